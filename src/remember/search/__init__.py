@@ -1,0 +1,1 @@
+"""Search: embedders, fusion of keyword and vector results, the filter compiler."""

@@ -1,0 +1,57 @@
+"""The `Embedder` protocol every embedding backend follows, and the helpers they share.
+
+numpy is imported inside functions, not at module level, so that importing the
+package (at server start) costs nothing until the first text is embedded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    Vectors = NDArray[np.float32]
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into unit-length float32 vectors, comparable by dot product.
+
+    ``name`` identifies the model (``"onnx:all-MiniLM-L6-v2-int8"``) and is stored
+    with the vectors together with ``dimension``, so that a change of embedder is
+    detected and the vectors rebuilt. Implementations are safe to call from
+    several threads at once.
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def dimension(self) -> int: ...
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        """One L2-normalised float32 row per text: shape ``(len(texts), dimension)``."""
+        ...
+
+    def embed_query(self, text: str) -> Vectors:
+        """The vector of one text: shape ``(dimension,)``."""
+        ...
+
+
+def l2_normalise(rows: Vectors) -> Vectors:
+    """Rows scaled to unit length; an all-zero row stays zero instead of becoming NaN."""
+    import numpy as np  # noqa: PLC0415
+
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    unit: Vectors = (rows / np.maximum(norms, 1e-12)).astype(np.float32, copy=False)
+    return unit
+
+
+def empty_vectors(dimension: int) -> Vectors:
+    """The answer to embedding no texts: shape ``(0, dimension)``."""
+    import numpy as np  # noqa: PLC0415
+
+    return np.zeros((0, dimension), dtype=np.float32)

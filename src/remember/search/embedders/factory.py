@@ -1,0 +1,47 @@
+"""Choose an embedder from configuration: ``onnx`` (the default), ``openai`` or ``hash``."""
+
+from __future__ import annotations
+
+from remember.errors import ConfigError
+from remember.search.embedders.base import Embedder
+from remember.search.embedders.hashing import HashEmbedder
+from remember.search.embedders.minilm import MiniLMEmbedder
+from remember.search.embedders.openai_compat import OpenAIEmbedder
+
+KINDS = ("onnx", "openai", "hash")
+_ONNX_MODELS = ("all-MiniLM-L6-v2", "all-minilm-l6-v2", "all-MiniLM-L6-v2-int8")
+
+
+def embedder_from_config(
+    kind: str = "onnx",
+    *,
+    model: str | None = None,
+    base_url: str | None = None,
+    api_key: str | None = None,
+) -> Embedder:
+    """The embedder a configuration asks for; nothing is loaded or contacted yet.
+
+    ``onnx`` runs the bundled all-MiniLM-L6-v2 locally (``model`` may only name it);
+    ``openai`` calls an OpenAI-compatible server and needs ``base_url`` and ``model``;
+    ``hash`` is the feature-hashing embedder meant for unit tests.
+    """
+    chosen = (kind or "onnx").strip().lower()
+    if chosen == "onnx":
+        if model and model not in _ONNX_MODELS:
+            raise ConfigError(
+                f"The onnx embedder only runs the bundled all-MiniLM-L6-v2, not {model!r}. "
+                "Serve other models through an OpenAI-compatible server (Ollama, vLLM) with kind 'openai'."
+            )
+        return MiniLMEmbedder()
+    if chosen == "openai":
+        if not base_url:
+            raise ConfigError(
+                "The openai embedder needs a base URL, e.g. http://localhost:11434/v1 (Ollama) "
+                "or https://api.openai.com/v1."
+            )
+        if not model:
+            raise ConfigError("The openai embedder needs a model name, e.g. nomic-embed-text (Ollama).")
+        return OpenAIEmbedder(base_url, model, api_key=api_key)
+    if chosen == "hash":
+        return HashEmbedder()
+    raise ConfigError(f"Unknown embedder kind {kind!r}: choose one of {', '.join(KINDS)}.")

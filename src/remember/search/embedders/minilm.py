@@ -1,0 +1,174 @@
+"""The default embedder: all-MiniLM-L6-v2 (int8 ONNX) run locally by ONNX Runtime.
+
+No PyTorch and no network: the model file comes from an installed package and
+is checked against a pinned sha256, the tokenizer is vendored. Nothing heavy
+happens until the first text is embedded, so that constructing the embedder
+(at server start) is free. ONNX Runtime and tokenizers only ever log to stderr,
+and only errors: stdout carries the MCP protocol.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from remember.errors import ConfigError
+from remember.search.embedders.base import empty_vectors, l2_normalise
+from remember.search.embedders.model_files import (
+    MODEL_SHA256,
+    default_model_path,
+    default_tokenizer_path,
+    verify_model_file,
+)
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
+
+    from remember.search.embedders.base import Vectors
+
+#: The model's own limit (sentence-transformers' max_seq_length); longer texts are cut.
+MAX_TOKENS = 256
+DIMENSION = 384
+_ORT_LOG_ERROR = 3
+
+
+@dataclass(frozen=True)
+class _Runtime:
+    session: Any  # onnxruntime.InferenceSession (untyped)
+    input_names: frozenset[str]
+    tokenizer: Tokenizer
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 through ONNX Runtime; 384 dimensions; loads on first use.
+
+    ``threads`` defaults to the cores this process may run on. Texts longer than
+    256 tokens are truncated. A call's texts are sorted by length and run in
+    batches of ``batch_size`` so that little time is spent on padding; the rows
+    come back in the order the texts were given.
+    """
+
+    def __init__(
+        self,
+        *,
+        model_path: Path | None = None,
+        tokenizer_path: Path | None = None,
+        expected_sha256: str = MODEL_SHA256,
+        batch_size: int = 64,
+        threads: int | None = None,
+    ) -> None:
+        if batch_size < 1:
+            raise ConfigError(f"The embedding batch size must be at least 1, not {batch_size}.")
+        self.name = "onnx:all-MiniLM-L6-v2-int8"
+        self.dimension = DIMENSION
+        self._model_path = model_path
+        self._tokenizer_path = tokenizer_path
+        self._expected_sha256 = expected_sha256
+        self._batch_size = batch_size
+        self._threads = threads if threads is not None else _available_cores()
+        self._runtime: _Runtime | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the model is in memory (it loads on the first `embed`, or on `load`)."""
+        return self._runtime is not None
+
+    def load(self) -> None:
+        """Load and verify the model now rather than on first use (e.g. to warm up)."""
+        self._get_runtime()
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        import numpy as np  # noqa: PLC0415
+
+        if isinstance(texts, str):
+            raise TypeError("embed() takes a sequence of texts; use embed_query() for a single text")
+        if not texts:
+            return empty_vectors(self.dimension)
+        runtime = self._get_runtime()
+        token_ids = [encoding.ids for encoding in runtime.tokenizer.encode_batch(list(texts))]
+        order = sorted(range(len(token_ids)), key=lambda i: len(token_ids[i]))
+        vectors = np.empty((len(token_ids), self.dimension), dtype=np.float32)
+        for start in range(0, len(order), self._batch_size):
+            rows = order[start : start + self._batch_size]
+            vectors[rows] = _embed_batch(runtime, [token_ids[i] for i in rows])
+        return vectors
+
+    def embed_query(self, text: str) -> Vectors:
+        vector: Vectors = self.embed([text])[0]
+        return vector
+
+    def _get_runtime(self) -> _Runtime:
+        runtime = self._runtime
+        if runtime is None:
+            with self._lock:
+                if self._runtime is None:
+                    self._runtime = self._load_runtime()
+                runtime = self._runtime
+        return runtime
+
+    def _load_runtime(self) -> _Runtime:
+        model_path = self._model_path or default_model_path()
+        verify_model_file(model_path, self._expected_sha256)
+        session = _open_session(model_path, self._threads)
+        names = frozenset(str(i.name) for i in session.get_inputs())
+        return _Runtime(session, names, _open_tokenizer(self._tokenizer_path or default_tokenizer_path()))
+
+
+def _embed_batch(runtime: _Runtime, token_ids: list[list[int]]) -> Vectors:
+    """Pad one batch to its longest text, run the model, mean-pool over real tokens."""
+    import numpy as np  # noqa: PLC0415
+
+    width = max(len(ids) for ids in token_ids)
+    input_ids = np.zeros((len(token_ids), width), dtype=np.int64)
+    mask = np.zeros((len(token_ids), width), dtype=np.int64)
+    for row, ids in enumerate(token_ids):
+        input_ids[row, : len(ids)] = ids
+        mask[row, : len(ids)] = 1
+    feeds = {"input_ids": input_ids, "attention_mask": mask, "token_type_ids": np.zeros_like(input_ids)}
+    feeds = {name: array for name, array in feeds.items() if name in runtime.input_names}
+    hidden = runtime.session.run(["last_hidden_state"], feeds)[0]
+    weights = mask[:, :, None].astype(np.float32)
+    pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+    return l2_normalise(pooled.astype(np.float32))
+
+
+def _open_session(model_path: Path, threads: int) -> Any:
+    import onnxruntime as ort  # type: ignore[import-untyped]  # noqa: PLC0415
+
+    ort.set_default_logger_severity(_ORT_LOG_ERROR)
+    ort.disable_telemetry_events()
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.log_severity_level = _ORT_LOG_ERROR
+    try:
+        return ort.InferenceSession(str(model_path), sess_options=options, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # ONNX Runtime raises its own unexported exception types
+        raise ConfigError(f"ONNX Runtime cannot load the embedding model {model_path}: {exc}") from exc
+
+
+def _open_tokenizer(path: Path) -> Tokenizer:
+    from tokenizers import Tokenizer  # noqa: PLC0415
+
+    try:
+        tokenizer = Tokenizer.from_file(str(path))
+    except Exception as exc:  # tokenizers raises a bare Exception for unreadable files
+        raise ConfigError(f"Cannot load the tokenizer {path}: {exc}") from exc
+    # The file as published pads and truncates to 128; the model was trained for 256,
+    # and padding is done per batch instead (to the batch's longest text).
+    tokenizer.enable_truncation(max_length=MAX_TOKENS)
+    tokenizer.no_padding()
+    return tokenizer
+
+
+def _available_cores() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
