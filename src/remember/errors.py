@@ -20,7 +20,7 @@ A message always says what to do about it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ class ValidationFailed(RememberError):
         super().__init__(_with_details(message, self.errors))
 
     @classmethod
-    def single(cls, field_name: str, code: str, message: str, value: Any = None) -> ValidationFailed:
+    def single(cls, field_name: str, code: str, message: str, value: Any = None) -> Self:
         return cls(message, [FieldError(field_name, code, message, value)])
 
 

@@ -1,0 +1,48 @@
+"""Time in one place: aware UTC datetimes and their one text form.
+
+Stored timestamps are ISO 8601 in UTC with microseconds and a ``Z``
+(``2026-12-02T18:16:27.123456Z``): fixed width, so text order is time order in
+SQLite. Input accepts any ISO 8601 date or datetime; a date means its midnight
+UTC and a datetime without an offset is taken as UTC.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, date, datetime
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def to_text(moment: datetime) -> str:
+    """The canonical stored form of ``moment`` (converted to UTC)."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def from_text(text: str) -> datetime:
+    """Parse the canonical stored form (or any ISO 8601 datetime) back."""
+    return parse_moment(text)
+
+
+def parse_moment(value: str | datetime | date) -> datetime:
+    """Parse an ISO 8601 date or datetime into an aware UTC datetime.
+
+    Raises ``ValueError`` with a message that shows the accepted forms.
+    """
+    if isinstance(value, datetime):
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    if isinstance(value, date):
+        return datetime(value.year, value.month, value.day, tzinfo=UTC)
+    text = value.strip()
+    try:
+        if len(text) == 10:
+            return parse_moment(date.fromisoformat(text))
+        return parse_moment(datetime.fromisoformat(text))
+    except ValueError:
+        raise ValueError(
+            f"{value!r} is not an ISO 8601 date or datetime; use forms like '2026-02-10' or '2026-02-10T14:30:00Z'"
+        ) from None

@@ -1,0 +1,168 @@
+"""The plain data the layers pass to each other.
+
+Dataclasses, frozen: the store builds them from rows, the service builds new
+ones instead of mutating, the edges turn them into JSON with ``as_dict``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from remember.clock import to_text
+
+DeletedMode = Literal["exclude", "include", "only"]
+SortField = Literal["created_at", "updated_at", "weight", "occurred_at"]
+HistoryAction = Literal["update", "delete", "restore"]
+
+
+@dataclass(frozen=True)
+class Memory:
+    """One remembered thing, owned by one user.
+
+    ``occurred_at`` is when the remembered thing happened (``context.timestamp``
+    in the public form); ``created_at`` is when it was stored.
+    """
+
+    id: str
+    user_id: str
+    content: str
+    type: str
+    weight: float
+    trust: float
+    created_at: datetime
+    updated_at: datetime
+    occurred_at: datetime
+    title: str | None = None
+    tags: tuple[str, ...] = ()
+    references: tuple[str, ...] = ()
+    context: Mapping[str, Any] = field(default_factory=dict)
+    location: Mapping[str, Any] | None = None
+    template_id: str | None = None
+    template_version: str | None = None
+    structured_content: Mapping[str, Any] | None = None
+    template_compliance: bool | None = None
+    template_validation_errors: tuple[Mapping[str, Any], ...] = ()
+    version: int = 1
+    deleted_at: datetime | None = None
+    access_count: int = 0
+    last_accessed_at: datetime | None = None
+
+    @property
+    def is_deleted(self) -> bool:
+        return self.deleted_at is not None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The public JSON form (``user_id`` left out: callers only see their own)."""
+        return {
+            "id": self.id,
+            "content": self.content,
+            "title": self.title,
+            "type": self.type,
+            "weight": self.weight,
+            "trust": self.trust,
+            "tags": list(self.tags),
+            "references": list(self.references),
+            "context": {**self.context, "timestamp": to_text(self.occurred_at)},
+            "location": dict(self.location) if self.location is not None else None,
+            "template_id": self.template_id,
+            "template_version": self.template_version,
+            "structured_content": _plain(self.structured_content),
+            "template_compliance": self.template_compliance,
+            "template_validation_errors": [dict(e) for e in self.template_validation_errors],
+            "created_at": to_text(self.created_at),
+            "updated_at": to_text(self.updated_at),
+            "version": self.version,
+            "deleted_at": _text_or_none(self.deleted_at),
+            "access_count": self.access_count,
+            "last_accessed_at": _text_or_none(self.last_accessed_at),
+        }
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """What one change replaced: the fields' previous values, and why."""
+
+    memory_id: str
+    user_id: str
+    version: int  # the version this change replaced
+    action: HistoryAction
+    previous: Mapping[str, Any]
+    reason: str | None
+    at: datetime
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "action": self.action,
+            "previous": _plain(self.previous),
+            "reason": self.reason,
+            "at": to_text(self.at),
+        }
+
+
+@dataclass(frozen=True)
+class MemoryQuery:
+    """What to list: a filter tree (see ``remember.filters``), order and page."""
+
+    filter: Any = None  # remember.filters.Filter | None; typed loosely to keep this module at the bottom
+    sort_by: SortField = "created_at"
+    descending: bool = True
+    limit: int = 20
+    offset: int = 0
+    deleted: DeletedMode = "exclude"
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of memories and the total that match."""
+
+    items: tuple[Memory, ...]
+    total: int
+    limit: int
+    offset: int
+
+    @property
+    def has_more(self) -> bool:
+        return self.offset + len(self.items) < self.total
+
+
+@dataclass(frozen=True)
+class PreferenceChange:
+    path: str
+    old_value: Any
+    new_value: Any
+    reason: str | None
+    at: datetime
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "preference_path": self.path,
+            "old_value": self.old_value,
+            "new_value": self.new_value,
+            "reason": self.reason,
+            "at": to_text(self.at),
+        }
+
+
+MAX_TAG_LENGTH = 64
+
+
+def normalize_tag(tag: str) -> str:
+    """Tags compare without case and with runs of whitespace folded to one space."""
+    return " ".join(tag.split()).lower()
+
+
+def _text_or_none(moment: datetime | None) -> str | None:
+    return to_text(moment) if moment is not None else None
+
+
+def _plain(value: Any) -> Any:
+    """Deep-copy mappings and sequences into plain dicts and lists for JSON."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value

@@ -1,0 +1,176 @@
+"""The known per-user preferences: their paths, types, bounds and defaults.
+
+A preference is addressed by a dot path (``search.default_limit``); its first
+segment is its category. Only the paths listed here exist; a value is checked
+against its spec before it is stored. docs/preferences.md lists them all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from remember.errors import ValidationFailed
+
+Kind = Literal["bool", "int", "float", "str", "str_list"]
+
+
+@dataclass(frozen=True)
+class PreferenceSpec:
+    path: str
+    kind: Kind
+    default: Any
+    description: str
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] = ()
+
+    @property
+    def category(self) -> str:
+        return self.path.split(".", 1)[0]
+
+
+SPECS: tuple[PreferenceSpec, ...] = (
+    PreferenceSpec("memory.default_type", "str", "note", "Type given to a memory created without one."),
+    PreferenceSpec(
+        "memory.default_weight",
+        "float",
+        0.5,
+        "Weight (significance, 0-1) of a memory created without one.",
+        0,
+        1,
+    ),
+    PreferenceSpec("privacy.default_trust", "float", 0.5, "Trust level (0-1) of a memory created without one.", 0, 1),
+    PreferenceSpec("search.default_limit", "int", 10, "Results returned by a search without a limit.", 1, 100),
+    PreferenceSpec(
+        "search.default_alpha",
+        "float",
+        0.5,
+        "Blend of semantic (1) and keyword (0) search when a search gives no alpha.",
+        0,
+        1,
+    ),
+    PreferenceSpec("templates.auto_suggest", "bool", True, "Suggest templates for new free-text memories."),
+    PreferenceSpec(
+        "templates.suggestion_threshold",
+        "float",
+        0.5,
+        "Confidence (0-1) a suggestion needs to be shown.",
+        0,
+        1,
+    ),
+    PreferenceSpec("templates.max_suggestions", "int", 3, "Most template suggestions returned at once.", 0, 10),
+    PreferenceSpec("templates.suppressed_templates", "str_list", [], "Template ids never suggested."),
+    PreferenceSpec("templates.suppressed_categories", "str_list", [], "Template categories never suggested."),
+)
+
+_BY_PATH: dict[str, PreferenceSpec] = {spec.path: spec for spec in SPECS}
+CATEGORIES: tuple[str, ...] = tuple(sorted({spec.category for spec in SPECS}))
+MAX_LIST_ITEMS = 200
+MAX_TEXT = 200
+
+
+def spec_for(path: str) -> PreferenceSpec:
+    """The spec of ``path``, or a ValidationFailed that lists the known paths."""
+    spec = _BY_PATH.get(path)
+    if spec is None:
+        known = ", ".join(sorted(_BY_PATH))
+        raise ValidationFailed.single(
+            "preference_path",
+            "unknown_preference",
+            f"Unknown preference {path!r}. Known preferences: {known}.",
+            path,
+        )
+    return spec
+
+
+def check_category(category: str) -> str:
+    if category not in CATEGORIES:
+        raise ValidationFailed.single(
+            "category",
+            "unknown_category",
+            f"Unknown preference category {category!r}. Categories: {', '.join(CATEGORIES)}.",
+            category,
+        )
+    return category
+
+
+def coerce(spec: PreferenceSpec, value: Any) -> Any:
+    """``value`` checked against ``spec``; raises ValidationFailed saying what is expected."""
+    checked = _coerce_kind(spec, value)
+    if spec.kind in ("int", "float"):
+        _check_bounds(spec, checked)
+    return checked
+
+
+def defaults() -> dict[str, Any]:
+    return {spec.path: _copy(spec.default) for spec in SPECS}
+
+
+def effective(overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """Defaults with the user's stored values on top (unknown stored paths ignored)."""
+    values = defaults()
+    values.update({path: v for path, v in overrides.items() if path in _BY_PATH})
+    return values
+
+
+def nest(flat: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """``{"search.default_limit": 10}`` -> ``{"search": {"default_limit": 10}}``."""
+    out: dict[str, dict[str, Any]] = {}
+    for path, value in flat.items():
+        category, name = path.split(".", 1)
+        out.setdefault(category, {})[name] = value
+    return out
+
+
+def _coerce_kind(spec: PreferenceSpec, value: Any) -> Any:
+    kind = spec.kind
+    if kind == "bool" and isinstance(value, bool):
+        return value
+    if kind == "int" and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if kind == "float" and isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    if kind == "str" and isinstance(value, str) and 0 < len(value.strip()) <= MAX_TEXT:
+        return value.strip()
+    if kind == "str_list" and _is_str_list(value):
+        return list(dict.fromkeys(v.strip() for v in value))
+    raise ValidationFailed.single("value", "type", f"{spec.path} must be {_describe(spec)}; got {value!r}.", value)
+
+
+def _is_str_list(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) <= MAX_LIST_ITEMS
+        and all(isinstance(v, str) and 0 < len(v.strip()) <= MAX_TEXT for v in value)
+    )
+
+
+def _check_bounds(spec: PreferenceSpec, value: float) -> None:
+    too_low = spec.minimum is not None and value < spec.minimum
+    too_high = spec.maximum is not None and value > spec.maximum
+    if too_low or too_high:
+        raise ValidationFailed.single("value", "range", f"{spec.path} must be {_describe(spec)}; got {value!r}.", value)
+
+
+def _describe(spec: PreferenceSpec) -> str:
+    names = {
+        "bool": "true or false",
+        "int": "a whole number",
+        "float": "a number",
+        "str": f"a non-empty text of at most {MAX_TEXT} characters",
+        "str_list": f"a list of at most {MAX_LIST_ITEMS} non-empty texts",
+    }
+    text = names[spec.kind]
+    if spec.minimum is not None and spec.maximum is not None:
+        text += f" from {_num(spec.minimum)} to {_num(spec.maximum)}"
+    return text
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+def _copy(value: Any) -> Any:
+    return list(value) if isinstance(value, list) else value

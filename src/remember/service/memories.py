@@ -1,0 +1,262 @@
+"""Memory use-cases: create, read, update with history, delete and restore, list."""
+
+from __future__ import annotations
+
+import dataclasses
+import uuid
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from remember.clock import Clock, from_text, to_text, utc_now
+from remember.errors import NotFound, ValidationFailed
+from remember.filters import Filter, conjoin, parse_filter
+from remember.models import DeletedMode, HistoryEntry, Memory, MemoryQuery, Page, SortField
+from remember.service import checks, fields
+from remember.service.preferences import PreferenceService
+from remember.store import Store
+
+MAX_LIMIT = 100
+MAX_OFFSET = 1_000_000
+SORTS: dict[str, SortField] = {
+    "created": "created_at",
+    "created_at": "created_at",
+    "updated": "updated_at",
+    "updated_at": "updated_at",
+    "weight": "weight",
+    "occurred": "occurred_at",
+    "occurred_at": "occurred_at",
+}
+DELETED_MODES: tuple[DeletedMode, ...] = ("exclude", "include", "only")
+
+
+@dataclasses.dataclass(frozen=True)
+class Deletion:
+    memory_id: str
+    permanent: bool
+    memory: Memory | None  # the soft-deleted memory; None once purged
+
+
+class MemoryService:
+    def __init__(self, store: Store, preferences: PreferenceService, clock: Clock = utc_now) -> None:
+        self.store = store
+        self.preferences = preferences
+        self.clock = clock
+
+    def create(self, user_id: str, raw: Mapping[str, Any]) -> Memory:
+        """Store a new memory from its public fields (see ``fields.EDITABLE``)."""
+        if "content" not in raw:
+            raise ValidationFailed.single("content", "required", "content is required: the text to remember.")
+        values = fields.clean(raw, headline="The memory cannot be stored.")
+        now = self.clock()
+        context, stamp = values.pop("context", None) or ({}, None)
+        defaults = self.preferences.effective(user_id)
+        memory = Memory(
+            id=str(uuid.uuid4()),
+            user_id=user_id,
+            content=values["content"],
+            title=values.get("title"),
+            type=values.get("type") or defaults["memory.default_type"],
+            weight=_given(values, "weight", defaults["memory.default_weight"]),
+            trust=_given(values, "trust", defaults["privacy.default_trust"]),
+            tags=values.get("tags") or (),
+            references=values.get("references") or (),
+            context=context,
+            location=values.get("location"),
+            template_id=values.get("template_id"),
+            structured_content=values.get("structured_content"),
+            created_at=now,
+            updated_at=now,
+            occurred_at=from_text(stamp) if stamp else now,
+        )
+        self.store.insert_memory(memory)
+        return memory
+
+    def get(self, user_id: str, memory_id: str, *, record_access: bool = True) -> Memory:
+        memory = self._find(user_id, memory_id)
+        if record_access:
+            now = self.clock()
+            self.store.record_access(user_id, [memory.id], now)
+            memory = dataclasses.replace(memory, access_count=memory.access_count + 1, last_accessed_at=now)
+        return memory
+
+    def update(self, user_id: str, memory_id: str, changes: Mapping[str, Any], *, reason: str | None = None) -> Memory:
+        """Apply a partial change; the replaced values go to the memory's history."""
+        why = _reason(reason)
+        values = fields.clean(changes, headline="The update cannot be applied.")
+        if not values:
+            raise ValidationFailed.single(
+                "changes", "empty", f"Nothing to update: give at least one of {', '.join(fields.EDITABLE)}."
+            )
+        current = self._find(user_id, memory_id)
+        if current.is_deleted:
+            raise ValidationFailed.single(
+                "memory_id",
+                "deleted",
+                f"Memory {memory_id} is deleted; restore it first (remember_restore_memory).",
+            )
+        updated, previous = _apply(current, values)
+        if not previous:
+            return current
+        now = self.clock()
+        updated = dataclasses.replace(updated, updated_at=now, version=current.version + 1)
+        entry = HistoryEntry(current.id, user_id, current.version, "update", previous, why, now)
+        self.store.replace_memory(updated, expected_version=current.version, history=entry)
+        return updated
+
+    def delete(self, user_id: str, memory_id: str, *, permanent: bool = False, reason: str | None = None) -> Deletion:
+        """Soft-delete (restorable), or with ``permanent`` erase the memory and its history."""
+        why = _reason(reason)
+        current = self._find(user_id, memory_id)
+        if permanent:
+            self.store.purge_memory(user_id, current.id)
+            return Deletion(current.id, True, None)
+        if current.is_deleted:
+            return Deletion(current.id, False, current)
+        now = self.clock()
+        deleted = dataclasses.replace(current, deleted_at=now, updated_at=now, version=current.version + 1)
+        entry = HistoryEntry(current.id, user_id, current.version, "delete", {"deleted_at": None}, why, now)
+        self.store.replace_memory(deleted, expected_version=current.version, history=entry)
+        return Deletion(current.id, False, deleted)
+
+    def restore(self, user_id: str, memory_id: str, *, reason: str | None = None) -> Memory:
+        why = _reason(reason)
+        current = self._find(user_id, memory_id)
+        if not current.is_deleted:
+            return current
+        now = self.clock()
+        restored = dataclasses.replace(current, deleted_at=None, updated_at=now, version=current.version + 1)
+        previous = {"deleted_at": to_text(current.deleted_at) if current.deleted_at else None}
+        entry = HistoryEntry(current.id, user_id, current.version, "restore", previous, why, now)
+        self.store.replace_memory(restored, expected_version=current.version, history=entry)
+        return restored
+
+    def history(self, user_id: str, memory_id: str) -> list[HistoryEntry]:
+        memory = self._find(user_id, memory_id)
+        return self.store.memory_history(user_id, memory.id)
+
+    def list(
+        self,
+        user_id: str,
+        *,
+        filters: Mapping[str, Any] | None = None,
+        type: str | None = None,
+        tags: list[str] | None = None,
+        tags_match: Literal["any", "all"] = "any",
+        created_after: str | None = None,
+        created_before: str | None = None,
+        sort_by: str = "created_at",
+        sort_order: str = "desc",
+        limit: int = 20,
+        offset: int = 0,
+        deleted: str = "exclude",
+    ) -> Page:
+        """One page of the user's memories; the shortcut arguments AND with ``filters``."""
+        tree = conjoin(
+            parse_filter(filters),
+            _shortcuts(type, tags, tags_match, created_after, created_before),
+        )
+        query = MemoryQuery(
+            filter=tree,
+            sort_by=_sort(sort_by),
+            descending=_descending(sort_order),
+            limit=_bounded("limit", limit, 1, MAX_LIMIT),
+            offset=_bounded("offset", offset, 0, MAX_OFFSET),
+            deleted=_deleted_mode(deleted),
+        )
+        return self.store.list_memories(user_id, query)
+
+    def _find(self, user_id: str, memory_id: str) -> Memory:
+        errors: checks.Errors = []
+        clean_id = checks.identifier(memory_id, "memory_id", errors)
+        if errors or clean_id is None:
+            raise ValidationFailed("The memory id is not usable.", errors)
+        memory = self.store.get_memory(user_id, clean_id)
+        if memory is None:
+            raise NotFound(
+                f"No memory with id {clean_id!r}. Find ids with remember_list_memories or remember_search_memory."
+            )
+        return memory
+
+
+def _given(values: Mapping[str, Any], name: str, default: float) -> float:
+    value = values.get(name)
+    return default if value is None else float(value)
+
+
+def _apply(current: Memory, values: Mapping[str, Any]) -> tuple[Memory, dict[str, Any]]:
+    """The memory with ``values`` applied, and the previous values of what changed."""
+    previous: dict[str, Any] = {}
+    public = current.as_dict()
+    updates: dict[str, Any] = {}
+    for name, value in values.items():
+        if name == "context":
+            context, stamp = value
+            updates["context"] = context
+            if stamp is not None:
+                updates["occurred_at"] = from_text(stamp)
+        else:
+            updates[name] = value
+    updated = dataclasses.replace(current, **updates)
+    after = updated.as_dict()
+    for name in values:
+        if public[name] != after[name]:
+            previous[name] = public[name]
+    return updated, previous
+
+
+def _shortcuts(
+    type_: str | None,
+    tags: list[str] | None,
+    tags_match: str,
+    created_after: str | None,
+    created_before: str | None,
+) -> Filter | None:
+    raw: dict[str, Any] = {}
+    if type_ is not None:
+        errors: checks.Errors = []
+        raw["type"] = checks.memory_type(type_, errors)
+        if errors:
+            raise ValidationFailed("The type filter is not usable.", errors)
+    if tags:
+        if tags_match not in ("any", "all"):
+            raise ValidationFailed.single("tags_match", "invalid", "tags_match must be 'any' or 'all'.", tags_match)
+        raw["tags"] = {tags_match: tags}
+    window = {op: v for op, v in (("gte", created_after), ("lt", created_before)) if v is not None}
+    if window:
+        raw["created_at"] = window
+    return parse_filter(raw, where="arguments") if raw else None
+
+
+def _sort(sort_by: str) -> SortField:
+    if sort_by not in SORTS:
+        raise ValidationFailed.single(
+            "sort_by", "invalid", f"sort_by must be one of {', '.join(sorted(SORTS))}.", sort_by
+        )
+    return SORTS[sort_by]
+
+
+def _descending(order: str) -> bool:
+    if order not in ("asc", "desc"):
+        raise ValidationFailed.single("sort_order", "invalid", "sort_order must be 'asc' or 'desc'.", order)
+    return order == "desc"
+
+
+def _deleted_mode(mode: str) -> DeletedMode:
+    for known in DELETED_MODES:
+        if mode == known:
+            return known
+    raise ValidationFailed.single("deleted", "invalid", "deleted must be 'exclude', 'include' or 'only'.", mode)
+
+
+def _bounded(name: str, value: Any, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ValidationFailed.single(name, "range", f"{name} must be a whole number from {low} to {high}.", value)
+    return value
+
+
+def _reason(reason: Any) -> str | None:
+    errors: checks.Errors = []
+    clean = checks.text(reason, "reason", errors, limit=checks.MAX_REASON)
+    if errors:
+        raise ValidationFailed("The reason is not usable.", errors)
+    return clean or None

@@ -1,0 +1,44 @@
+"""Preference use-cases: read the effective values, change one with a reason."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from remember import preferences as known
+from remember.clock import Clock, utc_now
+from remember.errors import ValidationFailed
+from remember.models import PreferenceChange
+from remember.service import checks
+from remember.store import Store
+
+
+class PreferenceService:
+    def __init__(self, store: Store, clock: Clock = utc_now) -> None:
+        self.store = store
+        self.clock = clock
+
+    def effective(self, user_id: str) -> dict[str, Any]:
+        """Every preference's value for the user, by dot path (defaults filled in)."""
+        return known.effective(self.store.get_preferences(user_id))
+
+    def get(self, user_id: str, category: str | None = None) -> dict[str, dict[str, Any]]:
+        """Effective values nested by category, optionally one category only."""
+        values = self.effective(user_id)
+        if category is not None:
+            known.check_category(category)
+            values = {p: v for p, v in values.items() if p.startswith(category + ".")}
+        return known.nest(values)
+
+    def update(self, user_id: str, path: Any, value: Any, *, reason: str | None = None) -> PreferenceChange:
+        if not isinstance(path, str):
+            raise ValidationFailed.single("preference_path", "type", "preference_path must be a text.", path)
+        spec = known.spec_for(path)
+        new_value = known.coerce(spec, value)
+        errors: checks.Errors = []
+        why = checks.text(reason, "reason", errors, limit=checks.MAX_REASON) or None
+        if errors:
+            raise ValidationFailed("The reason is not usable.", errors)
+        old_value = self.effective(user_id)[path]
+        now = self.clock()
+        self.store.set_preference(user_id, path, new_value, old_value=old_value, reason=why, at=now)
+        return PreferenceChange(path, old_value, new_value, why, now)

@@ -1,0 +1,140 @@
+"""Render a filter tree (``remember.filters``) into an SQLite WHERE clause.
+
+The memory table is aliased ``m``. Values are always bound parameters; a
+``structured_content`` path is bound too (as a JSON path built from checked
+segments). Every rendered condition is 0 or 1, never NULL, where it can be
+negated, so ``not`` means exactly "the opposite".
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from remember.clock import to_text
+from remember.filters import AllOf, AnyOf, Condition, Filter, Not
+from remember.models import normalize_tag
+
+_COMPARE = {"eq": "=", "ne": "!=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
+_TAGS_OF_M = "SELECT 1 FROM memory_tags t WHERE t.user_id = m.user_id AND t.memory_id = m.id"
+
+
+def render(tree: Filter, params: list[Any]) -> str:
+    """SQL for ``tree``; appends its parameters to ``params`` in order."""
+    if isinstance(tree, AllOf):
+        return _join(tree.parts, " AND ", "1", params)
+    if isinstance(tree, AnyOf):
+        return _join(tree.parts, " OR ", "0", params)
+    if isinstance(tree, Not):
+        return f"NOT coalesce(({render(tree.part, params)}), 0)"
+    return _condition(tree, params)
+
+
+def _join(parts: tuple[Filter, ...], glue: str, empty: str, params: list[Any]) -> str:
+    if not parts:
+        return empty
+    return "(" + glue.join(render(p, params) for p in parts) + ")"
+
+
+def _condition(c: Condition, params: list[Any]) -> str:
+    if c.kind == "tags":
+        return _tags(c, params)
+    if c.kind == "json":
+        return _json(c, params)
+    return _column(c, params)
+
+
+def _bind(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return to_text(value)
+    if isinstance(value, bool):
+        return int(value)
+    return value
+
+
+def _column(c: Condition, params: list[Any]) -> str:
+    col = f"m.{c.field}"
+    if c.op == "exists":
+        return f"({col} IS {'NOT ' if c.value else ''}NULL)"
+    if c.op == "contains":
+        params.append(c.value)
+        return f"(coalesce(instr(lower({col}), lower(?)), 0) > 0)"
+    if c.op in ("in", "nin"):
+        params.extend(_bind(v) for v in c.value)
+        marks = ", ".join("?" for _ in c.value)
+        if c.op == "in":
+            return f"(coalesce({col} IN ({marks}), 0))"
+        return f"({col} IS NULL OR {col} NOT IN ({marks}))"
+    params.append(_bind(c.value))
+    if c.op == "ne":
+        return f"({col} IS NULL OR {col} != ?)"
+    return f"(coalesce({col} {_COMPARE[c.op]} ?, 0))" if c.field in _NULLABLE else f"({col} {_COMPARE[c.op]} ?)"
+
+
+_NULLABLE = frozenset({"title", "template_id", "template_version", "template_compliance"})
+
+
+def _tags(c: Condition, params: list[Any]) -> str:
+    if c.op == "exists":
+        return f"({'' if c.value else 'NOT '}EXISTS ({_TAGS_OF_M}))"
+    values = [normalize_tag(v) for v in (c.value if isinstance(c.value, tuple) else (c.value,))]
+    params.extend(values)
+    marks = ", ".join("?" for _ in values)
+    if c.op == "all":
+        params.append(len(set(values)))
+        return f"((SELECT count(DISTINCT t.tag) FROM memory_tags t WHERE t.user_id = m.user_id AND t.memory_id = m.id AND t.tag IN ({marks})) = ?)"  # noqa: E501
+    negate = "NOT " if c.op == "none" else ""
+    return f"({negate}EXISTS ({_TAGS_OF_M} AND t.tag IN ({marks})))"
+
+
+def json_path(path: tuple[str | int, ...]) -> str:
+    out = "$"
+    for segment in path:
+        out += f"[{segment}]" if isinstance(segment, int) else f'."{segment}"'
+    return out
+
+
+def _json(c: Condition, params: list[Any]) -> str:
+    path = json_path(c.path)
+    if c.op == "exists":
+        params.append(path)
+        test = "coalesce(json_type(m.structured_content, ?), 'null') != 'null'"
+        return f"({test})" if c.value else f"(NOT {test})"
+    if c.op == "contains":
+        return _json_contains(path, c.value, params)
+    if c.op in ("in", "nin"):
+        parts = [_json_compare(path, "eq", v, params) for v in c.value]
+        either = "(" + " OR ".join(parts) + ")"
+        return either if c.op == "in" else f"(NOT {either})"
+    if c.op == "ne":
+        return f"(NOT {_json_compare(path, 'eq', c.value, params)})"
+    return _json_compare(path, c.op, c.value, params)
+
+
+def _json_compare(path: str, op: str, value: Any, params: list[Any]) -> str:
+    """A comparison that only holds between values of the same JSON kind."""
+    if value is None:
+        params.append(path)
+        return "(coalesce(json_type(m.structured_content, ?), '') = 'null')" if op == "eq" else "0"
+    if isinstance(value, bool):
+        params.append(path)
+        kind = "'true'" if value else "'false'"
+        return f"(coalesce(json_type(m.structured_content, ?), '') = {kind})" if op == "eq" else "0"
+    kinds = "('integer', 'real')" if isinstance(value, int | float) else "('text')"
+    params.extend([path, path, value])
+    return (
+        f"(coalesce(json_type(m.structured_content, ?) IN {kinds} "
+        f"AND json_extract(m.structured_content, ?) {_COMPARE[op]} ?, 0))"
+    )
+
+
+def _json_contains(path: str, value: Any, params: list[Any]) -> str:
+    """Substring of a text (any case), or an element of an array."""
+    params.extend([path, path, value, path, _bind(value), _bind(value)])
+    return (
+        "(coalesce(CASE json_type(m.structured_content, ?) "
+        "WHEN 'text' THEN instr(lower(json_extract(m.structured_content, ?)), lower(?)) > 0 "
+        "WHEN 'array' THEN EXISTS (SELECT 1 FROM json_each(m.structured_content, ?) e "
+        "WHERE e.value = ? OR (e.type = 'text' AND lower(e.value) = lower(?))) "
+        "ELSE 0 END, 0))"
+    )
