@@ -45,8 +45,8 @@ def test_paraphrases_score_higher_than_unrelated_sentences(minilm: MiniLMEmbedde
 
 
 def test_shapes_dtype_and_unit_length(minilm: MiniLMEmbedder) -> None:
-    assert isinstance(minilm, Embedder)
-    assert (minilm.name, minilm.dimension) == ("onnx:all-MiniLM-L6-v2-int8", 384)
+    embedder: Embedder = minilm  # the protocol, checked statically
+    assert (embedder.name, embedder.dimension) == ("onnx:all-MiniLM-L6-v2-int8", 384)
     vectors = minilm.embed(["one", "two words", "three whole words"])
     assert vectors.shape == (3, 384)
     assert vectors.dtype == np.float32

@@ -7,7 +7,7 @@ package (at server start) costs nothing until the first text is embedded.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     import numpy as np
@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     Vectors = NDArray[np.float32]
 
 
-@runtime_checkable
 class Embedder(Protocol):
     """Turns texts into unit-length float32 vectors, comparable by dot product.
 
@@ -24,6 +23,9 @@ class Embedder(Protocol):
     with the vectors together with ``dimension``, so that a change of embedder is
     detected and the vectors rebuilt. Implementations are safe to call from
     several threads at once.
+
+    Not ``runtime_checkable`` on purpose: on Python 3.11 an ``isinstance`` check
+    reads every property, and reading ``dimension`` may ask a server.
     """
 
     @property
@@ -43,7 +45,7 @@ class Embedder(Protocol):
 
 def l2_normalise(rows: Vectors) -> Vectors:
     """Rows scaled to unit length; an all-zero row stays zero instead of becoming NaN."""
-    import numpy as np  # noqa: PLC0415
+    import numpy as np
 
     norms = np.linalg.norm(rows, axis=1, keepdims=True)
     unit: Vectors = (rows / np.maximum(norms, 1e-12)).astype(np.float32, copy=False)
@@ -52,6 +54,6 @@ def l2_normalise(rows: Vectors) -> Vectors:
 
 def empty_vectors(dimension: int) -> Vectors:
     """The answer to embedding no texts: shape ``(0, dimension)``."""
-    import numpy as np  # noqa: PLC0415
+    import numpy as np
 
     return np.zeros((0, dimension), dtype=np.float32)

@@ -33,7 +33,7 @@ class HashEmbedder:
         self.dimension = dimension
 
     def embed(self, texts: Sequence[str]) -> Vectors:
-        import numpy as np  # noqa: PLC0415
+        import numpy as np
 
         if isinstance(texts, str):
             raise TypeError("embed() takes a sequence of texts; use embed_query() for a single text")

@@ -83,7 +83,7 @@ class MiniLMEmbedder:
         self._get_runtime()
 
     def embed(self, texts: Sequence[str]) -> Vectors:
-        import numpy as np  # noqa: PLC0415
+        import numpy as np
 
         if isinstance(texts, str):
             raise TypeError("embed() takes a sequence of texts; use embed_query() for a single text")
@@ -121,7 +121,7 @@ class MiniLMEmbedder:
 
 def _embed_batch(runtime: _Runtime, token_ids: list[list[int]]) -> Vectors:
     """Pad one batch to its longest text, run the model, mean-pool over real tokens."""
-    import numpy as np  # noqa: PLC0415
+    import numpy as np
 
     width = max(len(ids) for ids in token_ids)
     input_ids = np.zeros((len(token_ids), width), dtype=np.int64)
@@ -138,7 +138,7 @@ def _embed_batch(runtime: _Runtime, token_ids: list[list[int]]) -> Vectors:
 
 
 def _open_session(model_path: Path, threads: int) -> Any:
-    import onnxruntime as ort  # type: ignore[import-untyped]  # noqa: PLC0415
+    import onnxruntime as ort  # type: ignore[import-untyped]
 
     ort.set_default_logger_severity(_ORT_LOG_ERROR)
     ort.disable_telemetry_events()
@@ -154,7 +154,7 @@ def _open_session(model_path: Path, threads: int) -> Any:
 
 
 def _open_tokenizer(path: Path) -> Tokenizer:
-    from tokenizers import Tokenizer  # noqa: PLC0415
+    from tokenizers import Tokenizer
 
     try:
         tokenizer = Tokenizer.from_file(str(path))

@@ -66,15 +66,14 @@ class OpenAIEmbedder:
         return self._dimension
 
     def embed(self, texts: Sequence[str]) -> Vectors:
-        import numpy as np  # noqa: PLC0415
+        import numpy as np
 
         if isinstance(texts, str):
             raise TypeError("embed() takes a sequence of texts; use embed_query() for a single text")
         if not texts:
             return empty_vectors(self.dimension)
         batches = [
-            self._embed_batch(list(texts[i : i + self._batch_size]))
-            for i in range(0, len(texts), self._batch_size)
+            self._embed_batch(list(texts[i : i + self._batch_size])) for i in range(0, len(texts), self._batch_size)
         ]
         return l2_normalise(np.concatenate(batches))
 
@@ -105,9 +104,7 @@ class OpenAIEmbedder:
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
-        request = urllib.request.Request(
-            self._url, data=json.dumps(payload).encode(), headers=headers, method="POST"
-        )
+        request = urllib.request.Request(self._url, data=json.dumps(payload).encode(), headers=headers, method="POST")
         try:
             with urllib.request.urlopen(request, timeout=self._timeout) as response:
                 body: bytes = response.read()
@@ -115,6 +112,11 @@ class OpenAIEmbedder:
             raise _http_error(exc, self._url, self._model) from exc
         except (urllib.error.URLError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
+            if isinstance(reason, TimeoutError):
+                raise StoreUnavailable(
+                    f"The embedding server at {self._url} did not answer within {self._timeout} s "
+                    "(timed out). It may be busy or still loading the model: retry, or raise the timeout."
+                ) from exc
             raise StoreUnavailable(
                 f"Cannot reach the embedding server at {self._url} ({reason}). Check that it is "
                 "running and that the embedder base URL is right (e.g. http://localhost:11434/v1 for Ollama)."
@@ -133,8 +135,7 @@ def _embeddings_url(base_url: str) -> str:
     # urllib would also open file:// and ftp:// URLs; an embedder has no business there.
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise ConfigError(
-            "The embedder base URL must be an http(s) URL such as http://localhost:11434/v1, "
-            f"not {base_url!r}."
+            f"The embedder base URL must be an http(s) URL such as http://localhost:11434/v1, not {base_url!r}."
         )
     url = base_url.strip().rstrip("/")
     return url if url.endswith("/embeddings") else f"{url}/embeddings"
@@ -153,9 +154,7 @@ def _http_error(exc: urllib.error.HTTPError, url: str, model: str) -> StoreUnava
         404: f"Check that the base URL ends in /v1 and that the server has the model {model!r} "
         f"(for Ollama: `ollama pull {model}`).",
     }.get(exc.code, f"Check the embedder model name ({model!r}) and base URL.")
-    return ConfigError(
-        f"The embedding server at {url} refused the request with HTTP {exc.code}{detail}. {hint}"
-    )
+    return ConfigError(f"The embedding server at {url} refused the request with HTTP {exc.code}{detail}. {hint}")
 
 
 def _error_detail(exc: urllib.error.HTTPError) -> str:
@@ -164,6 +163,8 @@ def _error_detail(exc: urllib.error.HTTPError) -> str:
         body = exc.read(2000).decode("utf-8", "replace")
     except OSError:
         return ""
+    finally:
+        exc.close()
     try:
         error = json.loads(body).get("error")
         message = error.get("message") if isinstance(error, dict) else error
@@ -174,7 +175,7 @@ def _error_detail(exc: urllib.error.HTTPError) -> str:
 
 
 def _parse_vectors(answer: Any, expected: int, url: str) -> Vectors:
-    import numpy as np  # noqa: PLC0415
+    import numpy as np
 
     data = answer.get("data") if isinstance(answer, dict) else None
     if not isinstance(data, list) or len(data) != expected:
