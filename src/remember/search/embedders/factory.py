@@ -29,19 +29,21 @@ def embedder_from_config(
     if chosen == "onnx":
         if model and model not in _ONNX_MODELS:
             raise ConfigError(
-                f"The onnx embedder only runs the bundled all-MiniLM-L6-v2, not {model!r}. "
-                "Serve other models through an OpenAI-compatible server (Ollama, vLLM) with kind 'openai'."
+                f"The onnx embedder only runs the bundled all-MiniLM-L6-v2, not {model!r}. Serve other "
+                "models through an OpenAI-compatible server (Ollama, vLLM) with REMEMBER_EMBEDDER=openai."
             )
         return MiniLMEmbedder()
     if chosen == "openai":
         if not base_url:
             raise ConfigError(
-                "The openai embedder needs a base URL, e.g. http://localhost:11434/v1 (Ollama) "
-                "or https://api.openai.com/v1."
+                "The openai embedder needs a base URL (REMEMBER_EMBEDDER_URL), e.g. "
+                "http://localhost:11434/v1 (Ollama) or https://api.openai.com/v1."
             )
         if not model:
-            raise ConfigError("The openai embedder needs a model name, e.g. nomic-embed-text (Ollama).")
+            raise ConfigError(
+                "The openai embedder needs a model name (REMEMBER_EMBEDDER_MODEL), e.g. nomic-embed-text."
+            )
         return OpenAIEmbedder(base_url, model, api_key=api_key)
     if chosen == "hash":
         return HashEmbedder()
-    raise ConfigError(f"Unknown embedder kind {kind!r}: choose one of {', '.join(KINDS)}.")
+    raise ConfigError(f"Unknown embedder kind {kind!r} (REMEMBER_EMBEDDER): choose one of {', '.join(KINDS)}.")
