@@ -114,6 +114,15 @@ def test_importing_and_constructing_load_no_heavy_module() -> None:
     assert result.returncode == 0, result.stderr
 
 
+def test_loading_and_embedding_print_nothing_on_stdout() -> None:
+    # stdout is the MCP protocol channel: one stray line from ONNX Runtime would break it.
+    code = "from remember.search.embedders import MiniLMEmbedder\nMiniLMEmbedder().embed(['quiet please'])\n"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ""
+    assert result.stderr == ""
+
+
 def test_a_changed_model_file_is_refused(tmp_path: Path) -> None:
     tampered = tmp_path / "model.onnx"
     shutil.copyfile(default_model_path(), tampered)

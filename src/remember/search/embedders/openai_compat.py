@@ -61,8 +61,7 @@ class OpenAIEmbedder:
     @property
     def dimension(self) -> int:
         if self._dimension is None:
-            self.embed(["dimension probe"])
-        assert self._dimension is not None  # set by the first successful answer
+            return int(self.embed(["dimension probe"]).shape[1])
         return self._dimension
 
     def embed(self, texts: Sequence[str]) -> Vectors:
