@@ -209,6 +209,8 @@ class _Parser:
             return self.expect(isinstance(value, bool), value, where, "true or false")
         if op in ("in", "nin", "any", "all", "none"):
             return self.listed(kind, value, where)
+        if op in _ORDERING and (value is None or isinstance(value, bool)):
+            return self.expect(False, value, where, f"a number, a text or a date to compare with {op}")
         return self.scalar(kind, value, where)
 
     def listed(self, kind: Kind, value: Any, where: str) -> Any:

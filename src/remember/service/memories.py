@@ -172,9 +172,7 @@ class MemoryService:
             raise ValidationFailed("The memory id is not usable.", errors)
         memory = self.store.get_memory(user_id, clean_id)
         if memory is None:
-            raise NotFound(
-                f"No memory with id {clean_id!r}. Find ids with remember_list_memories or remember_search_memory."
-            )
+            raise NotFound(f"No memory with id {clean_id!r}. Find ids by listing or searching memories.")
         return memory
 
 

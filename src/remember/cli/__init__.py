@@ -1,0 +1,58 @@
+"""The ``remember`` command: a thin layer over the services.
+
+Errors print one message to stderr and exit 1 (2 for a malformed command line);
+results go to stdout, as JSON with ``--json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+
+from remember.cli.parser import build_parser
+from remember.config import Settings
+from remember.errors import RememberError
+
+__all__ = ["main"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        settings = Settings.from_env(user=args.user, database_url=args.db)
+        _configure_logging(settings.log_level)
+        return _run(settings, args)
+    except RememberError as exc:
+        print(f"remember: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (``remember list | head``): not an error of ours.
+        sys.stderr.close()
+        return 0
+
+
+def _run(settings: Settings, args: argparse.Namespace) -> int:
+    from remember.cli import commands
+
+    command = getattr(args, "command", None)
+    if command == "serve":
+        commands.serve(settings, args)
+        return 0
+    from remember.service import Services
+    from remember.store import open_store
+
+    services = Services.over(open_store(settings.database_url))
+    try:
+        commands.HANDLERS[str(command)](services, settings.user, args)
+    finally:
+        services.close()
+    return 0
+
+
+def _configure_logging(level: str) -> None:
+    # stderr only: on stdio, stdout belongs to the MCP protocol.
+    logging.basicConfig(level=level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -1,0 +1,127 @@
+"""What each command does: parse its arguments into a service call and print."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from remember.cli import output
+from remember.config import Settings
+from remember.errors import ValidationFailed
+from remember.service import Services
+
+Handler = Callable[[Services, str, argparse.Namespace], None]
+
+
+def add(services: Services, user: str, args: argparse.Namespace) -> None:
+    raw = _memory_fields(args)
+    raw["content"] = _text_arg(args.content)
+    output.memory(services.memories.create(user, raw), as_json=args.json)
+
+
+def get(services: Services, user: str, args: argparse.Namespace) -> None:
+    memory = services.memories.get(user, args.memory_id)
+    history = services.memories.history(user, args.memory_id) if args.history else None
+    output.memory(memory, history=history, as_json=args.json)
+
+
+def list_(services: Services, user: str, args: argparse.Namespace) -> None:
+    page = services.memories.list(
+        user,
+        filters=_json_arg(args.filter, "--filter") if args.filter else None,
+        type=args.type,
+        tags=args.tags,
+        tags_match="all" if args.all_tags else "any",
+        created_after=args.since,
+        created_before=args.until,
+        sort_by=args.sort,
+        sort_order="asc" if args.asc else "desc",
+        limit=args.limit,
+        offset=args.offset,
+        deleted=args.deleted,
+    )
+    output.page(page, as_json=args.json)
+
+
+def update(services: Services, user: str, args: argparse.Namespace) -> None:
+    changes = _memory_fields(args)
+    if args.content is not None:
+        changes["content"] = _text_arg(args.content)
+    if args.clear_tags:
+        changes["tags"] = []
+    memory = services.memories.update(user, args.memory_id, changes, reason=args.reason)
+    output.memory(memory, as_json=args.json)
+
+
+def rm(services: Services, user: str, args: argparse.Namespace) -> None:
+    result = services.memories.delete(user, args.memory_id, permanent=args.permanent, reason=args.reason)
+    output.deletion(result, as_json=args.json)
+
+
+def restore(services: Services, user: str, args: argparse.Namespace) -> None:
+    output.memory(services.memories.restore(user, args.memory_id, reason=args.reason), as_json=args.json)
+
+
+def prefs(services: Services, user: str, args: argparse.Namespace) -> None:
+    if args.action == "get":
+        output.preferences(services.preferences.get(user, args.category), as_json=args.json)
+        return
+    change = services.preferences.update(user, args.path, _loose_json(args.value), reason=args.reason)
+    output.preference_change(change, as_json=args.json)
+
+
+def serve(settings: Settings, args: argparse.Namespace) -> None:
+    """Run the MCP server over stdio until the client hangs up."""
+    from remember.mcp.server import build_server
+    from remember.store import open_store
+
+    services = Services.over(open_store(settings.database_url))
+    try:
+        server = build_server(services, lambda: settings.user)
+        server.run(args.transport)
+    finally:
+        services.close()
+
+
+HANDLERS: dict[str, Handler] = {
+    "add": add,
+    "get": get,
+    "list": list_,
+    "update": update,
+    "rm": rm,
+    "restore": restore,
+    "prefs": prefs,
+}
+
+
+def _memory_fields(args: argparse.Namespace) -> dict[str, Any]:
+    raw: dict[str, Any] = {
+        name: getattr(args, name)
+        for name in ("title", "type", "weight", "trust", "tags", "references")
+        if getattr(args, name) is not None
+    }
+    if args.when is not None:
+        raw["context"] = {"timestamp": args.when}
+    return raw
+
+
+def _text_arg(value: str) -> str:
+    return sys.stdin.read() if value == "-" else value
+
+
+def _json_arg(text: str, name: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValidationFailed.single(name, "json", f"{name} must be JSON: {exc.msg} at character {exc.pos}.") from exc
+
+
+def _loose_json(text: str) -> Any:
+    """JSON if it parses (20, true, ["a"]), else the plain text itself."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text

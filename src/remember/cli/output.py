@@ -1,0 +1,81 @@
+"""Printing results: JSON for scripts, short readable text for people."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from remember.models import HistoryEntry, Memory, Page, PreferenceChange
+from remember.service import Deletion
+
+SNIPPET = 70
+
+
+def emit(value: Any) -> None:
+    print(json.dumps(value, ensure_ascii=False, indent=2))
+
+
+def memory(m: Memory, *, history: Sequence[HistoryEntry] | None = None, as_json: bool) -> None:
+    if as_json:
+        data = m.as_dict()
+        if history is not None:
+            data["history"] = [h.as_dict() for h in history]
+        emit(data)
+        return
+    data = m.as_dict()
+    for key in ("id", "title", "type", "tags", "weight", "trust", "created_at", "updated_at", "version", "deleted_at"):
+        value = data[key]
+        if value not in (None, [], ""):
+            print(f"{key + ':':12}{_plain(value)}")
+    print(f"{'happened:':12}{data['context']['timestamp']}")
+    print()
+    print(m.content)
+    for entry in history or ():
+        reason = f" ({entry.reason})" if entry.reason else ""
+        print(f"\nv{entry.version} {entry.action} at {entry.as_dict()['at']}{reason}: {_plain(dict(entry.previous))}")
+
+
+def page(p: Page, *, as_json: bool) -> None:
+    if as_json:
+        emit({"memories": [m.as_dict() for m in p.items], "total": p.total, "limit": p.limit, "offset": p.offset})
+        return
+    for m in p.items:
+        text = (m.title or m.content).replace("\n", " ")
+        snippet = text if len(text) <= SNIPPET else text[: SNIPPET - 1] + "…"
+        tags = f"  [{', '.join(m.tags)}]" if m.tags else ""
+        deleted = "  (deleted)" if m.is_deleted else ""
+        print(f"{m.id}  {m.created_at:%Y-%m-%d}  {m.type:10} {snippet}{tags}{deleted}")
+    shown = f"{p.offset + 1}-{p.offset + len(p.items)}" if p.items else "none"
+    print(f"-- {shown} of {p.total}" + (f"; next: --offset {p.offset + len(p.items)}" if p.has_more else ""))
+
+
+def deletion(d: Deletion, *, as_json: bool) -> None:
+    if as_json:
+        emit({"memory_id": d.memory_id, "permanent": d.permanent})
+    elif d.permanent:
+        print(f"Erased {d.memory_id} for good.")
+    else:
+        print(f"Deleted {d.memory_id}; `remember restore {d.memory_id}` brings it back.")
+
+
+def preferences(values: Mapping[str, Mapping[str, Any]], *, as_json: bool) -> None:
+    if as_json:
+        emit(values)
+        return
+    for category, items in values.items():
+        for name, value in items.items():
+            print(f"{category}.{name} = {json.dumps(value)}")
+
+
+def preference_change(change: PreferenceChange, *, as_json: bool) -> None:
+    if as_json:
+        emit(change.as_dict())
+    else:
+        print(f"{change.path}: {json.dumps(change.old_value)} -> {json.dumps(change.new_value)}")
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return str(value)

@@ -1,0 +1,122 @@
+"""The command line's grammar: every command, its arguments and help."""
+
+from __future__ import annotations
+
+import argparse
+
+from remember import __version__
+
+EPILOG = """\
+environment:
+  REMEMBER_HOME          data folder (default: the platform's user data dir)
+  REMEMBER_DATABASE_URL  database (default: sqlite:///$REMEMBER_HOME/remember.db)
+  REMEMBER_USER          whose memories to use (default: local)
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="remember",
+        description="Long-term, structured memory for AI assistants, served over MCP.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"remember {__version__}")
+    parser.add_argument("--user", help="act for this user id (default: $REMEMBER_USER or 'local')")
+    parser.add_argument("--db", metavar="URL", help="database URL or file (default: $REMEMBER_DATABASE_URL)")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    _serve(commands)
+    _add(commands)
+    _get(commands)
+    _list(commands)
+    _update(commands)
+    _rm(commands)
+    _restore(commands)
+    _prefs(commands)
+    return parser
+
+
+Commands = argparse._SubParsersAction[argparse.ArgumentParser]
+
+
+def _command(commands: Commands, name: str, summary: str) -> argparse.ArgumentParser:
+    sub = commands.add_parser(name, help=summary, description=summary)
+    sub.add_argument("--json", action="store_true", help="print JSON for scripts")
+    return sub
+
+
+def _serve(commands: Commands) -> None:
+    sub = commands.add_parser("serve", help="run the MCP server", description="Run the MCP server.")
+    sub.add_argument("--transport", choices=["stdio"], default="stdio", help="how clients connect (default: stdio)")
+
+
+def _memory_options(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("--title", help="a short title")
+    sub.add_argument("--type", help="kind of memory: note, person, book, ... (default: note)")
+    sub.add_argument("--tag", action="append", dest="tags", metavar="TAG", help="a tag (repeat for more)")
+    sub.add_argument("--weight", type=float, help="significance from 0 to 1")
+    sub.add_argument("--trust", type=float, help="access level from 0 to 1")
+    sub.add_argument("--ref", action="append", dest="references", metavar="URL", help="a related http(s) URL")
+    sub.add_argument("--when", metavar="DATE", help="when it happened (ISO 8601; default now)")
+
+
+def _add(commands: Commands) -> None:
+    sub = _command(commands, "add", "store a new memory")
+    sub.add_argument("content", help="the text to remember ('-' reads standard input)")
+    _memory_options(sub)
+
+
+def _get(commands: Commands) -> None:
+    sub = _command(commands, "get", "show one memory")
+    sub.add_argument("memory_id", help="the memory's id")
+    sub.add_argument("--history", action="store_true", help="also show its past changes")
+
+
+def _list(commands: Commands) -> None:
+    sub = _command(commands, "list", "list memories, newest first")
+    sub.add_argument("--type", help="only this type")
+    sub.add_argument("--tag", action="append", dest="tags", metavar="TAG", help="only with this tag (repeatable)")
+    sub.add_argument("--all-tags", action="store_true", help="require every --tag, not any")
+    sub.add_argument("--since", metavar="DATE", help="created on or after (ISO 8601)")
+    sub.add_argument("--until", metavar="DATE", help="created before (ISO 8601)")
+    sub.add_argument("--filter", metavar="JSON", help='advanced filter, e.g. \'{"weight": {"gte": 0.8}}\'')
+    sub.add_argument(
+        "--sort", default="created_at", choices=["created_at", "updated_at", "weight", "occurred_at"], help="order"
+    )
+    sub.add_argument("--asc", action="store_true", help="oldest (or lowest) first")
+    sub.add_argument("--limit", type=int, default=20, help="page size, 1-100 (default 20)")
+    sub.add_argument("--offset", type=int, default=0, help="skip this many")
+    sub.add_argument("--deleted", choices=["exclude", "include", "only"], default="exclude", help="deleted ones")
+
+
+def _update(commands: Commands) -> None:
+    sub = _command(commands, "update", "change fields of a memory (others stay)")
+    sub.add_argument("memory_id", help="the memory's id")
+    sub.add_argument("--content", help="new text ('-' reads standard input)")
+    _memory_options(sub)
+    sub.add_argument("--clear-tags", action="store_true", help="remove all tags")
+    sub.add_argument("--reason", help="why; kept in the memory's history")
+
+
+def _rm(commands: Commands) -> None:
+    sub = _command(commands, "rm", "delete a memory (restorable unless --permanent)")
+    sub.add_argument("memory_id", help="the memory's id")
+    sub.add_argument("--permanent", action="store_true", help="erase it and its history for good")
+    sub.add_argument("--reason", help="why; kept in the memory's history")
+
+
+def _restore(commands: Commands) -> None:
+    sub = _command(commands, "restore", "bring back a deleted memory")
+    sub.add_argument("memory_id", help="the memory's id")
+    sub.add_argument("--reason", help="why; kept in the memory's history")
+
+
+def _prefs(commands: Commands) -> None:
+    prefs = commands.add_parser("prefs", help="read or change preferences", description="Read or change preferences")
+    actions = prefs.add_subparsers(dest="action", metavar="ACTION", required=True)
+    get = _command(actions, "get", "show preferences (all, or one category)")
+    get.add_argument("category", nargs="?", help="e.g. search or templates")
+    put = _command(actions, "set", "change one preference")
+    put.add_argument("path", help="dot path, e.g. search.default_limit")
+    put.add_argument("value", help='the value; JSON (20, true, ["a"]) or plain text')
+    put.add_argument("--reason", help="why; kept in the preference history")

@@ -1,0 +1,1 @@
+"""The MCP edge: tools, resources and prompts over the services."""

@@ -1,0 +1,127 @@
+"""The shapes MCP tools take and return (pydantic, so clients get JSON Schemas)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from remember.models import HistoryEntry, Memory, Page
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ContextIn(BaseModel):
+    """Where a memory came from and when the remembered thing happened."""
+
+    model_config = ConfigDict(extra="forbid")
+    conversation_id: str | None = Field(default=None, description="Id of the conversation it came from.")
+    summary: str | None = Field(default=None, description="A short summary of that conversation.")
+    participants: list[str] | None = Field(default=None, description="Who took part.")
+    source: str | None = Field(default=None, description="Where it came from, e.g. 'chat', 'email', 'import'.")
+    timestamp: str | None = Field(
+        None, description="When the remembered thing happened (ISO 8601, e.g. '2026-02-10'); default now."
+    )
+
+
+class LocationIn(BaseModel):
+    """Where the remembered thing happened."""
+
+    model_config = ConfigDict(extra="forbid")
+    lat: float | None = Field(default=None, description="Latitude, -90 to 90.")
+    lon: float | None = Field(default=None, description="Longitude, -180 to 180.")
+    address: str | None = Field(default=None, description="A street address or place name.")
+
+
+class FieldErrorOut(_Out):
+    field: str
+    code: str
+    message: str
+    value: Any = None
+
+
+class MemoryOut(_Out):
+    id: str
+    content: str
+    title: str | None
+    type: str
+    weight: float
+    trust: float
+    tags: list[str]
+    references: list[str]
+    context: dict[str, Any]
+    location: dict[str, Any] | None
+    template_id: str | None
+    template_version: str | None
+    structured_content: dict[str, Any] | None
+    template_compliance: bool | None
+    template_validation_errors: list[dict[str, Any]]
+    created_at: str
+    updated_at: str
+    version: int
+    deleted_at: str | None
+    access_count: int
+    last_accessed_at: str | None
+
+    @classmethod
+    def of(cls, memory: Memory) -> MemoryOut:
+        return cls.model_validate(memory.as_dict())
+
+
+class HistoryOut(_Out):
+    version: int = Field(description="The version this change replaced.")
+    action: str = Field(description="update, delete or restore.")
+    previous: dict[str, Any] = Field(description="The replaced fields' previous values.")
+    reason: str | None
+    at: str
+
+    @classmethod
+    def of(cls, entry: HistoryEntry) -> HistoryOut:
+        return cls.model_validate(entry.as_dict())
+
+
+class MemoryDetailOut(MemoryOut):
+    history: list[HistoryOut] | None = Field(default=None, description="Past changes, newest first, when asked for.")
+
+
+class MemoryPageOut(_Out):
+    memories: list[MemoryOut]
+    total: int = Field(description="How many memories match in all.")
+    limit: int
+    offset: int
+    has_more: bool
+    next_offset: int | None = Field(description="The offset of the next page, or null on the last page.")
+
+    @classmethod
+    def of(cls, page: Page) -> MemoryPageOut:
+        return cls(
+            memories=[MemoryOut.of(m) for m in page.items],
+            total=page.total,
+            limit=page.limit,
+            offset=page.offset,
+            has_more=page.has_more,
+            next_offset=page.offset + len(page.items) if page.has_more else None,
+        )
+
+
+class DeletionOut(_Out):
+    memory_id: str
+    permanent: bool
+    message: str
+    memory: MemoryOut | None = Field(
+        default=None, description="The soft-deleted memory (absent after a permanent delete)."
+    )
+
+
+class PreferencesOut(_Out):
+    preferences: dict[str, dict[str, Any]] = Field(description="Effective values by category, defaults filled in.")
+
+
+class PreferenceChangeOut(_Out):
+    preference_path: str
+    old_value: Any
+    new_value: Any
+    reason: str | None
+    at: str

@@ -1,0 +1,1 @@
+"""One module per concern, each with a ``register(server, tool_context)``."""

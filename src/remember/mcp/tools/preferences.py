@@ -1,0 +1,49 @@
+"""MCP tools for the user's preferences."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import MCPServer
+from pydantic import Field
+
+from remember.mcp.registry import ToolContext, add_tool, hints
+from remember.mcp.schemas import PreferenceChangeOut, PreferencesOut
+from remember.preferences import CATEGORIES
+
+
+def register(server: MCPServer, tc: ToolContext) -> None:
+    preferences = tc.services.preferences
+
+    def remember_get_preferences(
+        category: Annotated[
+            str | None, Field(description=f"Only this category: one of {', '.join(CATEGORIES)}.")
+        ] = None,
+    ) -> PreferencesOut:
+        """Read the user's preferences (defaults filled in), all or one category.
+
+        Example: {"category": "search"}
+        """
+        return PreferencesOut(preferences=preferences.get(tc.user(), category))
+
+    def remember_update_preferences(
+        preference_path: Annotated[str, Field(description="Dot path of the preference, e.g. 'search.default_limit'.")],
+        value: Annotated[Any, Field(description="The new value, of the preference's type.")],
+        reason: Annotated[str | None, Field(description="Why it changes; kept in the preference history.")] = None,
+    ) -> PreferenceChangeOut:
+        """Change one preference; answers its old and new value.
+
+        Known preferences and their types are listed by remember_get_preferences.
+
+        Example: {"preference_path": "search.default_limit", "value": 20, "reason": "wants longer lists"}
+        """
+        change = preferences.update(tc.user(), preference_path, value, reason=reason)
+        return PreferenceChangeOut.model_validate(change.as_dict())
+
+    add_tool(server, remember_get_preferences, title="Get preferences", hints=hints(read_only=True, idempotent=True))
+    add_tool(
+        server,
+        remember_update_preferences,
+        title="Update a preference",
+        hints=hints(read_only=False, idempotent=True),
+    )

@@ -1,0 +1,72 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from remember.errors import ValidationFailed
+from remember.preferences import SPECS, defaults
+from remember.service import Services
+
+
+def test_every_preference_has_a_default_of_its_kind(services: Services) -> None:
+    values = services.preferences.effective("alice")
+    assert values == defaults()
+    assert set(values) == {s.path for s in SPECS}
+
+
+def test_get_nests_by_category_and_filters(services: Services) -> None:
+    assert services.preferences.get("alice", "search") == {"search": {"default_limit": 10, "default_alpha": 0.5}}
+    assert set(services.preferences.get("alice")) == {"memory", "privacy", "search", "templates"}
+
+
+def test_update_answers_old_and_new_and_persists(services: Services) -> None:
+    change = services.preferences.update("alice", "search.default_limit", 25, reason="more")
+    assert (change.old_value, change.new_value, change.reason) == (10, 25, "more")
+    again = services.preferences.update("alice", "search.default_limit", 30)
+    assert again.old_value == 25
+    assert services.preferences.effective("alice")["search.default_limit"] == 30
+    assert services.preferences.effective("bob")["search.default_limit"] == 10
+
+
+def test_kinds_are_coerced_sensibly(services: Services) -> None:
+    assert services.preferences.update("alice", "search.default_alpha", 1).new_value == 1.0
+    assert services.preferences.update("alice", "templates.suppressed_templates", ["a", "a", " b"]).new_value == [
+        "a",
+        "b",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "code"),
+    [
+        ("search.nope", 1, "unknown_preference"),
+        ("", 1, "unknown_preference"),
+        ("search.default_limit", "ten", "type"),
+        ("search.default_limit", 10.5, "type"),
+        ("search.default_limit", True, "type"),
+        ("search.default_limit", 0, "range"),
+        ("search.default_limit", 101, "range"),
+        ("search.default_alpha", 1.5, "range"),
+        ("templates.auto_suggest", "yes", "type"),
+        ("templates.suppressed_templates", "a", "type"),
+        ("templates.suppressed_templates", [1], "type"),
+        ("memory.default_type", "", "type"),
+        ("memory.default_type", None, "type"),
+    ],
+)
+def test_bad_values_are_refused_and_nothing_changes(services: Services, path: str, value: Any, code: str) -> None:
+    with pytest.raises(ValidationFailed) as exc:
+        services.preferences.update("alice", path, value)
+    assert exc.value.errors[0].code == code
+    assert services.preferences.effective("alice") == defaults()
+
+
+def test_unknown_category_lists_the_known_ones(services: Services) -> None:
+    with pytest.raises(ValidationFailed, match="Categories: memory, privacy, search, templates"):
+        services.preferences.get("alice", "colours")
+
+
+def test_non_text_path_is_refused(services: Services) -> None:
+    with pytest.raises(ValidationFailed, match="preference_path must be a text"):
+        services.preferences.update("alice", 5, 1)

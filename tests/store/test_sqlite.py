@@ -1,0 +1,78 @@
+"""SQLite specifics: the file, its pragmas, migrations, URLs."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from remember.errors import ConfigError, SchemaTooNew, StoreError
+from remember.store import open_store, sqlite_path
+from remember.store.sqlite.migrations import MIGRATIONS
+
+
+def test_open_creates_the_file_and_its_folder(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "er" / "r.db"
+    open_store(f"sqlite:///{path}").close()
+    assert path.exists()
+
+
+def test_wal_foreign_keys_and_busy_timeout(tmp_path: Path) -> None:
+    store = open_store(str(tmp_path / "r.db"))
+    conn = store.db.connection  # type: ignore[attr-defined]
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert conn.execute("PRAGMA busy_timeout").fetchone()[0] >= 5000
+    store.close()
+
+
+def test_migrations_are_recorded_once(tmp_path: Path) -> None:
+    path = tmp_path / "r.db"
+    open_store(str(path)).close()
+    open_store(str(path)).close()
+    with sqlite3.connect(path) as conn:
+        names = [r[0] for r in conn.execute("SELECT name FROM schema_migrations ORDER BY name")]
+    assert names == [name for name, _ in MIGRATIONS]
+
+
+def test_a_database_from_a_newer_version_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "r.db"
+    open_store(str(path)).close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("INSERT INTO schema_migrations VALUES ('9999_from_the_future', 'x')")
+    with pytest.raises(SchemaTooNew, match=r"newer version of remember.*9999_from_the_future.*Upgrade"):
+        open_store(str(path))
+
+
+def test_a_file_that_is_not_a_database_is_refused_clearly(tmp_path: Path) -> None:
+    path = tmp_path / "r.db"
+    path.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StoreError, match=r"Cannot open the SQLite database|failed"):
+        open_store(str(path))
+
+
+def test_an_unwritable_folder_is_refused_clearly(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(StoreError, match="REMEMBER_HOME or REMEMBER_DATABASE_URL"):
+        open_store(str(blocker / "sub" / "r.db"))
+
+
+@pytest.mark.parametrize(
+    ("url", "path"),
+    [
+        ("sqlite:///rel/r.db", "rel/r.db"),
+        ("sqlite:////abs/r.db", "/abs/r.db"),
+        ("/plain/r.db", "/plain/r.db"),
+        ("sqlite:///:memory:", ":memory:"),
+    ],
+)
+def test_sqlite_urls(url: str, path: str) -> None:
+    assert sqlite_path(url) == path
+
+
+@pytest.mark.parametrize("url", ["mysql://x/y", "sqlite:///", "postgresql://localhost/x"])
+def test_unusable_urls_say_what_to_use(url: str) -> None:
+    with pytest.raises(ConfigError, match="sqlite:///"):
+        open_store(url)

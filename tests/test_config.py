@@ -1,0 +1,37 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from remember.config import Settings
+from remember.errors import ConfigError
+
+
+def test_defaults_put_the_database_under_home(tmp_path: Path) -> None:
+    s = Settings.from_env({"REMEMBER_HOME": str(tmp_path)})
+    assert s.database_url == f"sqlite:///{tmp_path / 'remember.db'}"
+    assert s.user == "local"
+
+
+def test_platform_home_is_used_without_remember_home() -> None:
+    s = Settings.from_env({})
+    assert "remember" in str(s.home)
+
+
+def test_flags_beat_environment(tmp_path: Path) -> None:
+    env = {"REMEMBER_USER": "alice", "REMEMBER_DATABASE_URL": "sqlite:///a.db"}
+    s = Settings.from_env(env, user="bob", database_url="sqlite:///b.db")
+    assert (s.user, s.database_url) == ("bob", "sqlite:///b.db")
+    assert Settings.from_env(env).user == "alice"
+
+
+@pytest.mark.parametrize("user", ["", "-x", "a b", "x" * 129, "../etc", "al\nice"])
+def test_bad_user_ids_are_refused(user: str) -> None:
+    with pytest.raises(ConfigError, match="--user"):
+        Settings.from_env({"REMEMBER_USER": user} if user else {}, user=user or " ")
+
+
+def test_bad_log_level_is_refused() -> None:
+    with pytest.raises(ConfigError, match="REMEMBER_LOG_LEVEL"):
+        Settings.from_env({"REMEMBER_LOG_LEVEL": "loud"})
