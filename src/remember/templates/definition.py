@@ -1,0 +1,88 @@
+"""A template definition: ``TemplateDefinition``, read from and written to plain JSON.
+
+``parse_template`` checks the whole definition and raises one ``TemplateError``
+listing every problem. A template with a parent is checked again once
+resolved (``resolve``), since its formulas may name the parent's fields.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from remember.errors import FieldError, TemplateError
+from remember.templates.checks import check_fields
+from remember.templates.fields import FieldDef
+from remember.templates.read_fields import Problems, read_fields
+from remember.templates.read_template import read_template_attributes
+
+
+@dataclass(frozen=True)
+class TemplateDefinition:
+    id: str
+    name: str
+    description: str = ""
+    version: str = "1.0"
+    fields: tuple[FieldDef, ...] = ()
+    parent_template_id: str | None = None
+    category: str = "general"
+    tags: tuple[str, ...] = ()
+    auto_apply: bool = False
+    trigger_keywords: tuple[str, ...] = ()
+    trigger_context: dict[str, Any] = field(default_factory=dict)
+    weight: float = 0.5
+    trust: float = 0.0
+    is_default: bool = False
+    derived_from: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "description": self.description,
+            "version": self.version,
+            "fields": [f.as_dict() for f in self.fields],
+            "parent_template_id": self.parent_template_id,
+            "category": self.category,
+            "tags": list(self.tags),
+            "auto_apply": self.auto_apply,
+            "trigger_keywords": list(self.trigger_keywords),
+            "trigger_context": dict(self.trigger_context),
+            "weight": self.weight,
+            "trust": self.trust,
+            "is_default": self.is_default,
+            "derived_from": self.derived_from,
+        }
+
+
+def parse_fields(raw: object) -> tuple[FieldDef, ...]:
+    """Read and check a list of field definitions on their own (no parent)."""
+    problems = Problems()
+    fields = read_fields(raw, problems)
+    errors = problems.errors + check_fields(fields, skip_defaults=problems.bad)
+    if errors:
+        raise TemplateError(_headline("the fields are invalid", errors), errors)
+    return fields
+
+
+def parse_template(raw: object) -> TemplateDefinition:
+    """Read and check a whole template definition; every problem is reported at once."""
+    if not isinstance(raw, dict):
+        raise TemplateError.single("", "invalid", "a template definition must be a JSON object", raw)
+    problems = Problems()
+    attributes = read_template_attributes(raw, problems)
+    fields = read_fields(raw.get("fields", []), problems)
+    has_parent = attributes.get("parent_template_id") is not None
+    if not fields and not has_parent and "fields" not in problems.bad:
+        problems.add("fields", "invalid", "a template needs at least one field")
+    # A child's formulas may name its parent's fields: those are checked by resolve().
+    errors = problems.errors + check_fields(fields, references=not has_parent, skip_defaults=problems.bad)
+    if errors:
+        name = attributes.get("name") or "(unnamed)"
+        raise TemplateError(_headline(f"template {name!r} is invalid", errors), errors)
+    return TemplateDefinition(fields=fields, **attributes)
+
+
+def _headline(start: str, errors: list[FieldError]) -> str:
+    count = len(errors)
+    return f"{start}: {count} problem{'s' if count != 1 else ''}; fix each one below"

@@ -1,0 +1,111 @@
+"""Inheritance: a template's fields are its ancestors' fields plus its own.
+
+The chain of ``parent_template_id`` is followed through a lookup the caller
+supplies (the store, or ``lookup_from`` over a few definitions). Fields merge
+from the root down: a field of the same name replaces the inherited one in the
+inherited position; new fields follow. Missing parents and cycles are refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from remember.errors import FieldError, TemplateError
+from remember.templates.checks import check_fields
+from remember.templates.definition import TemplateDefinition
+from remember.templates.fields import FieldDef, iter_fields
+from remember.templates.limits import MAX_FIELDS, MAX_INHERITANCE_DEPTH
+from remember.templates.plan import ScopePlan, build_scope
+
+Lookup = Callable[[str], TemplateDefinition | None]
+
+
+@dataclass(frozen=True)
+class ResolvedTemplate:
+    """A definition with its inherited fields merged in, ready for validation."""
+
+    definition: TemplateDefinition
+    fields: tuple[FieldDef, ...]
+    ancestor_ids: tuple[str, ...]  # the parent first, the root last
+    plan: ScopePlan = field(repr=False, compare=False)
+
+    @property
+    def id(self) -> str:
+        return self.definition.id
+
+    @property
+    def name(self) -> str:
+        return self.definition.name
+
+    @property
+    def version(self) -> str:
+        return self.definition.version
+
+    def field(self, name: str) -> FieldDef | None:
+        return next((f for f in self.fields if f.name == name), None)
+
+
+def lookup_from(definitions: Iterable[TemplateDefinition]) -> Lookup:
+    """A lookup over a fixed set of definitions, by id."""
+    by_id = {definition.id: definition for definition in definitions}
+    return by_id.get
+
+
+def ancestors(definition: TemplateDefinition, lookup: Lookup | None) -> tuple[TemplateDefinition, ...]:
+    """The parent, its parent... up to the root; ``TemplateError`` on a missing parent or a cycle.
+
+    Run it before storing a new or changed template: it refuses exactly the
+    parent links that would make a cycle.
+    """
+    chain: list[TemplateDefinition] = []
+    seen = [definition.id]
+    parent_id = definition.parent_template_id
+    while parent_id is not None:
+        if parent_id in seen:
+            loop = " -> ".join([*seen, parent_id])
+            raise _chain_error("parent_cycle", f"template inheritance would form a cycle: {loop}", parent_id)
+        if len(chain) >= MAX_INHERITANCE_DEPTH:
+            raise _chain_error("limit", f"inheritance is deeper than {MAX_INHERITANCE_DEPTH} levels", parent_id)
+        parent = lookup(parent_id) if lookup is not None else None
+        if parent is None:
+            where = f" (the parent of {seen[-1]!r})" if len(seen) > 1 else ""
+            message = f"parent template {parent_id!r}{where} does not exist; create it first or remove the link"
+            raise _chain_error("missing_parent", message, parent_id)
+        chain.append(parent)
+        seen.append(parent_id)
+        parent_id = parent.parent_template_id
+    return tuple(chain)
+
+
+def _chain_error(code: str, message: str, value: str) -> TemplateError:
+    return TemplateError.single("parent_template_id", code, message, value)
+
+
+def merge_fields(chain: Iterable[TemplateDefinition]) -> tuple[FieldDef, ...]:
+    """Fields of ``chain`` (root first): later definitions override earlier ones by name."""
+    merged: dict[str, FieldDef] = {}
+    for definition in chain:
+        for own in definition.fields:
+            merged[own.name] = own  # an existing key keeps its position
+    return tuple(merged.values())
+
+
+def resolve(definition: TemplateDefinition, lookup: Lookup | None = None) -> ResolvedTemplate:
+    """Merge the inherited fields and check the result as one template."""
+    chain = ancestors(definition, lookup)
+    fields = merge_fields([*reversed(chain), definition])
+    errors = check_resolved_fields(fields)
+    if errors:
+        names = " <- ".join([definition.name, *(a.name for a in chain)])
+        count = len(errors)
+        headline = f"template {names!r} does not resolve: {count} problem{'s' if count != 1 else ''}"
+        raise TemplateError(headline, errors)
+    return ResolvedTemplate(definition, fields, tuple(a.id for a in chain), build_scope(fields))
+
+
+def check_resolved_fields(fields: tuple[FieldDef, ...]) -> list[FieldError]:
+    errors = check_fields(fields)
+    if len(iter_fields(fields)) > MAX_FIELDS:
+        errors.append(FieldError("fields", "limit", f"with inherited fields, more than {MAX_FIELDS} fields"))
+    return errors

@@ -1,0 +1,282 @@
+"""Reading raw field definitions (plain JSON) into ``FieldDef`` values.
+
+This pass checks the shape of each field on its own: names, types, attribute
+types, options, rules and patterns. Problems are collected, never raised one at
+a time, so a user sees every mistake at once; ``checks`` then looks at how the
+fields relate (formulas, conditions, cycles, defaults).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from remember.errors import FieldError
+from remember.templates.expr.lexer import KEYWORDS
+from remember.templates.fields import (
+    FIELD_TYPES,
+    ITEM_TYPES,
+    TYPE_ALIASES,
+    FieldDef,
+    Scalar,
+)
+from remember.templates.limits import (
+    MAX_FIELDS,
+    MAX_NAME_LENGTH,
+    MAX_NESTING,
+    MAX_OPTION_LENGTH,
+    MAX_OPTIONS,
+    MAX_TEXT_ATTRIBUTE,
+)
+from remember.templates.read_rules import read_rules
+
+FIELD_KEYS = frozenset(
+    {
+        "name",
+        "type",
+        "required",
+        "default",
+        "default_value",
+        "description",
+        "options",
+        "validation",
+        "conditional",
+        "formula",
+        "item_type",
+        "fields",
+    }
+)
+NAME_RULE = re.compile(rf"[a-z][a-z0-9_]{{0,{MAX_NAME_LENGTH - 1}}}")
+_OPTION_TYPES = frozenset({"enum", "string", "array"})
+
+
+@dataclass
+class Problems:
+    """Collected definition problems; ``bad`` holds the paths of fields that have one."""
+
+    errors: list[FieldError] = field(default_factory=list)
+    bad: set[str] = field(default_factory=set)
+    count: int = 0
+
+    def add(self, path: str, code: str, message: str, value: Any = None) -> None:
+        self.errors.append(FieldError(path, code, message, value))
+        self.bad.add(path)
+
+
+def read_fields(raw: object, problems: Problems, prefix: str = "", depth: int = 1) -> tuple[FieldDef, ...]:
+    """Best-effort ``FieldDef`` values; every problem found goes to ``problems``."""
+    where = f"{prefix}fields" if prefix else "fields"
+    if not isinstance(raw, list):
+        problems.add(where, "invalid", "fields must be a list of field objects", raw)
+        return ()
+    if depth > MAX_NESTING:
+        problems.add(where, "limit", f"fields nest deeper than {MAX_NESTING} levels")
+        return ()
+    found: list[FieldDef] = []
+    seen: set[str] = set()
+    for index, item in enumerate(raw):
+        read = _read_field(item, f"{prefix}fields[{index}]", prefix, depth, problems)
+        if read is None:
+            continue
+        if read.name in seen:
+            problems.add(f"{prefix}{read.name}", "duplicate", f"two fields are named {read.name!r}")
+            continue
+        seen.add(read.name)
+        found.append(read)
+    problems.count += len(found)
+    if depth == 1 and problems.count > MAX_FIELDS:
+        problems.add("fields", "limit", f"a template has at most {MAX_FIELDS} fields (nested ones count)")
+    return tuple(found)
+
+
+def _read_field(raw: object, hint: str, prefix: str, depth: int, problems: Problems) -> FieldDef | None:
+    if not isinstance(raw, dict):
+        problems.add(hint, "invalid", "each field must be an object with at least a 'name'", raw)
+        return None
+    name = raw.get("name")
+    if not isinstance(name, str) or not NAME_RULE.fullmatch(name) or name in KEYWORDS:
+        problems.add(hint, "name", _name_message(name), name)
+        return None
+    path = f"{prefix}{name}"
+    for key in sorted(set(raw) - FIELD_KEYS, key=str):
+        problems.add(path, "unknown_key", f"{path}: unknown attribute {key!r} (known: {_known(FIELD_KEYS)})")
+    kind = _read_type(raw.get("type", "string"), path, problems)
+    rules, rule_options = read_rules(raw.get("validation"), kind, raw.get("item_type"), path, problems)
+    options = _read_options(raw, rule_options, kind, path, problems)
+    item_type, nested = _read_structure(raw, kind, path, depth, problems)
+    show_if = _read_show_if(raw.get("conditional"), path, problems)
+    field = FieldDef(
+        name=name,
+        type=kind,
+        required=_read_bool(raw, "required", path, problems),
+        default=_read_default(raw, path, problems),
+        description=_read_text(raw, "description", path, problems),
+        options=options,
+        validation=rules,
+        show_if=show_if,
+        formula=_read_formula(raw, kind, path, problems),
+        item_type=item_type,
+        fields=nested,
+    )
+    _check_computed(raw, field, path, problems)
+    return field
+
+
+def _name_message(name: object) -> str:
+    if name in KEYWORDS:
+        return f"{name!r} is a reserved word of the formula language; pick another field name"
+    return (
+        f"field name {name!r} is invalid: use 1 to {MAX_NAME_LENGTH} lowercase letters, digits and "
+        "underscores, starting with a letter (for example 'date_finished')"
+    )
+
+
+def _known(keys: frozenset[str]) -> str:
+    return ", ".join(sorted(keys))
+
+
+def _read_type(raw: object, path: str, problems: Problems) -> str:
+    kind = TYPE_ALIASES.get(raw, raw) if isinstance(raw, str) else raw
+    if isinstance(kind, str) and kind in FIELD_TYPES:
+        return kind
+    problems.add(path, "unknown_type", f"{path}: unknown type {raw!r} (use one of: {_known(FIELD_TYPES)})", raw)
+    return "string"
+
+
+def _read_bool(raw: dict[str, Any], key: str, path: str, problems: Problems) -> bool:
+    value = raw.get(key, False)
+    if isinstance(value, bool):
+        return value
+    problems.add(path, "invalid", f"{path}: {key} must be true or false", value)
+    return False
+
+
+def _read_text(raw: dict[str, Any], key: str, path: str, problems: Problems) -> str:
+    value = raw.get(key, "")
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        problems.add(path, "invalid", f"{path}: {key} must be text", value)
+        return ""
+    if len(value) > MAX_TEXT_ATTRIBUTE:
+        problems.add(path, "limit", f"{path}: {key} is longer than {MAX_TEXT_ATTRIBUTE} characters")
+        return value[:MAX_TEXT_ATTRIBUTE]
+    return value
+
+
+def _read_default(raw: dict[str, Any], path: str, problems: Problems) -> Any:
+    if "default" in raw and "default_value" in raw:
+        problems.add(path, "invalid", f"{path}: give 'default' or its alias 'default_value', not both")
+    return raw.get("default", raw.get("default_value"))
+
+
+def _read_options(
+    raw: dict[str, Any], rule_options: object, kind: str, path: str, problems: Problems
+) -> tuple[Scalar, ...]:
+    value = raw.get("options")
+    if value is not None and rule_options is not None:
+        problems.add(path, "options", f"{path}: give options once, beside the type or inside validation")
+    value = value if value is not None else rule_options
+    if value is None:
+        if kind == "enum" or (kind == "array" and raw.get("item_type") == "enum"):
+            problems.add(path, "options", f"{path}: an enum needs a non-empty list of options")
+        return ()
+    if kind not in _OPTION_TYPES:
+        problems.add(path, "options", f"{path}: options apply to enum, string and array fields, not {kind}")
+        return ()
+    return _check_options(value, path, problems)
+
+
+def _check_options(value: object, path: str, problems: Problems) -> tuple[Scalar, ...]:
+    if not isinstance(value, list) or not value:
+        problems.add(path, "options", f"{path}: options must be a non-empty list", value)
+        return ()
+    if len(value) > MAX_OPTIONS:
+        problems.add(path, "options", f"{path}: at most {MAX_OPTIONS} options")
+        return ()
+    good: list[Scalar] = []
+    for option in value:
+        if not isinstance(option, str | int | float) or (isinstance(option, str) and len(option) > MAX_OPTION_LENGTH):
+            problems.add(path, "options", f"{path}: each option must be text (at most 200 characters) or a number")
+        elif any(type(option) is type(seen) and option == seen for seen in good):
+            problems.add(path, "options", f"{path}: option {option!r} is listed twice", option)
+        else:
+            good.append(option)
+    return tuple(good)
+
+
+def _read_structure(
+    raw: dict[str, Any], kind: str, path: str, depth: int, problems: Problems
+) -> tuple[str | None, tuple[FieldDef, ...]]:
+    """``item_type`` and nested ``fields``, which only arrays and objects may have."""
+    item_type = raw.get("item_type")
+    nested_raw = raw.get("fields")
+    if kind not in {"array", "object"}:
+        for key in ("item_type", "fields"):
+            if raw.get(key) is not None:
+                problems.add(path, "structure", f"{path}: {key} applies to array or object fields, not {kind}")
+        return None, ()
+    if kind == "object":
+        if item_type is not None:
+            problems.add(path, "structure", f"{path}: item_type applies to arrays; an object has fields")
+        nested = read_fields(nested_raw, problems, f"{path}.", depth + 1) if nested_raw is not None else ()
+        return None, nested
+    return _read_array(item_type, nested_raw, path, depth, problems)
+
+
+def _read_array(
+    item_type: object, nested_raw: object, path: str, depth: int, problems: Problems
+) -> tuple[str | None, tuple[FieldDef, ...]]:
+    if item_type is not None:
+        item_type = TYPE_ALIASES.get(item_type, item_type) if isinstance(item_type, str) else item_type
+        if not isinstance(item_type, str) or item_type not in ITEM_TYPES:
+            problems.add(path, "item_type", f"{path}: item_type must be one of {_known(ITEM_TYPES)}", item_type)
+            return None, ()
+    if nested_raw is None:
+        if item_type == "object":
+            problems.add(path, "structure", f"{path}: an array of objects needs the item 'fields'")
+        return item_type, ()
+    if item_type not in {None, "object"}:
+        problems.add(path, "structure", f"{path}: give item_type {item_type!r} or item fields, not both")
+        return item_type, ()
+    return "object", read_fields(nested_raw, problems, f"{path}.", depth + 1)
+
+
+def _read_show_if(raw: object, path: str, problems: Problems) -> str | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        problems.add(path, "invalid", f'{path}: conditional must be an object like {{"show_if": "..."}}', raw)
+        return None
+    for key in sorted(set(raw) - {"show_if"}, key=str):
+        problems.add(path, "unknown_key", f"{path}: unknown conditional attribute {key!r} (known: show_if)")
+    show_if = raw.get("show_if")
+    if show_if is not None and not isinstance(show_if, str):
+        problems.add(path, "show_if", f"{path}: show_if must be an expression in text", show_if)
+        return None
+    return show_if
+
+
+def _read_formula(raw: dict[str, Any], kind: str, path: str, problems: Problems) -> str | None:
+    formula = raw.get("formula")
+    if formula is None:
+        if kind == "computed":
+            problems.add(path, "formula", f"{path}: a computed field needs a formula")
+        return None
+    if kind != "computed":
+        problems.add(path, "formula", f"{path}: only computed fields have a formula (type is {kind})")
+        return None
+    if not isinstance(formula, str):
+        problems.add(path, "formula", f"{path}: the formula must be text", formula)
+        return None
+    return formula
+
+
+def _check_computed(raw: dict[str, Any], field: FieldDef, path: str, problems: Problems) -> None:
+    if not field.is_computed:
+        return
+    extras = [key for key in ("default", "default_value", "validation", "options") if raw.get(key) is not None]
+    if field.required or extras:
+        what = ", ".join((["required"] if field.required else []) + extras)
+        problems.add(path, "invalid", f"{path}: a computed field takes no {what}; its value comes from its formula")
