@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from remember import __version__
 
@@ -24,7 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"remember {__version__}")
     parser.add_argument("--user", help="act for this user id (default: $REMEMBER_USER or 'local')")
     parser.add_argument("--db", metavar="URL", help="database URL or file (default: $REMEMBER_DATABASE_URL)")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, help="what to do")
     _serve(commands)
     _add(commands)
     _get(commands)
@@ -36,7 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-Commands = argparse._SubParsersAction[argparse.ArgumentParser]
+if TYPE_CHECKING:
+    Commands = argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 def _command(commands: Commands, name: str, summary: str) -> argparse.ArgumentParser:
@@ -113,7 +115,7 @@ def _restore(commands: Commands) -> None:
 
 def _prefs(commands: Commands) -> None:
     prefs = commands.add_parser("prefs", help="read or change preferences", description="Read or change preferences")
-    actions = prefs.add_subparsers(dest="action", metavar="ACTION", required=True)
+    actions = prefs.add_subparsers(dest="action", metavar="ACTION", required=True, help="get or set")
     get = _command(actions, "get", "show preferences (all, or one category)")
     get.add_argument("category", nargs="?", help="e.g. search or templates")
     put = _command(actions, "set", "change one preference")

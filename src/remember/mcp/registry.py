@@ -10,6 +10,7 @@ message, and makes its argument model refuse unknown parameters (a misspelt
 from __future__ import annotations
 
 import functools
+import inspect
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -62,7 +63,10 @@ def translated(fn: Callable[P, R]) -> Callable[P, R]:
 
 def add_tool(server: MCPServer, fn: Callable[..., Any], *, title: str, hints: ToolAnnotations) -> None:
     name = fn.__name__
-    server.add_tool(translated(fn), name=name, title=title, annotations=hints, structured_output=True)
+    description = inspect.cleandoc(fn.__doc__ or "")
+    server.add_tool(
+        translated(fn), name=name, title=title, description=description, annotations=hints, structured_output=True
+    )
     tool = server._tool_manager.get_tool(name)  # the SDK has no public hook for this
     if tool is None:  # pragma: no cover - add_tool just registered it
         raise RuntimeError(f"tool {name} was not registered")

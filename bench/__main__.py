@@ -1,0 +1,31 @@
+"""Run the benchmarks: `python -m bench [--quick] [--only NAME ...] [--json FILE]`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bench import foundation
+
+SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {"foundation": foundation.run}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench", description="Benchmarks of remember.")
+    parser.add_argument("--quick", action="store_true", help="fewer rounds, smaller data (a smoke run)")
+    parser.add_argument("--only", nargs="+", choices=sorted(SUITES), help="run only these suites")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="also write the figures as JSON")
+    args = parser.parse_args()
+    results = {"machine": {"python": platform.python_version(), "cpu": platform.processor() or platform.machine()}}
+    for name in args.only or list(SUITES):
+        results[name] = SUITES[name](args.quick)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()

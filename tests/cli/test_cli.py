@@ -1,0 +1,162 @@
+"""The `remember` command, called in-process and as a real console script."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from remember.cli import main
+from remember.cli.parser import build_parser
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
+    code, out, err = run(capsys, *argv, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_add_get_update_list_rm_restore(capsys: pytest.CaptureFixture[str]) -> None:
+    made = run_json(
+        capsys, "add", "Sarah is a PM at Google", "--title", "Sarah", "--tag", "people", "--when", "2026-02-10"
+    )
+    assert made["tags"] == ["people"]
+    assert made["context"]["timestamp"].startswith("2026-02-10")
+    updated = run_json(capsys, "update", made["id"], "--weight", "0.9", "--reason", "promoted")
+    assert updated["version"] == 2
+    got = run_json(capsys, "get", made["id"], "--history")
+    assert got["history"][0]["reason"] == "promoted"
+    listed = run_json(capsys, "list", "--tag", "people")
+    assert [m["id"] for m in listed["memories"]] == [made["id"]]
+    assert run_json(capsys, "rm", made["id"]) == {"memory_id": made["id"], "permanent": False}
+    assert run_json(capsys, "list")["total"] == 0
+    assert run_json(capsys, "restore", made["id"])["deleted_at"] is None
+    assert run_json(capsys, "rm", made["id"], "--permanent")["permanent"] is True
+    code, _, err = run(capsys, "get", made["id"])
+    assert code == 1 and "No memory with id" in err
+
+
+def test_human_output(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "add", "A fairly long note " * 10, "--tag", "x")
+    assert code == 0 and "id:" in out and "tags:" in out
+    code, out, _ = run(capsys, "list")
+    assert code == 0 and "[x]" in out and "-- 1-1 of 1" in out
+
+
+def test_content_from_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("from a pipe\n"))
+    assert run_json(capsys, "add", "-")["content"] == "from a pipe"
+
+
+def test_list_filter_and_paging(capsys: pytest.CaptureFixture[str]) -> None:
+    for weight in ("0.1", "0.9", "0.95"):
+        run_json(capsys, "add", f"note {weight}", "--weight", weight)
+    heavy = run_json(capsys, "list", "--filter", '{"weight": {"gte": 0.9}}', "--sort", "weight", "--asc")
+    assert [m["weight"] for m in heavy["memories"]] == [0.9, 0.95]
+    assert len(run_json(capsys, "list", "--limit", "1", "--offset", "2")["memories"]) == 1
+
+
+def test_prefs(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_json(capsys, "prefs", "get", "search") == {"search": {"default_limit": 10, "default_alpha": 0.5}}
+    change = run_json(capsys, "prefs", "set", "search.default_limit", "25", "--reason", "more")
+    assert (change["old_value"], change["new_value"]) == (10, 25)
+    change = run_json(capsys, "prefs", "set", "memory.default_type", "fact")
+    assert change["new_value"] == "fact"
+    change = run_json(capsys, "prefs", "set", "templates.suppressed_categories", '["work"]')
+    assert change["new_value"] == ["work"]
+
+
+def test_users_are_separate(capsys: pytest.CaptureFixture[str]) -> None:
+    made = run_json(capsys, "--user", "alice", "add", "alice's")
+    assert run_json(capsys, "--user", "bob", "list")["total"] == 0
+    code, _, err = run(capsys, "--user", "bob", "get", made["id"])
+    assert code == 1 and "No memory with id" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["add", ""], "content must not be empty"),
+        (["add", "x", "--weight", "2"], "weight must be a number from 0 to 1"),
+        (["add", "x", "--ref", "ftp://x"], "http:// or https://"),
+        (["add", "x", "--when", "tomorrow"], "not an ISO 8601"),
+        (["get", "nope"], "No memory with id 'nope'"),
+        (["update", "nope", "--title", "x"], "No memory with id"),
+        (["rm", "nope"], "No memory with id"),
+        (["restore", "nope"], "No memory with id"),
+        (["list", "--limit", "0"], "limit must be a whole number from 1 to 100"),
+        (["list", "--filter", "{bad json"], "--filter must be JSON"),
+        (["list", "--filter", '{"colour": 1}'], "Unknown filter field"),
+        (["prefs", "set", "nope.nope", "1"], "Unknown preference"),
+        (["prefs", "set", "search.default_limit", "many"], "whole number"),
+        (["prefs", "get", "colours"], "Unknown preference category"),
+        (["--user", "bad user", "list"], "--user alice"),
+        (["--db", "mysql://x", "list"], "sqlite:///"),
+    ],
+)
+def test_errors_go_to_stderr_with_advice(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 1
+    assert out == ""
+    assert err.startswith("remember: error: ") and message in err
+
+
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["add"])
+    assert exc.value.code == 2
+    assert "the following arguments are required: content" in capsys.readouterr().err
+
+
+def test_update_of_a_bad_value_changes_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    made = run_json(capsys, "add", "x", "--title", "keep")
+    code, _, _ = run(capsys, "update", made["id"], "--title", "new", "--weight", "5")
+    assert code == 1
+    assert run_json(capsys, "get", made["id"])["title"] == "keep"
+
+
+def _subcommands(parser: Any) -> list[tuple[str, Any]]:
+    found = []
+    for action in parser._actions:
+        if action.__class__.__name__ == "_SubParsersAction":
+            for name, sub in action.choices.items():
+                found.append((name, sub))
+                found.extend((f"{name} {child}", p) for child, p in _subcommands(sub))
+    return found
+
+
+def test_every_command_and_option_has_help() -> None:
+    commands = _subcommands(build_parser())
+    assert {"serve", "add", "get", "list", "update", "rm", "restore", "prefs", "prefs get", "prefs set"} <= {
+        name for name, _ in commands
+    }
+    for name, sub in commands:
+        assert sub.description, f"`remember {name}` has no help text"
+        for action in sub._actions:
+            assert action.help, f"`remember {name}` option {action.dest} has no help text"
+
+
+def test_the_console_script_runs(tmp_path: Path) -> None:
+    exe = Path(sys.executable).with_name("remember")
+    env = {"REMEMBER_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    made = subprocess.run(
+        [str(exe), "add", "hello", "--json"], capture_output=True, text=True, env=env, check=True, timeout=60
+    )
+    assert json.loads(made.stdout)["content"] == "hello"
+    version = subprocess.run([str(exe), "--version"], capture_output=True, text=True, check=True, timeout=60)
+    assert version.stdout.startswith("remember ")
+    piped = subprocess.run(
+        f"{exe} list | head -c 10", shell=True, capture_output=True, text=True, env=env, check=True, timeout=60
+    )
+    assert "Traceback" not in piped.stderr

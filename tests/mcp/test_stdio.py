@@ -1,0 +1,134 @@
+"""The real server process over stdio: real clients, and nothing but protocol on stdout."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client, StdioServerParameters
+
+from support import error, ok
+
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
+
+INSPECTOR = Path(__file__).resolve().parents[2] / ".cache" / "node" / "node_modules" / ".bin" / "mcp-inspector"
+
+
+def server_env(home: Path, user: str = "alice") -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REMEMBER_")}
+    return {**env, "REMEMBER_HOME": str(home), "REMEMBER_USER": user}
+
+
+async def test_sdk_client_over_a_real_subprocess(tmp_path: Path) -> None:
+    params = StdioServerParameters(command=sys.executable, args=["-m", "remember", "serve"], env=server_env(tmp_path))
+    async with Client(params) as client:
+        names = {t.name for t in (await client.list_tools()).tools}
+        assert "remember_create_memory" in names
+        made = ok(await client.call_tool("remember_create_memory", {"content": "over stdio", "tags": ["x"]}))
+        got = ok(await client.call_tool("remember_get_memory", {"memory_id": made["id"]}))
+        assert got["content"] == "over stdio"
+        assert "weight must be" in error(
+            await client.call_tool("remember_create_memory", {"content": "x", "weight": 5})
+        )
+    assert (tmp_path / "remember.db").exists()
+
+
+def _rpc(id_: int | None, method: str, params: dict[str, Any] | None = None) -> str:
+    message: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params or {}}
+    if id_ is not None:
+        message["id"] = id_
+    return json.dumps(message)
+
+
+def test_stdout_carries_only_protocol_messages(tmp_path: Path) -> None:
+    init = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    requests = [
+        _rpc(1, "initialize", init),
+        _rpc(None, "notifications/initialized"),
+        _rpc(2, "tools/list"),
+        _rpc(3, "tools/call", {"name": "remember_create_memory", "arguments": {"content": "x", "weight": 9}}),
+        _rpc(4, "tools/call", {"name": "remember_create_memory", "arguments": {"content": "fine"}}),
+        _rpc(5, "tools/call", {"name": "no_such_tool", "arguments": {}}),
+    ]
+    with subprocess.Popen(
+        [sys.executable, "-m", "remember", "serve"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=server_env(tmp_path),
+    ) as proc:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write("\n".join(requests) + "\n")
+        proc.stdin.flush()
+        by_id: dict[int, dict[str, Any]] = {}
+        while len(by_id) < 5:
+            line = proc.stdout.readline()
+            assert line, "the server stopped before answering every request"
+            message = json.loads(line)  # every line must be one JSON-RPC message
+            assert message.get("jsonrpc") == "2.0"
+            if "id" in message:
+                by_id[message["id"]] = message
+        proc.stdin.close()
+        assert proc.wait(timeout=30) == 0
+        assert proc.stdout.read().strip() == ""
+    assert set(by_id) == {1, 2, 3, 4, 5}
+    assert by_id[3]["result"]["isError"] is True
+    assert by_id[4]["result"]["structuredContent"]["content"] == "fine"
+
+
+def test_a_bad_configuration_fails_on_stderr_with_advice(tmp_path: Path) -> None:
+    env = {**server_env(tmp_path), "REMEMBER_DATABASE_URL": "mysql://nope"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "remember", "serve"], capture_output=True, text=True, env=env, timeout=60, check=False
+    )
+    assert proc.returncode == 1
+    assert proc.stdout == ""
+    assert "sqlite:///" in proc.stderr
+
+
+def _inspector(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    if not INSPECTOR.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"the MCP Inspector is not installed at {INSPECTOR}; scripts/test installs it")
+        pytest.skip("the MCP Inspector is not installed; run scripts/test to install it")
+    node = shutil.which("node")
+    assert node, "node is needed to run the MCP Inspector"
+    # The inspector starts the server with a clean environment: settings go in with -e.
+    command = [str(INSPECTOR), "--cli", "-e", f"REMEMBER_HOME={tmp_path}", "-e", "REMEMBER_USER=alice"]
+    command += [sys.executable, "-m", "remember", "serve", *args]
+    env = {**server_env(tmp_path), "MCP_CATALOG_PATH": str(tmp_path / "inspector.json")}
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=120, check=False)
+
+
+def test_the_mcp_inspector_lists_and_calls_tools(tmp_path: Path) -> None:
+    listed = _inspector(tmp_path, "--method", "tools/list")
+    assert listed.returncode == 0, listed.stderr
+    names = {t["name"] for t in json.loads(listed.stdout)["tools"]}
+    assert {"remember_create_memory", "remember_list_memories", "remember_update_preferences"} <= names
+    made = _inspector(
+        tmp_path,
+        "--method", "tools/call", "--tool-name", "remember_create_memory",
+        "--tool-arg", "content=Met Sarah at PyCon", "tags=[\"people\"]",
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    memory = json.loads(made.stdout)["structuredContent"]
+    assert memory["tags"] == ["people"]
+    listed_memories = _inspector(
+        tmp_path, "--method", "tools/call", "--tool-name", "remember_list_memories", "--tool-arg", 'tags=["people"]'
+    )
+    assert json.loads(listed_memories.stdout)["structuredContent"]["total"] == 1
+
+
+def test_the_mcp_inspector_sees_tool_errors(tmp_path: Path) -> None:
+    bad = _inspector(
+        tmp_path, "--method", "tools/call", "--tool-name", "remember_get_memory", "--tool-arg", "memory_id=nope"
+    )
+    assert bad.returncode == 5  # the inspector's exit code for a tool error
+    assert "No memory with id" in bad.stdout

@@ -1,0 +1,64 @@
+"""Pins every tool's name, parameters and annotations: changing one is a decision, not an accident."""
+
+from __future__ import annotations
+
+import pytest
+from mcp import Client
+
+pytestmark = pytest.mark.anyio
+
+# name: (parameters, required, (readOnly, destructive, idempotent))
+CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
+    "remember_create_memory": (
+        ["content", "title", "type", "weight", "trust", "tags", "references", "context", "location",
+         "template_id", "structured_content"],
+        [],
+        (False, False, False),
+    ),
+    "remember_get_memory": (["memory_id", "include_history"], ["memory_id"], (True, False, True)),
+    "remember_update_memory": (
+        ["memory_id", "content", "title", "type", "weight", "trust", "tags", "references", "context", "location",
+         "template_id", "structured_content", "clear_fields", "reason"],
+        ["memory_id"],
+        (False, False, False),
+    ),
+    "remember_delete_memory": (["memory_id", "permanent", "reason"], ["memory_id"], (False, True, True)),
+    "remember_restore_memory": (["memory_id", "reason"], ["memory_id"], (False, False, True)),
+    "remember_list_memories": (
+        ["type", "tags", "tags_match", "created_after", "created_before", "filters", "sort_by", "sort_order",
+         "limit", "offset", "include_deleted"],
+        [],
+        (True, False, True),
+    ),
+    "remember_get_preferences": (["category"], [], (True, False, True)),
+    "remember_update_preferences": (
+        ["preference_path", "value", "reason"], ["preference_path", "value"], (False, False, True)
+    ),
+}  # fmt: skip
+
+
+async def test_tools_match_the_contract(client: Client) -> None:
+    tools = {t.name: t for t in (await client.list_tools()).tools}
+    assert sorted(tools) == sorted(CONTRACT)
+    for name, (params, required, (read_only, destructive, idempotent)) in CONTRACT.items():
+        tool = tools[name]
+        schema = tool.input_schema
+        assert list(schema["properties"]) == params, name
+        assert sorted(schema.get("required", [])) == sorted(required), name
+        assert schema.get("additionalProperties") is False, name
+        hints = tool.annotations
+        assert hints is not None
+        assert (hints.read_only_hint, hints.destructive_hint, hints.idempotent_hint) == (
+            read_only,
+            destructive,
+            idempotent,
+        ), name
+        assert hints.open_world_hint is False
+
+
+async def test_every_tool_is_documented_for_the_model(client: Client) -> None:
+    for tool in (await client.list_tools()).tools:
+        assert tool.description and "Example:" in tool.description, tool.name
+        assert tool.output_schema is not None, tool.name
+        for name, prop in tool.input_schema["properties"].items():
+            assert prop.get("description") or "$ref" in str(prop), f"{tool.name}.{name} has no description"

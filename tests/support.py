@@ -1,0 +1,38 @@
+"""Helpers shared by tests: MCP calls through real clients, database fingerprints."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from mcp import Client
+from mcp.types import CallToolResult
+
+
+def fingerprint(db_path: Path) -> str:
+    """A hash of the database file and its WAL: equal means byte-for-byte unchanged."""
+    digest = hashlib.sha256()
+    for path in (db_path, db_path.with_name(db_path.name + "-wal")):
+        digest.update(path.read_bytes() if path.exists() else b"<absent>")
+    return digest.hexdigest()
+
+
+async def call(client: Client, tool: str, args: dict[str, Any]) -> CallToolResult:
+    return await client.call_tool(tool, args)
+
+
+def ok(result: CallToolResult) -> dict[str, Any]:
+    assert not result.is_error, text(result)
+    assert result.structured_content is not None
+    return result.structured_content
+
+
+def text(result: CallToolResult) -> str:
+    return "\n".join(getattr(c, "text", "") for c in result.content)
+
+
+def error(result: CallToolResult) -> str:
+    assert result.is_error, json.dumps(result.structured_content)
+    return text(result)
