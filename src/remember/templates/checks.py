@@ -47,7 +47,7 @@ def _check_scope(fields: tuple[FieldDef, ...], prefix: str, references: bool, er
     if references:
         for loop in dependency_order(fields)[1]:
             path = prefix + loop[0]
-            message = f"{path}: computed and conditional fields read each other in a cycle: {' -> '.join(loop)}"
+            message = f"computed and conditional fields read each other in a cycle: {' -> '.join(loop)}"
             errors.append(FieldError(path, "cycle", message, loop))
 
 
@@ -58,14 +58,14 @@ def _check_expression(
     try:
         expr = parse_expression(source)
     except TemplateError as exc:
-        return [FieldError(path, code, f"{path}: the {what} does not parse: {exc.message}", source)]
+        return [FieldError(path, code, f"the {what} does not parse: {exc.message}", source)]
     if not references:
         return []
     found: list[FieldError] = []
     for name in sorted(referenced_names(expr)):
         problem = reference_problem(fields, tuple(name.split(".")))
         if problem is not None:
-            found.append(FieldError(path, code, f"{path}: the {what} {source!r} names {problem}", source))
+            found.append(FieldError(path, code, f"the {what} {source!r} names {problem}", source))
     return found
 
 
@@ -97,7 +97,7 @@ def _check_defaults(plan: ScopePlan, prefix: str, skip: Collection[str]) -> list
             checker = Checker(_EPOCH)
             checker.value(node, field.default, path)
             for error in checker.errors:
-                message = f"{path}: the default {field.default!r} fails the field's own rules: {error.message}"
+                message = f"the default {field.default!r} fails the field's own rules: {error.message}"
                 found.append(FieldError(path, "default", message, field.default))
         if node.scope is not None:
             found.extend(_check_defaults(node.scope, path + ".", skip))

@@ -73,7 +73,7 @@ def parse_template(raw: object) -> TemplateDefinition:
     attributes = read_template_attributes(raw, problems)
     fields = read_fields(raw.get("fields", []), problems)
     has_parent = attributes.get("parent_template_id") is not None
-    if not fields and not has_parent and "fields" not in problems.bad:
+    if not raw.get("fields") and not has_parent:
         problems.add("fields", "invalid", "a template needs at least one field")
     # A child's formulas may name its parent's fields: those are checked by resolve().
     errors = problems.errors + check_fields(fields, references=not has_parent, skip_defaults=problems.bad)

@@ -97,9 +97,10 @@ def resolve(definition: TemplateDefinition, lookup: Lookup | None = None) -> Res
     fields = merge_fields([*reversed(chain), definition])
     errors = check_resolved_fields(fields)
     if errors:
-        names = " <- ".join([definition.name, *(a.name for a in chain)])
+        parents = ", ".join(repr(a.name) for a in chain)
+        inherits = f" (inheriting from {parents})" if chain else ""
         count = len(errors)
-        headline = f"template {names!r} does not resolve: {count} problem{'s' if count != 1 else ''}"
+        headline = f"template {definition.name!r}{inherits} is invalid: {count} problem{'s' if count != 1 else ''}"
         raise TemplateError(headline, errors)
     return ResolvedTemplate(definition, fields, tuple(a.id for a in chain), build_scope(fields))
 

@@ -100,7 +100,7 @@ def _read_field(raw: object, hint: str, prefix: str, depth: int, problems: Probl
         return None
     path = f"{prefix}{name}"
     for key in sorted(set(raw) - FIELD_KEYS, key=str):
-        problems.add(path, "unknown_key", f"{path}: unknown attribute {key!r} (known: {_known(FIELD_KEYS)})")
+        problems.add(path, "unknown_key", f"unknown attribute {key!r} (known: {_known(FIELD_KEYS)})")
     kind = _read_type(raw.get("type", "string"), path, problems)
     rules, rule_options = read_rules(raw.get("validation"), kind, raw.get("item_type"), path, problems)
     options = _read_options(raw, rule_options, kind, path, problems)
@@ -140,7 +140,7 @@ def _read_type(raw: object, path: str, problems: Problems) -> str:
     kind = TYPE_ALIASES.get(raw, raw) if isinstance(raw, str) else raw
     if isinstance(kind, str) and kind in FIELD_TYPES:
         return kind
-    problems.add(path, "unknown_type", f"{path}: unknown type {raw!r} (use one of: {_known(FIELD_TYPES)})", raw)
+    problems.add(path, "unknown_type", f"unknown type {raw!r} (use one of: {_known(FIELD_TYPES)})", raw)
     return "string"
 
 
@@ -148,7 +148,7 @@ def _read_bool(raw: dict[str, Any], key: str, path: str, problems: Problems) -> 
     value = raw.get(key, False)
     if isinstance(value, bool):
         return value
-    problems.add(path, "invalid", f"{path}: {key} must be true or false", value)
+    problems.add(path, "invalid", f"{key} must be true or false", value)
     return False
 
 
@@ -157,17 +157,17 @@ def _read_text(raw: dict[str, Any], key: str, path: str, problems: Problems) -> 
     if value is None:
         return ""
     if not isinstance(value, str):
-        problems.add(path, "invalid", f"{path}: {key} must be text", value)
+        problems.add(path, "invalid", f"{key} must be text", value)
         return ""
     if len(value) > MAX_TEXT_ATTRIBUTE:
-        problems.add(path, "limit", f"{path}: {key} is longer than {MAX_TEXT_ATTRIBUTE} characters")
+        problems.add(path, "limit", f"{key} is longer than {MAX_TEXT_ATTRIBUTE} characters")
         return value[:MAX_TEXT_ATTRIBUTE]
     return value
 
 
 def _read_default(raw: dict[str, Any], path: str, problems: Problems) -> Any:
     if "default" in raw and "default_value" in raw:
-        problems.add(path, "invalid", f"{path}: give 'default' or its alias 'default_value', not both")
+        problems.add(path, "invalid", "give 'default' or its alias 'default_value', not both")
     return raw.get("default", raw.get("default_value"))
 
 
@@ -176,31 +176,31 @@ def _read_options(
 ) -> tuple[Scalar, ...]:
     value = raw.get("options")
     if value is not None and rule_options is not None:
-        problems.add(path, "options", f"{path}: give options once, beside the type or inside validation")
+        problems.add(path, "options", "give options once, beside the type or inside validation")
     value = value if value is not None else rule_options
     if value is None:
         if kind == "enum" or (kind == "array" and raw.get("item_type") == "enum"):
-            problems.add(path, "options", f"{path}: an enum needs a non-empty list of options")
+            problems.add(path, "options", "an enum needs a non-empty list of options")
         return ()
     if kind not in _OPTION_TYPES:
-        problems.add(path, "options", f"{path}: options apply to enum, string and array fields, not {kind}")
+        problems.add(path, "options", f"options apply to enum, string and array fields, not {kind}")
         return ()
     return _check_options(value, path, problems)
 
 
 def _check_options(value: object, path: str, problems: Problems) -> tuple[Scalar, ...]:
     if not isinstance(value, list) or not value:
-        problems.add(path, "options", f"{path}: options must be a non-empty list", value)
+        problems.add(path, "options", "options must be a non-empty list", value)
         return ()
     if len(value) > MAX_OPTIONS:
-        problems.add(path, "options", f"{path}: at most {MAX_OPTIONS} options")
+        problems.add(path, "options", f"at most {MAX_OPTIONS} options")
         return ()
     good: list[Scalar] = []
     for option in value:
         if not isinstance(option, str | int | float) or (isinstance(option, str) and len(option) > MAX_OPTION_LENGTH):
-            problems.add(path, "options", f"{path}: each option must be text (at most 200 characters) or a number")
+            problems.add(path, "options", "each option must be text (at most 200 characters) or a number")
         elif any(type(option) is type(seen) and option == seen for seen in good):
-            problems.add(path, "options", f"{path}: option {option!r} is listed twice", option)
+            problems.add(path, "options", f"option {option!r} is listed twice", option)
         else:
             good.append(option)
     return tuple(good)
@@ -215,11 +215,11 @@ def _read_structure(
     if kind not in {"array", "object"}:
         for key in ("item_type", "fields"):
             if raw.get(key) is not None:
-                problems.add(path, "structure", f"{path}: {key} applies to array or object fields, not {kind}")
+                problems.add(path, "structure", f"{key} applies to array or object fields, not {kind}")
         return None, ()
     if kind == "object":
         if item_type is not None:
-            problems.add(path, "structure", f"{path}: item_type applies to arrays; an object has fields")
+            problems.add(path, "structure", "item_type applies to arrays; an object has fields")
         nested = read_fields(nested_raw, problems, f"{path}.", depth + 1) if nested_raw is not None else ()
         return None, nested
     return _read_array(item_type, nested_raw, path, depth, problems)
@@ -231,14 +231,14 @@ def _read_array(
     if item_type is not None:
         item_type = TYPE_ALIASES.get(item_type, item_type) if isinstance(item_type, str) else item_type
         if not isinstance(item_type, str) or item_type not in ITEM_TYPES:
-            problems.add(path, "item_type", f"{path}: item_type must be one of {_known(ITEM_TYPES)}", item_type)
+            problems.add(path, "item_type", f"item_type must be one of {_known(ITEM_TYPES)}", item_type)
             return None, ()
     if nested_raw is None:
         if item_type == "object":
-            problems.add(path, "structure", f"{path}: an array of objects needs the item 'fields'")
+            problems.add(path, "structure", "an array of objects needs the item 'fields'")
         return item_type, ()
     if item_type not in {None, "object"}:
-        problems.add(path, "structure", f"{path}: give item_type {item_type!r} or item fields, not both")
+        problems.add(path, "structure", f"give item_type {item_type!r} or item fields, not both")
         return item_type, ()
     return "object", read_fields(nested_raw, problems, f"{path}.", depth + 1)
 
@@ -247,13 +247,13 @@ def _read_show_if(raw: object, path: str, problems: Problems) -> str | None:
     if raw is None:
         return None
     if not isinstance(raw, dict):
-        problems.add(path, "invalid", f'{path}: conditional must be an object like {{"show_if": "..."}}', raw)
+        problems.add(path, "invalid", 'conditional must be an object like {"show_if": "..."}', raw)
         return None
     for key in sorted(set(raw) - {"show_if"}, key=str):
-        problems.add(path, "unknown_key", f"{path}: unknown conditional attribute {key!r} (known: show_if)")
+        problems.add(path, "unknown_key", f"unknown conditional attribute {key!r} (known: show_if)")
     show_if = raw.get("show_if")
     if show_if is not None and not isinstance(show_if, str):
-        problems.add(path, "show_if", f"{path}: show_if must be an expression in text", show_if)
+        problems.add(path, "show_if", "show_if must be an expression in text", show_if)
         return None
     return show_if
 
@@ -262,13 +262,13 @@ def _read_formula(raw: dict[str, Any], kind: str, path: str, problems: Problems)
     formula = raw.get("formula")
     if formula is None:
         if kind == "computed":
-            problems.add(path, "formula", f"{path}: a computed field needs a formula")
+            problems.add(path, "formula", "a computed field needs a formula")
         return None
     if kind != "computed":
-        problems.add(path, "formula", f"{path}: only computed fields have a formula (type is {kind})")
+        problems.add(path, "formula", f"only computed fields have a formula (type is {kind})")
         return None
     if not isinstance(formula, str):
-        problems.add(path, "formula", f"{path}: the formula must be text", formula)
+        problems.add(path, "formula", "the formula must be text", formula)
         return None
     return formula
 
@@ -279,4 +279,4 @@ def _check_computed(raw: dict[str, Any], field: FieldDef, path: str, problems: P
     extras = [key for key in ("default", "default_value", "validation", "options") if raw.get(key) is not None]
     if field.required or extras:
         what = ", ".join((["required"] if field.required else []) + extras)
-        problems.add(path, "invalid", f"{path}: a computed field takes no {what}; its value comes from its formula")
+        problems.add(path, "invalid", f"a computed field takes no {what}; its value comes from its formula")

@@ -28,12 +28,10 @@ def read_rules(raw: object, kind: str, item_type: object, path: str, problems: P
     if raw is None:
         return Rules(), None
     if not isinstance(raw, dict):
-        problems.add(path, "invalid", f"{path}: validation must be an object of rules", raw)
+        problems.add(path, "invalid", "validation must be an object of rules", raw)
         return Rules(), None
     for key in sorted(set(raw) - RULE_KEYS, key=str):
-        problems.add(
-            path, "unknown_key", f"{path}: unknown validation rule {key!r} (known: {', '.join(sorted(RULE_KEYS))})"
-        )
+        problems.add(path, "unknown_key", f"unknown validation rule {key!r} (known: {', '.join(sorted(RULE_KEYS))})")
     target = kind
     if kind == "array" and isinstance(item_type, str):
         target = TYPE_ALIASES.get(item_type, item_type)
@@ -55,15 +53,15 @@ def _pattern(value: object, target: str, path: str, problems: Problems) -> str |
     if value is None:
         return None
     if target not in _TEXT:
-        problems.add(path, "rule", f"{path}: pattern applies to string and text fields, not {target}")
+        problems.add(path, "rule", f"pattern applies to string and text fields, not {target}")
         return None
     if not isinstance(value, str):
-        problems.add(path, "pattern", f"{path}: the pattern must be text", value)
+        problems.add(path, "pattern", "the pattern must be text", value)
         return None
     try:
         compile_pattern(value)
     except ValueError as exc:
-        problems.add(path, "pattern", f"{path}: {exc}", value)
+        problems.add(path, "pattern", f"{exc}", value)
         return None
     return value
 
@@ -71,7 +69,7 @@ def _pattern(value: object, target: str, path: str, problems: Problems) -> str |
 def _message(value: object, path: str, problems: Problems) -> str | None:
     if value is None or (isinstance(value, str) and len(value) <= MAX_TEXT_ATTRIBUTE):
         return value
-    problems.add(path, "invalid", f"{path}: error_message must be text of at most {MAX_TEXT_ATTRIBUTE} characters")
+    problems.add(path, "invalid", f"error_message must be text of at most {MAX_TEXT_ATTRIBUTE} characters")
     return None
 
 
@@ -80,17 +78,17 @@ def _bound(raw: dict[str, Any], key: str, target: str, path: str, problems: Prob
     if value is None:
         return None
     if target not in _ORDERED:
-        problems.add(path, "rule", f"{path}: {key} applies to number, integer, date and datetime fields, not {target}")
+        problems.add(path, "rule", f"{key} applies to number, integer, date and datetime fields, not {target}")
         return None
     if target in {"date", "datetime"}:
         parse = parse_date if target == "date" else parse_datetime
         if isinstance(value, str) and parse(value) is not None:
             return value
-        problems.add(path, "rule", f"{path}: {key} of a {target} field must be an ISO 8601 {target}", value)
+        problems.add(path, "rule", f"{key} of a {target} field must be an ISO 8601 {target}", value)
         return None
     if isinstance(value, int | float) and not isinstance(value, bool) and abs(value) < float("inf"):
         return value
-    problems.add(path, "rule", f"{path}: {key} must be a number", value)
+    problems.add(path, "rule", f"{key} must be a number", value)
     return None
 
 
@@ -99,11 +97,11 @@ def _count(raw: dict[str, Any], key: str, applies: bool, what: str, path: str, p
     if value is None:
         return None
     if not applies:
-        problems.add(path, "rule", f"{path}: {key} applies only to {what}")
+        problems.add(path, "rule", f"{key} applies only to {what}")
         return None
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return value
-    problems.add(path, "rule", f"{path}: {key} must be a whole number, 0 or more", value)
+    problems.add(path, "rule", f"{key} must be a whole number, 0 or more", value)
     return None
 
 
@@ -122,4 +120,4 @@ def _check_ranges(rules: Rules, target: str, path: str, problems: Problems) -> N
     for suffix, low, high in pairs:
         if low is not None and high is not None and low > high:
             lo, hi = ("min_" + suffix, "max_" + suffix) if suffix else ("min", "max")
-            problems.add(path, "range", f"{path}: {lo} ({low}) is greater than {hi} ({high})")
+            problems.add(path, "range", f"{lo} ({low}) is greater than {hi} ({high})")

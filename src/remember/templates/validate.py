@@ -163,7 +163,7 @@ class Checker:
             return self._object(node, item, path)
         if node.item is not None:
             if item is None:
-                self.fail(path, "type", f"{path}: items must not be null", item)
+                self.fail(path, "type", f"{path} must not be null", item)
                 return _INVALID
             return self.scalar(node.item, item, path)
         return self._free(item, path)

@@ -1,0 +1,265 @@
+"""Template definitions are checked too: each problem is named, all of them at once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from remember.errors import TemplateError
+from remember.templates import FieldDef, TemplateDefinition, builtin_templates, parse_fields, parse_template
+
+
+def problems(*fields: Any, **template: Any) -> list[tuple[str, str]]:
+    raw = {"id": "t", "name": "T", "fields": list(fields), **template}
+    with pytest.raises(TemplateError) as caught:
+        parse_template(raw)
+    return [(error.field, error.code) for error in caught.value.errors]
+
+
+def message(*fields: Any) -> str:
+    with pytest.raises(TemplateError) as caught:
+        parse_fields(list(fields))
+    assert len(caught.value.errors) == 1, caught.value.errors
+    return caught.value.errors[0].message
+
+
+@pytest.mark.parametrize(
+    ("fields", "expected"),
+    [
+        ([{"name": "a"}, {"name": "a"}], [("a", "duplicate")]),
+        ([{"name": "a", "type": "colour"}], [("a", "unknown_type")]),
+        ([{"name": "a", "type": "enum"}], [("a", "options")]),
+        ([{"name": "a", "type": "enum", "options": []}], [("a", "options")]),
+        ([{"name": "a", "type": "enum", "options": ["x", "x"]}], [("a", "options")]),
+        ([{"name": "a", "type": "enum", "options": [["x"]]}], [("a", "options")]),
+        ([{"name": "a", "type": "number", "options": [1]}], [("a", "options")]),
+        ([{"name": "a", "type": "enum", "options": ["x"], "validation": {"options": ["y"]}}], [("a", "options")]),
+        ([{"name": "a", "type": "computed"}], [("a", "formula")]),
+        ([{"name": "a", "formula": "1"}], [("a", "formula")]),
+        ([{"name": "a", "type": "computed", "formula": "1 +"}], [("a", "formula")]),
+        ([{"name": "a", "type": "computed", "formula": "b * 2"}], [("a", "formula")]),
+        ([{"name": "a", "conditional": {"show_if": "b =="}}], [("a", "show_if")]),
+        ([{"name": "a", "conditional": {"show_if": "missing == true"}}], [("a", "show_if")]),
+        ([{"name": "a", "conditional": {"show_if": 5}}], [("a", "show_if")]),
+        ([{"name": "a", "conditional": {"hide_if": "x"}}], [("a", "unknown_key")]),
+        (
+            [
+                {"name": "a", "type": "computed", "formula": "b + 1"},
+                {"name": "b", "type": "computed", "formula": "a + 1"},
+            ],
+            [("a", "cycle")],
+        ),
+        ([{"name": "a", "conditional": {"show_if": "a != null"}}], [("a", "cycle")]),
+        ([{"name": "a", "type": "number", "validation": {"min": 5, "max": 1}}], [("a", "range")]),
+        ([{"name": "a", "validation": {"min_length": 5, "max_length": 1}}], [("a", "range")]),
+        ([{"name": "a", "type": "array", "validation": {"min_items": 5, "max_items": 1}}], [("a", "range")]),
+        ([{"name": "a", "type": "date", "validation": {"min": "2026-02-01", "max": "2026-01-01"}}], [("a", "range")]),
+        ([{"name": "a", "validation": {"pattern": "(unclosed"}}], [("a", "pattern")]),
+        ([{"name": "a", "validation": {"pattern": "x" * 1001}}], [("a", "pattern")]),
+        ([{"name": "a", "validation": {"pattern": 5}}], [("a", "pattern")]),
+        ([{"name": "a", "type": "number", "validation": {"pattern": "x"}}], [("a", "rule")]),
+        ([{"name": "a", "validation": {"min": 1}}], [("a", "rule")]),
+        ([{"name": "a", "type": "number", "validation": {"min": "1"}}], [("a", "rule")]),
+        ([{"name": "a", "type": "date", "validation": {"min": "soon"}}], [("a", "rule")]),
+        ([{"name": "a", "validation": {"min_items": 1}}], [("a", "rule")]),
+        ([{"name": "a", "validation": {"min_length": -1}}], [("a", "rule")]),
+        ([{"name": "a", "validation": {"max_lenght": 3}}], [("a", "unknown_key")]),
+        ([{"name": "a", "validation": "strict"}], [("a", "invalid")]),
+        ([{"name": "a", "type": "number", "default": "five"}], [("a", "default")]),
+        ([{"name": "a", "options": ["x", "y"], "default": "z"}], [("a", "default")]),
+        ([{"name": "a", "validation": {"pattern": "^[0-9]+$"}, "default": "abc"}], [("a", "default")]),
+        ([{"name": "a", "default": 1, "default_value": 2}], [("a", "invalid")]),
+        ([{"name": "Bad Name"}], [("fields[0]", "name")]),
+        ([{"name": "1st"}], [("fields[0]", "name")]),
+        ([{"name": "_private"}], [("fields[0]", "name")]),
+        ([{"name": "a" * 65}], [("fields[0]", "name")]),
+        ([{"name": "not"}], [("fields[0]", "name")]),
+        ([{"type": "string"}], [("fields[0]", "name")]),
+        (["a"], [("fields[0]", "invalid")]),
+        ([{"name": "a", "colour": "red"}], [("a", "unknown_key")]),
+        ([{"name": "a", "required": "yes"}], [("a", "invalid")]),
+        ([{"name": "a", "description": 5}], [("a", "invalid")]),
+        ([{"name": "a", "type": "computed", "formula": "1", "required": True}], [("a", "invalid")]),
+        ([{"name": "a", "type": "computed", "formula": "1", "default": 1}], [("a", "invalid")]),
+        ([{"name": "a", "item_type": "string"}], [("a", "structure")]),
+        ([{"name": "a", "type": "array", "item_type": "computed"}], [("a", "item_type")]),
+        ([{"name": "a", "type": "array", "item_type": "object"}], [("a", "structure")]),
+        ([{"name": "a", "type": "array", "item_type": "string", "fields": [{"name": "b"}]}], [("a", "structure")]),
+        ([{"name": "a", "type": "object", "fields": [{"name": "b"}, {"name": "b"}]}], [("a.b", "duplicate")]),
+        (
+            [{"name": "a", "type": "object", "fields": [{"name": "b", "type": "computed", "formula": "zz"}]}],
+            [("a.b", "formula")],
+        ),
+    ],
+)
+def test_each_definition_problem_is_named(fields, expected):
+    assert problems(*fields) == expected
+
+
+def test_every_problem_is_reported_at_once():
+    found = problems(
+        {"name": "a"},
+        {"name": "a"},
+        {"name": "b", "type": "colour"},
+        {"name": "c", "type": "enum"},
+        {"name": "d", "type": "computed", "formula": "nope + 1"},
+        {"name": "e", "type": "number", "validation": {"min": 3, "max": 2}},
+        {"name": "f", "validation": {"pattern": "(a)\\1"}},
+        {"name": "g", "type": "integer", "default": 1.5},
+        {"name": "h", "conditional": {"show_if": "(("}},
+        name="",
+        weight=2,
+        colour="red",
+    )
+    assert found == [
+        ("colour", "unknown_key"),
+        ("name", "invalid"),
+        ("weight", "invalid"),
+        ("a", "duplicate"),
+        ("b", "unknown_type"),
+        ("c", "options"),
+        ("e", "range"),
+        ("f", "pattern"),
+        ("d", "formula"),
+        ("h", "show_if"),
+        ("g", "default"),
+    ]
+
+
+def test_messages_name_the_field_and_the_fix():
+    assert message({"name": "a", "type": "colour"}).startswith("unknown type 'colour' (use one of: array, boolean")
+    assert message({"name": "total", "type": "computed", "formula": "sub_total * 2"}) == (
+        "the formula 'sub_total * 2' names an unknown field 'sub_total' (fields here: total)"
+    )
+    assert message({"name": "x", "validation": {"pattern": "(?=a)"}}).startswith(
+        "the pattern does not compile: invalid perl operator: (?="
+    )
+    assert "lookaround" in message({"name": "x", "validation": {"pattern": "(?=a)"}})
+    assert message({"name": "Title"}).startswith("field name 'Title' is invalid: use 1 to 64 lowercase letters")
+    cycle = parse_cycle()
+    assert cycle == "computed and conditional fields read each other in a cycle: a -> b -> c -> a"
+
+
+def parse_cycle() -> str:
+    return message(
+        {"name": "a", "type": "computed", "formula": "b"},
+        {"name": "b", "type": "computed", "formula": "c"},
+        {"name": "c", "type": "computed", "formula": "a"},
+    )
+
+
+def test_references_into_nested_fields_are_checked():
+    base = {"name": "info", "type": "object", "fields": [{"name": "email"}]}
+    parse_fields([base, {"name": "e", "type": "computed", "formula": "lower(info.email)"}])
+    assert "info.phone" in message(base, {"name": "e", "type": "computed", "formula": "info.phone"})
+    assert "without parts" in message({"name": "a"}, {"name": "e", "type": "computed", "formula": "a.b"})
+    # Free-form objects and arrays may hold anything.
+    parse_fields([{"name": "o", "type": "object"}, {"name": "e", "type": "computed", "formula": "o.any.thing"}])
+
+
+def test_template_attributes_are_checked():
+    assert problems({"name": "a"}, tags="x", auto_apply="yes", trust=-1, version="") == [
+        ("version", "invalid"),
+        ("tags", "invalid"),
+        ("auto_apply", "invalid"),
+        ("trust", "invalid"),
+    ]
+    assert problems(trigger_context={"location_present": "yes", "time_of_day": ["brunch"]}) == [
+        ("trigger_context", "invalid"),
+        ("trigger_context", "invalid"),
+        ("fields", "invalid"),
+    ]
+    with pytest.raises(TemplateError):
+        parse_template(["not", "an", "object"])
+
+
+def test_limits_on_size_and_nesting():
+    many = [{"name": f"f{index}"} for index in range(201)]
+    assert ("fields", "limit") in problems(*many)
+    deep: dict[str, Any] = {"name": "leaf"}
+    for level in range(6):
+        deep = {"name": f"level{level}", "type": "object", "fields": [deep]}
+    assert problems(deep)[-1][1] == "limit"
+    assert ("a", "limit") in problems({"name": "a", "description": "x" * 2001})
+
+
+def test_the_spec_spellings_are_accepted():
+    definition = parse_template(
+        {
+            "template_name": "Contact",
+            "template_description": "People",
+            "template_version": "2.0",
+            "fields": [
+                {"name": "priority", "type": "string", "options": ["low", "high"], "default_value": "low"},
+                {"name": "score", "type": "float"},
+            ],
+        }
+    )
+    assert (definition.name, definition.description, definition.version) == ("Contact", "People", "2.0")
+    assert definition.fields[0].default == "low"
+    assert definition.fields[1].type == "number"
+
+
+def test_store_bookkeeping_is_ignored():
+    definition = parse_template(
+        {"id": "x", "name": "X", "fields": [{"name": "a"}], "user_id": "u1", "usage_count": 3, "created_at": "..."}
+    )
+    assert definition.id == "x"
+
+
+def test_a_child_may_name_parent_fields_before_it_is_resolved():
+    child = parse_template(
+        {
+            "id": "c",
+            "name": "Child",
+            "parent_template_id": "p",
+            "fields": [{"name": "full", "type": "computed", "formula": "concat(first, last)"}],
+        }
+    )
+    assert child.parent_template_id == "p"
+    with pytest.raises(TemplateError):
+        parse_template(
+            {"name": "Child", "parent_template_id": "p", "fields": [{"name": "x", "type": "computed", "formula": "(("}]}
+        )
+
+
+def test_as_dict_round_trips_the_builtins():
+    for definition in builtin_templates():
+        assert parse_template(definition.as_dict()) == definition
+
+
+_scalar_field = st.fixed_dictionaries(
+    {"name": st.from_regex(r"[a-z][a-z0-9_]{0,10}", fullmatch=True).filter(lambda n: n not in {"and", "or", "not"})},
+    optional={
+        "type": st.sampled_from(["string", "text", "integer", "number", "boolean", "date", "datetime"]),
+        "required": st.booleans(),
+        "description": st.text(max_size=30),
+    },
+)
+
+
+@given(st.lists(_scalar_field, max_size=8, unique_by=lambda field: field["name"]))
+@settings(max_examples=100, deadline=None)
+def test_as_dict_round_trips_any_valid_fields(fields):
+    parsed = parse_fields(fields)
+    assert parse_fields([field.as_dict() for field in parsed]) == parsed
+
+
+def test_as_dict_is_compact_and_complete():
+    field = FieldDef(
+        name="a", type="array", item_type="string", options=("x",), show_if="true", description="d", default=["x"]
+    )
+    assert field.as_dict() == {
+        "name": "a",
+        "type": "array",
+        "default": ["x"],
+        "description": "d",
+        "options": ["x"],
+        "conditional": {"show_if": "true"},
+        "item_type": "string",
+    }
+    definition = TemplateDefinition(id="t", name="T", fields=(field,))
+    assert parse_template(definition.as_dict()) == definition
