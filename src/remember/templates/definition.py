@@ -19,6 +19,12 @@ from remember.templates.read_template import read_template_attributes
 
 @dataclass(frozen=True)
 class TemplateDefinition:
+    """A template as defined, before inheritance: its own fields and its attributes.
+
+    ``id`` is empty until a store assigns one; ``is_default`` marks the read-only
+    built-ins; ``derived_from`` names the template a copy was made from.
+    """
+
     id: str
     name: str
     description: str = ""

@@ -106,6 +106,7 @@ def resolve(definition: TemplateDefinition, lookup: Lookup | None = None) -> Res
 
 
 def check_resolved_fields(fields: tuple[FieldDef, ...]) -> list[FieldError]:
+    """Every problem of a merged field list, as ``resolve`` checks it."""
     errors = check_fields(fields)
     if len(iter_fields(fields)) > MAX_FIELDS:
         errors.append(FieldError("fields", "limit", f"with inherited fields, more than {MAX_FIELDS} fields"))

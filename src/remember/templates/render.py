@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 
 def render_text(resolved: ResolvedTemplate, normalized: Mapping[str, Any]) -> str:
+    """``Label: value`` lines in field order; empty fields are left out, nested ones indented."""
     lines: list[str] = []
     _fields(resolved.fields, normalized, "", lines)
     return "\n".join(lines)

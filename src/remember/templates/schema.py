@@ -22,6 +22,7 @@ _FORMATS = {"date": "date", "datetime": "date-time"}
 
 
 def to_json_schema(resolved: ResolvedTemplate) -> dict[str, Any]:
+    """The draft 2020-12 JSON Schema of content for ``resolved``."""
     definition = resolved.definition
     schema: dict[str, Any] = {"$schema": DRAFT, "title": definition.name}
     if definition.description:

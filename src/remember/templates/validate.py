@@ -31,6 +31,8 @@ _INVALID: Any = object()
 
 @dataclass(frozen=True)
 class ValidationResult:
+    """The outcome of ``validate_content``: every error, the completion and the normalized content."""
+
     valid: bool
     errors: tuple[FieldError, ...]
     completion: float  # share of visible, non-computed top-level fields that have a value
