@@ -130,6 +130,61 @@ class Page:
 
 
 @dataclass(frozen=True)
+class MemoryChange:
+    """A new state of a stored memory, the version it replaces, and the history entry to keep."""
+
+    memory: Memory
+    expected_version: int
+    history: HistoryEntry
+
+
+@dataclass(frozen=True)
+class Compliance:
+    """A memory's fit with its template, recomputed when the template changes."""
+
+    memory_id: str
+    compliant: bool
+    errors: tuple[Mapping[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class TemplateRecord:
+    """A user's own template as stored: the definition as plain JSON, and when it changed.
+
+    The definition is the template engine's ``TemplateDefinition.as_dict()``; the
+    store keeps it opaque so that this module stays below the engine.
+    """
+
+    user_id: str
+    id: str
+    definition: Mapping[str, Any]
+    created_at: datetime
+    updated_at: datetime
+
+    @property
+    def name(self) -> str:
+        return str(self.definition["name"])
+
+    @property
+    def version(self) -> str:
+        return str(self.definition["version"])
+
+    @property
+    def parent_template_id(self) -> str | None:
+        parent = self.definition.get("parent_template_id")
+        return str(parent) if parent is not None else None
+
+
+@dataclass(frozen=True)
+class TemplateUsage:
+    """How much a user used one template: memories made with it and the latest."""
+
+    template_id: str
+    usage_count: int
+    last_used: datetime | None
+
+
+@dataclass(frozen=True)
 class PreferenceChange:
     path: str
     old_value: Any

@@ -12,7 +12,16 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
-from remember.models import HistoryEntry, Memory, MemoryQuery, Page
+from remember.models import (
+    Compliance,
+    HistoryEntry,
+    Memory,
+    MemoryChange,
+    MemoryQuery,
+    Page,
+    TemplateRecord,
+    TemplateUsage,
+)
 
 
 class Store(Protocol):
@@ -54,3 +63,35 @@ class Store(Protocol):
         self, user_id: str, path: str, value: Any, *, old_value: Any, reason: str | None, at: datetime
     ) -> None:
         """Store one preference value and a history row of the change."""
+
+    # templates (the user's own; built-ins live in the package, not the database)
+    def insert_template(self, record: TemplateRecord) -> None:
+        """Store a new template and its first version; Conflict if the user has one of that name."""
+
+    def get_template(self, user_id: str, template_id: str) -> TemplateRecord | None: ...
+
+    def list_templates(self, user_id: str) -> list[TemplateRecord]:
+        """The user's own templates, by name."""
+
+    def replace_template(
+        self, record: TemplateRecord, *, expected_version: str, compliance: Sequence[Compliance]
+    ) -> None:
+        """Write a changed template, keep its new version, and update derived memories' compliance,
+        all in one transaction; Conflict when the stored version is not ``expected_version``."""
+
+    def delete_template(self, user_id: str, template_id: str, *, trash: Sequence[MemoryChange]) -> None:
+        """Delete a template (and its versions), applying ``trash`` (memories moved to the trash) with it."""
+
+    def set_compliance(self, user_id: str, compliance: Sequence[Compliance]) -> None:
+        """Update memories' template compliance and errors (not a content change: no version bump)."""
+
+    def template_children(self, user_id: str, template_id: str) -> list[str]:
+        """Ids of the user's templates whose parent is ``template_id``."""
+
+    def template_usage(self, user_id: str) -> dict[str, TemplateUsage]:
+        """Per template id: how many of the user's memories were made with it, and the latest."""
+
+    def memories_of_templates(
+        self, user_id: str, template_ids: Sequence[str], *, include_deleted: bool
+    ) -> list[Memory]:
+        """The user's memories made with any of these templates, oldest first."""

@@ -111,7 +111,42 @@ def _initial(conn: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: tuple[tuple[str, Step], ...] = (("0001_initial", _initial),)
+def _templates(conn: sqlite3.Connection) -> None:
+    run_script(
+        conn,
+        """
+        CREATE TABLE templates (
+            user_id TEXT NOT NULL,
+            id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL,
+            version TEXT NOT NULL,
+            parent_template_id TEXT,
+            definition TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (user_id, id)
+        );
+        CREATE UNIQUE INDEX templates_name ON templates (user_id, name_key);
+        CREATE INDEX templates_parent ON templates (user_id, parent_template_id);
+
+        CREATE TABLE template_versions (
+            user_id TEXT NOT NULL,
+            template_id TEXT NOT NULL,
+            version TEXT NOT NULL,
+            definition TEXT NOT NULL,
+            at TEXT NOT NULL,
+            PRIMARY KEY (user_id, template_id, version),
+            FOREIGN KEY (user_id, template_id) REFERENCES templates (user_id, id) ON DELETE CASCADE
+        ) WITHOUT ROWID;
+        """,
+    )
+
+
+MIGRATIONS: tuple[tuple[str, Step], ...] = (
+    ("0001_initial", _initial),
+    ("0002_templates", _templates),
+)
 
 
 def migrate(conn: sqlite3.Connection, location: str) -> list[str]:
