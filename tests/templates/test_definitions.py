@@ -263,3 +263,68 @@ def test_as_dict_is_compact_and_complete():
     }
     definition = TemplateDefinition(id="t", name="T", fields=(field,))
     assert parse_template(definition.as_dict()) == definition
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+_field_keys = st.sampled_from(
+    ["name", "type", "required", "default", "options", "validation", "conditional", "formula", "item_type", "fields"]
+)
+_field_values = (
+    _json
+    | st.sampled_from(["a", "b", "string", "number", "date", "enum", "array", "object", "computed", "a + b", "b == 1"])
+    | st.fixed_dictionaries({}, optional={"min": _json, "max": _json, "pattern": _json, "show_if": _json})
+)
+_raw_field = st.dictionaries(_field_keys, _field_values, max_size=6)
+
+
+@given(st.lists(_raw_field | _json, max_size=5), _json)
+@settings(max_examples=400, deadline=None)
+def test_reading_any_definition_either_works_or_raises_template_error(fields, extra):
+    try:
+        definition = parse_template({"name": "Fuzz", "fields": fields, "category": extra})
+    except TemplateError as error:
+        refused: TemplateError | None = error
+    else:
+        refused = None
+        assert parse_template(definition.as_dict()) == definition
+    assert refused is None or refused.errors
+
+
+_template_keys = st.sampled_from(
+    [
+        "id",
+        "name",
+        "template_name",
+        "description",
+        "version",
+        "parent_template_id",
+        "parent_template",
+        "category",
+        "tags",
+        "auto_apply",
+        "trigger_keywords",
+        "trigger_context",
+        "weight",
+        "trust",
+        "is_default",
+        "derived_from",
+        "user_id",
+        "other",
+    ]
+)
+
+
+@given(st.dictionaries(_template_keys, _json | st.lists(st.text(max_size=5), max_size=3), max_size=8))
+@settings(max_examples=400, deadline=None)
+def test_reading_any_template_attributes_either_works_or_raises_template_error(raw):
+    try:
+        parse_template({"fields": [{"name": "a"}], **raw})
+    except TemplateError as error:
+        refused: TemplateError | None = error
+    else:
+        refused = None
+    assert refused is None or refused.errors

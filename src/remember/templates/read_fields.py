@@ -124,7 +124,7 @@ def _read_field(raw: object, hint: str, prefix: str, depth: int, problems: Probl
 
 
 def _name_message(name: object) -> str:
-    if name in KEYWORDS:
+    if isinstance(name, str) and name in KEYWORDS:
         return f"{name!r} is a reserved word of the formula language; pick another field name"
     return (
         f"field name {name!r} is invalid: use 1 to {MAX_NAME_LENGTH} lowercase letters, digits and "
