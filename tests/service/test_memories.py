@@ -42,8 +42,8 @@ def test_create_takes_every_field(services: Services) -> None:
             "references": ["https://example.com/a", "https://example.com/a"],
             "context": {"timestamp": "2026-02-10", "source": "chat", "participants": ["Sarah"]},
             "location": {"lat": 52.5, "lon": 13.4, "address": "Berlin"},
-            "template_id": "builtin:person_profile",
-            "structured_content": {"name": "Sarah"},
+            "template_id": "builtin:person",
+            "structured_content": {"name": "Sarah", "relationship": "colleague"},
         },
     )
     assert m.type == "person_profile"
@@ -55,6 +55,7 @@ def test_create_takes_every_field(services: Services) -> None:
         "timestamp": "2026-02-10T00:00:00.000000Z",
     }
     assert m.location == {"lat": 52.5, "lon": 13.4, "address": "Berlin"}
+    assert (m.template_id, m.template_version, m.template_compliance) == ("builtin:person", "1.0", True)
 
 
 def test_defaults_follow_preferences(services: Services) -> None:

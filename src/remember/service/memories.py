@@ -8,12 +8,14 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from remember.clock import Clock, from_text, to_text, utc_now
-from remember.errors import NotFound, ValidationFailed
+from remember.errors import NotFound, RememberError, ValidationFailed
 from remember.filters import Filter, conjoin, parse_filter
 from remember.models import DeletedMode, HistoryEntry, Memory, MemoryQuery, Page, SortField
-from remember.service import checks, fields
+from remember.service import checks, fields, structured
 from remember.service.preferences import PreferenceService
+from remember.service.templates import TemplateService
 from remember.store import Store
+from remember.templates import render_text
 
 MAX_LIMIT = 100
 MAX_OFFSET = 1_000_000
@@ -37,33 +39,47 @@ class Deletion:
 
 
 class MemoryService:
-    def __init__(self, store: Store, preferences: PreferenceService, clock: Clock = utc_now) -> None:
+    def __init__(
+        self, store: Store, preferences: PreferenceService, templates: TemplateService, clock: Clock = utc_now
+    ) -> None:
         self.store = store
         self.preferences = preferences
+        self.templates = templates
         self.clock = clock
 
     def create(self, user_id: str, raw: Mapping[str, Any]) -> Memory:
-        """Store a new memory from its public fields (see ``fields.EDITABLE``)."""
-        if "content" not in raw:
-            raise ValidationFailed.single("content", "required", "content is required: the text to remember.")
+        """Store a new memory from its public fields (see ``fields.EDITABLE``).
+
+        With a ``template_id`` the structured content is validated (TemplateContentInvalid
+        lists every problem) and ``content``, ``title`` and ``type`` may be left out.
+        """
+        if raw.get("content") is None and raw.get("template_id") is None:
+            raise ValidationFailed.single(
+                "content", "required", "content is required: the text to remember (or a template_id and its fields)."
+            )
         values = fields.clean(raw, headline="The memory cannot be stored.")
         now = self.clock()
+        applied = None
+        if values.get("template_id") is not None:
+            applied = structured.apply(
+                self.templates, user_id, values["template_id"], values.get("structured_content"), now
+            )
         context, stamp = values.pop("context", None) or ({}, None)
         defaults = self.preferences.effective(user_id)
+        template_fields = applied.fields() if applied else {"structured_content": values.get("structured_content")}
         memory = Memory(
             id=str(uuid.uuid4()),
             user_id=user_id,
-            content=values["content"],
-            title=values.get("title"),
-            type=values.get("type") or defaults["memory.default_type"],
+            content=values.get("content") or (applied.text if applied else ""),
+            title=values.get("title") or (applied.title if applied else None),
+            type=values.get("type") or (applied.type if applied else defaults["memory.default_type"]),
             weight=_given(values, "weight", defaults["memory.default_weight"]),
             trust=_given(values, "trust", defaults["privacy.default_trust"]),
             tags=values.get("tags") or (),
             references=values.get("references") or (),
             context=context,
             location=values.get("location"),
-            template_id=values.get("template_id"),
-            structured_content=values.get("structured_content"),
+            **template_fields,
             created_at=now,
             updated_at=now,
             occurred_at=from_text(stamp) if stamp else now,
@@ -94,6 +110,8 @@ class MemoryService:
                 "deleted",
                 f"Memory {memory_id} is deleted; restore it first (remember_restore_memory).",
             )
+        if "template_id" in values or "structured_content" in values:
+            values = self._retemplate(user_id, current, values)
         updated, previous = _apply(current, values)
         if not previous:
             return current
@@ -164,6 +182,31 @@ class MemoryService:
             deleted=_deleted_mode(deleted),
         )
         return self.store.list_memories(user_id, query)
+
+    def _retemplate(self, user_id: str, current: Memory, values: dict[str, Any]) -> dict[str, Any]:
+        """Validate the memory's fields against its (possibly new) template before an update."""
+        template_id = values.get("template_id", current.template_id)
+        if template_id is None:
+            return {**values, "template_version": None, "template_compliance": None, "template_validation_errors": ()}
+        content = current.structured_content or {}
+        if "structured_content" in values:
+            patch = values["structured_content"]
+            content = {} if patch is None else structured.merge_patch(content, patch)
+        applied = structured.apply(self.templates, user_id, template_id, content, self.clock())
+        out = {**values, **applied.fields()}
+        if "content" not in values and self._was_rendered(user_id, current):
+            out["content"] = applied.text
+        return out
+
+    def _was_rendered(self, user_id: str, memory: Memory) -> bool:
+        """Whether the memory's text is its fields rendered (so it follows them when they change)."""
+        if memory.template_id is None:
+            return False
+        try:
+            resolved = self.templates.view_of(user_id).resolved(memory.template_id)
+        except RememberError:
+            return False
+        return memory.content == render_text(resolved, memory.structured_content or {})
 
     def _find(self, user_id: str, memory_id: str) -> Memory:
         errors: checks.Errors = []

@@ -1,0 +1,104 @@
+"""Applying an update to a template definition: attributes, added, changed and removed fields, version."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from remember.errors import FieldError, ValidationFailed
+
+# Attributes an update may set directly (fields are changed through the field operations).
+UPDATABLE = (
+    "name",
+    "description",
+    "parent_template_id",
+    "category",
+    "tags",
+    "auto_apply",
+    "trigger_keywords",
+    "trigger_context",
+    "weight",
+    "trust",
+)
+_VERSION = re.compile(r"^(\d+)\.(\d+)$")
+
+
+def edited(
+    current: Mapping[str, Any],
+    changes: Mapping[str, Any],
+    *,
+    add_fields: Sequence[Any] = (),
+    update_fields: Sequence[Any] = (),
+    remove_fields: Sequence[Any] = (),
+    version: str | None = None,
+) -> dict[str, Any]:
+    """The definition (plain JSON) with every change applied; ValidationFailed lists all problems."""
+    errors: list[FieldError] = []
+    raw = dict(current)
+    for key in sorted(set(changes) - set(UPDATABLE)):
+        errors.append(FieldError(key, "unknown_field", f"{key} cannot be changed; changeable: {', '.join(UPDATABLE)}."))
+    raw.update({k: v for k, v in changes.items() if k in UPDATABLE})
+    fields = [dict(f) for f in current.get("fields", [])]
+    fields = _removed(fields, remove_fields, errors)
+    fields = _updated(fields, update_fields, errors)
+    fields = _added(fields, add_fields, errors)
+    raw["fields"] = fields
+    raw["version"] = _next_version(str(current.get("version", "1.0")), version, errors)
+    if errors:
+        raise ValidationFailed("The template update cannot be applied.", errors)
+    return raw
+
+
+def _names(fields: list[dict[str, Any]]) -> list[str]:
+    return [str(f.get("name")) for f in fields]
+
+
+def _removed(fields: list[dict[str, Any]], names: Sequence[Any], errors: list[FieldError]) -> list[dict[str, Any]]:
+    known = _names(fields)
+    for i, name in enumerate(names):
+        if name not in known:
+            errors.append(
+                FieldError(f"remove_fields[{i}]", "unknown_field", f"No field {name!r} to remove; fields: {known}.")
+            )
+    return [f for f in fields if f.get("name") not in set(names)]
+
+
+def _updated(fields: list[dict[str, Any]], changes: Sequence[Any], errors: list[FieldError]) -> list[dict[str, Any]]:
+    by_name = {str(f.get("name")): i for i, f in enumerate(fields)}
+    for i, change in enumerate(changes):
+        name = change.get("name") if isinstance(change, Mapping) else None
+        if name not in by_name:
+            message = f"update_fields[{i}] must name an existing field ({', '.join(by_name)}) in 'name'."
+            errors.append(FieldError(f"update_fields[{i}]", "unknown_field", message, name))
+            continue
+        assert isinstance(change, Mapping)
+        fields[by_name[name]] = {**fields[by_name[name]], **change}
+    return fields
+
+
+def _added(fields: list[dict[str, Any]], additions: Sequence[Any], errors: list[FieldError]) -> list[dict[str, Any]]:
+    known = set(_names(fields))
+    for i, field in enumerate(additions):
+        name = field.get("name") if isinstance(field, Mapping) else None
+        if name in known:
+            message = f"Field {name!r} exists already; change it with update_fields."
+            errors.append(FieldError(f"add_fields[{i}]", "duplicate", message, name))
+            continue
+        fields.append(dict(field) if isinstance(field, Mapping) else field)
+        known.add(str(name))
+    return fields
+
+
+def _next_version(current: str, requested: str | None, errors: list[FieldError]) -> str:
+    """The requested version (it must differ), or the current one with its minor number raised."""
+    if requested is not None:
+        if not isinstance(requested, str) or not requested.strip() or len(requested) > 32:
+            errors.append(FieldError("version", "invalid", "version must be a short text such as '1.1'.", requested))
+        elif requested.strip() == current:
+            errors.append(FieldError("version", "invalid", f"The template is at version {current} already.", requested))
+        return str(requested).strip()
+    match = _VERSION.match(current)
+    if match:
+        return f"{match[1]}.{int(match[2]) + 1}"
+    return f"{current}.1"

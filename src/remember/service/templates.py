@@ -1,0 +1,307 @@
+"""Template use-cases: the user's own templates beside the read-only built-in library.
+
+A template id is either ``builtin:<name>`` (the library shipped in the package,
+visible to every user) or ``tpl_<slug>_<hex>`` (a user's own, stored). Every
+lookup goes through one user's view: their own templates, then the built-ins.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from remember.clock import Clock, utc_now
+from remember.errors import AccessDenied, NotFound, TemplateError, ValidationFailed
+from remember.models import Compliance, HistoryEntry, MemoryChange, TemplateRecord, TemplateUsage
+from remember.service import template_edit, template_stats
+from remember.store import Store
+from remember.templates import (
+    BUILTIN_PREFIX,
+    ResolvedTemplate,
+    TemplateDefinition,
+    ValidationResult,
+    ancestors,
+    builtin_template,
+    builtin_templates,
+    parse_template,
+    resolve,
+    validate_content,
+)
+
+SortBy = Literal["usage_count", "name", "recent"]
+MAX_TEMPLATES = 500
+
+
+@dataclass(frozen=True)
+class TemplateView:
+    """A template as one user sees it: its definition, resolved fields and usage."""
+
+    definition: TemplateDefinition
+    resolved: ResolvedTemplate
+    usage: TemplateUsage
+
+    @property
+    def id(self) -> str:
+        return self.definition.id
+
+
+class UserTemplates:
+    """One user's view of templates for the length of one operation (own ones read once)."""
+
+    def __init__(self, store: Store, user_id: str) -> None:
+        self.user_id = user_id
+        self.records = {r.id: r for r in store.list_templates(user_id)}
+        self._parsed: dict[str, TemplateDefinition] = {}
+
+    def lookup(self, template_id: str) -> TemplateDefinition | None:
+        if template_id.startswith(BUILTIN_PREFIX):
+            return builtin_template(template_id)
+        if template_id not in self._parsed and template_id in self.records:
+            self._parsed[template_id] = _definition(self.records[template_id])
+        return self._parsed.get(template_id)
+
+    def require(self, template_id: Any) -> TemplateDefinition:
+        found = self.lookup(template_id) if isinstance(template_id, str) else None
+        if found is None:
+            raise NotFound(
+                f"No template with id {template_id!r}. List templates with remember_list_templates "
+                "(built-in ones start with 'builtin:')."
+            )
+        return found
+
+    def by_name(self, name: str) -> TemplateDefinition | None:
+        wanted = " ".join(name.split()).casefold()
+        for definition in self.all():
+            if " ".join(definition.name.split()).casefold() == wanted:
+                return definition
+        return None
+
+    def all(self) -> list[TemplateDefinition]:
+        own = [d for d in (self.lookup(i) for i in self.records) if d is not None]
+        return own + list(builtin_templates())
+
+    def resolved(self, template_id: Any) -> ResolvedTemplate:
+        return resolve(self.require(template_id), self.lookup)
+
+    def descendants(self, template_id: str) -> list[str]:
+        """Ids of own templates that inherit from ``template_id``, at any depth."""
+        found: list[str] = []
+        frontier = [template_id]
+        while frontier:
+            parent = frontier.pop()
+            children = [i for i, r in self.records.items() if r.parent_template_id == parent and i not in found]
+            found += children
+            frontier += children
+        return found
+
+
+class TemplateService:
+    def __init__(self, store: Store, clock: Clock = utc_now) -> None:
+        self.store = store
+        self.clock = clock
+
+    def view_of(self, user_id: str) -> UserTemplates:
+        return UserTemplates(self.store, user_id)
+
+    def get(self, user_id: str, template_id: Any) -> TemplateView:
+        templates = self.view_of(user_id)
+        definition = templates.require(template_id)
+        usage = self.store.template_usage(user_id).get(definition.id) or TemplateUsage(definition.id, 0, None)
+        return TemplateView(definition, resolve(definition, templates.lookup), usage)
+
+    def find(self, user_id: str, id_or_name: str) -> TemplateDefinition:
+        """A template by id, or by name (own templates first), for the command line."""
+        templates = self.view_of(user_id)
+        found = templates.lookup(id_or_name) or templates.by_name(id_or_name)
+        if found is None:
+            raise NotFound(f"No template with id or name {id_or_name!r}; `remember template list` shows them.")
+        return found
+
+    def list_templates(
+        self,
+        user_id: str,
+        *,
+        include_default: bool = True,
+        include_user: bool = True,
+        category: str | None = None,
+        tags: Sequence[str] | None = None,
+        sort_by: str = "usage_count",
+        limit: int = 50,
+        offset: int = 0,
+    ) -> tuple[list[TemplateView], int]:
+        """Templates the user can use, filtered and sorted; and how many match in all."""
+        _check_list_arguments(sort_by, limit, offset)
+        templates = self.view_of(user_id)
+        usage = self.store.template_usage(user_id)
+        chosen = [
+            d
+            for d in templates.all()
+            if (include_default if d.is_default else include_user)
+            and (category is None or d.category.casefold() == category.casefold())
+            and (not tags or {t.casefold() for t in tags} & {t.casefold() for t in d.tags})
+        ]
+        views = [
+            TemplateView(d, resolve(d, templates.lookup), usage.get(d.id) or TemplateUsage(d.id, 0, None))
+            for d in chosen
+        ]
+        views.sort(key=_sort_key(sort_by))
+        return views[offset : offset + limit], len(views)
+
+    def create(self, user_id: str, raw: Mapping[str, Any]) -> TemplateView:
+        templates = self.view_of(user_id)
+        if len(templates.records) >= MAX_TEMPLATES:
+            raise ValidationFailed.single("templates", "limit", f"A user can have at most {MAX_TEMPLATES} templates.")
+        if not isinstance(raw, Mapping):
+            raise TemplateError.single("", "invalid", "A template definition must be an object.")
+        clean = {k: v for k, v in raw.items() if k not in ("id", "is_default")}
+        definition = parse_template(
+            {**clean, "id": _new_id(str(raw.get("name") or raw.get("template_name") or "")), "is_default": False}
+        )
+        resolved = self._check_links(definition, templates)
+        now = self.clock()
+        self.store.insert_template(TemplateRecord(user_id, definition.id, definition.as_dict(), now, now))
+        return TemplateView(definition, resolved, TemplateUsage(definition.id, 0, None))
+
+    def update(
+        self,
+        user_id: str,
+        template_id: Any,
+        changes: Mapping[str, Any],
+        *,
+        add_fields: Sequence[Any] = (),
+        update_fields: Sequence[Any] = (),
+        remove_fields: Sequence[Any] = (),
+        version: str | None = None,
+    ) -> tuple[TemplateView, int]:
+        """Change an own template; every derived memory's compliance is recomputed with it.
+
+        Returns the new view and how many memories were re-checked.
+        """
+        templates = self.view_of(user_id)
+        current = self._own(templates, template_id, "change")
+        if not (changes or add_fields or update_fields or remove_fields or version):
+            raise ValidationFailed.single("changes", "empty", "Nothing to update: give attributes or field changes.")
+        raw = template_edit.edited(
+            current.as_dict(), changes, add_fields=add_fields, update_fields=update_fields,
+            remove_fields=remove_fields, version=version,
+        )  # fmt: skip
+        definition = parse_template(raw)
+        resolved = self._check_links(definition, templates)
+        templates._parsed[definition.id] = definition  # later lookups see the new definition
+        affected = [definition.id, *templates.descendants(definition.id)]
+        compliance = self._recheck(user_id, templates, affected)
+        record = templates.records[definition.id]
+        now = self.clock()
+        updated = TemplateRecord(user_id, definition.id, definition.as_dict(), record.created_at, now)
+        self.store.replace_template(updated, expected_version=current.version, compliance=compliance)
+        usage = self.store.template_usage(user_id).get(definition.id) or TemplateUsage(definition.id, 0, None)
+        return TemplateView(definition, resolved, usage), len(compliance)
+
+    def delete(self, user_id: str, template_id: Any, *, delete_derived_memories: bool = False) -> tuple[str, int]:
+        """Delete an own template; returns its id and how many memories went to the trash."""
+        templates = self.view_of(user_id)
+        current = self._own(templates, template_id, "delete")
+        children = self.store.template_children(user_id, current.id)
+        if children:
+            raise ValidationFailed.single(
+                "template_id",
+                "has_children",
+                f"Templates {children} inherit from {current.id}; delete them or give them another parent first.",
+                current.id,
+            )
+        trash = self._trash(user_id, current, delete_derived_memories)
+        self.store.delete_template(user_id, current.id, trash=trash)
+        return current.id, len(trash)
+
+    def copy(self, user_id: str, source_id: Any, *, name: str | None = None) -> TemplateView:
+        templates = self.view_of(user_id)
+        source = templates.require(source_id)
+        raw = source.as_dict()
+        raw.update({"name": name or f"{source.name} (copy)", "derived_from": source.id})
+        return self.create(user_id, raw)
+
+    def validate(self, user_id: str, template_id: Any, content: Any) -> tuple[ResolvedTemplate, ValidationResult]:
+        resolved = self.view_of(user_id).resolved(template_id)
+        return resolved, validate_content(resolved, content, now=self.clock())
+
+    def analytics(self, user_id: str, template_id: Any) -> dict[str, Any]:
+        view = self.get(user_id, template_id)
+        memories = self.store.memories_of_templates(user_id, [view.id], include_deleted=False)
+        return template_stats.analytics(view.resolved, view.usage, memories, now=self.clock())
+
+    def _own(self, templates: UserTemplates, template_id: Any, verb: str) -> TemplateDefinition:
+        definition = templates.require(template_id)
+        if definition.is_default:
+            raise AccessDenied(
+                f"{definition.id} is a built-in template and cannot be {verb}d; copy it with "
+                "remember_copy_template and change the copy."
+            )
+        return definition
+
+    def _check_links(self, definition: TemplateDefinition, templates: UserTemplates) -> ResolvedTemplate:
+        """Refuse a missing parent or a cycle, then resolve (which checks inherited references)."""
+
+        def lookup(template_id: str) -> TemplateDefinition | None:
+            return definition if template_id == definition.id else templates.lookup(template_id)
+
+        ancestors(definition, lookup)
+        resolved = resolve(definition, lookup)
+        for child in templates.descendants(definition.id):
+            try:
+                resolve(templates.require(child), lookup)
+            except TemplateError as exc:
+                raise TemplateError(
+                    f"The change would break template {child}, which inherits from it: {exc}", exc.errors
+                ) from exc
+        return resolved
+
+    def _recheck(self, user_id: str, templates: UserTemplates, template_ids: list[str]) -> list[Compliance]:
+        resolved = {tid: templates.resolved(tid) for tid in template_ids}
+        out = []
+        for memory in self.store.memories_of_templates(user_id, template_ids, include_deleted=True):
+            assert memory.template_id is not None
+            result = validate_content(resolved[memory.template_id], memory.structured_content or {}, now=self.clock())
+            out.append(Compliance(memory.id, result.valid, tuple(e.as_dict() for e in result.errors)))
+        return out
+
+    def _trash(self, user_id: str, template: TemplateDefinition, wanted: bool) -> list[MemoryChange]:
+        if not wanted:
+            return []
+        now = self.clock()
+        reason = f"template {template.name!r} ({template.id}) was deleted with its memories"
+        changes = []
+        for memory in self.store.memories_of_templates(user_id, [template.id], include_deleted=False):
+            gone = dataclasses.replace(memory, deleted_at=now, updated_at=now, version=memory.version + 1)
+            entry = HistoryEntry(memory.id, user_id, memory.version, "delete", {"deleted_at": None}, reason, now)
+            changes.append(MemoryChange(gone, memory.version, entry))
+        return changes
+
+
+def _definition(record: TemplateRecord) -> TemplateDefinition:
+    return parse_template(dict(record.definition))
+
+
+def _new_id(name: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "_", name.casefold()).strip("_")[:40] or "template"
+    return f"tpl_{slug}_{uuid.uuid4().hex[:8]}"
+
+
+def _sort_key(sort_by: str) -> Any:
+    if sort_by == "name":
+        return lambda v: v.definition.name.casefold()
+    if sort_by == "recent":
+        return lambda v: (-(v.usage.last_used.timestamp() if v.usage.last_used else 0), v.definition.name.casefold())
+    return lambda v: (-v.usage.usage_count, v.definition.name.casefold())
+
+
+def _check_list_arguments(sort_by: str, limit: Any, offset: Any) -> None:
+    if sort_by not in ("usage_count", "name", "recent"):
+        raise ValidationFailed.single("sort_by", "invalid", "sort_by must be usage_count, name or recent.", sort_by)
+    if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 100:
+        raise ValidationFailed.single("limit", "range", "limit must be a whole number from 1 to 100.", limit)
+    if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
+        raise ValidationFailed.single("offset", "range", "offset must be a whole number of 0 or more.", offset)
