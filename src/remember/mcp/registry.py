@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import inspect
 import os
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
 
@@ -50,11 +50,24 @@ def hints(*, read_only: bool, destructive: bool = False, idempotent: bool = Fals
 
 def translated(fn: Callable[P, R]) -> Callable[P, R]:
     """Re-raise the project's errors as ToolError, so the client sees the message."""
+    if inspect.iscoroutinefunction(fn):
+        return _translated_async(fn)  # type: ignore[return-value]
 
     @functools.wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return fn(*args, **kwargs)
+        except RememberError as exc:
+            raise ToolError(str(exc)) from exc
+
+    return wrapper
+
+
+def _translated_async(fn: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+    @functools.wraps(fn)
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return await fn(*args, **kwargs)
         except RememberError as exc:
             raise ToolError(str(exc)) from exc
 

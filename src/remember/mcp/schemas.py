@@ -6,7 +6,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from remember.clock import to_text
 from remember.models import HistoryEntry, Memory, Page
+from remember.service.templates import TemplateView
+from remember.templates import to_json_schema
 
 
 class _Out(BaseModel):
@@ -125,3 +128,80 @@ class PreferenceChangeOut(_Out):
     new_value: Any
     reason: str | None
     at: str
+
+
+class TemplateOut(_Out):
+    id: str
+    name: str
+    description: str
+    version: str
+    category: str
+    tags: list[str]
+    is_default: bool = Field(description="Built-in and read-only (copy it to customise).")
+    parent_template_id: str | None
+    derived_from: str | None
+    auto_apply: bool
+    trigger_keywords: list[str]
+    trigger_context: dict[str, Any]
+    weight: float
+    trust: float
+    fields: list[dict[str, Any]] = Field(
+        description="The template's own fields (inherited ones are in resolved_fields)."
+    )
+    usage_count: int = Field(description="Memories made with it.")
+    last_used: str | None
+
+    @classmethod
+    def of(cls, view: TemplateView) -> TemplateOut:
+        return cls.model_validate(_template_data(view))
+
+
+class TemplateDetailOut(TemplateOut):
+    resolved_fields: list[dict[str, Any]] = Field(description="Every field, inherited ones included.")
+    ancestor_ids: list[str] = Field(description="The parent first, the root last.")
+    json_schema: dict[str, Any] = Field(description="JSON Schema (2020-12) of structured_content.")
+
+    @classmethod
+    def of(cls, view: TemplateView) -> TemplateDetailOut:
+        return cls.model_validate(
+            {
+                **_template_data(view),
+                "resolved_fields": [f.as_dict() for f in view.resolved.fields],
+                "ancestor_ids": list(view.resolved.ancestor_ids),
+                "json_schema": to_json_schema(view.resolved),
+            }
+        )
+
+
+class TemplatePageOut(_Out):
+    templates: list[TemplateOut]
+    total: int
+    limit: int
+    offset: int
+    has_more: bool
+
+
+class TemplateUpdateOut(_Out):
+    template: TemplateOut
+    rechecked_memories: int = Field(description="Derived memories whose compliance was recomputed.")
+
+
+class TemplateDeletionOut(_Out):
+    template_id: str
+    trashed_memories: int = Field(description="Derived memories moved to the trash (restorable).")
+    message: str
+
+
+class ValidationOut(_Out):
+    valid: bool
+    errors: list[FieldErrorOut]
+    completion: float = Field(description="Share of the visible fields that are filled, 0 to 1.")
+    normalized: dict[str, Any] = Field(description="The content with defaults, coercions and computed fields.")
+
+
+def _template_data(view: TemplateView) -> dict[str, Any]:
+    data = view.definition.as_dict()
+    usage = view.usage
+    data["usage_count"] = usage.usage_count
+    data["last_used"] = to_text(usage.last_used) if usage.last_used else None
+    return data

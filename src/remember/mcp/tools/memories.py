@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from mcp.server.mcpserver import MCPServer
-from pydantic import Field
+from mcp.server.elicitation import AcceptedElicitation, DeclinedElicitation, ElicitationResult
+from mcp.server.mcpserver import MCPServer, Resolve
+from pydantic import BaseModel, Field
 
 from remember.errors import ValidationFailed
+from remember.mcp import elicit
 from remember.mcp.registry import ToolContext, add_tool, hints
 from remember.mcp.schemas import (
     ContextIn,
@@ -42,6 +44,7 @@ def register(server: MCPServer, tc: ToolContext) -> None:
     memories = tc.services.memories
 
     def remember_create_memory(
+        answers: Annotated[ElicitationResult[BaseModel], Resolve(elicit.missing_fields)],
         content: Content = None,
         title: Title = None,
         type: MemType = None,
@@ -60,12 +63,29 @@ def register(server: MCPServer, tc: ToolContext) -> None:
         `title`, a `type` and a few `tags` so it can be found again; set `context.timestamp`
         when the thing happened at another time than now.
 
+        With a `template_id` (see remember_list_templates), give the template's fields as
+        `content` (an object) or `structured_content`; `content` text, `title` and `type` are
+        then derived when left out. Missing required fields are asked from the user when the
+        client supports it; otherwise the error lists them.
+
         Example: {"content": "Sarah is a product manager at Google; met her at PyCon.",
                   "title": "Sarah (PM, Google)", "type": "person", "tags": ["people", "pycon"]}
+        Example: {"template_id": "builtin:book_review",
+                  "content": {"title": "Dune", "author": "Frank Herbert", "rating": 5}}
         """
         raw = _memory_fields(
             content, title, type, weight, trust, tags, references, context, location, template_id, structured_content
         )
+        if isinstance(answers, AcceptedElicitation):
+            if answers.data is not None:
+                raw["structured_content"] = {**raw.get("structured_content", {}), **answers.data.model_dump()}
+        else:
+            action = "declined" if isinstance(answers, DeclinedElicitation) else "cancelled"
+            try:
+                return MemoryOut.of(memories.create(tc.user(), raw))
+            except ValidationFailed as problem:
+                headline = f"Nothing was stored: the user {action} to fill in the missing fields."
+                raise ValidationFailed(headline, problem.errors) from problem
         return MemoryOut.of(memories.create(tc.user(), raw))
 
     def remember_get_memory(

@@ -1,0 +1,86 @@
+"""Asking the user, through the client, for a template's missing required fields.
+
+``remember_create_memory`` has a parameter filled by ``missing_fields`` (an SDK
+resolver, run before the tool body): when the memory names a template, the only
+problems with its fields are absent required ones, each is a kind a form can ask
+for (text, number, whole number, yes/no, choice, date) and the client declares
+the elicitation capability, it asks the user for them. The SDK carries the
+question in whichever way the negotiated protocol uses. Otherwise nothing is
+asked and the tool answers with the list of missing fields.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+from mcp.server.mcpserver import Context, Elicit
+from pydantic import BaseModel, Field, create_model
+
+from remember.errors import FieldError, RememberError
+from remember.templates import FieldDef, ResolvedTemplate
+
+if TYPE_CHECKING:
+    from remember.mcp.server import RememberServer
+
+_SIMPLE = {"string": str, "text": str, "number": float, "integer": int, "boolean": bool}
+_DATES = {"date": "a date, YYYY-MM-DD", "datetime": "a date and time, YYYY-MM-DDTHH:MM"}
+
+
+def missing_fields(
+    ctx: Context[Any, Any],
+    template_id: str | None = None,
+    content: str | dict[str, Any] | None = None,
+    structured_content: dict[str, Any] | None = None,
+) -> Elicit[BaseModel] | None:
+    """The question to ask for the missing required fields, or None when there is none to ask."""
+    fields = structured_content if structured_content is not None else content
+    if template_id is None or not isinstance(fields, dict) or not _client_can_answer(ctx):
+        return None
+    server: RememberServer = ctx.mcp_server  # type: ignore[assignment]
+    try:
+        resolved, result = server.services.templates.validate(server.user(), template_id, fields)
+    except RememberError:
+        return None  # the tool body reports it
+    missing = _askable_missing(resolved, list(result.errors))
+    if not missing:
+        return None
+    message = f"To remember this as a {resolved.name}, please fill in: {', '.join(f.name for f in missing)}."
+    return Elicit(message, _form(missing))
+
+
+def _client_can_answer(ctx: Context[Any, Any]) -> bool:
+    capabilities = ctx.client_capabilities
+    return capabilities is not None and capabilities.elicitation is not None
+
+
+def _askable_missing(resolved: ResolvedTemplate, errors: list[FieldError]) -> list[FieldDef]:
+    """The missing top-level fields, when they are the only problems and all can be asked in a form."""
+    if not errors or any(e.code != "required" or "." in e.field or "[" in e.field for e in errors):
+        return []
+    fields = [resolved.field(e.field) for e in errors]
+    if not all(f is not None and _askable(f) for f in fields):
+        return []
+    return [f for f in fields if f is not None]
+
+
+def _askable(field: FieldDef) -> bool:
+    return field.type in _SIMPLE or field.type in _DATES or field.type == "enum"
+
+
+def _form(fields: list[FieldDef]) -> type[BaseModel]:
+    specs: dict[str, Any] = {f.name: (_python_type(f), Field(description=_describe(f))) for f in fields}
+    model: type[BaseModel] = create_model("MissingFields", **specs)
+    return model
+
+
+def _python_type(field: FieldDef) -> Any:
+    if field.type == "enum":
+        return Literal[tuple(field.options)]
+    return _SIMPLE.get(field.type, str)
+
+
+def _describe(field: FieldDef) -> str:
+    text = field.description or field.name.replace("_", " ")
+    if field.type in _DATES:
+        text += f" ({_DATES[field.type]})"
+    return text

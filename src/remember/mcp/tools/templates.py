@@ -1,0 +1,241 @@
+"""MCP tools for memory templates: create, list, get, update, delete, copy, validate, analytics."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import MCPServer
+from pydantic import Field
+
+from remember.mcp.registry import ToolContext, add_tool, hints
+from remember.mcp.schemas import (
+    TemplateDeletionOut,
+    TemplateDetailOut,
+    TemplateOut,
+    TemplatePageOut,
+    TemplateUpdateOut,
+    ValidationOut,
+)
+
+TemplateId = Annotated[
+    str, Field(description="The template's id, e.g. 'builtin:book_review' or 'tpl_book_review_1a2b3c4d'.")
+]
+Fields = Annotated[
+    list[dict[str, Any]],
+    Field(
+        description="Field definitions: {name, type (string text number integer boolean date datetime enum array "
+        "object computed), required, default, description, options (enum), item_type (array), fields (object), "
+        "formula (computed), validation {pattern min max min_length max_length min_items max_items error_message}, "
+        "conditional {show_if}}."
+    ),
+]
+Metric = Literal[
+    "usage_count", "average_completion_rate", "most_common_values", "field_usage_statistics", "compliance_rate"
+]
+
+
+def register(server: MCPServer, tc: ToolContext) -> None:
+    templates = tc.services.templates
+
+    def remember_create_template(
+        template_name: Annotated[str, Field(description="A name, unique among your templates, e.g. 'Book Review'.")],
+        fields: Fields,
+        description: Annotated[str, Field(description="What the template is for.")] = "",
+        parent_template_id: Annotated[
+            str | None, Field(description="Inherit this template's fields (yours or a built-in).")
+        ] = None,
+        category: Annotated[str, Field(description="A category, e.g. 'personal', 'work', 'learning'.")] = "general",
+        tags: Annotated[list[str] | None, Field(description="Labels for the template.")] = None,
+        auto_apply: Annotated[bool, Field(description="Suggest it when new memories match its triggers.")] = False,
+        trigger_keywords: Annotated[
+            list[str] | None, Field(description="Words and phrases that suggest it, e.g. ['finished reading'].")
+        ] = None,
+        trigger_context: Annotated[
+            dict[str, Any] | None,
+            Field(description='Context that suggests it, e.g. {"location_present": true, "time_of_day": ["dinner"]}.'),
+        ] = None,
+        weight: Annotated[float, Field(description="Importance, 0 to 1.")] = 0.5,
+        trust: Annotated[float, Field(description="Access level, 0 to 1.")] = 0.0,
+    ) -> TemplateOut:
+        """Create a memory template: a typed set of fields that memories of one kind will follow.
+
+        Use it when the user wants to capture a kind of thing the same way every time and no
+        built-in template fits (see remember_list_templates first; copy a built-in with
+        remember_copy_template to adapt it).
+
+        Example: {"template_name": "Book Review", "description": "Books I've read",
+                  "fields": [{"name": "title", "type": "string", "required": true},
+                             {"name": "author", "type": "string", "required": true},
+                             {"name": "rating", "type": "number", "required": true,
+                              "validation": {"min": 1, "max": 5}}],
+                  "auto_apply": true, "trigger_keywords": ["finished reading", "just read"]}
+        """
+        raw = {
+            "name": template_name,
+            "description": description,
+            "fields": fields,
+            "parent_template_id": parent_template_id,
+            "category": category,
+            "tags": tags or [],
+            "auto_apply": auto_apply,
+            "trigger_keywords": trigger_keywords or [],
+            "trigger_context": trigger_context or {},
+            "weight": weight,
+            "trust": trust,
+        }
+        return TemplateOut.of(templates.create(tc.user(), raw))
+
+    def remember_list_templates(
+        include_default: Annotated[bool, Field(description="Include the built-in templates.")] = True,
+        include_user: Annotated[bool, Field(description="Include your own templates.")] = True,
+        category: Annotated[str | None, Field(description="Only this category.")] = None,
+        tags: Annotated[list[str] | None, Field(description="Only templates with any of these tags.")] = None,
+        sort_by: Annotated[
+            Literal["usage_count", "name", "recent"], Field(description="Most used, by name, or recently used first.")
+        ] = "usage_count",
+        limit: Annotated[int, Field(description="Page size, 1 to 100.")] = 50,
+        offset: Annotated[int, Field(description="How many to skip.")] = 0,
+    ) -> TemplatePageOut:
+        """List the templates you can use: the built-in library and your own.
+
+        Example: {"category": "personal", "sort_by": "usage_count", "limit": 10}
+        """
+        views, total = templates.list_templates(
+            tc.user(), include_default=include_default, include_user=include_user, category=category, tags=tags,
+            sort_by=sort_by, limit=limit, offset=offset,
+        )  # fmt: skip
+        return TemplatePageOut(
+            templates=[TemplateOut.of(v) for v in views],
+            total=total,
+            limit=limit,
+            offset=offset,
+            has_more=offset + len(views) < total,
+        )
+
+    def remember_get_template(template_id: TemplateId) -> TemplateDetailOut:
+        """Get a template: its definition, every field (inherited ones included) and its JSON Schema.
+
+        Read it before creating a memory with the template, to know the fields and their rules.
+
+        Example: {"template_id": "builtin:book_review"}
+        """
+        return TemplateDetailOut.of(templates.get(tc.user(), template_id))
+
+    def remember_update_template(
+        template_id: TemplateId,
+        template_name: Annotated[str | None, Field(description="A new name.")] = None,
+        description: Annotated[str | None, Field(description="A new description.")] = None,
+        parent_template_id: Annotated[str | None, Field(description="A new parent template.")] = None,
+        category: Annotated[str | None, Field(description="A new category.")] = None,
+        tags: Annotated[list[str] | None, Field(description="New tags (replace the old ones).")] = None,
+        auto_apply: Annotated[bool | None, Field(description="Whether to suggest it automatically.")] = None,
+        trigger_keywords: Annotated[list[str] | None, Field(description="New trigger keywords.")] = None,
+        trigger_context: Annotated[dict[str, Any] | None, Field(description="New trigger context.")] = None,
+        weight: Annotated[float | None, Field(description="New importance, 0 to 1.")] = None,
+        trust: Annotated[float | None, Field(description="New access level, 0 to 1.")] = None,
+        add_fields: Annotated[
+            list[dict[str, Any]] | None, Field(description="Fields to add (same shape as in create).")
+        ] = None,
+        update_fields: Annotated[
+            list[dict[str, Any]] | None,
+            Field(description="Changes to existing fields: each names a field and gives the attributes to change."),
+        ] = None,
+        remove_fields: Annotated[list[str] | None, Field(description="Names of fields to remove.")] = None,
+        version: Annotated[str | None, Field(description="The new version, e.g. '1.1' (default: bumped).")] = None,
+    ) -> TemplateUpdateOut:
+        """Change one of your templates; the version is bumped and derived memories are re-checked.
+
+        Memories made with it keep their fields; their template_compliance and
+        template_validation_errors are recomputed against the new definition. Built-in
+        templates are read-only: copy one with remember_copy_template to change it.
+
+        Example: {"template_id": "tpl_book_review_1a2b3c4d",
+                  "add_fields": [{"name": "isbn", "type": "string", "required": false}], "version": "1.1"}
+        """
+        given = {
+            "name": template_name,
+            "description": description,
+            "parent_template_id": parent_template_id,
+            "category": category,
+            "tags": tags,
+            "auto_apply": auto_apply,
+            "trigger_keywords": trigger_keywords,
+            "trigger_context": trigger_context,
+            "weight": weight,
+            "trust": trust,
+        }
+        view, rechecked = templates.update(
+            tc.user(), template_id, {k: v for k, v in given.items() if v is not None},
+            add_fields=add_fields or [], update_fields=update_fields or [], remove_fields=remove_fields or [],
+            version=version,
+        )  # fmt: skip
+        return TemplateUpdateOut(template=TemplateOut.of(view), rechecked_memories=rechecked)
+
+    def remember_delete_template(
+        template_id: TemplateId,
+        delete_derived_memories: Annotated[
+            bool, Field(description="Also move the memories made with it to the trash (they stay restorable).")
+        ] = False,
+    ) -> TemplateDeletionOut:
+        """Delete one of your templates. Memories made with it are kept (with their fields) unless asked.
+
+        A template that others inherit from cannot be deleted until they are.
+
+        Example: {"template_id": "tpl_book_review_1a2b3c4d", "delete_derived_memories": false}
+        """
+        deleted, trashed = templates.delete(tc.user(), template_id, delete_derived_memories=delete_derived_memories)
+        kept = "moved to the trash" if delete_derived_memories else "kept with their fields"
+        return TemplateDeletionOut(
+            template_id=deleted, trashed_memories=trashed, message=f"Template deleted; its memories were {kept}."
+        )
+
+    def remember_copy_template(
+        template_id: TemplateId,
+        template_name: Annotated[str | None, Field(description="Name of the copy (default: '<name> (copy)').")] = None,
+    ) -> TemplateOut:
+        """Copy a template (a built-in or your own) into a new template of yours that you can change.
+
+        Example: {"template_id": "builtin:book_review", "template_name": "My Book Review"}
+        """
+        return TemplateOut.of(templates.copy(tc.user(), template_id, name=template_name))
+
+    def remember_validate_memory(
+        template_id: TemplateId,
+        content: Annotated[dict[str, Any], Field(description="The fields to check, as an object.")],
+    ) -> ValidationOut:
+        """Check fields against a template without storing anything: every error, completion, normalized form.
+
+        Example: {"template_id": "builtin:book_review", "content": {"title": "Some Book", "rating": 6}}
+        """
+        _, result = templates.validate(tc.user(), template_id, content)
+        return ValidationOut.model_validate(result.as_dict())
+
+    def remember_template_analytics(
+        template_id: TemplateId,
+        metrics: Annotated[list[Metric] | None, Field(description="Only these figures (default: all).")] = None,
+    ) -> dict[str, Any]:
+        """How a template is used: usage_count, last_used, average_completion_rate, compliance_rate,
+        most_common_values and field_usage_statistics (fill rate, and min/max/average of numbers) per field.
+
+        Example: {"template_id": "builtin:book_review", "metrics": ["usage_count", "most_common_values"]}
+        """
+        figures = templates.analytics(tc.user(), template_id)
+        if metrics:
+            keep = {"template_id", "name", "version", "last_used", "memory_count", *metrics}
+            figures = {k: v for k, v in figures.items() if k in keep}
+        return figures
+
+    read = hints(read_only=True, idempotent=True)
+    add_tool(server, remember_create_template, title="Create a template", hints=hints(read_only=False))
+    add_tool(server, remember_list_templates, title="List templates", hints=read)
+    add_tool(server, remember_get_template, title="Get a template", hints=read)
+    add_tool(server, remember_update_template, title="Update a template", hints=hints(read_only=False))
+    add_tool(
+        server,
+        remember_delete_template,
+        title="Delete a template",
+        hints=hints(read_only=False, destructive=True, idempotent=False),
+    )
+    add_tool(server, remember_copy_template, title="Copy a template", hints=hints(read_only=False))
+    add_tool(server, remember_validate_memory, title="Validate fields against a template", hints=read)
+    add_tool(server, remember_template_analytics, title="Template analytics", hints=read)
