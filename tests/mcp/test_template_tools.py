@@ -12,6 +12,7 @@ from mcp import Client
 from mcp.client.context import ClientRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp_types import ElicitRequestParams, ElicitResult
+
 from support import error, fingerprint, ok
 
 pytestmark = pytest.mark.anyio
