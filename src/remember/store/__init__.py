@@ -7,23 +7,50 @@ from pathlib import Path
 from remember.errors import ConfigError
 from remember.store.base import Store
 
-__all__ = ["Store", "open_store", "sqlite_path"]
+__all__ = ["Store", "is_postgres_url", "migrate", "open_store", "sqlite_path"]
+
+_POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
 def open_store(url: str) -> Store:
     """Open (and migrate) the database at ``url``.
 
     ``sqlite:///relative.db``, ``sqlite:////absolute/path.db`` or a plain file path
-    select the embedded SQLite backend; ``postgresql://...`` selects PostgreSQL.
+    select the embedded SQLite backend; ``postgresql://...`` (or ``postgres://...``)
+    selects PostgreSQL.
     """
-    if url.startswith(("postgresql://", "postgres://")):
-        raise ConfigError(
-            "This version of remember stores its data in SQLite only; "
-            "set REMEMBER_DATABASE_URL to sqlite:///path/to/file.db or leave it unset."
-        )
+    if is_postgres_url(url):
+        from remember.store.postgres import PostgresStore  # psycopg is loaded only for PostgreSQL users
+
+        return PostgresStore(url)
     from remember.store.sqlite import SqliteStore
 
     return SqliteStore(sqlite_path(url), url=url)
+
+
+def migrate(url: str) -> list[str]:
+    """Bring the database at ``url`` up to this version's schema; the names of the steps applied.
+
+    ``open_store`` does this too; this is for an explicit upgrade (an empty list: nothing to do).
+    Raises SchemaTooNew when the database was written by a newer `remember`.
+    """
+    if is_postgres_url(url):
+        from remember.store.postgres import upgrade
+
+        return upgrade(url)
+    from remember.store.sqlite.connection import Database
+    from remember.store.sqlite.migrations import migrate as migrate_sqlite
+
+    path = sqlite_path(url)
+    db = Database(path)
+    try:
+        return migrate_sqlite(db.connection, path)
+    finally:
+        db.close()
+
+
+def is_postgres_url(url: str) -> bool:
+    return url.startswith(_POSTGRES_SCHEMES)
 
 
 def sqlite_path(url: str) -> str:
@@ -32,7 +59,8 @@ def sqlite_path(url: str) -> str:
     elif "://" in url:
         scheme = url.split("://", 1)[0]
         raise ConfigError(
-            f"Unsupported database URL scheme {scheme!r}; use sqlite:///path/to/file.db or postgresql://..."
+            f"Unsupported database URL scheme {scheme!r}; use sqlite:///path/to/file.db "
+            "or postgresql://user:password@host:5432/database."
         )
     else:
         path = url

@@ -1,0 +1,9 @@
+"""The PostgreSQL backend (the scale-out one): psycopg 3, a connection pool, pgvector.
+
+Imported only when a ``postgresql://`` URL is opened, so SQLite users never load psycopg.
+"""
+
+from remember.store.postgres.migrations import MIGRATIONS, migrate
+from remember.store.postgres.store import PostgresStore, upgrade
+
+__all__ = ["MIGRATIONS", "PostgresStore", "migrate", "upgrade"]

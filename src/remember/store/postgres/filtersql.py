@@ -1,0 +1,177 @@
+"""Render a filter tree (``remember.filters``) into a PostgreSQL WHERE clause.
+
+The memory table is aliased ``m``; values are always bound parameters. The
+results are the SQLite renderer's (``remember.store.sqlite.filtersql``); the
+contract suite runs the same filters on both:
+
+- ``structured_content`` conditions are SQL/JSON paths in strict mode
+  (``strict $."rating" ? (@ >= 4)``), bound as ``jsonpath`` and tested with
+  ``@?``, which the GIN ``jsonb_path_ops`` index serves. jsonpath compares only
+  values of the same JSON kind (a number never equals or orders against a
+  text) and texts by code point, as SQLite does; strict mode never looks
+  inside an array unless the path names a position.
+- Case-insensitive matching (``contains``) folds ASCII letters only, as
+  SQLite's ``lower()`` does (``COLLATE "C"``).
+- A text holding NUL can never be stored in PostgreSQL, so it matches nothing.
+
+A condition may be NULL where SQL treats NULL like false (inside AND, OR and
+WHERE); ``not`` folds its part to true or false first, so it means exactly
+"the opposite", while positive conditions stay in a form an index can serve.
+
+Where SQLite's ``contains`` coerces a non-text value (``6`` is found in
+``"Route 66"``, ``true`` equals ``1`` in an array), this renderer keeps kinds
+apart: a number or boolean is only found as an equal element of an array.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from remember.filters import AllOf, AnyOf, Condition, Filter, Not
+from remember.models import normalize_tag
+from remember.store.postgres.rows import jsonb
+
+_COMPARE = {"eq": "=", "ne": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
+_JSONPATH_COMPARE = {"eq": "==", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
+_CASTS = {"text": "::text", "number": "::float8", "moment": "::timestamptz", "bool": "::boolean"}
+_NULLABLE = frozenset({"title", "template_id", "template_version", "template_compliance"})
+_TAGS_OF_M = "SELECT 1 FROM memory_tags t WHERE t.user_id = m.user_id AND t.memory_id = m.id"
+_PARAM_FOLDED = 'lower(%s::text COLLATE "C")'
+_TEXT_OF_X = "x.v #>> '{}'"
+_TEXT_OF_E = "e.value #>> '{}'"
+
+
+def render(tree: Filter, params: list[Any]) -> str:
+    """SQL for ``tree``; appends its parameters to ``params`` in order."""
+    if isinstance(tree, AllOf):
+        return _join(tree.parts, " AND ", "TRUE", params)
+    if isinstance(tree, AnyOf):
+        return _join(tree.parts, " OR ", "FALSE", params)
+    if isinstance(tree, Not):
+        return f"(NOT coalesce({render(tree.part, params)}, FALSE))"
+    return _condition(tree, params)
+
+
+def _join(parts: tuple[Filter, ...], glue: str, empty: str, params: list[Any]) -> str:
+    if not parts:
+        return empty
+    return "(" + glue.join(render(p, params) for p in parts) + ")"
+
+
+def _condition(c: Condition, params: list[Any]) -> str:
+    if c.kind == "tags":
+        return _tags(c, params)
+    if c.kind == "json":
+        return _json(c, params)
+    return _column(c, params)
+
+
+def _storable(value: Any) -> bool:
+    return not (isinstance(value, str) and "\x00" in value)
+
+
+def _folded(sql: str) -> str:
+    return f'lower(({sql}) COLLATE "C")'
+
+
+def _column(c: Condition, params: list[Any]) -> str:
+    col = f"m.{c.field}"
+    cast = _CASTS[c.kind]
+    if c.op == "exists":
+        return f"({col} IS {'NOT ' if c.value else ''}NULL)"
+    if c.op in ("in", "nin"):
+        values = [v for v in c.value if _storable(v)]
+        if not values:
+            return "FALSE" if c.op == "in" else "TRUE"
+        params.extend(values)
+        marks = ", ".join(f"%s{cast}" for _ in values)
+        if c.op == "in":
+            return f"coalesce({col} IN ({marks}), FALSE)"
+        return f"({col} IS NULL OR {col} NOT IN ({marks}))"
+    if not _storable(c.value):
+        return "TRUE" if c.op == "ne" else "FALSE"
+    params.append(c.value)
+    if c.op == "contains":
+        return f"(strpos({_folded(col)}, {_PARAM_FOLDED}) > 0)"
+    if c.op == "ne":
+        return f"({col} IS NULL OR {col} <> %s{cast})"
+    test = f"{col} {_COMPARE[c.op]} %s{cast}"
+    return f"coalesce({test}, FALSE)" if c.field in _NULLABLE else f"({test})"
+
+
+def _tags(c: Condition, params: list[Any]) -> str:
+    if c.op == "exists":
+        return f"({'' if c.value else 'NOT '}EXISTS ({_TAGS_OF_M}))"
+    given = c.value if isinstance(c.value, tuple) else (c.value,)
+    values = [normalize_tag(v) for v in given if _storable(v)]
+    if len(values) < len(given) and c.op == "all":
+        return "FALSE"
+    if not values:
+        return "TRUE" if c.op == "none" else "FALSE"
+    params.extend(values)
+    marks = ", ".join("%s" for _ in values)
+    if c.op == "all":
+        params.append(len(set(values)))
+        return (
+            "((SELECT count(DISTINCT t.tag) FROM memory_tags t "
+            f"WHERE t.user_id = m.user_id AND t.memory_id = m.id AND t.tag IN ({marks})) = %s)"
+        )
+    negate = "NOT " if c.op == "none" else ""
+    return f"({negate}EXISTS ({_TAGS_OF_M} AND t.tag IN ({marks})))"
+
+
+def json_path(path: tuple[str | int, ...]) -> str:
+    """A strict SQL/JSON path; the filter parser only lets identifiers and positions through."""
+    out = "strict $"
+    for segment in path:
+        out += f"[{segment}]" if isinstance(segment, int) else f'."{segment}"'
+    return out
+
+
+def _literal(value: Any) -> str:
+    """A JSON scalar as a jsonpath literal (same syntax for texts, numbers, true, false, null)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _matches(path: str, predicate: str, params: list[Any]) -> str:
+    params.append(f"{path} ? ({predicate})")
+    return "(m.structured_content @? %s::jsonpath)"
+
+
+def _json(c: Condition, params: list[Any]) -> str:
+    path = json_path(c.path)
+    if c.op == "exists":
+        test = _matches(path, "@ != null", params)
+        return test if c.value else f"(NOT coalesce({test}, FALSE))"
+    if c.op == "contains":
+        return _json_contains(path, c.value, params)
+    if c.op in ("in", "eq", "nin", "ne"):
+        values = [v for v in (c.value if c.op in ("in", "nin") else (c.value,)) if _storable(v)]
+        either = _matches(path, " || ".join(f"@ == {_literal(v)}" for v in values), params) if values else "FALSE"
+        return either if c.op in ("in", "eq") else f"(NOT coalesce({either}, FALSE))"
+    if not _storable(c.value):
+        return "FALSE"
+    return _matches(path, f"@ {_JSONPATH_COMPARE[c.op]} {_literal(c.value)}", params)
+
+
+def _json_contains(path: str, value: Any, params: list[Any]) -> str:
+    """Substring of a text (ASCII letters in any case), or an element of an array."""
+    if value is None or not _storable(value):
+        return "FALSE"
+    if isinstance(value, str):
+        params.extend([value, value])
+        in_text = f"strpos({_folded(_TEXT_OF_X)}, {_PARAM_FOLDED}) > 0"
+        element = f"jsonb_typeof(e.value) = 'string' AND {_folded(_TEXT_OF_E)} = {_PARAM_FOLDED}"
+    else:
+        params.append(jsonb(value))
+        in_text = "FALSE"
+        element = "jsonb_typeof(e.value) <> 'string' AND e.value = %s::jsonb"
+    params.append(path)
+    return (
+        "coalesce((SELECT CASE jsonb_typeof(x.v) "
+        f"WHEN 'string' THEN {in_text} "
+        f"WHEN 'array' THEN EXISTS (SELECT 1 FROM jsonb_array_elements(x.v) e WHERE {element}) "
+        "ELSE FALSE END "
+        "FROM (SELECT jsonb_path_query_first(m.structured_content, %s::jsonpath, '{}', true) AS v) x), FALSE)"
+    )

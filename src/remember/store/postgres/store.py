@@ -1,0 +1,37 @@
+"""The scale-out backend: PostgreSQL (with pgvector), through a connection pool."""
+
+from __future__ import annotations
+
+from remember.store.postgres.connection import Database
+from remember.store.postgres.memories import MemoryTables
+from remember.store.postgres.migrations import migrate
+from remember.store.postgres.preferences import PreferenceTables
+from remember.store.postgres.templates import TemplateTables
+from remember.store.postgres.url import parse_url, redact
+
+
+class PostgresStore(MemoryTables, PreferenceTables, TemplateTables):
+    """``Store`` over a PostgreSQL database; migrates it on open.
+
+    ``url`` is a libpq URL (``postgresql://user:password@host:5432/db``) and may
+    carry the pool settings of ``remember.store.postgres.url``.
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = redact(url)
+        target = parse_url(url)
+        self.location = target.location
+        self.db = Database(target)
+        with self.db.direct() as conn:
+            self.applied_migrations = migrate(conn, target.location)
+        self.db.open()
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def upgrade(url: str) -> list[str]:
+    """Apply pending migrations to the database at ``url`` without opening a pool; the names applied."""
+    target = parse_url(url)
+    with Database(target).direct() as conn:
+        return migrate(conn, target.location)
