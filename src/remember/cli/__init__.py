@@ -47,10 +47,9 @@ def _run(settings: Settings, args: argparse.Namespace) -> int:
 
     services = Services.over(open_store(settings.database_url))
     try:
-        commands.HANDLERS[str(command)](services, settings.user, args)
+        return commands.HANDLERS[str(command)](services, settings.user, args) or 0
     finally:
         services.close()
-    return 0
 
 
 def _configure_logging(level: str) -> None:

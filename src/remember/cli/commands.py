@@ -8,17 +8,25 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from remember.cli import output
+from remember.cli import files, output, template_commands
 from remember.config import Settings
 from remember.errors import ValidationFailed
 from remember.service import Services
 
-Handler = Callable[[Services, str, argparse.Namespace], None]
+Handler = Callable[[Services, str, argparse.Namespace], int | None]
 
 
 def add(services: Services, user: str, args: argparse.Namespace) -> None:
     raw = _memory_fields(args)
-    raw["content"] = _text_arg(args.content)
+    if args.content is not None:
+        raw["content"] = _text_arg(args.content)
+    if args.template is not None:
+        raw["template_id"] = services.templates.find(user, args.template).id
+        raw["structured_content"] = files.read_fields(args.field or [])
+    elif args.field:
+        raise ValidationFailed.single(
+            "--field", "invalid", "--field needs --template: the template the fields belong to."
+        )
     output.memory(services.memories.create(user, raw), as_json=args.json)
 
 
@@ -69,7 +77,7 @@ def prefs(services: Services, user: str, args: argparse.Namespace) -> None:
     if args.action == "get":
         output.preferences(services.preferences.get(user, args.category), as_json=args.json)
         return
-    change = services.preferences.update(user, args.path, _loose_json(args.value), reason=args.reason)
+    change = services.preferences.update(user, args.path, files.loose_json(args.value), reason=args.reason)
     output.preference_change(change, as_json=args.json)
 
 
@@ -94,6 +102,7 @@ HANDLERS: dict[str, Handler] = {
     "rm": rm,
     "restore": restore,
     "prefs": prefs,
+    "template": template_commands.run,
 }
 
 
@@ -117,11 +126,3 @@ def _json_arg(text: str, name: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValidationFailed.single(name, "json", f"{name} must be JSON: {exc.msg} at character {exc.pos}.") from exc
-
-
-def _loose_json(text: str) -> Any:
-    """JSON if it parses (20, true, ["a"]), else the plain text itself."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return text

@@ -6,6 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from remember import __version__
+from remember.cli.template_parser import add_template_commands
 
 EPILOG = """\
 environment:
@@ -34,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     _rm(commands)
     _restore(commands)
     _prefs(commands)
+    add_template_commands(commands)
     return parser
 
 
@@ -64,8 +66,12 @@ def _memory_options(sub: argparse.ArgumentParser) -> None:
 
 def _add(commands: Commands) -> None:
     sub = _command(commands, "add", "store a new memory")
-    sub.add_argument("content", help="the text to remember ('-' reads standard input)")
+    sub.add_argument(
+        "content", nargs="?", help="the text to remember ('-' reads standard input); optional with --template"
+    )
     _memory_options(sub)
+    sub.add_argument("--template", metavar="ID_OR_NAME", help="make it from this template")
+    sub.add_argument("--field", action="append", metavar="NAME=VALUE", help="a template field (repeatable)")
 
 
 def _get(commands: Commands) -> None:

@@ -237,8 +237,8 @@ class TemplateService:
         definition = templates.require(template_id)
         if definition.is_default:
             raise AccessDenied(
-                f"{definition.id} is a built-in template and cannot be {verb}d; copy it with "
-                "remember_copy_template and change the copy."
+                f"{definition.id} is a built-in template and cannot be {verb}d; copy it "
+                "(remember_copy_template, or `remember template copy`) and change the copy."
             )
         return definition
 

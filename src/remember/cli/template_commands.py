@@ -1,0 +1,163 @@
+"""What `remember template ...` does: each action a call to the template service."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from remember.cli import files, output
+from remember.errors import ValidationFailed
+from remember.service import Services
+from remember.service.templates import TemplateView
+from remember.templates import to_json_schema
+
+
+def run(services: Services, user: str, args: argparse.Namespace) -> int | None:
+    return ACTIONS[args.action](services, user, args)
+
+
+def _id(services: Services, user: str, args: argparse.Namespace) -> str:
+    return services.templates.find(user, args.template).id
+
+
+def list_(services: Services, user: str, args: argparse.Namespace) -> None:
+    views, total = services.templates.list_templates(
+        user, include_default=not args.mine, include_user=not args.builtin, category=args.category,
+        tags=args.tags, sort_by=args.sort, limit=args.limit, offset=args.offset,
+    )  # fmt: skip
+    if args.json:
+        output.emit({"templates": [_data(v) for v in views], "total": total})
+        return
+    for v in views:
+        d = v.definition
+        origin = "built-in" if d.is_default else "yours"
+        print(f"{d.id:40} {d.name:28} {d.category:12} {origin:8} used {v.usage.usage_count}")
+    print(f"-- {len(views)} of {total}")
+
+
+def show(services: Services, user: str, args: argparse.Namespace) -> None:
+    view = services.templates.get(user, _id(services, user, args))
+    if args.json:
+        output.emit({**_data(view), "resolved_fields": [f.as_dict() for f in view.resolved.fields]})
+        return
+    d = view.definition
+    print(f"{d.name} ({d.id}), version {d.version}" + (", built-in" if d.is_default else ""))
+    if d.description:
+        print(d.description)
+    if d.parent_template_id:
+        print(f"inherits from {d.parent_template_id}")
+    print(f"used by {view.usage.usage_count} memories\n\nfields:")
+    for f in view.resolved.fields:
+        flags = ", ".join(x for x in ("required" if f.required else "", f"= {f.formula}" if f.formula else "") if x)
+        print(f"  {f.name:24} {f.type:10} {flags}")
+
+
+def create(services: Services, user: str, args: argparse.Namespace) -> None:
+    raw = files.read_document(args.file, "a template definition")
+    if not isinstance(raw, dict):
+        raise ValidationFailed.single(
+            "file", "invalid", "The file must hold one template: an object with name and fields."
+        )
+    view = services.templates.create(user, raw)
+    _print_view(view, args.json, "Created")
+
+
+def update(services: Services, user: str, args: argparse.Namespace) -> None:
+    changes: dict[str, Any] = files.read_document(args.file, "template changes") if args.file else {}
+    if not isinstance(changes, dict):
+        raise ValidationFailed.single("file", "invalid", "The changes file must be an object.")
+    ops = {k: changes.pop(k, []) for k in ("add_fields", "update_fields", "remove_fields")}
+    ops["add_fields"] = [*ops["add_fields"], *(_field_json(text) for text in args.add_field or [])]
+    ops["remove_fields"] = [*ops["remove_fields"], *(args.remove_field or [])]
+    version = args.new_version or changes.pop("version", None)
+    for key in ("name", "description"):
+        if getattr(args, key) is not None:
+            changes[key] = getattr(args, key)
+    view, rechecked = services.templates.update(user, _id(services, user, args), changes, version=version, **ops)
+    if args.json:
+        output.emit({"template": _data(view), "rechecked_memories": rechecked})
+    else:
+        print(f"Updated {view.id} to version {view.definition.version}; re-checked {rechecked} memories.")
+
+
+def rm(services: Services, user: str, args: argparse.Namespace) -> None:
+    deleted, trashed = services.templates.delete(
+        user, _id(services, user, args), delete_derived_memories=args.with_memories
+    )
+    if args.json:
+        output.emit({"template_id": deleted, "trashed_memories": trashed})
+    else:
+        print(f"Deleted {deleted}" + (f"; moved {trashed} memories to the trash." if trashed else "."))
+
+
+def copy(services: Services, user: str, args: argparse.Namespace) -> None:
+    _print_view(services.templates.copy(user, _id(services, user, args), name=args.name), args.json, "Created")
+
+
+def validate(services: Services, user: str, args: argparse.Namespace) -> int:
+    content: Any = files.read_document(args.file, "fields") if args.file else {}
+    if not isinstance(content, dict):
+        raise ValidationFailed.single("file", "invalid", "The fields file must be an object of fields.")
+    content.update(files.read_fields(args.field or []))
+    _, result = services.templates.validate(user, _id(services, user, args), content)
+    if args.json:
+        output.emit(result.as_dict())
+    elif result.valid:
+        print(f"Valid; {result.completion:.0%} of the fields are filled.")
+    for error in result.errors if not args.json else ():
+        print(f"{error.field}: {error.message}", file=sys.stderr)
+    return 0 if result.valid else 1
+
+
+def schema(services: Services, user: str, args: argparse.Namespace) -> None:
+    view = services.templates.get(user, _id(services, user, args))
+    print(json.dumps(to_json_schema(view.resolved), indent=2))
+
+
+def analytics(services: Services, user: str, args: argparse.Namespace) -> None:
+    figures = services.templates.analytics(user, _id(services, user, args))
+    if args.json:
+        output.emit(figures)
+        return
+    print(f"{figures['name']}: used {figures['usage_count']} times, last {figures['last_used'] or 'never'}")
+    for key in ("memory_count", "average_completion_rate", "compliance_rate"):
+        print(f"  {key}: {figures[key]}")
+    for name, stats in figures["field_usage_statistics"].items():
+        common = ", ".join(str(v["value"]) for v in figures["most_common_values"].get(name, [])[:3])
+        print(f"  {name:24} filled {stats['fill_rate']:.0%}" + (f"  common: {common}" if common else ""))
+
+
+ACTIONS: dict[str, Callable[[Services, str, argparse.Namespace], int | None]] = {
+    "list": list_,
+    "show": show,
+    "create": create,
+    "update": update,
+    "rm": rm,
+    "copy": copy,
+    "validate": validate,
+    "schema": schema,
+    "analytics": analytics,
+}
+
+
+def _field_json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValidationFailed.single("--add-field", "json", f"--add-field must be JSON: {exc.msg}.") from exc
+
+
+def _data(view: TemplateView) -> dict[str, Any]:
+    data = view.definition.as_dict()
+    data["usage_count"] = view.usage.usage_count
+    return data
+
+
+def _print_view(view: TemplateView, as_json: bool, verb: str) -> None:
+    if as_json:
+        output.emit(_data(view))
+    else:
+        print(f"{verb} {view.definition.name} ({view.id}) with {len(view.resolved.fields)} fields.")
