@@ -129,12 +129,24 @@ def _json_compare(path: str, op: str, value: Any, params: list[Any]) -> str:
 
 
 def _json_contains(path: str, value: Any, params: list[Any]) -> str:
-    """Substring of a text (any case), or an element of an array."""
-    params.extend([path, path, value, path, _bind(value), _bind(value)])
+    """Substring of a text (any case), or an element of an array of the same kind."""
+    params.extend([path, path, _bind(value), path])
+    element = _element(value, params)
     return (
         "(coalesce(CASE json_type(m.structured_content, ?) "
         "WHEN 'text' THEN instr(lower(json_extract(m.structured_content, ?)), lower(?)) > 0 "
-        "WHEN 'array' THEN EXISTS (SELECT 1 FROM json_each(m.structured_content, ?) e "
-        "WHERE e.value = ? OR (e.type = 'text' AND lower(e.value) = lower(?))) "
+        f"WHEN 'array' THEN EXISTS (SELECT 1 FROM json_each(m.structured_content, ?) e WHERE {element}) "
         "ELSE 0 END, 0))"
     )
+
+
+def _element(value: Any, params: list[Any]) -> str:
+    """An array element (``e`` of json_each) equal to ``value``, compared within its JSON kind."""
+    if value is None:
+        return "e.type = 'null'"
+    if isinstance(value, bool):
+        return "e.type = 'true'" if value else "e.type = 'false'"
+    params.append(value)
+    if isinstance(value, int | float):
+        return "(e.type IN ('integer', 'real') AND e.value = ?)"
+    return "(e.type = 'text' AND lower(e.value) = lower(?))"
