@@ -9,9 +9,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import foundation
+from bench import foundation, templates
 
-SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {"foundation": foundation.run}
+SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {"foundation": foundation.run, "templates": templates.run}
 
 
 def main() -> None:
