@@ -15,6 +15,7 @@ import shutil
 import tempfile
 import warnings
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -138,20 +139,33 @@ class EmbeddedPostgres:
         self.server.cleanup()
 
 
-@pytest.fixture(scope="session")
-def postgres_server() -> Iterator[EmbeddedPostgres]:
-    """The session's PostgreSQL server, stopped (and its data deleted) when the session ends.
-
-    Its folder is not under pytest's basetemp: another pytest session started meanwhile
-    prunes old basetemp folders, and must not pull the data folder from under a running server.
-    """
+@contextmanager
+def _running_postgres() -> Iterator[EmbeddedPostgres]:
+    # Not under pytest's basetemp: another pytest session started meanwhile prunes old
+    # basetemp folders, and must not pull the data folder from under a running server.
     folder = Path(tempfile.mkdtemp(prefix="remember-pg-"))
     try:
         server = EmbeddedPostgres(folder / "data")
-        yield server
-        server.close()
+        try:
+            yield server
+        finally:
+            server.close()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[EmbeddedPostgres]:
+    """The session's PostgreSQL server, stopped (and its data deleted) when the session ends."""
+    with _running_postgres() as server:
+        yield server
+
+
+@pytest.fixture
+def own_postgres_server() -> Iterator[EmbeddedPostgres]:
+    """A PostgreSQL server for one test alone (one that stops and restarts it)."""
+    with _running_postgres() as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

@@ -14,6 +14,7 @@ parameters size the connection pool and are taken out before libpq sees them:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -86,9 +87,6 @@ def location(params: dict[str, str]) -> str:
 
 
 def redact(url: str) -> str:
-    """The URL with any password replaced by ``***``."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return urlunsplit(parts._replace(netloc=netloc))
+    """The URL with any password replaced by ``***`` (even in a URL that does not parse)."""
+    url = re.sub(r"(?i)([?&]password=)[^&]*", r"\1***", url)
+    return re.sub(r"^([a-z]+://[^:@/?#]*):[^@/?#]*@", r"\1:***@", url, flags=re.IGNORECASE)
