@@ -3,8 +3,6 @@
 SQLite's renderer is the reference. Filters are drawn from the documented language over
 a fixed set of memories whose fields hold every JSON kind (texts in several cases and
 scripts, integers and floats, booleans, null, arrays, objects, missing keys).
-Left out on purpose: ``contains`` with a number or boolean, where SQLite coerces kinds
-(see ``remember.store.postgres.filtersql``).
 """
 
 from __future__ import annotations
@@ -58,7 +56,7 @@ def _json_condition() -> st.SearchStrategy[dict[str, Any]]:
         st.fixed_dictionaries({"ne": SCALARS}),
         st.builds(lambda o, v: {o: v}, st.sampled_from(["gt", "gte", "lt", "lte"]), ordered),
         st.builds(lambda o, v: {o: v}, st.sampled_from(["in", "nin"]), st.lists(SCALARS, min_size=1, max_size=3)),
-        st.fixed_dictionaries({"contains": TEXTS}),
+        st.fixed_dictionaries({"contains": SCALARS}),
         st.fixed_dictionaries({"exists": st.booleans()}),
     )
     return st.builds(lambda path, value: {f"structured_content.{path}": value}, PATHS, op)

@@ -18,9 +18,9 @@ A condition may be NULL where SQL treats NULL like false (inside AND, OR and
 WHERE); ``not`` folds its part to true or false first, so it means exactly
 "the opposite", while positive conditions stay in a form an index can serve.
 
-Where SQLite's ``contains`` coerces a non-text value (``6`` is found in
-``"Route 66"``, ``true`` equals ``1`` in an array), this renderer keeps kinds
-apart: a number or boolean is only found as an equal element of an array.
+``contains`` finds a substring in a text (a number or boolean is looked for as
+SQLite renders it: ``6`` is found in ``"Route 66"``, ``true`` as ``"1"``) or an
+equal element of the same kind in an array (``null`` finds a null element).
 """
 
 from __future__ import annotations
@@ -156,17 +156,14 @@ def _json(c: Condition, params: list[Any]) -> str:
 
 
 def _json_contains(path: str, value: Any, params: list[Any]) -> str:
-    """Substring of a text (ASCII letters in any case), or an element of an array."""
-    if value is None or not _storable(value):
+    """Substring of a text (ASCII letters in any case), or an element of an array of the same kind."""
+    if not _storable(value):
         return "FALSE"
-    if isinstance(value, str):
-        params.extend([value, value])
-        in_text = f"strpos({_folded(_TEXT_OF_X)}, {_PARAM_FOLDED}) > 0"
-        element = f"jsonb_typeof(e.value) = 'string' AND {_folded(_TEXT_OF_E)} = {_PARAM_FOLDED}"
-    else:
-        params.append(jsonb(value))
-        in_text = "FALSE"
-        element = "jsonb_typeof(e.value) <> 'string' AND e.value = %s::jsonb"
+    needle = _as_text(value)
+    in_text = "FALSE" if needle is None else f"strpos({_folded(_TEXT_OF_X)}, {_PARAM_FOLDED}) > 0"
+    if needle is not None:
+        params.append(needle)
+    element = _element(value, params)
     params.append(path)
     return (
         "coalesce((SELECT CASE jsonb_typeof(x.v) "
@@ -175,3 +172,24 @@ def _json_contains(path: str, value: Any, params: list[Any]) -> str:
         "ELSE FALSE END "
         "FROM (SELECT jsonb_path_query_first(m.structured_content, %s::jsonpath, '{}', true) AS v) x), FALSE)"
     )
+
+
+def _as_text(value: Any) -> str | None:
+    """What a text is searched for, as SQLite's instr() sees the bound value (true is 1, null finds nothing)."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return str(int(value))
+    return str(value)
+
+
+def _element(value: Any, params: list[Any]) -> str:
+    """An array element (``e``) equal to ``value``, compared within its JSON kind."""
+    if value is None:
+        return "jsonb_typeof(e.value) = 'null'"
+    if isinstance(value, str):
+        params.append(value)
+        return f"jsonb_typeof(e.value) = 'string' AND {_folded(_TEXT_OF_E)} = {_PARAM_FOLDED}"
+    params.append(jsonb(value))
+    kind = "boolean" if isinstance(value, bool) else "number"
+    return f"jsonb_typeof(e.value) = '{kind}' AND e.value = %s::jsonb"
