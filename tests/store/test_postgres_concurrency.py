@@ -157,3 +157,19 @@ def _wait_for(condition: Callable[[], bool], within: float = 15) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"still waiting after {within} s")
         time.sleep(0.02)
+
+
+@pytest.mark.postgres
+def test_preference_history_is_numbered_per_user_without_gaps_under_contention(postgres_url: str) -> None:
+    import psycopg
+
+    services = Services.over(open_store(postgres_url))
+    for user in ("alice", "bob"):
+        in_threads(8, lambda n, user=user: [  # type: ignore[misc]
+            services.preferences.update(user, "search.default_limit", 10 + i) for i in range(10)
+        ])  # fmt: skip
+    services.close()
+    with psycopg.connect(postgres_url) as conn:
+        for user in ("alice", "bob"):
+            seqs = [r[0] for r in conn.execute("SELECT seq FROM preference_history WHERE user_id = %s", (user,))]
+            assert sorted(seqs) == list(range(1, 81))
