@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import threading
@@ -270,3 +271,34 @@ def test_sqlite_users_never_import_psycopg(tmp_path: Any) -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+# the documentation
+
+
+def test_the_citus_statements_distribute_every_table_referenced_first(postgres_url: str) -> None:
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "postgres.md").read_text()
+    statements = re.findall(r"create_distributed_table\('(\w+)', 'user_id'(?:, colocate_with => '(\w+)')?\)", doc)
+    order = [table for table, _ in statements]
+    assert {colocated for _, colocated in statements[1:]} == {order[0]}
+    tables = {r[0] for r in rows(postgres_url, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
+    assert set(order) == tables - {"schema_migrations"}
+    references = rows(
+        postgres_url,
+        "SELECT conrelid::regclass::text, confrelid::regclass::text FROM pg_constraint WHERE contype = 'f'",
+    )
+    for table, referenced in references:
+        assert order.index(referenced) < order.index(table), (table, referenced)
+
+
+def test_the_pool_parameters_are_documented() -> None:
+    from pathlib import Path
+
+    from remember.store.postgres.url import PoolSettings
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "postgres.md").read_text()
+    for name, default in (("min_size", 1), ("max_size", 10), ("timeout", 10)):
+        assert f"| `pool_{name}` | {default} |" in doc
+        assert getattr(PoolSettings, name) == default
