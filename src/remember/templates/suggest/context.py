@@ -33,6 +33,8 @@ DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sun
 DAY_GROUPS = {"weekday": frozenset(DAYS[:5]), "weekend": frozenset(DAYS[5:])}
 # Upper bounds (exclusive) of local hours, in order: 5-11 morning, 11-14 lunch...
 HOURS = ((5, "night"), (11, "morning"), (14, "lunch"), (17, "afternoon"), (21, "dinner"), (23, "evening"))
+# The verdict of a key the template gives in a form the engine does not read.
+_IGNORED: Any = object()
 SUPPORTED_KEYS = ("location_present", "participants_present", "time_of_day", "day_of_week", "conversation_type")
 
 
@@ -83,9 +85,6 @@ def score_context(trigger: Mapping[str, Any], situation: Situation) -> ContextMa
     total = sum(verdict for verdict, _ in declared if isinstance(verdict, int))
     reasons = tuple(reason for verdict, reason in declared if verdict == 1)
     return ContextMatch(total / len(declared), reasons)
-
-
-_IGNORED: Any = object()
 
 
 def _expects(trigger: Mapping[str, Any], key: str, known: bool | None) -> int | Any:
