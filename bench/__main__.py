@@ -9,9 +9,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import foundation, templates
+from bench import foundation, locomo, templates
 
-SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {"foundation": foundation.run, "templates": templates.run}
+SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
+    "foundation": foundation.run,
+    "templates": templates.run,
+    "locomo": locomo.run,
+}
 
 
 def main() -> None:

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from remember.search.embedders import MiniLMEmbedder
 from remember.service import Services
 from remember.store import Store, open_store
 
@@ -205,6 +206,12 @@ def clock() -> TickingClock:
     return TickingClock()
 
 
+@pytest.fixture(scope="session")
+def embedder() -> MiniLMEmbedder:
+    """The real local model, loaded once per session (on first use)."""
+    return MiniLMEmbedder()
+
+
 @pytest.fixture
-def services(store: Store, clock: TickingClock) -> Services:
-    return Services.over(store, clock)
+def services(store: Store, clock: TickingClock, embedder: MiniLMEmbedder) -> Services:
+    return Services.over(store, clock, embedder)

@@ -139,6 +139,29 @@ class MemoryChange:
 
 
 @dataclass(frozen=True)
+class IndexEntry:
+    """What search indexes for one memory: its keyword text, its date words and its vector.
+
+    ``vector`` is float32, little-endian, unit length; None when no embedder could
+    make one (the memory is then found by keywords only until a reindex).
+    """
+
+    text: str
+    date: str
+    vector: bytes | None
+
+
+@dataclass(frozen=True)
+class VectorRow:
+    """One memory's vector as a cache reads it, with what the cache needs to know."""
+
+    memory_id: str
+    seq: int
+    vector: bytes | None
+    deleted: bool
+
+
+@dataclass(frozen=True)
 class Compliance:
     """A memory's fit with its template, recomputed when the template changes."""
 

@@ -46,10 +46,29 @@ SPECS: tuple[PreferenceSpec, ...] = (
     PreferenceSpec(
         "search.default_alpha",
         "float",
-        0.5,
+        0.3,
         "Blend of semantic (1) and keyword (0) search when a search gives no alpha.",
         0,
         1,
+    ),
+    PreferenceSpec(
+        "search.weight_boost",
+        "float",
+        0.1,
+        "How much a memory's weight moves its search score: score + boost * (weight - 0.5).",
+        0,
+        1,
+    ),
+    PreferenceSpec(
+        "search.recency_boost",
+        "float",
+        0.0,
+        "How much recency adds to a search score: boost * 0.5 ** (age / half-life); 0 turns it off.",
+        0,
+        1,
+    ),
+    PreferenceSpec(
+        "search.recency_half_life_days", "float", 30.0, "Age (days) at which the recency boost halves.", 1, 36500
     ),
     PreferenceSpec("templates.auto_suggest", "bool", True, "Suggest templates for new free-text memories."),
     PreferenceSpec(

@@ -68,7 +68,15 @@ def test_list_filter_and_paging(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_prefs(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run_json(capsys, "prefs", "get", "search") == {"search": {"default_limit": 10, "default_alpha": 0.5}}
+    assert run_json(capsys, "prefs", "get", "search") == {
+        "search": {
+            "default_limit": 10,
+            "default_alpha": 0.3,
+            "weight_boost": 0.1,
+            "recency_boost": 0.0,
+            "recency_half_life_days": 30.0,
+        }
+    }
     change = run_json(capsys, "prefs", "set", "search.default_limit", "25", "--reason", "more")
     assert (change["old_value"], change["new_value"]) == (10, 25)
     change = run_json(capsys, "prefs", "set", "memory.default_type", "fact")

@@ -55,6 +55,13 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     "remember_copy_template": (["template_id", "template_name"], ["template_id"], (False, False, False)),
     "remember_validate_memory": (["template_id", "content"], ["template_id", "content"], (True, False, True)),
     "remember_template_analytics": (["template_id", "metrics"], ["template_id"], (True, False, True)),
+    "remember_search_memory": (
+        ["query", "alpha", "filters", "limit", "offset", "deleted", "explain"], ["query"], (True, False, True)
+    ),
+    "remember_find_similar": (["memory_id", "text", "min_similarity", "limit", "filters"], [], (True, False, True)),
+    "remember_query_memory": (
+        ["question", "token_budget", "alpha", "filters", "answer"], ["question"], (True, False, True)
+    ),
 }  # fmt: skip
 
 

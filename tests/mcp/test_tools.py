@@ -92,7 +92,17 @@ async def test_list_filters_and_pages(client: Client) -> None:
 
 async def test_preferences(client: Client) -> None:
     prefs = ok(await client.call_tool("remember_get_preferences", {"category": "search"}))
-    assert prefs == {"preferences": {"search": {"default_limit": 10, "default_alpha": 0.5}}}
+    assert prefs == {
+        "preferences": {
+            "search": {
+                "default_limit": 10,
+                "default_alpha": 0.3,
+                "weight_boost": 0.1,
+                "recency_boost": 0.0,
+                "recency_half_life_days": 30.0,
+            }
+        }
+    }
     change = ok(
         await client.call_tool(
             "remember_update_preferences", {"preference_path": "search.default_limit", "value": 25, "reason": "more"}

@@ -16,7 +16,15 @@ def test_every_preference_has_a_default_of_its_kind(services: Services) -> None:
 
 
 def test_get_nests_by_category_and_filters(services: Services) -> None:
-    assert services.preferences.get("alice", "search") == {"search": {"default_limit": 10, "default_alpha": 0.5}}
+    assert services.preferences.get("alice", "search") == {
+        "search": {
+            "default_limit": 10,
+            "default_alpha": 0.3,
+            "weight_boost": 0.1,
+            "recency_boost": 0.0,
+            "recency_half_life_days": 30.0,
+        }
+    }
     assert set(services.preferences.get("alice")) == {"memory", "privacy", "search", "templates"}
 
 

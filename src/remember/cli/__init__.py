@@ -42,10 +42,7 @@ def _run(settings: Settings, args: argparse.Namespace) -> int:
     if command == "serve":
         commands.serve(settings, args)
         return 0
-    from remember.service import Services
-    from remember.store import open_store
-
-    services = Services.over(open_store(settings.database_url))
+    services = commands.open_services(settings)
     try:
         return commands.HANDLERS[str(command)](services, settings.user, args) or 0
     finally:

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from remember.cli import files, output, template_commands
+from remember.cli import files, output, search_commands, template_commands
 from remember.config import Settings
 from remember.errors import ValidationFailed
 from remember.service import Services
@@ -84,14 +84,26 @@ def prefs(services: Services, user: str, args: argparse.Namespace) -> None:
 def serve(settings: Settings, args: argparse.Namespace) -> None:
     """Run the MCP server over stdio until the client hangs up."""
     from remember.mcp.server import build_server
-    from remember.store import open_store
 
-    services = Services.over(open_store(settings.database_url))
+    services = open_services(settings)
+    services.indexer.warn_if_changed()
     try:
         server = build_server(services, lambda: settings.user)
         server.run(args.transport)
     finally:
         services.close()
+
+
+def open_services(settings: Settings) -> Services:
+    """The services over the configured database, with the configured embedder (loaded on first use)."""
+    from remember.search.embedders import embedder_from_config
+    from remember.store import open_store
+
+    embedder = embedder_from_config(
+        settings.embedder, model=settings.embedder_model, base_url=settings.embedder_url,
+        api_key=settings.embedder_api_key,
+    )  # fmt: skip
+    return Services.over(open_store(settings.database_url), embedder=embedder)
 
 
 HANDLERS: dict[str, Handler] = {
@@ -103,6 +115,9 @@ HANDLERS: dict[str, Handler] = {
     "restore": restore,
     "prefs": prefs,
     "template": template_commands.run,
+    "search": search_commands.search,
+    "similar": search_commands.similar,
+    "reindex": search_commands.reindex,
 }
 
 

@@ -205,3 +205,37 @@ def _template_data(view: TemplateView) -> dict[str, Any]:
     data["usage_count"] = usage.usage_count
     data["last_used"] = to_text(usage.last_used) if usage.last_used else None
     return data
+
+
+class SearchHitOut(_Out):
+    memory: MemoryOut
+    score: float = Field(description="Relevance; higher is better (comparable within one search).")
+    why: dict[str, Any] | None = Field(default=None, description="With explain: the parts of the score.")
+
+
+class SearchOut(_Out):
+    results: list[SearchHitOut]
+    offset: int
+    limit: int
+    has_more: bool
+    next_offset: int | None
+    alpha: float = Field(description="The blend used: 1 = by meaning only, 0 = by keywords only.")
+
+
+class SourceOut(_Out):
+    number: int = Field(description="The [n] that cites this memory in the context.")
+    memory_id: str
+    title: str | None
+    when: str = Field(description="When the remembered thing happened (YYYY-MM-DD).")
+    score: float
+    truncated: bool = Field(description="Only the start of the memory fit in the budget.")
+
+
+class QueryOut(_Out):
+    question: str
+    context: str = Field(description="The memories, numbered [1], [2], ..., within the token budget.")
+    tokens: int = Field(description="Estimated tokens of the context (about 4 characters each).")
+    sources: list[SourceOut]
+    answer: str | None = Field(
+        default=None, description="An answer with [n] citations from the client's model, when it can sample."
+    )

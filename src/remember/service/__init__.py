@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from remember.clock import Clock, utc_now
+from remember.service.indexer import Indexer
 from remember.service.memories import Deletion, MemoryService
 from remember.service.preferences import PreferenceService
+from remember.service.search import SearchService
 from remember.service.templates import TemplateService
 from remember.store import Store
 
-__all__ = ["Deletion", "MemoryService", "PreferenceService", "Services", "TemplateService"]
+if TYPE_CHECKING:
+    from remember.search.embedders import Embedder
+
+__all__ = ["Deletion", "MemoryService", "PreferenceService", "SearchService", "Services", "TemplateService"]
 
 
 @dataclass(frozen=True)
@@ -21,13 +27,23 @@ class Services:
     memories: MemoryService
     preferences: PreferenceService
     templates: TemplateService
+    search: SearchService
+    indexer: Indexer
 
     @classmethod
-    def over(cls, store: Store, clock: Clock = utc_now) -> Services:
+    def over(cls, store: Store, clock: Clock = utc_now, embedder: Embedder | None = None) -> Services:
+        """Every service over ``store``; without an ``embedder`` search is by keywords only."""
         preferences = PreferenceService(store, clock)
         templates = TemplateService(store, clock)
-        memories = MemoryService(store, preferences, templates, clock)
-        return cls(store=store, memories=memories, preferences=preferences, templates=templates)
+        indexer = Indexer(store, embedder)
+        return cls(
+            store=store,
+            memories=MemoryService(store, preferences, templates, indexer, clock),
+            preferences=preferences,
+            templates=templates,
+            search=SearchService(store, preferences, indexer, clock),
+            indexer=indexer,
+        )
 
     def close(self) -> None:
         self.store.close()

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from remember.clock import Clock, from_text, to_text, utc_now
-from remember.errors import NotFound, RememberError, ValidationFailed
+from remember.errors import FieldError, NotFound, RememberError, ValidationFailed
 from remember.filters import Filter, conjoin, parse_filter
-from remember.models import DeletedMode, HistoryEntry, Memory, MemoryQuery, Page, SortField
+from remember.models import DeletedMode, HistoryEntry, IndexEntry, Memory, MemoryQuery, Page, SortField
+from remember.search import text
 from remember.service import checks, fields, structured
+from remember.service.indexer import Indexer
 from remember.service.preferences import PreferenceService
 from remember.service.templates import TemplateService
 from remember.store import Store
@@ -40,11 +42,17 @@ class Deletion:
 
 class MemoryService:
     def __init__(
-        self, store: Store, preferences: PreferenceService, templates: TemplateService, clock: Clock = utc_now
+        self,
+        store: Store,
+        preferences: PreferenceService,
+        templates: TemplateService,
+        indexer: Indexer,
+        clock: Clock = utc_now,
     ) -> None:
         self.store = store
         self.preferences = preferences
         self.templates = templates
+        self.indexer = indexer
         self.clock = clock
 
     def create(self, user_id: str, raw: Mapping[str, Any]) -> Memory:
@@ -52,7 +60,36 @@ class MemoryService:
 
         With a ``template_id`` the structured content is validated (TemplateContentInvalid
         lists every problem) and ``content``, ``title`` and ``type`` may be left out.
+        The memory and its search index entry are written in one transaction.
         """
+        memory, fields_text = self._prepare(user_id, raw)
+        self.store.insert_memory(memory, self.indexer.entry(memory, fields_text))
+        return memory
+
+    def create_many(self, user_id: str, raws: Sequence[Mapping[str, Any]]) -> list[Memory]:
+        """Store several memories at once, embedding them in batches: all are stored, or none.
+
+        Problems are reported for every item, with paths like ``[3].content``.
+        """
+        prepared: list[tuple[Memory, str | None]] = []
+        errors: list[FieldError] = []
+        for i, raw in enumerate(raws):
+            try:
+                prepared.append(self._prepare(user_id, raw))
+            except ValidationFailed as problem:
+                errors += [dataclasses.replace(e, field=f"[{i}].{e.field}") for e in problem.errors]
+            except NotFound as problem:
+                errors.append(FieldError(f"[{i}].template_id", "not_found", str(problem)))
+        if errors:
+            raise ValidationFailed(f"{len(errors)} problems in the batch; nothing was stored.", errors)
+        entries = self.indexer.entries(prepared)
+        self.store.insert_memories([(m, e) for (m, _), e in zip(prepared, entries, strict=True)])
+        return [m for m, _ in prepared]
+
+    def _prepare(self, user_id: str, raw: Mapping[str, Any]) -> tuple[Memory, str | None]:
+        """The memory ``raw`` describes, checked, and its rendered template fields if any."""
+        if not isinstance(raw, Mapping):
+            raise ValidationFailed.single("", "type", "Each memory must be an object of fields.")
         if raw.get("content") is None and raw.get("template_id") is None:
             raise ValidationFailed.single(
                 "content", "required", "content is required: the text to remember (or a template_id and its fields)."
@@ -84,8 +121,7 @@ class MemoryService:
             updated_at=now,
             occurred_at=from_text(stamp) if stamp else now,
         )
-        self.store.insert_memory(memory)
-        return memory
+        return memory, applied.text if applied else None
 
     def get(self, user_id: str, memory_id: str, *, record_access: bool = True) -> Memory:
         memory = self._find(user_id, memory_id)
@@ -118,8 +154,24 @@ class MemoryService:
         now = self.clock()
         updated = dataclasses.replace(updated, updated_at=now, version=current.version + 1)
         entry = HistoryEntry(current.id, user_id, current.version, "update", previous, why, now)
-        self.store.replace_memory(updated, expected_version=current.version, history=entry)
+        index = self._reindexed(user_id, current, updated) if set(previous) & _INDEXED else None
+        self.store.replace_memory(updated, expected_version=current.version, history=entry, index=index)
         return updated
+
+    def _reindexed(self, user_id: str, before: Memory, after: Memory) -> IndexEntry:
+        """The new index entry; the vector is reused when the text it is made from did not change."""
+        same_text = text.vector_text(before.title, before.content) == text.vector_text(after.title, after.content)
+        vector = self.store.get_vector(user_id, after.id) if same_text else None
+        return self.indexer.entry(after, self._fields_text(user_id, after), vector=vector)
+
+    def _fields_text(self, user_id: str, memory: Memory) -> str | None:
+        if memory.template_id is None:
+            return None
+        try:
+            resolved = self.templates.view_of(user_id).resolved(memory.template_id)
+        except RememberError:
+            return None
+        return render_text(resolved, memory.structured_content or {})
 
     def delete(self, user_id: str, memory_id: str, *, permanent: bool = False, reason: str | None = None) -> Deletion:
         """Soft-delete (restorable), or with ``permanent`` erase the memory and its history."""
@@ -217,6 +269,10 @@ class MemoryService:
         if memory is None:
             raise NotFound(f"No memory with id {clean_id!r}. Find ids by listing or searching memories.")
         return memory
+
+
+# Changes to these fields change what the search index holds.
+_INDEXED = frozenset({"content", "title", "tags", "structured_content", "template_id", "context"})
 
 
 def _given(values: Mapping[str, Any], name: str, default: float) -> float:

@@ -12,9 +12,12 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
+from remember.filters import Filter
 from remember.models import (
     Compliance,
+    DeletedMode,
     HistoryEntry,
+    IndexEntry,
     Memory,
     MemoryChange,
     MemoryQuery,
@@ -30,14 +33,22 @@ class Store(Protocol):
     def close(self) -> None: ...
 
     # memories
-    def insert_memory(self, memory: Memory) -> None:
-        """Store a new memory (its id must be new for its user)."""
+    def insert_memory(self, memory: Memory, index: IndexEntry | None = None) -> None:
+        """Store a new memory (its id must be new for its user) and its search index entry."""
+
+    def insert_memories(self, batch: Sequence[tuple[Memory, IndexEntry | None]]) -> None:
+        """Store many new memories and their index entries in one transaction."""
 
     def get_memory(self, user_id: str, memory_id: str) -> Memory | None:
         """The memory, deleted or not, or None if the user has no such memory."""
 
-    def replace_memory(self, memory: Memory, *, expected_version: int, history: HistoryEntry) -> None:
+    def replace_memory(
+        self, memory: Memory, *, expected_version: int, history: HistoryEntry, index: IndexEntry | None = None
+    ) -> None:
         """Write ``memory`` over the stored one and record ``history``, atomically.
+
+        With ``index`` the memory is re-indexed in the same transaction; without,
+        its index only learns that it changed (e.g. it was deleted or restored).
 
         Raises Conflict when the stored version is no longer ``expected_version``
         (another writer got there first) and NotFound when it is gone.
@@ -95,3 +106,41 @@ class Store(Protocol):
         self, user_id: str, template_ids: Sequence[str], *, include_deleted: bool
     ) -> list[Memory]:
         """The user's memories made with any of these templates, oldest first."""
+
+    # search index
+    def keyword_candidates(
+        self, user_id: str, match: str, *, filter: Filter | None, deleted: DeletedMode, limit: int
+    ) -> list[tuple[str, float]]:
+        """Memory ids and keyword scores (higher is better) for a full-text ``match`` of quoted terms
+        joined by OR, among the user's memories that pass ``filter``."""
+
+    def term_document_counts(self, terms: Sequence[str]) -> tuple[int, list[int]]:
+        """How many memories are indexed, and how many contain each term."""
+
+    def vector_candidates(
+        self, user_id: str, vector: bytes, *, filter: Filter | None, deleted: DeletedMode, limit: int
+    ) -> list[tuple[str, float]]:
+        """The ``limit`` memories nearest to ``vector`` (float32 bytes, unit length) by cosine,
+        best first, among the user's memories that pass ``filter``."""
+
+    def cosines(self, user_id: str, vector: bytes, memory_ids: Sequence[str]) -> dict[str, float]:
+        """The cosine between ``vector`` and each of these memories that has a vector."""
+
+    def get_memories(self, user_id: str, memory_ids: Sequence[str]) -> list[Memory]:
+        """The user's memories with these ids, in no particular order."""
+
+    def get_vector(self, user_id: str, memory_id: str) -> bytes | None: ...
+
+    def index_settings(self) -> dict[str, str]:
+        """What the stored vectors were made with (``embedding_model``, ``embedding_dimension``)."""
+
+    def set_index_settings(self, settings: dict[str, str]) -> None: ...
+
+    def memory_ids_page(self, after: tuple[str, str] | None, limit: int) -> list[tuple[str, str]]:
+        """(user_id, memory_id) of every memory of every user, in key order, after ``after``."""
+
+    def write_index_entries(self, batch: Sequence[tuple[Memory, IndexEntry]]) -> None:
+        """(Re)index stored memories in one transaction (used to rebuild the index)."""
+
+    def count_memories(self) -> int:
+        """How many memories the database holds, all users."""

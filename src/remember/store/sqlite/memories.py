@@ -9,7 +9,7 @@ from typing import Any
 
 from remember.clock import to_text
 from remember.errors import Conflict, NotFound, StoreError
-from remember.models import HistoryEntry, Memory, MemoryChange, MemoryQuery, Page
+from remember.models import HistoryEntry, IndexEntry, Memory, MemoryChange, MemoryQuery, Page
 from remember.store.sqlite import filtersql
 from remember.store.sqlite.connection import Database
 from remember.store.sqlite.rows import (
@@ -20,6 +20,7 @@ from remember.store.sqlite.rows import (
     memory_from_row,
     memory_params,
 )
+from remember.store.sqlite.search import forget_index, touch_index, write_index
 
 # Every column but the key (user_id, id), in MEMORY_COLUMNS order.
 _ASSIGNMENTS = ", ".join(f"{c.strip()} = ?" for c in MEMORY_COLUMNS.split(",")[2:])
@@ -30,10 +31,15 @@ _DELETED = {"exclude": "m.deleted_at IS NULL", "include": "1", "only": "m.delete
 class MemoryTables:
     db: Database
 
-    def insert_memory(self, memory: Memory) -> None:
+    def insert_memory(self, memory: Memory, index: IndexEntry | None = None) -> None:
         with self.db.write() as conn:
-            conn.execute(f"INSERT INTO memories ({MEMORY_COLUMNS}) VALUES ({PLACEHOLDERS})", memory_params(memory))
-            write_tags(conn, memory)
+            insert(conn, memory, index)
+
+    def insert_memories(self, batch: Sequence[tuple[Memory, IndexEntry | None]]) -> None:
+        """Insert many memories in one transaction: all or none."""
+        with self.db.write() as conn:
+            for memory, index in batch:
+                insert(conn, memory, index)
 
     def get_memory(self, user_id: str, memory_id: str) -> Memory | None:
         with self.db.read() as conn:
@@ -42,12 +48,15 @@ class MemoryTables:
             ).fetchone()
         return memory_from_row(row) if row else None
 
-    def replace_memory(self, memory: Memory, *, expected_version: int, history: HistoryEntry) -> None:
+    def replace_memory(
+        self, memory: Memory, *, expected_version: int, history: HistoryEntry, index: IndexEntry | None = None
+    ) -> None:
         with self.db.write() as conn:
-            write_change(conn, MemoryChange(memory, expected_version, history))
+            write_change(conn, MemoryChange(memory, expected_version, history), index)
 
     def purge_memory(self, user_id: str, memory_id: str) -> bool:
         with self.db.write() as conn:
+            forget_index(conn, user_id, memory_id)
             cursor = conn.execute("DELETE FROM memories WHERE user_id = ? AND id = ?", (user_id, memory_id))
             return cursor.rowcount > 0
 
@@ -86,8 +95,18 @@ class MemoryTables:
             )
 
 
-def write_change(conn: sqlite3.Connection, change: MemoryChange) -> None:
-    """Write a memory's new state and its history entry, if it is still at the expected version."""
+def insert(conn: sqlite3.Connection, memory: Memory, index: IndexEntry | None) -> None:
+    conn.execute(f"INSERT INTO memories ({MEMORY_COLUMNS}) VALUES ({PLACEHOLDERS})", memory_params(memory))
+    write_tags(conn, memory)
+    if index is not None:
+        write_index(conn, memory, index)
+
+
+def write_change(conn: sqlite3.Connection, change: MemoryChange, index: IndexEntry | None = None) -> None:
+    """Write a memory's new state and its history entry, if it is still at the expected version.
+
+    With ``index`` the memory is re-indexed; without, its index rows only learn that it changed.
+    """
     memory = change.memory
     row = conn.execute(
         "SELECT version FROM memories WHERE user_id = ? AND id = ?", (memory.user_id, memory.id)
@@ -106,6 +125,10 @@ def write_change(conn: sqlite3.Connection, change: MemoryChange) -> None:
     )
     write_tags(conn, memory)
     conn.execute("INSERT INTO memory_history VALUES (?, ?, ?, ?, ?, ?, ?)", history_params(change.history))
+    if index is not None:
+        write_index(conn, memory, index)
+    else:
+        touch_index(conn, memory.user_id, memory.id)
 
 
 def write_tags(conn: sqlite3.Connection, memory: Memory) -> None:

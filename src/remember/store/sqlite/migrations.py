@@ -143,9 +143,39 @@ def _templates(conn: sqlite3.Connection) -> None:
     )
 
 
+def _search(conn: sqlite3.Connection) -> None:
+    # memory_fts rows are keyed by the memories table's rowid. memory_index keeps,
+    # per memory, its vector, its conversation and the memory whose text fills its
+    # context column, and a per-user sequence number that moves on every change
+    # (caches of vectors catch up by reading rows newer than what they hold).
+    run_script(
+        conn,
+        """
+        CREATE VIRTUAL TABLE memory_fts USING fts5(content, date, context, tokenize = 'porter unicode61');
+
+        CREATE TABLE memory_index (
+            user_id TEXT NOT NULL,
+            memory_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            conversation_id TEXT,
+            context_of TEXT,
+            vector BLOB,
+            PRIMARY KEY (user_id, memory_id),
+            FOREIGN KEY (user_id, memory_id) REFERENCES memories (user_id, id) ON DELETE CASCADE
+        ) WITHOUT ROWID;
+        CREATE INDEX memory_index_seq ON memory_index (user_id, seq);
+        CREATE INDEX memory_index_conversation ON memory_index (user_id, conversation_id, seq);
+        CREATE INDEX memory_index_context ON memory_index (user_id, context_of);
+
+        CREATE TABLE index_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        """,
+    )
+
+
 MIGRATIONS: tuple[tuple[str, Step], ...] = (
     ("0001_initial", _initial),
     ("0002_templates", _templates),
+    ("0003_search", _search),
 )
 
 

@@ -1,0 +1,81 @@
+"""What `remember search`, `similar` and `reindex` do."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from remember.cli import output
+from remember.errors import ValidationFailed
+from remember.service import Services
+from remember.service.reindex import reindex as rebuild
+from remember.service.search import Hit
+
+
+def search(services: Services, user: str, args: argparse.Namespace) -> None:
+    results = services.search.search(
+        user, args.query, alpha=args.alpha, filters=_filter(args.filter), limit=args.limit, offset=args.offset,
+        deleted=args.deleted, explain=args.explain,
+    )  # fmt: skip
+    if args.json:
+        output.emit(
+            {
+                "results": [{"memory": h.memory.as_dict(), "score": h.score, "why": h.why} for h in results.hits],
+                "has_more": results.has_more,
+                "alpha": results.alpha,
+            }
+        )
+        return
+    _print_hits(results.hits)
+    if results.has_more:
+        print(f"-- more: --offset {results.offset + len(results.hits)}")
+
+
+def similar(services: Services, user: str, args: argparse.Namespace) -> None:
+    hits = services.search.similar(
+        user, memory_id=args.memory_id, text_query=args.text, min_similarity=args.min_similarity, limit=args.limit
+    )
+    if args.json:
+        output.emit({"results": [{"memory": h.memory.as_dict(), "score": h.score} for h in hits]})
+    else:
+        _print_hits(hits)
+
+
+def reindex(services: Services, _user: str, args: argparse.Namespace) -> None:
+    """Every user's memories: the index is one per database."""
+
+    def progress(done: int, total: int) -> None:
+        share = done / total if total else 1.0
+        bar = "#" * int(share * 30)
+        print(f"\rreindexing [{bar:<30}] {done}/{total}", end="", file=sys.stderr, flush=True)
+
+    count = rebuild(services.store, services.indexer, services.templates, None if args.json else progress)
+    if args.json:
+        output.emit({"reindexed": count})
+    else:
+        print(file=sys.stderr)
+        print(f"Reindexed {count} memories.")
+
+
+def _filter(text: str | None) -> Any:
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValidationFailed.single(
+            "--filter", "json", f"--filter must be JSON: {exc.msg} at character {exc.pos}."
+        ) from exc
+
+
+def _print_hits(hits: list[Hit]) -> None:
+    for h in hits:
+        text = (h.memory.title or h.memory.content).replace("\n", " ")
+        snippet = text if len(text) <= output.SNIPPET else text[: output.SNIPPET - 1] + "…"
+        print(f"{h.score:6.3f}  {h.memory.id}  {h.memory.occurred_at:%Y-%m-%d}  {snippet}")
+        if h.why:
+            print(f"        {json.dumps(h.why)}")
+    if not hits:
+        print("No memories found.")

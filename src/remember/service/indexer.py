@@ -1,0 +1,116 @@
+"""Turning memories into index entries: keyword text, date words and vectors.
+
+The embedder is loaded on first use. Its name and dimension are recorded in the
+database the first time a vector is written; when the configured embedder
+differs from the recorded one, no new vectors are written (memories stay
+findable by keywords) and semantic search explains that `remember reindex`
+rebuilds the vectors with the new embedder.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from remember.errors import ConfigError
+from remember.models import IndexEntry, Memory
+from remember.search import text
+from remember.store import Store
+
+if TYPE_CHECKING:
+    from remember.search.embedders import Embedder
+
+MODEL_KEY, DIMENSION_KEY = "embedding_model", "embedding_dimension"
+
+
+class Indexer:
+    def __init__(self, store: Store, embedder: Embedder | None) -> None:
+        self.store = store
+        self.embedder = embedder
+        self._state: str | None = None  # "ready", "mismatch" or "off", decided on first use
+        self._lock = threading.Lock()
+
+    def entry(self, memory: Memory, fields_text: str | None, *, vector: bytes | None = None) -> IndexEntry:
+        """The index entry of ``memory``; ``vector`` is reused when given, else computed."""
+        if vector is None:
+            vector = self.vectors([text.vector_text(memory.title, memory.content)])[0]
+        return IndexEntry(self.keyword_text(memory, fields_text), text.date_text(memory.occurred_at), vector)
+
+    def entries(self, batch: Sequence[tuple[Memory, str | None]]) -> list[IndexEntry]:
+        """Entries for many memories, embedding them in batches."""
+        vectors = self.vectors([text.vector_text(m.title, m.content) for m, _ in batch])
+        return [
+            IndexEntry(self.keyword_text(m, f), text.date_text(m.occurred_at), v)
+            for (m, f), v in zip(batch, vectors, strict=True)
+        ]
+
+    @staticmethod
+    def keyword_text(memory: Memory, fields_text: str | None) -> str:
+        return text.index_text(memory.title, memory.content, memory.tags, fields_text)
+
+    def vectors(self, texts: Sequence[str]) -> list[bytes | None]:
+        if not texts or self.state() != "ready":
+            return [None] * len(texts)
+        assert self.embedder is not None
+        # One call: the embedder sorts by length and batches itself, so padding stays small.
+        return [row.astype("<f4").tobytes() for row in self.embedder.embed(list(texts))]
+
+    def query_vector(self, query: str) -> Any:
+        """The unit vector of a query, or ConfigError saying why semantic search cannot run."""
+        state = self.state()
+        if state == "off":
+            raise ConfigError("Semantic search is off: no embedder is configured. Use alpha 0 (keywords only).")
+        if state == "mismatch":
+            raise ConfigError(self.mismatch_message())
+        assert self.embedder is not None
+        return self.embedder.embed_query(query)
+
+    @property
+    def dimension(self) -> int:
+        assert self.embedder is not None
+        return int(self.embedder.dimension)
+
+    def state(self) -> str:
+        with self._lock:
+            if self._state is None:
+                self._state = self._decide()
+            return self._state
+
+    def mismatch_message(self) -> str:
+        recorded = self.store.index_settings()
+        assert self.embedder is not None
+        return (
+            f"The stored vectors were made by {recorded.get(MODEL_KEY)} ({recorded.get(DIMENSION_KEY)} dimensions) "
+            f"but the configured embedder is {self.embedder.name} ({self.embedder.dimension} dimensions). "
+            "Run `remember reindex` to rebuild the vectors, or configure the embedder they were made with."
+        )
+
+    def warn_if_changed(self) -> None:
+        """At start: log (stderr) when the stored vectors were made by another model than the configured one."""
+        recorded = self.store.index_settings().get(MODEL_KEY)
+        if self.embedder is not None and recorded is not None and recorded != self.embedder.name:
+            logging.getLogger("remember").warning(
+                "The stored vectors were made by %s but the configured embedder is %s: semantic search "
+                "is off until `remember reindex` rebuilds them.",
+                recorded,
+                self.embedder.name,
+            )
+
+    def adopt(self) -> None:
+        """Record the configured embedder as the one the vectors are made by (after a reindex)."""
+        assert self.embedder is not None
+        self.store.set_index_settings({MODEL_KEY: self.embedder.name, DIMENSION_KEY: str(self.embedder.dimension)})
+        with self._lock:
+            self._state = "ready"
+
+    def _decide(self) -> str:
+        if self.embedder is None:
+            return "off"
+        recorded = self.store.index_settings()
+        if not recorded:
+            self.store.set_index_settings({MODEL_KEY: self.embedder.name, DIMENSION_KEY: str(self.embedder.dimension)})
+            return "ready"
+        same = recorded.get(MODEL_KEY) == self.embedder.name
+        return "ready" if same and recorded.get(DIMENSION_KEY) == str(self.embedder.dimension) else "mismatch"

@@ -1,0 +1,245 @@
+"""Search use-cases: hybrid keyword + vector search, find-similar, and question context.
+
+Filters run inside the database: the keyword candidates come from one SQL query
+with the filter in its WHERE clause, and vector candidates are limited to the ids
+the same filter selects in SQL. docs/search.md describes ranking and its figures.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from remember.clock import Clock, utc_now
+from remember.errors import NotFound, ValidationFailed
+from remember.filters import Filter, parse_filter
+from remember.models import DeletedMode, Memory
+from remember.search import text
+from remember.search.fusion import Boosts, Fused, fuse
+from remember.service import checks
+from remember.service.indexer import Indexer
+from remember.service.preferences import PreferenceService
+from remember.store import Store
+
+POOL = 50  # candidates taken from each side before fusion (measured: docs/search.md)
+# A speed guard for large collections: a query term found in more than MAX_DF_SHARE of
+# the memories (and in more than GUARD_FLOOR of them) carries little and costs much, so
+# it is dropped; then the rarest terms are kept while their document counts fit the budget.
+MAX_DF_SHARE = 0.2
+GUARD_FLOOR = 1_000
+POSTINGS_BUDGET = 10_000
+MAX_QUERY = 2_000
+MAX_LIMIT = 100
+MAX_OFFSET = 1_000
+
+
+@dataclass(frozen=True)
+class Hit:
+    memory: Memory
+    score: float
+    why: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Results:
+    hits: list[Hit]
+    offset: int
+    limit: int
+    has_more: bool
+    alpha: float
+
+
+class SearchService:
+    def __init__(self, store: Store, preferences: PreferenceService, indexer: Indexer, clock: Clock = utc_now) -> None:
+        self.store = store
+        self.preferences = preferences
+        self.indexer = indexer
+        self.clock = clock
+
+    def search(
+        self,
+        user_id: str,
+        query: Any,
+        *,
+        alpha: float | None = None,
+        filters: Mapping[str, Any] | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+        deleted: str = "exclude",
+        explain: bool = False,
+        record_access: bool = True,
+    ) -> Results:
+        """The user's memories that best match ``query``, best first."""
+        prefs = self.preferences.effective(user_id)
+        question = _query(query)
+        weight = _alpha(prefs["search.default_alpha"] if alpha is None else alpha)
+        size = _bounded("limit", prefs["search.default_limit"] if limit is None else limit, 1, MAX_LIMIT)
+        start = _bounded("offset", offset, 0, MAX_OFFSET)
+        tree, mode = parse_filter(filters), _deleted(deleted)
+        pool = max(POOL, start + size + 1)
+        keyword = self._keyword(user_id, question, tree, mode, pool) if weight < 1 else {}
+        cosine = self._semantic(user_id, question, tree, mode, pool, extra=keyword) if weight > 0 else {}
+        ranked = self._rank(user_id, fuse(keyword, cosine, weight), prefs, explain, question)
+        page = ranked[start : start + size]
+        if record_access and page:
+            self.store.record_access(user_id, [h.memory.id for h in page], self.clock())
+        return Results(page, start, size, len(ranked) > start + size, weight)
+
+    def similar(
+        self,
+        user_id: str,
+        *,
+        memory_id: str | None = None,
+        text_query: str | None = None,
+        min_similarity: float = 0.0,
+        limit: int = 10,
+        filters: Mapping[str, Any] | None = None,
+    ) -> list[Hit]:
+        """Memories closest in meaning to a memory (by id) or a text, by cosine similarity."""
+        if (memory_id is None) == (text_query is None):
+            raise ValidationFailed.single("memory_id", "invalid", "Give either memory_id or text, not both or neither.")
+        size = _bounded("limit", limit, 1, MAX_LIMIT)
+        floor = _unit("min_similarity", min_similarity, low=-1.0)
+        tree = parse_filter(filters)
+        vector = self._anchor(user_id, memory_id, text_query)
+        nearest = self.store.vector_candidates(user_id, vector, filter=tree, deleted="exclude", limit=size + 1)
+        chosen = [(i, s) for i, s in nearest if s >= floor and i != memory_id][:size]
+        memories = {m.id: m for m in self.store.get_memories(user_id, [i for i, _ in chosen])}
+        return [Hit(memories[i], round(s, 6)) for i, s in chosen if i in memories]
+
+    # keyword side
+
+    def _keyword(
+        self, user_id: str, question: str, tree: Filter | None, mode: DeletedMode, pool: int
+    ) -> dict[str, float]:
+        terms = self._selected_terms(text.query_terms(question))
+        if not terms:
+            return {}
+        match = text.match_expression(terms)
+        return dict(self.store.keyword_candidates(user_id, match, filter=tree, deleted=mode, limit=pool))
+
+    def _selected_terms(self, terms: list[str]) -> list[str]:
+        """Drop terms most memories contain; keep the rarest within a budget of postings (speed at scale)."""
+        if not terms:
+            return []
+        total, counts = self.store.term_document_counts(terms)
+        ranked = sorted((n, i) for i, n in enumerate(counts) if n <= max(MAX_DF_SHARE * total, GUARD_FLOOR))
+        kept: list[str] = []
+        budget = 0
+        for n, i in ranked:
+            if kept and budget + n > POSTINGS_BUDGET:
+                break
+            kept.append(terms[i])
+            budget += n
+        return kept
+
+    # vector side
+
+    def _semantic(
+        self,
+        user_id: str,
+        question: str,
+        tree: Filter | None,
+        mode: DeletedMode,
+        pool: int,
+        *,
+        extra: Mapping[str, float],
+    ) -> dict[str, float]:
+        vector = _bytes(self.indexer.query_vector(question))
+        chosen = dict(self.store.vector_candidates(user_id, vector, filter=tree, deleted=mode, limit=pool))
+        missing = [i for i in extra if i not in chosen]
+        if missing:  # the cosine of every keyword candidate too, for fusion
+            chosen.update(self.store.cosines(user_id, vector, missing))
+        return chosen
+
+    def _anchor(self, user_id: str, memory_id: str | None, text_query: str | None) -> bytes:
+        if text_query is not None:
+            return _bytes(self.indexer.query_vector(_query(text_query)))
+        errors: checks.Errors = []
+        clean = checks.identifier(memory_id, "memory_id", errors)
+        memory = self.store.get_memory(user_id, clean) if clean else None
+        if memory is None:
+            raise NotFound(f"No memory with id {memory_id!r}. Find ids by listing or searching memories.")
+        stored = self.store.get_vector(user_id, memory.id)
+        if stored is None:
+            return _bytes(self.indexer.query_vector(text.vector_text(memory.title, memory.content)))
+        return stored
+
+    # ranking
+
+    def _rank(
+        self, user_id: str, fused: list[Fused], prefs: Mapping[str, Any], explain: bool, question: str
+    ) -> list[Hit]:
+        memories = {m.id: m for m in self.store.get_memories(user_id, [f.memory_id for f in fused])}
+        boosts = Boosts(
+            prefs["search.weight_boost"], prefs["search.recency_boost"], prefs["search.recency_half_life_days"]
+        )
+        now = self.clock()
+        hits = []
+        for f in fused:
+            memory = memories.get(f.memory_id)
+            if memory is None:
+                continue
+            w, r = boosts.weight_part(memory.weight), boosts.recency_part(memory.occurred_at, now)
+            score = f.fused + w + r
+            why = _why(f, w, r, memory, question) if explain else None
+            hits.append(Hit(memory, round(score, 6), why))
+        hits.sort(key=lambda h: (-h.score, h.memory.id))
+        return hits
+
+
+def _bytes(vector: Any) -> bytes:
+    import numpy as np
+
+    return np.asarray(vector, dtype="<f4").tobytes()
+
+
+def _why(f: Fused, weight: float, recency: float, memory: Memory, question: str) -> dict[str, Any]:
+    haystack = f"{memory.title or ''} {memory.content} {' '.join(memory.tags)}".lower()
+    return {
+        "keyword": round(f.keyword, 6),
+        "semantic": round(f.semantic, 6),
+        "cosine": None if f.cosine is None else round(f.cosine, 6),
+        "fused": round(f.fused, 6),
+        "weight_boost": round(weight, 6),
+        "recency_boost": round(recency, 6),
+        "matched_terms": [t for t in text.query_terms(question) if t in haystack],
+    }
+
+
+def _query(query: Any) -> str:
+    if not isinstance(query, str) or not query.strip():
+        raise ValidationFailed.single("query", "required", "query must be a non-empty text: what to look for.", query)
+    if len(query) > MAX_QUERY:
+        raise ValidationFailed.single(
+            "query", "max_length", f"query is {len(query)} characters; the limit is {MAX_QUERY}."
+        )
+    return query.strip()
+
+
+def _alpha(value: Any) -> float:
+    return _unit("alpha", value)
+
+
+def _unit(name: str, value: Any, *, low: float = 0.0) -> float:
+    ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    if not ok or not low <= value <= 1:
+        raise ValidationFailed.single(
+            name, "range", f"{name} must be a number from {low:g} to 1; got {value!r}.", value
+        )
+    return float(value)
+
+
+def _bounded(name: str, value: Any, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ValidationFailed.single(name, "range", f"{name} must be a whole number from {low} to {high}.", value)
+    return value
+
+
+def _deleted(mode: Any) -> DeletedMode:
+    for known in ("exclude", "include", "only"):
+        if mode == known:
+            return known
+    raise ValidationFailed.single("deleted", "invalid", "deleted must be 'exclude', 'include' or 'only'.", mode)

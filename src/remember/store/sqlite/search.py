@@ -1,0 +1,257 @@
+"""The search index in SQLite: FTS5 keyword rows, vectors, and the context of each memory.
+
+Writes happen inside the transaction that writes the memory (see memories.py).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from remember.filters import Filter
+from remember.models import DeletedMode, IndexEntry, Memory, VectorRow
+from remember.store.sqlite import filtersql
+from remember.store.sqlite.connection import Database
+from remember.store.sqlite.rows import MEMORY_COLUMNS, memory_from_row
+from remember.store.sqlite.vectors import Snapshot, VectorCache
+
+DELETED = {"exclude": "m.deleted_at IS NULL", "include": "1", "only": "m.deleted_at IS NOT NULL"}
+# bm25 column weights: content, date, context (measured on LoCoMo: docs/search.md).
+BM25_WEIGHTS = "1.0, 1.0, 0.5"
+TOTAL_CACHE_SECONDS = 5.0
+
+
+def write_index(conn: sqlite3.Connection, memory: Memory, entry: IndexEntry) -> None:
+    """(Re)index one memory: its keyword row, vector and context, and refresh its successors' context."""
+    rowid = _rowid(conn, memory.user_id, memory.id)
+    conversation = memory.context.get("conversation_id")
+    previous = _previous(conn, memory, conversation)
+    context = _content_of(conn, memory.user_id, previous) if previous else ""
+    conn.execute("DELETE FROM memory_fts WHERE rowid = ?", (rowid,))
+    conn.execute(
+        "INSERT INTO memory_fts (rowid, content, date, context) VALUES (?, ?, ?, ?)",
+        (rowid, entry.text, entry.date, context),
+    )
+    conn.execute(
+        "INSERT INTO memory_index (user_id, memory_id, seq, conversation_id, context_of, vector) "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, memory_id) DO UPDATE SET seq = excluded.seq, "
+        "conversation_id = excluded.conversation_id, context_of = excluded.context_of, vector = excluded.vector",
+        (memory.user_id, memory.id, next_seq(conn, memory.user_id), conversation, previous, entry.vector),
+    )
+    _refresh_successors(conn, memory.user_id, memory.id, memory.content)
+
+
+def touch_index(conn: sqlite3.Connection, user_id: str, memory_id: str) -> None:
+    """Move a memory's sequence number, so vector caches re-read it (e.g. after a soft delete)."""
+    conn.execute(
+        "UPDATE memory_index SET seq = ? WHERE user_id = ? AND memory_id = ?",
+        (next_seq(conn, user_id), user_id, memory_id),
+    )
+
+
+def forget_index(conn: sqlite3.Connection, user_id: str, memory_id: str) -> None:
+    """Before a memory is purged: drop its keyword row and erase its text from others' context."""
+    row = conn.execute("SELECT rowid FROM memories WHERE user_id = ? AND id = ?", (user_id, memory_id)).fetchone()
+    if row:
+        conn.execute("DELETE FROM memory_fts WHERE rowid = ?", (row[0],))
+    _refresh_successors(conn, user_id, memory_id, "")
+    conn.execute("UPDATE memory_index SET context_of = NULL WHERE user_id = ? AND context_of = ?", (user_id, memory_id))
+
+
+def next_seq(conn: sqlite3.Connection, user_id: str) -> int:
+    row = conn.execute("SELECT coalesce(max(seq), 0) + 1 FROM memory_index WHERE user_id = ?", (user_id,)).fetchone()
+    return int(row[0])
+
+
+def _rowid(conn: sqlite3.Connection, user_id: str, memory_id: str) -> int:
+    row = conn.execute("SELECT rowid FROM memories WHERE user_id = ? AND id = ?", (user_id, memory_id)).fetchone()
+    return int(row[0])
+
+
+def _previous(conn: sqlite3.Connection, memory: Memory, conversation: Any) -> str | None:
+    """The memory whose text is this one's context: the one before it in its conversation."""
+    existing = conn.execute(
+        "SELECT conversation_id, context_of FROM memory_index WHERE user_id = ? AND memory_id = ?",
+        (memory.user_id, memory.id),
+    ).fetchone()
+    if existing is not None and existing[0] == conversation:
+        return existing[1]  # type: ignore[no-any-return]
+    if not isinstance(conversation, str):
+        return None
+    row = conn.execute(
+        "SELECT memory_id FROM memory_index WHERE user_id = ? AND conversation_id = ? AND memory_id != ? "
+        "ORDER BY seq DESC LIMIT 1",
+        (memory.user_id, conversation, memory.id),
+    ).fetchone()
+    return row[0] if row else None
+
+
+def _content_of(conn: sqlite3.Connection, user_id: str, memory_id: str) -> str:
+    row = conn.execute("SELECT content FROM memories WHERE user_id = ? AND id = ?", (user_id, memory_id)).fetchone()
+    return row[0] if row else ""
+
+
+def _refresh_successors(conn: sqlite3.Connection, user_id: str, memory_id: str, text: str) -> None:
+    rows = conn.execute(
+        "SELECT m.rowid FROM memory_index mi JOIN memories m ON m.user_id = mi.user_id AND m.id = mi.memory_id "
+        "WHERE mi.user_id = ? AND mi.context_of = ?",
+        (user_id, memory_id),
+    ).fetchall()
+    conn.executemany("UPDATE memory_fts SET context = ? WHERE rowid = ?", [(text, r[0]) for r in rows])
+
+
+class SearchTables:
+    db: Database
+    _total_cache: tuple[float, int] | None = None
+    _vectors: VectorCache | None = None
+
+    def keyword_candidates(
+        self, user_id: str, match: str, *, filter: Filter | None, deleted: DeletedMode, limit: int
+    ) -> list[tuple[str, float]]:
+        """Memory ids and keyword scores (higher is better) for an FTS5 ``match`` expression."""
+        params: list[Any] = [match, user_id]
+        where = f"memory_fts MATCH ? AND m.user_id = ? AND {DELETED[deleted]}"
+        if filter is not None:
+            where += " AND " + filtersql.render(filter, params)
+        with self.db.read() as conn:
+            rows = conn.execute(
+                f"SELECT m.id, bm25(memory_fts, {BM25_WEIGHTS}) AS rank FROM memory_fts "
+                f"JOIN memories m ON m.rowid = memory_fts.rowid WHERE {where} ORDER BY rank LIMIT ?",
+                [*params, limit],
+            ).fetchall()
+        return [(memory_id, -rank) for memory_id, rank in rows]
+
+    def term_document_counts(self, terms: Sequence[str]) -> tuple[int, list[int]]:
+        """How many memories are indexed, and how many contain each term (after stemming)."""
+        with self.db.read() as conn:  # the scratch table lives in this connection's temp schema
+            _ensure_scratch(conn)
+            conn.execute("DELETE FROM temp.term_scratch")
+            conn.executemany(
+                "INSERT INTO temp.term_scratch (rowid, t) VALUES (?, ?)", [(i + 1, t) for i, t in enumerate(terms)]
+            )
+            stems: dict[int, str] = {}
+            for doc, term in conn.execute("SELECT doc, term FROM temp.term_stems"):
+                stems.setdefault(doc, term)
+            counts = []
+            for i in range(len(terms)):
+                row = conn.execute(
+                    "SELECT doc FROM temp.memory_vocab WHERE term = ?", (stems.get(i + 1, ""),)
+                ).fetchone()
+                counts.append(int(row[0]) if row else 0)
+        return self._indexed_total(), counts
+
+    def _indexed_total(self) -> int:
+        """How many memories the keyword index holds; recounted at most every few seconds (a guard's input)."""
+        now = time.monotonic()
+        cached = self._total_cache
+        if cached is not None and now - cached[0] < TOTAL_CACHE_SECONDS:
+            return int(cached[1])
+        with self.db.read() as conn:
+            total = int(conn.execute("SELECT count(*) FROM memory_index").fetchone()[0])
+        self._total_cache = (now, total)
+        return total
+
+    def vector_candidates(
+        self, user_id: str, vector: bytes, *, filter: Filter | None, deleted: DeletedMode, limit: int
+    ) -> list[tuple[str, float]]:
+        """The ``limit`` memories closest to ``vector`` (cosine) among those that pass ``filter``.
+
+        Exact search over the user's in-memory matrix; the filter selects the allowed
+        rows in SQL first.
+        """
+        snap = self._snapshot(user_id, len(vector) // 4)
+        scores = snap.scores(vector)
+        allowed = snap.live(deleted) if filter is None else snap.rows_of(self._matching_ids(user_id, filter, deleted))
+        return snap.top(scores, allowed, limit)
+
+    def cosines(self, user_id: str, vector: bytes, memory_ids: Sequence[str]) -> dict[str, float]:
+        """The cosine between ``vector`` and each of these memories that has a vector."""
+        snap = self._snapshot(user_id, len(vector) // 4)
+        return snap.pick(snap.scores(vector), memory_ids)
+
+    def _snapshot(self, user_id: str, dimension: int) -> Snapshot:
+        cache = self._vectors
+        if cache is None or cache.dimension != dimension:
+            cache = self._vectors = VectorCache(dimension)
+        return cache.snapshot(user_id, lambda seq: self._vector_rows(user_id, seq), lambda: self._index_size(user_id))
+
+    def _vector_rows(self, user_id: str, after_seq: int) -> list[VectorRow]:
+        """The user's vectors changed since ``after_seq`` (all of them from 0), with deletion state."""
+        with self.db.read() as conn:
+            rows = conn.execute(
+                "SELECT mi.memory_id, mi.seq, mi.vector, m.deleted_at IS NOT NULL FROM memory_index mi "
+                "JOIN memories m ON m.user_id = mi.user_id AND m.id = mi.memory_id "
+                "WHERE mi.user_id = ? AND mi.seq > ? ORDER BY mi.seq",
+                (user_id, after_seq),
+            ).fetchall()
+        return [VectorRow(r[0], r[1], r[2], bool(r[3])) for r in rows]
+
+    def _index_size(self, user_id: str) -> int:
+        with self.db.read() as conn:
+            row = conn.execute("SELECT count(*) FROM memory_index WHERE user_id = ?", (user_id,)).fetchone()
+        return int(row[0])
+
+    def _matching_ids(self, user_id: str, filter: Filter, deleted: DeletedMode) -> set[str]:
+        params: list[Any] = [user_id]
+        where = f"m.user_id = ? AND {DELETED[deleted]} AND " + filtersql.render(filter, params)
+        with self.db.read() as conn:
+            return {r[0] for r in conn.execute(f"SELECT m.id FROM memories m WHERE {where}", params)}
+
+    def get_memories(self, user_id: str, memory_ids: Sequence[str]) -> list[Memory]:
+        """The memories with these ids (in no particular order); unknown ids are skipped."""
+        found: list[Memory] = []
+        with self.db.read() as conn:
+            for start in range(0, len(memory_ids), 500):
+                chunk = list(memory_ids[start : start + 500])
+                marks = ", ".join("?" for _ in chunk)
+                rows = conn.execute(
+                    f"SELECT {MEMORY_COLUMNS} FROM memories WHERE user_id = ? AND id IN ({marks})", [user_id, *chunk]
+                ).fetchall()
+                found += [memory_from_row(r) for r in rows]
+        return found
+
+    def get_vector(self, user_id: str, memory_id: str) -> bytes | None:
+        with self.db.read() as conn:
+            row = conn.execute(
+                "SELECT vector FROM memory_index WHERE user_id = ? AND memory_id = ?", (user_id, memory_id)
+            ).fetchone()
+        return row[0] if row else None
+
+    def index_settings(self) -> dict[str, str]:
+        with self.db.read() as conn:
+            return dict(conn.execute("SELECT key, value FROM index_settings").fetchall())
+
+    def set_index_settings(self, settings: dict[str, str]) -> None:
+        with self.db.write() as conn:
+            conn.executemany("REPLACE INTO index_settings (key, value) VALUES (?, ?)", list(settings.items()))
+
+    def memory_ids_page(self, after: tuple[str, str] | None, limit: int) -> list[tuple[str, str]]:
+        """(user_id, memory_id) of every memory, all users, in key order: for reindexing."""
+        with self.db.read() as conn:
+            if after is None:
+                rows = conn.execute("SELECT user_id, id FROM memories ORDER BY user_id, id LIMIT ?", (limit,))
+            else:
+                rows = conn.execute(
+                    "SELECT user_id, id FROM memories WHERE (user_id, id) > (?, ?) ORDER BY user_id, id LIMIT ?",
+                    (*after, limit),
+                )
+            return [(r[0], r[1]) for r in rows.fetchall()]
+
+    def write_index_entries(self, batch: Sequence[tuple[Memory, IndexEntry]]) -> None:
+        """(Re)index stored memories in one transaction (used to rebuild the index)."""
+        with self.db.write() as conn:
+            for memory, entry in batch:
+                write_index(conn, memory, entry)
+
+    def count_memories(self) -> int:
+        with self.db.read() as conn:
+            return int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
+
+
+def _ensure_scratch(conn: sqlite3.Connection) -> None:
+    """Per-connection helpers to learn a term's stem and its document count (fts5vocab)."""
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.term_scratch USING fts5(t, tokenize = 'porter unicode61')")
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.term_stems USING fts5vocab(temp, term_scratch, 'instance')")
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.memory_vocab USING fts5vocab(main, memory_fts, 'row')")

@@ -1,0 +1,71 @@
+"""`remember search`, `similar` and `reindex`, in-process and with the real model."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from remember.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
+    code, out, err = run(capsys, *argv, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+@pytest.fixture
+def ids(capsys: pytest.CaptureFixture[str]) -> list[str]:
+    notes = [
+        "Sarah Chen is a product manager at Google.",
+        "Had sushi at Nobu on Friday.",
+        "My dog Rex loves the beach.",
+    ]
+    return [run_json(capsys, "add", n)["id"] for n in notes]
+
+
+def test_search(capsys: pytest.CaptureFixture[str], ids: list[str]) -> None:
+    found = run_json(capsys, "search", "who works at Google")
+    assert found["results"][0]["memory"]["id"] == ids[0]
+    code, out, _ = run(capsys, "search", "pets", "--alpha", "1", "--explain")
+    assert code == 0 and "My dog Rex" in out.splitlines()[0] and "cosine" in out
+    only = run_json(capsys, "search", "anything", "--filter", '{"content": {"contains": "sushi"}}')
+    assert [r["memory"]["id"] for r in only["results"]] == [ids[1]]
+
+
+def test_similar(capsys: pytest.CaptureFixture[str], ids: list[str]) -> None:
+    assert run_json(capsys, "similar", "--text", "animals", "--limit", "1")["results"][0]["memory"]["id"] == ids[2]
+    near = run_json(capsys, "similar", ids[1])
+    assert ids[1] not in [r["memory"]["id"] for r in near["results"]]
+
+
+def test_reindex_shows_progress(capsys: pytest.CaptureFixture[str], ids: list[str]) -> None:
+    code, out, err = run(capsys, "reindex")
+    assert code == 0 and "Reindexed 3 memories." in out and "3/3" in err
+    assert run_json(capsys, "reindex") == {"reindexed": 3}
+    assert run_json(capsys, "search", "Nobu")["results"][0]["memory"]["id"] == ids[1]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["search", ""], "query must be a non-empty text"),
+        (["search", "x", "--alpha", "3"], "alpha must be a number from 0 to 1"),
+        (["search", "x", "--filter", "{nope"], "--filter must be JSON"),
+        (["search", "x", "--filter", '{"colour": 1}'], "Unknown filter field"),
+        (["similar"], "either memory_id or text"),
+        (["similar", "nope"], "No memory with id 'nope'"),
+    ],
+)
+def test_errors(capsys: pytest.CaptureFixture[str], ids: list[str], argv: list[str], message: str) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 1 and out == ""
+    assert message in err
