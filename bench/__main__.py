@@ -9,12 +9,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import foundation, locomo, templates
+from bench import foundation, locomo, search, suggest, templates
 
 SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "foundation": foundation.run,
     "templates": templates.run,
     "locomo": locomo.run,
+    "search": search.run,
+    "suggest": suggest.run,
 }
 
 

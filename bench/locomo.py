@@ -61,8 +61,8 @@ def ingest(services: Any, data: list[dict[str, Any]]) -> tuple[dict[str, dict[st
         user = sample["sample_id"]
         pairs = turns(sample["conversation"], user)
         made = []
-        for start in range(0, len(pairs), 256):
-            made += services.memories.create_many(user, [fields for _, fields in pairs[start : start + 256]])
+        for start in range(0, len(pairs), 1_000):
+            made += services.memories.create_many(user, [fields for _, fields in pairs[start : start + 1_000]])
         ids[user] = {m.id: dia for (dia, _), m in zip(pairs, made, strict=True)}
         count += len(made)
     return ids, count / (time.perf_counter() - started), count

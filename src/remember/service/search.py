@@ -81,7 +81,11 @@ class SearchService:
         pool = max(POOL, start + size + 1)
         keyword = self._keyword(user_id, question, tree, mode, pool) if weight < 1 else {}
         cosine = self._semantic(user_id, question, tree, mode, pool, extra=keyword) if weight > 0 else {}
-        ranked = self._rank(user_id, fuse(keyword, cosine, weight), prefs, explain, question)
+        boosts = Boosts(
+            prefs["search.weight_boost"], prefs["search.recency_boost"], prefs["search.recency_half_life_days"]
+        )
+        fused = _contenders(fuse(keyword, cosine, weight), start + size + 1, boosts)
+        ranked = self._rank(user_id, fused, boosts, explain, question)
         page = ranked[start : start + size]
         if record_access and page:
             self.store.record_access(user_id, [h.memory.id for h in page], self.clock())
@@ -169,13 +173,8 @@ class SearchService:
 
     # ranking
 
-    def _rank(
-        self, user_id: str, fused: list[Fused], prefs: Mapping[str, Any], explain: bool, question: str
-    ) -> list[Hit]:
+    def _rank(self, user_id: str, fused: list[Fused], boosts: Boosts, explain: bool, question: str) -> list[Hit]:
         memories = {m.id: m for m in self.store.get_memories(user_id, [f.memory_id for f in fused])}
-        boosts = Boosts(
-            prefs["search.weight_boost"], prefs["search.recency_boost"], prefs["search.recency_half_life_days"]
-        )
         now = self.clock()
         hits = []
         for f in fused:
@@ -188,6 +187,21 @@ class SearchService:
             hits.append(Hit(memory, round(score, 6), why))
         hits.sort(key=lambda h: (-h.score, h.memory.id))
         return hits
+
+
+def _contenders(fused: list[Fused], needed: int, boosts: Boosts) -> list[Fused]:
+    """The candidates that can still reach the first ``needed`` places once boosts are added.
+
+    Boosts are bounded, so a candidate whose fused score trails the needed-th best by
+    more than the widest possible boost difference can never overtake it: it is not
+    fetched. This drops no result; it only saves reading memories that cannot rank.
+    """
+    if len(fused) <= needed:
+        return fused
+    ordered = sorted(fused, key=lambda f: -f.fused)
+    spread = abs(boosts.weight) + abs(boosts.recency)
+    floor = ordered[needed - 1].fused - spread
+    return [f for f in ordered if f.fused >= floor]
 
 
 def _bytes(vector: Any) -> bytes:

@@ -145,7 +145,14 @@ def _open_session(model_path: Path, threads: int) -> Any:
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    # Measured on this model (2 cores): basic graph optimisation runs as fast as "all",
+    # and without the memory arena a batch of long texts no longer grows the process
+    # by gigabytes (the arena keeps its peak for the life of the session).
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
+    options.enable_cpu_mem_arena = False
+    options.enable_mem_pattern = False
+    # Idle worker threads would spin on the cores that numpy and SQLite need next.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.log_severity_level = _ORT_LOG_ERROR
     try:
         return ort.InferenceSession(str(model_path), sess_options=options, providers=["CPUExecutionProvider"])

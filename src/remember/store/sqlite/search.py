@@ -21,6 +21,8 @@ DELETED = {"exclude": "m.deleted_at IS NULL", "include": "1", "only": "m.deleted
 # bm25 column weights: content, date, context (measured on LoCoMo: docs/search.md).
 BM25_WEIGHTS = "1.0, 1.0, 0.5"
 TOTAL_CACHE_SECONDS = 5.0
+TERM_CACHE_SIZE = 50_000
+_SCRATCH_READY: dict[int, sqlite3.Connection] = {}
 
 
 def write_index(conn: sqlite3.Connection, memory: Memory, entry: IndexEntry) -> None:
@@ -106,6 +108,8 @@ class SearchTables:
     db: Database
     _total_cache: tuple[float, int] | None = None
     _vectors: VectorCache | None = None
+    _stem_cache: dict[str, str]
+    _count_cache: dict[str, tuple[float, int]]
 
     def keyword_candidates(
         self, user_id: str, match: str, *, filter: Filter | None, deleted: DeletedMode, limit: int
@@ -124,23 +128,43 @@ class SearchTables:
         return [(memory_id, -rank) for memory_id, rank in rows]
 
     def term_document_counts(self, terms: Sequence[str]) -> tuple[int, list[int]]:
-        """How many memories are indexed, and how many contain each term (after stemming)."""
-        with self.db.read() as conn:  # the scratch table lives in this connection's temp schema
+        """How many memories are indexed, and how many contain each term (after stemming).
+
+        Stems never change and are remembered; counts are a speed guard's input and
+        are remembered for a few seconds.
+        """
+        now = time.monotonic()
+        stems = self._stems(terms)
+        counts = []
+        with self.db.read() as conn:
             _ensure_scratch(conn)
-            conn.execute("DELETE FROM temp.term_scratch")
-            conn.executemany(
-                "INSERT INTO temp.term_scratch (rowid, t) VALUES (?, ?)", [(i + 1, t) for i, t in enumerate(terms)]
-            )
-            stems: dict[int, str] = {}
-            for doc, term in conn.execute("SELECT doc, term FROM temp.term_stems"):
-                stems.setdefault(doc, term)
-            counts = []
-            for i in range(len(terms)):
-                row = conn.execute(
-                    "SELECT doc FROM temp.memory_vocab WHERE term = ?", (stems.get(i + 1, ""),)
-                ).fetchone()
-                counts.append(int(row[0]) if row else 0)
+            for stem in stems:
+                cached = self._count_cache.get(stem)
+                if cached is None or now - cached[0] > TOTAL_CACHE_SECONDS:
+                    row = conn.execute("SELECT doc FROM temp.memory_vocab WHERE term = ?", (stem,)).fetchone()
+                    cached = self._count_cache[stem] = (now, int(row[0]) if row else 0)
+                counts.append(cached[1])
+        if len(self._count_cache) > TERM_CACHE_SIZE:
+            self._count_cache.clear()
         return self._indexed_total(), counts
+
+    def _stems(self, terms: Sequence[str]) -> list[str]:
+        missing = [t for t in terms if t not in self._stem_cache]
+        if missing:
+            with self.db.read() as conn:  # the scratch table lives in this connection's temp schema
+                _ensure_scratch(conn)
+                conn.execute("DELETE FROM temp.term_scratch")
+                conn.executemany(
+                    "INSERT INTO temp.term_scratch (rowid, t) VALUES (?, ?)",
+                    [(i + 1, t) for i, t in enumerate(missing)],
+                )
+                found: dict[int, str] = {}
+                for doc, term in conn.execute("SELECT doc, term FROM temp.term_stems"):
+                    found.setdefault(doc, term)
+            if len(self._stem_cache) > TERM_CACHE_SIZE:
+                self._stem_cache.clear()
+            self._stem_cache.update({t: found.get(i + 1, "") for i, t in enumerate(missing)})
+        return [self._stem_cache[t] for t in terms]
 
     def _indexed_total(self) -> int:
         """How many memories the keyword index holds; recounted at most every few seconds (a guard's input)."""
@@ -168,14 +192,13 @@ class SearchTables:
 
     def cosines(self, user_id: str, vector: bytes, memory_ids: Sequence[str]) -> dict[str, float]:
         """The cosine between ``vector`` and each of these memories that has a vector."""
-        snap = self._snapshot(user_id, len(vector) // 4)
-        return snap.pick(snap.scores(vector), memory_ids)
+        return self._snapshot(user_id, len(vector) // 4).pick(vector, memory_ids)
 
     def _snapshot(self, user_id: str, dimension: int) -> Snapshot:
         cache = self._vectors
         if cache is None or cache.dimension != dimension:
             cache = self._vectors = VectorCache(dimension)
-        return cache.snapshot(user_id, lambda seq: self._vector_rows(user_id, seq), lambda: self._index_size(user_id))
+        return cache.snapshot(user_id, lambda seq: self._vector_rows(user_id, seq), self._purges)
 
     def _vector_rows(self, user_id: str, after_seq: int) -> list[VectorRow]:
         """The user's vectors changed since ``after_seq`` (all of them from 0), with deletion state."""
@@ -188,10 +211,11 @@ class SearchTables:
             ).fetchall()
         return [VectorRow(r[0], r[1], r[2], bool(r[3])) for r in rows]
 
-    def _index_size(self, user_id: str) -> int:
+    def _purges(self) -> int:
+        """How many memories were ever purged from this database (any user)."""
         with self.db.read() as conn:
-            row = conn.execute("SELECT count(*) FROM memory_index WHERE user_id = ?", (user_id,)).fetchone()
-        return int(row[0])
+            row = conn.execute("SELECT value FROM index_settings WHERE key = 'purges'").fetchone()
+        return int(row[0]) if row else 0
 
     def _matching_ids(self, user_id: str, filter: Filter, deleted: DeletedMode) -> set[str]:
         params: list[Any] = [user_id]
@@ -252,6 +276,9 @@ class SearchTables:
 
 def _ensure_scratch(conn: sqlite3.Connection) -> None:
     """Per-connection helpers to learn a term's stem and its document count (fts5vocab)."""
+    if _SCRATCH_READY.get(id(conn)) is conn:
+        return
+    _SCRATCH_READY[id(conn)] = conn
     conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.term_scratch USING fts5(t, tokenize = 'porter unicode61')")
     conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.term_stems USING fts5vocab(temp, term_scratch, 'instance')")
     conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.memory_vocab USING fts5vocab(main, memory_fts, 'row')")

@@ -14,6 +14,8 @@ class SqliteStore(MemoryTables, PreferenceTables, TemplateTables, SearchTables):
     def __init__(self, path: str, *, url: str | None = None) -> None:
         self.url = url or f"sqlite:///{path}"
         self.db = Database(path)
+        self._stem_cache = {}
+        self._count_cache = {}
         try:
             migrate(self.db.connection, path)
         except BaseException:

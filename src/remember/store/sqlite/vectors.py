@@ -68,9 +68,15 @@ class Snapshot:
         ranked = sorted(((float(scores[i]), self.ids[i]) for i in rows), key=lambda p: (-p[0], p[1]))
         return [(memory_id, score) for score, memory_id in ranked]
 
-    def pick(self, scores: Any, memory_ids: Iterable[str]) -> dict[str, float]:
-        rows = ((i, self.position.get(i)) for i in memory_ids)
-        return {i: float(scores[r]) for i, r in rows if r is not None and r < len(self)}
+    def pick(self, vector: bytes, memory_ids: Iterable[str]) -> dict[str, float]:
+        """The cosine of these memories only (rows looked up, not the whole matrix)."""
+        import numpy as np
+
+        found = [(i, r) for i, r in ((i, self.position.get(i)) for i in memory_ids) if r is not None and r < len(self)]
+        if not found:
+            return {}
+        scores = self.matrix[[r for _, r in found]] @ np.frombuffer(vector, dtype=np.float32)
+        return {i: float(score) for (i, _), score in zip(found, scores, strict=True)}
 
 
 class UserVectors:
@@ -83,6 +89,7 @@ class UserVectors:
         self.ids: list[str] = []
         self.position: dict[str, int] = {}
         self.seq = 0
+        self.purges = 0
         self._matrix: Any = np.zeros((0, dimension), dtype=np.float32)
         self._deleted: Any = np.zeros(0, dtype=bool)
 
@@ -133,15 +140,16 @@ class VectorCache:
         self._lock = threading.Lock()
 
     def snapshot(
-        self, user_id: str, read_changes: Callable[[int], list[VectorRow]], size: Callable[[], int]
+        self, user_id: str, read_changes: Callable[[int], list[VectorRow]], purges: Callable[[], int]
     ) -> Snapshot:
-        """The user's vectors, caught up with the database."""
+        """The user's vectors, caught up with the database (from scratch after any purge)."""
         with self._lock:
-            vectors = self._users.pop(user_id, None) or UserVectors(self.dimension)
-            vectors.apply(read_changes(vectors.seq))
-            if len(vectors.ids) != size():  # memories were purged: start over
+            purged = purges()
+            vectors = self._users.pop(user_id, None)
+            if vectors is None or vectors.purges != purged:
                 vectors = UserVectors(self.dimension)
-                vectors.apply(read_changes(0))
+                vectors.purges = purged
+            vectors.apply(read_changes(vectors.seq))
             self._users[user_id] = vectors
             self._evict()
             return vectors.snapshot()
