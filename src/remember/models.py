@@ -208,6 +208,28 @@ class TemplateUsage:
 
 
 @dataclass(frozen=True)
+class SuggestionEvent:
+    """A template suggestion shown to a user, or applied by them, for learning what they accept."""
+
+    template_id: str
+    event: Literal["shown", "applied"]
+    at: datetime
+    memory_id: str | None = None
+    confidence: float | None = None
+
+
+@dataclass(frozen=True)
+class SuggestionStats:
+    """How often one template was suggested to a user and applied by them."""
+
+    template_id: str
+    shown: int
+    applied: int
+    last_applied: datetime | None
+    ignored: int = 0  # shown for a memory the user then gave another template
+
+
+@dataclass(frozen=True)
 class PreferenceChange:
     path: str
     old_value: Any

@@ -11,7 +11,7 @@ pytestmark = pytest.mark.anyio
 CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     "remember_create_memory": (
         ["content", "title", "type", "weight", "trust", "tags", "references", "context", "location",
-         "template_id", "structured_content"],
+         "template_id", "structured_content", "skip_template_suggestion"],
         [],
         (False, False, False),
     ),
@@ -61,6 +61,12 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     "remember_find_similar": (["memory_id", "text", "min_similarity", "limit", "filters"], [], (True, False, True)),
     "remember_query_memory": (
         ["question", "token_budget", "alpha", "filters", "answer"], ["question"], (True, False, True)
+    ),
+    "remember_suggest_templates": (["content", "context", "limit"], ["content"], (True, False, True)),
+    "remember_apply_template": (
+        ["memory_id", "template_id", "structured_content", "reason"],
+        ["memory_id", "template_id"],
+        (False, False, False),
     ),
 }  # fmt: skip
 

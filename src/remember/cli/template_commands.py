@@ -118,7 +118,7 @@ def schema(services: Services, user: str, args: argparse.Namespace) -> None:
 
 
 def analytics(services: Services, user: str, args: argparse.Namespace) -> None:
-    figures = services.templates.analytics(user, _id(services, user, args))
+    figures = services.suggestions.analytics(user, _id(services, user, args))
     if args.json:
         output.emit(figures)
         return

@@ -239,3 +239,23 @@ class QueryOut(_Out):
     answer: str | None = Field(
         default=None, description="An answer with [n] citations from the client's model, when it can sample."
     )
+
+
+class SuggestionOut(_Out):
+    template_id: str
+    name: str
+    description: str
+    confidence: float = Field(description="0 to 1.")
+    reason: str = Field(description="Why it fits, e.g. \"matched 'dinner at'; mentions a place\".")
+    prefill: dict[str, Any] = Field(description="Field values read from the text (nothing invented).")
+
+
+class CreatedMemoryOut(MemoryOut):
+    template_suggestions: list[SuggestionOut] | None = Field(
+        default=None,
+        description="Templates this free-text memory may fit; apply one with remember_apply_template.",
+    )
+
+
+class SuggestionsOut(_Out):
+    suggestions: list[SuggestionOut]

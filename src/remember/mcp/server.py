@@ -16,7 +16,7 @@ from remember import __version__
 from remember.errors import NotFound
 from remember.mcp import catalog
 from remember.mcp.registry import ToolContext
-from remember.mcp.tools import memories, preferences, search, templates
+from remember.mcp.tools import memories, preferences, search, suggestions, templates
 from remember.service import Services
 
 INSTRUCTIONS = """\
@@ -70,6 +70,6 @@ def build_server(services: Services, user: Callable[[], str]) -> MCPServer:
     """A server whose tools act for ``user()`` over ``services``."""
     server = RememberServer(services, user)
     context = ToolContext(services=services, user=user)
-    for module in (memories, search, templates, preferences):
+    for module in (memories, search, templates, suggestions, preferences):
         module.register(server, context)
     return server

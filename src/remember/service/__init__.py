@@ -10,13 +10,22 @@ from remember.service.indexer import Indexer
 from remember.service.memories import Deletion, MemoryService
 from remember.service.preferences import PreferenceService
 from remember.service.search import SearchService
+from remember.service.suggestions import SuggestionService
 from remember.service.templates import TemplateService
 from remember.store import Store
 
 if TYPE_CHECKING:
     from remember.search.embedders import Embedder
 
-__all__ = ["Deletion", "MemoryService", "PreferenceService", "SearchService", "Services", "TemplateService"]
+__all__ = [
+    "Deletion",
+    "MemoryService",
+    "PreferenceService",
+    "SearchService",
+    "Services",
+    "SuggestionService",
+    "TemplateService",
+]
 
 
 @dataclass(frozen=True)
@@ -29,6 +38,7 @@ class Services:
     templates: TemplateService
     search: SearchService
     indexer: Indexer
+    suggestions: SuggestionService
 
     @classmethod
     def over(cls, store: Store, clock: Clock = utc_now, embedder: Embedder | None = None) -> Services:
@@ -43,6 +53,7 @@ class Services:
             templates=templates,
             search=SearchService(store, preferences, indexer, clock),
             indexer=indexer,
+            suggestions=SuggestionService(store, preferences, templates, embedder, clock),
         )
 
     def close(self) -> None:

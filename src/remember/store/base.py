@@ -22,6 +22,8 @@ from remember.models import (
     MemoryChange,
     MemoryQuery,
     Page,
+    SuggestionEvent,
+    SuggestionStats,
     TemplateRecord,
     TemplateUsage,
 )
@@ -144,3 +146,10 @@ class Store(Protocol):
 
     def count_memories(self) -> int:
         """How many memories the database holds, all users."""
+
+    # template suggestions
+    def log_suggestions(self, user_id: str, events: Sequence[SuggestionEvent]) -> None:
+        """Record suggestions shown to the user and templates they applied."""
+
+    def suggestion_stats(self, user_id: str) -> dict[str, SuggestionStats]:
+        """Per template id: how often it was shown to the user and applied, and when last applied."""

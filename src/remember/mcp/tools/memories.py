@@ -13,12 +13,14 @@ from remember.mcp import elicit
 from remember.mcp.registry import ToolContext, add_tool, hints
 from remember.mcp.schemas import (
     ContextIn,
+    CreatedMemoryOut,
     DeletionOut,
     HistoryOut,
     LocationIn,
     MemoryDetailOut,
     MemoryOut,
     MemoryPageOut,
+    SuggestionOut,
 )
 
 MemoryId = Annotated[str, Field(description="The memory's id, as returned when it was created or listed.")]
@@ -56,7 +58,10 @@ def register(server: MCPServer, tc: ToolContext) -> None:
         location: LocationIn | None = None,
         template_id: TemplateId = None,
         structured_content: Structured = None,
-    ) -> MemoryOut:
+        skip_template_suggestion: Annotated[
+            bool, Field(description="Do not suggest templates for this memory.")
+        ] = False,
+    ) -> CreatedMemoryOut:
         """Store something worth remembering about the user: a fact, a person, a meeting, a book, a decision.
 
         Use it when the user tells you something they will want recalled later. Give a
@@ -66,7 +71,9 @@ def register(server: MCPServer, tc: ToolContext) -> None:
         With a `template_id` (see remember_list_templates), give the template's fields as
         `content` (an object) or `structured_content`; `content` text, `title` and `type` are
         then derived when left out. Missing required fields are asked from the user when the
-        client supports it; otherwise the error lists them.
+        client supports it; otherwise the error lists them. Without a template, the answer
+        may carry `template_suggestions` (with the fields already readable from the text):
+        offer the best one to the user and apply it with remember_apply_template.
 
         Example: {"content": "Sarah is a product manager at Google; met her at PyCon.",
                   "title": "Sarah (PM, Google)", "type": "person", "tags": ["people", "pycon"]}
@@ -76,17 +83,26 @@ def register(server: MCPServer, tc: ToolContext) -> None:
         raw = _memory_fields(
             content, title, type, weight, trust, tags, references, context, location, template_id, structured_content
         )
+        user = tc.user()
         if isinstance(answers, AcceptedElicitation):
             if answers.data is not None:
                 raw["structured_content"] = {**raw.get("structured_content", {}), **answers.data.model_dump()}
         else:
             action = "declined" if isinstance(answers, DeclinedElicitation) else "cancelled"
             try:
-                return MemoryOut.of(memories.create(tc.user(), raw))
+                memory = memories.create(user, raw)
             except ValidationFailed as problem:
                 headline = f"Nothing was stored: the user {action} to fill in the missing fields."
                 raise ValidationFailed(headline, problem.errors) from problem
-        return MemoryOut.of(memories.create(tc.user(), raw))
+            return CreatedMemoryOut.model_validate(MemoryOut.of(memory).model_dump())
+        memory = memories.create(user, raw)
+        suggestions = None
+        if memory.template_id is None and not skip_template_suggestion and _suggesting(tc, user):
+            found = tc.services.suggestions.for_memory(user, memory)
+            suggestions = [SuggestionOut.model_validate(s.as_dict()) for s in found]
+        return CreatedMemoryOut.model_validate(
+            {**MemoryOut.of(memory).model_dump(), "template_suggestions": suggestions}
+        )
 
     def remember_get_memory(
         memory_id: MemoryId,
@@ -222,6 +238,10 @@ def register(server: MCPServer, tc: ToolContext) -> None:
     )
     add_tool(server, remember_restore_memory, title="Restore a memory", hints=hints(read_only=False, idempotent=True))
     add_tool(server, remember_list_memories, title="List memories", hints=hints(read_only=True, idempotent=True))
+
+
+def _suggesting(tc: ToolContext, user: str) -> bool:
+    return bool(tc.services.preferences.effective(user)["templates.auto_suggest"])
 
 
 def _memory_fields(

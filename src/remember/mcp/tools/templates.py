@@ -30,7 +30,12 @@ Fields = Annotated[
     ),
 ]
 Metric = Literal[
-    "usage_count", "average_completion_rate", "most_common_values", "field_usage_statistics", "compliance_rate"
+    "usage_count",
+    "average_completion_rate",
+    "most_common_values",
+    "field_usage_statistics",
+    "compliance_rate",
+    "acceptance_rate",
 ]
 
 
@@ -215,13 +220,16 @@ def register(server: MCPServer, tc: ToolContext) -> None:
         metrics: Annotated[list[Metric] | None, Field(description="Only these figures (default: all).")] = None,
     ) -> dict[str, Any]:
         """How a template is used: usage_count, last_used, average_completion_rate, compliance_rate,
-        most_common_values and field_usage_statistics (fill rate, and min/max/average of numbers) per field.
+        most_common_values and field_usage_statistics (fill rate, and min/max/average of numbers) per field,
+        and how often it was suggested and applied (acceptance_rate).
 
         Example: {"template_id": "builtin:book_review", "metrics": ["usage_count", "most_common_values"]}
         """
-        figures = templates.analytics(tc.user(), template_id)
+        figures = tc.services.suggestions.analytics(tc.user(), template_id)
         if metrics:
             keep = {"template_id", "name", "version", "last_used", "memory_count", *metrics}
+            if "acceptance_rate" in metrics:
+                keep |= {"suggested", "applied_after_suggestion", "smoothed_acceptance_rate"}
             figures = {k: v for k, v in figures.items() if k in keep}
         return figures
 

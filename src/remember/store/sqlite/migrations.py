@@ -172,10 +172,30 @@ def _search(conn: sqlite3.Connection) -> None:
     )
 
 
+def _suggestions(conn: sqlite3.Connection) -> None:
+    run_script(
+        conn,
+        """
+        CREATE TABLE suggestion_events (
+            user_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            template_id TEXT NOT NULL,
+            event TEXT NOT NULL,
+            memory_id TEXT,
+            confidence REAL,
+            at TEXT NOT NULL,
+            PRIMARY KEY (user_id, seq)
+        ) WITHOUT ROWID;
+        CREATE INDEX suggestion_events_template ON suggestion_events (user_id, template_id, event);
+        """,
+    )
+
+
 MIGRATIONS: tuple[tuple[str, Step], ...] = (
     ("0001_initial", _initial),
     ("0002_templates", _templates),
     ("0003_search", _search),
+    ("0004_suggestions", _suggestions),
 )
 
 

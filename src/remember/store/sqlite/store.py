@@ -7,10 +7,11 @@ from remember.store.sqlite.memories import MemoryTables
 from remember.store.sqlite.migrations import migrate
 from remember.store.sqlite.preferences import PreferenceTables
 from remember.store.sqlite.search import SearchTables
+from remember.store.sqlite.suggestions import SuggestionTables
 from remember.store.sqlite.templates import TemplateTables
 
 
-class SqliteStore(MemoryTables, PreferenceTables, TemplateTables, SearchTables):
+class SqliteStore(MemoryTables, PreferenceTables, TemplateTables, SearchTables, SuggestionTables):
     def __init__(self, path: str, *, url: str | None = None) -> None:
         self.url = url or f"sqlite:///{path}"
         self.db = Database(path)

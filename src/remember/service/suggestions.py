@@ -1,0 +1,157 @@
+"""Template suggestions for what the user just said, and learning from what they apply.
+
+Candidates are the templates the user can use that have ``auto_apply``, minus the
+ones their preferences suppress (by id or category). Every suggestion returned is
+logged as shown; applying a template to a memory logs it as applied. Each user's
+own record shifts their templates' confidence within a bound
+(``remember.templates.suggest.learning``); one user's choices never touch another's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from remember.clock import Clock, utc_now
+from remember.errors import ValidationFailed
+from remember.models import Memory, SuggestionEvent
+from remember.service import checks
+from remember.service.preferences import PreferenceService
+from remember.service.templates import TemplateService
+from remember.store import Store
+from remember.templates import TemplateDefinition
+from remember.templates.suggest import (
+    Suggestion,
+    TemplateStats,
+    acceptance_rate,
+    adjustment,
+    extract,
+    prefill,
+    suggest,
+)
+
+if TYPE_CHECKING:
+    from remember.search.embedders import Embedder
+
+MAX_CONTENT = 20_000
+MAX_LIMIT = 10
+CONTEXT_KEYS = ("location_present", "participants_present", "time_of_day", "day_of_week", "conversation_type")
+
+
+class SuggestionService:
+    def __init__(
+        self,
+        store: Store,
+        preferences: PreferenceService,
+        templates: TemplateService,
+        embedder: Embedder | None,
+        clock: Clock = utc_now,
+    ) -> None:
+        self.store = store
+        self.preferences = preferences
+        self.templates = templates
+        self.embedder = embedder
+        self.clock = clock
+
+    def suggest(
+        self,
+        user_id: str,
+        content: Any,
+        *,
+        context: Mapping[str, Any] | None = None,
+        limit: int | None = None,
+        memory_id: str | None = None,
+    ) -> list[Suggestion]:
+        """Templates that fit ``content`` above the user's threshold, best first, with prefill."""
+        text = _content(content)
+        situation = _context(context)
+        prefs = self.preferences.effective(user_id)
+        count = prefs["templates.max_suggestions"] if limit is None else _limit(limit)
+        view = self.templates.view_of(user_id)
+        candidates = [d for d in view.all() if _eligible(d, prefs)]
+        now = self.clock()
+        found = suggest(
+            text, candidates, now=now, context=situation, embedder=self.embedder,
+            threshold=prefs["templates.suggestion_threshold"], limit=count,
+            adjustments=self._adjustments(user_id, now), lookup=view.lookup,
+        )  # fmt: skip
+        events = [SuggestionEvent(s.template_id, "shown", now, memory_id, s.confidence) for s in found]
+        self.store.log_suggestions(user_id, events)
+        return found
+
+    def for_memory(self, user_id: str, memory: Memory) -> list[Suggestion]:
+        """Suggestions for a memory just stored as free text (its place, people and time as context)."""
+        situation: dict[str, Any] = {"local_time": memory.occurred_at.isoformat()}
+        if memory.location:
+            situation["location_present"] = True
+        if memory.context.get("participants"):
+            situation["participants_present"] = True
+        return self.suggest(user_id, memory.content, context=situation, memory_id=memory.id)
+
+    def record_applied(self, user_id: str, template_id: str, memory_id: str) -> None:
+        self.store.log_suggestions(user_id, [SuggestionEvent(template_id, "applied", self.clock(), memory_id)])
+
+    def acceptance(self, user_id: str, template_id: str) -> dict[str, Any]:
+        """Suggestion figures of one template for the analytics."""
+        stats = self.store.suggestion_stats(user_id).get(template_id)
+        if stats is None:
+            return {"suggested": 0, "applied_after_suggestion": 0, "acceptance_rate": None}
+        rate = stats.applied / stats.shown if stats.shown else None
+        return {
+            "suggested": stats.shown,
+            "applied_after_suggestion": stats.applied,
+            "acceptance_rate": None if rate is None else min(1.0, rate),
+            "smoothed_acceptance_rate": round(acceptance_rate(_stats(stats)), 4),
+        }
+
+    def prefill(self, user_id: str, template_id: str, content: str) -> dict[str, Any]:
+        """The values of the template's fields that can be read from ``content`` without a model."""
+        resolved = self.templates.view_of(user_id).resolved(template_id)
+        now = self.clock()
+        return prefill(extract(content, now.date()), resolved, now)
+
+    def analytics(self, user_id: str, template_id: Any) -> dict[str, Any]:
+        """The template's analytics with its suggestion acceptance figures."""
+        figures = self.templates.analytics(user_id, template_id)
+        return {**figures, **self.acceptance(user_id, figures["template_id"])}
+
+    def _adjustments(self, user_id: str, now: Any) -> dict[str, float]:
+        return {tid: adjustment(_stats(s), now) for tid, s in self.store.suggestion_stats(user_id).items()}
+
+
+def _stats(s: Any) -> TemplateStats:
+    return TemplateStats(shown=s.shown, applied=s.applied, ignored=s.ignored, last_applied=s.last_applied)
+
+
+def _eligible(definition: TemplateDefinition, prefs: Mapping[str, Any]) -> bool:
+    return (
+        definition.auto_apply
+        and definition.id not in prefs["templates.suppressed_templates"]
+        and definition.category not in prefs["templates.suppressed_categories"]
+    )
+
+
+def _content(content: Any) -> str:
+    errors: checks.Errors = []
+    text = checks.text(content, "content", errors, limit=MAX_CONTENT, required=True)
+    if errors or text is None:
+        raise ValidationFailed("The content cannot be used for suggestions.", errors)
+    return text
+
+
+def _context(context: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if context is None:
+        return None
+    if not isinstance(context, Mapping):
+        raise ValidationFailed.single("context", "type", "context must be an object.", context)
+    unknown = sorted(set(context) - {*CONTEXT_KEYS, "location", "participants", "local_time"})
+    if unknown:
+        known = ", ".join([*CONTEXT_KEYS, "location", "participants", "local_time"])
+        raise ValidationFailed.single("context", "unknown_field", f"Unknown context keys {unknown}; known: {known}.")
+    return dict(context)
+
+
+def _limit(limit: Any) -> int:
+    if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_LIMIT:
+        raise ValidationFailed.single("limit", "range", f"limit must be a whole number from 1 to {MAX_LIMIT}.", limit)
+    return limit
