@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -93,7 +93,8 @@ class UserVectors:
         self._matrix: Any = np.zeros((0, dimension), dtype=np.float32)
         self._deleted: Any = np.zeros(0, dtype=bool)
 
-    def apply(self, changes: Iterable[VectorRow]) -> None:
+    def apply(self, changes: Sequence[VectorRow]) -> None:
+        self._grow(len(self.ids) + len(changes))  # at most what is needed: every change may be new
         for row in changes:
             at = self.position.get(row.memory_id)
             if at is None:
@@ -122,7 +123,9 @@ class UserVectors:
         capacity = self._matrix.shape[0]
         if needed <= capacity:
             return
-        bigger = max(needed, capacity * 2, 1024)
+        # A quarter more than needed: room for new memories without a copy each time,
+        # without doubling a 100k-row matrix for one more row.
+        bigger = max(needed + needed // 4, 1024)
         matrix = np.zeros((bigger, self.dimension), dtype=np.float32)
         matrix[:capacity] = self._matrix
         deleted = np.zeros(bigger, dtype=bool)
