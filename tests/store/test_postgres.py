@@ -117,8 +117,9 @@ def test_every_table_is_keyed_by_user_first(postgres_url: str) -> None:
         "JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1] "
         "WHERE c.contype = 'p' AND c.connamespace = 'public'::regnamespace",
     )
-    tables = {table: first for table, first in keys if table != "schema_migrations"}
-    assert set(tables) >= {"memories", "memory_tags", "memory_history", "preferences", "templates"}
+    # schema_migrations and index_settings describe the whole database, not one user's rows
+    tables = {table: first for table, first in keys if table not in ("schema_migrations", "index_settings")}
+    assert set(tables) >= {"memories", "memory_tags", "memory_history", "preferences", "templates", "memory_index"}
     assert set(tables.values()) == {"user_id"}
 
 
@@ -140,6 +141,9 @@ def test_indexes_that_matter_exist(postgres_url: str) -> None:
         assert any(f"(user_id, {column})" in d for d in indexes.values()), column
     assert "gin (structured_content jsonb_path_ops)" in indexes["memories_structured"]
     assert "(user_id, tag)" in indexes["memory_tags_tag"]
+    assert "gin (keywords)" in indexes["memory_index_keywords"]
+    for columns in ("(user_id, seq)", "(user_id, conversation_id, seq)", "(user_id, context_of)"):
+        assert any(f"memory_index USING btree {columns}" in d for d in indexes.values()), columns
 
 
 def test_a_structured_equality_filter_uses_the_gin_index(postgres_url: str) -> None:
@@ -283,8 +287,10 @@ def test_the_citus_statements_distribute_every_table_referenced_first(postgres_u
     statements = re.findall(r"create_distributed_table\('(\w+)', 'user_id'(?:, colocate_with => '(\w+)')?\)", doc)
     order = [table for table, _ in statements]
     assert {colocated for _, colocated in statements[1:]} == {order[0]}
+    shared = re.findall(r"create_reference_table\('(\w+)'\)", doc)  # database-wide: a copy on every worker
+    assert shared == ["index_settings"]
     tables = {r[0] for r in rows(postgres_url, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
-    assert set(order) == tables - {"schema_migrations"}
+    assert set(order) == tables - {"schema_migrations", *shared}
     references = rows(
         postgres_url,
         "SELECT conrelid::regclass::text, confrelid::regclass::text FROM pg_constraint WHERE contype = 'f'",

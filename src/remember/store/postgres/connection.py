@@ -132,7 +132,10 @@ class Database:
 
 
 def _configure(conn: Connection) -> None:
+    from remember.store.postgres.search import VectorDumper, VectorParam
+
     set_json_loads(_loads, conn)
+    conn.adapters.register_dumper(VectorParam, VectorDumper)
 
 
 def _loads(data: str | bytes) -> Any:

@@ -9,7 +9,7 @@ from typing import Any
 from psycopg import errors as pgerrors
 
 from remember.errors import Conflict, NotFound, StoreError
-from remember.models import HistoryEntry, Memory, MemoryChange, MemoryQuery, Page
+from remember.models import HistoryEntry, IndexEntry, Memory, MemoryChange, MemoryQuery, Page
 from remember.store.postgres import filtersql
 from remember.store.postgres.connection import Connection, Database
 from remember.store.postgres.rows import (
@@ -22,6 +22,7 @@ from remember.store.postgres.rows import (
     memory_from_row,
     memory_params,
 )
+from remember.store.postgres.search import forget_index, lock_users, touch_index, write_index
 
 # Every column but the key (user_id, id), in MEMORY_COLUMNS order.
 _ASSIGNMENTS = ", ".join(f"{c} = %s" for c in COLUMN_NAMES[2:])
@@ -33,14 +34,22 @@ _DELETED = {"exclude": "m.deleted_at IS NULL", "include": "TRUE", "only": "m.del
 class MemoryTables:
     db: Database
 
-    def insert_memory(self, memory: Memory) -> None:
+    def insert_memory(self, memory: Memory, index: IndexEntry | None = None) -> None:
+        self.insert_memories([(memory, index)])
+
+    def insert_memories(self, batch: Sequence[tuple[Memory, IndexEntry | None]]) -> None:
+        """Insert many memories (and their index entries) in one transaction: all or none."""
+        if not batch:
+            return
         try:
             with self.db.write() as conn:
-                conn.execute(f"INSERT INTO memories ({MEMORY_COLUMNS}) VALUES ({PLACEHOLDERS})", memory_params(memory))
-                write_tags(conn, memory)
+                lock_users(conn, (m.user_id for m, index in batch if index is not None))
+                for memory, index in batch:
+                    insert(conn, memory, index)
         except StoreError as exc:
             if isinstance(exc.__cause__, pgerrors.UniqueViolation):
-                raise StoreError(f"Memory {memory.id} already exists; give the new memory another id.") from exc
+                which = f"Memory {batch[0][0].id}" if len(batch) == 1 else "One of these memories"
+                raise StoreError(f"{which} already exists; give the new memory another id.") from exc
             raise
 
     def get_memory(self, user_id: str, memory_id: str) -> Memory | None:
@@ -50,12 +59,16 @@ class MemoryTables:
             ).fetchone()
         return memory_from_row(row) if row else None
 
-    def replace_memory(self, memory: Memory, *, expected_version: int, history: HistoryEntry) -> None:
+    def replace_memory(
+        self, memory: Memory, *, expected_version: int, history: HistoryEntry, index: IndexEntry | None = None
+    ) -> None:
         with self.db.write() as conn:
-            write_change(conn, MemoryChange(memory, expected_version, history))
+            write_change(conn, MemoryChange(memory, expected_version, history), index)
 
     def purge_memory(self, user_id: str, memory_id: str) -> bool:
         with self.db.write() as conn:
+            lock_users(conn, [user_id])
+            forget_index(conn, user_id, memory_id)
             cursor = conn.execute("DELETE FROM memories WHERE user_id = %s AND id = %s", (user_id, memory_id))
             return cursor.rowcount > 0
 
@@ -98,9 +111,22 @@ class MemoryTables:
             )
 
 
-def write_change(conn: Connection, change: MemoryChange) -> None:
-    """Write a memory's new state and its history entry, if it is still at the expected version."""
+def insert(conn: Connection, memory: Memory, index: IndexEntry | None) -> None:
+    """Insert one memory, its tags and its index entry (the caller holds the user's index lock)."""
+    conn.execute(f"INSERT INTO memories ({MEMORY_COLUMNS}) VALUES ({PLACEHOLDERS})", memory_params(memory))
+    write_tags(conn, memory)
+    if index is not None:
+        write_index(conn, memory, index)
+
+
+def write_change(conn: Connection, change: MemoryChange, index: IndexEntry | None = None) -> None:
+    """Write a memory's new state and its history entry, if it is still at the expected version.
+
+    With ``index`` the memory is re-indexed; without, its index row only learns that it changed.
+    """
     memory = change.memory
+    # The user's index lock first, then the row: every index writer takes them in this order.
+    lock_users(conn, [memory.user_id])
     # FOR UPDATE makes a concurrent writer wait here, then see the version written before it.
     row = conn.execute(
         "SELECT version FROM memories WHERE user_id = %s AND id = %s FOR UPDATE", (memory.user_id, memory.id)
@@ -122,6 +148,10 @@ def write_change(conn: Connection, change: MemoryChange) -> None:
         f"INSERT INTO memory_history ({HISTORY_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s)",
         history_params(change.history),
     )
+    if index is not None:
+        write_index(conn, memory, index)
+    else:
+        touch_index(conn, memory)
 
 
 def write_tags(conn: Connection, memory: Memory) -> None:

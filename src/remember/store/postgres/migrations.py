@@ -156,10 +156,83 @@ def _templates(conn: Connection) -> None:
     )
 
 
+def _search(conn: Connection) -> None:
+    # memory_index: one row per indexed memory, as on SQLite: the conversation it
+    # belongs to, the memory whose text fills its context, a per-user sequence number
+    # that moves on every change, whether the memory is deleted (so that a search
+    # without a filter needs no join), and its keyword text in three parts (its own
+    # text, its date words, the text of the memory before it in its conversation)
+    # with a tsvector generated from them, weighted A, B and C.
+    # memory_vectors: the vectors, in a table of their own so that keyword searches
+    # read narrow rows. The column has no fixed dimension (that belongs to the
+    # embedder): an HNSW index per dimension is created when the index settings
+    # record one (search.py).
+    conn.execute(
+        """
+        CREATE TABLE memory_index (
+            user_id text COLLATE "C" NOT NULL,
+            memory_id text COLLATE "C" NOT NULL,
+            seq bigint NOT NULL,
+            conversation_id text COLLATE "C",
+            context_of text COLLATE "C",
+            deleted boolean NOT NULL,
+            body text NOT NULL,
+            date text NOT NULL,
+            context text NOT NULL DEFAULT '',
+            keywords tsvector GENERATED ALWAYS AS (
+                setweight(to_tsvector('english'::regconfig, body), 'A')
+                || setweight(to_tsvector('english'::regconfig, date), 'B')
+                || setweight(to_tsvector('english'::regconfig, context), 'C')
+            ) STORED,
+            PRIMARY KEY (user_id, memory_id),
+            FOREIGN KEY (user_id, memory_id) REFERENCES memories (user_id, id) ON DELETE CASCADE
+        );
+        CREATE INDEX memory_index_keywords ON memory_index USING gin (keywords);
+        CREATE INDEX memory_index_seq ON memory_index (user_id, seq);
+        CREATE INDEX memory_index_conversation ON memory_index (user_id, conversation_id, seq);
+        CREATE INDEX memory_index_context ON memory_index (user_id, context_of);
+
+        CREATE TABLE memory_vectors (
+            user_id text COLLATE "C" NOT NULL,
+            memory_id text COLLATE "C" NOT NULL,
+            vector vector NOT NULL,
+            PRIMARY KEY (user_id, memory_id),
+            FOREIGN KEY (user_id, memory_id) REFERENCES memory_index (user_id, memory_id) ON DELETE CASCADE
+        );
+
+        CREATE TABLE index_settings (
+            key text COLLATE "C" PRIMARY KEY,
+            value text NOT NULL
+        );
+        """
+    )
+
+
+def _suggestions(conn: Connection) -> None:
+    # Numbered per user like preference_history (no sequence: the table shards by user as it is).
+    conn.execute(
+        """
+        CREATE TABLE suggestion_events (
+            user_id text COLLATE "C" NOT NULL,
+            seq bigint NOT NULL,
+            template_id text COLLATE "C" NOT NULL,
+            event text COLLATE "C" NOT NULL,
+            memory_id text COLLATE "C",
+            confidence double precision,
+            at timestamptz NOT NULL,
+            PRIMARY KEY (user_id, seq)
+        );
+        CREATE INDEX suggestion_events_template ON suggestion_events (user_id, template_id, event);
+        """
+    )
+
+
 # The same names as the SQLite backend's steps, so both report the same schema history.
 MIGRATIONS: tuple[tuple[str, Step], ...] = (
     ("0001_initial", _initial),
     ("0002_templates", _templates),
+    ("0003_search", _search),
+    ("0004_suggestions", _suggestions),
 )
 
 

@@ -6,11 +6,13 @@ from remember.store.postgres.connection import Database
 from remember.store.postgres.memories import MemoryTables
 from remember.store.postgres.migrations import migrate
 from remember.store.postgres.preferences import PreferenceTables
+from remember.store.postgres.search import SearchTables
+from remember.store.postgres.suggestions import SuggestionTables
 from remember.store.postgres.templates import TemplateTables
 from remember.store.postgres.url import parse_url, redact
 
 
-class PostgresStore(MemoryTables, PreferenceTables, TemplateTables):
+class PostgresStore(MemoryTables, PreferenceTables, TemplateTables, SearchTables, SuggestionTables):
     """``Store`` over a PostgreSQL database; migrates it on open.
 
     ``url`` is a libpq URL (``postgresql://user:password@host:5432/db``) and may

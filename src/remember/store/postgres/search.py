@@ -1,0 +1,484 @@
+"""The search index in PostgreSQL: a weighted tsvector, a pgvector vector, and each memory's context.
+
+One ``memory_index`` row per indexed memory (migration ``0003_search``). Writes
+happen inside the transaction that writes the memory (see memories.py), after
+``lock_users``: a transaction-scoped advisory lock per user that orders a user's
+index writes as SQLite's single writer does, so that sequence numbers are
+unique per user and the context of a conversation's next memory is read after
+its predecessor's text is committed.
+
+Keywords: ``body`` (the memory's keyword text), ``date`` (its date words) and
+``context`` (the text of the memory before it in its conversation) make a
+generated tsvector weighted A, B and C, served by a GIN index. The service's
+query (``"t1" OR "t2" …``, FTS5 syntax) is parsed back into its terms; each
+becomes ``phraseto_tsquery('english', term)`` (bound, never spliced into SQL),
+and a memory's score is a BM25-like sum over the terms it contains of
+``idf(term) * ts_rank({0, 0.5, 1, 1}, keywords, term)``: ts_rank saturates with
+repeats and weighs the three parts 1.0, 1.0 and 0.5; idf comes from the user's
+own document counts.
+
+Vectors: an unconstrained ``vector`` column (the dimension belongs to the
+embedder) and, per recorded dimension D, a partial HNSW expression index on
+``vector::vector(D)`` (``halfvec(D)`` above 2,000 dimensions) for rows of that
+dimension, created when the index settings record D. Queries repeat the index's
+expression and predicate, with D written into the SQL as a number.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+import time
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from psycopg.adapt import Dumper
+from psycopg.pq import Format
+
+from remember.filters import Filter
+from remember.models import DeletedMode, IndexEntry, Memory
+from remember.store.postgres import filtersql
+from remember.store.postgres.connection import Connection, Database
+from remember.store.postgres.rows import MEMORY_COLUMNS, memory_from_row
+
+DELETED = {"exclude": "m.deleted_at IS NULL", "include": "TRUE", "only": "m.deleted_at IS NOT NULL"}
+INDEX_DELETED = {"exclude": "NOT x.deleted", "include": "TRUE", "only": "x.deleted"}
+
+# ts_rank weights in the order {D, C, B, A}: content (A) and date (B) 1.0, context (C) 0.5, as bm25 on SQLite.
+RANK_WEIGHTS = "'{0, 0.5, 1.0, 1.0}'::float4[]"
+# advisory lock class of a user's index writes (two-key form: its own key space); "rem" in ASCII
+USER_LOCK_CLASS = 0x72656D
+
+# HNSW: build parameters (pgvector's defaults) and the search-time candidate list.
+HNSW_M = 16
+HNSW_EF_CONSTRUCTION = 64
+HNSW_EF_SEARCH = 100
+MAX_EF_SEARCH = 1000  # pgvector's upper bound
+MAX_VECTOR_DIMENSIONS = 2000  # HNSW on vector; up to 4,000 on halfvec; above that, exact search
+MAX_HALFVEC_DIMENSIONS = 4000
+VECTOR_INDEX_PREFIX = "memory_vectors_hnsw_"
+
+EXACT_SEARCH_BELOW = 5_000  # a filter passing at most this many memories: exact vector search over them
+TOTAL_CACHE_SECONDS = 5.0
+EXACT_TOTAL_BELOW = 100_000  # above, the planner's row estimate stands in for count(*)
+ESTIMATE_COUNTS_FROM = 10_000  # from this many indexed memories, common terms' counts come from statistics
+_QUOTED = re.compile(r'"((?:[^"]|"")*)"')
+_EXPRESSION = re.compile(r'\s*"(?:[^"]|"")*"(?:\s+OR\s+"(?:[^"]|"")*")*\s*')
+
+
+class VectorParam:
+    """A float32 little-endian vector, sent to PostgreSQL in pgvector's binary form."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+
+class VectorDumper(Dumper):
+    """pgvector's binary input: dimension (int16), an unused int16, then big-endian float32s."""
+
+    format = Format.BINARY
+
+    def dump(self, obj: VectorParam) -> bytes:
+        n = len(obj.data) // 4
+        values = struct.unpack(f"<{n}f", obj.data[: 4 * n])
+        return struct.pack(f">HH{n}f", n, 0, *values)
+
+
+def vector_from_binary(data: bytes) -> bytes:
+    """pgvector's binary output back to float32 little-endian bytes."""
+    (n,) = struct.unpack_from(">H", data)
+    return struct.pack(f"<{n}f", *struct.unpack_from(f">{n}f", data, 4))
+
+
+# writing the index (inside the memory's transaction)
+
+_NEXT_SEQ = "(SELECT coalesce(max(seq), 0) + 1 FROM memory_index WHERE user_id = %(u)s)"
+
+
+def lock_users(conn: Connection, user_ids: Iterable[str]) -> None:
+    """Take each user's index-write lock, in one order (no two transactions can deadlock on them)."""
+    for user_id in sorted(set(user_ids)):
+        conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (USER_LOCK_CLASS, user_id))
+
+
+def write_index(conn: Connection, memory: Memory, entry: IndexEntry) -> None:
+    """(Re)index one memory: its keyword row, vector and context, and refresh its successors' context."""
+    raw = memory.context.get("conversation_id")
+    conversation = raw if isinstance(raw, str) else None
+    previous = _previous(conn, memory, conversation)
+    key = {"u": memory.user_id, "id": memory.id}
+    conn.execute(
+        "INSERT INTO memory_index (user_id, memory_id, seq, conversation_id, context_of, deleted, body, date, context) "
+        f"VALUES (%(u)s, %(id)s, {_NEXT_SEQ}, %(conv)s, %(prev)s, %(deleted)s, %(body)s, %(date)s, "
+        "coalesce((SELECT content FROM memories WHERE user_id = %(u)s AND id = %(prev)s), '')) "
+        "ON CONFLICT (user_id, memory_id) DO UPDATE SET seq = excluded.seq, "
+        "conversation_id = excluded.conversation_id, context_of = excluded.context_of, deleted = excluded.deleted, "
+        "body = excluded.body, date = excluded.date, context = excluded.context",
+        {**key, "conv": conversation, "prev": previous, "deleted": memory.is_deleted, "body": entry.text,
+         "date": entry.date},
+    )  # fmt: skip
+    if entry.vector is None:
+        conn.execute("DELETE FROM memory_vectors WHERE user_id = %(u)s AND memory_id = %(id)s", key)
+    else:
+        conn.execute(
+            "INSERT INTO memory_vectors (user_id, memory_id, vector) VALUES (%(u)s, %(id)s, %(v)s::vector) "
+            "ON CONFLICT (user_id, memory_id) DO UPDATE SET vector = excluded.vector",
+            {**key, "v": VectorParam(entry.vector)},
+        )
+    _refresh_successors(conn, memory.user_id, memory.id, memory.content)
+
+
+def touch_index(conn: Connection, memory: Memory) -> None:
+    """Move a memory's sequence number and note whether it is deleted (after a soft delete or a restore)."""
+    conn.execute(
+        f"UPDATE memory_index SET seq = {_NEXT_SEQ}, deleted = %(deleted)s "
+        "WHERE user_id = %(u)s AND memory_id = %(id)s",
+        {"u": memory.user_id, "id": memory.id, "deleted": memory.is_deleted},
+    )
+
+
+def forget_index(conn: Connection, user_id: str, memory_id: str) -> None:
+    """Before a memory is purged: erase its text from others' context (its own rows go with the memory)."""
+    conn.execute(
+        "UPDATE memory_index SET context = '', context_of = NULL WHERE user_id = %s AND context_of = %s",
+        (user_id, memory_id),
+    )
+
+
+def _previous(conn: Connection, memory: Memory, conversation: str | None) -> str | None:
+    """The memory whose text is this one's context: the one before it in its conversation."""
+    existing = conn.execute(
+        "SELECT conversation_id, context_of FROM memory_index WHERE user_id = %s AND memory_id = %s",
+        (memory.user_id, memory.id),
+    ).fetchone()
+    if existing is not None and existing[0] == conversation:
+        return existing[1]  # type: ignore[no-any-return]
+    if conversation is None:
+        return None
+    row = conn.execute(
+        "SELECT memory_id FROM memory_index WHERE user_id = %s AND conversation_id = %s AND memory_id <> %s "
+        "ORDER BY seq DESC LIMIT 1",
+        (memory.user_id, conversation, memory.id),
+    ).fetchone()
+    return row[0] if row else None
+
+
+def _refresh_successors(conn: Connection, user_id: str, memory_id: str, text: str) -> None:
+    conn.execute(
+        "UPDATE memory_index SET context = %s WHERE user_id = %s AND context_of = %s AND context <> %s",
+        (text, user_id, memory_id, text),
+    )
+
+
+# the vector index per dimension
+
+
+def vector_cast(dimension: int) -> str:
+    """The type a vector of ``dimension`` is indexed and searched as."""
+    kind = "vector" if dimension <= MAX_VECTOR_DIMENSIONS else "halfvec"
+    return f"{kind}({int(dimension)})"
+
+
+def query_vector_sql(dimension: int) -> str:
+    """The query vector (a parameter) as the type the index holds."""
+    cast = vector_cast(dimension)
+    return f"%s::{cast}" if cast.startswith("vector") else f"%s::vector::{cast}"
+
+
+def vector_index_name(dimension: int) -> str:
+    return f"{VECTOR_INDEX_PREFIX}{int(dimension)}"
+
+
+def ensure_vector_index(conn: Connection, dimension: int) -> None:
+    """The HNSW index of vectors of ``dimension``, created if missing; other dimensions' indexes dropped."""
+    existing = {
+        r[0]
+        for r in conn.execute(
+            "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'memory_vectors' "
+            "AND indexname LIKE %s",
+            (VECTOR_INDEX_PREFIX + "%",),
+        )
+    }
+    wanted = vector_index_name(dimension) if 0 < dimension <= MAX_HALFVEC_DIMENSIONS else None
+    for name in sorted(existing - {wanted}):
+        conn.execute(f"DROP INDEX IF EXISTS {name}")
+    if wanted is None or wanted in existing:
+        return
+    cast = vector_cast(dimension)
+    ops = "vector_cosine_ops" if cast.startswith("vector") else "halfvec_cosine_ops"
+    conn.execute(
+        f"CREATE INDEX IF NOT EXISTS {wanted} ON memory_vectors USING hnsw ((vector::{cast}) {ops}) "
+        f"WITH (m = {HNSW_M}, ef_construction = {HNSW_EF_CONSTRUCTION}) "
+        f"WHERE vector_dims(vector) = {int(dimension)}"
+    )
+
+
+def hnsw_settings(limit: int) -> list[str]:
+    """What an approximate search sets for its transaction: the candidate list, and scanning on past it."""
+    ef_search = min(max(HNSW_EF_SEARCH, limit), MAX_EF_SEARCH)
+    return [f"SET LOCAL hnsw.ef_search = {ef_search}", "SET LOCAL hnsw.iterative_scan = relaxed_order"]
+
+
+def approximate_sql(dimension: int, where: str) -> str:
+    """The HNSW search; parameters: the vector, the user, ``where``'s own, the limit, the vector again.
+
+    The expression and the predicate are the index's. relaxed_order may return rows
+    slightly out of order: the outer query sorts them again, by the exact cosine.
+    """
+    return (
+        "WITH hits AS MATERIALIZED ("
+        f"SELECT v.memory_id, v.vector::{vector_cast(dimension)} <=> {query_vector_sql(dimension)} AS distance, "
+        "v.vector FROM memory_vectors v JOIN memories m ON m.user_id = v.user_id AND m.id = v.memory_id "
+        f"WHERE v.user_id = %s AND vector_dims(v.vector) = {int(dimension)} AND {where} "
+        "ORDER BY distance LIMIT %s) "
+        "SELECT memory_id, 1 - (vector <=> %s::vector) AS score FROM hits ORDER BY score DESC, memory_id"
+    )
+
+
+# reading the index
+
+
+def match_terms(match: str) -> list[str]:
+    """The terms of an FTS5 expression of quoted terms joined by OR; ``""`` inside quotes is one quote."""
+    # Not in the service's form: the whole text is one term.
+    terms = [t.replace('""', '"') for t in _QUOTED.findall(match)] if _EXPRESSION.fullmatch(match) else [match]
+    return list(dict.fromkeys(t for t in terms if t.strip()))
+
+
+class SearchTables:
+    db: Database
+    _total_cache: tuple[float, int] | None = None
+
+    def keyword_candidates(
+        self, user_id: str, match: str, *, filter: Filter | None, deleted: DeletedMode, limit: int
+    ) -> list[tuple[str, float]]:
+        """Memory ids and keyword scores (higher is better) for the quoted terms of ``match``."""
+        terms = match_terms(match)
+        if not terms:
+            return []
+        either = " || ".join("phraseto_tsquery('english', %s)" for _ in terms)
+        join, where, filter_params = "", INDEX_DELETED[deleted], []
+        if filter is not None:  # the filter reads the memory; without one, the index row says enough
+            join = "JOIN memories m ON m.user_id = %s AND m.id = x.memory_id "
+            filter_params = [user_id]
+            where += " AND " + filtersql.render(filter, filter_params)
+        sql = (
+            # each term as a tsquery; a term the english configuration drops (a stopword) matches nothing
+            "WITH terms AS MATERIALIZED (SELECT w.i, phraseto_tsquery('english', w.t) AS q "
+            "FROM unnest(%s::text[]) WITH ORDINALITY AS w(t, i)), "
+            # the user's memories holding any term, deleted or not, filtered or not: they give the idf
+            "matched AS MATERIALIZED (SELECT s.memory_id, s.deleted, s.keywords FROM memory_index s "
+            f"WHERE s.user_id = %s AND s.keywords @@ ({either})), "
+            "total AS MATERIALIZED (SELECT greatest(count(*), 1)::float8 AS n FROM memory_index WHERE user_id = %s), "
+            "idf AS MATERIALIZED (SELECT t.q, "
+            "ln(1 + (total.n - count(x.memory_id) + 0.5) / (count(x.memory_id) + 0.5)) AS w "
+            "FROM terms t CROSS JOIN total LEFT JOIN matched x ON x.keywords @@ t.q "
+            "WHERE numnode(t.q) > 0 GROUP BY t.i, t.q, total.n) "
+            f"SELECT x.memory_id, (SELECT sum(idf.w * ts_rank({RANK_WEIGHTS}, x.keywords, idf.q)) "
+            f"FROM idf WHERE x.keywords @@ idf.q) AS score FROM matched x {join}"
+            f"WHERE {where} ORDER BY score DESC, x.memory_id LIMIT %s"
+        )
+        params = [list(terms), user_id, *terms, user_id, *filter_params, limit]
+        with self.db.read() as conn:
+            rows = conn.execute(sql, params).fetchall()
+        return [(memory_id, float(score)) for memory_id, score in rows]
+
+    def term_document_counts(self, terms: Sequence[str]) -> tuple[int, list[int]]:
+        """How many memories are indexed (all users), and about how many contain each term (after stemming).
+
+        In a large index, a term among the column's most common elements (the
+        planner's statistics, kept by ANALYZE) is estimated from its frequency
+        there; any other term is rarer than those and is counted, through the GIN
+        index. A count stops at a fifth of the total (at least 10,000): past that
+        the exact number changes nothing for the caller, which drops such terms.
+        """
+        total = self._indexed_total()
+        if not terms:
+            return total, []
+        estimate = "NULL::float8" if total < ESTIMATE_COUNTS_FROM else _COMMON_FREQUENCY
+        with self.db.read() as conn:
+            rows = conn.execute(
+                f"SELECT coalesce(round(({estimate}) * %s)::bigint, (SELECT count(*) FROM (SELECT 1 "
+                "FROM memory_index s WHERE s.keywords @@ phraseto_tsquery('english', w.t) LIMIT %s) x)) "
+                "FROM unnest(%s::text[]) WITH ORDINALITY AS w(t, i) ORDER BY w.i",
+                (total, max(total // 5, 10_000) + 1, list(terms)),
+            ).fetchall()
+        return total, [int(r[0]) for r in rows]
+
+    def _indexed_total(self) -> int:
+        """How many memories the index holds, all users: counted while small, else the planner's estimate."""
+        now = time.monotonic()
+        cached = self._total_cache
+        if cached is not None and now - cached[0] < TOTAL_CACHE_SECONDS:
+            return int(cached[1])
+        with self.db.read() as conn:
+            row = conn.execute("SELECT reltuples FROM pg_class WHERE oid = 'memory_index'::regclass").fetchone()
+            estimate = float(row[0]) if row else -1.0
+            if estimate < EXACT_TOTAL_BELOW:
+                counted = conn.execute("SELECT count(*) FROM memory_index").fetchone()
+                total = int(counted[0]) if counted else 0
+            else:
+                total = int(estimate)
+        self._total_cache = (now, total)
+        return total
+
+    def vector_candidates(
+        self, user_id: str, vector: bytes, *, filter: Filter | None, deleted: DeletedMode, limit: int
+    ) -> list[tuple[str, float]]:
+        """The ``limit`` memories closest to ``vector`` (cosine) among those that pass ``filter``, best first.
+
+        When few memories pass the filter, an exact search over them answers.
+        Otherwise the HNSW index does, scanning on (``hnsw.iterative_scan``) until
+        enough rows pass; should it still bring fewer than ``limit`` (the scan gave
+        up), the exact search answers instead.
+        """
+        dimension = len(vector) // 4
+        if dimension == 0 or limit <= 0:
+            return []
+        selective = filter is not None or deleted == "only"
+        if selective and self._passing(user_id, filter, deleted, EXACT_SEARCH_BELOW + 1) <= EXACT_SEARCH_BELOW:
+            return self._exact(user_id, vector, filter, deleted, limit)
+        found = self._approximate(user_id, vector, filter, deleted, limit)
+        if len(found) < limit:
+            found = self._exact(user_id, vector, filter, deleted, limit)
+        return found
+
+    def _passing(self, user_id: str, filter: Filter | None, deleted: DeletedMode, cap: int) -> int:
+        """How many of the user's memories pass ``filter`` (counting stops at ``cap``)."""
+        params: list[Any] = [user_id]
+        where = DELETED[deleted]
+        if filter is not None:
+            where += " AND " + filtersql.render(filter, params)
+        with self.db.read() as conn:
+            row = conn.execute(
+                f"SELECT count(*) FROM (SELECT 1 FROM memories m WHERE m.user_id = %s AND {where} LIMIT %s) x",
+                [*params, cap],
+            ).fetchone()
+        return int(row[0]) if row else 0
+
+    def _approximate(
+        self, user_id: str, vector: bytes, filter: Filter | None, deleted: DeletedMode, limit: int
+    ) -> list[tuple[str, float]]:
+        params: list[Any] = [VectorParam(vector), user_id]
+        where = DELETED[deleted]
+        if filter is not None:
+            where += " AND " + filtersql.render(filter, params)
+        with self.db.read() as conn, conn.transaction():
+            for setting in hnsw_settings(limit):
+                conn.execute(setting)
+            rows = conn.execute(approximate_sql(len(vector) // 4, where), [*params, limit, VectorParam(vector)])
+            return [(memory_id, float(score)) for memory_id, score in rows.fetchall()]
+
+    def _exact(
+        self, user_id: str, vector: bytes, filter: Filter | None, deleted: DeletedMode, limit: int
+    ) -> list[tuple[str, float]]:
+        """Every indexed memory that passes, scored exactly (without a vector of this size: 0, as on SQLite)."""
+        params: list[Any] = [VectorParam(vector), user_id]
+        where = DELETED[deleted]
+        if filter is not None:
+            where += " AND " + filtersql.render(filter, params)
+        sql = (
+            f"SELECT s.memory_id, {_cosine_sql(len(vector) // 4)} AS score FROM memory_index s "
+            "JOIN memories m ON m.user_id = s.user_id AND m.id = s.memory_id "
+            "LEFT JOIN memory_vectors v ON v.user_id = s.user_id AND v.memory_id = s.memory_id "
+            f"WHERE s.user_id = %s AND {where} ORDER BY score DESC, s.memory_id LIMIT %s"
+        )
+        with self.db.read() as conn:
+            rows = conn.execute(sql, [*params, limit]).fetchall()
+        return [(memory_id, float(score)) for memory_id, score in rows]
+
+    def cosines(self, user_id: str, vector: bytes, memory_ids: Sequence[str]) -> dict[str, float]:
+        """The exact cosine between ``vector`` and each of these memories that is indexed."""
+        if not memory_ids:
+            return {}
+        with self.db.read() as conn:
+            rows = conn.execute(
+                f"SELECT s.memory_id, {_cosine_sql(len(vector) // 4)} FROM memory_index s "
+                "LEFT JOIN memory_vectors v ON v.user_id = s.user_id AND v.memory_id = s.memory_id "
+                "WHERE s.user_id = %s AND s.memory_id = ANY(%s)",
+                (VectorParam(vector), user_id, list(memory_ids)),
+            ).fetchall()
+        return {memory_id: float(score) for memory_id, score in rows}
+
+    def get_memories(self, user_id: str, memory_ids: Sequence[str]) -> list[Memory]:
+        """The memories with these ids (in no particular order); unknown ids are skipped."""
+        if not memory_ids:
+            return []
+        with self.db.read() as conn:
+            rows = conn.execute(
+                f"SELECT {MEMORY_COLUMNS} FROM memories WHERE user_id = %s AND id = ANY(%s)",
+                (user_id, list(memory_ids)),
+            ).fetchall()
+        return [memory_from_row(r) for r in rows]
+
+    def get_vector(self, user_id: str, memory_id: str) -> bytes | None:
+        with self.db.read() as conn, conn.cursor(binary=True) as cur:
+            row = cur.execute(
+                "SELECT vector FROM memory_vectors WHERE user_id = %s AND memory_id = %s", (user_id, memory_id)
+            ).fetchone()
+        return vector_from_binary(row[0]) if row else None
+
+    def index_settings(self) -> dict[str, str]:
+        with self.db.read() as conn:
+            return {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM index_settings").fetchall()}
+
+    def set_index_settings(self, settings: dict[str, str]) -> None:
+        """Record what the vectors are made with; a new dimension gets its HNSW index (built here)."""
+        with self.db.write() as conn:
+            for key, value in settings.items():
+                conn.execute(
+                    "INSERT INTO index_settings (key, value) VALUES (%s, %s) "
+                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    (key, value),
+                )
+            dimension = _dimension(settings.get("embedding_dimension"))
+            if dimension is not None:
+                ensure_vector_index(conn, dimension)
+
+    def memory_ids_page(self, after: tuple[str, str] | None, limit: int) -> list[tuple[str, str]]:
+        """(user_id, memory_id) of every memory, all users, in key order: for reindexing."""
+        with self.db.read() as conn:
+            if after is None:
+                rows = conn.execute("SELECT user_id, id FROM memories ORDER BY user_id, id LIMIT %s", (limit,))
+            else:
+                rows = conn.execute(
+                    "SELECT user_id, id FROM memories WHERE (user_id, id) > (%s, %s) ORDER BY user_id, id LIMIT %s",
+                    (*after, limit),
+                )
+            return [(r[0], r[1]) for r in rows.fetchall()]
+
+    def write_index_entries(self, batch: Sequence[tuple[Memory, IndexEntry]]) -> None:
+        """(Re)index stored memories in one transaction (used to rebuild the index)."""
+        with self.db.write() as conn:
+            lock_users(conn, (m.user_id for m, _ in batch))
+            for memory, entry in batch:
+                write_index(conn, memory, entry)
+
+    def count_memories(self) -> int:
+        with self.db.read() as conn:
+            row = conn.execute("SELECT count(*) FROM memories").fetchone()
+        return int(row[0]) if row else 0
+
+
+# A term's share of the indexed rows when all its lexemes are among the keywords column's
+# most common elements (the rarest lexeme's share); NULL otherwise or without statistics.
+_COMMON_FREQUENCY = (
+    "SELECT CASE WHEN bool_and(p.at IS NOT NULL) THEN min(st.freqs[p.at]) END "
+    "FROM (SELECT most_common_elems::text::text[] AS elems, most_common_elem_freqs AS freqs FROM pg_stats "
+    "WHERE schemaname = current_schema() AND tablename = 'memory_index' AND attname = 'keywords') st "
+    "CROSS JOIN unnest(tsvector_to_array(to_tsvector('english', w.t))) AS l(lexeme) "
+    "CROSS JOIN LATERAL (SELECT array_position(st.elems, l.lexeme) AS at) p"
+)
+
+
+def _cosine_sql(dimension: int) -> str:
+    """The cosine of ``v.vector`` and the first parameter; 0 without a vector of this size."""
+    return f"CASE WHEN vector_dims(v.vector) = {int(dimension)} THEN 1 - (v.vector <=> %s::vector) ELSE 0 END"
+
+
+def _dimension(value: str | None) -> int | None:
+    if value is None or not value.strip().isdigit():
+        return None
+    return int(value) or None

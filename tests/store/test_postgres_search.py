@@ -1,0 +1,299 @@
+"""PostgreSQL's search index: the HNSW index and its recall, filtered vector search, keyword queries and counts.
+
+The behaviour both backends share is tested through the service (tests/service/test_search.py);
+this file checks what only PostgreSQL has, on a real server.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import numpy as np
+import psycopg
+import pytest
+
+from remember.filters import parse_filter
+from remember.models import IndexEntry, Memory
+from remember.search.text import match_expression
+from remember.store import open_store
+from remember.store.postgres import PostgresStore, search
+from remember.store.postgres.search import VectorParam, match_terms
+
+pytestmark = pytest.mark.postgres
+
+T0 = datetime(2026, 3, 1, tzinfo=UTC)
+DIMENSION = 384
+
+
+@pytest.fixture
+def pg(postgres_url: str) -> Iterator[PostgresStore]:
+    store = open_store(postgres_url)
+    assert isinstance(store, PostgresStore)
+    yield store
+    store.close()
+
+
+def rows(url: str, sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
+    with psycopg.connect(url, autocommit=True) as conn:
+        return conn.execute(sql, params).fetchall()
+
+
+def memory(i: int, user: str = "alice", **fields: Any) -> Memory:
+    at = T0 + timedelta(minutes=i)
+    values: dict[str, Any] = {"content": f"memory {i}", "type": "note", "weight": 0.5, "trust": 0.5}
+    values.update(fields)
+    return Memory(id=f"m{i:05d}", user_id=user, created_at=at, updated_at=at, occurred_at=at, **values)
+
+
+def unit(vectors: Any) -> Any:
+    return (vectors / np.linalg.norm(vectors, axis=-1, keepdims=True)).astype("<f4")
+
+
+def clustered(count: int, seed: int) -> Any:
+    """Unit vectors with the low intrinsic dimension real embeddings have (uniform noise has none)."""
+    rng = np.random.default_rng(seed)
+    basis = np.random.default_rng(0).normal(size=(24, DIMENSION))
+    return unit(rng.normal(size=(count, 24)) @ basis + 0.1 * rng.normal(size=(count, DIMENSION)))
+
+
+def fill(store: PostgresStore, vectors: Any, user: str = "alice", **fields: Any) -> list[Memory]:
+    """Store one memory per vector (``fields`` may be callables of the position)."""
+    store.set_index_settings({"embedding_model": "test", "embedding_dimension": str(vectors.shape[1])})
+    made = []
+    for i, v in enumerate(vectors):
+        extra = {k: f(i) if callable(f) else f for k, f in fields.items()}
+        made.append((memory(i, user, **extra), IndexEntry(f"memory {i}", "1 March 2026", v.tobytes())))
+    for start in range(0, len(made), 1000):
+        store.insert_memories(made[start : start + 1000])
+    with store.db.write() as conn:
+        conn.execute("ANALYZE memories")
+        conn.execute("ANALYZE memory_vectors")
+    return [m for m, _ in made]
+
+
+def plan(store: PostgresStore, vector: bytes, where: str = "m.deleted_at IS NULL", limit: int = 10) -> str:
+    with store.db.read() as conn, conn.transaction():
+        for setting in search.hnsw_settings(limit):
+            conn.execute(setting)
+        sql = "EXPLAIN " + search.approximate_sql(len(vector) // 4, where)
+        lines = conn.execute(sql, [VectorParam(vector), "alice", limit, VectorParam(vector)]).fetchall()
+    return "\n".join(r[0] for r in lines)
+
+
+def exact_top(vectors: Any, query: Any, k: int, allowed: Any = None) -> list[int]:
+    scores = vectors @ query
+    order = [int(i) for i in np.argsort(-scores, kind="stable")]
+    return [i for i in order if allowed is None or i in allowed][:k]
+
+
+def positions(found: list[tuple[str, float]]) -> list[int]:
+    return [int(memory_id[1:]) for memory_id, _ in found]
+
+
+# the HNSW index
+
+
+def test_a_recorded_dimension_gets_its_hnsw_index_and_a_new_one_replaces_it(pg: PostgresStore) -> None:
+    def vector_indexes() -> dict[str, str]:
+        found = rows(pg.db.target.conninfo, "SELECT indexname, indexdef FROM pg_indexes")
+        return {n: d for n, d in found if n.startswith("memory_vectors_hnsw_")}
+
+    pg.set_index_settings({"embedding_model": "a", "embedding_dimension": "384"})
+    pg.set_index_settings({"embedding_model": "a", "embedding_dimension": "384"})  # again: nothing to do
+    indexes = vector_indexes()
+    assert list(indexes) == ["memory_vectors_hnsw_384"]
+    definition = indexes["memory_vectors_hnsw_384"]
+    assert "USING hnsw (((vector)::vector(384)) vector_cosine_ops)" in definition
+    assert "m='16'" in definition and "ef_construction='64'" in definition
+    assert "WHERE (vector_dims(vector) = 384)" in definition
+    pg.set_index_settings({"embedding_model": "b", "embedding_dimension": "3072"})
+    indexes = vector_indexes()
+    assert list(indexes) == ["memory_vectors_hnsw_3072"]  # above 2,000 dimensions: halfvec
+    assert "((vector)::halfvec(3072)) halfvec_cosine_ops" in indexes["memory_vectors_hnsw_3072"]
+    assert pg.index_settings() == {"embedding_model": "b", "embedding_dimension": "3072"}
+
+
+def test_semantic_search_uses_the_hnsw_index_and_recalls_what_exact_search_finds(pg: PostgresStore) -> None:
+    vectors = clustered(2000, seed=1)
+    fill(pg, vectors)
+    queries = clustered(40, seed=2)
+    assert "Index Scan using memory_vectors_hnsw_384" in plan(pg, queries[0].tobytes())
+    recall = []
+    for q in queries:
+        found = positions(pg.vector_candidates("alice", q.tobytes(), filter=None, deleted="exclude", limit=10))
+        recall.append(len(set(found) & set(exact_top(vectors, q, 10))) / 10)
+    print(f"recall@10 {np.mean(recall):.3f}")
+    assert np.mean(recall) >= 0.95
+    # scores are exact cosines, best first
+    found = pg.vector_candidates("alice", queries[0].tobytes(), filter=None, deleted="exclude", limit=10)
+    cosines = [float(vectors[i] @ queries[0]) for i in positions(found)]
+    assert [s for _, s in found] == pytest.approx(cosines, abs=1e-5)
+    assert cosines == sorted(cosines, reverse=True)
+
+
+def test_a_selective_filter_still_finds_its_memories_through_the_index(
+    pg: PostgresStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    vectors = clustered(2000, seed=3)
+    fill(pg, vectors, type=lambda i: "rare" if i % 100 == 7 else "note")
+    rare = {i for i in range(2000) if i % 100 == 7}
+    only_rare = parse_filter({"type": "rare"})
+    q = vectors[1507]  # a rare one
+    assert "Index Scan using memory_vectors_hnsw_384" in plan(pg, q.tobytes(), "m.type = 'rare'")
+    # the index alone (it scans on past ef_search until ten pass) finds them
+    approximate = positions(pg._approximate("alice", q.tobytes(), only_rare, "exclude", 10))
+    assert len(approximate) == 10 and set(approximate) <= rare
+    for exact_below in (0, search.EXACT_SEARCH_BELOW):  # through the index, and exact over the few that pass
+        monkeypatch.setattr(search, "EXACT_SEARCH_BELOW", exact_below)
+        found = positions(pg.vector_candidates("alice", q.tobytes(), filter=only_rare, deleted="exclude", limit=10))
+        assert found[0] == 1507
+        assert set(found) <= rare
+        assert len(set(found) & set(exact_top(vectors, q, 10, rare))) >= 9
+        assert len(found) == 10
+
+
+def test_when_fewer_memories_pass_than_asked_all_of_them_come_back(
+    pg: PostgresStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(search, "EXACT_SEARCH_BELOW", 0)  # the index first: it runs dry, exact search answers
+    vectors = clustered(2000, seed=4)
+    fill(pg, vectors, tags=lambda i: ("kept",) if i in (5, 50, 500) else ())
+    q = vectors[9]
+    found = pg.vector_candidates(
+        "alice", q.tobytes(), filter=parse_filter({"tags": "kept"}), deleted="exclude", limit=10
+    )
+    assert sorted(positions(found)) == [5, 50, 500]
+    assert [s for _, s in found] == sorted((s for _, s in found), reverse=True)
+
+
+def test_other_users_and_other_dimensions_stay_out(pg: PostgresStore) -> None:
+    vectors = clustered(20, seed=5)
+    fill(pg, vectors[:10])
+    fill(pg, vectors[10:], user="bob")
+    found = pg.vector_candidates("alice", vectors[15].tobytes(), filter=None, deleted="exclude", limit=50)
+    assert sorted(positions(found)) == list(range(10))
+    assert pg.get_vector("alice", "m00003") == vectors[3].tobytes()  # float32 bytes round-trip exactly
+    # a vector of another size (an embedder changed, not yet reindexed) scores 0, as on SQLite
+    other = unit(np.ones((1, 8)))[0]
+    pg.write_index_entries([(memory(3), IndexEntry("memory 3", "1 March 2026", other.tobytes()))])
+    scores = dict(pg.vector_candidates("alice", vectors[3].tobytes(), filter=None, deleted="exclude", limit=50))
+    assert scores["m00003"] == 0.0 and len(scores) == 10
+    assert pg.cosines("alice", vectors[3].tobytes(), ["m00003", "m00004", "nope"]).keys() == {"m00003", "m00004"}
+
+
+def test_soft_deleted_memories_are_searched_only_when_asked(pg: PostgresStore) -> None:
+    vectors = clustered(30, seed=6)
+    made = fill(pg, vectors, deleted_at=lambda i: T0 if i < 3 else None)
+    q = vectors[1].tobytes()
+    assert positions(pg.vector_candidates("alice", q, filter=None, deleted="only", limit=10))[0] == 1
+    assert set(positions(pg.vector_candidates("alice", q, filter=None, deleted="only", limit=10))) == {0, 1, 2}
+    assert not {0, 1, 2} & set(positions(pg.vector_candidates("alice", q, filter=None, deleted="exclude", limit=30)))
+    assert made[1].is_deleted
+
+
+def test_the_search_parameters_are_documented() -> None:
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "postgres.md").read_text()
+    assert f"| `m` | {search.HNSW_M} |" in doc
+    assert f"| `ef_construction` | {search.HNSW_EF_CONSTRUCTION} |" in doc
+    assert f"| `hnsw.ef_search` | {search.HNSW_EF_SEARCH}, " in doc
+    assert f"WITH (m = {search.HNSW_M}, ef_construction = {search.HNSW_EF_CONSTRUCTION})" in doc
+    assert f"at most {search.EXACT_SEARCH_BELOW:,} of the user's" in doc
+    assert f"fewer than {search.ESTIMATE_COUNTS_FROM:,} memories" in doc
+
+
+# keywords
+
+
+def test_match_expressions_are_read_back_into_terms() -> None:
+    assert match_terms(match_expression(["sushi", 'say "hi"', "o'brien"])) == ["sushi", 'say "hi"', "o'brien"]
+    assert match_terms('"a" OR "a"') == ["a"]
+    assert match_terms("not an expression") == ["not an expression"]
+    assert match_terms("") == []
+
+
+@pytest.mark.parametrize(
+    "terms", [["'"], ["&", "|", "!"], ["a:*"], ["<->"], ["\\"], ['"'], ["don't"], ["the", "of"], ["x" * 3000]]
+)
+def test_any_term_is_only_text_to_match(pg: PostgresStore, terms: list[str]) -> None:
+    pg.insert_memory(memory(1), IndexEntry("plain words", "1 March 2026", None))
+    assert pg.keyword_candidates("alice", match_expression(terms), filter=None, deleted="exclude", limit=5) == []
+    _, counts = pg.term_document_counts(terms)
+    assert counts == [0] * len(terms)
+
+
+def test_content_and_date_outrank_context_and_rare_terms_outrank_common_ones(pg: PostgresStore) -> None:
+    chat = {"conversation_id": "c1"}
+    entries = [
+        (memory(1, content="Tom asked about the guitar", context=chat), "Tom asked about the guitar"),
+        (memory(2, content="about seven years", context=chat), "about seven years"),  # guitar in its context
+        (memory(3, content="my guitar"), "my guitar"),
+        (memory(4, content="paid the bill"), "paid the bill"),
+        (memory(5, content="paid the rent"), "paid the rent"),
+        (memory(6, content="paid the zither tax"), "paid the zither tax"),
+    ]
+    pg.insert_memories([(m, IndexEntry(text, "8 May 2023", None)) for m, text in entries])
+    found = pg.keyword_candidates("alice", '"guitar"', filter=None, deleted="exclude", limit=10)
+    ids = [i for i, _ in found]
+    assert set(ids[:2]) == {"m00001", "m00003"} and ids[2] == "m00002"
+    scores = dict(found)
+    assert scores["m00002"] == pytest.approx(scores["m00003"] / 2, rel=0.01)  # context weighs half
+    found = pg.keyword_candidates("alice", '"paid" OR "zither"', filter=None, deleted="exclude", limit=10)
+    assert found[0][0] == "m00006"
+    assert {i for i, _ in found} == {"m00004", "m00005", "m00006"}
+    # the date words, stemmed; a filter and the deletion state narrow in SQL
+    assert len(pg.keyword_candidates("alice", '"may" OR "2023"', filter=None, deleted="exclude", limit=10)) == 6
+    only_three = parse_filter({"content": {"contains": "my"}})
+    assert [
+        i for i, _ in pg.keyword_candidates("alice", '"guitars"', filter=only_three, deleted="exclude", limit=9)
+    ] == ["m00003"]
+    assert pg.keyword_candidates("alice", '"guitar"', filter=None, deleted="only", limit=10) == []
+    assert pg.keyword_candidates("bob", '"guitar"', filter=None, deleted="include", limit=10) == []
+
+
+def test_term_counts_are_exact_while_small_and_estimated_from_statistics_when_large(
+    pg: PostgresStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    batch = [
+        (memory(i), IndexEntry(f"common {'rare' if i < 5 else 'word'} n{i}", "1 March 2026", None)) for i in range(600)
+    ]
+    pg.insert_memories(batch)
+    assert pg.term_document_counts(["common", "rare", "running", "nothing"]) == (600, [600, 5, 0, 0])
+    with pg.db.write() as conn:
+        conn.execute("ANALYZE memory_index")
+    monkeypatch.setattr(search, "ESTIMATE_COUNTS_FROM", 0)
+    total, counts = pg.term_document_counts(["common", "rare", "n7"])
+    assert total == 600
+    assert counts == [600, 5, 1]  # common from the statistics (every row has it), the others counted
+
+
+def test_concurrent_writes_to_one_conversation_keep_one_chain(pg: PostgresStore) -> None:
+    chat = {"conversation_id": "c1"}
+
+    def write(n: int) -> None:
+        for k in range(10):
+            i = n * 100 + k
+            pg.insert_memory(
+                memory(i, content=f"turn {i}", context=chat), IndexEntry(f"turn {i}", "1 March 2026", None)
+            )
+
+    threads = [threading.Thread(target=write, args=(n,)) for n in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    chain = rows(
+        pg.db.target.conninfo,
+        "SELECT s.memory_id, s.seq, s.context_of, s.context, p.content FROM memory_index s "
+        "LEFT JOIN memories p ON p.user_id = s.user_id AND p.id = s.context_of ORDER BY s.seq",
+    )
+    assert [r[1] for r in chain] == list(range(1, 61))  # one sequence, no number twice
+    assert chain[0][2] is None
+    for before, after in itertools.pairwise(chain):
+        assert after[2] == before[0]  # each one's context is the one written just before it
+        assert after[3] == after[4]
