@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from remember.clock import to_text
+from remember.clock import from_text, to_text
 
 DeletedMode = Literal["exclude", "include", "only"]
 SortField = Literal["created_at", "updated_at", "weight", "occurred_at"]
@@ -79,6 +79,42 @@ class Memory:
             "access_count": self.access_count,
             "last_accessed_at": _text_or_none(self.last_accessed_at),
         }
+
+
+def memory_from_dict(user_id: str, data: Mapping[str, Any]) -> Memory:
+    """The inverse of ``Memory.as_dict`` (for imports): ``context.timestamp`` becomes ``occurred_at``."""
+
+    def moment(key: str) -> datetime | None:
+        value = data.get(key)
+        return from_text(value) if value else None
+
+    context = dict(data.get("context") or {})
+    occurred = from_text(context.pop("timestamp")) if context.get("timestamp") else from_text(data["created_at"])
+    return Memory(
+        id=str(data["id"]),
+        user_id=user_id,
+        content=str(data["content"]),
+        type=str(data["type"]),
+        weight=float(data["weight"]),
+        trust=float(data["trust"]),
+        created_at=from_text(data["created_at"]),
+        updated_at=from_text(data["updated_at"]),
+        occurred_at=occurred,
+        title=data.get("title"),
+        tags=tuple(data.get("tags") or ()),
+        references=tuple(data.get("references") or ()),
+        context=context,
+        location=data.get("location"),
+        template_id=data.get("template_id"),
+        template_version=data.get("template_version"),
+        structured_content=data.get("structured_content"),
+        template_compliance=data.get("template_compliance"),
+        template_validation_errors=tuple(data.get("template_validation_errors") or ()),
+        version=int(data.get("version", 1)),
+        deleted_at=moment("deleted_at"),
+        access_count=int(data.get("access_count", 0)),
+        last_accessed_at=moment("last_accessed_at"),
+    )
 
 
 @dataclass(frozen=True)
@@ -227,6 +263,25 @@ class SuggestionStats:
     applied: int
     last_applied: datetime | None
     ignored: int = 0  # shown for a memory the user then gave another template
+
+
+@dataclass(frozen=True)
+class TemplateVersion:
+    version: str
+    definition: Mapping[str, Any]
+    at: datetime
+
+
+@dataclass(frozen=True)
+class UserDump:
+    """Everything one user has, for moving it to another database whole."""
+
+    user_id: str
+    preferences: Mapping[str, Any]
+    preference_history: tuple[PreferenceChange, ...]
+    templates: tuple[tuple[TemplateRecord, tuple[TemplateVersion, ...]], ...]
+    memories: tuple[tuple[Memory, tuple[HistoryEntry, ...], IndexEntry], ...]
+    suggestion_events: tuple[SuggestionEvent, ...]
 
 
 @dataclass(frozen=True)

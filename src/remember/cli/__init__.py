@@ -42,6 +42,11 @@ def _run(settings: Settings, args: argparse.Namespace) -> int:
     if command == "serve":
         commands.serve(settings, args)
         return 0
+    if command == "db":
+        from remember.cli import db_commands
+
+        {"upgrade": db_commands.upgrade, "copy": db_commands.copy}[args.action](settings, args)
+        return 0
     services = commands.open_services(settings)
     try:
         return commands.HANDLERS[str(command)](services, settings.user, args) or 0

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from remember.cli import files, output, search_commands, template_commands
+from remember.cli import db_commands, files, output, search_commands, template_commands
 from remember.config import Settings
 from remember.errors import ValidationFailed
 from remember.service import Services
@@ -118,6 +118,8 @@ HANDLERS: dict[str, Handler] = {
     "search": search_commands.search,
     "similar": search_commands.similar,
     "reindex": search_commands.reindex,
+    "export": db_commands.export,
+    "import": db_commands.load,
 }
 
 

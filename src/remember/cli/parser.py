@@ -6,6 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from remember import __version__
+from remember.cli.db_parser import add_db_commands
 from remember.cli.search_parser import add_search_commands
 from remember.cli.template_parser import add_template_commands
 
@@ -38,6 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     _prefs(commands)
     add_template_commands(commands)
     add_search_commands(commands)
+    add_db_commands(commands)
     return parser
 
 

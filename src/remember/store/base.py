@@ -22,10 +22,13 @@ from remember.models import (
     MemoryChange,
     MemoryQuery,
     Page,
+    PreferenceChange,
     SuggestionEvent,
     SuggestionStats,
     TemplateRecord,
     TemplateUsage,
+    TemplateVersion,
+    UserDump,
 )
 
 
@@ -153,3 +156,19 @@ class Store(Protocol):
 
     def suggestion_stats(self, user_id: str) -> dict[str, SuggestionStats]:
         """Per template id: how often it was shown to the user and applied, and when last applied."""
+
+    # moving whole users between databases
+    def user_ids(self) -> list[str]:
+        """Every user with anything stored, sorted."""
+
+    def preference_history(self, user_id: str) -> list[PreferenceChange]:
+        """The user's preference changes, oldest first."""
+
+    def template_versions(self, user_id: str, template_id: str) -> list[TemplateVersion]:
+        """Every stored version of one of the user's templates, oldest first."""
+
+    def suggestion_events(self, user_id: str) -> list[SuggestionEvent]:
+        """The user's suggestion record, oldest first."""
+
+    def restore_user(self, dump: UserDump) -> None:
+        """Write everything of one user (who must have nothing stored yet) in one transaction."""

@@ -9,9 +9,10 @@ from remember.store.sqlite.preferences import PreferenceTables
 from remember.store.sqlite.search import SearchTables
 from remember.store.sqlite.suggestions import SuggestionTables
 from remember.store.sqlite.templates import TemplateTables
+from remember.store.sqlite.transfer import TransferTables
 
 
-class SqliteStore(MemoryTables, PreferenceTables, TemplateTables, SearchTables, SuggestionTables):
+class SqliteStore(MemoryTables, PreferenceTables, TemplateTables, SearchTables, SuggestionTables, TransferTables):
     def __init__(self, path: str, *, url: str | None = None) -> None:
         self.url = url or f"sqlite:///{path}"
         self.db = Database(path)

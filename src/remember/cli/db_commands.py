@@ -1,0 +1,101 @@
+"""What `remember export`, `import`, `db upgrade` and `db copy` do."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import IO, Any
+
+from remember.cli import output
+from remember.config import Settings
+from remember.errors import ValidationFailed
+from remember.service import Services
+from remember.service.transfer import export_records, import_records, refuse_existing
+
+
+def export(services: Services, user: str, args: argparse.Namespace) -> None:
+    users = None if args.all_users else [user]
+    with _opened(args.output, "w") as out:
+        written = 0
+        for record in export_records(services.store, users):
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            written += 1
+    print(f"Exported {written - 1} records.", file=sys.stderr)
+
+
+def load(services: Services, _user: str, args: argparse.Namespace) -> None:
+    """Every user in the file (an export says whose each record is)."""
+    if args.file != "-":
+        with _opened(args.file, "r") as handle:
+            refuse_existing(services.store, {r["user_id"] for r in _records(handle) if "user_id" in r})
+    with _opened(args.file, "r") as handle:
+        counts = import_records(services.store, services.indexer, _records(handle), _progress("importing"))
+    print(file=sys.stderr)
+    _report(counts, args.json, "Imported")
+
+
+def upgrade(settings: Settings, args: argparse.Namespace) -> None:
+    from remember.store import migrate
+
+    applied = migrate(settings.database_url)
+    if args.json:
+        output.emit({"applied": applied})
+    else:
+        print(f"Applied {', '.join(applied)}." if applied else "The database is up to date.")
+
+
+def copy(settings: Settings, args: argparse.Namespace) -> None:
+    from remember.cli.commands import open_services
+    from remember.store import open_store
+
+    source = open_store(args.source)
+    target = open_services(Settings(**{**settings.__dict__, "database_url": args.target}))
+    try:
+        users = [settings.user] if args.only_user else source.user_ids()
+        refuse_existing(target.store, users)
+        counts = import_records(target.store, target.indexer, export_records(source, users), _progress("copying"))
+    finally:
+        source.close()
+        target.close()
+    print(file=sys.stderr)
+    _report(counts, args.json, "Copied")
+
+
+def _records(handle: IO[str]) -> Iterator[Any]:
+    for number, line in enumerate(handle, start=1):
+        if not line.strip():
+            continue
+        try:
+            yield json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValidationFailed.single(f"line {number}", "json", f"Line {number} is not JSON: {exc.msg}.") from exc
+
+
+def _progress(verb: str) -> Any:
+    def show(done: int, _total: int) -> None:
+        print(f"\r{verb} {done} memories", end="", file=sys.stderr, flush=True)
+
+    return show
+
+
+def _report(counts: dict[str, int], as_json: bool, verb: str) -> None:
+    if as_json:
+        output.emit({"users": counts, "memories": sum(counts.values())})
+    else:
+        print(f"{verb} {sum(counts.values())} memories of {len(counts)} users.")
+
+
+@contextmanager
+def _opened(path: str, mode: str) -> Iterator[IO[str]]:
+    if path == "-":
+        yield sys.stdout if mode == "w" else sys.stdin
+        return
+    try:
+        handle = open(path, mode, encoding="utf-8")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise ValidationFailed.single("file", "unreadable", f"Cannot open {path}: {exc.strerror}.") from exc
+    with handle:
+        yield handle

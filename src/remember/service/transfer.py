@@ -1,0 +1,254 @@
+"""Moving users between databases (SQLite and PostgreSQL, either way) with nothing lost.
+
+The moving form is JSON Lines: a header, then per user one record per
+preference, preference change, template (with its versions), memory (with its
+history and vector) and suggestion event. ``export_records`` reads a store into
+it; ``import_records`` writes it into another, one user per transaction.
+Vectors travel with their memories and are reused when the target's embedder is
+the one that made them; otherwise they are rebuilt.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from remember import __version__
+from remember.clock import from_text, to_text, utc_now
+from remember.errors import Conflict, RememberError, ValidationFailed
+from remember.models import (
+    HistoryEntry,
+    IndexEntry,
+    Memory,
+    MemoryQuery,
+    PreferenceChange,
+    SuggestionEvent,
+    TemplateRecord,
+    TemplateVersion,
+    UserDump,
+    memory_from_dict,
+)
+from remember.search import text
+from remember.service.indexer import DIMENSION_KEY, MODEL_KEY, Indexer
+from remember.store import Store
+from remember.templates import TemplateDefinition, builtin_template, parse_template, render_text, resolve
+
+FORMAT = "remember-export"
+FORMAT_VERSION = 1
+PAGE = 500
+Record = dict[str, Any]
+Progress = Callable[[int, int], None]
+
+
+def export_records(store: Store, users: Sequence[str] | None = None) -> Iterator[Record]:
+    """The header, then every record of ``users`` (default: all users), user by user."""
+    settings = store.index_settings()
+    yield {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "remember_version": __version__,
+        "exported_at": to_text(utc_now()),
+        "embedding_model": settings.get(MODEL_KEY),
+        "embedding_dimension": settings.get(DIMENSION_KEY),
+    }
+    for user in users if users is not None else store.user_ids():
+        yield from _user_records(store, user)
+
+
+def _user_records(store: Store, user: str) -> Iterator[Record]:
+    for path, value in store.get_preferences(user).items():
+        yield {"kind": "preference", "user_id": user, "path": path, "value": value}
+    for change in store.preference_history(user):
+        yield {"kind": "preference_change", "user_id": user, **change.as_dict()}
+    for record in store.list_templates(user):
+        versions = [
+            {"version": v.version, "definition": dict(v.definition), "at": to_text(v.at)}
+            for v in store.template_versions(user, record.id)
+        ]
+        yield {
+            "kind": "template", "user_id": user, "definition": dict(record.definition),
+            "created_at": to_text(record.created_at), "updated_at": to_text(record.updated_at), "versions": versions,
+        }  # fmt: skip
+    offset = 0
+    while True:
+        query = MemoryQuery(sort_by="created_at", descending=False, limit=PAGE, offset=offset, deleted="include")
+        page = store.list_memories(user, query)
+        for memory in page.items:
+            yield _memory_record(store, memory)
+        offset += len(page.items)
+        if not page.has_more:
+            break
+    for event in store.suggestion_events(user):
+        yield {
+            "kind": "suggestion_event", "user_id": user, "template_id": event.template_id, "event": event.event,
+            "at": to_text(event.at), "memory_id": event.memory_id, "confidence": event.confidence,
+        }  # fmt: skip
+
+
+def _memory_record(store: Store, memory: Memory) -> Record:
+    vector = store.get_vector(memory.user_id, memory.id)
+    return {
+        "kind": "memory",
+        "user_id": memory.user_id,
+        "memory": memory.as_dict(),
+        "history": [h.as_dict() for h in store.memory_history(memory.user_id, memory.id)],
+        "vector": base64.b64encode(vector).decode() if vector else None,
+    }
+
+
+@dataclass
+class _Pending:
+    user_id: str
+    preferences: dict[str, Any] = field(default_factory=dict)
+    changes: list[PreferenceChange] = field(default_factory=list)
+    templates: list[tuple[TemplateRecord, tuple[TemplateVersion, ...]]] = field(default_factory=list)
+    memories: list[tuple[Memory, tuple[HistoryEntry, ...], bytes | None]] = field(default_factory=list)
+    events: list[SuggestionEvent] = field(default_factory=list)
+
+
+def refuse_existing(store: Store, users: Iterable[str]) -> None:
+    """Conflict if any of ``users`` already has data in ``store`` (checked before anything is written)."""
+    taken = sorted(set(users) & set(store.user_ids()))
+    if taken:
+        raise Conflict(
+            f"These users already have data in the target database: {', '.join(taken)}. "
+            "Import into an empty database, or one without them."
+        )
+
+
+def import_records(
+    store: Store, indexer: Indexer, records: Iterable[Record], progress: Progress | None = None
+) -> dict[str, int]:
+    """Write the records into ``store``, one user per transaction; per user: memories imported."""
+    stream = iter(records)
+    header = next(stream, None)
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise ValidationFailed.single("file", "format", "This is not a remember export (its first line is no header).")
+    same_vectors = indexer.embedder is not None and header.get("embedding_model") == indexer.embedder.name
+    counts: dict[str, int] = {}
+    pending: _Pending | None = None
+    for number, record in enumerate(stream, start=2):
+        user = _user_of(record, number)
+        if pending is None or pending.user_id != user:
+            if pending is not None:
+                counts[pending.user_id] = _flush(store, indexer, pending, same_vectors)
+            pending = _Pending(user)
+        _take(pending, record, number)
+        if progress and record.get("kind") == "memory":
+            progress(sum(counts.values()) + len(pending.memories), 0)
+    if pending is not None:
+        counts[pending.user_id] = _flush(store, indexer, pending, same_vectors)
+    return counts
+
+
+def _user_of(record: Any, number: int) -> str:
+    if not isinstance(record, dict) or not isinstance(record.get("user_id"), str):
+        raise ValidationFailed.single(f"line {number}", "invalid", f"Line {number} is not a record with a user_id.")
+    return str(record["user_id"])
+
+
+def _take(pending: _Pending, record: Record, number: int) -> None:
+    kind = record.get("kind")
+    try:
+        if kind == "preference":
+            pending.preferences[str(record["path"])] = record["value"]
+        elif kind == "preference_change":
+            pending.changes.append(
+                PreferenceChange(
+                    record["preference_path"],
+                    record["old_value"],
+                    record["new_value"],
+                    record.get("reason"),
+                    from_text(record["at"]),
+                )
+            )
+        elif kind == "template":
+            pending.templates.append(_template(pending.user_id, record))
+        elif kind == "memory":
+            pending.memories.append(_memory(pending.user_id, record))
+        elif kind == "suggestion_event":
+            pending.events.append(
+                SuggestionEvent(
+                    record["template_id"],
+                    record["event"],
+                    from_text(record["at"]),
+                    record.get("memory_id"),
+                    record.get("confidence"),
+                )
+            )
+        else:
+            raise ValueError(f"unknown kind {kind!r}")
+    except (KeyError, ValueError, TypeError) as exc:
+        raise ValidationFailed.single(f"line {number}", "invalid", f"Line {number} cannot be read: {exc}.") from exc
+
+
+def _template(user: str, record: Record) -> tuple[TemplateRecord, tuple[TemplateVersion, ...]]:
+    versions = tuple(
+        TemplateVersion(str(v["version"]), v["definition"], from_text(v["at"])) for v in record.get("versions", [])
+    )
+    definition = record["definition"]
+    stored = TemplateRecord(
+        user, str(definition["id"]), definition, from_text(record["created_at"]), from_text(record["updated_at"])
+    )
+    return stored, versions
+
+
+def _memory(user: str, record: Record) -> tuple[Memory, tuple[HistoryEntry, ...], bytes | None]:
+    memory = memory_from_dict(user, record["memory"])
+    history = tuple(
+        HistoryEntry(
+            memory.id, user, int(h["version"]), h["action"], h["previous"], h.get("reason"), from_text(h["at"])
+        )
+        for h in record.get("history", [])
+    )
+    vector = base64.b64decode(record["vector"]) if record.get("vector") else None
+    return memory, history, vector
+
+
+def _flush(store: Store, indexer: Indexer, pending: _Pending, same_vectors: bool) -> int:
+    view = _ImportedTemplates(pending)
+    texts = [(m, view.fields_text(m)) for m, _, _ in pending.memories]
+    reuse = same_vectors and all(v is not None for _, _, v in pending.memories)
+    if reuse:
+        entries = [
+            IndexEntry(Indexer.keyword_text(m, f), _date(m), v)
+            for (m, f), (_, _, v) in zip(texts, pending.memories, strict=True)
+        ]
+    else:
+        entries = indexer.entries(texts)
+    dump = UserDump(
+        user_id=pending.user_id,
+        preferences=pending.preferences,
+        preference_history=tuple(pending.changes),
+        templates=tuple(pending.templates),
+        memories=tuple((m, h, e) for (m, h, _), e in zip(pending.memories, entries, strict=True)),
+        suggestion_events=tuple(pending.events),
+    )
+    store.restore_user(dump)
+    return len(pending.memories)
+
+
+def _date(memory: Memory) -> str:
+    return text.date_text(memory.occurred_at)
+
+
+class _ImportedTemplates:
+    """Renders templated memories' fields with the templates being imported (and the built-ins)."""
+
+    def __init__(self, pending: _Pending) -> None:
+        self.own = {r.id: parse_template(dict(r.definition)) for r, _ in pending.templates}
+
+    def lookup(self, template_id: str) -> TemplateDefinition | None:
+        return self.own.get(template_id) or builtin_template(template_id)
+
+    def fields_text(self, memory: Memory) -> str | None:
+        definition = self.lookup(memory.template_id) if memory.template_id else None
+        if definition is None:
+            return None
+        try:
+            resolved = resolve(definition, self.lookup)
+        except RememberError:
+            return None
+        return render_text(resolved, memory.structured_content or {})

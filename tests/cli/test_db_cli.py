@@ -1,0 +1,86 @@
+"""`remember export`, `import`, `db copy` and `db upgrade`, in-process on real files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from remember.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
+    code, out, err = run(capsys, *argv, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+@pytest.fixture
+def source(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> str:
+    url = f"sqlite:///{tmp_path / 'source.db'}"
+    run_json(capsys, "--db", url, "add", "Sarah is a PM at Google", "--tag", "people")
+    run_json(capsys, "--db", url, "--user", "bob", "add", "Bob's note")
+    run_json(capsys, "--db", url, "prefs", "set", "search.default_limit", "30")
+    return url
+
+
+def test_export_then_import(capsys: pytest.CaptureFixture[str], tmp_path: Path, source: str) -> None:
+    dump = tmp_path / "dump.jsonl"
+    code, _, err = run(capsys, "--db", source, "export", "--all-users", "-o", str(dump))
+    assert code == 0 and "Exported" in err
+    lines = [json.loads(line) for line in dump.read_text().splitlines()]
+    assert lines[0]["format"] == "remember-export"
+    assert {r["user_id"] for r in lines[1:]} == {"local", "bob"}
+    target = f"sqlite:///{tmp_path / 'target.db'}"
+    assert run_json(capsys, "--db", target, "import", str(dump)) == {"users": {"bob": 1, "local": 1}, "memories": 2}
+    assert run_json(capsys, "--db", target, "list", "--tag", "people")["total"] == 1
+    assert run_json(capsys, "--db", target, "prefs", "get", "search")["search"]["default_limit"] == 30
+    code, _, err = run(capsys, "--db", target, "import", str(dump))
+    assert code == 1 and "already have data in the target database: bob, local" in err
+
+
+def test_export_of_one_user_to_stdout(capsys: pytest.CaptureFixture[str], source: str) -> None:
+    code, out, _ = run(capsys, "--db", source, "--user", "bob", "export")
+    assert code == 0
+    users = {json.loads(line).get("user_id") for line in out.splitlines()[1:]}
+    assert users == {"bob"}
+
+
+def test_db_copy_and_upgrade(capsys: pytest.CaptureFixture[str], tmp_path: Path, source: str) -> None:
+    target = f"sqlite:///{tmp_path / 'copy.db'}"
+    assert run_json(capsys, "db", "copy", source, target)["memories"] == 2
+    assert run_json(capsys, "--db", target, "--user", "bob", "list")["total"] == 1
+    assert run_json(capsys, "--db", target, "db", "upgrade") == {"applied": []}
+    fresh = f"sqlite:///{tmp_path / 'fresh.db'}"
+    assert "0001_initial" in run_json(capsys, "--db", fresh, "db", "upgrade")["applied"]
+
+
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        (["not json"], "Line 1 is not JSON"),
+        (['{"format": "other"}'], "not a remember export"),
+        (['{"format": "remember-export"}', '{"kind": "memory", "user_id": "x"}'], "Line 2 cannot be read"),
+    ],
+)
+def test_bad_imports_say_which_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, lines: list[str], message: str
+) -> None:
+    dump = tmp_path / "bad.jsonl"
+    dump.write_text("\n".join(lines) + "\n")
+    code, _, err = run(capsys, "import", str(dump))
+    assert code == 1 and message in err
+    assert run_json(capsys, "list")["total"] == 0
+
+
+def test_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "import", "/nonexistent/dump.jsonl")
+    assert code == 1 and "Cannot open /nonexistent/dump.jsonl" in err

@@ -1,0 +1,130 @@
+"""Moving users between databases: everything arrives, on either backend, and nothing is half-written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from remember.errors import Conflict, ValidationFailed
+from remember.models import MemoryQuery
+from remember.service import Services
+from remember.service.transfer import export_records, import_records, refuse_existing
+from remember.store import Store, open_store
+
+ALICE, BOB = "alice", "bob"
+
+
+def populate(services: Services) -> None:
+    book = services.templates.create(
+        ALICE,
+        {
+            "name": "Book Review",
+            "fields": [
+                {"name": "title", "type": "string", "required": True},
+                {"name": "rating", "type": "number", "validation": {"min": 1, "max": 5}},
+            ],
+        },
+    )
+    services.templates.update(ALICE, book.id, {}, add_fields=[{"name": "isbn", "type": "string"}])
+    services.memories.create(ALICE, {"template_id": book.id, "structured_content": {"title": "Dune", "rating": 5}})
+    note = services.memories.create(
+        ALICE,
+        {
+            "content": "Sarah is a PM at Google",
+            "tags": ["people"],
+            "context": {"conversation_id": "c1", "timestamp": "2025-05-01"},
+            "location": {"lat": 1.0, "lon": 2.0},
+            "references": ["https://example.com"],
+        },
+    )
+    services.memories.create(ALICE, {"content": "How long has she been there?", "context": {"conversation_id": "c1"}})
+    services.memories.update(ALICE, note.id, {"title": "Sarah"}, reason="naming")
+    gone = services.memories.create(ALICE, {"content": "to the trash"})
+    services.memories.delete(ALICE, gone.id, reason="clutter")
+    services.memories.get(ALICE, note.id)
+    services.preferences.update(ALICE, "search.default_limit", 25, reason="more")
+    services.suggestions.suggest(ALICE, "Had sushi at Nobu yesterday")
+    services.memories.create(BOB, {"content": "Bob's note"})
+
+
+def snapshot(store: Store, user: str) -> dict[str, Any]:
+    memories = store.list_memories(user, MemoryQuery(limit=100, deleted="include", descending=False)).items
+    return {
+        "memories": [m.as_dict() for m in memories],
+        "history": {m.id: [h.as_dict() for h in store.memory_history(user, m.id)] for m in memories},
+        "vectors": {m.id: store.get_vector(user, m.id) for m in memories},
+        "templates": [
+            (t.definition, [v.version for v in store.template_versions(user, t.id)]) for t in store.list_templates(user)
+        ],
+        "preferences": store.get_preferences(user),
+        "preference_history": [c.as_dict() for c in store.preference_history(user)],
+        "suggestions": store.suggestion_events(user),
+    }
+
+
+def test_everything_arrives(services: Services, tmp_path: Path, embedder: Any, clock: Any) -> None:
+    populate(services)
+    target = Services.over(open_store(str(tmp_path / "target.db")), clock, embedder)
+    counts = import_records(target.store, target.indexer, export_records(services.store))
+    assert counts == {ALICE: 4, BOB: 1}
+    for user in (ALICE, BOB):
+        assert snapshot(target.store, user) == snapshot(services.store, user)
+    assert target.store.user_ids() == [ALICE, BOB]
+    # and it is all usable: search, templates, suggestions' learning
+    assert target.search.search(ALICE, "Sarah at Google").hits[0].memory.title == "Sarah"
+    found = [h.memory.content for h in target.search.search(ALICE, "Google", alpha=0.0).hits]
+    assert "How long has she been there?" in found  # its context (the turn before) came along
+    assert target.templates.analytics(ALICE, target.store.list_templates(ALICE)[0].id)["usage_count"] == 1
+    target.close()
+
+
+def test_one_user_only(services: Services, tmp_path: Path, embedder: Any, clock: Any) -> None:
+    populate(services)
+    target = Services.over(open_store(str(tmp_path / "target.db")), clock, embedder)
+    assert import_records(target.store, target.indexer, export_records(services.store, [BOB])) == {BOB: 1}
+    assert target.store.user_ids() == [BOB]
+    target.close()
+
+
+def test_vectors_are_rebuilt_for_another_embedder(services: Services, tmp_path: Path, clock: Any) -> None:
+    from remember.search.embedders import HashEmbedder
+
+    populate(services)
+    target = Services.over(open_store(str(tmp_path / "target.db")), clock, HashEmbedder())
+    import_records(target.store, target.indexer, export_records(services.store))
+    memory_id = services.store.list_memories(BOB, MemoryQuery()).items[0].id
+    assert target.store.get_vector(BOB, memory_id) != services.store.get_vector(BOB, memory_id)
+    assert target.search.search(BOB, "Bob note", alpha=1.0).hits
+    target.close()
+
+
+def test_existing_users_are_refused_before_anything_is_written(
+    services: Services, tmp_path: Path, embedder: Any, clock: Any
+) -> None:
+    populate(services)
+    target = Services.over(open_store(str(tmp_path / "target.db")), clock, embedder)
+    target.memories.create(BOB, {"content": "already here"})
+    with pytest.raises(Conflict, match="bob"):
+        refuse_existing(target.store, services.store.user_ids())
+    with pytest.raises(Conflict, match="already has data"):
+        import_records(target.store, target.indexer, export_records(services.store, [BOB]))
+    assert target.store.user_ids() == [BOB]
+    target.close()
+
+
+@pytest.mark.parametrize(
+    "records",
+    [
+        [],
+        [{"format": "something else"}],
+        [{"format": "remember-export"}, {"kind": "memory"}],
+        [{"format": "remember-export"}, {"kind": "alien", "user_id": "x"}],
+        [{"format": "remember-export"}, {"kind": "memory", "user_id": "x", "memory": {"id": "m"}}],
+    ],
+)
+def test_bad_exports_are_refused(services: Services, records: list[Any]) -> None:
+    with pytest.raises(ValidationFailed):
+        import_records(services.store, services.indexer, iter(records))
+    assert services.store.user_ids() == []
