@@ -12,9 +12,9 @@ weights in ``remember.templates.suggest.score`` were chosen, on the dev set only
 from __future__ import annotations
 
 import json
-import math
 import random
 import time
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,8 @@ from remember.templates.suggest.score import Signals
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "templates" / "suggest" / "data"
 NOW = datetime(2026, 2, 11, 18, 30, tzinfo=UTC)
+# The fields of ``score.Weights``, in the order of ``_features``.
+FEATURES = ("bias", "keywords", "summary", "keyword_meaning", "context", "fields", "request", "examples")
 
 
 def labelled(name: str) -> list[tuple[str, str | None]]:
@@ -101,7 +103,7 @@ def run(quick: bool) -> dict[str, Any]:
     )
     for name in ("dev", "test"):
         rows = labelled(name)
-        for label, model in (("keywords + context + MiniLM", embedder), ("keywords + context", None)):
+        for label, model in (("keywords + context + MiniLM with examples", embedder), ("keywords + context", None)):
             result = accuracy(rows, model, builtins)
             figures[f"{name}:{'embedder' if model else 'keywords'}"] = {
                 k: v for k, v in result.items() if k != "misses"
@@ -118,29 +120,49 @@ def run(quick: bool) -> dict[str, Any]:
 
 
 def fit(
-    embedder: EmbedderLike | None, positive_weight: float = 14.0, l2: float = 1e-4, steps: int = 20000
-) -> list[float]:
-    """Logistic regression of the signals on the dev set (how the weights were chosen); returns coefficients."""
+    embedder: EmbedderLike | None,
+    *,
+    examples: bool = True,
+    held: dict[str, float] | None = None,
+    positive_weight: float = 14.0,
+    l2: float = 1e-4,
+    steps: int = 20000,
+) -> dict[str, float]:
+    """Logistic regression of the signals on the dev set (how the weights were chosen); returns ``Weights`` fields.
+
+    ``held`` fixes some weights instead of fitting them; by default the context
+    weight is held at 0.2 (the labelled sets carry no caller context) and, when
+    the templates have examples, the two description and keyword similarities
+    at 0 (with the example similarity beside them their fitted weights are
+    noise, even negative). With ``examples=False`` the built-ins are scored
+    without their example utterances (the weights for templates that have none).
+    """
     import numpy as np
 
+    if held is None:
+        held = {"context": 0.2, "summary": 0.0, "keyword_meaning": 0.0} if examples else {"context": 0.2}
+    templates = builtin_templates() if examples else tuple(replace(t, examples=()) for t in builtin_templates())
     rows, labels = [], []
     for text, label in labelled("dev"):
-        for score in score_templates(text, builtin_templates(), now=NOW, embedder=embedder):
+        for score in score_templates(text, templates, now=NOW, embedder=embedder):
             rows.append(_features(score.signals))
             labels.append(1.0 if score.definition.id == label else 0.0)
     x, y = np.array(rows), np.array(labels)
     weight = np.where(y == 1, positive_weight, 1.0)
-    coefficients = np.zeros(x.shape[1])
+    coefficients, free = np.zeros(len(FEATURES)), np.ones(len(FEATURES))
+    for name, value in held.items():
+        coefficients[FEATURES.index(name)], free[FEATURES.index(name)] = value, 0.0
+    if not examples or embedder is None:
+        free[FEATURES.index("examples")] = 0.0
     for _ in range(steps):
         predicted = 1 / (1 + np.exp(-x @ coefficients))
-        coefficients -= 0.5 * (x.T @ ((predicted - y) * weight) / len(y) + l2 * np.r_[0, coefficients[1:]])
-    return [round(float(c), 2) for c in coefficients]
+        gradient = x.T @ ((predicted - y) * weight) / len(y) + l2 * np.r_[0, coefficients[1:]]
+        coefficients -= 0.5 * gradient * free
+    return {name: round(float(c), 2) for name, c in zip(FEATURES, coefficients, strict=True)}
 
 
 def _features(signals: Signals) -> list[float]:
-    """bias, K, S, M, C, F, -Q: the order of ``score.Weights``."""
-    summary = signals.summary if signals.summary is not None else math.nan
-    meaning = signals.keyword_meaning if signals.keyword_meaning is not None else math.nan
-    values = [1.0, signals.keywords.score, summary, meaning, signals.context.score,
-              min(len(signals.fillable), 2) / 2, -float(signals.request)]  # fmt: skip
-    return [0.0 if math.isnan(v) else v for v in values]
+    """The signals in the order of ``FEATURES`` (the request negated, as it is subtracted)."""
+    values = [1.0, signals.keywords.score, signals.summary, signals.keyword_meaning, signals.context.score,
+              min(len(signals.fillable), 2) / 2, -float(signals.request), signals.examples]  # fmt: skip
+    return [0.0 if v is None else float(v) for v in values]

@@ -186,6 +186,21 @@ def test_limits_on_size_and_nesting():
     assert ("a", "limit") in problems({"name": "a", "description": "x" * 2001})
 
 
+def test_examples_are_short_texts_in_bounded_number():
+    definition = parse_template(
+        {"name": "Wine", "fields": [{"name": "a"}], "examples": ["Opened the 2015 Rioja, smooth", "Bad Merlot"]}
+    )
+    assert definition.examples == ("Opened the 2015 Rioja, smooth", "Bad Merlot")
+    assert parse_template({"name": "Wine", "fields": [{"name": "a"}]}).examples == ()
+    assert parse_template({"name": "Wine", "fields": [{"name": "a"}], "examples": None}).examples == ()
+    assert problems({"name": "a"}, examples="one text") == [("examples", "invalid")]
+    assert problems({"name": "a"}, examples=["ok", ""]) == [("examples", "invalid")]
+    assert problems({"name": "a"}, examples=["ok", 3]) == [("examples", "invalid")]
+    assert problems({"name": "a"}, examples=["x" * 501]) == [("examples", "invalid")]
+    assert problems({"name": "a"}, examples=[f"example {n}" for n in range(51)]) == [("examples", "limit")]
+    assert len(parse_template({"name": "W", "fields": [{"name": "a"}], "examples": ["x" * 500] * 50}).examples) == 50
+
+
 def test_the_spec_spellings_are_accepted():
     definition = parse_template(
         {
@@ -263,6 +278,10 @@ def test_as_dict_is_compact_and_complete():
     }
     definition = TemplateDefinition(id="t", name="T", fields=(field,))
     assert parse_template(definition.as_dict()) == definition
+    assert "examples" not in definition.as_dict()  # only when there are some
+    with_examples = TemplateDefinition(id="t", name="T", fields=(field,), examples=("Had one", "Another"))
+    assert with_examples.as_dict()["examples"] == ["Had one", "Another"]
+    assert parse_template(with_examples.as_dict()) == with_examples
 
 
 _json = st.recursive(
@@ -308,6 +327,7 @@ _template_keys = st.sampled_from(
         "auto_apply",
         "trigger_keywords",
         "trigger_context",
+        "examples",
         "weight",
         "trust",
         "is_default",

@@ -55,6 +55,9 @@ def test_each_builtin_is_complete(definition):
     assert len(definition.trigger_keywords) >= 20
     assert len(set(definition.trigger_keywords)) == len(definition.trigger_keywords)
     assert all(k == k.lower() for k in definition.trigger_keywords)
+    assert 10 <= len(definition.examples) <= 15
+    assert len(set(definition.examples)) == len(definition.examples)
+    assert all(20 <= len(example) <= 120 for example in definition.examples)
     resolved = resolve(definition, builtin_lookup())
     assert any(f.required for f in resolved.fields)
     assert all(f.description or f.name for f in resolved.fields)

@@ -22,7 +22,9 @@ class TemplateDefinition:
     """A template as defined, before inheritance: its own fields and its attributes.
 
     ``id`` is empty until a store assigns one; ``is_default`` marks the read-only
-    built-ins; ``derived_from`` names the template a copy was made from.
+    built-ins; ``derived_from`` names the template a copy was made from;
+    ``examples`` are short utterances that fit the template, compared with what
+    the user says when suggesting templates.
     """
 
     id: str
@@ -40,9 +42,11 @@ class TemplateDefinition:
     trust: float = 0.0
     is_default: bool = False
     derived_from: str | None = None
+    examples: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        """Plain JSON that ``parse_template`` reads back to an equal value; ``examples`` only when there are some."""
+        data = {
             "id": self.id,
             "name": self.name,
             "description": self.description,
@@ -59,6 +63,9 @@ class TemplateDefinition:
             "is_default": self.is_default,
             "derived_from": self.derived_from,
         }
+        if self.examples:
+            data["examples"] = list(self.examples)
+        return data
 
 
 def parse_fields(raw: object) -> tuple[FieldDef, ...]:

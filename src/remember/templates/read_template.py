@@ -5,7 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from remember.templates.jsonvalue import json_copy
-from remember.templates.limits import MAX_KEYWORD_LENGTH, MAX_KEYWORDS, MAX_TEXT_ATTRIBUTE
+from remember.templates.limits import (
+    MAX_EXAMPLE_LENGTH,
+    MAX_EXAMPLES,
+    MAX_KEYWORD_LENGTH,
+    MAX_KEYWORDS,
+    MAX_TEXT_ATTRIBUTE,
+)
 from remember.templates.read_fields import Problems
 
 # The spec's own spellings, folded into ours.
@@ -32,6 +38,7 @@ TEMPLATE_KEYS = frozenset(
         "auto_apply",
         "trigger_keywords",
         "trigger_context",
+        "examples",
         "weight",
         "trust",
         "is_default",
@@ -58,6 +65,7 @@ def read_template_attributes(raw: dict[str, Any], problems: Problems) -> dict[st
         "auto_apply": _flag(data, "auto_apply", problems),
         "trigger_keywords": _words(data, "trigger_keywords", problems),
         "trigger_context": _context(data.get("trigger_context"), problems),
+        "examples": _words(data, "examples", problems, count=MAX_EXAMPLES, length=MAX_EXAMPLE_LENGTH),
         "weight": _share(data, "weight", 0.5, problems),
         "trust": _share(data, "trust", 0.0, problems),
         "is_default": _flag(data, "is_default", problems),
@@ -120,16 +128,23 @@ def _share(data: dict[str, Any], key: str, default: float, problems: Problems) -
     return default
 
 
-def _words(data: dict[str, Any], key: str, problems: Problems) -> tuple[str, ...]:
+def _words(
+    data: dict[str, Any],
+    key: str,
+    problems: Problems,
+    *,
+    count: int = MAX_KEYWORDS,
+    length: int = MAX_KEYWORD_LENGTH,
+) -> tuple[str, ...]:
     value = data.get(key) or []
-    ok = isinstance(value, list) and all(isinstance(v, str) and 0 < len(v) <= MAX_KEYWORD_LENGTH for v in value)
+    ok = isinstance(value, list) and all(isinstance(v, str) and 0 < len(v) <= length for v in value)
     if not ok:
-        message = f"{key} must be a list of non-empty texts of at most {MAX_KEYWORD_LENGTH} characters"
+        message = f"{key} must be a list of non-empty texts of at most {length} characters"
         problems.add(key, "invalid", message, value)
         return ()
-    if len(value) > MAX_KEYWORDS:
-        problems.add(key, "limit", f"{key} holds at most {MAX_KEYWORDS} entries")
-    return tuple(value[:MAX_KEYWORDS])
+    if len(value) > count:
+        problems.add(key, "limit", f"{key} holds at most {count} entries")
+    return tuple(value[:count])
 
 
 def _context(value: object, problems: Problems) -> dict[str, Any]:

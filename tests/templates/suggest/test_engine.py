@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -84,3 +85,32 @@ def test_a_template_whose_parent_is_gone_is_suggested_without_prefill() -> None:
                              "fields": [{"name": "rating", "type": "number"}]})  # fmt: skip
     [found] = suggest("orphan note, 5 stars", [orphan], now=NOW)
     assert found.prefill == {}
+
+
+def test_a_user_template_with_examples_is_suggested_by_meaning(minilm: MiniLMEmbedder) -> None:
+    plants = {"id": "u:plants", "name": "Plant Care", "auto_apply": True, "trigger_keywords": ["repot"],
+              "fields": [{"name": "plant", "type": "string"}, {"name": "note", "type": "text"}]}  # fmt: skip
+    examples = ["The monstera has a new leaf unfurling", "Watered the ferns, soil was bone dry",
+                "Fiddle leaf fig is dropping leaves again", "Moved the succulents to the sunny windowsill",
+                "Basil on the balcony is finally bushy"]  # fmt: skip
+    content = "Watered the cactus, it looks happier"
+    without = parse_template(plants)
+    with_examples = parse_template({**plants, "examples": examples})
+    assert suggest(content, [without], now=NOW, embedder=minilm) == []
+    [found] = suggest(content, [with_examples], now=NOW, embedder=minilm)
+    assert found.template_id == "u:plants" and "like its examples" in found.reason
+    # Without an embedder, examples play no part.
+    assert suggest(content, [with_examples], now=NOW) == []
+    assert suggest("Unrelated: what time is it in Tokyo?", [with_examples], now=NOW, embedder=minilm) == []
+
+
+def test_templates_without_examples_keep_the_keyword_and_description_path(minilm: MiniLMEmbedder) -> None:
+    bare = [replace(template, examples=()) for template in builtin_templates()]
+    [score, *_] = score_templates("Had dinner at Luigi's, the carbonara was perfect", bare, now=NOW, embedder=minilm)
+    assert score.definition.id == "builtin:restaurant_review"
+    assert score.signals.examples is None and score.signals.summary is not None
+    assert score.confidence >= 0.5
+    # A built-in with examples and a user's template without compete on one scale.
+    mixed = [*builtin_templates(), replace(bare[0], id="u:copy", name="My Book Log")]
+    found = suggest("finished reading a novel by Le Guin, loved the prose", mixed, now=NOW, embedder=minilm)
+    assert {"builtin:book_review", "u:copy"} <= {s.template_id for s in found}

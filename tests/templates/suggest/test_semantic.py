@@ -41,7 +41,7 @@ def test_the_real_model_ranks_paraphrases(minilm: MiniLMEmbedder) -> None:
              "Where the spare keys are kept": "builtin:inventory_item"}  # fmt: skip
     for content, expected in cases.items():
         scores = similarities(content, templates, minilm, PrototypeCache())
-        best = max(range(len(templates)), key=lambda i: scores[i][0] + scores[i][1])
+        best = max(range(len(templates)), key=lambda i: scores[i].summary + scores[i].keywords)
         assert templates[best].id == expected, content
 
 
@@ -84,3 +84,44 @@ def test_importing_the_engine_loads_no_numpy_or_onnx() -> None:
     code = "import sys, remember.templates.suggest; print('numpy' in sys.modules, 'onnxruntime' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
+
+
+def test_examples_give_a_similarity_to_their_centroid(minilm: MiniLMEmbedder) -> None:
+    movie = builtin_template("builtin:movie_review")
+    assert movie is not None and movie.examples
+    bare = replace(movie, examples=())
+    with_examples, without = similarities("Casablanca still holds up", [movie, bare], minilm, PrototypeCache())
+    assert without.examples is None
+    assert with_examples.examples is not None and with_examples.examples > 0.3
+    assert (with_examples.summary, with_examples.keywords) == (without.summary, without.keywords)
+    rows = PrototypeCache().vectors(minilm, movie)
+    assert len(rows) == len(prototypes(movie)) + len(movie.trigger_keywords) + 1  # one centroid row
+    assert abs(float((rows[-1] ** 2).sum()) - 1) < 1e-5
+
+
+def test_examples_rank_utterances_that_have_no_telling_word(minilm: MiniLMEmbedder) -> None:
+    templates = builtin_templates()
+    cases = {"Jaws still holds up, the shark looks fake but who cares": "builtin:movie_review",
+             "Porto was lovely, those tiled houses everywhere": "builtin:travel_destination",
+             "The garden shears are hanging behind the shed door": "builtin:inventory_item"}  # fmt: skip
+    for content, expected in cases.items():
+        meanings = similarities(content, templates, minilm, PrototypeCache())
+        best = max(range(len(templates)), key=lambda i: meanings[i].examples or 0.0)
+        assert templates[best].id == expected, content
+
+
+def test_a_call_embeds_missing_templates_together_and_reuses_the_stack(minilm: MiniLMEmbedder) -> None:
+    calls: list[int] = []
+
+    def embed(texts: Sequence[str]) -> Any:
+        calls.append(len(texts))
+        return minilm.embed(texts)
+
+    cache, templates = PrototypeCache(), builtin_templates()
+    similarities("one", templates, embed, cache)
+    assert len(calls) == 2  # every template's texts in one call, then the content
+    similarities("two", templates, embed, cache)
+    assert calls[2:] == [1]
+    edited = replace(templates[0], examples=("A new example about nothing much",))
+    similarities("three", [edited, *templates[1:]], embed, cache)
+    assert calls[3:] == [1 + len(prototypes(edited)) + len(edited.trigger_keywords), 1]  # only the edited one

@@ -24,7 +24,7 @@ from remember.templates.suggest.context import Situation, score_context
 from remember.templates.suggest.keywords import KeywordIndex, match_keywords
 from remember.templates.suggest.places import is_request
 from remember.templates.suggest.prefill import Extracted, candidates, extract, prefill
-from remember.templates.suggest.score import KEYWORDS_ONLY, WITH_EMBEDDER, Signals, confidence, reason
+from remember.templates.suggest.score import KEYWORDS_ONLY, WITH_EMBEDDER, WITH_EXAMPLES, Signals, confidence, reason
 from remember.templates.suggest.semantic import DEFAULT_CACHE, EmbedderLike, PrototypeCache, similarities
 from remember.templates.suggest.text import stems
 
@@ -108,22 +108,23 @@ def score_templates(
     found = found if found is not None else extract(content, now.date())
     words, situation, request = stems(content), Situation.read(content, context), is_request(content)
     meanings = similarities(content, templates, embedder, cache) if embedder is not None and templates else None
-    weights = WITH_EMBEDDER if meanings is not None else KEYWORDS_ONLY
     parents = _lookup(templates, lookup)
     scores: list[TemplateScore] = []
     for position, definition in enumerate(templates):
         fillable = tuple(
             name for name, kind in _fillable(found, _fields(definition, parents)).items() if kind != "date"
         )
-        summary, keyword_meaning = meanings[position] if meanings is not None else (None, None)
+        meaning = meanings[position] if meanings is not None else None
         signals = Signals(
             keywords=match_keywords(words, _index(definition.trigger_keywords)),
             context=score_context(definition.trigger_context, situation),
             fillable=fillable,
             request=request,
-            summary=summary,
-            keyword_meaning=keyword_meaning,
+            summary=meaning.summary if meaning else None,
+            keyword_meaning=meaning.keywords if meaning else None,
+            examples=meaning.examples if meaning else None,
         )
+        weights = KEYWORDS_ONLY if meaning is None else WITH_EMBEDDER if meaning.examples is None else WITH_EXAMPLES
         shift = (adjustments or {}).get(definition.id, 0.0)
         value = min(1.0, max(0.0, confidence(signals, weights) + shift))
         scores.append(TemplateScore(definition, round(value, 4), signals))

@@ -1,12 +1,15 @@
 """The confidence of one template: its signals, their weights, and the reason shown to the user.
 
-    z = bias + keywords * K + summary * S + keyword_meaning * M + context * C + fields * F - request * Q
+    z = bias + keywords * K + summary * S + keyword_meaning * M + examples * E
+          + context * C + fields * F - request * Q
     confidence = 1 / (1 + exp(-z))
 
 - K (0..1): trigger keyword evidence (``keywords``);
 - S, M (cosines, about -0.1..0.7): semantic similarity to the template's
   prototypes and to its closest single keywords (``semantic``), only with an
   embedder;
+- E (cosine, about -0.1..0.8): similarity to the centroid of the template's
+  example utterances (``semantic``), only with an embedder and examples;
 - C (-1..1): the ``trigger_context`` score (``context``);
 - F (0, 0.5 or 1): fields the content can fill other than dates (a rating, a
   price, a title, a person's name...), one field 0.5, two or more 1;
@@ -17,8 +20,13 @@ The weights were fitted by logistic regression on the development set
 (utterance, template) pair, the right pairs weighted 14 to 1 so that 0.5 is a
 useful threshold, then rounded. The context weight is held at a small 0.2: the
 labelled sets carry no caller context, and its fitted value (within ±0.8)
-was noise from the content-derived cues. Without an embedder the
-keyword-only weights apply (fitted the same way without S and M).
+was noise from the content-derived cues. Three sets of weights apply, per
+template: ``WITH_EXAMPLES`` for a template with examples scored with an
+embedder (S and M held at 0: beside E their fitted weights were noise, even
+negative), ``WITH_EMBEDDER`` for one without examples, and ``KEYWORDS_ONLY``
+without an embedder (fitted the same way without S, M and E). Each set is
+fitted so that 0.5 means the same, so templates with and without examples
+compete on one scale.
 """
 
 from __future__ import annotations
@@ -41,12 +49,20 @@ class Weights:
     context: float
     fields: float
     request: float
+    examples: float = 0.0
 
 
 WITH_EMBEDDER = Weights(bias=-4.7, keywords=8.6, summary=4.7, keyword_meaning=7.8, context=0.2, fields=4.0, request=6.3)
+WITH_EXAMPLES = Weights(
+    bias=-5.5, keywords=8.5, summary=0.0, keyword_meaning=0.0, context=0.2, fields=3.4, request=5.2, examples=13.6
+)
 KEYWORDS_ONLY = Weights(
     bias=-2.5, keywords=10.4, summary=0.0, keyword_meaning=0.0, context=0.2, fields=5.5, request=4.8
 )
+
+
+#: The example similarity from which the reason says "like its examples".
+EXAMPLES_CLOSE = 0.35
 
 
 @dataclass(frozen=True)
@@ -59,6 +75,7 @@ class Signals:
     request: bool
     summary: float | None = None  # None without an embedder
     keyword_meaning: float | None = None
+    examples: float | None = None  # None without an embedder or without examples
 
 
 def confidence(signals: Signals, weights: Weights) -> float:
@@ -69,6 +86,7 @@ def confidence(signals: Signals, weights: Weights) -> float:
         + weights.keywords * signals.keywords.score
         + weights.summary * (signals.summary or 0.0)
         + weights.keyword_meaning * (signals.keyword_meaning or 0.0)
+        + weights.examples * (signals.examples or 0.0)
         + weights.context * signals.context.score
         + weights.fields * fields
         - weights.request * signals.request
@@ -85,7 +103,10 @@ def reason(signals: Signals) -> str:
     parts.extend(signals.context.reasons)
     if signals.fillable:
         parts.append(f"can fill {', '.join(signals.fillable[:3])}")
-    if signals.summary is not None and max(signals.summary, signals.keyword_meaning or 0.0) >= 0.3:
+    if signals.examples is not None:
+        if signals.examples >= EXAMPLES_CLOSE:
+            parts.append("like its examples")
+    elif signals.summary is not None and max(signals.summary, signals.keyword_meaning or 0.0) >= 0.3:
         parts.append("close in meaning")
     if signals.request:
         parts.append("reads as a question or request")
