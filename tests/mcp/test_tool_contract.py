@@ -36,7 +36,7 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     ),
     "remember_create_template": (
         ["template_name", "fields", "description", "parent_template_id", "category", "tags", "auto_apply",
-         "trigger_keywords", "trigger_context", "weight", "trust"],
+         "trigger_keywords", "trigger_context", "examples", "weight", "trust"],
         ["template_name", "fields"],
         (False, False, False),
     ),
@@ -46,8 +46,8 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     "remember_get_template": (["template_id"], ["template_id"], (True, False, True)),
     "remember_update_template": (
         ["template_id", "template_name", "description", "parent_template_id", "category", "tags", "auto_apply",
-         "trigger_keywords", "trigger_context", "weight", "trust", "add_fields", "update_fields", "remove_fields",
-         "version"],
+         "trigger_keywords", "trigger_context", "examples", "weight", "trust", "add_fields", "update_fields",
+         "remove_fields", "version"],
         ["template_id"],
         (False, False, False),
     ),

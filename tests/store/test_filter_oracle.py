@@ -190,3 +190,41 @@ def test_every_operator_matches_the_python_reference(store: Store, corpus: dict[
     # the corpus exercises both outcomes of most filters
     decisive = [raw for raw in FILTERS if 0 < sum(evaluate(raw, c) for c in corpus.values()) < len(corpus)]
     assert len(decisive) >= len(FILTERS) - 2
+
+
+def test_sqlite_value_index_and_json_reading_agree(db_path: Any) -> None:
+    """SQLite answers structured conditions two ways (value index, or the JSON); both must agree."""
+    from remember.store import open_store
+    from remember.store.sqlite import filtersql
+
+    store = open_store(str(db_path))
+    rng = random.Random(7)
+    for i in range(300):
+        at = T0
+        store.insert_memory(
+            Memory(
+                id=f"m{i:03}",
+                user_id="alice",
+                content="x",
+                type="book",
+                weight=0.5,
+                trust=0.5,
+                created_at=at,
+                updated_at=at,
+                occurred_at=at,
+                structured_content=make_content(rng),
+            )
+        )
+    conn = store.db.connection  # type: ignore[attr-defined]
+    for raw in FILTERS:
+        answers = []
+        for indexed in (True, False):
+            params: list[Any] = ["alice"]
+            where = filtersql.render(parse_filter(raw), params, "alice", indexed=indexed)  # type: ignore[arg-type]
+            answers.append(
+                sorted(
+                    r[0] for r in conn.execute(f"SELECT m.id FROM memories m WHERE m.user_id = ? AND {where}", params)
+                )
+            )
+        assert answers[0] == answers[1], raw
+    store.close()

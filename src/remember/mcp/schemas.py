@@ -143,6 +143,9 @@ class TemplateOut(_Out):
     auto_apply: bool
     trigger_keywords: list[str]
     trigger_context: dict[str, Any]
+    examples: list[str] = Field(
+        default_factory=list, description="Example utterances that suggestions compare new memories with."
+    )
     weight: float
     trust: float
     fields: list[dict[str, Any]] = Field(

@@ -18,6 +18,7 @@ UPDATABLE = (
     "auto_apply",
     "trigger_keywords",
     "trigger_context",
+    "examples",
     "weight",
     "trust",
 )

@@ -59,6 +59,10 @@ def register(server: MCPServer, tc: ToolContext) -> None:
             dict[str, Any] | None,
             Field(description='Context that suggests it, e.g. {"location_present": true, "time_of_day": ["dinner"]}.'),
         ] = None,
+        examples: Annotated[
+            list[str] | None,
+            Field(description="A few things a user might say that this template fits; they sharpen suggestions."),
+        ] = None,
         weight: Annotated[float, Field(description="Importance, 0 to 1.")] = 0.5,
         trust: Annotated[float, Field(description="Access level, 0 to 1.")] = 0.0,
     ) -> TemplateOut:
@@ -85,6 +89,7 @@ def register(server: MCPServer, tc: ToolContext) -> None:
             "auto_apply": auto_apply,
             "trigger_keywords": trigger_keywords or [],
             "trigger_context": trigger_context or {},
+            "examples": examples or [],
             "weight": weight,
             "trust": trust,
         }
@@ -136,6 +141,7 @@ def register(server: MCPServer, tc: ToolContext) -> None:
         auto_apply: Annotated[bool | None, Field(description="Whether to suggest it automatically.")] = None,
         trigger_keywords: Annotated[list[str] | None, Field(description="New trigger keywords.")] = None,
         trigger_context: Annotated[dict[str, Any] | None, Field(description="New trigger context.")] = None,
+        examples: Annotated[list[str] | None, Field(description="New example utterances.")] = None,
         weight: Annotated[float | None, Field(description="New importance, 0 to 1.")] = None,
         trust: Annotated[float | None, Field(description="New access level, 0 to 1.")] = None,
         add_fields: Annotated[
@@ -166,6 +172,7 @@ def register(server: MCPServer, tc: ToolContext) -> None:
             "auto_apply": auto_apply,
             "trigger_keywords": trigger_keywords,
             "trigger_context": trigger_context,
+            "examples": examples,
             "weight": weight,
             "trust": trust,
         }

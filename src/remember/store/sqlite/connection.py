@@ -8,6 +8,7 @@ mode lets readers run beside one writer, writers take the write lock up front
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -27,7 +28,14 @@ class Database:
 
     def close(self) -> None:
         with self._lock:
+            with contextlib.suppress(sqlite3.Error):  # statistics for the query planner; best effort
+                self._conn.execute("PRAGMA optimize")
             self._conn.close()
+
+    def optimize(self) -> None:
+        """Refresh the query planner's statistics where they went stale (after bulk writes)."""
+        with self._lock, _translated(self.path):
+            self._conn.execute("PRAGMA optimize")
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:

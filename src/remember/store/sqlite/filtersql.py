@@ -19,27 +19,35 @@ _COMPARE = {"eq": "=", "ne": "!=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<=
 _TAGS_OF_M = "SELECT 1 FROM memory_tags t WHERE t.user_id = m.user_id AND t.memory_id = m.id"
 
 
-def render(tree: Filter, params: list[Any]) -> str:
-    """SQL for ``tree``; appends its parameters to ``params`` in order."""
+def render(tree: Filter, params: list[Any], user_id: str, *, indexed: bool = True) -> str:
+    """SQL for ``tree`` over ``user_id``'s memories; appends its parameters to ``params`` in order.
+
+    ``indexed`` answers structured-content conditions from the value index (best when
+    the query is driven by the matching rows: counts, selective filters); without it
+    they read each memory's JSON (best when few memories are examined: an early-stopping
+    ordered page, full-text candidates). Both mean exactly the same.
+    """
     if isinstance(tree, AllOf):
-        return _join(tree.parts, " AND ", "1", params)
+        return _join(tree.parts, " AND ", "1", params, user_id, indexed)
     if isinstance(tree, AnyOf):
-        return _join(tree.parts, " OR ", "0", params)
+        return _join(tree.parts, " OR ", "0", params, user_id, indexed)
     if isinstance(tree, Not):
-        return f"NOT coalesce(({render(tree.part, params)}), 0)"
-    return _condition(tree, params)
+        return f"NOT coalesce(({render(tree.part, params, user_id, indexed=indexed)}), 0)"
+    return _condition(tree, params, user_id, indexed)
 
 
-def _join(parts: tuple[Filter, ...], glue: str, empty: str, params: list[Any]) -> str:
+def _join(parts: tuple[Filter, ...], glue: str, empty: str, params: list[Any], user_id: str, indexed: bool) -> str:
     if not parts:
         return empty
-    return "(" + glue.join(render(p, params) for p in parts) + ")"
+    return "(" + glue.join(render(p, params, user_id, indexed=indexed) for p in parts) + ")"
 
 
-def _condition(c: Condition, params: list[Any]) -> str:
+def _condition(c: Condition, params: list[Any], user_id: str, indexed: bool) -> str:
     if c.kind == "tags":
         return _tags(c, params)
     if c.kind == "json":
+        if indexed and all(isinstance(segment, str) for segment in c.path):
+            return _indexed(c, params, user_id)
         return _json(c, params)
     return _column(c, params)
 
@@ -150,3 +158,51 @@ def _element(value: Any, params: list[Any]) -> str:
     if isinstance(value, int | float):
         return "(e.type IN ('integer', 'real') AND e.value = ?)"
     return "(e.type = 'text' AND lower(e.value) = lower(?))"
+
+
+# Conditions on structured_content paths made of field names only use the value
+# index (fields.py): "m.id IN (rows of this user and path that hold)". Each row
+# set is an uncorrelated subquery, computed once with the index, not per memory.
+
+
+def _indexed(c: Condition, params: list[Any], user_id: str) -> str:
+    path = ".".join(str(s) for s in c.path)
+    if c.op == "exists":
+        test = _rows(path, "kind != 'null'", [], params, user_id)
+        return test if c.value else f"(NOT {test})"
+    if c.op == "contains":
+        text = _rows(path, "kind = 'text' AND instr(lower(txt), lower(?)) > 0", [_bind(c.value)], params, user_id)
+        where, values = _same_value(c.value, fold_case=True)
+        element = _rows(path + "[]", where, values, params, user_id)
+        return f"({text} OR {element})"
+    if c.op in ("in", "nin"):
+        either = "(" + " OR ".join(_indexed_compare(path, "eq", v, params, user_id) for v in c.value) + ")"
+        return either if c.op == "in" else f"(NOT {either})"
+    if c.op == "ne":
+        return f"(NOT {_indexed_compare(path, 'eq', c.value, params, user_id)})"
+    return _indexed_compare(path, c.op, c.value, params, user_id)
+
+
+def _indexed_compare(path: str, op: str, value: Any, params: list[Any], user_id: str) -> str:
+    if op == "eq":
+        where, values = _same_value(value)
+        return _rows(path, where, values, params, user_id)
+    column = "num" if isinstance(value, int | float) else "txt"
+    kind = "number" if column == "num" else "text"
+    return _rows(path, f"kind = '{kind}' AND {column} {_COMPARE[op]} ?", [value], params, user_id)
+
+
+def _same_value(value: Any, *, fold_case: bool = False) -> tuple[str, list[Any]]:
+    """The row condition for a value equal to ``value`` within its JSON kind (texts in any case if asked)."""
+    if value is None:
+        return "kind = 'null'", []
+    if isinstance(value, bool):
+        return ("kind = 'true'" if value else "kind = 'false'"), []
+    if isinstance(value, int | float):
+        return "kind = 'number' AND num = ?", [value]
+    return ("kind = 'text' AND lower(txt) = lower(?)" if fold_case else "kind = 'text' AND txt = ?"), [value]
+
+
+def _rows(path: str, where: str, values: list[Any], params: list[Any], user_id: str) -> str:
+    params.extend([user_id, path, *values])
+    return f"(m.id IN (SELECT memory_id FROM memory_fields WHERE user_id = ? AND path = ? AND {where}))"

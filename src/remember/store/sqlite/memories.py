@@ -12,6 +12,7 @@ from remember.errors import Conflict, NotFound, StoreError
 from remember.models import HistoryEntry, IndexEntry, Memory, MemoryChange, MemoryQuery, Page
 from remember.store.sqlite import filtersql
 from remember.store.sqlite.connection import Database
+from remember.store.sqlite.fields import write_fields
 from remember.store.sqlite.rows import (
     MEMORY_COLUMNS,
     PLACEHOLDERS,
@@ -24,6 +25,8 @@ from remember.store.sqlite.search import forget_index, touch_index, write_index
 
 # Every column but the key (user_id, id), in MEMORY_COLUMNS order.
 _ASSIGNMENTS = ", ".join(f"{c.strip()} = ?" for c in MEMORY_COLUMNS.split(",")[2:])
+SPARSE_MATCHES = 2_000
+BULK = 500  # a batch this large refreshes the planner's statistics
 _SORT_COLUMNS = {"created_at", "updated_at", "weight", "occurred_at"}
 _DELETED = {"exclude": "m.deleted_at IS NULL", "include": "1", "only": "m.deleted_at IS NOT NULL"}
 
@@ -40,6 +43,8 @@ class MemoryTables:
         with self.db.write() as conn:
             for memory, index in batch:
                 insert(conn, memory, index)
+        if len(batch) >= BULK:
+            self.db.optimize()
 
     def get_memory(self, user_id: str, memory_id: str) -> Memory | None:
         with self.db.read() as conn:
@@ -61,15 +66,15 @@ class MemoryTables:
             return cursor.rowcount > 0
 
     def list_memories(self, user_id: str, query: MemoryQuery) -> Page:
-        params: list[Any] = [user_id]
-        where = f"m.user_id = ? AND {_DELETED[query.deleted]}"
-        if query.filter is not None:
-            where += " AND " + filtersql.render(query.filter, params)
-        order = _order(query)
         with self.db.read() as conn:
+            where, params = _where(query, user_id, indexed=True)
             total = conn.execute(f"SELECT count(*) FROM memories m WHERE {where}", params).fetchone()[0]
+            # A dense match is found fastest by walking the memories in order and stopping
+            # at the page's end; a sparse one by starting from the value index's matches.
+            where, params = _where(query, user_id, indexed=total <= SPARSE_MATCHES)
             rows = conn.execute(
-                f"SELECT {_prefixed(MEMORY_COLUMNS)} FROM memories m WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?",
+                f"SELECT {_prefixed(MEMORY_COLUMNS)} FROM memories m WHERE {where} "
+                f"ORDER BY {_order(query)} LIMIT ? OFFSET ?",
                 [*params, query.limit, query.offset],
             ).fetchall()
         return Page(tuple(memory_from_row(r) for r in rows), total, query.limit, query.offset)
@@ -98,8 +103,17 @@ class MemoryTables:
 def insert(conn: sqlite3.Connection, memory: Memory, index: IndexEntry | None) -> None:
     conn.execute(f"INSERT INTO memories ({MEMORY_COLUMNS}) VALUES ({PLACEHOLDERS})", memory_params(memory))
     write_tags(conn, memory)
+    write_fields(conn, memory)
     if index is not None:
         write_index(conn, memory, index)
+
+
+def _where(query: MemoryQuery, user_id: str, *, indexed: bool) -> tuple[str, list[Any]]:
+    params: list[Any] = [user_id]
+    where = f"m.user_id = ? AND {_DELETED[query.deleted]}"
+    if query.filter is not None:
+        where += " AND " + filtersql.render(query.filter, params, user_id, indexed=indexed)
+    return where, params
 
 
 def write_change(conn: sqlite3.Connection, change: MemoryChange, index: IndexEntry | None = None) -> None:
@@ -124,6 +138,7 @@ def write_change(conn: sqlite3.Connection, change: MemoryChange, index: IndexEnt
         [*memory_params(memory)[2:], memory.user_id, memory.id],
     )
     write_tags(conn, memory)
+    write_fields(conn, memory)
     conn.execute("INSERT INTO memory_history VALUES (?, ?, ?, ?, ?, ?, ?)", history_params(change.history))
     if index is not None:
         write_index(conn, memory, index)

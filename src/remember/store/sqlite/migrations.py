@@ -191,11 +191,39 @@ def _suggestions(conn: sqlite3.Connection) -> None:
     )
 
 
+def _fields(conn: sqlite3.Connection) -> None:
+    # num has no declared type on purpose: integers stay integers, floats stay floats,
+    # and they compare numerically with each other, as JSON numbers do.
+    run_script(
+        conn,
+        """
+        CREATE TABLE memory_fields (
+            user_id TEXT NOT NULL,
+            memory_id TEXT NOT NULL,
+            path TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            num,
+            txt TEXT,
+            FOREIGN KEY (user_id, memory_id) REFERENCES memories (user_id, id) ON DELETE CASCADE
+        );
+        CREATE INDEX memory_fields_num ON memory_fields (user_id, path, kind, num);
+        CREATE INDEX memory_fields_txt ON memory_fields (user_id, path, kind, txt);
+        CREATE INDEX memory_fields_memory ON memory_fields (user_id, memory_id);
+        -- lets a count check deletion and template from the index alone, row by matched row
+        CREATE INDEX memories_lookup ON memories (user_id, id, template_id, deleted_at);
+        """,
+    )
+    from remember.store.sqlite.fields import backfill
+
+    backfill(conn)
+
+
 MIGRATIONS: tuple[tuple[str, Step], ...] = (
     ("0001_initial", _initial),
     ("0002_templates", _templates),
     ("0003_search", _search),
     ("0004_suggestions", _suggestions),
+    ("0005_fields", _fields),
 )
 
 

@@ -118,7 +118,7 @@ class SearchTables:
         params: list[Any] = [match, user_id]
         where = f"memory_fts MATCH ? AND m.user_id = ? AND {DELETED[deleted]}"
         if filter is not None:
-            where += " AND " + filtersql.render(filter, params)
+            where += " AND " + filtersql.render(filter, params, user_id, indexed=False)
         with self.db.read() as conn:
             rows = conn.execute(
                 f"SELECT m.id, bm25(memory_fts, {BM25_WEIGHTS}) AS rank FROM memory_fts "
@@ -219,7 +219,7 @@ class SearchTables:
 
     def _matching_ids(self, user_id: str, filter: Filter, deleted: DeletedMode) -> set[str]:
         params: list[Any] = [user_id]
-        where = f"m.user_id = ? AND {DELETED[deleted]} AND " + filtersql.render(filter, params)
+        where = f"m.user_id = ? AND {DELETED[deleted]} AND " + filtersql.render(filter, params, user_id)
         with self.db.read() as conn:
             return {r[0] for r in conn.execute(f"SELECT m.id FROM memories m WHERE {where}", params)}
 
