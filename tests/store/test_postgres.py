@@ -57,6 +57,12 @@ def test_migrate_works_for_sqlite_too(tmp_path: Any) -> None:
     assert migrate(url) == []
 
 
+def test_both_backends_record_the_same_steps() -> None:
+    from remember.store.sqlite.migrations import MIGRATIONS as SQLITE_MIGRATIONS
+
+    assert [name for name, _ in SQLITE_MIGRATIONS] == NAMES
+
+
 def test_processes_starting_at_once_migrate_once(empty_postgres_url: str) -> None:
     start = threading.Barrier(8)
     applied: list[list[str]] = []

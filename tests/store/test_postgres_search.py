@@ -201,10 +201,38 @@ def test_the_search_parameters_are_documented() -> None:
     doc = (Path(__file__).resolve().parents[2] / "docs" / "postgres.md").read_text()
     assert f"| `m` | {search.HNSW_M} |" in doc
     assert f"| `ef_construction` | {search.HNSW_EF_CONSTRUCTION} |" in doc
-    assert f"| `hnsw.ef_search` | {search.HNSW_EF_SEARCH}, " in doc
+    assert f"| `hnsw.ef_search` | at least {search.HNSW_EF_SEARCH} and" in doc
     assert f"WITH (m = {search.HNSW_M}, ef_construction = {search.HNSW_EF_CONSTRUCTION})" in doc
     assert f"at most {search.EXACT_SEARCH_BELOW:,} of the user's" in doc
     assert f"fewer than {search.ESTIMATE_COUNTS_FROM:,} memories" in doc
+
+
+def test_older_pgvector_gets_no_iterative_scan_and_no_halfvec_index(pg: PostgresStore) -> None:
+    assert pg.pgvector >= (0, 8)  # the test server's
+    assert search.pgvector_version("0.8.1") == (0, 8, 1) and search.pgvector_version(None) == (0,)
+    assert len(search.hnsw_settings(10, (0, 7, 4))) == 1 and "iterative_scan" in search.hnsw_settings(10)[1]
+    with pg.db.write() as conn:
+        search.ensure_vector_index(conn, 3072, (0, 6, 2))
+        assert conn.execute(
+            "SELECT count(*) FROM pg_indexes WHERE indexname LIKE 'memory_vectors_hnsw_%'"
+        ).fetchone() == (0,)
+
+
+@pytest.mark.parametrize(
+    ("configured", "limit", "used"), [(None, 10, 100), ("40", 10, 100), ("300", 10, 300), (None, 500, 500)]
+)
+def test_ef_search_is_at_least_100_and_the_number_asked_unless_configured_higher(
+    pg: PostgresStore, configured: str | None, limit: int, used: int
+) -> None:
+    with pg.db.read() as conn:
+        conn.execute("SELECT NULL::vector")  # pgvector loaded, as in a search
+        if configured is not None:
+            conn.execute(f"SET hnsw.ef_search = {configured}")  # as ALTER DATABASE … SET would
+        with conn.transaction():
+            for setting in search.hnsw_settings(limit):
+                conn.execute(setting)
+            assert conn.execute("SHOW hnsw.ef_search").fetchone() == (str(used),)
+        conn.execute("RESET hnsw.ef_search")
 
 
 # keywords

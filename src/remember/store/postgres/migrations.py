@@ -227,12 +227,20 @@ def _suggestions(conn: Connection) -> None:
     )
 
 
+def _fields(conn: Connection) -> None:
+    # On SQLite this step adds a value index for structured_content filters; here the
+    # GIN index on structured_content (0001) serves them already. Kept so that both
+    # backends record the same steps.
+    pass
+
+
 # The same names as the SQLite backend's steps, so both report the same schema history.
 MIGRATIONS: tuple[tuple[str, Step], ...] = (
     ("0001_initial", _initial),
     ("0002_templates", _templates),
     ("0003_search", _search),
     ("0004_suggestions", _suggestions),
+    ("0005_fields", _fields),
 )
 
 

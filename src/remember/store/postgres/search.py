@@ -48,6 +48,8 @@ INDEX_DELETED = {"exclude": "NOT x.deleted", "include": "TRUE", "only": "x.delet
 RANK_WEIGHTS = "'{0, 0.5, 1.0, 1.0}'::float4[]"
 # advisory lock class of a user's index writes (two-key form: its own key space); "rem" in ASCII
 USER_LOCK_CLASS = 0x72656D
+# advisory lock of vector index changes (one-key form); "remindex" in ASCII
+INDEX_LOCK_KEY = 0x72656D696E646578
 
 # HNSW: build parameters (pgvector's defaults) and the search-time candidate list.
 HNSW_M = 16
@@ -56,6 +58,8 @@ HNSW_EF_SEARCH = 100
 MAX_EF_SEARCH = 1000  # pgvector's upper bound
 MAX_VECTOR_DIMENSIONS = 2000  # HNSW on vector; up to 4,000 on halfvec; above that, exact search
 MAX_HALFVEC_DIMENSIONS = 4000
+HALFVEC_SINCE = (0, 7)  # pgvector versions
+ITERATIVE_SCAN_SINCE = (0, 8)
 VECTOR_INDEX_PREFIX = "memory_vectors_hnsw_"
 
 EXACT_SEARCH_BELOW = 5_000  # a filter passing at most this many memories: exact vector search over them
@@ -191,8 +195,13 @@ def vector_index_name(dimension: int) -> str:
     return f"{VECTOR_INDEX_PREFIX}{int(dimension)}"
 
 
-def ensure_vector_index(conn: Connection, dimension: int) -> None:
-    """The HNSW index of vectors of ``dimension``, created if missing; other dimensions' indexes dropped."""
+def ensure_vector_index(conn: Connection, dimension: int, pgvector: tuple[int, ...] = HALFVEC_SINCE) -> None:
+    """The HNSW index of vectors of ``dimension``, created if missing; other dimensions' indexes dropped.
+
+    Under a transaction-scoped advisory lock: two processes adopting an embedder at
+    once build the index once (the second waits, then finds it).
+    """
+    conn.execute("SELECT pg_advisory_xact_lock(%s)", (INDEX_LOCK_KEY,))
     existing = {
         r[0]
         for r in conn.execute(
@@ -201,7 +210,8 @@ def ensure_vector_index(conn: Connection, dimension: int) -> None:
             (VECTOR_INDEX_PREFIX + "%",),
         )
     }
-    wanted = vector_index_name(dimension) if 0 < dimension <= MAX_HALFVEC_DIMENSIONS else None
+    largest = MAX_HALFVEC_DIMENSIONS if pgvector >= HALFVEC_SINCE else MAX_VECTOR_DIMENSIONS
+    wanted = vector_index_name(dimension) if 0 < dimension <= largest else None
     for name in sorted(existing - {wanted}):
         conn.execute(f"DROP INDEX IF EXISTS {name}")
     if wanted is None or wanted in existing:
@@ -215,10 +225,28 @@ def ensure_vector_index(conn: Connection, dimension: int) -> None:
     )
 
 
-def hnsw_settings(limit: int) -> list[str]:
-    """What an approximate search sets for its transaction: the candidate list, and scanning on past it."""
-    ef_search = min(max(HNSW_EF_SEARCH, limit), MAX_EF_SEARCH)
-    return [f"SET LOCAL hnsw.ef_search = {ef_search}", "SET LOCAL hnsw.iterative_scan = relaxed_order"]
+def hnsw_settings(limit: int, pgvector: tuple[int, ...] = ITERATIVE_SCAN_SINCE) -> list[str]:
+    """What an approximate search sets for its transaction: the candidate list, and scanning on past it.
+
+    ``hnsw.ef_search`` becomes at least HNSW_EF_SEARCH and at least ``limit``.
+    Iterative scans came with pgvector 0.8; before, too few rows after filtering
+    fall back to exact search (``vector_candidates``).
+    """
+    at_least = min(max(HNSW_EF_SEARCH, limit), MAX_EF_SEARCH)
+    # A higher value set for the database or role (ALTER DATABASE … SET hnsw.ef_search) stands.
+    settings = [
+        "SELECT set_config('hnsw.ef_search', greatest(coalesce(nullif(current_setting('hnsw.ef_search', true), '')"
+        f"::int, 0), {at_least})::text, true)"
+    ]
+    if pgvector >= ITERATIVE_SCAN_SINCE:
+        settings.append("SET LOCAL hnsw.iterative_scan = relaxed_order")
+    return settings
+
+
+def pgvector_version(text: str | None) -> tuple[int, ...]:
+    """``0.8.1`` as (0, 8, 1); unknown as (0,)."""
+    parts = re.findall(r"\d+", text or "")
+    return tuple(int(p) for p in parts[:3]) or (0,)
 
 
 def approximate_sql(dimension: int, where: str) -> str:
@@ -249,6 +277,7 @@ def match_terms(match: str) -> list[str]:
 
 class SearchTables:
     db: Database
+    pgvector: tuple[int, ...] = ITERATIVE_SCAN_SINCE  # the server's version, read on open
     _total_cache: tuple[float, int] | None = None
 
     def keyword_candidates(
@@ -366,7 +395,7 @@ class SearchTables:
         if filter is not None:
             where += " AND " + filtersql.render(filter, params)
         with self.db.read() as conn, conn.transaction():
-            for setting in hnsw_settings(limit):
+            for setting in hnsw_settings(limit, self.pgvector):
                 conn.execute(setting)
             rows = conn.execute(approximate_sql(len(vector) // 4, where), [*params, limit, VectorParam(vector)])
             return [(memory_id, float(score)) for memory_id, score in rows.fetchall()]
@@ -433,9 +462,9 @@ class SearchTables:
                     "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                     (key, value),
                 )
-            dimension = _dimension(settings.get("embedding_dimension"))
+            dimension = recorded_dimension(conn)
             if dimension is not None:
-                ensure_vector_index(conn, dimension)
+                ensure_vector_index(conn, dimension, self.pgvector)
 
     def memory_ids_page(self, after: tuple[str, str] | None, limit: int) -> list[tuple[str, str]]:
         """(user_id, memory_id) of every memory, all users, in key order: for reindexing."""
@@ -476,6 +505,12 @@ _COMMON_FREQUENCY = (
 def _cosine_sql(dimension: int) -> str:
     """The cosine of ``v.vector`` and the first parameter; 0 without a vector of this size."""
     return f"CASE WHEN vector_dims(v.vector) = {int(dimension)} THEN 1 - (v.vector <=> %s::vector) ELSE 0 END"
+
+
+def recorded_dimension(conn: Connection) -> int | None:
+    """The embedding dimension the index settings record, if any."""
+    row = conn.execute("SELECT value FROM index_settings WHERE key = 'embedding_dimension'").fetchone()
+    return _dimension(row[0] if row else None)
 
 
 def _dimension(value: str | None) -> int | None:

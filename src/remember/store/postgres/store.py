@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
-from remember.store.postgres.connection import Database
+from remember.store.postgres.connection import Connection, Database
 from remember.store.postgres.memories import MemoryTables
 from remember.store.postgres.migrations import migrate
 from remember.store.postgres.preferences import PreferenceTables
-from remember.store.postgres.search import SearchTables
+from remember.store.postgres.search import (
+    SearchTables,
+    ensure_vector_index,
+    pgvector_version,
+    recorded_dimension,
+    vector_index_name,
+)
 from remember.store.postgres.suggestions import SuggestionTables
 from remember.store.postgres.templates import TemplateTables
+from remember.store.postgres.transfer import TransferTables
 from remember.store.postgres.url import parse_url, redact
 
 
-class PostgresStore(MemoryTables, PreferenceTables, TemplateTables, SearchTables, SuggestionTables):
+class PostgresStore(MemoryTables, PreferenceTables, TemplateTables, SearchTables, SuggestionTables, TransferTables):
     """``Store`` over a PostgreSQL database; migrates it on open.
 
     ``url`` is a libpq URL (``postgresql://user:password@host:5432/db``) and may
@@ -26,10 +33,24 @@ class PostgresStore(MemoryTables, PreferenceTables, TemplateTables, SearchTables
         self.db = Database(target)
         with self.db.direct() as conn:
             self.applied_migrations = migrate(conn, target.location)
+            row = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
+            self.pgvector = pgvector_version(row[0] if row else None)
+            _ensure_vector_index(conn, self.pgvector)
         self.db.open()
 
     def close(self) -> None:
         self.db.close()
+
+
+def _ensure_vector_index(conn: Connection, pgvector: tuple[int, ...]) -> None:
+    """The HNSW index of the recorded dimension, should it be missing (e.g. a restored dump without it)."""
+    dimension = recorded_dimension(conn)
+    if dimension is None:
+        return
+    found = conn.execute("SELECT to_regclass(%s)", (vector_index_name(dimension),)).fetchone()
+    if found is None or found[0] is None:
+        with conn.transaction():
+            ensure_vector_index(conn, dimension, pgvector)
 
 
 def upgrade(url: str) -> list[str]:
