@@ -118,5 +118,18 @@ def test_size_is_bounded() -> None:
     assert [code for _, code in codes(raw)] == ["filter_too_complex"]
 
 
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        ({"or": [{}] * 1000}, "filter_too_complex"),
+        ({"or": [{}]}, "bad_filter"),
+        ({"not": {}}, "bad_filter"),
+        ({"and": [{"type": "a"}] * 200_000}, "filter_too_complex"),
+    ],
+)
+def test_empty_and_oversized_logic_is_refused(raw: Any, code: str) -> None:
+    assert code in {c for _, c in codes(raw)}
+
+
 def test_huge_lists_are_refused() -> None:
     assert codes({"type": {"in": ["a"] * 101}}) == [("filters.type.in", "bad_filter_value")]

@@ -140,6 +140,9 @@ class _Parser:
         if not isinstance(raw, Mapping):
             self.fail(where, "bad_filter", 'A filter must be an object such as {"type": "book"}.', raw)
             return AllOf(())
+        if not raw:
+            self.fail(where, "bad_filter", "An empty filter {} inside and/or/not says nothing; remove it.", raw)
+            return AllOf(())
         parts = [self.entry(str(key), value, f"{where}.{key}", depth) for key, value in raw.items()]
         return parts[0] if len(parts) == 1 else AllOf(tuple(parts))
 
@@ -153,6 +156,9 @@ class _Parser:
             return Not(self.object(value, where, depth + 1))
         if not isinstance(value, list) or not value:
             self.fail(where, "bad_filter", f"'{key}' takes a non-empty list of filters.", value)
+            return AllOf(())
+        if len(value) > MAX_CONDITIONS:
+            self.fail(where, "filter_too_complex", f"'{key}' takes at most {MAX_CONDITIONS} filters.")
             return AllOf(())
         parts = tuple(self.object(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value))
         return AllOf(parts) if key == "and" else AnyOf(parts)

@@ -7,13 +7,17 @@ against its spec before it is stored. docs/preferences.md lists them all.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from remember.errors import ValidationFailed
 
-Kind = Literal["bool", "int", "float", "str", "str_list"]
+Kind = Literal["bool", "int", "float", "str", "str_list", "type"]
+# A memory type: what `type` accepts (letters, digits, spaces, _ and -), stored in snake case.
+TYPE_NAME = re.compile(r"^[^\W][\w \-]{0,63}$")
 
 
 @dataclass(frozen=True)
@@ -32,7 +36,7 @@ class PreferenceSpec:
 
 
 SPECS: tuple[PreferenceSpec, ...] = (
-    PreferenceSpec("memory.default_type", "str", "note", "Type given to a memory created without one."),
+    PreferenceSpec("memory.default_type", "type", "note", "Type given to a memory created without one."),
     PreferenceSpec(
         "memory.default_weight",
         "float",
@@ -149,10 +153,12 @@ def _coerce_kind(spec: PreferenceSpec, value: Any) -> Any:
         return value
     if kind == "int" and isinstance(value, int) and not isinstance(value, bool):
         return value
-    if kind == "float" and isinstance(value, int | float) and not isinstance(value, bool):
+    if kind == "float" and isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
         return float(value)
     if kind == "str" and isinstance(value, str) and 0 < len(value.strip()) <= MAX_TEXT:
         return value.strip()
+    if kind == "type" and isinstance(value, str) and TYPE_NAME.match(value.strip()):
+        return "_".join(value.strip().lower().split())
     if kind == "str_list" and _is_str_list(value):
         return list(dict.fromkeys(v.strip() for v in value))
     raise ValidationFailed.single("value", "type", f"{spec.path} must be {_describe(spec)}; got {value!r}.", value)
@@ -177,9 +183,10 @@ def _describe(spec: PreferenceSpec) -> str:
     names = {
         "bool": "true or false",
         "int": "a whole number",
-        "float": "a number",
+        "float": "a finite number",
         "str": f"a non-empty text of at most {MAX_TEXT} characters",
         "str_list": f"a list of at most {MAX_LIST_ITEMS} non-empty texts",
+        "type": "a type of letters, digits, spaces, _ and - (e.g. 'book')",
     }
     text = names[spec.kind]
     if spec.minimum is not None and spec.maximum is not None:

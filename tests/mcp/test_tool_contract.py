@@ -62,7 +62,7 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     "remember_query_memory": (
         ["question", "token_budget", "alpha", "filters", "answer"], ["question"], (True, False, True)
     ),
-    "remember_suggest_templates": (["content", "context", "limit"], ["content"], (True, False, True)),
+    "remember_suggest_templates": (["content", "context", "limit"], ["content"], (False, False, False)),
     "remember_apply_template": (
         ["memory_id", "template_id", "structured_content", "reason"],
         ["memory_id", "template_id"],

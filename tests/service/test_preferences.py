@@ -78,3 +78,17 @@ def test_unknown_category_lists_the_known_ones(services: Services) -> None:
 def test_non_text_path_is_refused(services: Services) -> None:
     with pytest.raises(ValidationFailed, match="preference_path must be a text"):
         services.preferences.update("alice", 5, 1)
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
+def test_non_finite_numbers_are_refused(services: Services, value: float) -> None:
+    with pytest.raises(ValidationFailed, match="finite number"):
+        services.preferences.update("alice", "memory.default_weight", value)
+    assert services.memories.create("alice", {"content": "still works"}).weight == 0.5
+
+
+def test_default_type_follows_the_type_rules(services: Services) -> None:
+    assert services.preferences.update("alice", "memory.default_type", "My Notes").new_value == "my_notes"
+    with pytest.raises(ValidationFailed, match="letters, digits"):
+        services.preferences.update("alice", "memory.default_type", "My Notes!")
+    assert services.memories.create("alice", {"content": "x"}).type == "my_notes"

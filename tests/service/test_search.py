@@ -273,3 +273,39 @@ def test_batch_create_is_all_or_nothing(services: Services) -> None:
         services.memories.create_many(ALICE, [{"content": "fine"}, {"content": ""}, {"weight": 3}])
     assert [e.field for e in exc.value.errors] == ["[1].content", "[2].content"]
     assert services.memories.list(ALICE).total == 0
+
+
+def test_purged_memories_leave_the_vector_search(services: Services, corpus: dict[str, str]) -> None:
+    for key in ("had", "my", "dentist"):
+        services.memories.delete(ALICE, corpus[key], permanent=True)
+    nearest = services.search.similar(ALICE, text_query="anything at all", limit=3)
+    assert len(nearest) == 3
+    assert not {h.memory.id for h in nearest} & {corpus["had"], corpus["my"], corpus["dentist"]}
+
+
+def test_trashed_text_no_longer_finds_the_next_memory(services: Services) -> None:
+    conversation = {"conversation_id": "chat-2"}
+    secret = services.memories.create(ALICE, {"content": "my bank pin is zebracorn", "context": conversation})
+    reply = services.memories.create(ALICE, {"content": "ok, noted", "context": conversation})
+    services.memories.delete(ALICE, secret.id)
+    assert top(services, "zebracorn", alpha=0.0) == []
+    services.memories.restore(ALICE, secret.id)
+    assert set(top(services, "zebracorn", alpha=0.0)) == {secret.id, reply.id}
+
+
+def test_other_users_words_never_change_a_users_search(store: Store, clock: Any) -> None:
+    keywords_only = Services.over(store, clock)
+    keywords_only.memories.create_many(ALICE, [{"content": f"invoice number {i} paid"} for i in range(1_500)])
+    mine = keywords_only.memories.create(BOB, {"content": "the invoice from the plumber"})
+    assert [h.memory.id for h in keywords_only.search.search(BOB, "invoice", alpha=0.0).hits] == [mine.id]
+
+
+def test_a_query_of_common_words_still_searches(store: Store, clock: Any) -> None:
+    keywords_only = Services.over(store, clock)
+    keywords_only.memories.create_many(ALICE, [{"content": f"meeting notes {i}"} for i in range(1_200)])
+    assert keywords_only.search.search(ALICE, "meeting", alpha=0.0).hits
+
+
+def test_similar_never_returns_the_memory_itself(services: Services, corpus: dict[str, str]) -> None:
+    near = services.search.similar(ALICE, memory_id=f"  {corpus['mom']} ", limit=3)
+    assert corpus["mom"] not in [h.memory.id for h in near]

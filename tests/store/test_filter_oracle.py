@@ -228,3 +228,14 @@ def test_sqlite_value_index_and_json_reading_agree(db_path: Any) -> None:
             )
         assert answers[0] == answers[1], raw
     store.close()
+
+
+def test_keys_with_dots_are_not_nested_paths(store: Store) -> None:
+    memory = Memory(
+        id="m", user_id="alice", content="x", type="t", weight=0.5, trust=0.5, created_at=T0, updated_at=T0,
+        occurred_at=T0, structured_content={"a.b": 1, "a": {"b": 2}},
+    )  # fmt: skip
+    store.insert_memory(memory)
+    for value, expected in ((1, 0), (2, 1)):
+        page = store.list_memories("alice", MemoryQuery(filter=parse_filter({"structured_content.a.b": value})))
+        assert (page.total, len(page.items)) == (expected, expected)

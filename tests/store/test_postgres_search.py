@@ -204,7 +204,7 @@ def test_the_search_parameters_are_documented() -> None:
     assert f"| `hnsw.ef_search` | at least {search.HNSW_EF_SEARCH} and" in doc
     assert f"WITH (m = {search.HNSW_M}, ef_construction = {search.HNSW_EF_CONSTRUCTION})" in doc
     assert f"at most {search.EXACT_SEARCH_BELOW:,} of the user's" in doc
-    assert f"fewer than {search.ESTIMATE_COUNTS_FROM:,} memories" in doc
+    assert "stops at 10,001" in doc
 
 
 def test_older_pgvector_gets_no_iterative_scan_and_no_halfvec_index(pg: PostgresStore) -> None:
@@ -251,7 +251,7 @@ def test_match_expressions_are_read_back_into_terms() -> None:
 def test_any_term_is_only_text_to_match(pg: PostgresStore, terms: list[str]) -> None:
     pg.insert_memory(memory(1), IndexEntry("plain words", "1 March 2026", None))
     assert pg.keyword_candidates("alice", match_expression(terms), filter=None, deleted="exclude", limit=5) == []
-    _, counts = pg.term_document_counts(terms)
+    _, counts = pg.term_document_counts("alice", terms, cap=100)
     assert counts == [0] * len(terms)
 
 
@@ -284,20 +284,14 @@ def test_content_and_date_outrank_context_and_rare_terms_outrank_common_ones(pg:
     assert pg.keyword_candidates("bob", '"guitar"', filter=None, deleted="include", limit=10) == []
 
 
-def test_term_counts_are_exact_while_small_and_estimated_from_statistics_when_large(
-    pg: PostgresStore, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_term_counts_are_the_users_own_and_capped(pg: PostgresStore) -> None:
     batch = [
         (memory(i), IndexEntry(f"common {'rare' if i < 5 else 'word'} n{i}", "1 March 2026", None)) for i in range(600)
     ]
     pg.insert_memories(batch)
-    assert pg.term_document_counts(["common", "rare", "running", "nothing"]) == (600, [600, 5, 0, 0])
-    with pg.db.write() as conn:
-        conn.execute("ANALYZE memory_index")
-    monkeypatch.setattr(search, "ESTIMATE_COUNTS_FROM", 0)
-    total, counts = pg.term_document_counts(["common", "rare", "n7"])
-    assert total == 600
-    assert counts == [600, 5, 1]  # common from the statistics (every row has it), the others counted
+    assert pg.term_document_counts("alice", ["common", "rare", "running", "nothing"], cap=1000) == (600, [600, 5, 0, 0])
+    assert pg.term_document_counts("alice", ["common", "rare"], cap=100) == (600, [100, 5])
+    assert pg.term_document_counts("bob", ["common", "rare"], cap=1000) == (0, [0, 0])
 
 
 def test_concurrent_writes_to_one_conversation_keep_one_chain(pg: PostgresStore) -> None:

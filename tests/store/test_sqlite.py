@@ -76,3 +76,21 @@ def test_sqlite_urls(url: str, path: str) -> None:
 def test_unusable_urls_say_what_to_use(url: str) -> None:
     with pytest.raises(ConfigError, match="sqlite:///"):
         open_store(url)
+
+
+def test_a_failed_commit_leaves_the_connection_usable(tmp_path: Path) -> None:
+    store = open_store(str(tmp_path / "r.db"))
+    db = store.db  # type: ignore[attr-defined]
+
+    def violate() -> None:
+        with db.write() as conn:
+            conn.execute("PRAGMA defer_foreign_keys = ON")  # the violation surfaces at COMMIT
+            conn.execute("INSERT INTO memory_tags VALUES ('u', 'no-such-memory', 't')")
+
+    with pytest.raises(StoreError, match="FOREIGN KEY"):
+        violate()
+    assert not db.connection.in_transaction
+    with db.write() as conn:
+        conn.execute("INSERT INTO preferences VALUES ('u', 'search.default_limit', '5', 'now')")
+    assert store.get_preferences("u") == {"search.default_limit": 5}
+    store.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import IO, Any
 
@@ -28,11 +28,13 @@ def export(services: Services, user: str, args: argparse.Namespace) -> None:
 
 def load(services: Services, _user: str, args: argparse.Namespace) -> None:
     """Every user in the file (an export says whose each record is)."""
-    if args.file != "-":
-        with _opened(args.file, "r") as handle:
-            refuse_existing(services.store, {r["user_id"] for r in _records(handle) if "user_id" in r})
-    with _opened(args.file, "r") as handle:
-        counts = import_records(services.store, services.indexer, _records(handle), _progress("importing"))
+    if args.file == "-":  # read once: standard input cannot be read twice
+        lines: list[str] = list(sys.stdin)
+        records: Callable[[], Iterator[Any]] = lambda: _records(iter(lines))  # noqa: E731
+    else:
+        records = lambda: _file_records(args.file)  # noqa: E731
+    refuse_existing(services.store, {r["user_id"] for r in records() if isinstance(r, dict) and "user_id" in r})
+    counts = import_records(services.store, services.indexer, records(), _progress("importing"))
     print(file=sys.stderr)
     _report(counts, args.json, "Imported")
 
@@ -64,7 +66,12 @@ def copy(settings: Settings, args: argparse.Namespace) -> None:
     _report(counts, args.json, "Copied")
 
 
-def _records(handle: IO[str]) -> Iterator[Any]:
+def _file_records(path: str) -> Iterator[Any]:
+    with _opened(path, "r") as handle:
+        yield from _records(handle)
+
+
+def _records(handle: Iterable[str]) -> Iterator[Any]:
     for number, line in enumerate(handle, start=1):
         if not line.strip():
             continue

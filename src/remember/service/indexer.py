@@ -68,6 +68,10 @@ class Indexer:
         return self.embedder.embed_query(query)
 
     @property
+    def embedder_name(self) -> str | None:
+        return self.embedder.name if self.embedder is not None else None
+
+    @property
     def dimension(self) -> int:
         assert self.embedder is not None
         return int(self.embedder.dimension)
@@ -109,7 +113,7 @@ class Indexer:
         if self.embedder is None:
             return "off"
         recorded = self.store.index_settings()
-        if not recorded:
+        if MODEL_KEY not in recorded:
             self.store.set_index_settings({MODEL_KEY: self.embedder.name, DIMENSION_KEY: str(self.embedder.dimension)})
             return "ready"
         same = recorded.get(MODEL_KEY) == self.embedder.name

@@ -107,9 +107,9 @@ class SearchService:
         size = _bounded("limit", limit, 1, MAX_LIMIT)
         floor = _unit("min_similarity", min_similarity, low=-1.0)
         tree = parse_filter(filters)
-        vector = self._anchor(user_id, memory_id, text_query)
+        vector, itself = self._anchor(user_id, memory_id, text_query)
         nearest = self.store.vector_candidates(user_id, vector, filter=tree, deleted="exclude", limit=size + 1)
-        chosen = [(i, s) for i, s in nearest if s >= floor and i != memory_id][:size]
+        chosen = [(i, s) for i, s in nearest if s >= floor and i != itself][:size]
         memories = {m.id: m for m in self.store.get_memories(user_id, [i for i, _ in chosen])}
         return [Hit(memories[i], round(s, 6)) for i, s in chosen if i in memories]
 
@@ -118,22 +118,24 @@ class SearchService:
     def _keyword(
         self, user_id: str, question: str, tree: Filter | None, mode: DeletedMode, pool: int
     ) -> dict[str, float]:
-        terms = self._selected_terms(text.query_terms(question))
+        terms = self._selected_terms(user_id, text.query_terms(question))
         if not terms:
             return {}
         match = text.match_expression(terms)
         return dict(self.store.keyword_candidates(user_id, match, filter=tree, deleted=mode, limit=pool))
 
-    def _selected_terms(self, terms: list[str]) -> list[str]:
-        """Drop terms most memories contain; keep the rarest within a budget of postings (speed at scale)."""
+    def _selected_terms(self, user_id: str, terms: list[str]) -> list[str]:
+        """Drop terms most of the user's memories contain; keep the rarest within a budget of postings
+        (speed at scale). The rarest term is always kept, so a query of common words still searches."""
         if not terms:
             return []
-        total, counts = self.store.term_document_counts(terms)
-        ranked = sorted((n, i) for i, n in enumerate(counts) if n <= max(MAX_DF_SHARE * total, GUARD_FLOOR))
+        total, counts = self.store.term_document_counts(user_id, terms, cap=POSTINGS_BUDGET + 1)
+        ranked = sorted((n, i) for i, n in enumerate(counts))
+        ceiling = max(MAX_DF_SHARE * total, GUARD_FLOOR)
         kept: list[str] = []
         budget = 0
         for n, i in ranked:
-            if kept and budget + n > POSTINGS_BUDGET:
+            if kept and (n > ceiling or budget + n > POSTINGS_BUDGET):
                 break
             kept.append(terms[i])
             budget += n
@@ -158,9 +160,10 @@ class SearchService:
             chosen.update(self.store.cosines(user_id, vector, missing))
         return chosen
 
-    def _anchor(self, user_id: str, memory_id: str | None, text_query: str | None) -> bytes:
+    def _anchor(self, user_id: str, memory_id: str | None, text_query: str | None) -> tuple[bytes, str | None]:
+        """The vector to compare with, and the memory it belongs to (left out of the results)."""
         if text_query is not None:
-            return _bytes(self.indexer.query_vector(_query(text_query)))
+            return _bytes(self.indexer.query_vector(_query(text_query))), None
         errors: checks.Errors = []
         clean = checks.identifier(memory_id, "memory_id", errors)
         memory = self.store.get_memory(user_id, clean) if clean else None
@@ -168,8 +171,8 @@ class SearchService:
             raise NotFound(f"No memory with id {memory_id!r}. Find ids by listing or searching memories.")
         stored = self.store.get_vector(user_id, memory.id)
         if stored is None:
-            return _bytes(self.indexer.query_vector(text.vector_text(memory.title, memory.content)))
-        return stored
+            stored = _bytes(self.indexer.query_vector(text.vector_text(memory.title, memory.content)))
+        return stored, memory.id
 
     # ranking
 

@@ -126,7 +126,9 @@ def import_records(
     header = next(stream, None)
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise ValidationFailed.single("file", "format", "This is not a remember export (its first line is no header).")
-    same_vectors = indexer.embedder is not None and header.get("embedding_model") == indexer.embedder.name
+    # Settle which embedder the target's vectors are made by before writing any (it records
+    # the configured one on a fresh database), so reused vectors and new ones agree.
+    same_vectors = indexer.state() == "ready" and header.get("embedding_model") == indexer.embedder_name
     counts: dict[str, int] = {}
     pending: _Pending | None = None
     for number, record in enumerate(stream, start=2):

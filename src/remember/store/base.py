@@ -119,8 +119,9 @@ class Store(Protocol):
         """Memory ids and keyword scores (higher is better) for a full-text ``match`` of quoted terms
         joined by OR, among the user's memories that pass ``filter``."""
 
-    def term_document_counts(self, terms: Sequence[str]) -> tuple[int, list[int]]:
-        """How many memories are indexed, and how many contain each term."""
+    def term_document_counts(self, user_id: str, terms: Sequence[str], *, cap: int) -> tuple[int, list[int]]:
+        """How many of the user's memories are indexed, and how many of them contain each term,
+        counted up to ``cap``. Other users' memories never count."""
 
     def vector_candidates(
         self, user_id: str, vector: bytes, *, filter: Filter | None, deleted: DeletedMode, limit: int

@@ -62,10 +62,6 @@ def register(server: MCPServer, tc: ToolContext) -> None:
         services.suggestions.record_applied(user, template_id, memory.id)
         return MemoryOut.of(updated)
 
-    add_tool(
-        server,
-        remember_suggest_templates,
-        title="Suggest templates",
-        hints=hints(read_only=True, idempotent=True),
-    )
+    # Not read-only: what is shown is logged, and the user's later choices are learned from it.
+    add_tool(server, remember_suggest_templates, title="Suggest templates", hints=hints(read_only=False))
     add_tool(server, remember_apply_template, title="Apply a template to a memory", hints=hints(read_only=False))

@@ -64,8 +64,6 @@ VECTOR_INDEX_PREFIX = "memory_vectors_hnsw_"
 
 EXACT_SEARCH_BELOW = 5_000  # a filter passing at most this many memories: exact vector search over them
 TOTAL_CACHE_SECONDS = 5.0
-EXACT_TOTAL_BELOW = 100_000  # above, the planner's row estimate stands in for count(*)
-ESTIMATE_COUNTS_FROM = 10_000  # from this many indexed memories, common terms' counts come from statistics
 _QUOTED = re.compile(r'"((?:[^"]|"")*)"')
 _EXPRESSION = re.compile(r'\s*"(?:[^"]|"")*"(?:\s+OR\s+"(?:[^"]|"")*")*\s*')
 
@@ -116,7 +114,7 @@ def write_index(conn: Connection, memory: Memory, entry: IndexEntry) -> None:
     conn.execute(
         "INSERT INTO memory_index (user_id, memory_id, seq, conversation_id, context_of, deleted, body, date, context) "
         f"VALUES (%(u)s, %(id)s, {_NEXT_SEQ}, %(conv)s, %(prev)s, %(deleted)s, %(body)s, %(date)s, "
-        "coalesce((SELECT content FROM memories WHERE user_id = %(u)s AND id = %(prev)s), '')) "
+        "coalesce((SELECT content FROM memories WHERE user_id = %(u)s AND id = %(prev)s AND deleted_at IS NULL), '')) "
         "ON CONFLICT (user_id, memory_id) DO UPDATE SET seq = excluded.seq, "
         "conversation_id = excluded.conversation_id, context_of = excluded.context_of, deleted = excluded.deleted, "
         "body = excluded.body, date = excluded.date, context = excluded.context",
@@ -135,12 +133,14 @@ def write_index(conn: Connection, memory: Memory, entry: IndexEntry) -> None:
 
 
 def touch_index(conn: Connection, memory: Memory) -> None:
-    """Move a memory's sequence number and note whether it is deleted (after a soft delete or a restore)."""
+    """Move a memory's sequence number and note whether it is deleted (after a soft delete or a restore);
+    the memories that carry its text as context hide it while it is in the trash."""
     conn.execute(
         f"UPDATE memory_index SET seq = {_NEXT_SEQ}, deleted = %(deleted)s "
         "WHERE user_id = %(u)s AND memory_id = %(id)s",
         {"u": memory.user_id, "id": memory.id, "deleted": memory.is_deleted},
     )
+    _refresh_successors(conn, memory.user_id, memory.id, "" if memory.is_deleted else memory.content)
 
 
 def forget_index(conn: Connection, user_id: str, memory_id: str) -> None:
@@ -278,7 +278,7 @@ def match_terms(match: str) -> list[str]:
 class SearchTables:
     db: Database
     pgvector: tuple[int, ...] = ITERATIVE_SCAN_SINCE  # the server's version, read on open
-    _total_cache: tuple[float, int] | None = None
+    _user_totals: dict[str, tuple[float, int]]
 
     def keyword_candidates(
         self, user_id: str, match: str, *, filter: Filter | None, deleted: DeletedMode, limit: int
@@ -314,44 +314,33 @@ class SearchTables:
             rows = conn.execute(sql, params).fetchall()
         return [(memory_id, float(score)) for memory_id, score in rows]
 
-    def term_document_counts(self, terms: Sequence[str]) -> tuple[int, list[int]]:
-        """How many memories are indexed (all users), and about how many contain each term (after stemming).
-
-        In a large index, a term among the column's most common elements (the
-        planner's statistics, kept by ANALYZE) is estimated from its frequency
-        there; any other term is rarer than those and is counted, through the GIN
-        index. A count stops at a fifth of the total (at least 10,000): past that
-        the exact number changes nothing for the caller, which drops such terms.
-        """
-        total = self._indexed_total()
+    def term_document_counts(self, user_id: str, terms: Sequence[str], *, cap: int) -> tuple[int, list[int]]:
+        """How many of the user's memories are indexed, and how many of them contain each term
+        (after stemming), counted through the GIN index up to ``cap``. Other users never count."""
+        total = self._user_total(user_id)
         if not terms:
             return total, []
-        estimate = "NULL::float8" if total < ESTIMATE_COUNTS_FROM else _COMMON_FREQUENCY
         with self.db.read() as conn:
             rows = conn.execute(
-                f"SELECT coalesce(round(({estimate}) * %s)::bigint, (SELECT count(*) FROM (SELECT 1 "
-                "FROM memory_index s WHERE s.keywords @@ phraseto_tsquery('english', w.t) LIMIT %s) x)) "
+                "SELECT (SELECT count(*) FROM (SELECT 1 FROM memory_index s WHERE s.user_id = %s "
+                "AND s.keywords @@ phraseto_tsquery('english', w.t) LIMIT %s) x) "
                 "FROM unnest(%s::text[]) WITH ORDINALITY AS w(t, i) ORDER BY w.i",
-                (total, max(total // 5, 10_000) + 1, list(terms)),
+                (user_id, cap, list(terms)),
             ).fetchall()
         return total, [int(r[0]) for r in rows]
 
-    def _indexed_total(self) -> int:
-        """How many memories the index holds, all users: counted while small, else the planner's estimate."""
+    def _user_total(self, user_id: str) -> int:
+        """How many of the user's memories the index holds; recounted every few seconds at most."""
         now = time.monotonic()
-        cached = self._total_cache
+        cached = self._user_totals.get(user_id)
         if cached is not None and now - cached[0] < TOTAL_CACHE_SECONDS:
-            return int(cached[1])
+            return cached[1]
         with self.db.read() as conn:
-            row = conn.execute("SELECT reltuples FROM pg_class WHERE oid = 'memory_index'::regclass").fetchone()
-            estimate = float(row[0]) if row else -1.0
-            if estimate < EXACT_TOTAL_BELOW:
-                counted = conn.execute("SELECT count(*) FROM memory_index").fetchone()
-                total = int(counted[0]) if counted else 0
-            else:
-                total = int(estimate)
-        self._total_cache = (now, total)
-        return total
+            row = conn.execute("SELECT count(*) FROM memory_index WHERE user_id = %s", (user_id,)).fetchone()
+        if len(self._user_totals) > 50_000:
+            self._user_totals.clear()
+        self._user_totals[user_id] = (now, int(row[0]) if row else 0)
+        return self._user_totals[user_id][1]
 
     def vector_candidates(
         self, user_id: str, vector: bytes, *, filter: Filter | None, deleted: DeletedMode, limit: int
@@ -489,17 +478,6 @@ class SearchTables:
         with self.db.read() as conn:
             row = conn.execute("SELECT count(*) FROM memories").fetchone()
         return int(row[0]) if row else 0
-
-
-# A term's share of the indexed rows when all its lexemes are among the keywords column's
-# most common elements (the rarest lexeme's share); NULL otherwise or without statistics.
-_COMMON_FREQUENCY = (
-    "SELECT CASE WHEN bool_and(p.at IS NOT NULL) THEN min(st.freqs[p.at]) END "
-    "FROM (SELECT most_common_elems::text::text[] AS elems, most_common_elem_freqs AS freqs FROM pg_stats "
-    "WHERE schemaname = current_schema() AND tablename = 'memory_index' AND attname = 'keywords') st "
-    "CROSS JOIN unnest(tsvector_to_array(to_tsvector('english', w.t))) AS l(lexeme) "
-    "CROSS JOIN LATERAL (SELECT array_position(st.elems, l.lexeme) AS at) p"
-)
 
 
 def _cosine_sql(dimension: int) -> str:

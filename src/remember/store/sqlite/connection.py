@@ -45,7 +45,7 @@ class Database:
             try:
                 yield self._conn
             finally:
-                self._conn.execute("COMMIT")
+                self._end("COMMIT")
 
     @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
@@ -55,9 +55,20 @@ class Database:
             try:
                 yield self._conn
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                self._end("ROLLBACK")
                 raise
-            self._conn.execute("COMMIT")
+            self._end("COMMIT")
+
+    def _end(self, statement: str) -> None:
+        """End the transaction; if even that fails (disk full, I/O error), roll back so the
+        shared connection is usable again, and report the failure."""
+        try:
+            self._conn.execute(statement)
+        except sqlite3.Error:
+            if self._conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.execute("ROLLBACK")
+            raise
 
     @property
     def connection(self) -> sqlite3.Connection:

@@ -11,6 +11,7 @@ with an array position) read the JSON instead. See filtersql.py.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -18,10 +19,13 @@ from typing import Any
 from remember.models import Memory
 
 FieldRow = tuple[str, str, Any, Any]  # path, kind, num, txt
+NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")  # a path segment of the filter language
 
 
 def flatten(content: Mapping[str, Any] | None, prefix: str = "") -> Iterator[FieldRow]:
     for key, value in (content or {}).items():
+        if not NAME.match(key):
+            continue  # no filter can name it ("a.b" would be read as a nested path): not indexed
         path = f"{prefix}{key}"
         if isinstance(value, Mapping):
             yield path, "object", None, None

@@ -143,7 +143,7 @@ def write_change(conn: sqlite3.Connection, change: MemoryChange, index: IndexEnt
     if index is not None:
         write_index(conn, memory, index)
     else:
-        touch_index(conn, memory.user_id, memory.id)
+        touch_index(conn, memory)
 
 
 def write_tags(conn: sqlite3.Connection, memory: Memory) -> None:

@@ -22,7 +22,6 @@ DELETED = {"exclude": "m.deleted_at IS NULL", "include": "1", "only": "m.deleted
 BM25_WEIGHTS = "1.0, 1.0, 0.5"
 TOTAL_CACHE_SECONDS = 5.0
 TERM_CACHE_SIZE = 50_000
-_SCRATCH_READY: dict[int, sqlite3.Connection] = {}
 
 
 def write_index(conn: sqlite3.Connection, memory: Memory, entry: IndexEntry) -> None:
@@ -45,12 +44,14 @@ def write_index(conn: sqlite3.Connection, memory: Memory, entry: IndexEntry) -> 
     _refresh_successors(conn, memory.user_id, memory.id, memory.content)
 
 
-def touch_index(conn: sqlite3.Connection, user_id: str, memory_id: str) -> None:
-    """Move a memory's sequence number, so vector caches re-read it (e.g. after a soft delete)."""
+def touch_index(conn: sqlite3.Connection, memory: Memory) -> None:
+    """After a change that leaves the text alone (a soft delete, a restore): vector caches re-read
+    the memory, and the memories that carry its text as context hide it while it is in the trash."""
     conn.execute(
         "UPDATE memory_index SET seq = ? WHERE user_id = ? AND memory_id = ?",
-        (next_seq(conn, user_id), user_id, memory_id),
+        (next_seq(conn, memory.user_id), memory.user_id, memory.id),
     )
+    _refresh_successors(conn, memory.user_id, memory.id, "" if memory.is_deleted else memory.content)
 
 
 def forget_index(conn: sqlite3.Connection, user_id: str, memory_id: str) -> None:
@@ -60,6 +61,11 @@ def forget_index(conn: sqlite3.Connection, user_id: str, memory_id: str) -> None
         conn.execute("DELETE FROM memory_fts WHERE rowid = ?", (row[0],))
     _refresh_successors(conn, user_id, memory_id, "")
     conn.execute("UPDATE memory_index SET context_of = NULL WHERE user_id = ? AND context_of = ?", (user_id, memory_id))
+    # Vector caches only read rows that changed; a purge removes one, so they must start over.
+    conn.execute(
+        "INSERT INTO index_settings (key, value) VALUES ('purges', '1') "
+        "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+    )
 
 
 def next_seq(conn: sqlite3.Connection, user_id: str) -> int:
@@ -91,7 +97,9 @@ def _previous(conn: sqlite3.Connection, memory: Memory, conversation: Any) -> st
 
 
 def _content_of(conn: sqlite3.Connection, user_id: str, memory_id: str) -> str:
-    row = conn.execute("SELECT content FROM memories WHERE user_id = ? AND id = ?", (user_id, memory_id)).fetchone()
+    row = conn.execute(
+        "SELECT content FROM memories WHERE user_id = ? AND id = ? AND deleted_at IS NULL", (user_id, memory_id)
+    ).fetchone()
     return row[0] if row else ""
 
 
@@ -106,10 +114,10 @@ def _refresh_successors(conn: sqlite3.Connection, user_id: str, memory_id: str, 
 
 class SearchTables:
     db: Database
-    _total_cache: tuple[float, int] | None = None
     _vectors: VectorCache | None = None
     _stem_cache: dict[str, str]
     _count_cache: dict[str, tuple[float, int]]
+    _total_cache: dict[str | None, tuple[float, int]]
 
     def keyword_candidates(
         self, user_id: str, match: str, *, filter: Filter | None, deleted: DeletedMode, limit: int
@@ -127,32 +135,50 @@ class SearchTables:
             ).fetchall()
         return [(memory_id, -rank) for memory_id, rank in rows]
 
-    def term_document_counts(self, terms: Sequence[str]) -> tuple[int, list[int]]:
-        """How many memories are indexed, and how many contain each term (after stemming).
+    def term_document_counts(self, user_id: str, terms: Sequence[str], *, cap: int) -> tuple[int, list[int]]:
+        """How many of the user's memories are indexed, and how many contain each term (after
+        stemming), counted up to ``cap`` (a count of ``cap`` means "at least that many").
 
-        Stems never change and are remembered; counts are a speed guard's input and
-        are remembered for a few seconds.
+        When the user is the only one in the database, the full-text vocabulary answers
+        at once; otherwise each term is counted among the user's memories alone, so that
+        other users' memories never shape one user's search.
         """
-        now = time.monotonic()
         stems = self._stems(terms)
-        counts = []
+        user_total = self._indexed_total(user_id)
+        everyone = self._indexed_total(None)
         with self.db.read() as conn:
-            _ensure_scratch(conn)
-            for stem in stems:
-                cached = self._count_cache.get(stem)
-                if cached is None or now - cached[0] > TOTAL_CACHE_SECONDS:
-                    row = conn.execute("SELECT doc FROM temp.memory_vocab WHERE term = ?", (stem,)).fetchone()
-                    cached = self._count_cache[stem] = (now, int(row[0]) if row else 0)
-                counts.append(cached[1])
-        if len(self._count_cache) > TERM_CACHE_SIZE:
-            self._count_cache.clear()
-        return self._indexed_total(), counts
+            overall = [self._overall_count(conn, stem) for stem in stems]
+            if user_total == everyone:
+                return user_total, [min(n, cap) for n in overall]
+            return user_total, [
+                0 if n == 0 or not stem else self._user_count(conn, user_id, stem, cap)
+                for stem, n in zip(stems, overall, strict=True)
+            ]
+
+    def _overall_count(self, conn: sqlite3.Connection, stem: str) -> int:
+        now = time.monotonic()
+        cached = self._count_cache.get(stem)
+        if cached is None or now - cached[0] > TOTAL_CACHE_SECONDS:
+            if len(self._count_cache) > TERM_CACHE_SIZE:
+                self._count_cache.clear()
+            row = conn.execute("SELECT doc FROM temp.memory_vocab WHERE term = ?", (stem,)).fetchone()
+            cached = self._count_cache[stem] = (now, int(row[0]) if row else 0)
+        return cached[1]
+
+    @staticmethod
+    def _user_count(conn: sqlite3.Connection, user_id: str, stem: str, cap: int) -> int:
+        match = '"' + stem.replace('"', '""') + '"'
+        row = conn.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM memory_fts JOIN memories m ON m.rowid = memory_fts.rowid "
+            "WHERE memory_fts MATCH ? AND m.user_id = ? LIMIT ?)",
+            (match, user_id, cap),
+        ).fetchone()
+        return int(row[0])
 
     def _stems(self, terms: Sequence[str]) -> list[str]:
         missing = [t for t in terms if t not in self._stem_cache]
         if missing:
             with self.db.read() as conn:  # the scratch table lives in this connection's temp schema
-                _ensure_scratch(conn)
                 conn.execute("DELETE FROM temp.term_scratch")
                 conn.executemany(
                     "INSERT INTO temp.term_scratch (rowid, t) VALUES (?, ?)",
@@ -166,16 +192,21 @@ class SearchTables:
             self._stem_cache.update({t: found.get(i + 1, "") for i, t in enumerate(missing)})
         return [self._stem_cache[t] for t in terms]
 
-    def _indexed_total(self) -> int:
-        """How many memories the keyword index holds; recounted at most every few seconds (a guard's input)."""
+    def _indexed_total(self, user_id: str | None) -> int:
+        """How many memories the index holds (of one user, or all); recounted every few seconds at most."""
         now = time.monotonic()
-        cached = self._total_cache
+        cached = self._total_cache.get(user_id)
         if cached is not None and now - cached[0] < TOTAL_CACHE_SECONDS:
-            return int(cached[1])
+            return cached[1]
         with self.db.read() as conn:
-            total = int(conn.execute("SELECT count(*) FROM memory_index").fetchone()[0])
-        self._total_cache = (now, total)
-        return total
+            if user_id is None:
+                row = conn.execute("SELECT count(*) FROM memory_index").fetchone()
+            else:
+                row = conn.execute("SELECT count(*) FROM memory_index WHERE user_id = ?", (user_id,)).fetchone()
+        if len(self._total_cache) > TERM_CACHE_SIZE:
+            self._total_cache.clear()
+        self._total_cache[user_id] = (now, int(row[0]))
+        return int(row[0])
 
     def vector_candidates(
         self, user_id: str, vector: bytes, *, filter: Filter | None, deleted: DeletedMode, limit: int
@@ -274,11 +305,8 @@ class SearchTables:
             return int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
 
 
-def _ensure_scratch(conn: sqlite3.Connection) -> None:
+def create_scratch(conn: sqlite3.Connection) -> None:
     """Per-connection helpers to learn a term's stem and its document count (fts5vocab)."""
-    if _SCRATCH_READY.get(id(conn)) is conn:
-        return
-    _SCRATCH_READY[id(conn)] = conn
     conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.term_scratch USING fts5(t, tokenize = 'porter unicode61')")
     conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.term_stems USING fts5vocab(temp, term_scratch, 'instance')")
     conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.memory_vocab USING fts5vocab(main, memory_fts, 'row')")

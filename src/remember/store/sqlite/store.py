@@ -6,7 +6,7 @@ from remember.store.sqlite.connection import Database
 from remember.store.sqlite.memories import MemoryTables
 from remember.store.sqlite.migrations import migrate
 from remember.store.sqlite.preferences import PreferenceTables
-from remember.store.sqlite.search import SearchTables
+from remember.store.sqlite.search import SearchTables, create_scratch
 from remember.store.sqlite.suggestions import SuggestionTables
 from remember.store.sqlite.templates import TemplateTables
 from remember.store.sqlite.transfer import TransferTables
@@ -18,8 +18,10 @@ class SqliteStore(MemoryTables, PreferenceTables, TemplateTables, SearchTables, 
         self.db = Database(path)
         self._stem_cache = {}
         self._count_cache = {}
+        self._total_cache = {}
         try:
             migrate(self.db.connection, path)
+            create_scratch(self.db.connection)
         except BaseException:
             self.db.close()
             raise
