@@ -269,3 +269,10 @@ def test_preferences_are_per_user_with_history(store: Store) -> None:
     store.set_preference("alice", "search.default_limit", 30, old_value=20, reason=None, at=T0)
     assert store.get_preferences("alice") == {"search.default_limit": 30}
     assert store.get_preferences("bob") == {}
+
+
+def test_case_is_folded_beyond_ascii(store: Store) -> None:
+    store.insert_memory(memory("e", content="Émile Zola", structured_content={"author": "Émile Zola", "tags": ["Été"]}))
+    assert ids(store, where={"content": {"contains": "émile"}}) == ["e"]
+    assert ids(store, where={"structured_content.author": {"contains": "ÉMILE"}}) == ["e"]
+    assert ids(store, where={"structured_content.tags": {"contains": "été"}}) == ["e"]

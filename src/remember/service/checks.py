@@ -14,8 +14,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from remember.clock import parse_moment, to_text
-from remember.errors import FieldError
-from remember.models import MAX_TAG_LENGTH, normalize_tag
+from remember.errors import FieldError, ValidationFailed
+from remember.models import MAX_TAG_LENGTH, DeletedMode, normalize_tag
 
 MAX_CONTENT = 100_000
 MAX_TITLE = 500
@@ -26,8 +26,8 @@ MAX_URL = 2_048
 MAX_REASON = 1_000
 MAX_ID = 200
 MAX_STRUCTURED_BYTES = 200_000
-MAX_CONTEXT_BYTES = 20_000
 MAX_JSON_DEPTH = 16
+DELETED_MODES: tuple[DeletedMode, ...] = ("exclude", "include", "only")
 CONTEXT_TEXT_KEYS = {"conversation_id": 200, "summary": 5_000, "source": 200}
 CONTEXT_KEYS = (*CONTEXT_TEXT_KEYS, "participants", "timestamp")
 
@@ -244,3 +244,39 @@ def identifier(value: Any, name: str, errors: Errors) -> str | None:
         _fail(errors, name, "invalid", f"{name} must be an id of 1 to {MAX_ID} characters.", value)
         return None
     return value.strip()
+
+
+# Checks of call arguments (not memory fields) that raise at once.
+
+
+def whole_number(name: str, value: Any, low: int, high: int) -> int:
+    """``value`` if it is a whole number from ``low`` to ``high``; else ValidationFailed."""
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ValidationFailed.single(name, "range", f"{name} must be a whole number from {low} to {high}.", value)
+    return value
+
+
+def share(name: str, value: Any, *, low: float = 0.0) -> float:
+    """``value`` if it is a finite number from ``low`` to 1; else ValidationFailed."""
+    ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    if not ok or not low <= value <= 1:
+        raise ValidationFailed.single(
+            name, "range", f"{name} must be a number from {low:g} to 1; got {value!r}.", value
+        )
+    return float(value)
+
+
+def deleted_mode(mode: Any) -> DeletedMode:
+    for known in DELETED_MODES:
+        if mode == known:
+            return known
+    raise ValidationFailed.single("deleted", "invalid", "deleted must be 'exclude', 'include' or 'only'.", mode)
+
+
+def reason(value: Any) -> str | None:
+    """A change's optional reason: trimmed text of at most MAX_REASON characters, or None."""
+    errors: Errors = []
+    clean = text(value, "reason", errors, limit=MAX_REASON)
+    if errors:
+        raise ValidationFailed("The reason is not usable.", errors)
+    return clean or None

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from remember.errors import ValidationFailed
+from remember.service import checks
 from remember.service.search import Hit, SearchService
 
 CHARS_PER_TOKEN = 4  # a rough, model-independent estimate; the budget is a ceiling, not an exact count
@@ -75,17 +75,7 @@ def question_context(
     record_access: bool = True,
 ) -> PackedContext:
     """The memories most relevant to ``question``, packed within ``token_budget`` tokens."""
-    if (
-        not isinstance(token_budget, int)
-        or isinstance(token_budget, bool)
-        or not MIN_BUDGET <= token_budget <= MAX_BUDGET
-    ):
-        raise ValidationFailed.single(
-            "token_budget",
-            "range",
-            f"token_budget must be a whole number from {MIN_BUDGET} to {MAX_BUDGET}.",
-            token_budget,
-        )
+    checks.whole_number("token_budget", token_budget, MIN_BUDGET, MAX_BUDGET)
     results = search.search(user_id, question, alpha=alpha, filters=filters, limit=limit, record_access=False)
     packed = pack(results.hits, token_budget)
     if record_access and packed.sources:

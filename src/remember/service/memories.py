@@ -10,7 +10,7 @@ from typing import Any, Literal
 from remember.clock import Clock, from_text, to_text, utc_now
 from remember.errors import FieldError, NotFound, RememberError, ValidationFailed
 from remember.filters import Filter, conjoin, parse_filter
-from remember.models import DeletedMode, HistoryEntry, IndexEntry, Memory, MemoryQuery, Page, SortField
+from remember.models import HistoryEntry, IndexEntry, Memory, MemoryQuery, Page, SortField
 from remember.search import text
 from remember.service import checks, fields, structured
 from remember.service.indexer import Indexer
@@ -30,7 +30,6 @@ SORTS: dict[str, SortField] = {
     "occurred": "occurred_at",
     "occurred_at": "occurred_at",
 }
-DELETED_MODES: tuple[DeletedMode, ...] = ("exclude", "include", "only")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -133,7 +132,7 @@ class MemoryService:
 
     def update(self, user_id: str, memory_id: str, changes: Mapping[str, Any], *, reason: str | None = None) -> Memory:
         """Apply a partial change; the replaced values go to the memory's history."""
-        why = _reason(reason)
+        why = checks.reason(reason)
         values = fields.clean(changes, headline="The update cannot be applied.")
         if not values:
             raise ValidationFailed.single(
@@ -175,7 +174,7 @@ class MemoryService:
 
     def delete(self, user_id: str, memory_id: str, *, permanent: bool = False, reason: str | None = None) -> Deletion:
         """Soft-delete (restorable), or with ``permanent`` erase the memory and its history."""
-        why = _reason(reason)
+        why = checks.reason(reason)
         current = self._find(user_id, memory_id)
         if permanent:
             self.store.purge_memory(user_id, current.id)
@@ -189,7 +188,7 @@ class MemoryService:
         return Deletion(current.id, False, deleted)
 
     def restore(self, user_id: str, memory_id: str, *, reason: str | None = None) -> Memory:
-        why = _reason(reason)
+        why = checks.reason(reason)
         current = self._find(user_id, memory_id)
         if not current.is_deleted:
             return current
@@ -229,9 +228,9 @@ class MemoryService:
             filter=tree,
             sort_by=_sort(sort_by),
             descending=_descending(sort_order),
-            limit=_bounded("limit", limit, 1, MAX_LIMIT),
-            offset=_bounded("offset", offset, 0, MAX_OFFSET),
-            deleted=_deleted_mode(deleted),
+            limit=checks.whole_number("limit", limit, 1, MAX_LIMIT),
+            offset=checks.whole_number("offset", offset, 0, MAX_OFFSET),
+            deleted=checks.deleted_mode(deleted),
         )
         return self.store.list_memories(user_id, query)
 
@@ -336,24 +335,3 @@ def _descending(order: str) -> bool:
     if order not in ("asc", "desc"):
         raise ValidationFailed.single("sort_order", "invalid", "sort_order must be 'asc' or 'desc'.", order)
     return order == "desc"
-
-
-def _deleted_mode(mode: str) -> DeletedMode:
-    for known in DELETED_MODES:
-        if mode == known:
-            return known
-    raise ValidationFailed.single("deleted", "invalid", "deleted must be 'exclude', 'include' or 'only'.", mode)
-
-
-def _bounded(name: str, value: Any, low: int, high: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ValidationFailed.single(name, "range", f"{name} must be a whole number from {low} to {high}.", value)
-    return value
-
-
-def _reason(reason: Any) -> str | None:
-    errors: checks.Errors = []
-    clean = checks.text(reason, "reason", errors, limit=checks.MAX_REASON)
-    if errors:
-        raise ValidationFailed("The reason is not usable.", errors)
-    return clean or None

@@ -34,10 +34,7 @@ class PreferenceService:
             raise ValidationFailed.single("preference_path", "type", "preference_path must be a text.", path)
         spec = known.spec_for(path)
         new_value = known.coerce(spec, value)
-        errors: checks.Errors = []
-        why = checks.text(reason, "reason", errors, limit=checks.MAX_REASON) or None
-        if errors:
-            raise ValidationFailed("The reason is not usable.", errors)
+        why = checks.reason(reason)
         old_value = self.effective(user_id)[path]
         now = self.clock()
         self.store.set_preference(user_id, path, new_value, old_value=old_value, reason=why, at=now)

@@ -7,7 +7,6 @@ the same filter selects in SQL. docs/search.md describes ranking and its figures
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -74,10 +73,10 @@ class SearchService:
         """The user's memories that best match ``query``, best first."""
         prefs = self.preferences.effective(user_id)
         question = _query(query)
-        weight = _alpha(prefs["search.default_alpha"] if alpha is None else alpha)
-        size = _bounded("limit", prefs["search.default_limit"] if limit is None else limit, 1, MAX_LIMIT)
-        start = _bounded("offset", offset, 0, MAX_OFFSET)
-        tree, mode = parse_filter(filters), _deleted(deleted)
+        weight = checks.share("alpha", prefs["search.default_alpha"] if alpha is None else alpha)
+        size = checks.whole_number("limit", prefs["search.default_limit"] if limit is None else limit, 1, MAX_LIMIT)
+        start = checks.whole_number("offset", offset, 0, MAX_OFFSET)
+        tree, mode = parse_filter(filters), checks.deleted_mode(deleted)
         pool = max(POOL, start + size + 1)
         keyword = self._keyword(user_id, question, tree, mode, pool) if weight < 1 else {}
         cosine = self._semantic(user_id, question, tree, mode, pool, extra=keyword) if weight > 0 else {}
@@ -104,8 +103,8 @@ class SearchService:
         """Memories closest in meaning to a memory (by id) or a text, by cosine similarity."""
         if (memory_id is None) == (text_query is None):
             raise ValidationFailed.single("memory_id", "invalid", "Give either memory_id or text, not both or neither.")
-        size = _bounded("limit", limit, 1, MAX_LIMIT)
-        floor = _unit("min_similarity", min_similarity, low=-1.0)
+        size = checks.whole_number("limit", limit, 1, MAX_LIMIT)
+        floor = checks.share("min_similarity", min_similarity, low=-1.0)
         tree = parse_filter(filters)
         vector, itself = self._anchor(user_id, memory_id, text_query)
         nearest = self.store.vector_candidates(user_id, vector, filter=tree, deleted="exclude", limit=size + 1)
@@ -234,29 +233,3 @@ def _query(query: Any) -> str:
             "query", "max_length", f"query is {len(query)} characters; the limit is {MAX_QUERY}."
         )
     return query.strip()
-
-
-def _alpha(value: Any) -> float:
-    return _unit("alpha", value)
-
-
-def _unit(name: str, value: Any, *, low: float = 0.0) -> float:
-    ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-    if not ok or not low <= value <= 1:
-        raise ValidationFailed.single(
-            name, "range", f"{name} must be a number from {low:g} to 1; got {value!r}.", value
-        )
-    return float(value)
-
-
-def _bounded(name: str, value: Any, low: int, high: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ValidationFailed.single(name, "range", f"{name} must be a whole number from {low} to {high}.", value)
-    return value
-
-
-def _deleted(mode: Any) -> DeletedMode:
-    for known in ("exclude", "include", "only"):
-        if mode == known:
-            return known
-    raise ValidationFailed.single("deleted", "invalid", "deleted must be 'exclude', 'include' or 'only'.", mode)

@@ -66,7 +66,9 @@ class SuggestionService:
         text = _content(content)
         situation = _context(context)
         prefs = self.preferences.effective(user_id)
-        count = prefs["templates.max_suggestions"] if limit is None else _limit(limit)
+        count = (
+            prefs["templates.max_suggestions"] if limit is None else checks.whole_number("limit", limit, 1, MAX_LIMIT)
+        )
         view = self.templates.view_of(user_id)
         candidates = [d for d in view.all() if _eligible(d, prefs)]
         now = self.clock()
@@ -149,9 +151,3 @@ def _context(context: Mapping[str, Any] | None) -> dict[str, Any] | None:
         known = ", ".join([*CONTEXT_KEYS, "location", "participants", "local_time"])
         raise ValidationFailed.single("context", "unknown_field", f"Unknown context keys {unknown}; known: {known}.")
     return dict(context)
-
-
-def _limit(limit: Any) -> int:
-    if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_LIMIT:
-        raise ValidationFailed.single("limit", "range", f"limit must be a whole number from 1 to {MAX_LIMIT}.", limit)
-    return limit

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from remember.clock import Clock, utc_now
 from remember.errors import AccessDenied, NotFound, TemplateError, ValidationFailed
 from remember.models import Compliance, HistoryEntry, MemoryChange, TemplateRecord, TemplateUsage
-from remember.service import template_edit, template_stats
+from remember.service import checks, template_edit, template_stats
 from remember.store import Store
 from remember.templates import (
     BUILTIN_PREFIX,
@@ -301,7 +301,5 @@ def _sort_key(sort_by: str) -> Any:
 def _check_list_arguments(sort_by: str, limit: Any, offset: Any) -> None:
     if sort_by not in ("usage_count", "name", "recent"):
         raise ValidationFailed.single("sort_by", "invalid", "sort_by must be usage_count, name or recent.", sort_by)
-    if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 100:
-        raise ValidationFailed.single("limit", "range", "limit must be a whole number from 1 to 100.", limit)
-    if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
-        raise ValidationFailed.single("offset", "range", "offset must be a whole number of 0 or more.", offset)
+    checks.whole_number("limit", limit, 1, 100)
+    checks.whole_number("offset", offset, 0, 1_000_000)

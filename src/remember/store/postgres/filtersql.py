@@ -10,8 +10,10 @@ contract suite runs the same filters on both:
   values of the same JSON kind (a number never equals or orders against a
   text) and texts by code point, as SQLite does; strict mode never looks
   inside an array unless the path names a position.
-- Case-insensitive matching (``contains``) folds ASCII letters only, as
-  SQLite's ``lower()`` does (``COLLATE "C"``).
+- Case-insensitive matching (``contains``) lower-cases with a Unicode-aware
+  collation (``pg_c_utf8`` on PostgreSQL 17+, else ``C.utf8``; chosen when the
+  store opens, see ``choose_fold_collation``), as the SQLite store does with
+  Python's ``str.lower``. A server with neither folds ASCII letters only.
 - A text holding NUL can never be stored in PostgreSQL, so it matches nothing.
 
 A condition may be NULL where SQL treats NULL like false (inside AND, OR and
@@ -37,7 +39,9 @@ _JSONPATH_COMPARE = {"eq": "==", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
 _CASTS = {"text": "::text", "number": "::float8", "moment": "::timestamptz", "bool": "::boolean"}
 _NULLABLE = frozenset({"title", "template_id", "template_version", "template_compliance"})
 _TAGS_OF_M = "SELECT 1 FROM memory_tags t WHERE t.user_id = m.user_id AND t.memory_id = m.id"
-_PARAM_FOLDED = 'lower(%s::text COLLATE "C")'
+# The collation whose lower() folds case; set when a store opens (choose_fold_collation).
+FOLD_COLLATIONS = ("pg_c_utf8", "C.utf8", "C.UTF-8", "und-x-icu")
+_fold = {"collation": "C"}
 _TEXT_OF_X = "x.v #>> '{}'"
 _TEXT_OF_E = "e.value #>> '{}'"
 
@@ -72,7 +76,14 @@ def _storable(value: Any) -> bool:
 
 
 def _folded(sql: str) -> str:
-    return f'lower(({sql}) COLLATE "C")'
+    return f'lower(({sql}) COLLATE "{_fold["collation"]}")'
+
+
+def choose_fold_collation(available: set[str]) -> str:
+    """Pick the first Unicode-aware collation the server has (``C``, ASCII only, if none)."""
+    # One choice per process: the servers of one deployment agree.
+    _fold["collation"] = next((c for c in FOLD_COLLATIONS if c in available), "C")
+    return _fold["collation"]
 
 
 def _column(c: Condition, params: list[Any]) -> str:
@@ -93,7 +104,7 @@ def _column(c: Condition, params: list[Any]) -> str:
         return "TRUE" if c.op == "ne" else "FALSE"
     params.append(c.value)
     if c.op == "contains":
-        return f"(strpos({_folded(col)}, {_PARAM_FOLDED}) > 0)"
+        return f"(strpos({_folded(col)}, {_folded('%s::text')}) > 0)"
     if c.op == "ne":
         return f"({col} IS NULL OR {col} <> %s{cast})"
     test = f"{col} {_COMPARE[c.op]} %s{cast}"
@@ -160,7 +171,7 @@ def _json_contains(path: str, value: Any, params: list[Any]) -> str:
     if not _storable(value):
         return "FALSE"
     needle = _as_text(value)
-    in_text = "FALSE" if needle is None else f"strpos({_folded(_TEXT_OF_X)}, {_PARAM_FOLDED}) > 0"
+    in_text = "FALSE" if needle is None else f"strpos({_folded(_TEXT_OF_X)}, {_folded('%s::text')}) > 0"
     if needle is not None:
         params.append(needle)
     element = _element(value, params)
@@ -189,7 +200,7 @@ def _element(value: Any, params: list[Any]) -> str:
         return "jsonb_typeof(e.value) = 'null'"
     if isinstance(value, str):
         params.append(value)
-        return f"jsonb_typeof(e.value) = 'string' AND {_folded(_TEXT_OF_E)} = {_PARAM_FOLDED}"
+        return f"jsonb_typeof(e.value) = 'string' AND {_folded(_TEXT_OF_E)} = {_folded('%s::text')}"
     params.append(jsonb(value))
     kind = "boolean" if isinstance(value, bool) else "number"
     return f"jsonb_typeof(e.value) = '{kind}' AND e.value = %s::jsonb"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from remember.store.postgres.connection import Connection, Database
+from remember.store.postgres.filtersql import choose_fold_collation
 from remember.store.postgres.memories import MemoryTables
 from remember.store.postgres.migrations import migrate
 from remember.store.postgres.preferences import PreferenceTables
@@ -37,6 +38,8 @@ class PostgresStore(MemoryTables, PreferenceTables, TemplateTables, SearchTables
             row = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
             self.pgvector = pgvector_version(row[0] if row else None)
             _ensure_vector_index(conn, self.pgvector)
+            names = {r[0] for r in conn.execute("SELECT collname FROM pg_collation").fetchall()}
+            self.fold_collation = choose_fold_collation(names)
         self.db.open()
 
     def close(self) -> None:

@@ -81,6 +81,7 @@ def _connect(path: str) -> sqlite3.Connection:
         _check_parent(path)
     try:
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000)
+        conn.create_function("fold", 1, _fold, deterministic=True)
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
@@ -91,6 +92,11 @@ def _connect(path: str) -> sqlite3.Connection:
             "and that the file is readable and writable, or set REMEMBER_DATABASE_URL to another file."
         ) from exc
     return conn
+
+
+def _fold(value: str | bytes | int | float | None) -> str | bytes | int | float | None:
+    """Lower-case any text, Unicode included (SQL ``fold(x)``); other values pass through."""
+    return value.lower() if isinstance(value, str) else value
 
 
 def _check_parent(path: str) -> None:

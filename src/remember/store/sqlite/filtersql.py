@@ -1,6 +1,8 @@
 """Render a filter tree (``remember.filters``) into an SQLite WHERE clause.
 
-The memory table is aliased ``m``. Values are always bound parameters; a
+The memory table is aliased ``m``. Case is folded with ``fold`` (Python's
+``str.lower``, registered on the connection): SQLite's own ``lower`` knows only
+ASCII, and "Émile" must match "émile" as it does on PostgreSQL. Values are always bound parameters; a
 ``structured_content`` path is bound too (as a JSON path built from checked
 segments). Every rendered condition is 0 or 1, never NULL, where it can be
 negated, so ``not`` means exactly "the opposite".
@@ -66,7 +68,7 @@ def _column(c: Condition, params: list[Any]) -> str:
         return f"({col} IS {'NOT ' if c.value else ''}NULL)"
     if c.op == "contains":
         params.append(c.value)
-        return f"(coalesce(instr(lower({col}), lower(?)), 0) > 0)"
+        return f"(coalesce(instr(fold({col}), fold(?)), 0) > 0)"
     if c.op in ("in", "nin"):
         params.extend(_bind(v) for v in c.value)
         marks = ", ".join("?" for _ in c.value)
@@ -142,7 +144,7 @@ def _json_contains(path: str, value: Any, params: list[Any]) -> str:
     element = _element(value, params)
     return (
         "(coalesce(CASE json_type(m.structured_content, ?) "
-        "WHEN 'text' THEN instr(lower(json_extract(m.structured_content, ?)), lower(?)) > 0 "
+        "WHEN 'text' THEN instr(fold(json_extract(m.structured_content, ?)), fold(?)) > 0 "
         f"WHEN 'array' THEN EXISTS (SELECT 1 FROM json_each(m.structured_content, ?) e WHERE {element}) "
         "ELSE 0 END, 0))"
     )
@@ -157,7 +159,7 @@ def _element(value: Any, params: list[Any]) -> str:
     params.append(value)
     if isinstance(value, int | float):
         return "(e.type IN ('integer', 'real') AND e.value = ?)"
-    return "(e.type = 'text' AND lower(e.value) = lower(?))"
+    return "(e.type = 'text' AND fold(e.value) = fold(?))"
 
 
 # Conditions on structured_content paths made of field names only use the value
@@ -171,7 +173,7 @@ def _indexed(c: Condition, params: list[Any], user_id: str) -> str:
         test = _rows(path, "kind != 'null'", [], params, user_id)
         return test if c.value else f"(NOT {test})"
     if c.op == "contains":
-        text = _rows(path, "kind = 'text' AND instr(lower(txt), lower(?)) > 0", [_bind(c.value)], params, user_id)
+        text = _rows(path, "kind = 'text' AND instr(fold(txt), fold(?)) > 0", [_bind(c.value)], params, user_id)
         where, values = _same_value(c.value, fold_case=True)
         element = _rows(path + "[]", where, values, params, user_id)
         return f"({text} OR {element})"
@@ -200,7 +202,7 @@ def _same_value(value: Any, *, fold_case: bool = False) -> tuple[str, list[Any]]
         return ("kind = 'true'" if value else "kind = 'false'"), []
     if isinstance(value, int | float):
         return "kind = 'number' AND num = ?", [value]
-    return ("kind = 'text' AND lower(txt) = lower(?)" if fold_case else "kind = 'text' AND txt = ?"), [value]
+    return ("kind = 'text' AND fold(txt) = fold(?)" if fold_case else "kind = 'text' AND txt = ?"), [value]
 
 
 def _rows(path: str, where: str, values: list[Any], params: list[Any], user_id: str) -> str:
