@@ -204,6 +204,7 @@ class Compliance:
     memory_id: str
     compliant: bool
     errors: tuple[Mapping[str, Any], ...]
+    version: int  # the memory version it was computed for: a memory changed since is left alone
 
 
 @dataclass(frozen=True)

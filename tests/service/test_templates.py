@@ -325,3 +325,25 @@ def test_validate_stores_nothing(services: Services, book: str) -> None:
     _, result = services.templates.validate(ALICE, book, {"title": "Some Book", "rating": 6})
     assert not result.valid
     assert services.memories.list(ALICE).total == 0
+
+
+def test_a_memory_written_during_a_template_change_is_rechecked(
+    services: Services, book: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    memory = remember_book(services, book)
+    original = services.store.replace_template
+
+    def meanwhile(*args: Any, **kwargs: Any) -> None:
+        # Another request lands between the recheck and the commit of the template change.
+        services.memories.update(ALICE, memory.id, {"structured_content": {"rating": 4}})
+        late = services.memories.create(ALICE, {"template_id": book, "structured_content": PRAGMATIC})
+        created.append(late.id)
+        original(*args, **kwargs)
+
+    created: list[str] = []
+    monkeypatch.setattr(services.store, "replace_template", meanwhile)
+    services.templates.update(ALICE, book, {}, add_fields=[{"name": "isbn", "type": "string", "required": True}])
+    for memory_id in (memory.id, created[0]):
+        after = services.memories.get(ALICE, memory_id, record_access=False)
+        assert after.template_compliance is False, memory_id
+        assert [e["field"] for e in after.template_validation_errors] == ["isbn"]

@@ -198,6 +198,11 @@ class TemplateService:
         now = self.clock()
         updated = TemplateRecord(user_id, definition.id, definition.as_dict(), record.created_at, now)
         self.store.replace_template(updated, expected_version=current.version, compliance=compliance)
+        # Memories written meanwhile (validated against the old definition, or changed since the
+        # check above and so left alone by it) are checked again against what is now stored.
+        settled = self._recheck(user_id, self.view_of(user_id), affected, only_changed=True)
+        if settled:
+            self.store.set_compliance(user_id, settled)
         usage = self.store.template_usage(user_id).get(definition.id) or TemplateUsage(definition.id, 0, None)
         return TemplateView(definition, resolved, usage), len(compliance)
 
@@ -259,13 +264,20 @@ class TemplateService:
                 ) from exc
         return resolved
 
-    def _recheck(self, user_id: str, templates: UserTemplates, template_ids: list[str]) -> list[Compliance]:
+    def _recheck(
+        self, user_id: str, templates: UserTemplates, template_ids: list[str], *, only_changed: bool = False
+    ) -> list[Compliance]:
         resolved = {tid: templates.resolved(tid) for tid in template_ids}
         out = []
         for memory in self.store.memories_of_templates(user_id, template_ids, include_deleted=True):
             assert memory.template_id is not None
             result = validate_content(resolved[memory.template_id], memory.structured_content or {}, now=self.clock())
-            out.append(Compliance(memory.id, result.valid, tuple(e.as_dict() for e in result.errors)))
+            errors = tuple(e.as_dict() for e in result.errors)
+            if not only_changed or (memory.template_compliance, memory.template_validation_errors) != (
+                result.valid,
+                errors,
+            ):
+                out.append(Compliance(memory.id, result.valid, errors, memory.version))
         return out
 
     def _trash(self, user_id: str, template: TemplateDefinition, wanted: bool) -> list[MemoryChange]:

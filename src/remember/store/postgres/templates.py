@@ -171,12 +171,13 @@ def _write_compliance(conn: Connection, user_id: str, compliance: Sequence[Compl
         return
     conn.execute(
         "UPDATE memories m SET template_compliance = c.compliant, template_validation_errors = c.errors "
-        "FROM unnest(%s::text[], %s::boolean[], %s::jsonb[]) AS c(id, compliant, errors) "
-        "WHERE m.user_id = %s AND m.id = c.id",
+        "FROM unnest(%s::text[], %s::boolean[], %s::jsonb[], %s::int[]) AS c(id, compliant, errors, version) "
+        "WHERE m.user_id = %s AND m.id = c.id AND m.version = c.version",
         (
             [c.memory_id for c in compliance],
             [c.compliant for c in compliance],
             [jsonb([dict(e) for e in c.errors]) for c in compliance],
+            [c.version for c in compliance],
             user_id,
         ),
     )

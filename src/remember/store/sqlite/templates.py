@@ -152,6 +152,7 @@ def _record_version(conn: sqlite3.Connection, record: TemplateRecord) -> None:
 
 def _write_compliance(conn: sqlite3.Connection, user_id: str, compliance: Sequence[Compliance]) -> None:
     conn.executemany(
-        "UPDATE memories SET template_compliance = ?, template_validation_errors = ? WHERE user_id = ? AND id = ?",
-        [(int(c.compliant), dump([dict(e) for e in c.errors]), user_id, c.memory_id) for c in compliance],
+        "UPDATE memories SET template_compliance = ?, template_validation_errors = ? "
+        "WHERE user_id = ? AND id = ? AND version = ?",
+        [(int(c.compliant), dump([dict(e) for e in c.errors]), user_id, c.memory_id, c.version) for c in compliance],
     )
