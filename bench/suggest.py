@@ -23,11 +23,13 @@ from bench.report import Table, percentiles
 from remember.templates import TemplateDefinition, builtin_templates, parse_template
 from remember.templates.suggest import DEFAULT_LIMIT, DEFAULT_THRESHOLD, EmbedderLike, score_templates, suggest
 from remember.templates.suggest.score import Signals
+from remember.templates.suggest.small_talk import SMALL_TALK
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "templates" / "suggest" / "data"
 NOW = datetime(2026, 2, 11, 18, 30, tzinfo=UTC)
 # The fields of ``score.Weights``, in the order of ``_features``.
-FEATURES = ("bias", "keywords", "summary", "keyword_meaning", "context", "fields", "request", "examples")
+FEATURES = ("bias", "keywords", "summary", "keyword_meaning", "context", "fields", "request", "examples",
+            "small_talk")  # fmt: skip
 
 
 def labelled(name: str) -> list[tuple[str, str | None]]:
@@ -125,35 +127,69 @@ def fit(
     examples: bool = True,
     held: dict[str, float] | None = None,
     positive_weight: float = 14.0,
+    none_weight: float = 6.0,
+    dev_weight: float = 3.0,
     l2: float = 1e-4,
-    steps: int = 20000,
+    steps: int = 6000,
 ) -> dict[str, float]:
-    """Logistic regression of the signals on the dev set (how the weights were chosen); returns ``Weights`` fields.
+    """Logistic regression of the signals (how the weights were chosen); returns ``Weights`` fields.
+
+    Every (utterance, template) pair is a row, 1 for the right template and 0
+    otherwise. The utterances are the dev set (weighted ``dev_weight``), every
+    built-in example as an utterance of its own template (scored against its
+    template with that example left out) and every small-talk utterance as one
+    that fits none (scored with itself left out of the small-talk centroid).
+    Right pairs are weighted ``positive_weight`` and the pairs of an utterance
+    that fits none ``none_weight``, so that 0.5 is a useful threshold. The
+    examples, written apart from the labelled sets, are most of the data: with
+    the dev set alone the keyword weight came out twice as high, because the
+    trigger keywords were tuned on the dev set (88% of its utterances match one
+    of their template's keywords; 38% of the examples do).
 
     ``held`` fixes some weights instead of fitting them; by default the context
     weight is held at 0.2 (the labelled sets carry no caller context) and, when
     the templates have examples, the two description and keyword similarities
-    at 0 (with the example similarity beside them their fitted weights are
-    noise, even negative). With ``examples=False`` the built-ins are scored
-    without their example utterances (the weights for templates that have none).
+    at 0 (beside the example similarities their fitted weights are noise). With
+    ``examples=False`` the built-ins are scored without their example utterances
+    (the weights for templates that have none); the examples are still utterances.
     """
     import numpy as np
 
     if held is None:
         held = {"context": 0.2, "summary": 0.0, "keyword_meaning": 0.0} if examples else {"context": 0.2}
-    templates = builtin_templates() if examples else tuple(replace(t, examples=()) for t in builtin_templates())
-    rows, labels = [], []
-    for text, label in labelled("dev"):
-        for score in score_templates(text, templates, now=NOW, embedder=embedder):
+    builtins = builtin_templates()
+    bare = tuple(replace(t, examples=()) for t in builtins)
+    rows: list[list[float]] = []
+    labels: list[float] = []
+    weights: list[float] = []
+
+    def add(text: str, label: str | None, templates: tuple[TemplateDefinition, ...], weight: float,
+            small_talk: tuple[str, ...] = SMALL_TALK) -> None:  # fmt: skip
+        for score in score_templates(text, templates, now=NOW, embedder=embedder, small_talk=small_talk):
+            right = score.definition.id == label
             rows.append(_features(score.signals))
-            labels.append(1.0 if score.definition.id == label else 0.0)
-    x, y = np.array(rows), np.array(labels)
-    weight = np.where(y == 1, positive_weight, 1.0)
+            labels.append(1.0 if right else 0.0)
+            weights.append(weight * (positive_weight if right else none_weight if label is None else 1.0))
+
+    for text, label in labelled("dev"):
+        add(text, label, builtins if examples else bare, dev_weight)
+    for position, template in enumerate(builtins):
+        for index, example in enumerate(template.examples):
+            if examples:
+                left_out = replace(template, examples=template.examples[:index] + template.examples[index + 1 :])
+                add(example, template.id, (*builtins[:position], left_out, *builtins[position + 1 :]), 1.0)
+            else:
+                add(example, template.id, bare, 1.0)
+    for index, text in enumerate(SMALL_TALK):
+        add(text, None, builtins if examples else bare, 1.0, SMALL_TALK[:index] + SMALL_TALK[index + 1 :])
+    x, y, weight = np.array(rows), np.array(labels), np.array(weights)
     coefficients, free = np.zeros(len(FEATURES)), np.ones(len(FEATURES))
     for name, value in held.items():
         coefficients[FEATURES.index(name)], free[FEATURES.index(name)] = value, 0.0
     if not examples or embedder is None:
         free[FEATURES.index("examples")] = 0.0
+    if embedder is None:
+        free[FEATURES.index("small_talk")] = 0.0
     for _ in range(steps):
         predicted = 1 / (1 + np.exp(-x @ coefficients))
         gradient = x.T @ ((predicted - y) * weight) / len(y) + l2 * np.r_[0, coefficients[1:]]
@@ -162,7 +198,8 @@ def fit(
 
 
 def _features(signals: Signals) -> list[float]:
-    """The signals in the order of ``FEATURES`` (the request negated, as it is subtracted)."""
+    """The signals in the order of ``FEATURES`` (the request and small talk negated, as they are subtracted)."""
     values = [1.0, signals.keywords.score, signals.summary, signals.keyword_meaning, signals.context.score,
-              min(len(signals.fillable), 2) / 2, -float(signals.request), signals.examples]  # fmt: skip
+              min(len(signals.fillable), 2) / 2, -float(signals.request), signals.examples,
+              -(signals.small_talk or 0.0)]  # fmt: skip
     return [0.0 if v is None else float(v) for v in values]

@@ -13,6 +13,7 @@ from remember.templates import (
     resolve,
     validate_content,
 )
+from remember.templates.limits import MAX_EXAMPLES
 
 from .conftest import NOW
 
@@ -55,7 +56,7 @@ def test_each_builtin_is_complete(definition):
     assert len(definition.trigger_keywords) >= 20
     assert len(set(definition.trigger_keywords)) == len(definition.trigger_keywords)
     assert all(k == k.lower() for k in definition.trigger_keywords)
-    assert 10 <= len(definition.examples) <= 15
+    assert 25 <= len(definition.examples) <= MAX_EXAMPLES
     assert len(set(definition.examples)) == len(definition.examples)
     assert all(20 <= len(example) <= 120 for example in definition.examples)
     resolved = resolve(definition, builtin_lookup())

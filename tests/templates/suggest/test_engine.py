@@ -114,3 +114,15 @@ def test_templates_without_examples_keep_the_keyword_and_description_path(minilm
     mixed = [*builtin_templates(), replace(bare[0], id="u:copy", name="My Book Log")]
     found = suggest("finished reading a novel by Le Guin, loved the prose", mixed, now=NOW, embedder=minilm)
     assert {"builtin:book_review", "u:copy"} <= {s.template_id for s in found}
+
+
+def test_small_talk_lowers_every_template(minilm: MiniLMEmbedder) -> None:
+    templates = builtin_templates()
+    content = "ok thanks, that's all for now"
+    with_talk = score_templates(content, templates, now=NOW, embedder=minilm)
+    without = {s.definition.id: s for s in score_templates(content, templates, now=NOW, embedder=minilm, small_talk=())}
+    assert all(s.signals.small_talk is not None and s.signals.small_talk > 0.2 for s in with_talk)
+    assert all(s.confidence < without[s.definition.id].confidence for s in with_talk if s.confidence > 0)
+    assert suggest(content, templates, now=NOW, embedder=minilm) == []
+    # Without an embedder there is no small-talk signal.
+    assert all(s.signals.small_talk is None for s in score_templates(content, templates, now=NOW))

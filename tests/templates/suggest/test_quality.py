@@ -2,12 +2,13 @@
 
 dev.jsonl is what the keywords and weights were tuned on; test.jsonl was
 written before any tuning and is used only for the figures. The built-ins'
-example utterances were written apart from both sets (and checked not to come
-close to any of their utterances). The figures are asserted as regression
-floors (one utterance under what the engine measures today); the bar of
-issue 7 (top-1 0.80, top-3 0.95, 0.90 of non-matching utterances left alone)
-does not hold on the held-out test set yet (top-1 0.771, top-3 0.829 with the
-embedder), which ``test_issue_bar_on_the_test_set`` records as an expected
+example utterances and the small-talk utterances were written apart from both
+sets (and checked not to come close to any of their utterances). The figures
+are asserted as regression floors (one utterance under what the engine
+measures today). The bar of issue 7 (top-1 0.80, top-3 0.95, 0.90 of
+non-matching utterances left alone) does not quite hold on the held-out test
+set: top-3 is one utterance short (measured with the embedder: 0.876, 0.943,
+0.900), which ``test_issue_bar_on_the_test_set`` records as a strict expected
 failure.
 """
 
@@ -23,18 +24,20 @@ import pytest
 from remember.search.embedders import MiniLMEmbedder
 from remember.templates import builtin_templates
 from remember.templates.suggest import suggest
+from remember.templates.suggest.small_talk import SMALL_TALK
 
 DATA = Path(__file__).parent / "data"
 NOW = datetime(2026, 2, 11, 18, 30, tzinfo=UTC)
 # (set, with the model) -> floors for top-1, top-3, none clear
 FLOORS = {
-    ("dev", True): (0.91, 0.93, 0.90),
+    ("dev", True): (0.94, 0.96, 0.93),
     ("dev", False): (0.78, 0.87, 0.96),
-    ("test", True): (0.76, 0.81, 0.90),
+    ("test", True): (0.86, 0.93, 0.86),
     ("test", False): (0.59, 0.62, 0.93),
 }
 ISSUE_BAR = (0.80, 0.95, 0.90)
-# The highest cosine allowed between a built-in's example and a labelled utterance (measured: 0.55 dev, 0.69 test).
+# The highest cosine allowed between a built-in's example (or a small-talk utterance) and a labelled utterance
+# (measured: 0.68 dev, 0.69 test).
 NEAR_DUPLICATE = 0.75
 
 
@@ -71,8 +74,8 @@ def test_dev_and_test_do_not_share_utterances() -> None:
 
 @pytest.mark.parametrize("name", ["dev", "test"])
 def test_no_builtin_example_is_a_near_duplicate_of_a_labelled_utterance(minilm: MiniLMEmbedder, name: str) -> None:
-    """The examples were written apart from the labelled sets; none may come close to copying one."""
-    examples = [example for template in builtin_templates() for example in template.examples]
+    """The examples and the small talk were written apart from the labelled sets; none may come close to copying one."""
+    examples = [example for template in builtin_templates() for example in template.examples] + list(SMALL_TALK)
     utterances = [text for text, _ in labelled(name)]
     cosines = minilm.embed(examples) @ minilm.embed(utterances).T
     assert float(cosines.max()) <= NEAR_DUPLICATE
@@ -84,7 +87,7 @@ def test_floors(minilm: MiniLMEmbedder, name: str, with_model: bool) -> None:
     assert all(m >= f for m, f in zip(measured, FLOORS[name, with_model], strict=True)), measured
 
 
-@pytest.mark.xfail(strict=True, reason="issue 7's bar is not met on the held-out test set; see docs/suggestions.md")
+@pytest.mark.xfail(strict=True, reason="issue 7's top-3 bar is one utterance short on the test set; see docs")
 def test_issue_bar_on_the_test_set(minilm: MiniLMEmbedder) -> None:
     measured = figures("test", minilm)
     assert all(m >= f for m, f in zip(measured, ISSUE_BAR, strict=True)), measured

@@ -99,6 +99,19 @@ def test_examples_give_a_similarity_to_their_centroid(minilm: MiniLMEmbedder) ->
     assert abs(float((rows[-1] ** 2).sum()) - 1) < 1e-5
 
 
+def test_small_talk_is_measured(minilm: MiniLMEmbedder) -> None:
+    movie = builtin_template("builtin:movie_review")
+    assert movie is not None
+    bare = replace(movie, examples=())
+    [with_examples, without] = similarities("Casablanca still holds up", [movie, bare], minilm, PrototypeCache())
+    assert with_examples.small_talk == without.small_talk  # one value for every template
+    [chat] = similarities("thanks, that's all for now", [movie], minilm, PrototypeCache())
+    assert chat.small_talk is not None and with_examples.small_talk is not None
+    assert chat.small_talk > with_examples.small_talk
+    [none] = similarities("thanks, that's all for now", [movie], minilm, PrototypeCache(), small_talk=())
+    assert none.small_talk is None
+
+
 def test_examples_rank_utterances_that_have_no_telling_word(minilm: MiniLMEmbedder) -> None:
     templates = builtin_templates()
     cases = {"Jaws still holds up, the shark looks fake but who cares": "builtin:movie_review",
@@ -119,9 +132,9 @@ def test_a_call_embeds_missing_templates_together_and_reuses_the_stack(minilm: M
 
     cache, templates = PrototypeCache(), builtin_templates()
     similarities("one", templates, embed, cache)
-    assert len(calls) == 2  # every template's texts in one call, then the content
+    assert len(calls) == 3  # every template's texts in one call, the small talk, then the content
     similarities("two", templates, embed, cache)
-    assert calls[2:] == [1]
+    assert calls[3:] == [1]
     edited = replace(templates[0], examples=("A new example about nothing much",))
     similarities("three", [edited, *templates[1:]], embed, cache)
-    assert calls[3:] == [1 + len(prototypes(edited)) + len(edited.trigger_keywords), 1]  # only the edited one
+    assert calls[4:] == [1 + len(prototypes(edited)) + len(edited.trigger_keywords), 1]  # only the edited one

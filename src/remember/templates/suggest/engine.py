@@ -26,6 +26,7 @@ from remember.templates.suggest.places import is_request
 from remember.templates.suggest.prefill import Extracted, candidates, extract, prefill
 from remember.templates.suggest.score import KEYWORDS_ONLY, WITH_EMBEDDER, WITH_EXAMPLES, Signals, confidence, reason
 from remember.templates.suggest.semantic import DEFAULT_CACHE, EmbedderLike, PrototypeCache, similarities
+from remember.templates.suggest.small_talk import SMALL_TALK
 from remember.templates.suggest.text import stems
 
 #: The default of the ``templates.suggestion_threshold`` preference, and of ``max_suggestions``.
@@ -103,11 +104,18 @@ def score_templates(
     lookup: Lookup | None = None,
     found: Extracted | None = None,
     cache: PrototypeCache = DEFAULT_CACHE,
+    small_talk: Sequence[str] = SMALL_TALK,
 ) -> list[TemplateScore]:
-    """Every template scored, best first (ties by name); no threshold, no prefill."""
+    """Every template scored, best first (ties by name); no threshold, no prefill.
+
+    ``small_talk``: utterances that fit no template, whose centroid lowers every
+    template's score the closer the content is to it (with an embedder).
+    """
     found = found if found is not None else extract(content, now.date())
     words, situation, request = stems(content), Situation.read(content, context), is_request(content)
-    meanings = similarities(content, templates, embedder, cache) if embedder is not None and templates else None
+    meanings = (
+        similarities(content, templates, embedder, cache, small_talk) if embedder is not None and templates else None
+    )
     parents = _lookup(templates, lookup)
     scores: list[TemplateScore] = []
     for position, definition in enumerate(templates):
@@ -123,6 +131,7 @@ def score_templates(
             summary=meaning.summary if meaning else None,
             keyword_meaning=meaning.keywords if meaning else None,
             examples=meaning.examples if meaning else None,
+            small_talk=meaning.small_talk if meaning else None,
         )
         weights = KEYWORDS_ONLY if meaning is None else WITH_EMBEDDER if meaning.examples is None else WITH_EXAMPLES
         shift = (adjustments or {}).get(definition.id, 0.0)

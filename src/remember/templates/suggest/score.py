@@ -1,7 +1,7 @@
 """The confidence of one template: its signals, their weights, and the reason shown to the user.
 
     z = bias + keywords * K + summary * S + keyword_meaning * M + examples * E
-          + context * C + fields * F - request * Q
+          + context * C + fields * F - request * Q - small_talk * N
     confidence = 1 / (1 + exp(-z))
 
 - K (0..1): trigger keyword evidence (``keywords``);
@@ -13,18 +13,25 @@
 - C (-1..1): the ``trigger_context`` score (``context``);
 - F (0, 0.5 or 1): fields the content can fill other than dates (a rating, a
   price, a title, a person's name...), one field 0.5, two or more 1;
-- Q (0 or 1): the content is a question or an instruction to the assistant.
+- Q (0 or 1): the content is a question or an instruction to the assistant;
+- N (cosine): similarity to the centroid of small talk and requests
+  (``small_talk``), the same for every template, only with an embedder.
 
-The weights were fitted by logistic regression on the development set
-(tests/templates/suggest/data/dev.jsonl; ``bench.suggest.fit``) over every
-(utterance, template) pair, the right pairs weighted 14 to 1 so that 0.5 is a
-useful threshold, then rounded. The context weight is held at a small 0.2: the
-labelled sets carry no caller context, and its fitted value (within ±0.8)
-was noise from the content-derived cues. Three sets of weights apply, per
-template: ``WITH_EXAMPLES`` for a template with examples scored with an
-embedder (S and M held at 0: beside E their fitted weights were noise, even
-negative), ``WITH_EMBEDDER`` for one without examples, and ``KEYWORDS_ONLY``
-without an embedder (fitted the same way without S, M and E). Each set is
+The weights were fitted by logistic regression (``bench.suggest.fit``) over
+every (utterance, template) pair, the right pairs weighted 14 to 1 and the
+pairs of utterances that fit none 6 to 1, so that 0.5 is a useful threshold,
+then rounded. The utterances are the development set
+(tests/templates/suggest/data/dev.jsonl, counted three times), each built-in
+example as an utterance of its template (left out of its template while it is
+scored) and each small-talk utterance as one that fits none. The context
+weight is held at a small 0.2: the labelled sets carry no caller context, and
+its fitted value was noise from the content-derived cues. Three sets of
+weights apply, per template: ``WITH_EXAMPLES`` for a template with examples
+scored with an embedder (S and M held at 0: beside E their fitted
+weights were noise), ``WITH_EMBEDDER`` for one without examples (fitted with
+the built-ins' examples removed from the templates, still used as utterances),
+and ``KEYWORDS_ONLY`` without an embedder (fitted on the dev set alone; a fit
+with the examples as utterances makes the same decisions on it). Each set is
 fitted so that 0.5 means the same, so templates with and without examples
 compete on one scale.
 """
@@ -50,12 +57,16 @@ class Weights:
     fields: float
     request: float
     examples: float = 0.0
+    small_talk: float = 0.0
 
 
-WITH_EMBEDDER = Weights(bias=-4.7, keywords=8.6, summary=4.7, keyword_meaning=7.8, context=0.2, fields=4.0, request=6.3)
-WITH_EXAMPLES = Weights(
-    bias=-5.5, keywords=8.5, summary=0.0, keyword_meaning=0.0, context=0.2, fields=3.4, request=5.2, examples=13.6
+WITH_EMBEDDER = Weights(
+    bias=-2.8, keywords=4.4, summary=6.0, keyword_meaning=14.4, context=0.2, fields=1.9, request=5.0, small_talk=12.5
 )
+WITH_EXAMPLES = Weights(
+    bias=-3.5, keywords=4.7, summary=0.0, keyword_meaning=0.0, context=0.2, fields=1.4, request=4.3, examples=18.1,
+    small_talk=12.2,
+)  # fmt: skip
 KEYWORDS_ONLY = Weights(
     bias=-2.5, keywords=10.4, summary=0.0, keyword_meaning=0.0, context=0.2, fields=5.5, request=4.8
 )
@@ -76,6 +87,7 @@ class Signals:
     summary: float | None = None  # None without an embedder
     keyword_meaning: float | None = None
     examples: float | None = None  # None without an embedder or without examples
+    small_talk: float | None = None  # None without an embedder
 
 
 def confidence(signals: Signals, weights: Weights) -> float:
@@ -87,6 +99,7 @@ def confidence(signals: Signals, weights: Weights) -> float:
         + weights.summary * (signals.summary or 0.0)
         + weights.keyword_meaning * (signals.keyword_meaning or 0.0)
         + weights.examples * (signals.examples or 0.0)
+        - weights.small_talk * (signals.small_talk or 0.0)
         + weights.context * signals.context.score
         + weights.fields * fields
         - weights.request * signals.request

@@ -4,22 +4,25 @@ A template is described by a few short texts (its *prototypes*): its name and
 description, its name with its field labels, and its name with its first
 trigger keywords; each trigger keyword is also embedded on its own; and its
 ``examples`` (short utterances that fit it), when it has some, are embedded and
-averaged into one *example centroid*. Three similarities come out (a
+averaged into one *example centroid*. The similarities that come out (a
 ``Meaning``): ``summary``, the highest cosine between the content and a
 prototype; ``keywords``, the mean of the three highest cosines between the
 content and single keywords (a paraphrase of a keyword scores there even when
-the words differ); and ``examples``, the cosine between the content and the
-example centroid (None for a template without examples). Utterance-to-utterance
+the words differ); ``examples``, the cosine between the content and the example
+centroid (None for a template without examples); and ``small_talk``, the cosine
+between the content and the centroid of utterances that fit no template
+(``small_talk.SMALL_TALK``), the same for every template. Utterance-to-utterance
 similarity is much stronger than utterance-to-description similarity with a
-small sentence model, and the centroid of a dozen examples ranks better than
-the nearest single example (which rewards a chance overlap of one example).
+small sentence model, and the centroid of a few dozen examples ranks better than
+the nearest single examples (which reward a chance overlap of one example).
 
 Vectors are computed once per template version and kept in a bounded cache
 keyed by embedder name, template id and version (with a digest of the texts, so
 an edited template that kept its version is still re-embedded). The rows of all
 the templates of a call are stacked into one matrix, itself cached for the same
 set of templates, so that a call costs one embedding of the content and one
-matrix product. numpy is imported only when an embedder is used.
+matrix product. The small-talk centroid is one more row of that matrix.
+numpy is imported only when an embedder is used.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from remember.templates.fields import label
+from remember.templates.suggest.small_talk import SMALL_TALK
 
 if TYPE_CHECKING:
     from remember.templates.definition import TemplateDefinition
@@ -61,6 +65,7 @@ class Meaning:
     summary: float
     keywords: float
     examples: float | None = None  # None when the template has no examples
+    small_talk: float | None = None  # None when no small-talk utterances were given
 
 
 @dataclass(frozen=True)
@@ -120,11 +125,15 @@ class _Entry:
 
 @dataclass(frozen=True)
 class StackedVectors:
-    """The rows of several templates in one matrix, with where each template's rows start."""
+    """The rows of several templates in one matrix, with where each template's rows start.
+
+    ``small_talk`` is the index of the small-talk centroid row (the last), None without one.
+    """
 
     matrix: Any
     entries: tuple[_Entry, ...]
     starts: tuple[int, ...]
+    small_talk: int | None = None
 
 
 class PrototypeCache:
@@ -133,20 +142,29 @@ class PrototypeCache:
     def __init__(self, capacity: int = 2048) -> None:
         self._capacity = capacity
         self._entries: OrderedDict[tuple[str, str, str], _Entry] = OrderedDict()
-        self._stacks: OrderedDict[tuple[str, tuple[tuple[str, str, str, str], ...]], StackedVectors] = OrderedDict()
+        self._stacks: OrderedDict[tuple[str, str, tuple[tuple[str, str, str, str], ...]], StackedVectors] = (
+            OrderedDict()
+        )
+        self._small_talk: OrderedDict[tuple[str, str], Any] = OrderedDict()
         self._lock = threading.Lock()
 
     def vectors(self, embedder: EmbedderLike, definition: TemplateDefinition) -> Any:
         """The rows of one template: prototypes, single keywords, then the example centroid if it has examples."""
         return self._lookup(embedder, [definition])[0].rows
 
-    def stack(self, embedder: EmbedderLike, definitions: Sequence[TemplateDefinition]) -> StackedVectors:
-        """The rows of all ``definitions`` in one matrix (cached for this exact list)."""
+    def stack(
+        self,
+        embedder: EmbedderLike,
+        definitions: Sequence[TemplateDefinition],
+        small_talk: Sequence[str] = SMALL_TALK,
+    ) -> StackedVectors:
+        """The rows of all ``definitions`` in one matrix, then the small-talk centroid (cached for this exact list)."""
         import numpy as np
 
         name = embedder_key(embedder)
         texts = [texts_of(definition) for definition in definitions]
-        key = (name, tuple((*_key(name, d), t.digest) for d, t in zip(definitions, texts, strict=True)))
+        talk = _digest(small_talk)
+        key = (name, talk, tuple((*_key(name, d), t.digest) for d, t in zip(definitions, texts, strict=True)))
         with self._lock:
             stacked = self._stacks.get(key)
             if stacked is not None:
@@ -157,13 +175,31 @@ class PrototypeCache:
         for entry in entries:
             starts.append(position)
             position += len(entry.rows)
-        matrix = np.ascontiguousarray(np.concatenate([entry.rows for entry in entries]))
-        stacked = StackedVectors(matrix, tuple(entries), tuple(starts))
+        blocks = [entry.rows for entry in entries]
+        if small_talk:
+            blocks.append(self._centroid(embedder, name, talk, small_talk))
+        matrix = np.ascontiguousarray(np.concatenate(blocks))
+        stacked = StackedVectors(matrix, tuple(entries), tuple(starts), position if small_talk else None)
         with self._lock:
             self._stacks[key] = stacked
             while len(self._stacks) > STACKS:
                 self._stacks.popitem(last=False)
         return stacked
+
+    def _centroid(self, embedder: EmbedderLike, name: str, digest: str, texts: Sequence[str]) -> Any:
+        """The normalised mean of ``texts``, as one row (cached by embedder and texts)."""
+        key = (name, digest)
+        with self._lock:
+            row = self._small_talk.get(key)
+            if row is not None:
+                self._small_talk.move_to_end(key)
+                return row
+        row = _centroid(embed(embedder, texts))
+        with self._lock:
+            self._small_talk[key] = row
+            while len(self._small_talk) > STACKS:
+                self._small_talk.popitem(last=False)
+        return row
 
     def _lookup(
         self, embedder: EmbedderLike, definitions: Sequence[TemplateDefinition], texts: list[Texts] | None = None
@@ -200,6 +236,18 @@ def _key(name: str, definition: TemplateDefinition) -> tuple[str, str, str]:
     return (name, definition.id or definition.name, definition.version)
 
 
+def _digest(texts: Sequence[str]) -> str:
+    return hashlib.blake2b("\x00".join(texts).encode(), digest_size=12).hexdigest()
+
+
+def _centroid(rows: Any) -> Any:
+    """The normalised mean of ``rows``, as a 1-row matrix."""
+    import numpy as np
+
+    centroid = rows.mean(axis=0)
+    return (centroid / max(float(np.linalg.norm(centroid)), 1e-12))[None, :].astype(np.float32)
+
+
 def _embed_entries(embedder: EmbedderLike, texts: list[Texts]) -> list[_Entry]:
     """Every text of every template in one embedding call; examples are folded into their centroid."""
     import numpy as np
@@ -212,8 +260,7 @@ def _embed_entries(embedder: EmbedderLike, texts: list[Texts]) -> list[_Entry]:
         parts = [rows[position : position + own]]
         position += own
         if t.examples:
-            centroid = rows[position : position + len(t.examples)].mean(axis=0)
-            parts.append((centroid / max(float(np.linalg.norm(centroid)), 1e-12))[None, :])
+            parts.append(_centroid(rows[position : position + len(t.examples)]))
             position += len(t.examples)
         block = np.concatenate(parts).astype(np.float32)
         entries.append(_Entry(t.digest, block, len(t.prototypes), len(t.keywords), bool(t.examples)))
@@ -225,13 +272,18 @@ DEFAULT_CACHE = PrototypeCache()
 
 
 def similarities(
-    content: str, definitions: Sequence[TemplateDefinition], embedder: EmbedderLike, cache: PrototypeCache
+    content: str,
+    definitions: Sequence[TemplateDefinition],
+    embedder: EmbedderLike,
+    cache: PrototypeCache,
+    small_talk: Sequence[str] = SMALL_TALK,
 ) -> list[Meaning]:
     """For each template, its ``Meaning`` for the content; see the module docstring."""
     import numpy as np
 
-    stacked = cache.stack(embedder, definitions)
+    stacked = cache.stack(embedder, definitions, small_talk)
     cosines = stacked.matrix @ embed(embedder, [content])[0]
+    talk = float(cosines[stacked.small_talk]) if stacked.small_talk is not None else None
     found: list[Meaning] = []
     for entry, start in zip(stacked.entries, stacked.starts, strict=True):
         middle = start + entry.prototypes
@@ -241,5 +293,5 @@ def similarities(
             singles = np.partition(singles, singles.size - TOP_KEYWORDS)[-TOP_KEYWORDS:]
         keywords = float(singles.mean()) if singles.size else summary
         examples = float(cosines[middle + entry.keywords]) if entry.examples else None
-        found.append(Meaning(summary, keywords, examples))
+        found.append(Meaning(summary, keywords, examples, talk))
     return found
