@@ -143,7 +143,7 @@ class VectorCache:
         self._lock = threading.Lock()
 
     def snapshot(
-        self, user_id: str, read_changes: Callable[[int], list[VectorRow]], purges: Callable[[], int]
+        self, user_id: str, read_changes: Callable[[int], Iterable[Sequence[VectorRow]]], purges: Callable[[], int]
     ) -> Snapshot:
         """The user's vectors, caught up with the database (from scratch after any purge)."""
         with self._lock:
@@ -152,7 +152,8 @@ class VectorCache:
             if vectors is None or vectors.purges != purged:
                 vectors = UserVectors(self.dimension)
                 vectors.purges = purged
-            vectors.apply(read_changes(vectors.seq))
+            for chunk in read_changes(vectors.seq):
+                vectors.apply(chunk)
             self._users[user_id] = vectors
             self._evict()
             return vectors.snapshot()

@@ -1,0 +1,74 @@
+"""The sole-user shortcut of SQLite keyword candidates answers exactly as the general query."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from remember.filters import parse_filter
+from remember.models import DeletedMode
+from remember.service import Services
+from remember.store import open_store
+from remember.store.sqlite.store import SqliteStore
+
+ALWAYS = parse_filter({"weight": {"gte": 0}})  # true for every memory: forces the general query
+
+
+@pytest.fixture
+def services(tmp_path: Path) -> Services:
+    return Services.over(open_store(str(tmp_path / "kw.db")))
+
+
+def _store(services: Services) -> SqliteStore:
+    assert isinstance(services.store, SqliteStore)
+    return services.store
+
+
+def _fill(services: Services, user: str, count: int) -> list[str]:
+    """Memories where 'guitar' weighs more the lower the number (shorter text, more repeats)."""
+    made = services.memories.create_many(
+        user, [{"content": "guitar " * (count - i) + "filler " * i} for i in range(count)]
+    )
+    return [m.id for m in made]
+
+
+def _general(services: Services, user: str, deleted: DeletedMode, limit: int) -> list[str]:
+    found = _store(services).keyword_candidates(user, '"guitar"', filter=ALWAYS, deleted=deleted, limit=limit)
+    return [i for i, _ in found]
+
+
+def _quick(services: Services, user: str, deleted: DeletedMode, limit: int) -> list[str]:
+    found = _store(services).keyword_candidates(user, '"guitar"', filter=None, deleted=deleted, limit=limit)
+    return [i for i, _ in found]
+
+
+@pytest.mark.parametrize("deleted", ["exclude", "include", "only"])
+def test_the_shortcut_and_the_general_query_agree(services: Services, deleted: DeletedMode) -> None:
+    ids = _fill(services, "solo", 40)
+    for memory_id in ids[:25]:  # the best-ranked ones are trashed: more than the shortcut's reach
+        services.memories.delete("solo", memory_id)
+    for limit in (1, 5, 10, 30):
+        quick = _quick(services, "solo", deleted, limit)
+        assert quick == _general(services, "solo", deleted, limit)
+        assert len(quick) == min(limit, {"exclude": 15, "include": 40, "only": 25}[deleted])
+
+
+def test_the_shortcut_answers_when_it_can_be_sure_and_steps_aside_when_not(services: Services) -> None:
+    ids = _fill(services, "solo", 40)
+    store = _store(services)
+    taken = store._best_ranked("solo", '"guitar"', "exclude", 5)
+    assert taken is not None and [i for i, _ in taken] == ids[:5]
+    for memory_id in ids[:25]:
+        services.memories.delete("solo", memory_id)
+    assert store._best_ranked("solo", '"guitar"', "exclude", 5) is None  # its reach holds only trashed rows
+    taken = store._best_ranked("solo", '"guitar"', "exclude", 30)  # the reach covers every match: exact
+    assert taken is not None and [i for i, _ in taken] == ids[25:]
+
+
+def test_with_a_second_user_each_sees_only_their_own(services: Services) -> None:
+    mine = _fill(services, "alice", 10)
+    theirs = _fill(services, "bob", 10)
+    for user, own in (("alice", mine), ("bob", theirs)):
+        quick = _quick(services, user, "exclude", 20)
+        assert quick == own and quick == _general(services, user, "exclude", 20)
