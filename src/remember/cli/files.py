@@ -8,8 +8,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from remember.errors import ValidationFailed
 
 MAX_FILE_BYTES = 1_000_000
@@ -23,6 +21,8 @@ def read_document(path: str, what: str) -> Any:
         raise ValidationFailed.single("file", "unreadable", f"Cannot read {path}: {exc.strerror}.") from exc
     if len(text) > MAX_FILE_BYTES:
         raise ValidationFailed.single("file", "too_large", f"{path} is larger than {MAX_FILE_BYTES} bytes.")
+    import yaml  # only template files need it: not loaded when the server starts
+
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as exc:

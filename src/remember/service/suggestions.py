@@ -20,18 +20,10 @@ from remember.service.preferences import PreferenceService
 from remember.service.templates import TemplateService
 from remember.store import Store
 from remember.templates import TemplateDefinition
-from remember.templates.suggest import (
-    Suggestion,
-    TemplateStats,
-    acceptance_rate,
-    adjustment,
-    extract,
-    prefill,
-    suggest,
-)
 
 if TYPE_CHECKING:
     from remember.search.embedders import Embedder
+    from remember.templates.suggest import Suggestion, TemplateStats
 
 MAX_CONTENT = 20_000
 MAX_LIMIT = 10
@@ -72,6 +64,8 @@ class SuggestionService:
         view = self.templates.view_of(user_id)
         candidates = [d for d in view.all() if _eligible(d, prefs)]
         now = self.clock()
+        from remember.templates.suggest import suggest
+
         found = suggest(
             text, candidates, now=now, context=situation, embedder=self.embedder,
             threshold=prefs["templates.suggestion_threshold"], limit=count,
@@ -95,6 +89,8 @@ class SuggestionService:
 
     def acceptance(self, user_id: str, template_id: str) -> dict[str, Any]:
         """Suggestion figures of one template for the analytics."""
+        from remember.templates.suggest import acceptance_rate
+
         stats = self.store.suggestion_stats(user_id).get(template_id)
         if stats is None:
             return {"suggested": 0, "applied_after_suggestion": 0, "acceptance_rate": None}
@@ -110,6 +106,8 @@ class SuggestionService:
         """The values of the template's fields that can be read from ``content`` without a model."""
         resolved = self.templates.view_of(user_id).resolved(template_id)
         now = self.clock()
+        from remember.templates.suggest import extract, prefill
+
         return prefill(extract(content, now.date()), resolved, now)
 
     def analytics(self, user_id: str, template_id: Any) -> dict[str, Any]:
@@ -118,10 +116,14 @@ class SuggestionService:
         return {**figures, **self.acceptance(user_id, figures["template_id"])}
 
     def _adjustments(self, user_id: str, now: Any) -> dict[str, float]:
+        from remember.templates.suggest import adjustment
+
         return {tid: adjustment(_stats(s), now) for tid, s in self.store.suggestion_stats(user_id).items()}
 
 
 def _stats(s: Any) -> TemplateStats:
+    from remember.templates.suggest import TemplateStats
+
     return TemplateStats(shown=s.shown, applied=s.applied, ignored=s.ignored, last_applied=s.last_applied)
 
 
