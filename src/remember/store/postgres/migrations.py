@@ -234,6 +234,11 @@ def _fields(conn: Connection) -> None:
     pass
 
 
+def _covering_fields(conn: Connection) -> None:
+    # On SQLite this step widens the value index of 0005; nothing to change here.
+    pass
+
+
 # The same names as the SQLite backend's steps, so both report the same schema history.
 MIGRATIONS: tuple[tuple[str, Step], ...] = (
     ("0001_initial", _initial),
@@ -241,6 +246,7 @@ MIGRATIONS: tuple[tuple[str, Step], ...] = (
     ("0003_search", _search),
     ("0004_suggestions", _suggestions),
     ("0005_fields", _fields),
+    ("0006_covering_fields", _covering_fields),
 )
 
 

@@ -218,12 +218,28 @@ def _fields(conn: sqlite3.Connection) -> None:
     backfill(conn)
 
 
+def _covering_fields(conn: sqlite3.Connection) -> None:
+    # With the memory id in the value indexes, a filter's matches come from the index
+    # alone (no table row read per match): a count over 40k matches of 100k takes half
+    # the time (docs/filters.md).
+    run_script(
+        conn,
+        """
+        DROP INDEX memory_fields_num;
+        DROP INDEX memory_fields_txt;
+        CREATE INDEX memory_fields_num ON memory_fields (user_id, path, kind, num, memory_id);
+        CREATE INDEX memory_fields_txt ON memory_fields (user_id, path, kind, txt, memory_id);
+        """,
+    )
+
+
 MIGRATIONS: tuple[tuple[str, Step], ...] = (
     ("0001_initial", _initial),
     ("0002_templates", _templates),
     ("0003_search", _search),
     ("0004_suggestions", _suggestions),
     ("0005_fields", _fields),
+    ("0006_covering_fields", _covering_fields),
 )
 
 
