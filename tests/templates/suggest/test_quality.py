@@ -87,7 +87,7 @@ def test_floors(minilm: MiniLMEmbedder, name: str, with_model: bool) -> None:
     assert all(m >= f for m, f in zip(measured, FLOORS[name, with_model], strict=True)), measured
 
 
-@pytest.mark.xfail(strict=True, reason="the top-3 quality bar is one utterance short on the test set; see docs/suggestions.md")
+@pytest.mark.xfail(strict=True, reason="top-3 is one utterance short of the quality bar; see docs/suggestions.md")
 def test_quality_bar_on_the_test_set(minilm: MiniLMEmbedder) -> None:
     measured = figures("test", minilm)
     assert all(m >= f for m, f in zip(measured, QUALITY_BAR, strict=True)), measured
