@@ -9,7 +9,8 @@
   prototypes and to its closest single keywords (``semantic``), only with an
   embedder;
 - E (cosine, about -0.1..0.8): similarity to the centroid of the template's
-  example utterances (``semantic``), only with an embedder and examples;
+  example utterances, corrected for how spread out they are (``semantic``),
+  only with an embedder and examples;
 - C (-1..1): the ``trigger_context`` score (``context``);
 - F (0, 0.5 or 1): fields the content can fill other than dates (a rating, a
   price, a title, a person's name...), one field 0.5, two or more 1;
@@ -64,8 +65,8 @@ WITH_EMBEDDER = Weights(
     bias=-2.8, keywords=4.4, summary=6.0, keyword_meaning=14.4, context=0.2, fields=1.9, request=5.0, small_talk=12.5
 )
 WITH_EXAMPLES = Weights(
-    bias=-3.5, keywords=4.7, summary=0.0, keyword_meaning=0.0, context=0.2, fields=1.4, request=4.3, examples=18.1,
-    small_talk=12.2,
+    bias=-4.0, keywords=4.4, summary=0.0, keyword_meaning=0.0, context=0.2, fields=1.6, request=4.3, examples=19.7,
+    small_talk=12.0,
 )  # fmt: skip
 KEYWORDS_ONLY = Weights(
     bias=-2.5, keywords=10.4, summary=0.0, keyword_meaning=0.0, context=0.2, fields=5.5, request=4.8

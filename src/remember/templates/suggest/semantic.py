@@ -9,7 +9,8 @@ averaged into one *example centroid*. The similarities that come out (a
 prototype; ``keywords``, the mean of the three highest cosines between the
 content and single keywords (a paraphrase of a keyword scores there even when
 the words differ); ``examples``, the cosine between the content and the example
-centroid (None for a template without examples); and ``small_talk``, the cosine
+centroid, corrected for how spread out the examples are (``SPREAD_WEIGHT``; None
+for a template without examples); and ``small_talk``, the cosine
 between the content and the centroid of utterances that fit no template
 (``small_talk.SMALL_TALK``), the same for every template. Utterance-to-utterance
 similarity is much stronger than utterance-to-description similarity with a
@@ -47,6 +48,15 @@ SINGLE_KEYWORDS = 60
 TOP_KEYWORDS = 3
 #: Stacked matrices kept (one per distinct set of templates seen recently).
 STACKS = 32
+#: The example similarity is corrected by how spread out a template's examples are: their spread is the mean
+#: cosine of each example to the centroid of the others, and ``examples`` is the cosine to the centroid minus
+#: ``SPREAD_WEIGHT`` times (spread - ``TYPICAL_SPREAD``). A template whose examples differ widely (learning notes
+#: on any subject: 0.22) has a centroid that no single utterance comes close to, so a fitting utterance scores
+#: lower there than one fitting a tight template (recipes: 0.50); the correction puts them on one scale. It
+#: applies from ``MIN_SPREAD_EXAMPLES`` examples (fewer give no reliable spread).
+SPREAD_WEIGHT = 0.3
+TYPICAL_SPREAD = 0.4
+MIN_SPREAD_EXAMPLES = 5
 
 
 class SupportsEmbed(Protocol):
@@ -121,6 +131,7 @@ class _Entry:
     prototypes: int
     keywords: int
     examples: bool
+    spread: float = TYPICAL_SPREAD  # the mean cosine of each example to the centroid of the others
 
 
 @dataclass(frozen=True)
@@ -248,6 +259,17 @@ def _centroid(rows: Any) -> Any:
     return (centroid / max(float(np.linalg.norm(centroid)), 1e-12))[None, :].astype(np.float32)
 
 
+def _spread(rows: Any) -> float:
+    """The mean cosine of each row to the normalised mean of the other rows; ``TYPICAL_SPREAD`` for too few."""
+    import numpy as np
+
+    if len(rows) < MIN_SPREAD_EXAMPLES:
+        return TYPICAL_SPREAD
+    others = rows.sum(axis=0)[None, :] - rows
+    norms = np.maximum(np.linalg.norm(others, axis=1), 1e-12)
+    return float(np.mean(np.einsum("ij,ij->i", rows, others) / norms))
+
+
 def _embed_entries(embedder: EmbedderLike, texts: list[Texts]) -> list[_Entry]:
     """Every text of every template in one embedding call; examples are folded into their centroid."""
     import numpy as np
@@ -259,11 +281,14 @@ def _embed_entries(embedder: EmbedderLike, texts: list[Texts]) -> list[_Entry]:
         own = len(t.prototypes) + len(t.keywords)
         parts = [rows[position : position + own]]
         position += own
+        spread = TYPICAL_SPREAD
         if t.examples:
-            parts.append(_centroid(rows[position : position + len(t.examples)]))
+            own_examples = rows[position : position + len(t.examples)]
+            parts.append(_centroid(own_examples))
+            spread = _spread(own_examples)
             position += len(t.examples)
         block = np.concatenate(parts).astype(np.float32)
-        entries.append(_Entry(t.digest, block, len(t.prototypes), len(t.keywords), bool(t.examples)))
+        entries.append(_Entry(t.digest, block, len(t.prototypes), len(t.keywords), bool(t.examples), spread))
     return entries
 
 
@@ -292,6 +317,8 @@ def similarities(
         if singles.size > TOP_KEYWORDS:
             singles = np.partition(singles, singles.size - TOP_KEYWORDS)[-TOP_KEYWORDS:]
         keywords = float(singles.mean()) if singles.size else summary
-        examples = float(cosines[middle + entry.keywords]) if entry.examples else None
+        examples = None
+        if entry.examples:
+            examples = float(cosines[middle + entry.keywords]) - SPREAD_WEIGHT * (entry.spread - TYPICAL_SPREAD)
         found.append(Meaning(summary, keywords, examples, talk))
     return found
