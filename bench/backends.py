@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.locomo import DATA, turns
-from bench.report import Table, percentiles
+from bench.report import Table, percentiles, timed
 
 BATCH = 1_000
 
@@ -75,16 +75,12 @@ def measure_store(
             services.search.search("bench", q, alpha=alpha, record_access=False)
             timings[label].append((time.perf_counter() - t) * 1000)
     query = {"and": [{"structured_content.rating": {"gte": 4}}, {"template_id": "builtin:book_review"}]}
-    filtered = []
-    for _ in range(max(5, rounds // 10)):
-        t = time.perf_counter()
-        services.memories.list("bench", filters=query, limit=20)
-        filtered.append((time.perf_counter() - t) * 1000)
+    filtered = timed(lambda _: services.memories.list("bench", filters=query, limit=20), range(max(5, rounds // 10)))
     return {
         "backend": name,
         "ingest_per_s": ingest,
         **{f"{k}_ms": percentiles(v) for k, v in timings.items()},
-        "filter_ms": percentiles(filtered),
+        "filter_ms": filtered,
     }
 
 

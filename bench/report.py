@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import statistics
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 def percentiles(samples: Sequence[float]) -> dict[str, float]:
@@ -15,6 +19,16 @@ def percentiles(samples: Sequence[float]) -> dict[str, float]:
         return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
     return {"p50": statistics.median(ordered), "p95": at(0.95), "n": len(ordered)}
+
+
+def timed(call: Callable[[T], object], items: Iterable[T]) -> dict[str, float]:
+    """Percentiles of the milliseconds ``call`` takes on each of ``items``."""
+    samples = []
+    for item in items:
+        started = time.perf_counter()
+        call(item)
+        samples.append((time.perf_counter() - started) * 1000)
+    return percentiles(samples)
 
 
 class Table:

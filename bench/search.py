@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.locomo import DATA, turns
-from bench.report import Table, percentiles
+from bench.report import Table, timed
 
 NAMES = ["Ana", "Ben", "Chen", "Dara", "Eli", "Fatima", "Goran", "Hana", "Ivo", "Jun", "Kai", "Lena"]
 BATCH = 1_000
@@ -71,22 +71,12 @@ def measure(n: int, rounds: int) -> dict[str, Any]:
         rng = random.Random(5)
         chosen = [rng.choice(questions) for _ in range(rounds)]
         services.search.search("bench", chosen[0])  # loads the user's vectors
-        search_ms = []
-        for q in chosen:
-            t = time.perf_counter()
-            services.search.search("bench", q, record_access=False)
-            search_ms.append((time.perf_counter() - t) * 1000)
-        keyword_ms = []
-        for q in chosen:
-            t = time.perf_counter()
-            services.search.search("bench", q, alpha=0.0, record_access=False)
-            keyword_ms.append((time.perf_counter() - t) * 1000)
+        search_ms = timed(lambda q: services.search.search("bench", q, record_access=False), chosen)
+        keyword_ms = timed(lambda q: services.search.search("bench", q, alpha=0.0, record_access=False), chosen)
         ids = [m.id for m in services.memories.list("bench", limit=100).items]
-        similar_ms = []
-        for i in range(rounds):
-            t = time.perf_counter()
-            services.search.similar("bench", memory_id=ids[i % len(ids)], limit=10)
-            similar_ms.append((time.perf_counter() - t) * 1000)
+        similar_ms = timed(
+            lambda i: services.search.similar("bench", memory_id=ids[i % len(ids)], limit=10), range(rounds)
+        )
         memory = rss_mb()
         services.close()
         serving = serve_apart(Path(tmp) / "search.db", chosen)
@@ -95,9 +85,9 @@ def measure(n: int, rounds: int) -> dict[str, Any]:
         "embedder_per_s": embed_rate,
         "ingest_per_s": ingest_rate,
         "ingest_share": ingest_rate / embed_rate,
-        "search_ms": percentiles(search_ms),
-        "keyword_search_ms": percentiles(keyword_ms),
-        "similar_ms": percentiles(similar_ms),
+        "search_ms": search_ms,
+        "keyword_search_ms": keyword_ms,
+        "similar_ms": similar_ms,
         "rss_mb": memory,
         "serving": serving,
     }
@@ -114,14 +104,10 @@ def serve(path: str, queries: list[str]) -> dict[str, Any]:
     t = time.perf_counter()
     services.search.search("bench", queries[0], record_access=False)
     first_ms = (time.perf_counter() - t) * 1000
-    search_ms = []
-    for q in queries:
-        t = time.perf_counter()
-        services.search.search("bench", q, record_access=False)
-        search_ms.append((time.perf_counter() - t) * 1000)
+    search_ms = timed(lambda q: services.search.search("bench", q, record_access=False), queries)
     memory = rss_mb()
     services.close()
-    return {"first_search_ms": first_ms, "search_ms": percentiles(search_ms), "rss_mb": memory}
+    return {"first_search_ms": first_ms, "search_ms": search_ms, "rss_mb": memory}
 
 
 def serve_apart(path: Path, queries: list[str]) -> dict[str, Any]:
