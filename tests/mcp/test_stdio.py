@@ -37,6 +37,7 @@ async def test_sdk_client_over_a_real_subprocess(tmp_path: Path) -> None:
             await client.call_tool("remember_create_memory", {"content": "x", "weight": 5})
         )
     assert (tmp_path / "remember.db").exists()
+    assert (tmp_path / "cache" / "tools.json").exists()  # the next start answers tools/list from it
 
 
 def _rpc(id_: int | None, method: str, params: dict[str, Any] | None = None) -> str:

@@ -88,7 +88,7 @@ def serve(settings: Settings, args: argparse.Namespace) -> None:
     services = open_services(settings)
     services.indexer.warn_if_changed()
     try:
-        server = build_server(services, lambda: settings.user)
+        server = build_server(services, lambda: settings.user, cache_dir=settings.home / "cache")
         server.run(args.transport)
     finally:
         services.close()

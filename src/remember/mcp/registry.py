@@ -1,10 +1,16 @@
-"""How tools are registered: errors translated, unknown arguments refused.
+"""How tools are registered: errors translated, unknown arguments refused, built on first use.
 
 ``ToolContext`` is what every tool module receives: the services and a way to
 learn the calling user. Each tool is a plain function; ``add_tool`` wraps it so
 that a ``RememberError`` reaches the client as an ``isError`` result with its
 message, and makes its argument model refuse unknown parameters (a misspelt
 ``memory_ids`` is an error, not silently ignored).
+
+``add_tool`` only declares a tool: ``LazyTools`` builds the SDK's tool (its
+pydantic argument and output models) the first time the tool is called or
+described, and runs the code that declares the tools only when one is first
+needed. With the ``tools/list`` answer kept on disk (``listing.py``) a server
+answers ``tools/list`` without importing a tool module or building a model.
 """
 
 from __future__ import annotations
@@ -18,11 +24,14 @@ from typing import Any, ParamSpec, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.tools import Tool, ToolManager
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
+from mcp.types import Tool as MCPTool
 from mcp.types import ToolAnnotations
 from pydantic import ConfigDict
 
 from remember.errors import RememberError
+from remember.mcp.listing import Listing, ListingCache
 from remember.service import Services
 
 # Validation messages go to models and people; pydantic's documentation links
@@ -74,15 +83,92 @@ def _translated_async(fn: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]
     return wrapper
 
 
-def add_tool(server: MCPServer, fn: Callable[..., Any], *, title: str, hints: ToolAnnotations) -> None:
-    name = fn.__name__
-    description = inspect.cleandoc(fn.__doc__ or "")
-    server.add_tool(
-        translated(fn), name=name, title=title, description=description, annotations=hints, structured_output=True
+@dataclass(frozen=True)
+class ToolSpec:
+    """What is known of a tool before its models are built."""
+
+    fn: Callable[..., Any]
+    name: str
+    title: str
+    description: str
+    annotations: ToolAnnotations
+
+
+class LazyTools(ToolManager):
+    """The SDK's tool manager, building each declared tool on first use."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._specs: dict[str, ToolSpec] = {}
+        self._loader: Callable[[], None] | None = None
+        self._listing: list[MCPTool] | None = None
+
+    def load_with(self, loader: Callable[[], None]) -> None:
+        """``loader`` declares the tools; it runs when a tool is first needed, not before."""
+        self._loader = loader
+
+    def declare(self, spec: ToolSpec) -> None:
+        if spec.name in self._specs or spec.name in self._tools:
+            raise ValueError(f"tool {spec.name} is registered twice")
+        self._specs[spec.name] = spec
+
+    def get_tool(self, name: str) -> Tool | None:
+        tool = self._tools.get(name)
+        if tool is None and name not in self._specs:
+            self._load()
+        spec = self._specs.get(name)
+        if tool is None and spec is not None:
+            tool = self._tools[name] = _build(spec)
+        return tool
+
+    def list_tools(self) -> list[Tool]:
+        self._load()
+        names = [*self._specs, *(name for name in self._tools if name not in self._specs)]
+        return [tool for name in names if (tool := self.get_tool(name)) is not None]
+
+    def built(self) -> list[str]:
+        """The names of the tools whose models have been built so far."""
+        return list(self._tools)
+
+    def listing(self, cache: ListingCache | None = None) -> list[MCPTool]:
+        """The ``tools/list`` answer: from ``cache`` when it holds one made by this code."""
+        if self._listing is None:
+            described = cache.get_or_build(self._describe) if cache else self._describe()
+            self._listing = [MCPTool.model_validate(tool) for tool in described]
+        return self._listing
+
+    def _load(self) -> None:
+        loader, self._loader = self._loader, None
+        if loader is not None:
+            loader()
+
+    def _describe(self) -> Listing:
+        return [_mcp_tool(tool).model_dump(mode="json", by_alias=True, exclude_none=True) for tool in self.list_tools()]
+
+
+def _mcp_tool(tool: Tool) -> MCPTool:
+    """The SDK's own description of a tool (``MCPServer.list_tools``)."""
+    return MCPTool(
+        name=tool.name,
+        title=tool.title,
+        description=tool.description,
+        input_schema=tool.parameters,
+        output_schema=tool.output_schema,
+        annotations=tool.annotations,
+        icons=tool.icons,
+        _meta=tool.meta,
     )
-    tool = server._tool_manager.get_tool(name)  # the SDK has no public hook for this
-    if tool is None:  # pragma: no cover - add_tool just registered it
-        raise RuntimeError(f"tool {name} was not registered")
+
+
+def _build(spec: ToolSpec) -> Tool:
+    tool = Tool.from_function(
+        spec.fn,
+        name=spec.name,
+        title=spec.title,
+        description=spec.description,
+        annotations=spec.annotations,
+        structured_output=True,
+    )
     base = tool.fn_metadata.arg_model
     config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
     strict: type[ArgModelBase] = type(base.__name__, (base,), {"model_config": config})
@@ -90,3 +176,20 @@ def add_tool(server: MCPServer, fn: Callable[..., Any], *, title: str, hints: To
     # The strict model's schema is the SDK's plus this one key (generating it again costs
     # about a tenth of the server's start).
     tool.parameters = {**tool.parameters, "additionalProperties": False}
+    return tool
+
+
+def tools_of(server: MCPServer) -> LazyTools:
+    """The server's tool manager, made lazy on first use (the SDK has no public hook for it)."""
+    manager = server._tool_manager
+    if not isinstance(manager, LazyTools):
+        if manager.list_tools():
+            raise RuntimeError("tools were added before remember's registry took over")
+        manager = server._tool_manager = LazyTools()
+    return manager
+
+
+def add_tool(server: MCPServer, fn: Callable[..., Any], *, title: str, hints: ToolAnnotations) -> None:
+    description = inspect.cleandoc(fn.__doc__ or "")
+    spec = ToolSpec(fn=translated(fn), name=fn.__name__, title=title, description=description, annotations=hints)
+    tools_of(server).declare(spec)

@@ -1,0 +1,100 @@
+"""The ``tools/list`` answer, kept on disk between starts.
+
+Describing 21 tools means pydantic building an argument model, an output model
+and two JSON Schemas for each: about 50 ms, an eighth of a cold start. The
+answer only changes when the code or the libraries that produce it change, so
+``serve`` keeps it in ``$REMEMBER_HOME/cache/tools.json`` under a key made of
+the Python, pydantic and MCP SDK versions and the size and modification time
+of every source file of this package (the way Python keys its bytecode cache).
+A missing, stale, unreadable or malformed file is rebuilt; a directory that
+cannot be written is only a slower start.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import pydantic
+import pydantic_core
+
+import remember
+
+Listing = list[dict[str, Any]]
+FILE_NAME = "tools.json"
+PACKAGE = Path(remember.__file__).parent
+
+
+def fingerprint(package: Path = PACKAGE) -> str:
+    """A key that changes whenever the tool descriptions could (``package``: the source tree)."""
+    versions = (sys.version, _mcp_version(), pydantic.VERSION, pydantic_core.__version__)
+    digest = hashlib.sha256("\0".join(versions).encode())
+    for path in _sources(package):
+        stat = path.stat()
+        digest.update(f"\0{path}:{stat.st_size}:{stat.st_mtime_ns}".encode())
+    return digest.hexdigest()
+
+
+def _mcp_version() -> str:
+    try:
+        return metadata.version("mcp")
+    except metadata.PackageNotFoundError:  # pragma: no cover - the SDK is a dependency
+        return "?"
+
+
+def _sources(root: Path) -> Iterator[Path]:
+    for folder, subfolders, files in os.walk(root):
+        subfolders[:] = sorted(name for name in subfolders if name != "__pycache__")
+        for name in sorted(files):
+            if name.endswith(".py"):
+                yield Path(folder, name)
+
+
+class ListingCache:
+    """One JSON file holding the tool descriptions and the key they were made under."""
+
+    def __init__(self, folder: Path, key: Callable[[], str] = fingerprint) -> None:
+        self.path = folder / FILE_NAME
+        self._key = key
+
+    def get_or_build(self, build: Callable[[], Listing]) -> Listing:
+        key = self._key()
+        found = self._load(key)
+        if found is not None:
+            return found
+        listing = build()
+        self._save(key, listing)
+        return listing
+
+    def _load(self, key: str) -> Listing | None:
+        try:
+            stored = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError):
+            return None
+        if not isinstance(stored, dict) or stored.get("key") != key:
+            return None
+        tools = stored.get("tools")
+        if not isinstance(tools, list) or not all(isinstance(tool, dict) for tool in tools):
+            return None
+        return tools
+
+    def _save(self, key: str, listing: Listing) -> None:
+        """Write atomically: a reader sees the old file or the new one, never half of one."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".tools-", suffix=".json")
+        except OSError:
+            return
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                json.dump({"key": key, "tools": listing}, out)
+            os.replace(temporary, self.path)
+        except OSError:
+            Path(temporary).unlink(missing_ok=True)

@@ -1,0 +1,108 @@
+"""The tools/list answer kept between starts: the same answer, rebuilt whenever it may be stale."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client
+
+from remember.mcp.listing import PACKAGE, ListingCache, fingerprint
+from remember.mcp.registry import tools_of
+from remember.mcp.server import build_server
+from remember.service import Services
+from support import error, ok
+
+pytestmark = pytest.mark.anyio
+
+
+async def _listed(server: Any) -> list[dict[str, Any]]:
+    async with Client(server) as client:
+        tools = (await client.list_tools()).tools
+    return [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in tools]
+
+
+async def test_a_cached_listing_is_the_listing_the_sdk_builds(services: Services, tmp_path: Path) -> None:
+    fresh = await _listed(build_server(services, lambda: "alice"))
+    first = build_server(services, lambda: "alice", cache_dir=tmp_path)
+    assert await _listed(first) == fresh
+    assert (tmp_path / "tools.json").exists()
+
+    second = build_server(services, lambda: "alice", cache_dir=tmp_path)
+    assert await _listed(second) == fresh
+    assert tools_of(second).built() == []  # answered from the file: no model built, no tool module needed
+
+
+async def test_tools_described_from_the_cache_still_validate_when_called(services: Services, tmp_path: Path) -> None:
+    await _listed(build_server(services, lambda: "alice", cache_dir=tmp_path))
+    server = build_server(services, lambda: "alice", cache_dir=tmp_path)
+    async with Client(server) as client:
+        await client.list_tools()
+        refused = error(await client.call_tool("remember_create_memory", {"content": "x", "wieght": 1}))
+        assert "wieght" in refused
+        made = ok(await client.call_tool("remember_create_memory", {"content": "built on first call"}))
+        assert made["content"] == "built on first call"
+        assert "Unknown tool" in error(await client.call_tool("remember_no_such_tool", {}))
+    assert tools_of(server).built() == ["remember_create_memory"]
+
+
+def test_a_stale_key_rebuilds_and_rewrites_the_file(tmp_path: Path) -> None:
+    ListingCache(tmp_path, key=lambda: "old").get_or_build(lambda: [{"name": "old"}])
+    calls: list[int] = []
+
+    def build() -> list[dict[str, Any]]:
+        calls.append(1)
+        return [{"name": "new"}]
+
+    assert ListingCache(tmp_path, key=lambda: "new").get_or_build(build) == [{"name": "new"}]
+    assert ListingCache(tmp_path, key=lambda: "new").get_or_build(build) == [{"name": "new"}]
+    assert len(calls) == 1
+    assert json.loads((tmp_path / "tools.json").read_text())["key"] == "new"
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",
+        b"{not json",
+        b"\xff\xfe",
+        b"[]",
+        b'{"key": "k"}',
+        b'{"key": "k", "tools": {}}',
+        b'{"key": "k", "tools": [1]}',
+    ],
+)
+def test_a_damaged_file_is_rebuilt(tmp_path: Path, content: bytes) -> None:
+    (tmp_path / "tools.json").write_bytes(content)
+    assert ListingCache(tmp_path, key=lambda: "k").get_or_build(lambda: [{"name": "t"}]) == [{"name": "t"}]
+    assert json.loads((tmp_path / "tools.json").read_text()) == {"key": "k", "tools": [{"name": "t"}]}
+
+
+def test_a_folder_that_cannot_be_written_only_costs_time(tmp_path: Path) -> None:
+    blocker = tmp_path / "cache"
+    blocker.write_text("a file where the folder should be")
+    cache = ListingCache(blocker, key=lambda: "k")
+    assert cache.get_or_build(lambda: [{"name": "t"}]) == [{"name": "t"}]
+    assert blocker.read_text() == "a file where the folder should be"
+    assert list(tmp_path.iterdir()) == [blocker]
+
+
+def test_the_key_follows_the_source_files(tmp_path: Path) -> None:
+    package = tmp_path / "remember"
+    shutil.copytree(PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
+    before = fingerprint(package)
+    assert fingerprint(package) == before
+    assert fingerprint(package) != fingerprint(PACKAGE)  # the path is part of the key
+
+    tool_module = package / "mcp" / "tools" / "memories.py"
+    stat = tool_module.stat()
+    os.utime(tool_module, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+    touched = fingerprint(package)
+    assert touched != before
+
+    (package / "mcp" / "new_tools.py").write_text("")
+    assert fingerprint(package) not in (before, touched)
