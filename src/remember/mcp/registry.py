@@ -11,6 +11,8 @@ pydantic argument and output models) the first time the tool is called or
 described, and runs the code that declares the tools only when one is first
 needed. With the ``tools/list`` answer kept on disk (``listing.py``) a server
 answers ``tools/list`` without importing a tool module or building a model.
+So a tool's name, description and parameters must not depend on settings or
+stored data: they are the same for every start of the same code.
 """
 
 from __future__ import annotations
