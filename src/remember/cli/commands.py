@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -39,7 +38,7 @@ def get(services: Services, user: str, args: argparse.Namespace) -> None:
 def list_(services: Services, user: str, args: argparse.Namespace) -> None:
     page = services.memories.list(
         user,
-        filters=_json_arg(args.filter, "--filter") if args.filter else None,
+        filters=files.json_arg(args.filter, "--filter") if args.filter else None,
         type=args.type,
         tags=args.tags,
         tags_match="all" if args.all_tags else "any",
@@ -115,6 +114,7 @@ HANDLERS: dict[str, Handler] = {
     "restore": restore,
     "prefs": prefs,
     "template": template_commands.run,
+    "suggest": template_commands.suggest,
     "search": search_commands.search,
     "similar": search_commands.similar,
     "reindex": search_commands.reindex,
@@ -136,10 +136,3 @@ def _memory_fields(args: argparse.Namespace) -> dict[str, Any]:
 
 def _text_arg(value: str) -> str:
     return sys.stdin.read() if value == "-" else value
-
-
-def _json_arg(text: str, name: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValidationFailed.single(name, "json", f"{name} must be JSON: {exc.msg} at character {exc.pos}.") from exc

@@ -60,3 +60,11 @@ def loose_json(text: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError:
         return text
+
+
+def json_arg(text: str, name: str) -> Any:
+    """The JSON value of option ``name`` (e.g. ``--filter``), or an error saying where it breaks."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValidationFailed.single(name, "json", f"{name} must be JSON: {exc.msg} at character {exc.pos}.") from exc

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from remember import __version__
 from remember.cli.db_parser import add_db_commands
 from remember.cli.search_parser import add_search_commands
-from remember.cli.template_parser import add_template_commands
+from remember.cli.template_parser import add_suggest_command, add_template_commands
 
 EPILOG = """\
 environment:
@@ -38,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     _restore(commands)
     _prefs(commands)
     add_template_commands(commands)
+    add_suggest_command(commands)
     add_search_commands(commands)
     add_db_commands(commands)
     return parser

@@ -5,18 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
 
-from remember.cli import output
-from remember.errors import ValidationFailed
+from remember.cli import files, output
 from remember.service import Services
 from remember.service.reindex import reindex as rebuild
 from remember.service.search import Hit
 
 
 def search(services: Services, user: str, args: argparse.Namespace) -> None:
+    filters = None if args.filter is None else files.json_arg(args.filter, "--filter")
     results = services.search.search(
-        user, args.query, alpha=args.alpha, filters=_filter(args.filter), limit=args.limit, offset=args.offset,
+        user, args.query, alpha=args.alpha, filters=filters, limit=args.limit, offset=args.offset,
         deleted=args.deleted, explain=args.explain,
     )  # fmt: skip
     if args.json:
@@ -57,17 +56,6 @@ def reindex(services: Services, _user: str, args: argparse.Namespace) -> None:
     else:
         print(file=sys.stderr)
         print(f"Reindexed {count} memories.")
-
-
-def _filter(text: str | None) -> Any:
-    if text is None:
-        return None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValidationFailed.single(
-            "--filter", "json", f"--filter must be JSON: {exc.msg} at character {exc.pos}."
-        ) from exc
 
 
 def _print_hits(hits: list[Hit]) -> None:

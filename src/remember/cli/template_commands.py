@@ -98,10 +98,7 @@ def copy(services: Services, user: str, args: argparse.Namespace) -> None:
 
 
 def validate(services: Services, user: str, args: argparse.Namespace) -> int:
-    content: Any = files.read_document(args.file, "fields") if args.file else {}
-    if not isinstance(content, dict):
-        raise ValidationFailed.single("file", "invalid", "The fields file must be an object of fields.")
-    content.update(files.read_fields(args.field or []))
+    content = _fields(args) or {}
     _, result = services.templates.validate(user, _id(services, user, args), content)
     if args.json:
         output.emit(result.as_dict())
@@ -110,6 +107,33 @@ def validate(services: Services, user: str, args: argparse.Namespace) -> int:
     for error in result.errors if not args.json else ():
         print(f"{error.field}: {error.message}", file=sys.stderr)
     return 0 if result.valid else 1
+
+
+def apply(services: Services, user: str, args: argparse.Namespace) -> None:
+    template_id = _id(services, user, args)
+    memory = services.apply_template(user, args.memory_id, template_id, _fields(args), reason=args.reason)
+    if args.json:
+        output.emit(memory.as_dict())
+        return
+    errors = memory.template_validation_errors
+    print(f"{memory.id} now follows {template_id}; fields: {json.dumps(memory.structured_content, ensure_ascii=False)}")
+    if errors:
+        print(f"{len(errors)} field(s) still do not fit; see `remember get {memory.id} --json`.", file=sys.stderr)
+
+
+def suggest(services: Services, user: str, args: argparse.Namespace) -> None:
+    text = sys.stdin.read() if args.text == "-" else args.text
+    context = files.json_arg(args.context, "--context") if args.context is not None else None
+    found = services.suggestions.suggest(user, text, context=context, limit=args.limit)
+    if args.json:
+        output.emit({"suggestions": [s.as_dict() for s in found]})
+        return
+    for s in found:
+        print(f"{s.confidence:.2f}  {s.template_id:32} {s.name}  ({s.reason})")
+        if s.prefill:
+            print(f"      {json.dumps(s.prefill, ensure_ascii=False)}")
+    if not found:
+        print("No template fits.")
 
 
 def schema(services: Services, user: str, args: argparse.Namespace) -> None:
@@ -140,7 +164,19 @@ ACTIONS: dict[str, Callable[[Services, str, argparse.Namespace], int | None]] = 
     "validate": validate,
     "schema": schema,
     "analytics": analytics,
+    "apply": apply,
 }
+
+
+def _fields(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The fields of ``--file`` and ``--field`` merged (the latter win); None when neither is given."""
+    if args.file is None and not args.field:
+        return None
+    content: Any = files.read_document(args.file, "fields") if args.file else {}
+    if not isinstance(content, dict):
+        raise ValidationFailed.single("file", "invalid", "The fields file must be an object of fields.")
+    content.update(files.read_fields(args.field or []))
+    return content
 
 
 def _field_json(text: str) -> Any:

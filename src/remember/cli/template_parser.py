@@ -25,6 +25,7 @@ def add_template_commands(commands: Commands) -> None:
     _validate(actions)
     _schema(actions)
     _analytics(actions)
+    _apply(actions)
 
 
 def _action(actions: Commands, name: str, summary: str, *, target: bool = True) -> argparse.ArgumentParser:
@@ -91,3 +92,27 @@ def _schema(actions: Commands) -> None:
 
 def _analytics(actions: Commands) -> None:
     _action(actions, "analytics", "usage, completion and compliance of a template's memories")
+
+
+def _apply(actions: Commands) -> None:
+    sub = _action(actions, "apply", "make a stored memory one of this template's (its text stays)")
+    sub.add_argument("memory_id", help="the memory's id")
+    sub.add_argument("-f", "--file", metavar="FILE", help="the fields as YAML/JSON ('-' reads stdin)")
+    sub.add_argument(
+        "--field", action="append", metavar="NAME=VALUE",
+        help="one field (repeatable); with no fields given, those readable from the memory's text",
+    )  # fmt: skip
+    sub.add_argument("--reason", help="why; kept in the memory's history")
+
+
+def add_suggest_command(commands: Commands) -> None:
+    sub = commands.add_parser(
+        "suggest", help="which templates fit a text", description="Which templates fit a text, with the fields read."
+    )
+    sub.add_argument("text", help="what was said or is to be remembered ('-' reads standard input)")
+    sub.add_argument(
+        "--context", metavar="JSON",
+        help='the moment, e.g. \'{"time_of_day": "dinner", "participants_present": true}\'',
+    )  # fmt: skip
+    sub.add_argument("--limit", type=int, help="most suggestions, 1-10 (default: preference)")
+    sub.add_argument("--json", action="store_true", help="print JSON for scripts")

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from remember.clock import Clock, utc_now
+from remember.models import Memory
 from remember.service.indexer import Indexer
 from remember.service.memories import Deletion, MemoryService
 from remember.service.preferences import PreferenceService
@@ -55,6 +57,29 @@ class Services:
             indexer=indexer,
             suggestions=SuggestionService(store, preferences, templates, embedder, clock),
         )
+
+    def apply_template(
+        self,
+        user_id: str,
+        memory_id: str,
+        template_id: str,
+        structured_content: Mapping[str, Any] | None = None,
+        *,
+        reason: str | None = None,
+    ) -> Memory:
+        """Make a stored memory a templated one; its text stays, its fields are validated and kept.
+
+        Without ``structured_content`` the fields are the ones readable from the memory's text.
+        The application is counted for the template's suggestion figures.
+        """
+        memory = self.memories.get(user_id, memory_id, record_access=False)
+        fields = structured_content
+        if fields is None:
+            fields = self.suggestions.prefill(user_id, template_id, memory.content)
+        changes = {"template_id": template_id, "structured_content": fields}
+        updated = self.memories.update(user_id, memory.id, changes, reason=reason or f"applied template {template_id}")
+        self.suggestions.record_applied(user_id, template_id, memory.id)
+        return updated
 
     def close(self) -> None:
         self.store.close()

@@ -50,16 +50,7 @@ def register(server: MCPServer, tc: ToolContext) -> None:
         Example: {"memory_id": "0b6f3c1e-...", "template_id": "builtin:restaurant_review",
                   "structured_content": {"restaurant_name": "Nobu", "rating": 5}}
         """
-        user = tc.user()
-        memory = services.memories.get(user, memory_id, record_access=False)
-        fields = structured_content
-        if fields is None:
-            fields = services.suggestions.prefill(user, template_id, memory.content)
-        why = reason or f"applied template {template_id}"
-        updated = services.memories.update(
-            user, memory.id, {"template_id": template_id, "structured_content": fields}, reason=why
-        )
-        services.suggestions.record_applied(user, template_id, memory.id)
+        updated = services.apply_template(tc.user(), memory_id, template_id, structured_content, reason=reason)
         return MemoryOut.of(updated)
 
     # Not read-only: what is shown is logged, and the user's later choices are learned from it.

@@ -1,0 +1,131 @@
+"""`remember suggest` and `remember template apply`, in-process, on the default embedder."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from remember.cli import main
+from support import fingerprint
+
+SUSHI = "Had great sushi at Nobu yesterday, 5 stars"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
+    code, out, err = run(capsys, *argv, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+@pytest.fixture
+def sushi(capsys: pytest.CaptureFixture[str]) -> str:
+    return str(run_json(capsys, "add", SUSHI)["id"])
+
+
+@pytest.fixture
+def database(_isolated_home: Path) -> Path:
+    return _isolated_home / "remember.db"
+
+
+def test_suggest_names_the_template_and_the_fields_it_read(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "suggest", SUSHI)
+    assert code == 0
+    first, fields = out.splitlines()[:2]
+    assert "builtin:restaurant_review" in first and "Restaurant Review" in first
+    read = json.loads(fields)
+    assert (read["restaurant_name"], read["rating"]) == ("Nobu", 5)
+    assert "last_visited" in read  # "yesterday", as a date
+
+
+def test_suggest_as_json_with_context_limit_and_stdin(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(SUSHI))
+    found = run_json(capsys, "suggest", "-", "--context", '{"time_of_day": "dinner"}', "--limit", "1")
+    [only] = found["suggestions"]
+    assert only["template_id"] == "builtin:restaurant_review"
+    assert "fits the time of day" in only["reason"]
+    assert only["prefill"]["rating"] == 5
+
+
+def test_suggest_says_so_when_nothing_fits(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "suggest", "The sky is blue today")[1] == "No template fits.\n"
+    assert run_json(capsys, "suggest", "The sky is blue today") == {"suggestions": []}
+
+
+def test_apply_reads_the_fields_from_the_memory_text(capsys: pytest.CaptureFixture[str], sushi: str) -> None:
+    code, out, _ = run(capsys, "template", "apply", "Restaurant Review", sushi)
+    assert code == 0 and f"{sushi} now follows builtin:restaurant_review" in out
+    memory = run_json(capsys, "get", sushi, "--history")
+    assert memory["content"] == SUSHI
+    assert memory["template_compliance"] is True
+    assert memory["structured_content"]["restaurant_name"] == "Nobu"
+    assert memory["history"][-1]["reason"] == "applied template builtin:restaurant_review"
+    stats = run_json(capsys, "template", "analytics", "builtin:restaurant_review")
+    assert stats["usage_count"] == 1
+
+
+def test_apply_with_fields_from_options_and_a_file(
+    capsys: pytest.CaptureFixture[str], sushi: str, tmp_path: Path
+) -> None:
+    fields = tmp_path / "fields.yaml"
+    fields.write_text("restaurant_name: Nobu Malibu\noccasion: celebration\n")
+    memory = run_json(
+        capsys, "template", "apply", "builtin:restaurant_review", sushi, "-f", str(fields), "--field", "rating=4",
+        "--reason", "from the receipt",
+    )  # fmt: skip
+    assert memory["structured_content"]["restaurant_name"] == "Nobu Malibu"
+    assert memory["structured_content"]["rating"] == 4
+    assert memory["structured_content"]["occasion"] == "celebration"
+    history = run_json(capsys, "get", sushi, "--history")["history"]
+    assert history[-1]["reason"] == "from the receipt"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["suggest", "x", "--context", "{bad"], "--context must be JSON"),
+        (["suggest", "x", "--context", "[1]"], "context"),
+        (["suggest", "x", "--limit", "0"], "limit must be a whole number from 1 to 10"),
+        (["suggest", "x", "--limit", "11"], "limit must be a whole number from 1 to 10"),
+        (["suggest", ""], "content must not be empty"),
+        (["suggest", "x" * 200_001], "content"),
+        (["template", "apply", "builtin:restaurant_review", "no-such-id"], "No memory with id 'no-such-id'"),
+        (["template", "apply", "no such template", "{sushi}"], "No template with id or name 'no such template'"),
+        (["template", "apply", "builtin:restaurant_review", "{sushi}", "--field", "rating=9"], "rating"),
+        (["template", "apply", "builtin:book_review", "{sushi}"], "title is required"),
+        (["template", "apply", "builtin:restaurant_review", "{sushi}", "--field", "oops"], "NAME=VALUE"),
+        (["template", "apply", "builtin:restaurant_review", "{sushi}", "-f", "/nonexistent.yaml"], "Cannot read"),
+        (["--user", "bob", "template", "apply", "builtin:restaurant_review", "{sushi}"], "No memory with id"),
+    ],
+)
+def test_bad_input_is_refused_and_changes_nothing(
+    capsys: pytest.CaptureFixture[str], sushi: str, database: Path, argv: list[str], message: str
+) -> None:
+    before = fingerprint(database)
+    code, out, err = run(capsys, *(arg.replace("{sushi}", sushi) for arg in argv))
+    assert code == 1 and out == ""
+    assert message in err
+    assert fingerprint(database) == before
+
+
+def test_a_fields_file_that_is_not_an_object_is_refused(
+    capsys: pytest.CaptureFixture[str], sushi: str, database: Path, tmp_path: Path
+) -> None:
+    fields = tmp_path / "fields.yaml"
+    fields.write_text("- a list\n")
+    before = fingerprint(database)
+    code, _, err = run(capsys, "template", "apply", "builtin:restaurant_review", sushi, "-f", str(fields))
+    assert code == 1 and "must be an object of fields" in err
+    assert fingerprint(database) == before
