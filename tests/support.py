@@ -1,4 +1,4 @@
-"""Helpers shared by tests: MCP calls through real clients, database fingerprints."""
+"""Helpers shared by tests: MCP calls through real clients, the command line in-process, database fingerprints."""
 
 from __future__ import annotations
 
@@ -7,8 +7,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from mcp import Client
 from mcp.types import CallToolResult
+
+from remember.cli import main
 
 
 def fingerprint(db_path: Path) -> str:
@@ -36,3 +39,17 @@ def text(result: CallToolResult) -> str:
 def error(result: CallToolResult) -> str:
     assert result.is_error, json.dumps(result.structured_content)
     return text(result)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``remember ARGV`` in this process: its exit status, stdout and stderr."""
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
+    """``remember ARGV --json``, which must succeed: its output parsed."""
+    code, out, err = run(capsys, *argv, "--json")
+    assert code == 0, err
+    return json.loads(out)

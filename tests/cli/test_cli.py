@@ -13,18 +13,7 @@ import pytest
 
 from remember.cli import main
 from remember.cli.parser import build_parser
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
-    code, out, err = run(capsys, *argv, "--json")
-    assert code == 0, err
-    return json.loads(out)
+from support import run, run_json
 
 
 def test_add_get_update_list_rm_restore(capsys: pytest.CaptureFixture[str]) -> None:

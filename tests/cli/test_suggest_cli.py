@@ -6,26 +6,12 @@ import io
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from remember.cli import main
-from support import fingerprint
+from support import fingerprint, run, run_json
 
 SUSHI = "Had great sushi at Nobu yesterday, 5 stars"
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
-    code, out, err = run(capsys, *argv, "--json")
-    assert code == 0, err
-    return json.loads(out)
 
 
 @pytest.fixture

@@ -6,11 +6,10 @@ import io
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from remember.cli import main
+from support import run, run_json
 
 BOOK_YAML = """\
 name: Book Review
@@ -21,18 +20,6 @@ fields:
   - {name: rating, type: number, required: true, validation: {min: 1, max: 5}}
 trigger_keywords: [finished reading]
 """
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
-    code, out, err = run(capsys, *argv, "--json")
-    assert code == 0, err
-    return json.loads(out)
 
 
 @pytest.fixture
