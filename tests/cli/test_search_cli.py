@@ -1,6 +1,9 @@
-"""`remember search`, `similar` and `reindex`, in-process and with the real model."""
+"""`remember search`, `similar`, `context` and `reindex`, in-process and with the real model."""
 
 from __future__ import annotations
+
+import io
+import sys
 
 import pytest
 
@@ -39,6 +42,19 @@ def test_reindex_shows_progress(capsys: pytest.CaptureFixture[str], ids: list[st
     assert run_json(capsys, "search", "Nobu")["results"][0]["memory"]["id"] == ids[1]
 
 
+def test_context_packs_the_answering_memories_with_sources(
+    capsys: pytest.CaptureFixture[str], ids: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, _ = run(capsys, "context", "Where did I have sushi?")
+    assert code == 0 and out.startswith("[1] ") and "Had sushi at Nobu on Friday." in out.splitlines()[0]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("Who works at Google?"))
+    packed = run_json(capsys, "context", "-", "--token-budget", "100", "--filter", '{"tags": {"contains": "none"}}')
+    assert packed == {"question": "Who works at Google?", "context": "", "tokens": 0, "sources": []}
+    packed = run_json(capsys, "context", "Who works at Google?", "--alpha", "0")
+    assert packed["sources"][0]["memory_id"] == ids[0] and packed["sources"][0]["number"] == 1
+    assert run(capsys, "context", "Who works at Google?", "--filter", '{"type": "book"}')[1] == "No memories found.\n"
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -48,6 +64,10 @@ def test_reindex_shows_progress(capsys: pytest.CaptureFixture[str], ids: list[st
         (["search", "x", "--filter", '{"colour": 1}'], "Unknown filter field"),
         (["similar"], "either memory_id or text"),
         (["similar", "nope"], "No memory with id 'nope'"),
+        (["context", ""], "non-empty"),
+        (["context", "x", "--token-budget", "5"], "token_budget must be a whole number from 100 to 32000"),
+        (["context", "x", "--alpha", "-1"], "alpha must be a number from 0 to 1"),
+        (["context", "x", "--filter", "[1]"], "filter"),
     ],
 )
 def test_errors(capsys: pytest.CaptureFixture[str], ids: list[str], argv: list[str], message: str) -> None:

@@ -117,6 +117,7 @@ HANDLERS: dict[str, Handler] = {
     "suggest": template_commands.suggest,
     "search": search_commands.search,
     "similar": search_commands.similar,
+    "context": search_commands.context,
     "reindex": search_commands.reindex,
     "export": db_commands.export,
     "import": db_commands.load,

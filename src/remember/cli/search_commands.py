@@ -1,4 +1,4 @@
-"""What `remember search`, `similar` and `reindex` do."""
+"""What `remember search`, `similar`, `context` and `reindex` do."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import sys
 
 from remember.cli import files, output
 from remember.service import Services
+from remember.service.context import question_context
 from remember.service.reindex import reindex as rebuild
 from remember.service.search import Hit
 
@@ -40,6 +41,23 @@ def similar(services: Services, user: str, args: argparse.Namespace) -> None:
         output.emit({"results": [{"memory": h.memory.as_dict(), "score": h.score} for h in hits]})
     else:
         _print_hits(hits)
+
+
+def context(services: Services, user: str, args: argparse.Namespace) -> None:
+    question = sys.stdin.read() if args.question == "-" else args.question
+    filters = None if args.filter is None else files.json_arg(args.filter, "--filter")
+    packed = question_context(
+        services.search, user, question, token_budget=args.token_budget, alpha=args.alpha, filters=filters
+    )
+    if args.json:
+        output.emit(
+            {"question": question, "context": packed.text, "tokens": packed.tokens,
+             "sources": [s.__dict__ for s in packed.sources]}
+        )  # fmt: skip
+    elif packed.sources:
+        print(packed.text)
+    else:
+        print("No memories found.")
 
 
 def reindex(services: Services, _user: str, args: argparse.Namespace) -> None:

@@ -1,4 +1,4 @@
-"""The grammar of `remember search`, `remember similar` and `remember reindex`."""
+"""The grammar of `remember search`, `similar`, `context` and `reindex`."""
 
 from __future__ import annotations
 
@@ -28,6 +28,19 @@ def add_search_commands(commands: Commands) -> None:
     similar.add_argument("--min", type=float, default=0.0, dest="min_similarity", help="lowest similarity, -1 to 1")
     similar.add_argument("--limit", type=int, default=10, help="how many, 1-100 (default 10)")
     similar.add_argument("--json", action="store_true", help="print JSON for scripts")
+
+    context = commands.add_parser(
+        "context",
+        help="the memories that answer a question, packed for a model",
+        description="Gather the memories that answer a question into one context with numbered sources.",
+    )
+    context.add_argument("question", help="the question ('-' reads standard input)")
+    context.add_argument(
+        "--token-budget", type=int, default=2000, help="most tokens of memory text, 100-32000 (default 2000)"
+    )
+    context.add_argument("--alpha", type=float, help="1 = by meaning only, 0 = by keywords only (default 0.3)")
+    context.add_argument("--filter", metavar="JSON", help="a filter, as for search")
+    context.add_argument("--json", action="store_true", help="print JSON for scripts")
 
     reindex = commands.add_parser(
         "reindex",
