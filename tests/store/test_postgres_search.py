@@ -294,6 +294,20 @@ def test_term_counts_are_the_users_own_and_capped(pg: PostgresStore) -> None:
     assert pg.term_document_counts("bob", ["common", "rare"], cap=1000) == (0, [0, 0])
 
 
+def test_term_counts_are_reused_for_a_few_seconds(pg: PostgresStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = [1000.0]
+    monkeypatch.setattr(search.time, "monotonic", lambda: clock[0])
+    pg.insert_memories([(memory(i), IndexEntry("alpha", "1 March 2026", None)) for i in range(3)])
+    assert pg.term_document_counts("alice", ["alpha"], cap=100) == (3, [3])
+    pg.insert_memories([(memory(i), IndexEntry("alpha beta", "1 March 2026", None)) for i in range(3, 5)])
+    assert pg.term_document_counts("alice", ["alpha", "beta"], cap=100) == (3, [3, 2])  # alpha reused
+    assert pg.term_document_counts("alice", ["alpha"], cap=2) == (3, [2])
+    assert pg.term_document_counts("bob", ["alpha"], cap=100) == (0, [0])  # per user
+    clock[0] += search.TOTAL_CACHE_SECONDS
+    assert pg.term_document_counts("alice", ["alpha"], cap=2) == (5, [2])  # counted again, up to 2
+    assert pg.term_document_counts("alice", ["alpha"], cap=100) == (5, [5])  # 2 of at most 2: counted further
+
+
 def test_concurrent_writes_to_one_conversation_keep_one_chain(pg: PostgresStore) -> None:
     chat = {"conversation_id": "c1"}
 

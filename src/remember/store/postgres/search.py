@@ -63,7 +63,8 @@ ITERATIVE_SCAN_SINCE = (0, 8)
 VECTOR_INDEX_PREFIX = "memory_vectors_hnsw_"
 
 EXACT_SEARCH_BELOW = 5_000  # a filter passing at most this many memories: exact vector search over them
-TOTAL_CACHE_SECONDS = 5.0
+TOTAL_CACHE_SECONDS = 5.0  # how long a user's memory count, and a term's count among them, is reused
+TERM_CACHE_SIZE = 100_000
 _QUOTED = re.compile(r'"((?:[^"]|"")*)"')
 _EXPRESSION = re.compile(r'\s*"(?:[^"]|"")*"(?:\s+OR\s+"(?:[^"]|"")*")*\s*')
 
@@ -279,6 +280,7 @@ class SearchTables:
     db: Database
     pgvector: tuple[int, ...] = ITERATIVE_SCAN_SINCE  # the server's version, read on open
     _user_totals: dict[str, tuple[float, int]]
+    _term_counts: dict[tuple[str, str], tuple[float, int, int]]  # (user, term) -> (when, count, cap)
 
     def keyword_candidates(
         self, user_id: str, match: str, *, filter: Filter | None, deleted: DeletedMode, limit: int
@@ -300,7 +302,7 @@ class SearchTables:
             # the user's memories holding any term, deleted or not, filtered or not: they give the idf
             "matched AS MATERIALIZED (SELECT s.memory_id, s.deleted, s.keywords FROM memory_index s "
             f"WHERE s.user_id = %s AND s.keywords @@ ({either})), "
-            "total AS MATERIALIZED (SELECT greatest(count(*), 1)::float8 AS n FROM memory_index WHERE user_id = %s), "
+            "total AS MATERIALIZED (SELECT greatest(%s::int, 1)::float8 AS n), "
             "idf AS MATERIALIZED (SELECT t.q, "
             "ln(1 + (total.n - count(x.memory_id) + 0.5) / (count(x.memory_id) + 0.5)) AS w "
             "FROM terms t CROSS JOIN total LEFT JOIN matched x ON x.keywords @@ t.q "
@@ -309,25 +311,44 @@ class SearchTables:
             f"FROM idf WHERE x.keywords @@ idf.q) AS score FROM matched x {join}"
             f"WHERE {where} ORDER BY score DESC, x.memory_id LIMIT %s"
         )
-        params = [list(terms), user_id, *terms, user_id, *filter_params, limit]
+        # the user's total comes from a short-lived cache: counting it here was most of a search's time
+        params = [list(terms), user_id, *terms, self._user_total(user_id), *filter_params, limit]
         with self.db.read() as conn:
             rows = conn.execute(sql, params).fetchall()
         return [(memory_id, float(score)) for memory_id, score in rows]
 
     def term_document_counts(self, user_id: str, terms: Sequence[str], *, cap: int) -> tuple[int, list[int]]:
         """How many of the user's memories are indexed, and how many of them contain each term
-        (after stemming), counted through the GIN index up to ``cap``. Other users never count."""
+        (after stemming), counted through the GIN index up to ``cap``. Other users never count.
+
+        Counting a common term reads thousands of rows, so a count is reused for a few seconds
+        (it only decides which terms a search keeps, as on SQLite).
+        """
         total = self._user_total(user_id)
-        if not terms:
-            return total, []
-        with self.db.read() as conn:
-            rows = conn.execute(
-                "SELECT (SELECT count(*) FROM (SELECT 1 FROM memory_index s WHERE s.user_id = %s "
-                "AND s.keywords @@ phraseto_tsquery('english', w.t) LIMIT %s) x) "
-                "FROM unnest(%s::text[]) WITH ORDINALITY AS w(t, i) ORDER BY w.i",
-                (user_id, cap, list(terms)),
-            ).fetchall()
-        return total, [int(r[0]) for r in rows]
+        now = time.monotonic()
+        known = {term: self._cached_count(user_id, term, cap, now) for term in terms}
+        missing = [term for term, count in known.items() if count is None]
+        if missing:
+            with self.db.read() as conn:
+                rows = conn.execute(
+                    "SELECT (SELECT count(*) FROM (SELECT 1 FROM memory_index s WHERE s.user_id = %s "
+                    "AND s.keywords @@ phraseto_tsquery('english', w.t) LIMIT %s) x) "
+                    "FROM unnest(%s::text[]) WITH ORDINALITY AS w(t, i) ORDER BY w.i",
+                    (user_id, cap, missing),
+                ).fetchall()
+            if len(self._term_counts) > TERM_CACHE_SIZE:
+                self._term_counts.clear()
+            for term, row in zip(missing, rows, strict=True):
+                known[term] = int(row[0])
+                self._term_counts[(user_id, term)] = (now, int(row[0]), cap)
+        return total, [min(int(known[term] or 0), cap) for term in terms]
+
+    def _cached_count(self, user_id: str, term: str, cap: int, now: float) -> int | None:
+        cached = self._term_counts.get((user_id, term))
+        if cached is None or now - cached[0] >= TOTAL_CACHE_SECONDS:
+            return None
+        _, count, counted_to = cached
+        return count if count < counted_to or counted_to >= cap else None
 
     def _user_total(self, user_id: str) -> int:
         """How many of the user's memories the index holds; recounted every few seconds at most."""

@@ -30,6 +30,7 @@ class PostgresStore(MemoryTables, PreferenceTables, TemplateTables, SearchTables
     def __init__(self, url: str) -> None:
         self.url = redact(url)
         self._user_totals = {}
+        self._term_counts = {}
         target = parse_url(url)
         self.location = target.location
         self.db = Database(target)
