@@ -115,3 +115,19 @@ def test_a_fields_file_that_is_not_an_object_is_refused(
     code, _, err = run(capsys, "template", "apply", "builtin:restaurant_review", sushi, "-f", str(fields))
     assert code == 1 and "must be an object of fields" in err
     assert fingerprint(database) == before
+
+
+def test_applying_another_template_replaces_the_fields_and_counts_once(
+    capsys: pytest.CaptureFixture[str], sushi: str
+) -> None:
+    run_json(capsys, "template", "apply", "builtin:restaurant_review", sushi)
+    again = run_json(capsys, "template", "apply", "builtin:restaurant_review", sushi)  # nothing changes
+    assert again["version"] == 2
+    stats = run_json(capsys, "template", "analytics", "builtin:restaurant_review")
+    assert stats["applied_after_suggestion"] == 1
+
+    switched = run_json(capsys, "template", "apply", "builtin:idea", sushi, "--field", "title=Sushi night")
+    assert switched["template_id"] == "builtin:idea"
+    assert "restaurant_name" not in switched["structured_content"]
+    assert switched["structured_content"]["title"] == "Sushi night"
+    assert switched["template_compliance"] is True

@@ -10,9 +10,11 @@ from typing import Any
 
 import pytest
 from mcp import Client
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 
 from remember.mcp.listing import PACKAGE, ListingCache, fingerprint
-from remember.mcp.registry import tools_of
+from remember.mcp.registry import add_tool, hints, tools_of
 from remember.mcp.server import build_server
 from remember.service import Services
 from support import error, ok
@@ -35,6 +37,10 @@ async def test_a_cached_listing_is_the_listing_the_sdk_builds(services: Services
     second = build_server(services, lambda: "alice", cache_dir=tmp_path)
     assert await _listed(second) == fresh
     assert tools_of(second).built() == []  # answered from the file: no model built, no tool module needed
+
+    # and it is what the SDK itself makes of the tools
+    sdk = await MCPServer.list_tools(build_server(services, lambda: "alice"))
+    assert [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in sdk] == fresh
 
 
 async def test_tools_described_from_the_cache_still_validate_when_called(services: Services, tmp_path: Path) -> None:
@@ -106,3 +112,62 @@ def test_the_key_follows_the_source_files(tmp_path: Path) -> None:
 
     (package / "mcp" / "new_tools.py").write_text("")
     assert fingerprint(package) not in (before, touched)
+
+
+def probe_echo(text: str) -> str:
+    """Echo the text."""
+    return text
+
+
+def probe_shout(text: str) -> str:
+    """Echo the text in capitals."""
+    return text.upper()
+
+
+def test_a_loader_that_fails_declares_nothing_and_runs_again(tmp_path: Path) -> None:
+    server = MCPServer("probe")
+    tools = tools_of(server)
+    attempts: list[int] = []
+
+    def loader() -> None:
+        attempts.append(1)
+        add_tool(server, probe_echo, title="Echo", hints=hints(read_only=True))
+        if len(attempts) == 1:
+            raise RuntimeError("a tool module failed to import")
+        add_tool(server, probe_shout, title="Shout", hints=hints(read_only=True))
+
+    tools.load_with(loader)
+    cache = ListingCache(tmp_path, key=lambda: "k")
+    with pytest.raises(RuntimeError, match="failed to import"):
+        tools.listing(cache)
+    assert tools.built() == [] and tools.declared() == []
+    assert not (tmp_path / "tools.json").exists()  # a partial listing is never kept
+    assert [tool.name for tool in tools.listing(cache)] == ["probe_echo", "probe_shout"]
+    assert len(attempts) == 2
+
+
+def test_the_key_is_taken_when_the_server_starts(tmp_path: Path) -> None:
+    keys = iter(["at start", "later"])
+    cache = ListingCache(tmp_path, key=lambda: next(keys))
+    cache.get_or_build(lambda: [{"name": "t"}])
+    assert json.loads((tmp_path / "tools.json").read_text())["key"] == "at start"
+
+
+def test_without_visible_sources_nothing_is_kept(tmp_path: Path) -> None:
+    assert fingerprint(tmp_path) is None  # no .py files: a zip or bytecode-only install
+    cache = ListingCache(tmp_path / "cache", key=lambda: fingerprint(tmp_path))
+    assert cache.get_or_build(lambda: [{"name": "t"}]) == [{"name": "t"}]
+    assert not (tmp_path / "cache").exists()
+
+
+async def test_tools_added_or_removed_through_the_sdk_are_listed_and_skip_the_cache(
+    services: Services, tmp_path: Path
+) -> None:
+    await _listed(build_server(services, lambda: "alice", cache_dir=tmp_path))  # the cache file exists
+    server = build_server(services, lambda: "alice", cache_dir=tmp_path)
+    server.remove_tool("remember_get_preferences")  # declared, never built
+    server.add_tool(probe_echo)
+    names = [tool["name"] for tool in await _listed(server)]
+    assert "remember_get_preferences" not in names and "probe_echo" in names and len(names) == 21
+    with pytest.raises(ToolError, match="Unknown tool"):
+        server.remove_tool("remember_no_such_tool")

@@ -308,6 +308,17 @@ def test_term_counts_are_reused_for_a_few_seconds(pg: PostgresStore, monkeypatch
     assert pg.term_document_counts("alice", ["alpha"], cap=100) == (5, [5])  # 2 of at most 2: counted further
 
 
+def test_scores_stay_positive_when_memories_arrive_within_the_cached_total(pg: PostgresStore) -> None:
+    pg.insert_memory(memory(0), IndexEntry("something else", "1 March 2026", None))
+    assert pg.keyword_candidates("alice", '"alpha"', filter=None, deleted="exclude", limit=5) == []  # total cached: 1
+    pg.insert_memories(
+        [(memory(i), IndexEntry("alpha " * (1 + i % 3) + "beta", "1 March 2026", None)) for i in range(1, 41)]
+    )
+    found = pg.keyword_candidates("alice", '"alpha"', filter=None, deleted="exclude", limit=50)
+    assert len(found) == 40 and all(score > 0 for _, score in found)
+    assert found[0][1] > found[-1][1]  # three mentions outrank one, as with an exact total
+
+
 def test_concurrent_writes_to_one_conversation_keep_one_chain(pg: PostgresStore) -> None:
     chat = {"conversation_id": "c1"}
 

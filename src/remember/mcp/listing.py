@@ -4,10 +4,11 @@ Describing 21 tools means pydantic building an argument model, an output model
 and two JSON Schemas for each: about 50 ms, an eighth of a cold start. The
 answer only changes when the code or the libraries that produce it change, so
 ``serve`` keeps it in ``$REMEMBER_HOME/cache/tools.json`` under a key made of
-the Python, pydantic and MCP SDK versions and the size and modification time
-of every source file of this package (the way Python keys its bytecode cache).
-A missing, stale, unreadable or malformed file is rebuilt; a directory that
-cannot be written is only a slower start.
+the versions of Python (and its optimisation level: ``-OO`` drops the
+docstrings that describe the tools), remember, pydantic and the MCP SDK, and
+the size and modification time of every source file of this package (the way
+Python keys its bytecode cache). A missing, stale, unreadable or malformed file
+is rebuilt; a directory that cannot be written is only a slower start.
 """
 
 from __future__ import annotations
@@ -32,14 +33,26 @@ FILE_NAME = "tools.json"
 PACKAGE = Path(remember.__file__).parent
 
 
-def fingerprint(package: Path = PACKAGE) -> str:
-    """A key that changes whenever the tool descriptions could (``package``: the source tree)."""
-    versions = (sys.version, _mcp_version(), pydantic.VERSION, pydantic_core.__version__)
+def fingerprint(package: Path = PACKAGE) -> str | None:
+    """A key that changes whenever the tool descriptions could (``package``: the source tree).
+
+    None when the sources cannot be seen (no ``.py`` files, or one vanished while being
+    read, as during an upgrade): the listing is then built and not kept.
+    """
+    versions = (
+        sys.version, f"optimize={sys.flags.optimize}", remember.__version__, _mcp_version(),
+        pydantic.VERSION, pydantic_core.__version__,
+    )  # fmt: skip
     digest = hashlib.sha256("\0".join(versions).encode())
-    for path in _sources(package):
-        stat = path.stat()
-        digest.update(f"\0{path}:{stat.st_size}:{stat.st_mtime_ns}".encode())
-    return digest.hexdigest()
+    seen = 0
+    try:
+        for path in _sources(package):
+            stat = path.stat()
+            digest.update(f"\0{path}:{stat.st_size}:{stat.st_mtime_ns}".encode())
+            seen += 1
+    except OSError:
+        return None
+    return digest.hexdigest() if seen else None
 
 
 def _mcp_version() -> str:
@@ -58,19 +71,25 @@ def _sources(root: Path) -> Iterator[Path]:
 
 
 class ListingCache:
-    """One JSON file holding the tool descriptions and the key they were made under."""
+    """One JSON file holding the tool descriptions and the key they were made under.
 
-    def __init__(self, folder: Path, key: Callable[[], str] = fingerprint) -> None:
+    The key is taken when the cache is made, at the server's start: sources changed
+    on disk after the code was imported must not lend the running code's listing
+    their key.
+    """
+
+    def __init__(self, folder: Path, key: Callable[[], str | None] = fingerprint) -> None:
         self.path = folder / FILE_NAME
-        self._key = key
+        self._key = key()
 
     def get_or_build(self, build: Callable[[], Listing]) -> Listing:
-        key = self._key()
-        found = self._load(key)
+        if self._key is None:
+            return build()
+        found = self._load(self._key)
         if found is not None:
             return found
         listing = build()
-        self._save(key, listing)
+        self._save(self._key, listing)
         return listing
 
     def _load(self, key: str) -> Listing | None:

@@ -97,13 +97,20 @@ class ToolSpec:
 
 
 class LazyTools(ToolManager):
-    """The SDK's tool manager, building each declared tool on first use."""
+    """The SDK's tool manager, building each declared tool on first use.
+
+    Declaring is all or nothing: a loader that fails declares no tool and runs again
+    on the next need, so a partial set of tools is never served nor kept on disk.
+    The disk cache only describes declared tools; one added through the SDK's own
+    ``add_tool`` turns it off.
+    """
 
     def __init__(self) -> None:
         super().__init__()
         self._specs: dict[str, ToolSpec] = {}
         self._loader: Callable[[], None] | None = None
         self._listing: list[MCPTool] | None = None
+        self._added_elsewhere = False
 
     def load_with(self, loader: Callable[[], None]) -> None:
         """``loader`` declares the tools; it runs when a tool is first needed, not before."""
@@ -113,6 +120,22 @@ class LazyTools(ToolManager):
         if spec.name in self._specs or spec.name in self._tools:
             raise ValueError(f"tool {spec.name} is registered twice")
         self._specs[spec.name] = spec
+        self._listing = None
+
+    def add_tool(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Tool:
+        self._load()
+        self._added_elsewhere = True
+        self._listing = None
+        return super().add_tool(fn, *args, **kwargs)
+
+    def remove_tool(self, name: str) -> None:
+        self._load()
+        if name not in self._specs and name not in self._tools:
+            raise ToolError(f"Unknown tool: {name}")
+        self._specs.pop(name, None)
+        self._tools.pop(name, None)
+        self._added_elsewhere = True  # the cached description lists it still
+        self._listing = None
 
     def get_tool(self, name: str) -> Tool | None:
         tool = self._tools.get(name)
@@ -132,17 +155,32 @@ class LazyTools(ToolManager):
         """The names of the tools whose models have been built so far."""
         return list(self._tools)
 
+    def declared(self) -> list[str]:
+        """The names of the tools declared so far (none before the loader runs)."""
+        return list(self._specs)
+
     def listing(self, cache: ListingCache | None = None) -> list[MCPTool]:
         """The ``tools/list`` answer: from ``cache`` when it holds one made by this code."""
         if self._listing is None:
-            described = cache.get_or_build(self._describe) if cache else self._describe()
+            if cache is not None and not self._added_elsewhere:
+                described = cache.get_or_build(self._describe)
+            else:
+                described = self._describe()
             self._listing = [MCPTool.model_validate(tool) for tool in described]
         return self._listing
 
     def _load(self) -> None:
         loader, self._loader = self._loader, None
-        if loader is not None:
+        if loader is None:
+            return
+        before = set(self._specs)
+        try:
             loader()
+        except BaseException:
+            for name in set(self._specs) - before:
+                del self._specs[name]
+            self._loader = loader
+            raise
 
     def _describe(self) -> Listing:
         return [_mcp_tool(tool).model_dump(mode="json", by_alias=True, exclude_none=True) for tool in self.list_tools()]

@@ -302,7 +302,8 @@ class SearchTables:
             # the user's memories holding any term, deleted or not, filtered or not: they give the idf
             "matched AS MATERIALIZED (SELECT s.memory_id, s.deleted, s.keywords FROM memory_index s "
             f"WHERE s.user_id = %s AND s.keywords @@ ({either})), "
-            "total AS MATERIALIZED (SELECT greatest(%s::int, 1)::float8 AS n), "
+            # the cached total may predate memories just written: never below what matched
+            "total AS MATERIALIZED (SELECT greatest(%s::int, (SELECT count(*) FROM matched), 1)::float8 AS n), "
             "idf AS MATERIALIZED (SELECT t.q, "
             "ln(1 + (total.n - count(x.memory_id) + 0.5) / (count(x.memory_id) + 0.5)) AS w "
             "FROM terms t CROSS JOIN total LEFT JOIN matched x ON x.keywords @@ t.q "
@@ -358,10 +359,11 @@ class SearchTables:
             return cached[1]
         with self.db.read() as conn:
             row = conn.execute("SELECT count(*) FROM memory_index WHERE user_id = %s", (user_id,)).fetchone()
+        total = int(row[0]) if row else 0
         if len(self._user_totals) > 50_000:
             self._user_totals.clear()
-        self._user_totals[user_id] = (now, int(row[0]) if row else 0)
-        return self._user_totals[user_id][1]
+        self._user_totals[user_id] = (now, total)
+        return total
 
     def vector_candidates(
         self, user_id: str, vector: bytes, *, filter: Filter | None, deleted: DeletedMode, limit: int
