@@ -64,7 +64,7 @@ def test_context_packs_the_answering_memories_with_sources(
         (["search", "x", "--filter", '{"colour": 1}'], "Unknown filter field"),
         (["similar"], "either memory_id or text"),
         (["similar", "nope"], "No memory with id 'nope'"),
-        (["context", ""], "non-empty"),
+        (["context", ""], "question must be a non-empty text"),
         (["context", "x", "--token-budget", "5"], "token_budget must be a whole number from 100 to 32000"),
         (["context", "x", "--alpha", "-1"], "alpha must be a number from 0 to 1"),
         (["context", "x", "--filter", "[1]"], "filter"),

@@ -100,7 +100,10 @@ BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("remember_find_similar", {}, "either memory_id or text"),
     ("remember_find_similar", {"memory_id": "nope"}, "No memory with id 'nope'"),
     ("remember_find_similar", {"text": "x", "min_similarity": 5}, "min_similarity"),
-    ("remember_query_memory", {"question": ""}, "query must be a non-empty text"),
+    ("remember_find_similar", {"text": "  "}, "text must be a non-empty text"),
+    ("remember_find_similar", {"text": "x" * 5000}, "text is 5000 characters; the limit is 2000"),
+    ("remember_query_memory", {"question": ""}, "question must be a non-empty text"),
+    ("remember_query_memory", {"question": "x" * 5000}, "question is 5000 characters"),
     ("remember_query_memory", {"question": "x", "token_budget": 1}, "token_budget"),
 ]
 

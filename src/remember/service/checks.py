@@ -18,6 +18,7 @@ from remember.errors import FieldError, ValidationFailed
 from remember.models import MAX_TAG_LENGTH, DeletedMode, normalize_tag
 
 MAX_CONTENT = 100_000
+MAX_QUERY = 2_000
 MAX_TITLE = 500
 MAX_TYPE = 64
 MAX_TAGS = 50
@@ -247,6 +248,17 @@ def identifier(value: Any, name: str, errors: Errors) -> str | None:
 
 
 # Checks of call arguments (not memory fields) that raise at once.
+
+
+def query(value: Any, name: str) -> str:
+    """A search text given as parameter ``name``: non-empty, at most MAX_QUERY characters; trimmed."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValidationFailed.single(name, "required", f"{name} must be a non-empty text: what to look for.", value)
+    if len(value) > MAX_QUERY:
+        raise ValidationFailed.single(
+            name, "max_length", f"{name} is {len(value)} characters; the limit is {MAX_QUERY}."
+        )
+    return value.strip()
 
 
 def whole_number(name: str, value: Any, low: int, high: int) -> int:

@@ -75,6 +75,7 @@ def question_context(
     record_access: bool = True,
 ) -> PackedContext:
     """The memories most relevant to ``question``, packed within ``token_budget`` tokens."""
+    checks.query(question, "question")
     checks.whole_number("token_budget", token_budget, MIN_BUDGET, MAX_BUDGET)
     results = search.search(user_id, question, alpha=alpha, filters=filters, limit=limit, record_access=False)
     packed = pack(results.hits, token_budget)

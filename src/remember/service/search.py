@@ -29,7 +29,6 @@ POOL = 50  # candidates taken from each side before fusion (measured: docs/searc
 MAX_DF_SHARE = 0.2
 GUARD_FLOOR = 1_000
 POSTINGS_BUDGET = 10_000
-MAX_QUERY = 2_000
 MAX_LIMIT = 100
 MAX_OFFSET = 1_000
 
@@ -72,7 +71,7 @@ class SearchService:
     ) -> Results:
         """The user's memories that best match ``query``, best first."""
         prefs = self.preferences.effective(user_id)
-        question = _query(query)
+        question = checks.query(query, "query")
         weight = checks.share("alpha", prefs["search.default_alpha"] if alpha is None else alpha)
         size = checks.whole_number("limit", prefs["search.default_limit"] if limit is None else limit, 1, MAX_LIMIT)
         start = checks.whole_number("offset", offset, 0, MAX_OFFSET)
@@ -162,7 +161,7 @@ class SearchService:
     def _anchor(self, user_id: str, memory_id: str | None, text_query: str | None) -> tuple[bytes, str | None]:
         """The vector to compare with, and the memory it belongs to (left out of the results)."""
         if text_query is not None:
-            return _bytes(self.indexer.query_vector(_query(text_query))), None
+            return _bytes(self.indexer.query_vector(checks.query(text_query, "text"))), None
         errors: checks.Errors = []
         clean = checks.identifier(memory_id, "memory_id", errors)
         memory = self.store.get_memory(user_id, clean) if clean else None
@@ -223,13 +222,3 @@ def _why(f: Fused, weight: float, recency: float, memory: Memory, question: str)
         "recency_boost": round(recency, 6),
         "matched_terms": [t for t in text.query_terms(question) if t in haystack],
     }
-
-
-def _query(query: Any) -> str:
-    if not isinstance(query, str) or not query.strip():
-        raise ValidationFailed.single("query", "required", "query must be a non-empty text: what to look for.", query)
-    if len(query) > MAX_QUERY:
-        raise ValidationFailed.single(
-            "query", "max_length", f"query is {len(query)} characters; the limit is {MAX_QUERY}."
-        )
-    return query.strip()
