@@ -143,7 +143,8 @@ class MemoryService:
             raise ValidationFailed.single(
                 "memory_id",
                 "deleted",
-                f"Memory {memory_id} is deleted; restore it first (remember_restore_memory).",
+                f"Memory {memory_id} is deleted; restore it first (remember_restore_memory, "
+                f"or `remember restore {memory_id}`).",
             )
         if "template_id" in values or "structured_content" in values:
             values = self._retemplate(user_id, current, values)

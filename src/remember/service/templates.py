@@ -69,7 +69,7 @@ class UserTemplates:
         if found is None:
             raise NotFound(
                 f"No template with id {template_id!r}. List templates with remember_list_templates "
-                "(built-in ones start with 'builtin:')."
+                "or `remember template list` (built-in ones start with 'builtin:')."
             )
         return found
 
