@@ -57,15 +57,15 @@ async def test_tools_described_from_the_cache_still_validate_when_called(service
 
 
 def test_a_stale_key_rebuilds_and_rewrites_the_file(tmp_path: Path) -> None:
-    ListingCache(tmp_path, key=lambda: "old").get_or_build(lambda: [{"name": "old"}])
+    ListingCache(tmp_path, key=lambda: "old").get_or_build(lambda: [{"name": "old"}], list)
     calls: list[int] = []
 
     def build() -> list[dict[str, Any]]:
         calls.append(1)
         return [{"name": "new"}]
 
-    assert ListingCache(tmp_path, key=lambda: "new").get_or_build(build) == [{"name": "new"}]
-    assert ListingCache(tmp_path, key=lambda: "new").get_or_build(build) == [{"name": "new"}]
+    assert ListingCache(tmp_path, key=lambda: "new").get_or_build(build, list) == [{"name": "new"}]
+    assert ListingCache(tmp_path, key=lambda: "new").get_or_build(build, list) == [{"name": "new"}]
     assert len(calls) == 1
     assert json.loads((tmp_path / "tools.json").read_text())["key"] == "new"
 
@@ -84,15 +84,24 @@ def test_a_stale_key_rebuilds_and_rewrites_the_file(tmp_path: Path) -> None:
 )
 def test_a_damaged_file_is_rebuilt(tmp_path: Path, content: bytes) -> None:
     (tmp_path / "tools.json").write_bytes(content)
-    assert ListingCache(tmp_path, key=lambda: "k").get_or_build(lambda: [{"name": "t"}]) == [{"name": "t"}]
+    assert ListingCache(tmp_path, key=lambda: "k").get_or_build(lambda: [{"name": "t"}], list) == [{"name": "t"}]
     assert json.loads((tmp_path / "tools.json").read_text()) == {"key": "k", "tools": [{"name": "t"}]}
+
+
+async def test_a_kept_listing_that_is_not_tool_descriptions_is_rebuilt(services: Services, tmp_path: Path) -> None:
+    fresh = await _listed(build_server(services, lambda: "alice", cache_dir=tmp_path))
+    kept = json.loads((tmp_path / "tools.json").read_text())
+    kept["tools"][0] = {"name": 5, "inputSchema": "not a schema"}
+    (tmp_path / "tools.json").write_text(json.dumps(kept))
+    assert await _listed(build_server(services, lambda: "alice", cache_dir=tmp_path)) == fresh
+    assert json.loads((tmp_path / "tools.json").read_text())["tools"][0]["name"] == fresh[0]["name"]
 
 
 def test_a_folder_that_cannot_be_written_only_costs_time(tmp_path: Path) -> None:
     blocker = tmp_path / "cache"
     blocker.write_text("a file where the folder should be")
     cache = ListingCache(blocker, key=lambda: "k")
-    assert cache.get_or_build(lambda: [{"name": "t"}]) == [{"name": "t"}]
+    assert cache.get_or_build(lambda: [{"name": "t"}], list) == [{"name": "t"}]
     assert blocker.read_text() == "a file where the folder should be"
     assert list(tmp_path.iterdir()) == [blocker]
 
@@ -149,14 +158,14 @@ def test_a_loader_that_fails_declares_nothing_and_runs_again(tmp_path: Path) -> 
 def test_the_key_is_taken_when_the_server_starts(tmp_path: Path) -> None:
     keys = iter(["at start", "later"])
     cache = ListingCache(tmp_path, key=lambda: next(keys))
-    cache.get_or_build(lambda: [{"name": "t"}])
+    cache.get_or_build(lambda: [{"name": "t"}], list)
     assert json.loads((tmp_path / "tools.json").read_text())["key"] == "at start"
 
 
 def test_without_visible_sources_nothing_is_kept(tmp_path: Path) -> None:
     assert fingerprint(tmp_path) is None  # no .py files: a zip or bytecode-only install
     cache = ListingCache(tmp_path / "cache", key=lambda: fingerprint(tmp_path))
-    assert cache.get_or_build(lambda: [{"name": "t"}]) == [{"name": "t"}]
+    assert cache.get_or_build(lambda: [{"name": "t"}], list) == [{"name": "t"}]
     assert not (tmp_path / "cache").exists()
 
 

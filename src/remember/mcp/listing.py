@@ -21,7 +21,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pydantic
 import pydantic_core
@@ -29,6 +29,7 @@ import pydantic_core
 import remember
 
 Listing = list[dict[str, Any]]
+T = TypeVar("T")
 FILE_NAME = "tools.json"
 PACKAGE = Path(remember.__file__).parent
 
@@ -82,15 +83,21 @@ class ListingCache:
         self.path = folder / FILE_NAME
         self._key = key()
 
-    def get_or_build(self, build: Callable[[], Listing]) -> Listing:
+    def get_or_build(self, build: Callable[[], Listing], parse: Callable[[Listing], T]) -> T:
+        """``parse`` of the kept listing, or of a new one from ``build`` (then kept) when the kept
+        one is missing, stale, or fails ``parse`` with a ValueError."""
         if self._key is None:
-            return build()
+            return parse(build())
         found = self._load(self._key)
         if found is not None:
-            return found
+            try:
+                return parse(found)
+            except ValueError:  # well-formed JSON, but not tool descriptions (pydantic errors are ValueErrors)
+                pass
         listing = build()
+        parsed = parse(listing)
         self._save(self._key, listing)
-        return listing
+        return parsed
 
     def _load(self, key: str) -> Listing | None:
         try:

@@ -163,10 +163,9 @@ class LazyTools(ToolManager):
         """The ``tools/list`` answer: from ``cache`` when it holds one made by this code."""
         if self._listing is None:
             if cache is not None and not self._added_elsewhere:
-                described = cache.get_or_build(self._describe)
+                self._listing = cache.get_or_build(self._describe, _parse)
             else:
-                described = self._describe()
-            self._listing = [MCPTool.model_validate(tool) for tool in described]
+                self._listing = _parse(self._describe())
         return self._listing
 
     def _load(self) -> None:
@@ -184,6 +183,10 @@ class LazyTools(ToolManager):
 
     def _describe(self) -> Listing:
         return [_mcp_tool(tool).model_dump(mode="json", by_alias=True, exclude_none=True) for tool in self.list_tools()]
+
+
+def _parse(listing: Listing) -> list[MCPTool]:
+    return [MCPTool.model_validate(tool) for tool in listing]
 
 
 def _mcp_tool(tool: Tool) -> MCPTool:
