@@ -129,6 +129,21 @@ def test_update_memory_with_bad_fields_changes_nothing(services: Services, book:
     assert services.memories.get(ALICE, memory.id, record_access=False) == memory
 
 
+def test_changing_template_keeps_the_fields_both_define(services: Services) -> None:
+    fields = {"title": "Dune", "author": "Frank Herbert", "rating": 5}
+    memory = services.memories.create(ALICE, {"template_id": "builtin:book_review", "structured_content": fields})
+    moved = services.memories.update(
+        ALICE, memory.id, {"template_id": "builtin:movie_review", "structured_content": {"kind": "movie"}}
+    )
+    assert moved.structured_content == {"title": "Dune", "rating": 5, "kind": "movie"}
+    assert moved.template_compliance is True
+    history = services.memories.history(ALICE, memory.id)[0]
+    assert history.previous["structured_content"]["author"] == "Frank Herbert"  # nothing is lost
+    with pytest.raises(NotFound):
+        services.memories.update(ALICE, memory.id, {"template_id": "builtin:nothing"})
+    assert services.memories.get(ALICE, memory.id, record_access=False) == moved
+
+
 def test_detaching_a_template_keeps_the_fields(services: Services, book: str) -> None:
     memory = remember_book(services, book)
     detached = services.memories.update(ALICE, memory.id, {"template_id": None})

@@ -70,16 +70,14 @@ class Services:
         """Make a stored memory a templated one; its text stays, its fields are validated and kept.
 
         Without ``structured_content`` the fields are the ones readable from the memory's text.
-        Fields of another template the memory followed are replaced, not merged. An application
-        that changes the memory is counted for the template's suggestion figures.
+        Fields of another template the memory followed are dropped unless this one defines them
+        too (they stay in the history). An application that changes the memory is counted for
+        the template's suggestion figures.
         """
         memory = self.memories.get(user_id, memory_id, record_access=False)
-        fields: Mapping[str, Any] | None = structured_content
+        fields = structured_content
         if fields is None:
             fields = self.suggestions.prefill(user_id, template_id, memory.content)
-        if isinstance(fields, Mapping) and memory.template_id != template_id and memory.structured_content:
-            # another template's fields give way (an update merges into them)
-            fields = {**dict.fromkeys(memory.structured_content), **fields}
         changes = {"template_id": template_id, "structured_content": fields}
         updated = self.memories.update(user_id, memory.id, changes, reason=reason or f"applied template {template_id}")
         if updated.version != memory.version:

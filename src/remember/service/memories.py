@@ -241,6 +241,8 @@ class MemoryService:
         if template_id is None:
             return {**values, "template_version": None, "template_compliance": None, "template_validation_errors": ()}
         content = current.structured_content or {}
+        if template_id != current.template_id and content:
+            content = structured.carried_over(self.templates, user_id, template_id, content)
         if "structured_content" in values:
             patch = values["structured_content"]
             content = {} if patch is None else structured.merge_patch(content, patch)

@@ -71,6 +71,15 @@ def apply(
     return Applied(resolved, result.normalized)
 
 
+def carried_over(
+    templates: TemplateService, user_id: str, template_id: str, content: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The fields of ``content`` that template ``template_id`` defines too: what a memory keeps
+    when it changes templates (the others stay in its history)."""
+    names = {f.name for f in templates.view_of(user_id).resolved(template_id).fields}
+    return {name: value for name, value in content.items() if name in names}
+
+
 def merge_patch(target: Mapping[str, Any] | None, patch: Mapping[str, Any]) -> dict[str, Any]:
     """RFC 7386 JSON Merge Patch: keys in ``patch`` replace, nested objects merge, null removes."""
     merged = dict(target or {})

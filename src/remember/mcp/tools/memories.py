@@ -139,6 +139,8 @@ def register(server: MCPServer, tc: ToolContext) -> None:
 
         The version goes up by one and the replaced values are kept in the memory's
         history with your `reason` (see remember_get_memory with include_history).
+        `structured_content` is merged into the stored fields (null removes one); with a
+        new `template_id`, stored fields that template does not define are dropped.
 
         Example: {"memory_id": "0b6f3c1e-...", "title": "Sarah (Director, Google)",
                   "reason": "She was promoted"}
