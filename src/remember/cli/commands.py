@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -18,7 +17,7 @@ Handler = Callable[[Services, str, argparse.Namespace], int | None]
 def add(services: Services, user: str, args: argparse.Namespace) -> None:
     raw = _memory_fields(args)
     if args.content is not None:
-        raw["content"] = _text_arg(args.content)
+        raw["content"] = files.text_arg(args.content)
     if args.template is not None:
         raw["template_id"] = services.templates.find(user, args.template).id
         raw["structured_content"] = files.read_fields(args.field or [])
@@ -56,7 +55,7 @@ def list_(services: Services, user: str, args: argparse.Namespace) -> None:
 def update(services: Services, user: str, args: argparse.Namespace) -> None:
     changes = _memory_fields(args)
     if args.content is not None:
-        changes["content"] = _text_arg(args.content)
+        changes["content"] = files.text_arg(args.content)
     if args.clear_tags:
         changes["tags"] = []
     memory = services.memories.update(user, args.memory_id, changes, reason=args.reason)
@@ -133,7 +132,3 @@ def _memory_fields(args: argparse.Namespace) -> dict[str, Any]:
     if args.when is not None:
         raw["context"] = {"timestamp": args.when}
     return raw
-
-
-def _text_arg(value: str) -> str:
-    return sys.stdin.read() if value == "-" else value

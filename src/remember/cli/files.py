@@ -62,8 +62,16 @@ def loose_json(text: str) -> Any:
         return text
 
 
-def json_arg(text: str, name: str) -> Any:
-    """The JSON value of option ``name`` (e.g. ``--filter``), or an error saying where it breaks."""
+def text_arg(value: str) -> str:
+    """A text argument, or standard input when it is ``-``."""
+    return sys.stdin.read() if value == "-" else value
+
+
+def json_arg(text: str | None, name: str) -> Any:
+    """The JSON value of option ``name`` (e.g. ``--filter``; None when not given), or an error
+    saying where it breaks."""
+    if text is None:
+        return None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

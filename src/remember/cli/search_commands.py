@@ -14,7 +14,7 @@ from remember.service.search import Hit
 
 
 def search(services: Services, user: str, args: argparse.Namespace) -> None:
-    filters = None if args.filter is None else files.json_arg(args.filter, "--filter")
+    filters = files.json_arg(args.filter, "--filter")
     results = services.search.search(
         user, args.query, alpha=args.alpha, filters=filters, limit=args.limit, offset=args.offset,
         deleted=args.deleted, explain=args.explain,
@@ -44,8 +44,8 @@ def similar(services: Services, user: str, args: argparse.Namespace) -> None:
 
 
 def context(services: Services, user: str, args: argparse.Namespace) -> None:
-    question = sys.stdin.read() if args.question == "-" else args.question
-    filters = None if args.filter is None else files.json_arg(args.filter, "--filter")
+    question = files.text_arg(args.question)
+    filters = files.json_arg(args.filter, "--filter")
     packed = question_context(
         services.search, user, question, token_budget=args.token_budget, alpha=args.alpha, filters=filters
     )

@@ -70,7 +70,7 @@ def update(services: Services, user: str, args: argparse.Namespace) -> None:
     if not isinstance(changes, dict):
         raise ValidationFailed.single("file", "invalid", "The changes file must be an object.")
     ops = {k: changes.pop(k, []) for k in ("add_fields", "update_fields", "remove_fields")}
-    ops["add_fields"] = [*ops["add_fields"], *(_field_json(text) for text in args.add_field or [])]
+    ops["add_fields"] = [*ops["add_fields"], *(files.json_arg(text, "--add-field") for text in args.add_field or [])]
     ops["remove_fields"] = [*ops["remove_fields"], *(args.remove_field or [])]
     version = args.new_version or changes.pop("version", None)
     for key in ("name", "description"):
@@ -122,8 +122,8 @@ def apply(services: Services, user: str, args: argparse.Namespace) -> None:
 
 
 def suggest(services: Services, user: str, args: argparse.Namespace) -> None:
-    text = sys.stdin.read() if args.text == "-" else args.text
-    context = files.json_arg(args.context, "--context") if args.context is not None else None
+    text = files.text_arg(args.text)
+    context = files.json_arg(args.context, "--context")
     found = services.suggestions.suggest(user, text, context=context, limit=args.limit)
     if args.json:
         output.emit({"suggestions": [s.as_dict() for s in found]})
@@ -177,13 +177,6 @@ def _fields(args: argparse.Namespace) -> dict[str, Any] | None:
         raise ValidationFailed.single("file", "invalid", "The fields file must be an object of fields.")
     content.update(files.read_fields(args.field or []))
     return content
-
-
-def _field_json(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValidationFailed.single("--add-field", "json", f"--add-field must be JSON: {exc.msg}.") from exc
 
 
 def _data(view: TemplateView) -> dict[str, Any]:
