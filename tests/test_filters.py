@@ -100,7 +100,7 @@ def test_every_problem_is_reported_at_once() -> None:
 
 
 def test_messages_say_what_is_allowed() -> None:
-    with pytest.raises(ValidationFailed, match="Known: id, type"):
+    with pytest.raises(ValidationFailed, match="Known: id, content, title, type"):
         parse_filter({"colour": "red"})
     with pytest.raises(ValidationFailed, match="use one of contains, eq, exists, in, ne, nin"):
         parse_filter({"type": {"gt": "a"}})

@@ -9,8 +9,8 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "remember"
 
 # Lower rank = lower layer. A module may import its own layer or lower ones.
 RANK = {
-    "errors": 0, "clock": 0, "models": 0, "preferences": 0, "filters": 0, "config": 0,
-    "store": 1, "search": 2, "templates": 2, "service": 3, "mcp": 4, "cli": 5,
+    "errors": 0, "clock": 0, "models": 0, "memory_fields": 0, "preferences": 0, "filters": 0, "config": 0,
+    "store": 1, "search": 2, "templates": 2, "service": 3, "app": 4, "mcp": 4, "cli": 5,
 }  # fmt: skip
 # The template engine is pure: no database, no search, no I/O layers at all.
 PURE = {"templates": {"errors", "clock", "templates"}}
@@ -62,3 +62,59 @@ def test_every_module_has_a_docstring() -> None:
         if p.stat().st_size > 0 and ast.get_docstring(ast.parse(p.read_text())) is None
     ]
     assert missing == []
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """Every module of the package and the modules it imports (at the top, in functions, for types)."""
+    modules: dict[str, Path] = {}
+    for path in SRC.rglob("*.py"):
+        name = ".".join(("remember", *path.relative_to(SRC).with_suffix("").parts)).removesuffix(".__init__")
+        modules[name] = path
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("remember"):
+                found |= {f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in modules else node.module
+                          for a in node.names}  # fmt: skip
+            elif isinstance(node, ast.Import):
+                found |= {a.name for a in node.names}
+        graph[name] = {m for m in found if m in modules and m != name}
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that import each other, directly or round a loop (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for target in sorted(graph[module]):
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            group = [stack.pop()]
+            while group[-1] != module:
+                group.append(stack.pop())
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return found
+
+
+def test_no_two_modules_import_each_other() -> None:
+    assert _cycles(_module_graph()) == []
+
+
+def test_the_cycle_finder_finds_a_loop() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]

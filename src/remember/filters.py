@@ -32,26 +32,12 @@ from typing import Any, Literal
 
 from remember.clock import parse_moment
 from remember.errors import FieldError, ValidationFailed
+from remember.memory_fields import FILTERABLE
 
 Kind = Literal["text", "number", "moment", "bool", "tags", "json"]
 Op = Literal["eq", "ne", "gt", "gte", "lt", "lte", "in", "nin", "contains", "exists", "any", "all", "none"]
 
-COLUMNS: dict[str, Kind] = {
-    "id": "text",
-    "type": "text",
-    "title": "text",
-    "content": "text",
-    "weight": "number",
-    "trust": "number",
-    "created_at": "moment",
-    "updated_at": "moment",
-    "occurred_at": "moment",
-    "template_id": "text",
-    "template_version": "text",
-    "template_compliance": "bool",
-    "access_count": "number",
-    "tags": "tags",
-}
+COLUMNS: dict[str, Kind] = dict(FILTERABLE)
 ALIASES = {"context.timestamp": "occurred_at", "created": "created_at", "updated": "updated_at"}
 STRUCTURED_PREFIX = "structured_content."
 

@@ -69,7 +69,7 @@ class Memory:
             "location": dict(self.location) if self.location is not None else None,
             "template_id": self.template_id,
             "template_version": self.template_version,
-            "structured_content": _plain(self.structured_content),
+            "structured_content": plain(self.structured_content),
             "template_compliance": self.template_compliance,
             "template_validation_errors": [dict(e) for e in self.template_validation_errors],
             "created_at": to_text(self.created_at),
@@ -133,7 +133,7 @@ class HistoryEntry:
         return {
             "version": self.version,
             "action": self.action,
-            "previous": _plain(self.previous),
+            "previous": plain(self.previous),
             "reason": self.reason,
             "at": to_text(self.at),
         }
@@ -315,10 +315,10 @@ def _text_or_none(moment: datetime | None) -> str | None:
     return to_text(moment) if moment is not None else None
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
     """Deep-copy mappings and sequences into plain dicts and lists for JSON."""
     if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
+        return [plain(v) for v in value]
     return value

@@ -13,8 +13,9 @@ from mcp import Client
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
+from remember.mcp.compact import compact_input, compact_output
 from remember.mcp.listing import PACKAGE, ListingCache, fingerprint
-from remember.mcp.registry import add_tool, hints, tools_of
+from remember.mcp.registry import ToolRegistry, ToolSpec, hints
 from remember.mcp.server import build_server
 from remember.service import Services
 from support import error, ok
@@ -36,11 +37,23 @@ async def test_a_cached_listing_is_the_listing_the_sdk_builds(services: Services
 
     second = build_server(services, lambda: "alice", cache_dir=tmp_path)
     assert await _listed(second) == fresh
-    assert tools_of(second).built() == []  # answered from the file: no model built, no tool module needed
+    assert second.tools.built() == []  # answered from the file: no model built, no tool module needed
 
-    # and it is what the SDK itself makes of the tools
-    sdk = await MCPServer.list_tools(build_server(services, lambda: "alice"))
-    assert [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in sdk] == fresh
+    # and it is what the SDK itself makes of the same functions (but for refusing unknown names)
+    sdk = MCPServer("sdk")
+    own = build_server(services, lambda: "alice")
+    for name in own.tools.names():
+        tool = own.tools.get(name)
+        assert tool is not None
+        sdk.add_tool(
+            tool.fn, name=name, title=tool.title, description=tool.description, annotations=tool.annotations,
+            structured_output=True,
+        )  # fmt: skip
+    described = [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in await sdk.list_tools()]
+    for tool in described:  # with the schemas in compact form (mcp/compact.py), unknown names refused
+        tool["inputSchema"] = compact_input({**tool["inputSchema"], "additionalProperties": False})
+        tool["outputSchema"] = compact_output(tool["outputSchema"])
+    assert described == fresh
 
 
 async def test_tools_described_from_the_cache_still_validate_when_called(services: Services, tmp_path: Path) -> None:
@@ -53,7 +66,7 @@ async def test_tools_described_from_the_cache_still_validate_when_called(service
         made = ok(await client.call_tool("remember_create_memory", {"content": "built on first call"}))
         assert made["content"] == "built on first call"
         assert "Unknown tool" in error(await client.call_tool("remember_no_such_tool", {}))
-    assert tools_of(server).built() == ["remember_create_memory"]
+    assert server.tools.built() == ["remember_create_memory"]
 
 
 def test_a_stale_key_rebuilds_and_rewrites_the_file(tmp_path: Path) -> None:
@@ -134,16 +147,18 @@ def probe_shout(text: str) -> str:
 
 
 def test_a_loader_that_fails_declares_nothing_and_runs_again(tmp_path: Path) -> None:
-    server = MCPServer("probe")
-    tools = tools_of(server)
+    tools = ToolRegistry()
     attempts: list[int] = []
+
+    def declare(fn: Any) -> None:
+        tools.declare(ToolSpec(fn, fn.__name__, fn.__name__, fn.__doc__ or "", hints(read_only=True)))
 
     def loader() -> None:
         attempts.append(1)
-        add_tool(server, probe_echo, title="Echo", hints=hints(read_only=True))
+        declare(probe_echo)
         if len(attempts) == 1:
             raise RuntimeError("a tool module failed to import")
-        add_tool(server, probe_shout, title="Shout", hints=hints(read_only=True))
+        declare(probe_shout)
 
     tools.load_with(loader)
     cache = ListingCache(tmp_path, key=lambda: "k")

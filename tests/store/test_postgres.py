@@ -314,3 +314,22 @@ def test_the_pool_parameters_are_documented() -> None:
     for name, default in (("min_size", 1), ("max_size", 10), ("timeout", 10)):
         assert f"| `pool_{name}` | {default} |" in doc
         assert getattr(PoolSettings, name) == default
+
+
+# the drivers are an extra
+
+
+@pytest.mark.parametrize("missing", ["psycopg", "psycopg_pool"])
+def test_without_the_drivers_a_postgres_url_names_the_extra(
+    missing: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from support import run
+
+    monkeypatch.setitem(sys.modules, missing, None)  # what an install without the extra looks like to import
+    url = "postgresql://nobody@127.0.0.1:1/none"
+    for attempt in (lambda: open_store(url), lambda: migrate(url)):
+        with pytest.raises(ConfigError, match=r"pip install 'remember\[postgres\]'") as caught:
+            attempt()
+        assert missing in str(caught.value)
+    code, out, err = run(capsys, "--db", url, "list")
+    assert code == 1 and out == "" and "remember[postgres]" in err

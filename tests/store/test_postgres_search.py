@@ -18,10 +18,10 @@ import pytest
 
 from remember.filters import parse_filter
 from remember.models import IndexEntry, Memory
-from remember.search.text import match_expression
 from remember.store import open_store
 from remember.store.postgres import PostgresStore, search
-from remember.store.postgres.search import VectorParam, match_terms
+from remember.store.postgres.vectors import VectorParam
+from remember.store.sql import terms as term_stats
 
 pytestmark = pytest.mark.postgres
 
@@ -238,19 +238,12 @@ def test_ef_search_is_at_least_100_and_the_number_asked_unless_configured_higher
 # keywords
 
 
-def test_match_expressions_are_read_back_into_terms() -> None:
-    assert match_terms(match_expression(["sushi", 'say "hi"', "o'brien"])) == ["sushi", 'say "hi"', "o'brien"]
-    assert match_terms('"a" OR "a"') == ["a"]
-    assert match_terms("not an expression") == ["not an expression"]
-    assert match_terms("") == []
-
-
 @pytest.mark.parametrize(
     "terms", [["'"], ["&", "|", "!"], ["a:*"], ["<->"], ["\\"], ['"'], ["don't"], ["the", "of"], ["x" * 3000]]
 )
 def test_any_term_is_only_text_to_match(pg: PostgresStore, terms: list[str]) -> None:
     pg.insert_memory(memory(1), IndexEntry("plain words", "1 March 2026", None))
-    assert pg.keyword_candidates("alice", match_expression(terms), filter=None, deleted="exclude", limit=5) == []
+    assert pg.keyword_candidates("alice", terms, filter=None, deleted="exclude", limit=5) == []
     _, counts = pg.term_document_counts("alice", terms, cap=100)
     assert counts == [0] * len(terms)
 
@@ -266,22 +259,22 @@ def test_content_and_date_outrank_context_and_rare_terms_outrank_common_ones(pg:
         (memory(6, content="paid the zither tax"), "paid the zither tax"),
     ]
     pg.insert_memories([(m, IndexEntry(text, "8 May 2023", None)) for m, text in entries])
-    found = pg.keyword_candidates("alice", '"guitar"', filter=None, deleted="exclude", limit=10)
+    found = pg.keyword_candidates("alice", ["guitar"], filter=None, deleted="exclude", limit=10)
     ids = [i for i, _ in found]
     assert set(ids[:2]) == {"m00001", "m00003"} and ids[2] == "m00002"
     scores = dict(found)
     assert scores["m00002"] == pytest.approx(scores["m00003"] / 2, rel=0.01)  # context weighs half
-    found = pg.keyword_candidates("alice", '"paid" OR "zither"', filter=None, deleted="exclude", limit=10)
+    found = pg.keyword_candidates("alice", ["paid", "zither"], filter=None, deleted="exclude", limit=10)
     assert found[0][0] == "m00006"
     assert {i for i, _ in found} == {"m00004", "m00005", "m00006"}
     # the date words, stemmed; a filter and the deletion state narrow in SQL
-    assert len(pg.keyword_candidates("alice", '"may" OR "2023"', filter=None, deleted="exclude", limit=10)) == 6
+    assert len(pg.keyword_candidates("alice", ["may", "2023"], filter=None, deleted="exclude", limit=10)) == 6
     only_three = parse_filter({"content": {"contains": "my"}})
     assert [
-        i for i, _ in pg.keyword_candidates("alice", '"guitars"', filter=only_three, deleted="exclude", limit=9)
+        i for i, _ in pg.keyword_candidates("alice", ["guitars"], filter=only_three, deleted="exclude", limit=9)
     ] == ["m00003"]
-    assert pg.keyword_candidates("alice", '"guitar"', filter=None, deleted="only", limit=10) == []
-    assert pg.keyword_candidates("bob", '"guitar"', filter=None, deleted="include", limit=10) == []
+    assert pg.keyword_candidates("alice", ["guitar"], filter=None, deleted="only", limit=10) == []
+    assert pg.keyword_candidates("bob", ["guitar"], filter=None, deleted="include", limit=10) == []
 
 
 def test_term_counts_are_the_users_own_and_capped(pg: PostgresStore) -> None:
@@ -296,25 +289,25 @@ def test_term_counts_are_the_users_own_and_capped(pg: PostgresStore) -> None:
 
 def test_term_counts_are_reused_for_a_few_seconds(pg: PostgresStore, monkeypatch: pytest.MonkeyPatch) -> None:
     clock = [1000.0]
-    monkeypatch.setattr(search.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(term_stats.time, "monotonic", lambda: clock[0])
     pg.insert_memories([(memory(i), IndexEntry("alpha", "1 March 2026", None)) for i in range(3)])
     assert pg.term_document_counts("alice", ["alpha"], cap=100) == (3, [3])
     pg.insert_memories([(memory(i), IndexEntry("alpha beta", "1 March 2026", None)) for i in range(3, 5)])
     assert pg.term_document_counts("alice", ["alpha", "beta"], cap=100) == (3, [3, 2])  # alpha reused
     assert pg.term_document_counts("alice", ["alpha"], cap=2) == (3, [2])
     assert pg.term_document_counts("bob", ["alpha"], cap=100) == (0, [0])  # per user
-    clock[0] += search.TOTAL_CACHE_SECONDS
+    clock[0] += term_stats.SECONDS
     assert pg.term_document_counts("alice", ["alpha"], cap=2) == (5, [2])  # counted again, up to 2
     assert pg.term_document_counts("alice", ["alpha"], cap=100) == (5, [5])  # 2 of at most 2: counted further
 
 
 def test_scores_stay_positive_when_memories_arrive_within_the_cached_total(pg: PostgresStore) -> None:
     pg.insert_memory(memory(0), IndexEntry("something else", "1 March 2026", None))
-    assert pg.keyword_candidates("alice", '"alpha"', filter=None, deleted="exclude", limit=5) == []  # total cached: 1
+    assert pg.keyword_candidates("alice", ["alpha"], filter=None, deleted="exclude", limit=5) == []  # total cached: 1
     pg.insert_memories(
         [(memory(i), IndexEntry("alpha " * (1 + i % 3) + "beta", "1 March 2026", None)) for i in range(1, 41)]
     )
-    found = pg.keyword_candidates("alice", '"alpha"', filter=None, deleted="exclude", limit=50)
+    found = pg.keyword_candidates("alice", ["alpha"], filter=None, deleted="exclude", limit=50)
     assert len(found) == 40 and all(score > 0 for _, score in found)
     assert found[0][1] > found[-1][1]  # three mentions outrank one, as with an exact total
 

@@ -34,12 +34,12 @@ def _fill(services: Services, user: str, count: int) -> list[str]:
 
 
 def _general(services: Services, user: str, deleted: DeletedMode, limit: int) -> list[str]:
-    found = _store(services).keyword_candidates(user, '"guitar"', filter=ALWAYS, deleted=deleted, limit=limit)
+    found = _store(services).keyword_candidates(user, ["guitar"], filter=ALWAYS, deleted=deleted, limit=limit)
     return [i for i, _ in found]
 
 
 def _quick(services: Services, user: str, deleted: DeletedMode, limit: int) -> list[str]:
-    found = _store(services).keyword_candidates(user, '"guitar"', filter=None, deleted=deleted, limit=limit)
+    found = _store(services).keyword_candidates(user, ["guitar"], filter=None, deleted=deleted, limit=limit)
     return [i for i, _ in found]
 
 

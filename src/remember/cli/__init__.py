@@ -36,6 +36,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(settings: Settings, args: argparse.Namespace) -> int:
+    from remember.app import open_services
     from remember.cli import commands
 
     command = getattr(args, "command", None)
@@ -47,7 +48,7 @@ def _run(settings: Settings, args: argparse.Namespace) -> int:
 
         {"upgrade": db_commands.upgrade, "copy": db_commands.copy}[args.action](settings, args)
         return 0
-    services = commands.open_services(settings)
+    services = open_services(settings)
     try:
         return commands.HANDLERS[str(command)](services, settings.user, args) or 0
     finally:

@@ -6,26 +6,28 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
+from remember.app import open_services
 from remember.cli import db_commands, files, output, search_commands, template_commands
 from remember.config import Settings
 from remember.errors import ValidationFailed
 from remember.service import Services
+from remember.service.drafts import MemoryDraft, MemoryPatch
 
 Handler = Callable[[Services, str, argparse.Namespace], int | None]
 
 
 def add(services: Services, user: str, args: argparse.Namespace) -> None:
-    raw = _memory_fields(args)
-    if args.content is not None:
-        raw["content"] = files.text_arg(args.content)
+    template_id = structured = None
     if args.template is not None:
-        raw["template_id"] = services.templates.find(user, args.template).id
-        raw["structured_content"] = files.read_fields(args.field or [])
+        template_id = services.templates.find(user, args.template).id
+        structured = files.read_fields(args.field or [])
     elif args.field:
         raise ValidationFailed.single(
             "--field", "invalid", "--field needs --template: the template the fields belong to."
         )
-    output.memory(services.memories.create(user, raw), as_json=args.json)
+    content = files.text_arg(args.content) if args.content is not None else None
+    draft = MemoryDraft(content=content, template_id=template_id, structured_content=structured, **_options(args))
+    output.memory(services.memories.create(user, draft), as_json=args.json)
 
 
 def get(services: Services, user: str, args: argparse.Namespace) -> None:
@@ -53,13 +55,12 @@ def list_(services: Services, user: str, args: argparse.Namespace) -> None:
 
 
 def update(services: Services, user: str, args: argparse.Namespace) -> None:
-    changes = _memory_fields(args)
-    if args.content is not None:
-        changes["content"] = files.text_arg(args.content)
+    options = _options(args)
     if args.clear_tags:
-        changes["tags"] = []
-    memory = services.memories.update(user, args.memory_id, changes, reason=args.reason)
-    output.memory(memory, as_json=args.json)
+        options["tags"] = []
+    content = files.text_arg(args.content) if args.content is not None else None
+    patch = MemoryPatch(content=content, **options)
+    output.memory(services.memories.update(user, args.memory_id, patch, reason=args.reason), as_json=args.json)
 
 
 def rm(services: Services, user: str, args: argparse.Namespace) -> None:
@@ -92,18 +93,6 @@ def serve(settings: Settings, args: argparse.Namespace) -> None:
         services.close()
 
 
-def open_services(settings: Settings) -> Services:
-    """The services over the configured database, with the configured embedder (loaded on first use)."""
-    from remember.search.embedders import embedder_from_config
-    from remember.store import open_store
-
-    embedder = embedder_from_config(
-        settings.embedder, model=settings.embedder_model, base_url=settings.embedder_url,
-        api_key=settings.embedder_api_key,
-    )  # fmt: skip
-    return Services.over(open_store(settings.database_url), embedder=embedder)
-
-
 HANDLERS: dict[str, Handler] = {
     "add": add,
     "get": get,
@@ -123,12 +112,8 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
-def _memory_fields(args: argparse.Namespace) -> dict[str, Any]:
-    raw: dict[str, Any] = {
-        name: getattr(args, name)
-        for name in ("title", "type", "weight", "trust", "tags", "references")
-        if getattr(args, name) is not None
-    }
-    if args.when is not None:
-        raw["context"] = {"timestamp": args.when}
-    return raw
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    """The memory fields that ``add`` and ``update`` take as options."""
+    options = {name: getattr(args, name) for name in ("title", "type", "weight", "trust", "tags", "references")}
+    options["context"] = {"timestamp": args.when} if args.when is not None else None
+    return options

@@ -50,7 +50,7 @@ def upgrade(settings: Settings, args: argparse.Namespace) -> None:
 
 
 def copy(settings: Settings, args: argparse.Namespace) -> None:
-    from remember.cli.commands import open_services
+    from remember.app import open_services
     from remember.store import open_store
 
     source = open_store(args.source)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from collections.abc import Callable
@@ -11,6 +12,7 @@ from typing import Any
 from remember.cli import files, output
 from remember.errors import ValidationFailed
 from remember.service import Services
+from remember.service.drafts import TemplatePatch
 from remember.service.templates import TemplateView
 from remember.templates import to_json_schema
 
@@ -69,14 +71,16 @@ def update(services: Services, user: str, args: argparse.Namespace) -> None:
     changes: dict[str, Any] = files.read_document(args.file, "template changes") if args.file else {}
     if not isinstance(changes, dict):
         raise ValidationFailed.single("file", "invalid", "The changes file must be an object.")
-    ops = {k: changes.pop(k, []) for k in ("add_fields", "update_fields", "remove_fields")}
-    ops["add_fields"] = [*ops["add_fields"], *(files.json_arg(text, "--add-field") for text in args.add_field or [])]
-    ops["remove_fields"] = [*ops["remove_fields"], *(args.remove_field or [])]
-    version = args.new_version or changes.pop("version", None)
-    for key in ("name", "description"):
-        if getattr(args, key) is not None:
-            changes[key] = getattr(args, key)
-    view, rechecked = services.templates.update(user, _id(services, user, args), changes, version=version, **ops)
+    patch = TemplatePatch.from_mapping(changes)
+    patch = dataclasses.replace(
+        patch,
+        add_fields=[*patch.add_fields, *(files.json_arg(text, "--add-field") for text in args.add_field or [])],
+        remove_fields=[*patch.remove_fields, *(args.remove_field or [])],
+        version=args.new_version or patch.version,
+        name=args.name if args.name is not None else patch.name,
+        description=args.description if args.description is not None else patch.description,
+    )
+    view, rechecked = services.templates.update(user, _id(services, user, args), patch)
     if args.json:
         output.emit({"template": _data(view), "rechecked_memories": rechecked})
     else:

@@ -11,16 +11,15 @@ asked and the tool answers with the list of missing fields.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from mcp.server.mcpserver import Context, Elicit
 from pydantic import BaseModel, Field, create_model
 
 from remember.errors import FieldError, RememberError
+from remember.mcp.caller import current_user
+from remember.mcp.state import state_of
 from remember.templates import FieldDef, ResolvedTemplate
-
-if TYPE_CHECKING:
-    from remember.mcp.server import RememberServer
 
 _SIMPLE = {"string": str, "text": str, "number": float, "integer": int, "boolean": bool}
 _DATES = {"date": "a date, YYYY-MM-DD", "datetime": "a date and time, YYYY-MM-DDTHH:MM"}
@@ -36,9 +35,8 @@ def missing_fields(
     fields = structured_content if structured_content is not None else content
     if template_id is None or not isinstance(fields, dict) or not _client_can_answer(ctx):
         return None
-    server: RememberServer = ctx.mcp_server  # type: ignore[assignment]
     try:
-        resolved, result = server.services.templates.validate(server.user(), template_id, fields)
+        resolved, result = state_of(ctx).services.templates.validate(current_user(), template_id, fields)
     except RememberError:
         return None  # the tool body reports it
     missing = _askable_missing(resolved, list(result.errors))

@@ -1,18 +1,23 @@
-"""How tools are registered: errors translated, unknown arguments refused, built on first use.
+"""How tools are registered: errors translated, arguments checked, built on first use.
 
-``ToolContext`` is what every tool module receives: the services and a way to
-learn the calling user. Each tool is a plain function; ``add_tool`` wraps it so
-that a ``RememberError`` reaches the client as an ``isError`` result with its
-message, and makes its argument model refuse unknown parameters (a misspelt
-``memory_ids`` is an error, not silently ignored).
+``ToolContext`` is what every tool module receives: the services and the
+calling user of the request being served (``caller.py``). Each tool is a plain
+function; ``add_tool`` wraps it so that a ``RememberError`` reaches the client
+as an ``isError`` result with its message.
 
-``add_tool`` only declares a tool: ``LazyTools`` builds the SDK's tool (its
-pydantic argument and output models) the first time the tool is called or
+``add_tool`` only declares a tool: ``ToolRegistry`` builds the SDK's ``Tool``
+(its pydantic argument and output models) the first time the tool is called or
 described, and runs the code that declares the tools only when one is first
 needed. With the ``tools/list`` answer kept on disk (``listing.py``) a server
 answers ``tools/list`` without importing a tool module or building a model.
 So a tool's name, description and parameters must not depend on settings or
 stored data: they are the same for every start of the same code.
+
+Only the SDK's public API is used: ``Tool.from_function`` and ``Tool.run``,
+called from the server's own ``list_tools``/``call_tool`` (``server.py``).
+Before a call runs, its argument names are checked against the tool's schema
+(an unknown name is refused, not ignored) and argument errors are explained
+(``arguments.py``).
 """
 
 from __future__ import annotations
@@ -22,17 +27,18 @@ import inspect
 import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, Protocol, TypeVar
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.server.mcpserver.tools import Tool, ToolManager
-from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
+from mcp.server.mcpserver.tools import Tool
 from mcp.types import Tool as MCPTool
 from mcp.types import ToolAnnotations
-from pydantic import ConfigDict
+from pydantic import ValidationError
 
 from remember.errors import RememberError
+from remember.mcp import arguments
+from remember.mcp.compact import compact_input, compact_output
 from remember.mcp.listing import Listing, ListingCache
 from remember.service import Services
 
@@ -47,7 +53,7 @@ R = TypeVar("R")
 @dataclass(frozen=True)
 class ToolContext:
     services: Services
-    user: Callable[[], str]
+    user: Callable[[], str]  # the user the request being served acts for
 
 
 def hints(*, read_only: bool, destructive: bool = False, idempotent: bool = False) -> ToolAnnotations:
@@ -96,60 +102,49 @@ class ToolSpec:
     annotations: ToolAnnotations
 
 
-class LazyTools(ToolManager):
-    """The SDK's tool manager, building each declared tool on first use.
+class ToolRegistry:
+    """The server's tools: declared cheaply, built on first use, described from a cache.
 
     Declaring is all or nothing: a loader that fails declares no tool and runs again
     on the next need, so a partial set of tools is never served nor kept on disk.
-    The disk cache only describes declared tools; one added through the SDK's own
-    ``add_tool`` turns it off.
     """
 
     def __init__(self) -> None:
-        super().__init__()
         self._specs: dict[str, ToolSpec] = {}
+        self._tools: dict[str, Tool] = {}
         self._loader: Callable[[], None] | None = None
         self._listing: list[MCPTool] | None = None
-        self._added_elsewhere = False
 
     def load_with(self, loader: Callable[[], None]) -> None:
         """``loader`` declares the tools; it runs when a tool is first needed, not before."""
         self._loader = loader
 
     def declare(self, spec: ToolSpec) -> None:
-        if spec.name in self._specs or spec.name in self._tools:
+        if spec.name in self._specs:
             raise ValueError(f"tool {spec.name} is registered twice")
         self._specs[spec.name] = spec
         self._listing = None
 
-    def add_tool(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Tool:
+    def remove(self, name: str) -> bool:
+        """Forget a declared tool; False when there is none of that name."""
         self._load()
-        self._added_elsewhere = True
-        self._listing = None
-        return super().add_tool(fn, *args, **kwargs)
-
-    def remove_tool(self, name: str) -> None:
-        self._load()
-        if name not in self._specs and name not in self._tools:
-            raise ToolError(f"Unknown tool: {name}")
-        self._specs.pop(name, None)
         self._tools.pop(name, None)
-        self._added_elsewhere = True  # the cached description lists it still
         self._listing = None
+        return self._specs.pop(name, None) is not None
 
-    def get_tool(self, name: str) -> Tool | None:
+    def get(self, name: str) -> Tool | None:
         tool = self._tools.get(name)
-        if tool is None and name not in self._specs:
-            self._load()
-        spec = self._specs.get(name)
-        if tool is None and spec is not None:
-            tool = self._tools[name] = _build(spec)
+        if tool is None:
+            if name not in self._specs:
+                self._load()
+            spec = self._specs.get(name)
+            if spec is not None:
+                tool = self._tools[name] = _build(spec)
         return tool
 
-    def list_tools(self) -> list[Tool]:
+    def names(self) -> list[str]:
         self._load()
-        names = [*self._specs, *(name for name in self._tools if name not in self._specs)]
-        return [tool for name in names if (tool := self.get_tool(name)) is not None]
+        return list(self._specs)
 
     def built(self) -> list[str]:
         """The names of the tools whose models have been built so far."""
@@ -162,11 +157,20 @@ class LazyTools(ToolManager):
     def listing(self, cache: ListingCache | None = None) -> list[MCPTool]:
         """The ``tools/list`` answer: from ``cache`` when it holds one made by this code."""
         if self._listing is None:
-            if cache is not None and not self._added_elsewhere:
-                self._listing = cache.get_or_build(self._describe, _parse)
-            else:
-                self._listing = _parse(self._describe())
+            self._listing = cache.get_or_build(self._describe, _parse) if cache else _parse(self._describe())
         return self._listing
+
+    async def call(self, tool: Tool, given: dict[str, Any], context: Context[Any, Any]) -> Any:
+        """Run ``tool`` on ``given``: unknown names refused, argument errors explained."""
+        refused = arguments.unknown_parameters(tool.name, tool.parameters, given)
+        if refused:
+            raise ToolError(refused)
+        try:
+            return await tool.run(given, context, convert_result=True)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                raise ToolError(arguments.explained(tool.name, tool.parameters, exc.__cause__)) from exc.__cause__
+            raise
 
     def _load(self) -> None:
         loader, self._loader = self._loader, None
@@ -182,7 +186,10 @@ class LazyTools(ToolManager):
             raise
 
     def _describe(self) -> Listing:
-        return [_mcp_tool(tool).model_dump(mode="json", by_alias=True, exclude_none=True) for tool in self.list_tools()]
+        return [_mcp_tool(tool).model_dump(mode="json", by_alias=True, exclude_none=True) for tool in self._all()]
+
+    def _all(self) -> list[Tool]:
+        return [tool for name in self.names() if (tool := self.get(name)) is not None]
 
 
 def _parse(listing: Listing) -> list[MCPTool]:
@@ -190,13 +197,13 @@ def _parse(listing: Listing) -> list[MCPTool]:
 
 
 def _mcp_tool(tool: Tool) -> MCPTool:
-    """The SDK's own description of a tool (``MCPServer.list_tools``)."""
+    """The description of a tool the SDK gives for one it holds itself (``MCPServer.list_tools``)."""
     return MCPTool(
         name=tool.name,
         title=tool.title,
         description=tool.description,
         input_schema=tool.parameters,
-        output_schema=tool.output_schema,
+        output_schema=compact_output(tool.output_schema) if tool.output_schema is not None else None,
         annotations=tool.annotations,
         icons=tool.icons,
         _meta=tool.meta,
@@ -212,27 +219,19 @@ def _build(spec: ToolSpec) -> Tool:
         annotations=spec.annotations,
         structured_output=True,
     )
-    base = tool.fn_metadata.arg_model
-    config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
-    strict: type[ArgModelBase] = type(base.__name__, (base,), {"model_config": config})
-    tool.fn_metadata.arg_model = strict
-    # The strict model's schema is the SDK's plus this one key (generating it again costs
-    # about a tenth of the server's start).
-    tool.parameters = {**tool.parameters, "additionalProperties": False}
+    # Unknown names are refused before a call runs (ToolRegistry.call); the schema says so.
+    tool.parameters = compact_input({**tool.parameters, "additionalProperties": False})
     return tool
 
 
-def tools_of(server: MCPServer) -> LazyTools:
-    """The server's tool manager, made lazy on first use (the SDK has no public hook for it)."""
-    manager = server._tool_manager
-    if not isinstance(manager, LazyTools):
-        if manager.list_tools():
-            raise RuntimeError("tools were added before remember's registry took over")
-        manager = server._tool_manager = LazyTools()
-    return manager
+class HasTools(Protocol):
+    """A server that keeps its tools in a ToolRegistry (``RememberServer``)."""
+
+    @property
+    def tools(self) -> ToolRegistry: ...
 
 
-def add_tool(server: MCPServer, fn: Callable[..., Any], *, title: str, hints: ToolAnnotations) -> None:
+def add_tool(server: HasTools, fn: Callable[..., Any], *, title: str, hints: ToolAnnotations) -> None:
     description = inspect.cleandoc(fn.__doc__ or "")
     spec = ToolSpec(fn=translated(fn), name=fn.__name__, title=title, description=description, annotations=hints)
-    tools_of(server).declare(spec)
+    server.tools.declare(spec)

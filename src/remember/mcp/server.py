@@ -1,23 +1,43 @@
-"""The MCP server: every tool, over one set of services, for the calling user."""
+"""The MCP server: every tool, over one set of services, for the calling user.
+
+Built on the SDK's public API only: ``MCPServer``'s own ``list_tools``,
+``call_tool``, resource and prompt methods are overridden, the services reach
+resolvers as the lifespan state, and each request runs as the user that
+``identify`` names for it (stdio: the configured user; HTTP: its token).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio.to_thread
 from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ResourceNotFoundError
-from mcp_types import GetPromptResult, InputRequiredResult, Prompt, Resource, ResourceTemplate, Tool
+from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
+from mcp_types import (
+    CallToolResult,
+    GetPromptResult,
+    InputRequiredResult,
+    Prompt,
+    Resource,
+    ResourceTemplate,
+    Tool,
+)
 from pydantic import AnyUrl
 
 from remember import __version__
 from remember.errors import NotFound
+from remember.mcp.arguments import suggestion
+from remember.mcp.caller import acting_as, current_user
 from remember.mcp.listing import ListingCache
-from remember.mcp.registry import ToolContext, tools_of
+from remember.mcp.registry import ToolContext, ToolRegistry
+from remember.mcp.state import AppState
 from remember.service import Services
+
+T = TypeVar("T")
 
 INSTRUCTIONS = """\
 remember is the user's long-term memory. Store what the user will want recalled later
@@ -26,24 +46,60 @@ look things up before answering questions about the user's past with
 remember_list_memories. Memories are private to the user."""
 
 
-class RememberServer(MCPServer):
-    """MCPServer whose resources and prompts also list the user's templates, as they change,
-    and whose tools are built on first use (described from ``listing_cache`` when it has them)."""
+class RememberServer(MCPServer[AppState]):
+    """MCPServer whose tools are built on first use (described from ``listing_cache`` when it has
+    them), whose resources and prompts also list the user's templates, and whose every request
+    acts for the user ``identify`` returns."""
 
-    def __init__(self, services: Services, user: Callable[[], str], listing_cache: ListingCache | None) -> None:
-        super().__init__("remember", version=__version__, instructions=INSTRUCTIONS)
+    def __init__(self, services: Services, identify: Callable[[], str], listing_cache: ListingCache | None) -> None:
+        self.state = AppState(services)
+
+        @asynccontextmanager
+        async def lifespan(_: MCPServer[AppState]) -> AsyncIterator[AppState]:
+            yield self.state
+
+        super().__init__("remember", version=__version__, instructions=INSTRUCTIONS, lifespan=lifespan)
         self.services = services
-        self.user = user
+        self.identify = identify
         self.listing_cache = listing_cache
-        tools_of(self)
+        self.tools = ToolRegistry()
+        self._sdk_tools_changed = False
+
+    # tools
 
     async def list_tools(self) -> list[Tool]:
-        return tools_of(self).listing(self.listing_cache)
+        own = self.tools.listing(None if self._sdk_tools_changed else self.listing_cache)
+        return [*own, *await super().list_tools()]
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[AppState, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        tool = self.tools.get(name)
+        if tool is None:
+            if name in {t.name for t in await super().list_tools()}:
+                return await super().call_tool(name, arguments, context)
+            raise ToolError(f"Unknown tool: {name}{suggestion(name, self.tools.names())}")
+        with acting_as(self.identify()):
+            result: CallToolResult | InputRequiredResult = await self.tools.call(
+                tool, arguments, context or Context(mcp_server=self)
+            )
+        return result
+
+    def add_tool(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+        self._sdk_tools_changed = True  # the kept listing does not describe it
+        super().add_tool(fn, *args, **kwargs)
+
+    def remove_tool(self, name: str) -> None:
+        self._sdk_tools_changed = True
+        if not self.tools.remove(name):
+            super().remove_tool(name)
+
+    # resources and prompts: the SDK's, and the user's templates
 
     async def list_resources(self) -> list[Resource]:
         from remember.mcp import catalog
 
-        mine = await anyio.to_thread.run_sync(catalog.resources, self.services, self.user())
+        mine = await self._as_caller(lambda: catalog.resources(self.services, current_user()))
         return [*await super().list_resources(), *mine]
 
     async def list_resource_templates(self) -> list[ResourceTemplate]:
@@ -52,12 +108,12 @@ class RememberServer(MCPServer):
         return [*await super().list_resource_templates(), *catalog.resource_templates()]
 
     async def read_resource(
-        self, uri: AnyUrl | str, context: Context[Any, Any] | None = None
+        self, uri: AnyUrl | str, context: Context[AppState, Any] | None = None
     ) -> Iterable[ReadResourceContents] | InputRequiredResult:
         from remember.mcp import catalog
 
         try:
-            found = await anyio.to_thread.run_sync(catalog.read, self.services, self.user(), str(uri))
+            found = await self._as_caller(lambda: catalog.read(self.services, current_user(), str(uri)))
         except NotFound as exc:
             raise ResourceNotFoundError(str(exc)) from exc
         if found is None:
@@ -68,32 +124,42 @@ class RememberServer(MCPServer):
     async def list_prompts(self) -> list[Prompt]:
         from remember.mcp import catalog
 
-        mine = await anyio.to_thread.run_sync(catalog.prompts, self.services, self.user())
+        mine = await self._as_caller(lambda: catalog.prompts(self.services, current_user()))
         return [*await super().list_prompts(), *mine]
 
     async def get_prompt(
-        self, name: str, arguments: dict[str, Any] | None = None, context: Context[Any, Any] | None = None
+        self, name: str, arguments: dict[str, Any] | None = None, context: Context[AppState, Any] | None = None
     ) -> GetPromptResult | InputRequiredResult:
         from remember.mcp import catalog
 
-        found = await anyio.to_thread.run_sync(catalog.prompt, self.services, self.user(), name, arguments)
+        found = await self._as_caller(lambda: catalog.prompt(self.services, current_user(), name, arguments))
         if found is None:
             return await super().get_prompt(name, arguments, context)
         return found
 
+    def _as_caller(self, work: Callable[[], T]) -> Awaitable[T]:
+        """Run ``work`` in a worker thread, acting for the request's user."""
+        user = self.identify()
 
-def build_server(services: Services, user: Callable[[], str], *, cache_dir: Path | None = None) -> MCPServer:
-    """A server whose tools act for ``user()`` over ``services``.
+        def run() -> T:
+            with acting_as(user):
+                return work()
+
+        return anyio.to_thread.run_sync(run)
+
+
+def build_server(services: Services, identify: Callable[[], str], *, cache_dir: Path | None = None) -> RememberServer:
+    """A server whose requests act for ``identify()`` over ``services``.
 
     With ``cache_dir`` the ``tools/list`` answer is kept there between starts (see ``listing.py``).
     """
-    server = RememberServer(services, user, ListingCache(cache_dir) if cache_dir else None)
-    context = ToolContext(services=services, user=user)
-    tools_of(server).load_with(lambda: _register_tools(server, context))
+    server = RememberServer(services, identify, ListingCache(cache_dir) if cache_dir else None)
+    context = ToolContext(services=services, user=current_user)
+    server.tools.load_with(lambda: _register_tools(server, context))
     return server
 
 
-def _register_tools(server: MCPServer, context: ToolContext) -> None:
+def _register_tools(server: RememberServer, context: ToolContext) -> None:
     # Imported here: a server answering tools/list from its cache never loads them.
     from remember.mcp.tools import memories, preferences, search, suggestions, templates
 

@@ -43,11 +43,6 @@ def query_terms(query: str) -> list[str]:
     return out[:MAX_QUERY_TERMS]
 
 
-def match_expression(terms: list[str]) -> str:
-    """An FTS5 query matching any of ``terms``, each quoted so no FTS syntax can slip in."""
-    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
-
-
 def date_text(moment: datetime) -> str:
     """``8 May 2023``: the form people use in questions about when."""
     return f"{moment.day} {moment:%B %Y}"

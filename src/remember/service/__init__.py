@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from remember.clock import Clock, utc_now
 from remember.models import Memory
+from remember.service.drafts import MemoryDraft, MemoryPatch, TemplatePatch
 from remember.service.indexer import Indexer
 from remember.service.memories import Deletion, MemoryService
 from remember.service.preferences import PreferenceService
@@ -21,11 +22,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Deletion",
+    "MemoryDraft",
+    "MemoryPatch",
     "MemoryService",
     "PreferenceService",
     "SearchService",
     "Services",
     "SuggestionService",
+    "TemplatePatch",
     "TemplateService",
 ]
 
@@ -78,8 +82,8 @@ class Services:
         fields = structured_content
         if fields is None:
             fields = self.suggestions.prefill(user_id, template_id, memory.content)
-        changes = {"template_id": template_id, "structured_content": fields}
-        updated = self.memories.update(user_id, memory.id, changes, reason=reason or f"applied template {template_id}")
+        patch = MemoryPatch(template_id=template_id, structured_content=fields)
+        updated = self.memories.update(user_id, memory.id, patch, reason=reason or f"applied template {template_id}")
         if updated.version != memory.version:
             self.suggestions.record_applied(user_id, template_id, memory.id)
         return updated

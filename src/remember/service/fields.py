@@ -6,21 +6,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from remember.errors import FieldError, ValidationFailed
+from remember.memory_fields import CLEARABLE, EDITABLE
 from remember.service import checks
-
-EDITABLE = (
-    "content",
-    "title",
-    "type",
-    "weight",
-    "trust",
-    "tags",
-    "references",
-    "context",
-    "location",
-    "template_id",
-    "structured_content",
-)
 
 Errors = list[FieldError]
 _CHECKS: dict[str, Callable[[Any, Errors], Any]] = {
@@ -38,18 +25,11 @@ _CHECKS: dict[str, Callable[[Any, Errors], Any]] = {
         v, "structured_content", e, limit=checks.MAX_STRUCTURED_BYTES
     ),
 }
-# Fields that may be cleared by passing null in an update.
-CLEARABLE = frozenset({"title", "location", "template_id", "structured_content"})
 
 
 def clean(raw: Mapping[str, Any], *, headline: str) -> dict[str, Any]:
     """Check every given field; raise ValidationFailed listing all problems."""
     errors: Errors = []
-    unknown = sorted(set(raw) - set(EDITABLE))
-    for name in unknown:
-        errors.append(
-            FieldError(name, "unknown_field", f"{name} is not a memory field; fields: {', '.join(EDITABLE)}.")
-        )
     out: dict[str, Any] = {}
     for name in EDITABLE:
         if name not in raw:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from remember.errors import ConfigError
 from remember.models import IndexEntry, Memory
 from remember.search import text
-from remember.store import Store
+from remember.store import IndexMaintenance
 
 if TYPE_CHECKING:
     from remember.search.embedders import Embedder
@@ -26,7 +26,7 @@ MODEL_KEY, DIMENSION_KEY = "embedding_model", "embedding_dimension"
 
 
 class Indexer:
-    def __init__(self, store: Store, embedder: Embedder | None) -> None:
+    def __init__(self, store: IndexMaintenance, embedder: Embedder | None) -> None:
         self.store = store
         self.embedder = embedder
         self._state: str | None = None  # "ready", "mismatch" or "off", decided on first use

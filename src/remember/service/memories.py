@@ -10,13 +10,15 @@ from typing import Any, Literal
 from remember.clock import Clock, from_text, to_text, utc_now
 from remember.errors import FieldError, NotFound, RememberError, ValidationFailed
 from remember.filters import Filter, conjoin, parse_filter
+from remember.memory_fields import EDITABLE, INDEXED
 from remember.models import HistoryEntry, IndexEntry, Memory, MemoryQuery, Page, SortField
 from remember.search import text
 from remember.service import checks, fields, structured
+from remember.service.drafts import MemoryDraft, MemoryPatch, memory_draft, memory_patch
 from remember.service.indexer import Indexer
 from remember.service.preferences import PreferenceService
 from remember.service.templates import TemplateService
-from remember.store import Store
+from remember.store import SearchStore
 from remember.templates import render_text
 
 MAX_LIMIT = 100
@@ -42,7 +44,7 @@ class Deletion:
 class MemoryService:
     def __init__(
         self,
-        store: Store,
+        store: SearchStore,
         preferences: PreferenceService,
         templates: TemplateService,
         indexer: Indexer,
@@ -54,27 +56,27 @@ class MemoryService:
         self.indexer = indexer
         self.clock = clock
 
-    def create(self, user_id: str, raw: Mapping[str, Any]) -> Memory:
-        """Store a new memory from its public fields (see ``fields.EDITABLE``).
+    def create(self, user_id: str, draft: MemoryDraft | Mapping[str, Any]) -> Memory:
+        """Store a new memory (a mapping is read as ``MemoryDraft.from_mapping``).
 
         With a ``template_id`` the structured content is validated (TemplateContentInvalid
         lists every problem) and ``content``, ``title`` and ``type`` may be left out.
         The memory and its search index entry are written in one transaction.
         """
-        memory, fields_text = self._prepare(user_id, raw)
+        memory, fields_text = self._prepare(user_id, memory_draft(draft))
         self.store.insert_memory(memory, self.indexer.entry(memory, fields_text))
         return memory
 
-    def create_many(self, user_id: str, raws: Sequence[Mapping[str, Any]]) -> list[Memory]:
+    def create_many(self, user_id: str, drafts: Sequence[MemoryDraft | Mapping[str, Any]]) -> list[Memory]:
         """Store several memories at once, embedding them in batches: all are stored, or none.
 
         Problems are reported for every item, with paths like ``[3].content``.
         """
         prepared: list[tuple[Memory, str | None]] = []
         errors: list[FieldError] = []
-        for i, raw in enumerate(raws):
+        for i, draft in enumerate(drafts):
             try:
-                prepared.append(self._prepare(user_id, raw))
+                prepared.append(self._prepare(user_id, memory_draft(draft)))
             except ValidationFailed as problem:
                 errors += [dataclasses.replace(e, field=f"[{i}].{e.field}") for e in problem.errors]
             except NotFound as problem:
@@ -85,10 +87,9 @@ class MemoryService:
         self.store.insert_memories([(m, e) for (m, _), e in zip(prepared, entries, strict=True)])
         return [m for m, _ in prepared]
 
-    def _prepare(self, user_id: str, raw: Mapping[str, Any]) -> tuple[Memory, str | None]:
-        """The memory ``raw`` describes, checked, and its rendered template fields if any."""
-        if not isinstance(raw, Mapping):
-            raise ValidationFailed.single("", "type", "Each memory must be an object of fields.")
+    def _prepare(self, user_id: str, draft: MemoryDraft) -> tuple[Memory, str | None]:
+        """The memory ``draft`` describes, checked, and its rendered template fields if any."""
+        raw = draft.given()
         if raw.get("content") is None and raw.get("template_id") is None:
             raise ValidationFailed.single(
                 "content", "required", "content is required: the text to remember (or a template_id and its fields)."
@@ -130,13 +131,16 @@ class MemoryService:
             memory = dataclasses.replace(memory, access_count=memory.access_count + 1, last_accessed_at=now)
         return memory
 
-    def update(self, user_id: str, memory_id: str, changes: Mapping[str, Any], *, reason: str | None = None) -> Memory:
-        """Apply a partial change; the replaced values go to the memory's history."""
+    def update(
+        self, user_id: str, memory_id: str, patch: MemoryPatch | Mapping[str, Any], *, reason: str | None = None
+    ) -> Memory:
+        """Apply a partial change (a mapping is read as ``MemoryPatch.from_mapping``: null clears a field);
+        the replaced values go to the memory's history."""
         why = checks.reason(reason)
-        values = fields.clean(changes, headline="The update cannot be applied.")
+        values = fields.clean(memory_patch(patch).changes(), headline="The update cannot be applied.")
         if not values:
             raise ValidationFailed.single(
-                "changes", "empty", f"Nothing to update: give at least one of {', '.join(fields.EDITABLE)}."
+                "changes", "empty", f"Nothing to update: give at least one of {', '.join(EDITABLE)}."
             )
         current = self._find(user_id, memory_id)
         if current.is_deleted:
@@ -154,7 +158,7 @@ class MemoryService:
         now = self.clock()
         updated = dataclasses.replace(updated, updated_at=now, version=current.version + 1)
         entry = HistoryEntry(current.id, user_id, current.version, "update", previous, why, now)
-        index = self._reindexed(user_id, current, updated) if set(previous) & _INDEXED else None
+        index = self._reindexed(user_id, current, updated) if set(previous) & INDEXED else None
         self.store.replace_memory(updated, expected_version=current.version, history=entry, index=index)
         return updated
 
@@ -165,11 +169,12 @@ class MemoryService:
         return self.indexer.entry(after, self._fields_text(user_id, after), vector=vector)
 
     def _fields_text(self, user_id: str, memory: Memory) -> str | None:
+        """The memory's template fields rendered as text; None without a usable template."""
         if memory.template_id is None:
             return None
         try:
             resolved = self.templates.view_of(user_id).resolved(memory.template_id)
-        except RememberError:
+        except RememberError:  # a broken chain (e.g. a deleted parent) leaves the fields out
             return None
         return render_text(resolved, memory.structured_content or {})
 
@@ -254,13 +259,8 @@ class MemoryService:
 
     def _was_rendered(self, user_id: str, memory: Memory) -> bool:
         """Whether the memory's text is its fields rendered (so it follows them when they change)."""
-        if memory.template_id is None:
-            return False
-        try:
-            resolved = self.templates.view_of(user_id).resolved(memory.template_id)
-        except RememberError:
-            return False
-        return memory.content == render_text(resolved, memory.structured_content or {})
+        rendered = self._fields_text(user_id, memory)
+        return rendered is not None and memory.content == rendered
 
     def _find(self, user_id: str, memory_id: str) -> Memory:
         errors: checks.Errors = []
@@ -271,10 +271,6 @@ class MemoryService:
         if memory is None:
             raise NotFound(f"No memory with id {clean_id!r}. Find ids by listing or searching memories.")
         return memory
-
-
-# Changes to these fields change what the search index holds.
-_INDEXED = frozenset({"content", "title", "tags", "structured_content", "template_id", "context"})
 
 
 def _given(values: Mapping[str, Any], name: str, default: float) -> float:

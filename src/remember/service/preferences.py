@@ -9,11 +9,11 @@ from remember.clock import Clock, utc_now
 from remember.errors import ValidationFailed
 from remember.models import PreferenceChange
 from remember.service import checks
-from remember.store import Store
+from remember.store import PreferenceStore
 
 
 class PreferenceService:
-    def __init__(self, store: Store, clock: Clock = utc_now) -> None:
+    def __init__(self, store: PreferenceStore, clock: Clock = utc_now) -> None:
         self.store = store
         self.clock = clock
 

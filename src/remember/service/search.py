@@ -20,7 +20,7 @@ from remember.search.fusion import Boosts, Fused, fuse
 from remember.service import checks
 from remember.service.indexer import Indexer
 from remember.service.preferences import PreferenceService
-from remember.store import Store
+from remember.store import SearchStore
 
 POOL = 50  # candidates taken from each side before fusion (measured: docs/search.md)
 # A speed guard for large collections: a query term found in more than MAX_DF_SHARE of
@@ -50,7 +50,9 @@ class Results:
 
 
 class SearchService:
-    def __init__(self, store: Store, preferences: PreferenceService, indexer: Indexer, clock: Clock = utc_now) -> None:
+    def __init__(
+        self, store: SearchStore, preferences: PreferenceService, indexer: Indexer, clock: Clock = utc_now
+    ) -> None:
         self.store = store
         self.preferences = preferences
         self.indexer = indexer
@@ -119,8 +121,7 @@ class SearchService:
         terms = self._selected_terms(user_id, text.query_terms(question))
         if not terms:
             return {}
-        match = text.match_expression(terms)
-        return dict(self.store.keyword_candidates(user_id, match, filter=tree, deleted=mode, limit=pool))
+        return dict(self.store.keyword_candidates(user_id, terms, filter=tree, deleted=mode, limit=pool))
 
     def _selected_terms(self, user_id: str, terms: list[str]) -> list[str]:
         """Drop terms most of the user's memories contain; keep the rarest within a budget of postings

@@ -18,7 +18,7 @@ from remember.models import Memory, SuggestionEvent
 from remember.service import checks
 from remember.service.preferences import PreferenceService
 from remember.service.templates import TemplateService
-from remember.store import Store
+from remember.store import SuggestionLog
 from remember.templates import TemplateDefinition
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ CONTEXT_KEYS = ("location_present", "participants_present", "time_of_day", "day_
 class SuggestionService:
     def __init__(
         self,
-        store: Store,
+        store: SuggestionLog,
         preferences: PreferenceService,
         templates: TemplateService,
         embedder: Embedder | None,

@@ -7,45 +7,21 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from remember.errors import FieldError, ValidationFailed
+from remember.service.drafts import TemplatePatch
 
-# Attributes an update may set directly (fields are changed through the field operations).
-UPDATABLE = (
-    "name",
-    "description",
-    "parent_template_id",
-    "category",
-    "tags",
-    "auto_apply",
-    "trigger_keywords",
-    "trigger_context",
-    "examples",
-    "weight",
-    "trust",
-)
 _VERSION = re.compile(r"^(\d+)\.(\d+)$")
 
 
-def edited(
-    current: Mapping[str, Any],
-    changes: Mapping[str, Any],
-    *,
-    add_fields: Sequence[Any] = (),
-    update_fields: Sequence[Any] = (),
-    remove_fields: Sequence[Any] = (),
-    version: str | None = None,
-) -> dict[str, Any]:
+def edited(current: Mapping[str, Any], patch: TemplatePatch) -> dict[str, Any]:
     """The definition (plain JSON) with every change applied; ValidationFailed lists all problems."""
     errors: list[FieldError] = []
-    raw = dict(current)
-    for key in sorted(set(changes) - set(UPDATABLE)):
-        errors.append(FieldError(key, "unknown_field", f"{key} cannot be changed; changeable: {', '.join(UPDATABLE)}."))
-    raw.update({k: v for k, v in changes.items() if k in UPDATABLE})
+    raw = {**current, **patch.attributes()}
     fields = [dict(f) for f in current.get("fields", [])]
-    fields = _removed(fields, remove_fields, errors)
-    fields = _updated(fields, update_fields, errors)
-    fields = _added(fields, add_fields, errors)
+    fields = _removed(fields, patch.remove_fields, errors)
+    fields = _updated(fields, patch.update_fields, errors)
+    fields = _added(fields, patch.add_fields, errors)
     raw["fields"] = fields
-    raw["version"] = _next_version(str(current.get("version", "1.0")), version, errors)
+    raw["version"] = _next_version(str(current.get("version", "1.0")), patch.version, errors)
     if errors:
         raise ValidationFailed("The template update cannot be applied.", errors)
     return raw

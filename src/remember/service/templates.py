@@ -18,7 +18,8 @@ from remember.clock import Clock, utc_now
 from remember.errors import AccessDenied, NotFound, TemplateError, ValidationFailed
 from remember.models import Compliance, HistoryEntry, MemoryChange, TemplateRecord, TemplateUsage
 from remember.service import checks, template_edit, template_stats
-from remember.store import Store
+from remember.service.drafts import TemplatePatch
+from remember.store import TemplateStore
 from remember.templates import (
     BUILTIN_PREFIX,
     ResolvedTemplate,
@@ -52,7 +53,7 @@ class TemplateView:
 class UserTemplates:
     """One user's view of templates for the length of one operation (own ones read once)."""
 
-    def __init__(self, store: Store, user_id: str) -> None:
+    def __init__(self, store: TemplateStore, user_id: str) -> None:
         self.user_id = user_id
         self.records = {r.id: r for r in store.list_templates(user_id)}
         self._parsed: dict[str, TemplateDefinition] = {}
@@ -100,7 +101,7 @@ class UserTemplates:
 
 
 class TemplateService:
-    def __init__(self, store: Store, clock: Clock = utc_now) -> None:
+    def __init__(self, store: TemplateStore, clock: Clock = utc_now) -> None:
         self.store = store
         self.clock = clock
 
@@ -167,28 +168,19 @@ class TemplateService:
         return TemplateView(definition, resolved, TemplateUsage(definition.id, 0, None))
 
     def update(
-        self,
-        user_id: str,
-        template_id: Any,
-        changes: Mapping[str, Any],
-        *,
-        add_fields: Sequence[Any] = (),
-        update_fields: Sequence[Any] = (),
-        remove_fields: Sequence[Any] = (),
-        version: str | None = None,
+        self, user_id: str, template_id: Any, patch: TemplatePatch | Mapping[str, Any]
     ) -> tuple[TemplateView, int]:
-        """Change an own template; every derived memory's compliance is recomputed with it.
+        """Change an own template (a mapping is read as ``TemplatePatch.from_mapping``); every derived
+        memory's compliance is recomputed with it.
 
         Returns the new view and how many memories were re-checked.
         """
+        change = patch if isinstance(patch, TemplatePatch) else TemplatePatch.from_mapping(patch)
         templates = self.view_of(user_id)
         current = self._own(templates, template_id, "change")
-        if not (changes or add_fields or update_fields or remove_fields or version):
+        if change.is_empty():
             raise ValidationFailed.single("changes", "empty", "Nothing to update: give attributes or field changes.")
-        raw = template_edit.edited(
-            current.as_dict(), changes, add_fields=add_fields, update_fields=update_fields,
-            remove_fields=remove_fields, version=version,
-        )  # fmt: skip
+        raw = template_edit.edited(current.as_dict(), change)
         definition = parse_template(raw)
         resolved = self._check_links(definition, templates)
         templates._parsed[definition.id] = definition  # later lookups see the new definition

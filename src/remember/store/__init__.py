@@ -5,9 +5,33 @@ from __future__ import annotations
 from pathlib import Path
 
 from remember.errors import ConfigError
-from remember.store.base import Store
+from remember.store.protocols import (
+    IndexMaintenance,
+    MemoryStore,
+    PreferenceStore,
+    SearchIndex,
+    SearchStore,
+    Store,
+    SuggestionLog,
+    TemplateStore,
+    TransferStore,
+)
 
-__all__ = ["Store", "is_postgres_url", "migrate", "open_store", "sqlite_path"]
+__all__ = [
+    "IndexMaintenance",
+    "MemoryStore",
+    "PreferenceStore",
+    "SearchIndex",
+    "SearchStore",
+    "Store",
+    "SuggestionLog",
+    "TemplateStore",
+    "TransferStore",
+    "is_postgres_url",
+    "migrate",
+    "open_store",
+    "sqlite_path",
+]
 
 _POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -20,7 +44,8 @@ def open_store(url: str) -> Store:
     selects PostgreSQL.
     """
     if is_postgres_url(url):
-        from remember.store.postgres import PostgresStore  # psycopg is loaded only for PostgreSQL users
+        _require_postgres_drivers()
+        from remember.store.postgres import PostgresStore
 
         return PostgresStore(url)
     from remember.store.sqlite import SqliteStore
@@ -35,6 +60,7 @@ def migrate(url: str) -> list[str]:
     Raises SchemaTooNew when the database was written by a newer `remember`.
     """
     if is_postgres_url(url):
+        _require_postgres_drivers()
         from remember.store.postgres import upgrade
 
         return upgrade(url)
@@ -47,6 +73,19 @@ def migrate(url: str) -> list[str]:
         return migrate_sqlite(db.connection, path)
     finally:
         db.close()
+
+
+def _require_postgres_drivers() -> None:
+    """The PostgreSQL backend is loaded only for PostgreSQL users, and its drivers are an extra."""
+    try:
+        import psycopg  # noqa: F401
+        import psycopg_pool  # noqa: F401
+    except ImportError as exc:
+        raise ConfigError(
+            f"A postgresql:// database needs the PostgreSQL drivers, which are not installed ({exc.name} is "
+            "missing). Install them with: pip install 'remember[postgres]' (in a checkout: pip install -e "
+            "'.[postgres]'), or use a sqlite:/// database."
+        ) from exc
 
 
 def is_postgres_url(url: str) -> bool:

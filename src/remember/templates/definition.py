@@ -13,7 +13,8 @@ from typing import Any
 from remember.errors import FieldError, TemplateError
 from remember.templates.checks import check_fields
 from remember.templates.fields import FieldDef
-from remember.templates.read_fields import Problems, read_fields
+from remember.templates.problems import Problems
+from remember.templates.read_fields import read_fields
 from remember.templates.read_template import read_template_attributes
 
 

@@ -9,41 +9,20 @@ inherited position; new fields follow. Missing parents and cycles are refused.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 
 from remember.errors import FieldError, TemplateError
 from remember.templates.checks import check_fields
 from remember.templates.definition import TemplateDefinition
 from remember.templates.fields import FieldDef, iter_fields
 from remember.templates.limits import MAX_FIELDS, MAX_INHERITANCE_DEPTH
-from remember.templates.plan import ScopePlan, build_scope
+from remember.templates.plan import build_scope
+from remember.templates.resolved import ResolvedTemplate
+
+__all__ = [
+    "Lookup", "ResolvedTemplate", "ancestors", "check_resolved_fields", "lookup_from", "merge_fields", "resolve",
+]  # fmt: skip
 
 Lookup = Callable[[str], TemplateDefinition | None]
-
-
-@dataclass(frozen=True)
-class ResolvedTemplate:
-    """A definition with its inherited fields merged in, ready for validation."""
-
-    definition: TemplateDefinition
-    fields: tuple[FieldDef, ...]
-    ancestor_ids: tuple[str, ...]  # the parent first, the root last
-    plan: ScopePlan = field(repr=False, compare=False)
-
-    @property
-    def id(self) -> str:
-        return self.definition.id
-
-    @property
-    def name(self) -> str:
-        return self.definition.name
-
-    @property
-    def version(self) -> str:
-        return self.definition.version
-
-    def field(self, name: str) -> FieldDef | None:
-        return next((f for f in self.fields if f.name == name), None)
 
 
 def lookup_from(definitions: Iterable[TemplateDefinition]) -> Lookup:

@@ -9,10 +9,8 @@ fields relate (formulas, conditions, cycles, defaults).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
-from remember.errors import FieldError
 from remember.templates.expr.lexer import KEYWORDS
 from remember.templates.fields import (
     FIELD_TYPES,
@@ -29,6 +27,7 @@ from remember.templates.limits import (
     MAX_OPTIONS,
     MAX_TEXT_ATTRIBUTE,
 )
+from remember.templates.problems import Problems
 from remember.templates.read_rules import read_rules
 
 FIELD_KEYS = frozenset(
@@ -49,19 +48,6 @@ FIELD_KEYS = frozenset(
 )
 NAME_RULE = re.compile(rf"[a-z][a-z0-9_]{{0,{MAX_NAME_LENGTH - 1}}}")
 _OPTION_TYPES = frozenset({"enum", "string", "array"})
-
-
-@dataclass
-class Problems:
-    """Collected definition problems; ``bad`` holds the paths of fields that have one."""
-
-    errors: list[FieldError] = field(default_factory=list)
-    bad: set[str] = field(default_factory=set)
-    count: int = 0
-
-    def add(self, path: str, code: str, message: str, value: Any = None) -> None:
-        self.errors.append(FieldError(path, code, message, value))
-        self.bad.add(path)
 
 
 def read_fields(raw: object, problems: Problems, prefix: str = "", depth: int = 1) -> tuple[FieldDef, ...]:
@@ -109,7 +95,7 @@ def _read_field(raw: object, hint: str, prefix: str, depth: int, problems: Probl
     field = FieldDef(
         name=name,
         type=kind,
-        required=_read_bool(raw, "required", path, problems),
+        required=problems.flag(raw, "required", path),
         default=_read_default(raw, path, problems),
         description=_read_text(raw, "description", path, problems),
         options=options,
@@ -142,14 +128,6 @@ def _read_type(raw: object, path: str, problems: Problems) -> str:
         return kind
     problems.add(path, "unknown_type", f"unknown type {raw!r} (use one of: {_known(FIELD_TYPES)})", raw)
     return "string"
-
-
-def _read_bool(raw: dict[str, Any], key: str, path: str, problems: Problems) -> bool:
-    value = raw.get(key, False)
-    if isinstance(value, bool):
-        return value
-    problems.add(path, "invalid", f"{key} must be true or false", value)
-    return False
 
 
 def _read_text(raw: dict[str, Any], key: str, path: str, problems: Problems) -> str:

@@ -6,15 +6,13 @@ other rules (pattern, min, max, lengths) apply to each item.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from remember.templates.dates import parse_date, parse_datetime
 from remember.templates.fields import TYPE_ALIASES, Rules
 from remember.templates.limits import MAX_TEXT_ATTRIBUTE
+from remember.templates.problems import Problems
 from remember.templates.regex import compile_pattern
-
-if TYPE_CHECKING:
-    from remember.templates.read_fields import Problems
 
 RULE_KEYS = frozenset(
     {"pattern", "error_message", "min", "max", "min_length", "max_length", "min_items", "max_items", "options"}

@@ -12,7 +12,7 @@ from remember.templates.limits import (
     MAX_KEYWORDS,
     MAX_TEXT_ATTRIBUTE,
 )
-from remember.templates.read_fields import Problems
+from remember.templates.problems import Problems
 
 # The spec's own spellings, folded into ours.
 ALIASES = {
@@ -62,13 +62,13 @@ def read_template_attributes(raw: dict[str, Any], problems: Problems) -> dict[st
         "parent_template_id": _optional_text(data, "parent_template_id", problems),
         "category": _text(data, "category", "general", problems),
         "tags": _words(data, "tags", problems),
-        "auto_apply": _flag(data, "auto_apply", problems),
+        "auto_apply": problems.flag(data, "auto_apply", "auto_apply"),
         "trigger_keywords": _words(data, "trigger_keywords", problems),
         "trigger_context": _context(data.get("trigger_context"), problems),
         "examples": _words(data, "examples", problems, count=MAX_EXAMPLES, length=MAX_EXAMPLE_LENGTH),
         "weight": _share(data, "weight", 0.5, problems),
         "trust": _share(data, "trust", 0.0, problems),
-        "is_default": _flag(data, "is_default", problems),
+        "is_default": problems.flag(data, "is_default", "is_default"),
         "derived_from": _optional_text(data, "derived_from", problems),
     }
 
@@ -110,14 +110,6 @@ def _version(value: object, problems: Problems) -> str:
         return value
     problems.add("version", "invalid", "version must be short text such as '1.0'", value)
     return "1.0"
-
-
-def _flag(data: dict[str, Any], key: str, problems: Problems) -> bool:
-    value = data.get(key, False)
-    if isinstance(value, bool):
-        return value
-    problems.add(key, "invalid", f"{key} must be true or false", value)
-    return False
 
 
 def _share(data: dict[str, Any], key: str, default: float, problems: Problems) -> float:

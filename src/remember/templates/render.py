@@ -7,12 +7,10 @@ keyword and vector search index, so every filled field should appear in it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from remember.templates.fields import FieldDef, label
-
-if TYPE_CHECKING:
-    from remember.templates.inherit import ResolvedTemplate
+from remember.templates.resolved import ResolvedTemplate
 
 
 def render_text(resolved: ResolvedTemplate, normalized: Mapping[str, Any]) -> str:

@@ -9,13 +9,11 @@ fields are ``readOnly`` and any value sent for them is replaced.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from remember.templates.fields import Rules
 from remember.templates.plan import Node, ScopePlan
-
-if TYPE_CHECKING:
-    from remember.templates.inherit import ResolvedTemplate
+from remember.templates.resolved import ResolvedTemplate
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 _FORMATS = {"date": "date", "datetime": "date-time"}

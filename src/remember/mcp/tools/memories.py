@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Annotated, Any, Literal
 
 from mcp.server.elicitation import AcceptedElicitation, DeclinedElicitation, ElicitationResult
-from mcp.server.mcpserver import MCPServer, Resolve
+from mcp.server.mcpserver import Resolve
 from pydantic import BaseModel, Field
 
 from remember.errors import ValidationFailed
 from remember.mcp import elicit
-from remember.mcp.registry import ToolContext, add_tool, hints
+from remember.mcp.registry import HasTools, ToolContext, add_tool, hints
 from remember.mcp.schemas import (
     ContextIn,
     CreatedMemoryOut,
@@ -22,6 +23,7 @@ from remember.mcp.schemas import (
     MemoryPageOut,
     SuggestionOut,
 )
+from remember.service.drafts import MemoryDraft, MemoryPatch
 
 MemoryId = Annotated[str, Field(description="The memory's id, as returned when it was created or listed.")]
 Content = Annotated[
@@ -42,7 +44,7 @@ Reason = Annotated[str | None, Field(description="Why this change is made; kept 
 Clearable = Literal["title", "location", "template_id", "structured_content"]
 
 
-def register(server: MCPServer, tc: ToolContext) -> None:
+def register(server: HasTools, tc: ToolContext) -> None:
     memories = tc.services.memories
 
     def remember_create_memory(
@@ -80,29 +82,31 @@ def register(server: MCPServer, tc: ToolContext) -> None:
         Example: {"template_id": "builtin:book_review",
                   "content": {"title": "Dune", "author": "Frank Herbert", "rating": 5}}
         """
-        raw = _memory_fields(
-            content, title, type, weight, trust, tags, references, context, location, template_id, structured_content
-        )
+        fields, structured = _split_content(content, structured_content)
+        draft = MemoryDraft(
+            content=fields, title=title, type=type, weight=weight, trust=trust, tags=tags, references=references,
+            context=_plain(context), location=_plain(location), template_id=template_id,
+            structured_content=structured,
+        )  # fmt: skip
         user = tc.user()
         if isinstance(answers, AcceptedElicitation):
             if answers.data is not None:
-                raw["structured_content"] = {**raw.get("structured_content", {}), **answers.data.model_dump()}
+                given = {**(draft.structured_content or {}), **answers.data.model_dump()}
+                draft = dataclasses.replace(draft, structured_content=given)
         else:
             action = "declined" if isinstance(answers, DeclinedElicitation) else "cancelled"
             try:
-                memory = memories.create(user, raw)
+                memory = memories.create(user, draft)
             except ValidationFailed as problem:
                 headline = f"Nothing was stored: the user {action} to fill in the missing fields."
                 raise ValidationFailed(headline, problem.errors) from problem
-            return CreatedMemoryOut.model_validate(MemoryOut.of(memory).model_dump())
-        memory = memories.create(user, raw)
+            return CreatedMemoryOut(**memory.as_dict())
+        memory = memories.create(user, draft)
         suggestions = None
         if memory.template_id is None and not skip_template_suggestion and _suggesting(tc, user):
             found = tc.services.suggestions.for_memory(user, memory)
-            suggestions = [SuggestionOut.model_validate(s.as_dict()) for s in found]
-        return CreatedMemoryOut.model_validate(
-            {**MemoryOut.of(memory).model_dump(), "template_suggestions": suggestions}
-        )
+            suggestions = [SuggestionOut(**s.as_dict()) for s in found]
+        return CreatedMemoryOut(**memory.as_dict(), template_suggestions=suggestions)
 
     def remember_get_memory(
         memory_id: MemoryId,
@@ -115,7 +119,7 @@ def register(server: MCPServer, tc: ToolContext) -> None:
         user = tc.user()
         memory = memories.get(user, memory_id)
         history = [HistoryOut.of(h) for h in memories.history(user, memory_id)] if include_history else None
-        return MemoryDetailOut.model_validate({**MemoryOut.of(memory).model_dump(), "history": history})
+        return MemoryDetailOut(**memory.as_dict(), history=history)
 
     def remember_update_memory(
         memory_id: MemoryId,
@@ -145,14 +149,13 @@ def register(server: MCPServer, tc: ToolContext) -> None:
         Example: {"memory_id": "0b6f3c1e-...", "title": "Sarah (Director, Google)",
                   "reason": "She was promoted"}
         """
-        changes = _memory_fields(
-            content, title, type, weight, trust, tags, references, context, location, template_id, structured_content
-        )
-        for name in clear_fields or []:
-            if name in changes:
-                raise ValidationFailed.single(name, "conflict", f"{name} is both given and in clear_fields; pick one.")
-            changes[name] = None
-        return MemoryOut.of(memories.update(tc.user(), memory_id, changes, reason=reason))
+        fields, structured = _split_content(content, structured_content)
+        patch = MemoryPatch(
+            content=fields, title=title, type=type, weight=weight, trust=trust, tags=tags, references=references,
+            context=_plain(context), location=_plain(location), template_id=template_id,
+            structured_content=structured, clear=frozenset(clear_fields or ()),
+        )  # fmt: skip
+        return MemoryOut.of(memories.update(tc.user(), memory_id, patch, reason=reason))
 
     def remember_delete_memory(
         memory_id: MemoryId,
@@ -246,37 +249,18 @@ def _suggesting(tc: ToolContext, user: str) -> bool:
     return bool(tc.services.preferences.effective(user)["templates.auto_suggest"])
 
 
-def _memory_fields(
-    content: str | dict[str, Any] | None,
-    title: str | None,
-    type_: str | None,
-    weight: float | None,
-    trust: float | None,
-    tags: list[str] | None,
-    references: list[str] | None,
-    context: ContextIn | None,
-    location: LocationIn | None,
-    template_id: str | None,
-    structured_content: dict[str, Any] | None,
-) -> dict[str, Any]:
-    """The given (non-null) fields as the service's raw mapping."""
-    if isinstance(content, dict):
-        if structured_content is not None:
-            raise ValidationFailed.single(
-                "content", "conflict", "Give the template's fields either as content or as structured_content."
-            )
-        structured_content, content = content, None
-    raw: dict[str, Any] = {
-        "content": content,
-        "title": title,
-        "type": type_,
-        "weight": weight,
-        "trust": trust,
-        "tags": tags,
-        "references": references,
-        "context": context.model_dump(exclude_none=True) if context else None,
-        "location": location.model_dump(exclude_none=True) if location else None,
-        "template_id": template_id,
-        "structured_content": structured_content,
-    }
-    return {k: v for k, v in raw.items() if v is not None}
+def _split_content(
+    content: str | dict[str, Any] | None, structured_content: dict[str, Any] | None
+) -> tuple[str | None, dict[str, Any] | None]:
+    """The text and the template fields: a template's fields may come as ``content`` (an object)."""
+    if not isinstance(content, dict):
+        return content, structured_content
+    if structured_content is not None:
+        raise ValidationFailed.single(
+            "content", "conflict", "Give the template's fields either as content or as structured_content."
+        )
+    return None, content
+
+
+def _plain(given: BaseModel | None) -> dict[str, Any] | None:
+    return given.model_dump(exclude_none=True) if given is not None else None

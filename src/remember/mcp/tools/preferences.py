@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import MCPServer
 from pydantic import Field
 
-from remember.mcp.registry import ToolContext, add_tool, hints
+from remember.mcp.registry import HasTools, ToolContext, add_tool, hints
 from remember.mcp.schemas import PreferenceChangeOut, PreferencesOut
 from remember.preferences import CATEGORIES
 
 
-def register(server: MCPServer, tc: ToolContext) -> None:
+def register(server: HasTools, tc: ToolContext) -> None:
     preferences = tc.services.preferences
 
     def remember_get_preferences(

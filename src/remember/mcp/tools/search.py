@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from mcp.server.mcpserver import Context, MCPServer, Resolve, Sample
+from mcp.server.mcpserver import Context, Resolve, Sample
 from mcp_types import CreateMessageResult, SamplingMessage, TextContent
 from pydantic import Field
 
 from remember.errors import RememberError
-from remember.mcp.registry import ToolContext, add_tool, hints
+from remember.mcp.caller import current_user
+from remember.mcp.registry import HasTools, ToolContext, add_tool, hints
 from remember.mcp.schemas import MemoryOut, QueryOut, SearchHitOut, SearchOut, SourceOut
+from remember.mcp.state import state_of
 from remember.service.context import answer_prompt, question_context
 
 Filters = Annotated[
@@ -29,7 +31,7 @@ Alpha = Annotated[
 ANSWER_TOKENS = 600
 
 
-def register(server: MCPServer, tc: ToolContext) -> None:
+def register(server: HasTools, tc: ToolContext) -> None:
     search = tc.services.search
 
     def remember_search_memory(
@@ -134,10 +136,9 @@ def _answer_request(
     capabilities = ctx.client_capabilities
     if not answer or capabilities is None or capabilities.sampling is None:
         return None
-    server: Any = ctx.mcp_server
     try:
         packed = question_context(
-            server.services.search, server.user(), question, token_budget=token_budget, alpha=alpha,
+            state_of(ctx).services.search, current_user(), question, token_budget=token_budget, alpha=alpha,
             filters=filters, record_access=False,
         )  # fmt: skip
     except RememberError:

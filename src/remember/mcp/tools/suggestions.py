@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import MCPServer
 from pydantic import Field
 
-from remember.mcp.registry import ToolContext, add_tool, hints
+from remember.mcp.registry import HasTools, ToolContext, add_tool, hints
 from remember.mcp.schemas import MemoryOut, SuggestionOut, SuggestionsOut
 
 
-def register(server: MCPServer, tc: ToolContext) -> None:
+def register(server: HasTools, tc: ToolContext) -> None:
     services = tc.services
 
     def remember_suggest_templates(

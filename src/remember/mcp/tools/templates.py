@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from mcp.server.mcpserver import MCPServer
 from pydantic import Field
 
-from remember.mcp.registry import ToolContext, add_tool, hints
+from remember.mcp.registry import HasTools, ToolContext, add_tool, hints
 from remember.mcp.schemas import (
     TemplateDeletionOut,
     TemplateDetailOut,
@@ -16,6 +15,7 @@ from remember.mcp.schemas import (
     TemplateUpdateOut,
     ValidationOut,
 )
+from remember.service.drafts import TemplatePatch
 
 TemplateId = Annotated[
     str, Field(description="The template's id, e.g. 'builtin:book_review' or 'tpl_book_review_1a2b3c4d'.")
@@ -39,7 +39,7 @@ Metric = Literal[
 ]
 
 
-def register(server: MCPServer, tc: ToolContext) -> None:
+def register(server: HasTools, tc: ToolContext) -> None:
     templates = tc.services.templates
 
     def remember_create_template(
@@ -163,24 +163,13 @@ def register(server: MCPServer, tc: ToolContext) -> None:
         Example: {"template_id": "tpl_book_review_1a2b3c4d",
                   "add_fields": [{"name": "isbn", "type": "string", "required": false}], "version": "1.1"}
         """
-        given = {
-            "name": template_name,
-            "description": description,
-            "parent_template_id": parent_template_id,
-            "category": category,
-            "tags": tags,
-            "auto_apply": auto_apply,
-            "trigger_keywords": trigger_keywords,
-            "trigger_context": trigger_context,
-            "examples": examples,
-            "weight": weight,
-            "trust": trust,
-        }
-        view, rechecked = templates.update(
-            tc.user(), template_id, {k: v for k, v in given.items() if v is not None},
-            add_fields=add_fields or [], update_fields=update_fields or [], remove_fields=remove_fields or [],
-            version=version,
+        patch = TemplatePatch(
+            name=template_name, description=description, parent_template_id=parent_template_id, category=category,
+            tags=tags, auto_apply=auto_apply, trigger_keywords=trigger_keywords, trigger_context=trigger_context,
+            examples=examples, weight=weight, trust=trust, add_fields=add_fields or [],
+            update_fields=update_fields or [], remove_fields=remove_fields or [], version=version,
         )  # fmt: skip
+        view, rechecked = templates.update(tc.user(), template_id, patch)
         return TemplateUpdateOut(template=TemplateOut.of(view), rechecked_memories=rechecked)
 
     def remember_delete_template(

@@ -27,6 +27,7 @@ from psycopg.types.json import set_json_loads
 
 from remember.errors import Conflict, StoreError, StoreUnavailable
 from remember.store.postgres.url import Target
+from remember.store.postgres.vectors import VectorDumper, VectorParam
 
 # Seconds one round of reconnection attempts lasts (with backoff 1, 2, 4 s)
 # before the pool starts a fresh round: bounds how long it takes to notice
@@ -132,8 +133,6 @@ class Database:
 
 
 def _configure(conn: Connection) -> None:
-    from remember.store.postgres.search import VectorDumper, VectorParam
-
     set_json_loads(_loads, conn)
     conn.adapters.register_dumper(VectorParam, VectorDumper)
 

@@ -31,14 +31,13 @@ import json
 from typing import Any
 
 from remember.filters import AllOf, AnyOf, Condition, Filter, Not
-from remember.models import normalize_tag
-from remember.store.postgres.rows import jsonb
+from remember.store.postgres.dialect import DIALECT
+from remember.store.sql.filters import tags_condition
 
 _COMPARE = {"eq": "=", "ne": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
 _JSONPATH_COMPARE = {"eq": "==", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
 _CASTS = {"text": "::text", "number": "::float8", "moment": "::timestamptz", "bool": "::boolean"}
 _NULLABLE = frozenset({"title", "template_id", "template_version", "template_compliance"})
-_TAGS_OF_M = "SELECT 1 FROM memory_tags t WHERE t.user_id = m.user_id AND t.memory_id = m.id"
 # The collation whose lower() folds case; set when a store opens (choose_fold_collation).
 FOLD_COLLATIONS = ("pg_c_utf8", "C.utf8", "C.UTF-8", "und-x-icu")
 _fold = {"collation": "C"}
@@ -65,7 +64,7 @@ def _join(parts: tuple[Filter, ...], glue: str, empty: str, params: list[Any]) -
 
 def _condition(c: Condition, params: list[Any]) -> str:
     if c.kind == "tags":
-        return _tags(c, params)
+        return tags_condition(c, params, "%s", _storable)
     if c.kind == "json":
         return _json(c, params)
     return _column(c, params)
@@ -109,27 +108,6 @@ def _column(c: Condition, params: list[Any]) -> str:
         return f"({col} IS NULL OR {col} <> %s{cast})"
     test = f"{col} {_COMPARE[c.op]} %s{cast}"
     return f"coalesce({test}, FALSE)" if c.field in _NULLABLE else f"({test})"
-
-
-def _tags(c: Condition, params: list[Any]) -> str:
-    if c.op == "exists":
-        return f"({'' if c.value else 'NOT '}EXISTS ({_TAGS_OF_M}))"
-    given = c.value if isinstance(c.value, tuple) else (c.value,)
-    values = [normalize_tag(v) for v in given if _storable(v)]
-    if len(values) < len(given) and c.op == "all":
-        return "FALSE"
-    if not values:
-        return "TRUE" if c.op == "none" else "FALSE"
-    params.extend(values)
-    marks = ", ".join("%s" for _ in values)
-    if c.op == "all":
-        params.append(len(set(values)))
-        return (
-            "((SELECT count(DISTINCT t.tag) FROM memory_tags t "
-            f"WHERE t.user_id = m.user_id AND t.memory_id = m.id AND t.tag IN ({marks})) = %s)"
-        )
-    negate = "NOT " if c.op == "none" else ""
-    return f"({negate}EXISTS ({_TAGS_OF_M} AND t.tag IN ({marks})))"
 
 
 def json_path(path: tuple[str | int, ...]) -> str:
@@ -201,6 +179,6 @@ def _element(value: Any, params: list[Any]) -> str:
     if isinstance(value, str):
         params.append(value)
         return f"jsonb_typeof(e.value) = 'string' AND {_folded(_TEXT_OF_E)} = {_folded('%s::text')}"
-    params.append(jsonb(value))
+    params.append(DIALECT.json(value))
     kind = "boolean" if isinstance(value, bool) else "number"
     return f"jsonb_typeof(e.value) = '{kind}' AND e.value = %s::jsonb"

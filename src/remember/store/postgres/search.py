@@ -1,16 +1,12 @@
 """The search index in PostgreSQL: a weighted tsvector, a pgvector vector, and each memory's context.
 
 One ``memory_index`` row per indexed memory (migration ``0003_search``). Writes
-happen inside the transaction that writes the memory (see memories.py), after
-``lock_users``: a transaction-scoped advisory lock per user that orders a user's
-index writes as SQLite's single writer does, so that sequence numbers are
-unique per user and the context of a conversation's next memory is read after
-its predecessor's text is committed.
+happen inside the transaction that writes the memory (``store/sql/memories.py``),
+after the dialect's ``lock_users`` (``dialect.py``).
 
 Keywords: ``body`` (the memory's keyword text), ``date`` (its date words) and
 ``context`` (the text of the memory before it in its conversation) make a
-generated tsvector weighted A, B and C, served by a GIN index. The service's
-query (``"t1" OR "t2" …``, FTS5 syntax) is parsed back into its terms; each
+generated tsvector weighted A, B and C, served by a GIN index. Each query term
 becomes ``phraseto_tsquery('english', term)`` (bound, never spliced into SQL),
 and a memory's score is a BM25-like sum over the terms it contains of
 ``idf(term) * ts_rank({0, 0.5, 1, 1}, keywords, term)``: ts_rank saturates with
@@ -27,27 +23,22 @@ expression and predicate, with D written into the SQL as a number.
 from __future__ import annotations
 
 import re
-import struct
-import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
-
-from psycopg.adapt import Dumper
-from psycopg.pq import Format
 
 from remember.filters import Filter
 from remember.models import DeletedMode, IndexEntry, Memory
 from remember.store.postgres import filtersql
 from remember.store.postgres.connection import Connection, Database
-from remember.store.postgres.rows import MEMORY_COLUMNS, memory_from_row
+from remember.store.postgres.vectors import VectorParam, vector_from_binary
+from remember.store.sql.index import IndexTables, conversation_of, previous_in_conversation
+from remember.store.sql.session import Session
 
 DELETED = {"exclude": "m.deleted_at IS NULL", "include": "TRUE", "only": "m.deleted_at IS NOT NULL"}
 INDEX_DELETED = {"exclude": "NOT x.deleted", "include": "TRUE", "only": "x.deleted"}
 
 # ts_rank weights in the order {D, C, B, A}: content (A) and date (B) 1.0, context (C) 0.5, as bm25 on SQLite.
 RANK_WEIGHTS = "'{0, 0.5, 1.0, 1.0}'::float4[]"
-# advisory lock class of a user's index writes (two-key form: its own key space); "rem" in ASCII
-USER_LOCK_CLASS = 0x72656D
 # advisory lock of vector index changes (one-key form); "remindex" in ASCII
 INDEX_LOCK_KEY = 0x72656D696E646578
 
@@ -63,111 +54,11 @@ ITERATIVE_SCAN_SINCE = (0, 8)
 VECTOR_INDEX_PREFIX = "memory_vectors_hnsw_"
 
 EXACT_SEARCH_BELOW = 5_000  # a filter passing at most this many memories: exact vector search over them
-TOTAL_CACHE_SECONDS = 5.0  # how long a user's memory count, and a term's count among them, is reused
-TERM_CACHE_SIZE = 100_000
-_QUOTED = re.compile(r'"((?:[^"]|"")*)"')
-_EXPRESSION = re.compile(r'\s*"(?:[^"]|"")*"(?:\s+OR\s+"(?:[^"]|"")*")*\s*')
-
-
-class VectorParam:
-    """A float32 little-endian vector, sent to PostgreSQL in pgvector's binary form."""
-
-    __slots__ = ("data",)
-
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-
-
-class VectorDumper(Dumper):
-    """pgvector's binary input: dimension (int16), an unused int16, then big-endian float32s."""
-
-    format = Format.BINARY
-
-    def dump(self, obj: VectorParam) -> bytes:
-        n = len(obj.data) // 4
-        values = struct.unpack(f"<{n}f", obj.data[: 4 * n])
-        return struct.pack(f">HH{n}f", n, 0, *values)
-
-
-def vector_from_binary(data: bytes) -> bytes:
-    """pgvector's binary output back to float32 little-endian bytes."""
-    (n,) = struct.unpack_from(">H", data)
-    return struct.pack(f"<{n}f", *struct.unpack_from(f">{n}f", data, 4))
 
 
 # writing the index (inside the memory's transaction)
 
 _NEXT_SEQ = "(SELECT coalesce(max(seq), 0) + 1 FROM memory_index WHERE user_id = %(u)s)"
-
-
-def lock_users(conn: Connection, user_ids: Iterable[str]) -> None:
-    """Take each user's index-write lock, in one order (no two transactions can deadlock on them)."""
-    for user_id in sorted(set(user_ids)):
-        conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (USER_LOCK_CLASS, user_id))
-
-
-def write_index(conn: Connection, memory: Memory, entry: IndexEntry) -> None:
-    """(Re)index one memory: its keyword row, vector and context, and refresh its successors' context."""
-    raw = memory.context.get("conversation_id")
-    conversation = raw if isinstance(raw, str) else None
-    previous = _previous(conn, memory, conversation)
-    key = {"u": memory.user_id, "id": memory.id}
-    conn.execute(
-        "INSERT INTO memory_index (user_id, memory_id, seq, conversation_id, context_of, deleted, body, date, context) "
-        f"VALUES (%(u)s, %(id)s, {_NEXT_SEQ}, %(conv)s, %(prev)s, %(deleted)s, %(body)s, %(date)s, "
-        "coalesce((SELECT content FROM memories WHERE user_id = %(u)s AND id = %(prev)s AND deleted_at IS NULL), '')) "
-        "ON CONFLICT (user_id, memory_id) DO UPDATE SET seq = excluded.seq, "
-        "conversation_id = excluded.conversation_id, context_of = excluded.context_of, deleted = excluded.deleted, "
-        "body = excluded.body, date = excluded.date, context = excluded.context",
-        {**key, "conv": conversation, "prev": previous, "deleted": memory.is_deleted, "body": entry.text,
-         "date": entry.date},
-    )  # fmt: skip
-    if entry.vector is None:
-        conn.execute("DELETE FROM memory_vectors WHERE user_id = %(u)s AND memory_id = %(id)s", key)
-    else:
-        conn.execute(
-            "INSERT INTO memory_vectors (user_id, memory_id, vector) VALUES (%(u)s, %(id)s, %(v)s::vector) "
-            "ON CONFLICT (user_id, memory_id) DO UPDATE SET vector = excluded.vector",
-            {**key, "v": VectorParam(entry.vector)},
-        )
-    _refresh_successors(conn, memory.user_id, memory.id, memory.content)
-
-
-def touch_index(conn: Connection, memory: Memory) -> None:
-    """Move a memory's sequence number and note whether it is deleted (after a soft delete or a restore);
-    the memories that carry its text as context hide it while it is in the trash."""
-    conn.execute(
-        f"UPDATE memory_index SET seq = {_NEXT_SEQ}, deleted = %(deleted)s "
-        "WHERE user_id = %(u)s AND memory_id = %(id)s",
-        {"u": memory.user_id, "id": memory.id, "deleted": memory.is_deleted},
-    )
-    _refresh_successors(conn, memory.user_id, memory.id, "" if memory.is_deleted else memory.content)
-
-
-def forget_index(conn: Connection, user_id: str, memory_id: str) -> None:
-    """Before a memory is purged: erase its text from others' context (its own rows go with the memory)."""
-    conn.execute(
-        "UPDATE memory_index SET context = '', context_of = NULL WHERE user_id = %s AND context_of = %s",
-        (user_id, memory_id),
-    )
-
-
-def _previous(conn: Connection, memory: Memory, conversation: str | None) -> str | None:
-    """The memory whose text is this one's context: the one before it in its conversation."""
-    existing = conn.execute(
-        "SELECT conversation_id, context_of FROM memory_index WHERE user_id = %s AND memory_id = %s",
-        (memory.user_id, memory.id),
-    ).fetchone()
-    if existing is not None and existing[0] == conversation:
-        return existing[1]  # type: ignore[no-any-return]
-    if conversation is None:
-        return None
-    row = conn.execute(
-        "SELECT memory_id FROM memory_index WHERE user_id = %s AND conversation_id = %s AND memory_id <> %s "
-        "ORDER BY seq DESC LIMIT 1",
-        (memory.user_id, conversation, memory.id),
-    ).fetchone()
-    return row[0] if row else None
 
 
 def _refresh_successors(conn: Connection, user_id: str, memory_id: str, text: str) -> None:
@@ -269,24 +160,66 @@ def approximate_sql(dimension: int, where: str) -> str:
 # reading the index
 
 
-def match_terms(match: str) -> list[str]:
-    """The terms of an FTS5 expression of quoted terms joined by OR; ``""`` inside quotes is one quote."""
-    # Not in the service's form: the whole text is one term.
-    terms = [t.replace('""', '"') for t in _QUOTED.findall(match)] if _EXPRESSION.fullmatch(match) else [match]
-    return list(dict.fromkeys(t for t in terms if t.strip()))
-
-
-class SearchTables:
+class SearchTables(IndexTables):
     db: Database
     pgvector: tuple[int, ...] = ITERATIVE_SCAN_SINCE  # the server's version, read on open
-    _user_totals: dict[str, tuple[float, int]]
-    _term_counts: dict[tuple[str, str], tuple[float, int, int]]  # (user, term) -> (when, count, cap)
+
+    # the hooks of shared writes (store/sql/memories.py), inside the memory's transaction
+
+    def write_index(self, s: Session, memory: Memory, entry: IndexEntry) -> None:
+        """(Re)index one memory: its keyword row, vector and context, and refresh its successors' context."""
+        previous = previous_in_conversation(s, memory)
+        key = {"u": memory.user_id, "id": memory.id}
+        s.raw.execute(
+            "INSERT INTO memory_index (user_id, memory_id, seq, conversation_id, context_of, deleted, body, date, "
+            f"context) VALUES (%(u)s, %(id)s, {_NEXT_SEQ}, %(conv)s, %(prev)s, %(deleted)s, %(body)s, %(date)s, "
+            "coalesce((SELECT content FROM memories WHERE user_id = %(u)s AND id = %(prev)s AND deleted_at IS NULL), "
+            "'')) ON CONFLICT (user_id, memory_id) DO UPDATE SET seq = excluded.seq, "
+            "conversation_id = excluded.conversation_id, context_of = excluded.context_of, deleted = excluded.deleted, "
+            "body = excluded.body, date = excluded.date, context = excluded.context",
+            {**key, "conv": conversation_of(memory), "prev": previous, "deleted": memory.is_deleted,
+             "body": entry.text, "date": entry.date},
+        )  # fmt: skip
+        if entry.vector is None:
+            s.raw.execute("DELETE FROM memory_vectors WHERE user_id = %(u)s AND memory_id = %(id)s", key)
+        else:
+            s.raw.execute(
+                "INSERT INTO memory_vectors (user_id, memory_id, vector) VALUES (%(u)s, %(id)s, %(v)s::vector) "
+                "ON CONFLICT (user_id, memory_id) DO UPDATE SET vector = excluded.vector",
+                {**key, "v": VectorParam(entry.vector)},
+            )
+        _refresh_successors(s.raw, memory.user_id, memory.id, memory.content)
+
+    def touch_index(self, s: Session, memory: Memory) -> None:
+        """Move a memory's sequence number and note whether it is deleted (after a soft delete or a restore);
+        the memories that carry its text as context hide it while it is in the trash."""
+        s.raw.execute(
+            f"UPDATE memory_index SET seq = {_NEXT_SEQ}, deleted = %(deleted)s "
+            "WHERE user_id = %(u)s AND memory_id = %(id)s",
+            {"u": memory.user_id, "id": memory.id, "deleted": memory.is_deleted},
+        )
+        _refresh_successors(s.raw, memory.user_id, memory.id, "" if memory.is_deleted else memory.content)
+
+    def forget_index(self, s: Session, user_id: str, memory_id: str) -> None:
+        """Before a memory is purged: erase its text from others' context (its own rows go with the memory)."""
+        s.raw.execute(
+            "UPDATE memory_index SET context = '', context_of = NULL WHERE user_id = %s AND context_of = %s",
+            (user_id, memory_id),
+        )
+
+    def index_settings_written(self, s: Session) -> None:
+        """A new dimension gets its HNSW index (built here)."""
+        dimension = recorded_dimension(s.raw)
+        if dimension is not None:
+            ensure_vector_index(s.raw, dimension, self.pgvector)
+
+    # keywords
 
     def keyword_candidates(
-        self, user_id: str, match: str, *, filter: Filter | None, deleted: DeletedMode, limit: int
+        self, user_id: str, terms: Sequence[str], *, filter: Filter | None, deleted: DeletedMode, limit: int
     ) -> list[tuple[str, float]]:
-        """Memory ids and keyword scores (higher is better) for the quoted terms of ``match``."""
-        terms = match_terms(match)
+        """Memory ids and keyword scores (higher is better) of the user's memories holding any of ``terms``."""
+        terms = list(dict.fromkeys(t for t in terms if t.strip()))
         if not terms:
             return []
         either = " || ".join("phraseto_tsquery('english', %s)" for _ in terms)
@@ -312,58 +245,38 @@ class SearchTables:
             f"FROM idf WHERE x.keywords @@ idf.q) AS score FROM matched x {join}"
             f"WHERE {where} ORDER BY score DESC, x.memory_id LIMIT %s"
         )
-        # the user's total comes from a short-lived cache: counting it here was most of a search's time
-        params = [list(terms), user_id, *terms, self._user_total(user_id), *filter_params, limit]
+        # the user's total comes from the short-lived cache: counting it here was most of a search's time
+        params = [terms, user_id, *terms, self._user_total(user_id), *filter_params, limit]
         with self.db.read() as conn:
             rows = conn.execute(sql, params).fetchall()
         return [(memory_id, float(score)) for memory_id, score in rows]
 
     def term_document_counts(self, user_id: str, terms: Sequence[str], *, cap: int) -> tuple[int, list[int]]:
         """How many of the user's memories are indexed, and how many of them contain each term
-        (after stemming), counted through the GIN index up to ``cap``. Other users never count.
+        (after stemming), counted through the GIN index up to ``cap``. Other users never count."""
+        counts = self.term_stats.counts(user_id, terms, cap, lambda missing, upto: self._count(user_id, missing, upto))
+        return self._user_total(user_id), counts
 
-        Counting a common term reads thousands of rows, so a count is reused for a few seconds
-        (it only decides which terms a search keeps, as on SQLite).
-        """
-        total = self._user_total(user_id)
-        now = time.monotonic()
-        known = {term: self._cached_count(user_id, term, cap, now) for term in terms}
-        missing = [term for term, count in known.items() if count is None]
-        if missing:
-            with self.db.read() as conn:
-                rows = conn.execute(
-                    "SELECT (SELECT count(*) FROM (SELECT 1 FROM memory_index s WHERE s.user_id = %s "
-                    "AND s.keywords @@ phraseto_tsquery('english', w.t) LIMIT %s) x) "
-                    "FROM unnest(%s::text[]) WITH ORDINALITY AS w(t, i) ORDER BY w.i",
-                    (user_id, cap, missing),
-                ).fetchall()
-            if len(self._term_counts) > TERM_CACHE_SIZE:
-                self._term_counts.clear()
-            for term, row in zip(missing, rows, strict=True):
-                known[term] = int(row[0])
-                self._term_counts[(user_id, term)] = (now, int(row[0]), cap)
-        return total, [min(int(known[term] or 0), cap) for term in terms]
-
-    def _cached_count(self, user_id: str, term: str, cap: int, now: float) -> int | None:
-        cached = self._term_counts.get((user_id, term))
-        if cached is None or now - cached[0] >= TOTAL_CACHE_SECONDS:
-            return None
-        _, count, counted_to = cached
-        return count if count < counted_to or counted_to >= cap else None
+    def _count(self, user_id: str, terms: list[str], cap: int) -> list[int]:
+        with self.db.read() as conn:
+            rows = conn.execute(
+                "SELECT (SELECT count(*) FROM (SELECT 1 FROM memory_index s WHERE s.user_id = %s "
+                "AND s.keywords @@ phraseto_tsquery('english', w.t) LIMIT %s) x) "
+                "FROM unnest(%s::text[]) WITH ORDINALITY AS w(t, i) ORDER BY w.i",
+                (user_id, cap, terms),
+            ).fetchall()
+        return [int(row[0]) for row in rows]
 
     def _user_total(self, user_id: str) -> int:
         """How many of the user's memories the index holds; recounted every few seconds at most."""
-        now = time.monotonic()
-        cached = self._user_totals.get(user_id)
-        if cached is not None and now - cached[0] < TOTAL_CACHE_SECONDS:
-            return cached[1]
+        return self.term_stats.total(user_id, lambda: self._count_indexed(user_id))
+
+    def _count_indexed(self, user_id: str) -> int:
         with self.db.read() as conn:
             row = conn.execute("SELECT count(*) FROM memory_index WHERE user_id = %s", (user_id,)).fetchone()
-        total = int(row[0]) if row else 0
-        if len(self._user_totals) > 50_000:
-            self._user_totals.clear()
-        self._user_totals[user_id] = (now, total)
-        return total
+        return int(row[0]) if row else 0
+
+    # vectors
 
     def vector_candidates(
         self, user_id: str, vector: bytes, *, filter: Filter | None, deleted: DeletedMode, limit: int
@@ -389,9 +302,7 @@ class SearchTables:
     def _passing(self, user_id: str, filter: Filter | None, deleted: DeletedMode, cap: int) -> int:
         """How many of the user's memories pass ``filter`` (counting stops at ``cap``)."""
         params: list[Any] = [user_id]
-        where = DELETED[deleted]
-        if filter is not None:
-            where += " AND " + filtersql.render(filter, params)
+        where = _passes(filter, deleted, params)
         with self.db.read() as conn:
             row = conn.execute(
                 f"SELECT count(*) FROM (SELECT 1 FROM memories m WHERE m.user_id = %s AND {where} LIMIT %s) x",
@@ -403,9 +314,7 @@ class SearchTables:
         self, user_id: str, vector: bytes, filter: Filter | None, deleted: DeletedMode, limit: int
     ) -> list[tuple[str, float]]:
         params: list[Any] = [VectorParam(vector), user_id]
-        where = DELETED[deleted]
-        if filter is not None:
-            where += " AND " + filtersql.render(filter, params)
+        where = _passes(filter, deleted, params)
         with self.db.read() as conn, conn.transaction():
             for setting in hnsw_settings(limit, self.pgvector):
                 conn.execute(setting)
@@ -417,9 +326,7 @@ class SearchTables:
     ) -> list[tuple[str, float]]:
         """Every indexed memory that passes, scored exactly (without a vector of this size: 0, as on SQLite)."""
         params: list[Any] = [VectorParam(vector), user_id]
-        where = DELETED[deleted]
-        if filter is not None:
-            where += " AND " + filtersql.render(filter, params)
+        where = _passes(filter, deleted, params)
         sql = (
             f"SELECT s.memory_id, {_cosine_sql(len(vector) // 4)} AS score FROM memory_index s "
             "JOIN memories m ON m.user_id = s.user_id AND m.id = s.memory_id "
@@ -443,17 +350,6 @@ class SearchTables:
             ).fetchall()
         return {memory_id: float(score) for memory_id, score in rows}
 
-    def get_memories(self, user_id: str, memory_ids: Sequence[str]) -> list[Memory]:
-        """The memories with these ids (in no particular order); unknown ids are skipped."""
-        if not memory_ids:
-            return []
-        with self.db.read() as conn:
-            rows = conn.execute(
-                f"SELECT {MEMORY_COLUMNS} FROM memories WHERE user_id = %s AND id = ANY(%s)",
-                (user_id, list(memory_ids)),
-            ).fetchall()
-        return [memory_from_row(r) for r in rows]
-
     def get_vector(self, user_id: str, memory_id: str) -> bytes | None:
         with self.db.read() as conn, conn.cursor(binary=True) as cur:
             row = cur.execute(
@@ -461,46 +357,11 @@ class SearchTables:
             ).fetchone()
         return vector_from_binary(row[0]) if row else None
 
-    def index_settings(self) -> dict[str, str]:
-        with self.db.read() as conn:
-            return {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM index_settings").fetchall()}
 
-    def set_index_settings(self, settings: dict[str, str]) -> None:
-        """Record what the vectors are made with; a new dimension gets its HNSW index (built here)."""
-        with self.db.write() as conn:
-            for key, value in settings.items():
-                conn.execute(
-                    "INSERT INTO index_settings (key, value) VALUES (%s, %s) "
-                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                    (key, value),
-                )
-            dimension = recorded_dimension(conn)
-            if dimension is not None:
-                ensure_vector_index(conn, dimension, self.pgvector)
-
-    def memory_ids_page(self, after: tuple[str, str] | None, limit: int) -> list[tuple[str, str]]:
-        """(user_id, memory_id) of every memory, all users, in key order: for reindexing."""
-        with self.db.read() as conn:
-            if after is None:
-                rows = conn.execute("SELECT user_id, id FROM memories ORDER BY user_id, id LIMIT %s", (limit,))
-            else:
-                rows = conn.execute(
-                    "SELECT user_id, id FROM memories WHERE (user_id, id) > (%s, %s) ORDER BY user_id, id LIMIT %s",
-                    (*after, limit),
-                )
-            return [(r[0], r[1]) for r in rows.fetchall()]
-
-    def write_index_entries(self, batch: Sequence[tuple[Memory, IndexEntry]]) -> None:
-        """(Re)index stored memories in one transaction (used to rebuild the index)."""
-        with self.db.write() as conn:
-            lock_users(conn, (m.user_id for m, _ in batch))
-            for memory, entry in batch:
-                write_index(conn, memory, entry)
-
-    def count_memories(self) -> int:
-        with self.db.read() as conn:
-            row = conn.execute("SELECT count(*) FROM memories").fetchone()
-        return int(row[0]) if row else 0
+def _passes(filter: Filter | None, deleted: DeletedMode, params: list[Any]) -> str:
+    """The condition on the memory ``m`` of a vector search; appends its parameters."""
+    where = DELETED[deleted]
+    return where if filter is None else f"{where} AND {filtersql.render(filter, params)}"
 
 
 def _cosine_sql(dimension: int) -> str:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from remember.store.postgres.connection import Connection, Database
+from remember.store.postgres.dialect import DIALECT
 from remember.store.postgres.filtersql import choose_fold_collation
-from remember.store.postgres.memories import MemoryTables
+from remember.store.postgres.listing import ListingTables
 from remember.store.postgres.migrations import migrate
-from remember.store.postgres.preferences import PreferenceTables
 from remember.store.postgres.search import (
     SearchTables,
     ensure_vector_index,
@@ -14,13 +14,13 @@ from remember.store.postgres.search import (
     recorded_dimension,
     vector_index_name,
 )
-from remember.store.postgres.suggestions import SuggestionTables
-from remember.store.postgres.templates import TemplateTables
-from remember.store.postgres.transfer import TransferTables
 from remember.store.postgres.url import parse_url, redact
+from remember.store.sql.preferences import PreferenceTables
+from remember.store.sql.terms import TermStatistics
+from remember.store.sql.transfer import TransferTables
 
 
-class PostgresStore(MemoryTables, PreferenceTables, TemplateTables, SearchTables, SuggestionTables, TransferTables):
+class PostgresStore(TransferTables, PreferenceTables, ListingTables, SearchTables):
     """``Store`` over a PostgreSQL database; migrates it on open.
 
     ``url`` is a libpq URL (``postgresql://user:password@host:5432/db``) and may
@@ -29,8 +29,8 @@ class PostgresStore(MemoryTables, PreferenceTables, TemplateTables, SearchTables
 
     def __init__(self, url: str) -> None:
         self.url = redact(url)
-        self._user_totals = {}
-        self._term_counts = {}
+        self.dialect = DIALECT
+        self.term_stats = TermStatistics()
         target = parse_url(url)
         self.location = target.location
         self.db = Database(target)

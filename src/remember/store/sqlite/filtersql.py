@@ -15,10 +15,9 @@ from typing import Any
 
 from remember.clock import to_text
 from remember.filters import AllOf, AnyOf, Condition, Filter, Not
-from remember.models import normalize_tag
+from remember.store.sql.filters import tags_condition
 
 _COMPARE = {"eq": "=", "ne": "!=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
-_TAGS_OF_M = "SELECT 1 FROM memory_tags t WHERE t.user_id = m.user_id AND t.memory_id = m.id"
 
 
 def render(tree: Filter, params: list[Any], user_id: str, *, indexed: bool = True) -> str:
@@ -46,7 +45,7 @@ def _join(parts: tuple[Filter, ...], glue: str, empty: str, params: list[Any], u
 
 def _condition(c: Condition, params: list[Any], user_id: str, indexed: bool) -> str:
     if c.kind == "tags":
-        return _tags(c, params)
+        return tags_condition(c, params, "?", lambda _: True)
     if c.kind == "json":
         if indexed and all(isinstance(segment, str) for segment in c.path):
             return _indexed(c, params, user_id)
@@ -82,19 +81,6 @@ def _column(c: Condition, params: list[Any]) -> str:
 
 
 _NULLABLE = frozenset({"title", "template_id", "template_version", "template_compliance"})
-
-
-def _tags(c: Condition, params: list[Any]) -> str:
-    if c.op == "exists":
-        return f"({'' if c.value else 'NOT '}EXISTS ({_TAGS_OF_M}))"
-    values = [normalize_tag(v) for v in (c.value if isinstance(c.value, tuple) else (c.value,))]
-    params.extend(values)
-    marks = ", ".join("?" for _ in values)
-    if c.op == "all":
-        params.append(len(set(values)))
-        return f"((SELECT count(DISTINCT t.tag) FROM memory_tags t WHERE t.user_id = m.user_id AND t.memory_id = m.id AND t.tag IN ({marks})) = ?)"  # noqa: E501
-    negate = "NOT " if c.op == "none" else ""
-    return f"({negate}EXISTS ({_TAGS_OF_M} AND t.tag IN ({marks})))"
 
 
 def json_path(path: tuple[str | int, ...]) -> str:

@@ -1,20 +1,18 @@
-"""SQLite schema migrations: named, append-only steps recorded in a table.
-
-Never edit or reorder a step that has shipped; add a new one at the end. On
-open, steps not yet recorded are applied in order inside one transaction. A
-database that records a step this code does not know was written by a newer
-`remember` and is refused.
-"""
+"""SQLite's schema steps; the runner (``store/sql/migrations.py``) applies them on open."""
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
 
-from remember.clock import to_text, utc_now
-from remember.errors import SchemaTooNew
+from remember.store.sql import schema
+from remember.store.sql.migrations import apply_pending
+from remember.store.sql.session import Session
+from remember.store.sqlite.dialect import DIALECT
 
-Step = Callable[[sqlite3.Connection], None]
+TYPES = schema.ColumnTypes(
+    key="TEXT", text="TEXT", json="TEXT", texts="TEXT", no_texts="'[]'", moment="TEXT", flag="INTEGER",
+    real="REAL", integer="INTEGER", count="INTEGER", compact=" WITHOUT ROWID",
+)  # fmt: skip
 
 
 def run_script(conn: sqlite3.Connection, script: str) -> None:
@@ -33,114 +31,11 @@ def run_script(conn: sqlite3.Connection, script: str) -> None:
 
 
 def _initial(conn: sqlite3.Connection) -> None:
-    run_script(
-        conn,
-        """
-        CREATE TABLE memories (
-            user_id TEXT NOT NULL,
-            id TEXT NOT NULL,
-            content TEXT NOT NULL,
-            title TEXT,
-            type TEXT NOT NULL,
-            weight REAL NOT NULL,
-            trust REAL NOT NULL,
-            tags TEXT NOT NULL DEFAULT '[]',
-            refs TEXT NOT NULL DEFAULT '[]',
-            context TEXT NOT NULL DEFAULT '{}',
-            location TEXT,
-            template_id TEXT,
-            template_version TEXT,
-            structured_content TEXT,
-            template_compliance INTEGER,
-            template_validation_errors TEXT NOT NULL DEFAULT '[]',
-            created_at TEXT NOT NULL,
-            updated_at TEXT NOT NULL,
-            occurred_at TEXT NOT NULL,
-            version INTEGER NOT NULL DEFAULT 1,
-            deleted_at TEXT,
-            access_count INTEGER NOT NULL DEFAULT 0,
-            last_accessed_at TEXT,
-            PRIMARY KEY (user_id, id)
-        );
-        CREATE INDEX memories_created ON memories (user_id, created_at);
-        CREATE INDEX memories_updated ON memories (user_id, updated_at);
-        CREATE INDEX memories_occurred ON memories (user_id, occurred_at);
-        CREATE INDEX memories_type ON memories (user_id, type);
-        CREATE INDEX memories_template ON memories (user_id, template_id);
-
-        CREATE TABLE memory_tags (
-            user_id TEXT NOT NULL,
-            memory_id TEXT NOT NULL,
-            tag TEXT NOT NULL,
-            PRIMARY KEY (user_id, memory_id, tag),
-            FOREIGN KEY (user_id, memory_id) REFERENCES memories (user_id, id) ON DELETE CASCADE
-        ) WITHOUT ROWID;
-        CREATE INDEX memory_tags_tag ON memory_tags (user_id, tag);
-
-        CREATE TABLE memory_history (
-            user_id TEXT NOT NULL,
-            memory_id TEXT NOT NULL,
-            version INTEGER NOT NULL,
-            action TEXT NOT NULL,
-            previous TEXT NOT NULL,
-            reason TEXT,
-            at TEXT NOT NULL,
-            PRIMARY KEY (user_id, memory_id, version),
-            FOREIGN KEY (user_id, memory_id) REFERENCES memories (user_id, id) ON DELETE CASCADE
-        ) WITHOUT ROWID;
-
-        CREATE TABLE preferences (
-            user_id TEXT NOT NULL,
-            path TEXT NOT NULL,
-            value TEXT NOT NULL,
-            updated_at TEXT NOT NULL,
-            PRIMARY KEY (user_id, path)
-        ) WITHOUT ROWID;
-
-        CREATE TABLE preference_history (
-            user_id TEXT NOT NULL,
-            seq INTEGER NOT NULL,
-            path TEXT NOT NULL,
-            old_value TEXT,
-            new_value TEXT NOT NULL,
-            reason TEXT,
-            at TEXT NOT NULL,
-            PRIMARY KEY (user_id, seq)
-        ) WITHOUT ROWID;
-        """,
-    )
+    run_script(conn, TYPES.render(schema.INITIAL))
 
 
 def _templates(conn: sqlite3.Connection) -> None:
-    run_script(
-        conn,
-        """
-        CREATE TABLE templates (
-            user_id TEXT NOT NULL,
-            id TEXT NOT NULL,
-            name TEXT NOT NULL,
-            name_key TEXT NOT NULL,
-            version TEXT NOT NULL,
-            parent_template_id TEXT,
-            definition TEXT NOT NULL,
-            created_at TEXT NOT NULL,
-            updated_at TEXT NOT NULL,
-            PRIMARY KEY (user_id, id)
-        );
-        CREATE UNIQUE INDEX templates_name ON templates (user_id, name_key);
-        CREATE INDEX templates_parent ON templates (user_id, parent_template_id);
-
-        CREATE TABLE template_versions (
-            user_id TEXT NOT NULL,
-            template_id TEXT NOT NULL,
-            version TEXT NOT NULL,
-            definition TEXT NOT NULL,
-            at TEXT NOT NULL,
-            PRIMARY KEY (user_id, template_id, version),
-            FOREIGN KEY (user_id, template_id) REFERENCES templates (user_id, id) ON DELETE CASCADE
-        ) WITHOUT ROWID;
-        """,
-    )
+    run_script(conn, TYPES.render(schema.TEMPLATES))
 
 
 def _search(conn: sqlite3.Connection) -> None:
@@ -173,22 +68,7 @@ def _search(conn: sqlite3.Connection) -> None:
 
 
 def _suggestions(conn: sqlite3.Connection) -> None:
-    run_script(
-        conn,
-        """
-        CREATE TABLE suggestion_events (
-            user_id TEXT NOT NULL,
-            seq INTEGER NOT NULL,
-            template_id TEXT NOT NULL,
-            event TEXT NOT NULL,
-            memory_id TEXT,
-            confidence REAL,
-            at TEXT NOT NULL,
-            PRIMARY KEY (user_id, seq)
-        ) WITHOUT ROWID;
-        CREATE INDEX suggestion_events_template ON suggestion_events (user_id, template_id, event);
-        """,
-    )
+    run_script(conn, TYPES.render(schema.SUGGESTIONS))
 
 
 def _fields(conn: sqlite3.Connection) -> None:
@@ -233,42 +113,16 @@ def _covering_fields(conn: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: tuple[tuple[str, Step], ...] = (
-    ("0001_initial", _initial),
-    ("0002_templates", _templates),
-    ("0003_search", _search),
-    ("0004_suggestions", _suggestions),
-    ("0005_fields", _fields),
-    ("0006_covering_fields", _covering_fields),
-)
+MIGRATIONS = schema.steps(_initial, _templates, _search, _suggestions, _fields, _covering_fields)
 
 
 def migrate(conn: sqlite3.Connection, location: str) -> list[str]:
-    """Apply pending steps in one transaction; return the names applied."""
+    """Apply pending steps in one transaction (holding the write lock); return the names applied."""
     conn.execute("BEGIN IMMEDIATE")
     try:
-        conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
-        done = {row[0] for row in conn.execute("SELECT name FROM schema_migrations")}
-        _refuse_unknown(done, location)
-        applied = [name for name, step in MIGRATIONS if name not in done and _apply(conn, name, step)]
+        applied = apply_pending(Session(conn, DIALECT), MIGRATIONS, location)
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
         raise
     return applied
-
-
-def _apply(conn: sqlite3.Connection, name: str, step: Step) -> bool:
-    step(conn)
-    conn.execute("INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)", (name, to_text(utc_now())))
-    return True
-
-
-def _refuse_unknown(done: set[str], location: str) -> None:
-    unknown = sorted(done - {name for name, _ in MIGRATIONS})
-    if unknown:
-        raise SchemaTooNew(
-            f"The database at {location} was written by a newer version of remember "
-            f"(it has migrations this version does not know: {', '.join(unknown)}). "
-            "Upgrade remember (pip install -U remember), or point REMEMBER_DATABASE_URL at another database."
-        )

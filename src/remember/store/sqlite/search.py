@@ -6,67 +6,23 @@ Writes happen inside the transaction that writes the memory (see memories.py).
 from __future__ import annotations
 
 import sqlite3
-import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from remember.errors import NotFound
 from remember.filters import Filter
 from remember.models import DeletedMode, IndexEntry, Memory, VectorRow
+from remember.store.sql.index import IndexTables, conversation_of, previous_in_conversation
+from remember.store.sql.session import Session
 from remember.store.sqlite import filtersql
 from remember.store.sqlite.connection import Database
-from remember.store.sqlite.rows import MEMORY_COLUMNS, memory_from_row
 from remember.store.sqlite.vectors import Snapshot, VectorCache
 
 DELETED = {"exclude": "m.deleted_at IS NULL", "include": "1", "only": "m.deleted_at IS NOT NULL"}
 # bm25 column weights: content, date, context (measured on LoCoMo: docs/search.md).
 BM25_WEIGHTS = "1.0, 1.0, 0.5"
-TOTAL_CACHE_SECONDS = 5.0
-TERM_CACHE_SIZE = 50_000
+STEM_CACHE_SIZE = 50_000
 VECTOR_CHUNK = 4_096  # vectors read at a time when a user's matrix is loaded or caught up
-
-
-def write_index(conn: sqlite3.Connection, memory: Memory, entry: IndexEntry) -> None:
-    """(Re)index one memory: its keyword row, vector and context, and refresh its successors' context."""
-    rowid = _rowid(conn, memory.user_id, memory.id)
-    conversation = memory.context.get("conversation_id")
-    previous = _previous(conn, memory, conversation)
-    context = _content_of(conn, memory.user_id, previous) if previous else ""
-    conn.execute("DELETE FROM memory_fts WHERE rowid = ?", (rowid,))
-    conn.execute(
-        "INSERT INTO memory_fts (rowid, content, date, context) VALUES (?, ?, ?, ?)",
-        (rowid, entry.text, entry.date, context),
-    )
-    conn.execute(
-        "INSERT INTO memory_index (user_id, memory_id, seq, conversation_id, context_of, vector) "
-        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, memory_id) DO UPDATE SET seq = excluded.seq, "
-        "conversation_id = excluded.conversation_id, context_of = excluded.context_of, vector = excluded.vector",
-        (memory.user_id, memory.id, next_seq(conn, memory.user_id), conversation, previous, entry.vector),
-    )
-    _refresh_successors(conn, memory.user_id, memory.id, memory.content)
-
-
-def touch_index(conn: sqlite3.Connection, memory: Memory) -> None:
-    """After a change that leaves the text alone (a soft delete, a restore): vector caches re-read
-    the memory, and the memories that carry its text as context hide it while it is in the trash."""
-    conn.execute(
-        "UPDATE memory_index SET seq = ? WHERE user_id = ? AND memory_id = ?",
-        (next_seq(conn, memory.user_id), memory.user_id, memory.id),
-    )
-    _refresh_successors(conn, memory.user_id, memory.id, "" if memory.is_deleted else memory.content)
-
-
-def forget_index(conn: sqlite3.Connection, user_id: str, memory_id: str) -> None:
-    """Before a memory is purged: drop its keyword row and erase its text from others' context."""
-    row = conn.execute("SELECT rowid FROM memories WHERE user_id = ? AND id = ?", (user_id, memory_id)).fetchone()
-    if row:
-        conn.execute("DELETE FROM memory_fts WHERE rowid = ?", (row[0],))
-    _refresh_successors(conn, user_id, memory_id, "")
-    conn.execute("UPDATE memory_index SET context_of = NULL WHERE user_id = ? AND context_of = ?", (user_id, memory_id))
-    # Vector caches only read rows that changed; a purge removes one, so they must start over.
-    conn.execute(
-        "INSERT INTO index_settings (key, value) VALUES ('purges', '1') "
-        "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
-    )
 
 
 def next_seq(conn: sqlite3.Connection, user_id: str) -> int:
@@ -74,27 +30,9 @@ def next_seq(conn: sqlite3.Connection, user_id: str) -> int:
     return int(row[0])
 
 
-def _rowid(conn: sqlite3.Connection, user_id: str, memory_id: str) -> int:
+def _rowid(conn: sqlite3.Connection, user_id: str, memory_id: str) -> int | None:
     row = conn.execute("SELECT rowid FROM memories WHERE user_id = ? AND id = ?", (user_id, memory_id)).fetchone()
-    return int(row[0])
-
-
-def _previous(conn: sqlite3.Connection, memory: Memory, conversation: Any) -> str | None:
-    """The memory whose text is this one's context: the one before it in its conversation."""
-    existing = conn.execute(
-        "SELECT conversation_id, context_of FROM memory_index WHERE user_id = ? AND memory_id = ?",
-        (memory.user_id, memory.id),
-    ).fetchone()
-    if existing is not None and existing[0] == conversation:
-        return existing[1]  # type: ignore[no-any-return]
-    if not isinstance(conversation, str):
-        return None
-    row = conn.execute(
-        "SELECT memory_id FROM memory_index WHERE user_id = ? AND conversation_id = ? AND memory_id != ? "
-        "ORDER BY seq DESC LIMIT 1",
-        (memory.user_id, conversation, memory.id),
-    ).fetchone()
-    return row[0] if row else None
+    return int(row[0]) if row else None
 
 
 def _content_of(conn: sqlite3.Connection, user_id: str, memory_id: str) -> str:
@@ -113,17 +51,69 @@ def _refresh_successors(conn: sqlite3.Connection, user_id: str, memory_id: str, 
     conn.executemany("UPDATE memory_fts SET context = ? WHERE rowid = ?", [(text, r[0]) for r in rows])
 
 
-class SearchTables:
+class SearchTables(IndexTables):
     db: Database
     _vectors: VectorCache | None = None
     _stem_cache: dict[str, str]
-    _count_cache: dict[str, tuple[float, int]]
-    _total_cache: dict[str | None, tuple[float, int]]
+
+    # the hooks of shared writes (store/sql/memories.py), inside the memory's transaction
+
+    def write_index(self, s: Session, memory: Memory, entry: IndexEntry) -> None:
+        """(Re)index one memory: its keyword row, vector and context, and refresh its successors' context."""
+        conn = s.raw
+        rowid = _rowid(conn, memory.user_id, memory.id)
+        if rowid is None:
+            raise NotFound(f"Memory {memory.id} is no longer stored; it cannot be indexed.")
+        previous = previous_in_conversation(s, memory)
+        context = _content_of(conn, memory.user_id, previous) if previous else ""
+        conn.execute("DELETE FROM memory_fts WHERE rowid = ?", (rowid,))
+        conn.execute(
+            "INSERT INTO memory_fts (rowid, content, date, context) VALUES (?, ?, ?, ?)",
+            (rowid, entry.text, entry.date, context),
+        )
+        conn.execute(
+            "INSERT INTO memory_index (user_id, memory_id, seq, conversation_id, context_of, vector) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, memory_id) DO UPDATE SET seq = excluded.seq, "
+            "conversation_id = excluded.conversation_id, context_of = excluded.context_of, vector = excluded.vector",
+            (memory.user_id, memory.id, next_seq(conn, memory.user_id), conversation_of(memory), previous,
+             entry.vector),
+        )  # fmt: skip
+        _refresh_successors(conn, memory.user_id, memory.id, memory.content)
+
+    def touch_index(self, s: Session, memory: Memory) -> None:
+        """After a change that leaves the text alone (a soft delete, a restore): vector caches re-read
+        the memory, and the memories that carry its text as context hide it while it is in the trash."""
+        s.raw.execute(
+            "UPDATE memory_index SET seq = ? WHERE user_id = ? AND memory_id = ?",
+            (next_seq(s.raw, memory.user_id), memory.user_id, memory.id),
+        )
+        _refresh_successors(s.raw, memory.user_id, memory.id, "" if memory.is_deleted else memory.content)
+
+    def forget_index(self, s: Session, user_id: str, memory_id: str) -> None:
+        """Before a memory is purged: drop its keyword row and erase its text from others' context."""
+        conn = s.raw
+        rowid = _rowid(conn, user_id, memory_id)
+        if rowid is not None:
+            conn.execute("DELETE FROM memory_fts WHERE rowid = ?", (rowid,))
+        _refresh_successors(conn, user_id, memory_id, "")
+        conn.execute(
+            "UPDATE memory_index SET context_of = NULL WHERE user_id = ? AND context_of = ?", (user_id, memory_id)
+        )
+        # Vector caches only read rows that changed; a purge removes one, so they must start over.
+        conn.execute(
+            "INSERT INTO index_settings (key, value) VALUES ('purges', '1') "
+            "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+        )
+
+    # keywords
 
     def keyword_candidates(
-        self, user_id: str, match: str, *, filter: Filter | None, deleted: DeletedMode, limit: int
+        self, user_id: str, terms: Sequence[str], *, filter: Filter | None, deleted: DeletedMode, limit: int
     ) -> list[tuple[str, float]]:
-        """Memory ids and keyword scores (higher is better) for an FTS5 ``match`` expression."""
+        """Memory ids and bm25 scores (higher is better) of the user's memories holding any of ``terms``."""
+        if not terms:
+            return []
+        match = match_expression(terms)
         if filter is None and self._indexed_total(user_id) == self._indexed_total(None):
             ranked = self._best_ranked(user_id, match, deleted, limit)
             if ranked is not None:
@@ -175,25 +165,23 @@ class SearchTables:
         """
         stems = self._stems(terms)
         user_total = self._indexed_total(user_id)
-        everyone = self._indexed_total(None)
-        with self.db.read() as conn:
-            overall = [self._overall_count(conn, stem) for stem in stems]
-            if user_total == everyone:
-                return user_total, [min(n, cap) for n in overall]
-            return user_total, [
-                0 if n == 0 or not stem else self._user_count(conn, user_id, stem, cap)
-                for stem, n in zip(stems, overall, strict=True)
-            ]
+        if user_total == self._indexed_total(None):
+            return user_total, self.term_stats.counts(None, stems, cap, self._vocabulary_counts)
+        return user_total, self.term_stats.counts(
+            user_id, stems, cap, lambda missing, upto: self._user_counts(user_id, missing, upto)
+        )
 
-    def _overall_count(self, conn: sqlite3.Connection, stem: str) -> int:
-        now = time.monotonic()
-        cached = self._count_cache.get(stem)
-        if cached is None or now - cached[0] > TOTAL_CACHE_SECONDS:
-            if len(self._count_cache) > TERM_CACHE_SIZE:
-                self._count_cache.clear()
-            row = conn.execute("SELECT doc FROM temp.memory_vocab WHERE term = ?", (stem,)).fetchone()
-            cached = self._count_cache[stem] = (now, int(row[0]) if row else 0)
-        return cached[1]
+    def _vocabulary_counts(self, stems: list[str], cap: int) -> list[int]:  # noqa: ARG002 - exact counts
+        """Documents holding each stem, all users (exact, whatever ``cap``: the vocabulary keeps them)."""
+        with self.db.read() as conn:
+            rows = [
+                conn.execute("SELECT doc FROM temp.memory_vocab WHERE term = ?", (stem,)).fetchone() for stem in stems
+            ]
+        return [int(row[0]) if row and stem else 0 for stem, row in zip(stems, rows, strict=True)]
+
+    def _user_counts(self, user_id: str, stems: list[str], cap: int) -> list[int]:
+        with self.db.read() as conn:
+            return [self._user_count(conn, user_id, stem, cap) if stem else 0 for stem in stems]
 
     @staticmethod
     def _user_count(conn: sqlite3.Connection, user_id: str, stem: str, cap: int) -> int:
@@ -217,26 +205,24 @@ class SearchTables:
                 found: dict[int, str] = {}
                 for doc, term in conn.execute("SELECT doc, term FROM temp.term_stems"):
                     found.setdefault(doc, term)
-            if len(self._stem_cache) > TERM_CACHE_SIZE:
+            if len(self._stem_cache) > STEM_CACHE_SIZE:
                 self._stem_cache.clear()
             self._stem_cache.update({t: found.get(i + 1, "") for i, t in enumerate(missing)})
         return [self._stem_cache[t] for t in terms]
 
     def _indexed_total(self, user_id: str | None) -> int:
         """How many memories the index holds (of one user, or all); recounted every few seconds at most."""
-        now = time.monotonic()
-        cached = self._total_cache.get(user_id)
-        if cached is not None and now - cached[0] < TOTAL_CACHE_SECONDS:
-            return cached[1]
+        return self.term_stats.total(user_id, lambda: self._count_indexed(user_id))
+
+    def _count_indexed(self, user_id: str | None) -> int:
         with self.db.read() as conn:
             if user_id is None:
                 row = conn.execute("SELECT count(*) FROM memory_index").fetchone()
             else:
                 row = conn.execute("SELECT count(*) FROM memory_index WHERE user_id = ?", (user_id,)).fetchone()
-        if len(self._total_cache) > TERM_CACHE_SIZE:
-            self._total_cache.clear()
-        self._total_cache[user_id] = (now, int(row[0]))
         return int(row[0])
+
+    # vectors
 
     def vector_candidates(
         self, user_id: str, vector: bytes, *, filter: Filter | None, deleted: DeletedMode, limit: int
@@ -286,19 +272,6 @@ class SearchTables:
         with self.db.read() as conn:
             return {r[0] for r in conn.execute(f"SELECT m.id FROM memories m WHERE {where}", params)}
 
-    def get_memories(self, user_id: str, memory_ids: Sequence[str]) -> list[Memory]:
-        """The memories with these ids (in no particular order); unknown ids are skipped."""
-        found: list[Memory] = []
-        with self.db.read() as conn:
-            for start in range(0, len(memory_ids), 500):
-                chunk = list(memory_ids[start : start + 500])
-                marks = ", ".join("?" for _ in chunk)
-                rows = conn.execute(
-                    f"SELECT {MEMORY_COLUMNS} FROM memories WHERE user_id = ? AND id IN ({marks})", [user_id, *chunk]
-                ).fetchall()
-                found += [memory_from_row(r) for r in rows]
-        return found
-
     def get_vector(self, user_id: str, memory_id: str) -> bytes | None:
         with self.db.read() as conn:
             row = conn.execute(
@@ -306,35 +279,10 @@ class SearchTables:
             ).fetchone()
         return row[0] if row else None
 
-    def index_settings(self) -> dict[str, str]:
-        with self.db.read() as conn:
-            return dict(conn.execute("SELECT key, value FROM index_settings").fetchall())
 
-    def set_index_settings(self, settings: dict[str, str]) -> None:
-        with self.db.write() as conn:
-            conn.executemany("REPLACE INTO index_settings (key, value) VALUES (?, ?)", list(settings.items()))
-
-    def memory_ids_page(self, after: tuple[str, str] | None, limit: int) -> list[tuple[str, str]]:
-        """(user_id, memory_id) of every memory, all users, in key order: for reindexing."""
-        with self.db.read() as conn:
-            if after is None:
-                rows = conn.execute("SELECT user_id, id FROM memories ORDER BY user_id, id LIMIT ?", (limit,))
-            else:
-                rows = conn.execute(
-                    "SELECT user_id, id FROM memories WHERE (user_id, id) > (?, ?) ORDER BY user_id, id LIMIT ?",
-                    (*after, limit),
-                )
-            return [(r[0], r[1]) for r in rows.fetchall()]
-
-    def write_index_entries(self, batch: Sequence[tuple[Memory, IndexEntry]]) -> None:
-        """(Re)index stored memories in one transaction (used to rebuild the index)."""
-        with self.db.write() as conn:
-            for memory, entry in batch:
-                write_index(conn, memory, entry)
-
-    def count_memories(self) -> int:
-        with self.db.read() as conn:
-            return int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
+def match_expression(terms: Sequence[str]) -> str:
+    """An FTS5 query matching any of ``terms``, each quoted so no FTS syntax can slip in."""
+    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
 
 
 def create_scratch(conn: sqlite3.Connection) -> None:

@@ -2,23 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from remember.models import IndexEntry, Memory
+from remember.store.sql.preferences import PreferenceTables
+from remember.store.sql.session import Session
+from remember.store.sql.terms import TermStatistics
+from remember.store.sql.transfer import TransferTables
+from remember.store.sqlite import fields
 from remember.store.sqlite.connection import Database
-from remember.store.sqlite.memories import MemoryTables
+from remember.store.sqlite.dialect import DIALECT
+from remember.store.sqlite.listing import ListingTables
 from remember.store.sqlite.migrations import migrate
-from remember.store.sqlite.preferences import PreferenceTables
 from remember.store.sqlite.search import SearchTables, create_scratch
-from remember.store.sqlite.suggestions import SuggestionTables
-from remember.store.sqlite.templates import TemplateTables
-from remember.store.sqlite.transfer import TransferTables
+
+BULK = 500  # a batch this large refreshes the planner's statistics
 
 
-class SqliteStore(MemoryTables, PreferenceTables, TemplateTables, SearchTables, SuggestionTables, TransferTables):
+class SqliteStore(TransferTables, PreferenceTables, ListingTables, SearchTables):
     def __init__(self, path: str, *, url: str | None = None) -> None:
         self.url = url or f"sqlite:///{path}"
+        self.dialect = DIALECT
         self.db = Database(path)
+        self.term_stats = TermStatistics()
         self._stem_cache = {}
-        self._count_cache = {}
-        self._total_cache = {}
         try:
             migrate(self.db.connection, path)
             create_scratch(self.db.connection)
@@ -28,3 +35,11 @@ class SqliteStore(MemoryTables, PreferenceTables, TemplateTables, SearchTables, 
 
     def close(self) -> None:
         self.db.close()
+
+    def insert_memories(self, batch: Sequence[tuple[Memory, IndexEntry | None]]) -> None:
+        super().insert_memories(batch)
+        if len(batch) >= BULK:
+            self.db.optimize()
+
+    def write_fields(self, s: Session, memory: Memory) -> None:
+        fields.write_fields(s.raw, memory)

@@ -1,4 +1,9 @@
-"""The ``Store`` protocol: everything the service needs from a database.
+"""What the services need from a database, one protocol per concern.
+
+``MemoryStore``, ``TemplateStore``, ``PreferenceStore``, ``SearchIndex``,
+``IndexMaintenance``, ``SuggestionLog`` and ``TransferStore`` match the shared
+table classes of ``store/sql/``; a service takes the one it uses. ``Store`` is
+all of them: what ``open_store`` returns.
 
 Every method takes the ``user_id`` it acts for and touches only that user's
 rows. Every method is atomic: a change of several rows happens in one
@@ -32,12 +37,7 @@ from remember.models import (
 )
 
 
-class Store(Protocol):
-    url: str
-
-    def close(self) -> None: ...
-
-    # memories
+class MemoryStore(Protocol):
     def insert_memory(self, memory: Memory, index: IndexEntry | None = None) -> None:
         """Store a new memory (its id must be new for its user) and its search index entry."""
 
@@ -71,16 +71,13 @@ class Store(Protocol):
     def record_access(self, user_id: str, memory_ids: Sequence[str], at: datetime) -> None:
         """Count one access of each memory and note when it happened."""
 
-    # preferences
-    def get_preferences(self, user_id: str) -> dict[str, Any]:
-        """The user's stored preference values by dot path (defaults not included)."""
+    def get_memories(self, user_id: str, memory_ids: Sequence[str]) -> list[Memory]:
+        """The user's memories with these ids, in no particular order."""
 
-    def set_preference(
-        self, user_id: str, path: str, value: Any, *, old_value: Any, reason: str | None, at: datetime
-    ) -> None:
-        """Store one preference value and a history row of the change."""
 
-    # templates (the user's own; built-ins live in the package, not the database)
+class TemplateStore(Protocol):
+    """The user's own templates; built-ins live in the package, not the database."""
+
     def insert_template(self, record: TemplateRecord) -> None:
         """Store a new template and its first version; Conflict if the user has one of that name."""
 
@@ -112,12 +109,23 @@ class Store(Protocol):
     ) -> list[Memory]:
         """The user's memories made with any of these templates, oldest first."""
 
-    # search index
+
+class PreferenceStore(Protocol):
+    def get_preferences(self, user_id: str) -> dict[str, Any]:
+        """The user's stored preference values by dot path (defaults not included)."""
+
+    def set_preference(
+        self, user_id: str, path: str, value: Any, *, old_value: Any, reason: str | None, at: datetime
+    ) -> None:
+        """Store one preference value and a history row of the change."""
+
+
+class SearchIndex(Protocol):
     def keyword_candidates(
-        self, user_id: str, match: str, *, filter: Filter | None, deleted: DeletedMode, limit: int
+        self, user_id: str, terms: Sequence[str], *, filter: Filter | None, deleted: DeletedMode, limit: int
     ) -> list[tuple[str, float]]:
-        """Memory ids and keyword scores (higher is better) for a full-text ``match`` of quoted terms
-        joined by OR, among the user's memories that pass ``filter``."""
+        """Memory ids and keyword scores (higher is better) of the user's memories that hold any of
+        ``terms`` (plain words, matched as the backend stems them) and pass ``filter``."""
 
     def term_document_counts(self, user_id: str, terms: Sequence[str], *, cap: int) -> tuple[int, list[int]]:
         """How many of the user's memories are indexed, and how many of them contain each term,
@@ -132,11 +140,10 @@ class Store(Protocol):
     def cosines(self, user_id: str, vector: bytes, memory_ids: Sequence[str]) -> dict[str, float]:
         """The cosine between ``vector`` and each of these memories that has a vector."""
 
-    def get_memories(self, user_id: str, memory_ids: Sequence[str]) -> list[Memory]:
-        """The user's memories with these ids, in no particular order."""
-
     def get_vector(self, user_id: str, memory_id: str) -> bytes | None: ...
 
+
+class IndexMaintenance(Protocol):
     def index_settings(self) -> dict[str, str]:
         """What the stored vectors were made with (``embedding_model``, ``embedding_dimension``)."""
 
@@ -151,14 +158,16 @@ class Store(Protocol):
     def count_memories(self) -> int:
         """How many memories the database holds, all users."""
 
-    # template suggestions
+
+class SuggestionLog(Protocol):
     def log_suggestions(self, user_id: str, events: Sequence[SuggestionEvent]) -> None:
         """Record suggestions shown to the user and templates they applied."""
 
     def suggestion_stats(self, user_id: str) -> dict[str, SuggestionStats]:
         """Per template id: how often it was shown to the user and applied, and when last applied."""
 
-    # moving whole users between databases
+
+class TransferStore(Protocol):
     def user_ids(self) -> list[str]:
         """Every user with anything stored, sorted."""
 
@@ -173,3 +182,17 @@ class Store(Protocol):
 
     def restore_user(self, dump: UserDump) -> None:
         """Write everything of one user (who must have nothing stored yet) in one transaction."""
+
+
+class SearchStore(MemoryStore, SearchIndex, Protocol):
+    """Memories and their search index, as search and memory writes use them."""
+
+
+class Store(
+    MemoryStore, TemplateStore, PreferenceStore, SearchIndex, IndexMaintenance, SuggestionLog, TransferStore, Protocol
+):
+    """Everything a database holds."""
+
+    url: str
+
+    def close(self) -> None: ...

@@ -1,0 +1,100 @@
+"""Tool schemas as short as they can be and still say everything a client needs.
+
+pydantic's JSON Schemas carry a ``title`` for every property and model (the
+property's own name, capitalised), ``anyOf`` with a ``null`` member for every
+optional value and ``"default": null`` beside it. Across 21 tools that is half
+of what a client reads into its model's context on every conversation. The
+compact form keeps every type, constraint, description, enum, non-null default
+and required list: an optional value becomes ``{"type": ["string", "null"]}``
+(or keeps ``anyOf`` when a member is more than a type), titles and null defaults
+go, and so do ``"additionalProperties": true`` (the default). Calls are still validated
+against the full pydantic model.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_NODE_MAPS = ("properties", "$defs", "patternProperties")
+_NODE_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
+_NODES = ("items", "additionalProperties", "not", "contains")
+
+
+def compact(schema: dict[str, Any]) -> dict[str, Any]:
+    """A compact copy of ``schema`` (the input is left alone)."""
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == "title" or (key == "default" and value is None) or (key == "additionalProperties" and value is True):
+            continue
+        if key in _NODE_MAPS and isinstance(value, dict):
+            out[key] = {name: _node(node) for name, node in value.items()}
+        elif key in _NODE_LISTS and isinstance(value, list):
+            out[key] = [_node(node) for node in value]
+        elif key in _NODES and isinstance(value, dict):
+            out[key] = compact(value)
+        else:
+            out[key] = value
+    return _merge_nullable(out)
+
+
+def compact_input(schema: dict[str, Any]) -> dict[str, Any]:
+    """The compact form of a tool's parameters: an optional parameter is given or left out, so
+    its schema does not list null as a value too (a null sent anyway means "not given")."""
+    out = compact(schema)
+    required = set(out.get("required", ()))
+    properties = out.get("properties", {})
+    out["properties"] = {name: node if name in required else _not_null(node) for name, node in properties.items()}
+    return out
+
+
+def _not_null(node: Any) -> Any:
+    if not isinstance(node, dict):
+        return node
+    kind = node.get("type")
+    if isinstance(kind, list) and "null" in kind:
+        rest = [k for k in kind if k != "null"]
+        return {**node, "type": rest[0] if len(rest) == 1 else rest}
+    options = node.get("anyOf")
+    if isinstance(options, list) and {"type": "null"} in options:
+        rest = [o for o in options if o != {"type": "null"}]
+        merged = {k: v for k, v in node.items() if k != "anyOf"}
+        return {**rest[0], **merged} if len(rest) == 1 else {**merged, "anyOf": rest}
+    return node
+
+
+def compact_output(schema: dict[str, Any]) -> dict[str, Any]:
+    """The compact form of a result's schema, without what only repeats: a result always carries
+    every property it declares (a null stands for nothing) and nothing else, so neither lists of
+    required properties nor ``"additionalProperties": false`` add to the property names."""
+    trimmed: dict[str, Any] = _trimmed(compact(schema))
+    return trimmed
+
+
+def _trimmed(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_trimmed(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    return {
+        key: value if key in ("enum", "const", "default", "examples") else _trimmed(value)
+        for key, value in node.items()
+        if not (key == "required" and isinstance(value, list))
+        and not (key == "additionalProperties" and value is False)
+    }
+
+
+def _node(node: Any) -> Any:
+    return compact(node) if isinstance(node, dict) else node
+
+
+def _merge_nullable(node: dict[str, Any]) -> dict[str, Any]:
+    """``anyOf: [{type: X, …}, {type: null}]`` as ``{type: [X, null], …}`` when nothing else is in the way."""
+    options = node.get("anyOf")
+    if not isinstance(options, list) or len(options) != 2 or {"type": "null"} not in options:
+        return node
+    other = options[0] if options[1] == {"type": "null"} else options[1]
+    kind = other.get("type") if isinstance(other, dict) else None
+    if not isinstance(kind, str) or any(key in node for key in other):
+        return node
+    merged = {key: value for key, value in node.items() if key != "anyOf"}
+    return {**other, **merged, "type": [kind, "null"]}

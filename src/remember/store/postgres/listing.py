@@ -1,0 +1,31 @@
+"""Pages of memories in PostgreSQL: the total and the page in one statement (one snapshot)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from remember.models import MemoryQuery, Page
+from remember.store.postgres import filtersql
+from remember.store.sql.base import SqlBase
+from remember.store.sql.memories import order_by
+from remember.store.sql.rows import MEMORY_COLUMNS_OF_M, memory_from_row
+
+DELETED = {"exclude": "m.deleted_at IS NULL", "include": "TRUE", "only": "m.deleted_at IS NOT NULL"}
+
+
+class ListingTables(SqlBase):
+    def list_memories(self, user_id: str, query: MemoryQuery) -> Page:
+        params: list[Any] = [user_id]
+        where = f"m.user_id = %s AND {DELETED[query.deleted]}"
+        if query.filter is not None:
+            where += " AND " + filtersql.render(query.filter, params)
+        sql = (
+            f"SELECT c.total, p.* FROM (SELECT count(*) AS total FROM memories m WHERE {where}) c "
+            f"LEFT JOIN LATERAL (SELECT {MEMORY_COLUMNS_OF_M} FROM memories m WHERE {where} "
+            f"ORDER BY {order_by(query.sort_by, query.descending)} LIMIT %s OFFSET %s) p ON TRUE"
+        )
+        with self.db.read() as conn:
+            rows = conn.execute(sql, [*params, *params, query.limit, query.offset]).fetchall()
+        total = rows[0][0] if rows else 0
+        items = tuple(memory_from_row(self.dialect, r[1:]) for r in rows if r[2] is not None)
+        return Page(items, total, query.limit, query.offset)

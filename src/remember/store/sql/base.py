@@ -1,0 +1,55 @@
+"""The base every shared table class builds on: sessions over the backend's database, and its hooks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any, Protocol
+
+from remember.models import IndexEntry, Memory
+from remember.store.sql.dialect import Dialect
+from remember.store.sql.session import Session
+
+
+class Database(Protocol):
+    """A backend's connection handling: a snapshot to read in, a transaction to write in."""
+
+    def read(self) -> AbstractContextManager[Any]: ...
+
+    def write(self) -> AbstractContextManager[Any]: ...
+
+
+class SqlBase:
+    """Sessions, and the places where a backend's own index joins a shared write.
+
+    The hooks run inside the transaction that writes the memory, so a memory and
+    its index never disagree.
+    """
+
+    db: Database
+    dialect: Dialect
+
+    @contextmanager
+    def reading(self) -> Iterator[Session]:
+        with self.db.read() as raw:
+            yield Session(raw, self.dialect)
+
+    @contextmanager
+    def writing(self) -> Iterator[Session]:
+        with self.db.write() as raw:
+            yield Session(raw, self.dialect)
+
+    def write_index(self, s: Session, memory: Memory, entry: IndexEntry) -> None:
+        """(Re)index one memory."""
+        raise NotImplementedError
+
+    def touch_index(self, s: Session, memory: Memory) -> None:
+        """A memory changed without a new index entry (soft delete, restore, compliance)."""
+        raise NotImplementedError
+
+    def forget_index(self, s: Session, user_id: str, memory_id: str) -> None:
+        """A memory is about to be purged."""
+        raise NotImplementedError
+
+    def write_fields(self, s: Session, memory: Memory) -> None:
+        """A memory's structured content was written (a backend may keep a value index of it)."""

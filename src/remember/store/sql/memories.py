@@ -1,0 +1,195 @@
+"""Memories: rows, tags, history, access counts, and the memories of templates."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from remember.errors import Conflict, NotFound, StoreError
+from remember.models import HistoryEntry, IndexEntry, Memory, MemoryChange
+from remember.store.sql.base import SqlBase
+from remember.store.sql.dialect import chunks
+from remember.store.sql.rows import (
+    HISTORY_COLUMNS,
+    MEMORY_ASSIGNMENTS,
+    MEMORY_COLUMNS,
+    MEMORY_PLACEHOLDERS,
+    history_from_row,
+    history_params,
+    memory_from_row,
+    memory_params,
+)
+from remember.store.sql.session import Session
+
+SORT_COLUMNS = frozenset({"created_at", "updated_at", "weight", "occurred_at"})
+CHUNK = 500  # ids bound in one statement
+HISTORY_INSERT = f"INSERT INTO memory_history ({HISTORY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
+
+
+class MemoryTables(SqlBase):
+    def insert_memory(self, memory: Memory, index: IndexEntry | None = None) -> None:
+        self.insert_memories([(memory, index)])
+
+    def insert_memories(self, batch: Sequence[tuple[Memory, IndexEntry | None]]) -> None:
+        """Insert many memories (and their index entries) in one transaction: all or none."""
+        if not batch:
+            return
+        try:
+            with self.writing() as s:
+                s.lock_users(m.user_id for m, index in batch if index is not None)
+                for memory, index in batch:
+                    self.insert_row(s, memory, index)
+        except StoreError as exc:
+            if isinstance(exc.__cause__, self.dialect.unique_violation):
+                which = f"Memory {batch[0][0].id}" if len(batch) == 1 else "One of these memories"
+                raise StoreError(f"{which} already exists; give the new memory another id.") from exc
+            raise
+
+    def get_memory(self, user_id: str, memory_id: str) -> Memory | None:
+        with self.reading() as s:
+            row = s.one(f"SELECT {MEMORY_COLUMNS} FROM memories WHERE user_id = ? AND id = ?", (user_id, memory_id))
+        return memory_from_row(self.dialect, row) if row else None
+
+    def get_memories(self, user_id: str, memory_ids: Sequence[str]) -> list[Memory]:
+        """The memories with these ids (in no particular order); unknown ids are skipped."""
+        found: list[Memory] = []
+        with self.reading() as s:
+            for chunk in chunks(memory_ids, CHUNK):
+                params: list[object] = [user_id]
+                where = s.any_of("id", chunk, params)
+                rows = s.all(f"SELECT {MEMORY_COLUMNS} FROM memories WHERE user_id = ? AND {where}", params)
+                found += [memory_from_row(self.dialect, r) for r in rows]
+        return found
+
+    def replace_memory(
+        self, memory: Memory, *, expected_version: int, history: HistoryEntry, index: IndexEntry | None = None
+    ) -> None:
+        with self.writing() as s:
+            self.write_change(s, MemoryChange(memory, expected_version, history), index)
+
+    def purge_memory(self, user_id: str, memory_id: str) -> bool:
+        with self.writing() as s:
+            s.lock_users([user_id])
+            self.forget_index(s, user_id, memory_id)
+            return int(s.run("DELETE FROM memories WHERE user_id = ? AND id = ?", (user_id, memory_id)).rowcount) > 0
+
+    def memory_history(self, user_id: str, memory_id: str) -> list[HistoryEntry]:
+        with self.reading() as s:
+            rows = s.all(
+                f"SELECT {HISTORY_COLUMNS} FROM memory_history WHERE user_id = ? AND memory_id = ? "
+                "ORDER BY version DESC",
+                (user_id, memory_id),
+            )
+        return [history_from_row(self.dialect, r) for r in rows]
+
+    def record_access(self, user_id: str, memory_ids: Sequence[str], at: datetime) -> None:
+        if not memory_ids:
+            return
+        ids = sorted(set(memory_ids))
+        with self.writing() as s:
+            for chunk in chunks(ids, CHUNK):
+                params: list[object] = [user_id]
+                where = s.any_of("id", chunk, params)
+                # Rows locked in id order first: two overlapping calls cannot deadlock.
+                s.run(
+                    f"SELECT id FROM memories WHERE user_id = ? AND {where} ORDER BY id{self.dialect.for_update}",
+                    params,
+                )
+                s.run(
+                    f"UPDATE memories SET access_count = access_count + 1, last_accessed_at = ? "
+                    f"WHERE user_id = ? AND {where}",
+                    [self.dialect.moment(at), *params],
+                )
+
+    def memories_of_templates(
+        self, user_id: str, template_ids: Sequence[str], *, include_deleted: bool
+    ) -> list[Memory]:
+        """The user's memories made with any of these templates, oldest first."""
+        if not template_ids:
+            return []
+        params: list[object] = [user_id]
+        where = self.dialect.any_of("template_id", template_ids, params)
+        deleted = "" if include_deleted else " AND deleted_at IS NULL"
+        with self.reading() as s:
+            rows = s.all(
+                f"SELECT {MEMORY_COLUMNS} FROM memories WHERE user_id = ? AND {where}{deleted} ORDER BY created_at, id",
+                params,
+            )
+        return [memory_from_row(self.dialect, r) for r in rows]
+
+    def count_memories(self) -> int:
+        with self.reading() as s:
+            return int(s.value("SELECT count(*) FROM memories") or 0)
+
+    def memory_ids_page(self, after: tuple[str, str] | None, limit: int) -> list[tuple[str, str]]:
+        """(user_id, memory_id) of every memory, all users, in key order: for reindexing."""
+        with self.reading() as s:
+            if after is None:
+                rows = s.all("SELECT user_id, id FROM memories ORDER BY user_id, id LIMIT ?", (limit,))
+            else:
+                rows = s.all(
+                    "SELECT user_id, id FROM memories WHERE (user_id, id) > (?, ?) ORDER BY user_id, id LIMIT ?",
+                    (*after, limit),
+                )
+        return [(r[0], r[1]) for r in rows]
+
+    # inside a transaction (also used by templates and transfer)
+
+    def insert_row(self, s: Session, memory: Memory, index: IndexEntry | None) -> None:
+        """Insert one memory, its tags and its index entry (the caller holds the user's index lock)."""
+        s.run(
+            f"INSERT INTO memories ({MEMORY_COLUMNS}) VALUES ({MEMORY_PLACEHOLDERS})",
+            memory_params(self.dialect, memory),
+        )
+        _write_tags(s, memory)
+        self.write_fields(s, memory)
+        if index is not None:
+            self.write_index(s, memory, index)
+
+    def write_change(self, s: Session, change: MemoryChange, index: IndexEntry | None = None) -> None:
+        """Write a memory's new state and its history entry, if it is still at the expected version.
+
+        With ``index`` the memory is re-indexed; without, its index only learns that it changed.
+        """
+        memory = change.memory
+        # The user's index lock first, then the row: every index writer takes them in this order.
+        s.lock_users([memory.user_id])
+        # A row lock makes a concurrent writer wait here, then see the version written before it.
+        row = s.one(
+            f"SELECT version FROM memories WHERE user_id = ? AND id = ?{self.dialect.for_update}",
+            (memory.user_id, memory.id),
+        )
+        if row is None:
+            raise NotFound(f"Memory {memory.id} no longer exists.")
+        if row[0] != change.expected_version:
+            raise Conflict(
+                f"Memory {memory.id} was changed by someone else (now version {row[0]}, "
+                f"expected {change.expected_version}); fetch it again and reapply your change."
+            )
+        s.run("DELETE FROM memory_tags WHERE user_id = ? AND memory_id = ?", (memory.user_id, memory.id))
+        s.run(
+            f"UPDATE memories SET {MEMORY_ASSIGNMENTS} WHERE user_id = ? AND id = ?",
+            (*memory_params(self.dialect, memory)[2:], memory.user_id, memory.id),
+        )
+        _write_tags(s, memory)
+        self.write_fields(s, memory)
+        s.run(HISTORY_INSERT, history_params(self.dialect, change.history))
+        if index is not None:
+            self.write_index(s, memory, index)
+        else:
+            self.touch_index(s, memory)
+
+
+def _write_tags(s: Session, memory: Memory) -> None:
+    s.many(
+        "INSERT INTO memory_tags (user_id, memory_id, tag) VALUES (?, ?, ?)",
+        [(memory.user_id, memory.id, tag) for tag in memory.tags],
+    )
+
+
+def order_by(sort_by: str, descending: bool) -> str:
+    """ORDER BY of a page of memories (``m``); the id breaks ties (byte order on both backends)."""
+    if sort_by not in SORT_COLUMNS:
+        raise StoreError(f"cannot sort by {sort_by!r}")
+    direction = "DESC" if descending else "ASC"
+    return f"m.{sort_by} {direction}, m.id {direction}"

@@ -1,0 +1,170 @@
+"""The tables both backends share, written once with the column types as ``$names``.
+
+``$key`` is a text compared byte by byte (ids, names, tags: ``COLLATE "C"`` on
+PostgreSQL, SQLite's default), ``$json`` JSON (text or ``jsonb``), ``$texts`` a
+list of texts (JSON text or ``text[]``) and ``$no_texts`` its empty value,
+``$moment`` a point in time (ISO 8601 text or ``timestamptz``), ``$flag`` a
+boolean, ``$real`` a float, ``$count`` a counter, ``$compact`` the table option
+of small-keyed tables (``WITHOUT ROWID`` on SQLite). Each backend's migration
+steps fill them in (``ColumnTypes.render``); search has tables of its own per backend.
+
+Every table's primary key starts with ``user_id`` and every foreign key includes
+it, so the schema can be distributed by ``user_id`` (Citus; see docs/postgres.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from string import Template
+from typing import Any
+
+# Every backend's steps, in order, under these names: both report the same schema history.
+STEP_NAMES = (
+    "0001_initial",
+    "0002_templates",
+    "0003_search",
+    "0004_suggestions",
+    "0005_fields",
+    "0006_covering_fields",
+)
+
+
+def steps(*functions: Callable[[Any], None]) -> tuple[tuple[str, Callable[[Any], None]], ...]:
+    """A backend's migration steps, named in order (one function per name)."""
+    return tuple(zip(STEP_NAMES, functions, strict=True))
+
+
+@dataclass(frozen=True)
+class ColumnTypes:
+    key: str
+    text: str
+    json: str
+    texts: str
+    no_texts: str
+    moment: str
+    flag: str
+    real: str
+    integer: str
+    count: str
+    compact: str
+
+    def render(self, script: str) -> str:
+        return Template(script).substitute(asdict(self))
+
+
+INITIAL = """
+CREATE TABLE memories (
+    user_id $key NOT NULL,
+    id $key NOT NULL,
+    content $text NOT NULL,
+    title $text,
+    type $key NOT NULL,
+    weight $real NOT NULL,
+    trust $real NOT NULL,
+    tags $texts NOT NULL DEFAULT $no_texts,
+    refs $texts NOT NULL DEFAULT $no_texts,
+    context $json NOT NULL DEFAULT '{}',
+    location $json,
+    template_id $key,
+    template_version $text,
+    structured_content $json,
+    template_compliance $flag,
+    template_validation_errors $json NOT NULL DEFAULT '[]',
+    created_at $moment NOT NULL,
+    updated_at $moment NOT NULL,
+    occurred_at $moment NOT NULL,
+    version $integer NOT NULL DEFAULT 1,
+    deleted_at $moment,
+    access_count $count NOT NULL DEFAULT 0,
+    last_accessed_at $moment,
+    PRIMARY KEY (user_id, id)
+);
+CREATE INDEX memories_created ON memories (user_id, created_at);
+CREATE INDEX memories_updated ON memories (user_id, updated_at);
+CREATE INDEX memories_occurred ON memories (user_id, occurred_at);
+CREATE INDEX memories_type ON memories (user_id, type);
+CREATE INDEX memories_template ON memories (user_id, template_id);
+
+CREATE TABLE memory_tags (
+    user_id $key NOT NULL,
+    memory_id $key NOT NULL,
+    tag $key NOT NULL,
+    PRIMARY KEY (user_id, memory_id, tag),
+    FOREIGN KEY (user_id, memory_id) REFERENCES memories (user_id, id) ON DELETE CASCADE
+)$compact;
+CREATE INDEX memory_tags_tag ON memory_tags (user_id, tag);
+
+CREATE TABLE memory_history (
+    user_id $key NOT NULL,
+    memory_id $key NOT NULL,
+    version $integer NOT NULL,
+    action $text NOT NULL,
+    previous $json NOT NULL,
+    reason $text,
+    at $moment NOT NULL,
+    PRIMARY KEY (user_id, memory_id, version),
+    FOREIGN KEY (user_id, memory_id) REFERENCES memories (user_id, id) ON DELETE CASCADE
+)$compact;
+
+CREATE TABLE preferences (
+    user_id $key NOT NULL,
+    path $key NOT NULL,
+    value $json NOT NULL,
+    updated_at $moment NOT NULL,
+    PRIMARY KEY (user_id, path)
+)$compact;
+
+CREATE TABLE preference_history (
+    user_id $key NOT NULL,
+    seq $count NOT NULL,
+    path $key NOT NULL,
+    old_value $json,
+    new_value $json NOT NULL,
+    reason $text,
+    at $moment NOT NULL,
+    PRIMARY KEY (user_id, seq)
+)$compact;
+"""
+
+TEMPLATES = """
+CREATE TABLE templates (
+    user_id $key NOT NULL,
+    id $key NOT NULL,
+    name $text NOT NULL,
+    name_key $key NOT NULL,
+    version $text NOT NULL,
+    parent_template_id $key,
+    definition $json NOT NULL,
+    created_at $moment NOT NULL,
+    updated_at $moment NOT NULL,
+    PRIMARY KEY (user_id, id)
+);
+CREATE UNIQUE INDEX templates_name ON templates (user_id, name_key);
+CREATE INDEX templates_parent ON templates (user_id, parent_template_id);
+
+CREATE TABLE template_versions (
+    user_id $key NOT NULL,
+    template_id $key NOT NULL,
+    version $text NOT NULL,
+    definition $json NOT NULL,
+    at $moment NOT NULL,
+    PRIMARY KEY (user_id, template_id, version),
+    FOREIGN KEY (user_id, template_id) REFERENCES templates (user_id, id) ON DELETE CASCADE
+)$compact;
+"""
+
+# Numbered per user like preference_history (no sequence: the table shards by user as it is).
+SUGGESTIONS = """
+CREATE TABLE suggestion_events (
+    user_id $key NOT NULL,
+    seq $count NOT NULL,
+    template_id $key NOT NULL,
+    event $key NOT NULL,
+    memory_id $key,
+    confidence $real,
+    at $moment NOT NULL,
+    PRIMARY KEY (user_id, seq)
+)$compact;
+CREATE INDEX suggestion_events_template ON suggestion_events (user_id, template_id, event);
+"""

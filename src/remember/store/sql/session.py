@@ -1,0 +1,53 @@
+"""One connection, inside one transaction or snapshot, speaking the shared SQL.
+
+``Session`` translates each shared statement into its backend's style and hands
+out the raw connection (``raw``) to the backend's own code (search, filters).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
+from typing import Any
+
+from remember.store.sql.dialect import Dialect
+
+Row = Sequence[Any]
+
+
+class Session:
+    __slots__ = ("dialect", "raw")
+
+    def __init__(self, raw: Any, dialect: Dialect) -> None:
+        self.raw = raw
+        self.dialect = dialect
+
+    def run(self, text: str, params: Sequence[Any] = ()) -> Any:
+        """Execute one statement; its cursor (``rowcount``, ``fetchall``)."""
+        return self.raw.execute(self.dialect.statement(text), params)
+
+    def one(self, text: str, params: Sequence[Any] = ()) -> Row | None:
+        row: Row | None = self.run(text, params).fetchone()
+        return row
+
+    def all(self, text: str, params: Sequence[Any] = ()) -> list[Row]:
+        return list(self.run(text, params).fetchall())
+
+    def value(self, text: str, params: Sequence[Any] = ()) -> Any:
+        """The first column of the first row (None when there is no row)."""
+        row = self.one(text, params)
+        return row[0] if row else None
+
+    def many(self, text: str, rows: Iterable[Sequence[Any]]) -> None:
+        rows = list(rows)
+        if rows:
+            self.dialect.executemany(self.raw, self.dialect.statement(text), rows)
+
+    def savepoint(self) -> AbstractContextManager[None]:
+        return self.dialect.savepoint(self.raw)
+
+    def any_of(self, column: str, values: Sequence[Any], params: list[Any]) -> str:
+        return self.dialect.any_of(column, values, params)
+
+    def lock_users(self, user_ids: Iterable[str]) -> None:
+        self.dialect.lock_users(self.raw, user_ids)

@@ -1,0 +1,103 @@
+"""Reading and writing a whole user at once, for moving users between databases."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from remember.errors import Conflict
+from remember.models import PreferenceChange, TemplateVersion, UserDump
+from remember.store.sql.memories import HISTORY_INSERT
+from remember.store.sql.preferences import HISTORY_INSERT as PREFERENCE_HISTORY_INSERT
+from remember.store.sql.rows import TEMPLATE_INSERT, history_params, template_params
+from remember.store.sql.session import Session
+from remember.store.sql.suggestions import EVENT_INSERT, SuggestionTables
+from remember.store.sql.templates import TemplateTables
+
+# When a preference was set is known from its history; a value without history gets this.
+_UNKNOWN_TIME = datetime(1970, 1, 1, tzinfo=UTC)
+USER_TABLES = ("memories", "templates", "preferences", "preference_history", "suggestion_events")
+
+
+class TransferTables(TemplateTables, SuggestionTables):
+    def user_ids(self) -> list[str]:
+        """Every user with anything stored, sorted."""
+        union = " UNION ".join(f"SELECT DISTINCT user_id FROM {t}" for t in USER_TABLES)
+        with self.reading() as s:
+            return sorted(r[0] for r in s.all(union))
+
+    def preference_history(self, user_id: str) -> list[PreferenceChange]:
+        d = self.dialect
+        with self.reading() as s:
+            rows = s.all(
+                "SELECT path, old_value, new_value, reason, at FROM preference_history WHERE user_id = ? ORDER BY seq",
+                (user_id,),
+            )
+        return [
+            PreferenceChange(path, d.from_optional_json(old), d.from_json(new), reason, d.from_moment(at))
+            for path, old, new, reason, at in rows
+        ]
+
+    def template_versions(self, user_id: str, template_id: str) -> list[TemplateVersion]:
+        d = self.dialect
+        with self.reading() as s:
+            rows = s.all(
+                "SELECT version, definition, at FROM template_versions WHERE user_id = ? AND template_id = ? "
+                "ORDER BY at, version",
+                (user_id, template_id),
+            )
+        return [TemplateVersion(v, d.from_json(definition), d.from_moment(at)) for v, definition, at in rows]
+
+    def restore_user(self, user: UserDump) -> None:
+        """Write everything of one user (who must have nothing stored yet) in one transaction."""
+        d = self.dialect
+        with self.writing() as s:
+            s.lock_users([user.user_id])
+            _refuse_existing(s, user.user_id)
+            self._restore_preferences(s, user)
+            self._restore_templates(s, user)
+            for memory, history, index in user.memories:
+                self.insert_row(s, memory, index)
+                s.many(HISTORY_INSERT, [history_params(d, h) for h in history])
+            s.many(
+                EVENT_INSERT,
+                [
+                    (user.user_id, i + 1, e.template_id, e.event, e.memory_id, e.confidence, d.moment(e.at))
+                    for i, e in enumerate(user.suggestion_events)
+                ],
+            )
+
+    def _restore_preferences(self, s: Session, user: UserDump) -> None:
+        d = self.dialect
+        latest = {c.path: c.at for c in user.preference_history}
+        s.many(
+            "INSERT INTO preferences (user_id, path, value, updated_at) VALUES (?, ?, ?, ?)",
+            [
+                (user.user_id, path, d.json(value), d.moment(latest.get(path, _UNKNOWN_TIME)))
+                for path, value in user.preferences.items()
+            ],
+        )
+        s.many(
+            PREFERENCE_HISTORY_INSERT,
+            [
+                (user.user_id, i + 1, c.path, d.json(c.old_value), d.json(c.new_value), c.reason, d.moment(c.at))
+                for i, c in enumerate(user.preference_history)
+            ],
+        )
+
+    def _restore_templates(self, s: Session, user: UserDump) -> None:
+        d = self.dialect
+        for record, versions in user.templates:
+            s.run(TEMPLATE_INSERT, template_params(d, record))
+            s.many(
+                "INSERT INTO template_versions (user_id, template_id, version, definition, at) VALUES (?, ?, ?, ?, ?)",
+                [(record.user_id, record.id, v.version, d.json(dict(v.definition)), d.moment(v.at)) for v in versions],
+            )
+
+
+def _refuse_existing(s: Session, user_id: str) -> None:
+    for table in USER_TABLES:
+        if s.one(f"SELECT 1 FROM {table} WHERE user_id = ? LIMIT 1", (user_id,)):
+            raise Conflict(
+                f"User {user_id!r} already has data in this database; import into an empty database "
+                "or one without this user."
+            )

@@ -1,0 +1,70 @@
+"""Compact tool schemas keep every type, constraint and description, and drop only repetition."""
+
+from __future__ import annotations
+
+import jsonschema
+import pytest
+
+from remember.mcp.compact import compact, compact_input, compact_output
+
+SCHEMA = {
+    "title": "remember_create_memoryArguments",
+    "type": "object",
+    "properties": {
+        "title": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None, "title": "Title"},
+        "weight": {"anyOf": [{"type": "number", "minimum": 0}, {"type": "null"}], "title": "Weight"},
+        "content": {"anyOf": [{"type": "string"}, {"type": "object"}, {"type": "null"}], "title": "Content"},
+        "limit": {"default": 20, "title": "Limit", "type": "integer"},
+        "context": {"anyOf": [{"$ref": "#/$defs/ContextIn"}, {"type": "null"}]},
+    },
+    "required": ["limit"],
+    "$defs": {
+        "ContextIn": {
+            "title": "ContextIn",
+            "type": "object",
+            "properties": {"source": {"title": "Source", "type": "string"}},
+            "additionalProperties": True,
+        }
+    },
+}
+
+
+def test_titles_and_null_defaults_go_but_a_property_named_title_stays() -> None:
+    out = compact(SCHEMA)
+    assert "title" not in out and "title" in out["properties"]
+    assert out["properties"]["title"] == {"type": ["string", "null"]}
+    assert out["properties"]["weight"] == {"type": ["number", "null"], "minimum": 0}
+    assert out["properties"]["limit"] == {"default": 20, "type": "integer"}
+    assert out["properties"]["content"]["anyOf"] == [{"type": "string"}, {"type": "object"}, {"type": "null"}]
+    assert out["$defs"]["ContextIn"] == {"type": "object", "properties": {"source": {"type": "string"}}}
+    assert SCHEMA["properties"]["title"]["title"] == "Title"  # the input is left alone
+
+
+def test_optional_parameters_drop_null_and_required_ones_keep_it() -> None:
+    out = compact_input(SCHEMA)
+    assert out["properties"]["title"] == {"type": "string"}
+    assert out["properties"]["content"] == {"anyOf": [{"type": "string"}, {"type": "object"}]}
+    assert out["properties"]["context"] == {"$ref": "#/$defs/ContextIn"}
+    assert out["required"] == ["limit"]
+
+
+@pytest.mark.parametrize(
+    "value", [{"title": None, "limit": 1}, {"title": "x", "limit": 1, "context": {"source": "chat"}}]
+)
+def test_a_result_valid_before_is_valid_after(value: dict[str, object]) -> None:
+    jsonschema.validate(value, SCHEMA)
+    jsonschema.validate(value, compact_output(SCHEMA))
+
+
+def test_results_lose_required_lists_and_closed_objects_but_not_enums() -> None:
+    schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {"required": {"type": "array", "items": {"type": "string"}}, "mode": {"enum": ["a"]}},
+        "required": ["required", "mode"],
+    }
+    out = compact_output(schema)
+    assert out == {
+        "type": "object",
+        "properties": {"required": {"type": "array", "items": {"type": "string"}}, "mode": {"enum": ["a"]}},
+    }
