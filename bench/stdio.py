@@ -23,6 +23,7 @@ class StdioPeer:
             env=env,
         )
         self._next = 0
+        self.last_line_bytes = 0
 
     def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
         self._next += 1
@@ -34,6 +35,7 @@ class StdioPeer:
                 raise RuntimeError(f"server exited while waiting for {method}")
             message = json.loads(line)
             if message.get("id") == self._next:
+                self.last_line_bytes = len(line.encode())
                 if "error" in message:
                     raise RuntimeError(message["error"])
                 result: dict[str, Any] = message["result"]

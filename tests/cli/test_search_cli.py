@@ -35,9 +35,14 @@ def test_similar(capsys: pytest.CaptureFixture[str], ids: list[str]) -> None:
     assert ids[1] not in [r["memory"]["id"] for r in near["results"]]
 
 
-def test_reindex_shows_progress(capsys: pytest.CaptureFixture[str], ids: list[str]) -> None:
+def test_reindex_draws_progress_frames_only_on_a_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, ids: list[str]
+) -> None:
     code, out, err = run(capsys, "reindex")
-    assert code == 0 and "Reindexed 3 memories." in out and "3/3" in err
+    assert code == 0 and "Reindexed 3 memories." in out and err == ""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    code, out, err = run(capsys, "reindex")
+    assert code == 0 and "Reindexed 3 memories." in out and "\r" in err and "3/3" in err
     assert run_json(capsys, "reindex") == {"reindexed": 3}
     assert run_json(capsys, "search", "Nobu")["results"][0]["memory"]["id"] == ids[1]
 

@@ -82,17 +82,25 @@ async def test_tools_match_the_contract(client: Client) -> None:
         assert schema.get("additionalProperties") is False, name
         hints = tool.annotations
         assert hints is not None
-        assert (hints.read_only_hint, hints.destructive_hint, hints.idempotent_hint) == (
-            read_only,
-            destructive,
-            idempotent,
-        ), name
+        # MCP's defaults for a hint left out: not read-only, destructive, not idempotent, open world
+        stated = (
+            bool(hints.read_only_hint),
+            hints.destructive_hint is not False,
+            bool(hints.idempotent_hint),
+        )
+        if read_only:
+            assert stated[0] is True, name  # destructive and idempotent mean nothing for a read
+        else:
+            assert stated == (read_only, destructive, idempotent), name
         assert hints.open_world_hint is False
 
 
 async def test_every_tool_is_documented_for_the_model(client: Client) -> None:
     for tool in (await client.list_tools()).tools:
-        assert tool.description and "Example:" in tool.description, tool.name
+        assert tool.description, tool.name
+        given = [name for name in tool.input_schema["properties"] if name != "reason"]
+        if len(given) > 1:  # a tool that takes only an id needs no example
+            assert "Example:" in tool.description, tool.name
         assert tool.output_schema is not None, tool.name
         for name, prop in tool.input_schema["properties"].items():
             assert prop.get("description") or "$ref" in str(prop), f"{tool.name}.{name} has no description"

@@ -158,7 +158,7 @@ def test_update_can_clear_and_change_when(services: Services) -> None:
     [
         ({}, [("changes", "empty")]),
         ({"content": ""}, [("content", "required")]),
-        ({"type": None}, [("type", "required")]),
+        ({"type": None}, [("type", "not_clearable")]),
         ({"weight": 7}, [("weight", "range")]),
         ({"id": "other"}, [("id", "unknown_field")]),
         ({"version": 9}, [("version", "unknown_field")]),

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from remember.errors import AccessDenied, Conflict, NotFound, TemplateError, ValidationFailed
-from remember.service import Services
+from remember.service import Services, TemplatePatch
 from remember.service.structured import TemplateContentInvalid
 
 ALICE, BOB = "alice", "bob"
@@ -154,7 +154,7 @@ def test_detaching_a_template_keeps_the_fields(services: Services, book: str) ->
 def test_update_template_adds_field_bumps_version_and_rechecks(services: Services, book: str) -> None:
     memory = remember_book(services, book)
     view, rechecked = services.templates.update(
-        ALICE, book, {}, add_fields=[{"name": "isbn", "type": "string", "required": True}]
+        ALICE, book, {"add_fields": [{"name": "isbn", "type": "string", "required": True}]}
     )
     assert (view.definition.version, rechecked) == ("1.1", 1)
     after = services.memories.get(ALICE, memory.id, record_access=False)
@@ -170,10 +170,12 @@ def test_update_template_explicit_version_remove_and_change_fields(services: Ser
     view, _ = services.templates.update(
         ALICE,
         book,
-        {"description": "Books"},
-        remove_fields=["favorite_quotes"],
-        update_fields=[{"name": "rating", "validation": {"min": 1, "max": 10}}],
-        version="2.0",
+        TemplatePatch(
+            description="Books",
+            remove_fields=["favorite_quotes"],
+            update_fields=[{"name": "rating", "validation": {"min": 1, "max": 10}}],
+            version="2.0",
+        ),
     )
     assert view.definition.version == "2.0"
     assert view.definition.description == "Books"
@@ -201,9 +203,9 @@ def test_bad_template_updates_change_nothing(
     services: Services, book: str, kwargs: dict[str, Any], code: str | None
 ) -> None:
     before = services.templates.get(ALICE, book).definition
-    changes = kwargs.pop("changes")
+    changes = {**kwargs.pop("changes"), **kwargs}  # one patch: attributes and field operations
     with pytest.raises(ValidationFailed) as exc:
-        services.templates.update(ALICE, book, changes, **kwargs)
+        services.templates.update(ALICE, book, changes)
     if code:
         assert code in {e.code for e in exc.value.errors}
     assert services.templates.get(ALICE, book).definition == before
@@ -260,12 +262,12 @@ def test_inheritance_and_cycles(services: Services) -> None:
     with pytest.raises(TemplateError, match="cycle"):
         services.templates.update(ALICE, contact.id, {"parent_template_id": business.id})
     with pytest.raises(TemplateError, match="would break template"):
-        services.templates.update(ALICE, contact.id, {}, remove_fields=["name"])
+        services.templates.update(ALICE, contact.id, {"remove_fields": ["name"]})
     with pytest.raises(ValidationFailed, match="inherit from"):
         services.templates.delete(ALICE, contact.id)
     # a parent change rechecks the children's memories too
     _, rechecked = services.templates.update(
-        ALICE, contact.id, {}, add_fields=[{"name": "email", "type": "string", "required": True}]
+        ALICE, contact.id, {"add_fields": [{"name": "email", "type": "string", "required": True}]}
     )
     assert rechecked == 1
     assert services.memories.get(ALICE, m.id, record_access=False).template_compliance is False
@@ -357,7 +359,7 @@ def test_a_memory_written_during_a_template_change_is_rechecked(
 
     created: list[str] = []
     monkeypatch.setattr(services.store, "replace_template", meanwhile)
-    services.templates.update(ALICE, book, {}, add_fields=[{"name": "isbn", "type": "string", "required": True}])
+    services.templates.update(ALICE, book, {"add_fields": [{"name": "isbn", "type": "string", "required": True}]})
     for memory_id in (memory.id, created[0]):
         after = services.memories.get(ALICE, memory_id, record_access=False)
         assert after.template_compliance is False, memory_id

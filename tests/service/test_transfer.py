@@ -27,7 +27,7 @@ def populate(services: Services) -> None:
             ],
         },
     )
-    services.templates.update(ALICE, book.id, {}, add_fields=[{"name": "isbn", "type": "string"}])
+    services.templates.update(ALICE, book.id, {"add_fields": [{"name": "isbn", "type": "string"}]})
     services.memories.create(ALICE, {"template_id": book.id, "structured_content": {"title": "Dune", "rating": 5}})
     note = services.memories.create(
         ALICE,

@@ -231,6 +231,7 @@ def test_the_result_as_a_dict_and_as_an_error():
         "errors": [{"field": "a", "code": "required", "message": "a is required", "value": None}],
         "completion": 0.0,
         "normalized": {},
+        "ignored_fields": [],
     }
     with pytest.raises(ValidationFailed) as caught:
         result.raise_if_invalid("the memory does not fit 'Test'")

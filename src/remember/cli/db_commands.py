@@ -35,7 +35,7 @@ def load(services: Services, _user: str, args: argparse.Namespace) -> None:
         records = lambda: _file_records(args.file)  # noqa: E731
     refuse_existing(services.store, {r["user_id"] for r in records() if isinstance(r, dict) and "user_id" in r})
     counts = import_records(services.store, services.indexer, records(), _progress("importing"))
-    print(file=sys.stderr)
+    output.progress_done()
     _report(counts, args.json, "Imported")
 
 
@@ -62,7 +62,7 @@ def copy(settings: Settings, args: argparse.Namespace) -> None:
     finally:
         source.close()
         target.close()
-    print(file=sys.stderr)
+    output.progress_done()
     _report(counts, args.json, "Copied")
 
 
@@ -83,7 +83,7 @@ def _records(handle: Iterable[str]) -> Iterator[Any]:
 
 def _progress(verb: str) -> Any:
     def show(done: int, _total: int) -> None:
-        print(f"\r{verb} {done} memories", end="", file=sys.stderr, flush=True)
+        output.progress(f"{verb} {done} memories")
 
     return show
 

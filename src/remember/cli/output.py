@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -10,6 +11,18 @@ from remember.models import HistoryEntry, Memory, Page, PreferenceChange
 from remember.service import Deletion
 
 SNIPPET = 70
+
+
+def progress(line: str) -> None:
+    """Redraw a progress line on stderr, only when it is a terminal (a log file gets no frames)."""
+    if sys.stderr.isatty():
+        print(f"\r{line}", end="", file=sys.stderr, flush=True)
+
+
+def progress_done() -> None:
+    """End a progress line (on a terminal)."""
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
 
 
 def emit(value: Any) -> None:

@@ -26,8 +26,8 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"remember {__version__}")
-    parser.add_argument("--user", help="act for this user id (default: $REMEMBER_USER or 'local')")
-    parser.add_argument("--db", metavar="URL", help="database URL or file (default: $REMEMBER_DATABASE_URL)")
+    for flag, metavar, summary in GLOBAL_OPTIONS:
+        parser.add_argument(flag, metavar=metavar, help=summary)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, help="what to do")
     _serve(commands)
     _add(commands)
@@ -41,7 +41,25 @@ def build_parser() -> argparse.ArgumentParser:
     add_suggest_command(commands)
     add_search_commands(commands)
     add_db_commands(commands)
+    _accept_everywhere(commands, GLOBAL_OPTIONS)
     return parser
+
+
+GLOBAL_OPTIONS: tuple[tuple[str, str, str], ...] = (
+    ("--user", "USER", "act for this user id (default: $REMEMBER_USER or 'local')"),
+    ("--db", "URL", "database URL or file (default: $REMEMBER_DATABASE_URL)"),
+)
+
+
+def _accept_everywhere(commands: Commands, options: tuple[tuple[str, str, str], ...]) -> None:
+    """Let ``remember serve --user X`` mean ``remember --user X serve``: each command takes the global
+    options too; given after the command, they replace the value given before it."""
+    for sub in commands.choices.values():
+        for flag, metavar, summary in options:
+            sub.add_argument(flag, metavar=metavar, default=argparse.SUPPRESS, help=summary)
+        for action in sub._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                _accept_everywhere(action, options)
 
 
 if TYPE_CHECKING:

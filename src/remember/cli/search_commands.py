@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from remember.cli import files, output
 from remember.service import Services
@@ -66,13 +65,13 @@ def reindex(services: Services, _user: str, args: argparse.Namespace) -> None:
     def progress(done: int, total: int) -> None:
         share = done / total if total else 1.0
         bar = "#" * int(share * 30)
-        print(f"\rreindexing [{bar:<30}] {done}/{total}", end="", file=sys.stderr, flush=True)
+        output.progress(f"reindexing [{bar:<30}] {done}/{total}")
 
     count = rebuild(services.store, services.indexer, services.templates, None if args.json else progress)
     if args.json:
         output.emit({"reindexed": count})
     else:
-        print(file=sys.stderr)
+        output.progress_done()
         print(f"Reindexed {count} memories.")
 
 

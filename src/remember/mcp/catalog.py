@@ -24,7 +24,7 @@ from mcp_types import (
 from remember.mcp.schemas import TemplateDetailOut
 from remember.service import Services
 from remember.service.templates import TemplateView
-from remember.templates import FieldDef, TemplateDefinition, to_json_schema
+from remember.templates import FieldDef, TemplateDefinition, field_summary, to_json_schema
 
 SCHEME = "remember://templates/"
 PROMPT_PREFIX = "capture_"
@@ -126,8 +126,9 @@ def _instructions(view: TemplateView, said: str | None) -> str:
         "Its fields:",
         *(_field_line(f) for f in view.resolved.fields),
         "",
-        "Ask me for any required field you cannot fill from what I said; leave out the optional ones I don't "
-        "mention, and never invent values. Computed fields are filled in by the server.",
+        "Ask me for any required field you cannot fill from what I said (a field that applies only when a "
+        "condition holds is needed only then); leave out the optional ones I don't mention, and never invent "
+        "values. Computed fields are filled in by the server.",
         f'Then call remember_create_memory with {{"template_id": "{d.id}", "content": {{...the fields...}}}}.',
         "If it answers with validation errors, fix those fields with me and call it again.",
     ]
@@ -137,16 +138,5 @@ def _instructions(view: TemplateView, said: str | None) -> str:
 
 
 def _field_line(field: FieldDef) -> str:
-    kind = field.type
-    if field.type == "enum":
-        kind = "one of " + ", ".join(json.dumps(o) for o in field.options)
-    elif field.type == "array":
-        kind = f"list of {field.item_type or 'objects'}"
-    parts = [kind, "required" if field.required else "optional"]
-    rules = field.validation.as_dict()
-    if "min" in rules or "max" in rules:
-        parts.append(f"from {rules.get('min', '…')} to {rules.get('max', '…')}")
-    if field.is_computed:
-        parts = ["computed by the server"]
     about = f": {field.description}" if field.description else ""
-    return f"- {field.name} ({', '.join(parts)}){about}"
+    return f"- {field.name} ({field_summary(field)}){about}"

@@ -38,13 +38,21 @@ def compact(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def compact_input(schema: dict[str, Any]) -> dict[str, Any]:
-    """The compact form of a tool's parameters: an optional parameter is given or left out, so
-    its schema does not list null as a value too (a null sent anyway means "not given")."""
-    out = compact(schema)
-    required = set(out.get("required", ()))
-    properties = out.get("properties", {})
-    out["properties"] = {name: node if name in required else _not_null(node) for name, node in properties.items()}
+    """The compact form of a tool's parameters: an optional parameter (or an optional property of an
+    object parameter) is given or left out, so its schema does not list null as a value too (a null
+    sent anyway means "not given")."""
+    out: dict[str, Any] = _optional_given(compact(schema))
+    if isinstance(out.get("$defs"), dict):
+        out["$defs"] = {name: _optional_given(node) for name, node in out["$defs"].items()}
     return out
+
+
+def _optional_given(node: Any) -> Any:
+    if not isinstance(node, dict) or not isinstance(node.get("properties"), dict):
+        return node
+    required = set(node.get("required", ()))
+    properties = {name: sub if name in required else _not_null(sub) for name, sub in node["properties"].items()}
+    return {**node, "properties": properties}
 
 
 def _not_null(node: Any) -> Any:
@@ -65,7 +73,9 @@ def _not_null(node: Any) -> Any:
 def compact_output(schema: dict[str, Any]) -> dict[str, Any]:
     """The compact form of a result's schema, without what only repeats: a result always carries
     every property it declares (a null stands for nothing) and nothing else, so neither lists of
-    required properties nor ``"additionalProperties": false`` add to the property names."""
+    required properties nor ``"additionalProperties": false`` add to the property names. A result
+    schema keeps its types and drops its prose: what a result's fields mean is said once, in the
+    tool's description and the docs, not in every tool that returns a memory or a template."""
     trimmed: dict[str, Any] = _trimmed(compact(schema))
     return trimmed
 
@@ -80,6 +90,7 @@ def _trimmed(node: Any) -> Any:
         for key, value in node.items()
         if not (key == "required" and isinstance(value, list))
         and not (key == "additionalProperties" and value is False)
+        and not (key == "description" and isinstance(value, str))
     }
 
 

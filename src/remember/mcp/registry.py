@@ -57,10 +57,14 @@ class ToolContext:
 
 
 def hints(*, read_only: bool, destructive: bool = False, idempotent: bool = False) -> ToolAnnotations:
+    """A tool's annotations, stating only what differs from MCP's defaults (a tool writes, destructively,
+    not idempotently, to an open world); whether a write is destructive or idempotent only means
+    something for a tool that writes."""
+    if read_only:
+        return ToolAnnotations(read_only_hint=True, open_world_hint=False)
     return ToolAnnotations(
-        read_only_hint=read_only,
-        destructive_hint=destructive,
-        idempotent_hint=idempotent,
+        destructive_hint=None if destructive else False,
+        idempotent_hint=True if idempotent else None,
         open_world_hint=False,
     )
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from remember.clock import to_text
+from remember.errors import FieldError
 from remember.models import HistoryEntry, Memory, Page
+from remember.service.memories import Stored
 from remember.service.templates import TemplateView
 from remember.templates import to_json_schema
 
@@ -17,25 +20,23 @@ class _Out(BaseModel):
 
 
 class ContextIn(BaseModel):
-    """Where a memory came from and when the remembered thing happened."""
+    """Its source, and when it happened."""
 
     model_config = ConfigDict(extra="forbid")
-    conversation_id: str | None = Field(default=None, description="Id of the conversation it came from.")
-    summary: str | None = Field(default=None, description="A short summary of that conversation.")
+    conversation_id: str | None = Field(default=None, description="The conversation it came from.")
+    summary: str | None = Field(default=None, description="A summary of it.")
     participants: list[str] | None = Field(default=None, description="Who took part.")
-    source: str | None = Field(default=None, description="Where it came from, e.g. 'chat', 'email', 'import'.")
-    timestamp: str | None = Field(
-        None, description="When the remembered thing happened (ISO 8601, e.g. '2026-02-10'); default now."
-    )
+    source: str | None = Field(default=None, description="e.g. 'chat', 'email'.")
+    timestamp: str | None = Field(None, description="When it happened (ISO 8601); default now.")
 
 
 class LocationIn(BaseModel):
-    """Where the remembered thing happened."""
+    """Where it happened."""
 
     model_config = ConfigDict(extra="forbid")
     lat: float | None = Field(default=None, description="Latitude, -90 to 90.")
     lon: float | None = Field(default=None, description="Longitude, -180 to 180.")
-    address: str | None = Field(default=None, description="A street address or place name.")
+    address: str | None = Field(default=None, description="An address or place name.")
 
 
 class FieldErrorOut(_Out):
@@ -43,6 +44,15 @@ class FieldErrorOut(_Out):
     code: str
     message: str
     value: Any = None
+
+
+class IgnoredFieldOut(_Out):
+    field: str
+    code: str = Field(description="computed (the server's value replaced it) or hidden (its show_if is false).")
+    message: str
+
+
+IGNORED = "Template field values given but not kept: computed fields (replaced) and fields hidden by show_if."
 
 
 class MemoryOut(_Out):
@@ -200,6 +210,7 @@ class ValidationOut(_Out):
     errors: list[FieldErrorOut]
     completion: float = Field(description="Share of the visible fields that are filled, 0 to 1.")
     normalized: dict[str, Any] = Field(description="The content with defaults, coercions and computed fields.")
+    ignored_fields: list[IgnoredFieldOut] = Field(default_factory=list, description=IGNORED)
 
 
 def _template_data(view: TemplateView) -> dict[str, Any]:
@@ -253,7 +264,19 @@ class SuggestionOut(_Out):
     prefill: dict[str, Any] = Field(description="Field values read from the text (nothing invented).")
 
 
-class CreatedMemoryOut(MemoryOut):
+class WrittenMemoryOut(MemoryOut):
+    ignored_fields: list[IgnoredFieldOut] = Field(default_factory=list, description=IGNORED)
+
+    @classmethod
+    def of_stored(cls, stored: Stored, **extra: Any) -> Self:
+        return cls(**stored.memory.as_dict(), ignored_fields=_ignored(stored.ignored), **extra)
+
+
+def _ignored(errors: Sequence[FieldError]) -> list[IgnoredFieldOut]:
+    return [IgnoredFieldOut(field=e.field, code=e.code, message=e.message) for e in errors]
+
+
+class CreatedMemoryOut(WrittenMemoryOut):
     template_suggestions: list[SuggestionOut] | None = Field(
         default=None,
         description="Templates this free-text memory may fit; apply one with remember_apply_template.",

@@ -17,7 +17,9 @@ import anyio.to_thread
 from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
+from mcp.shared.exceptions import MCPError
 from mcp_types import (
+    INVALID_PARAMS,
     CallToolResult,
     GetPromptResult,
     InputRequiredResult,
@@ -41,9 +43,11 @@ T = TypeVar("T")
 
 INSTRUCTIONS = """\
 remember is the user's long-term memory. Store what the user will want recalled later
-(people, meetings, books, projects, decisions, facts) with remember_create_memory, and
-look things up before answering questions about the user's past with
-remember_list_memories. Memories are private to the user."""
+(people, meetings, books, projects, decisions, facts) with remember_create_memory. Before
+answering about the user's past, people, plans or preferences, look it up with
+remember_search_memory (by meaning and keywords, with filters on template fields), or
+remember_query_memory for a question's memories packed with numbered sources;
+remember_list_memories browses by type, tags and date. Memories are private to the user."""
 
 
 class RememberServer(MCPServer[AppState]):
@@ -133,9 +137,16 @@ class RememberServer(MCPServer[AppState]):
         from remember.mcp import catalog
 
         found = await self._as_caller(lambda: catalog.prompt(self.services, current_user(), name, arguments))
-        if found is None:
+        if found is not None:
+            return found
+        if name in {p.name for p in await super().list_prompts()}:
             return await super().get_prompt(name, arguments, context)
-        return found
+        known = [p.name for p in await self.list_prompts()]
+        raise MCPError(
+            code=INVALID_PARAMS,
+            message=f"Unknown prompt {name!r}{suggestion(name, known) or '.'} Capture prompts are named "
+            f"{catalog.PROMPT_PREFIX}<template>; prompts/list lists them.",
+        )
 
     def _as_caller(self, work: Callable[[], T]) -> Awaitable[T]:
         """Run ``work`` in a worker thread, acting for the request's user."""

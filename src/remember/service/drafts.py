@@ -115,7 +115,7 @@ class TemplatePatch:
     add_fields: Sequence[Any] = ()
     update_fields: Sequence[Any] = ()
     remove_fields: Sequence[Any] = ()
-    version: str | None = None
+    version: str | float | None = None  # a number is turned into text
 
     def attributes(self) -> dict[str, Any]:
         """The template attributes given (fields and version aside)."""

@@ -35,6 +35,14 @@ SORTS: dict[str, SortField] = {
 
 
 @dataclasses.dataclass(frozen=True)
+class Stored:
+    """A memory as written, and the template field values given but not kept (computed, hidden)."""
+
+    memory: Memory
+    ignored: tuple[FieldError, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
 class Deletion:
     memory_id: str
     permanent: bool
@@ -63,9 +71,13 @@ class MemoryService:
         lists every problem) and ``content``, ``title`` and ``type`` may be left out.
         The memory and its search index entry are written in one transaction.
         """
-        memory, fields_text = self._prepare(user_id, memory_draft(draft))
+        return self.store_new(user_id, draft).memory
+
+    def store_new(self, user_id: str, draft: MemoryDraft | Mapping[str, Any]) -> Stored:
+        """``create``, also saying which given template field values were not kept, and why."""
+        memory, fields_text, ignored = self._prepare(user_id, memory_draft(draft))
         self.store.insert_memory(memory, self.indexer.entry(memory, fields_text))
-        return memory
+        return Stored(memory, ignored)
 
     def create_many(self, user_id: str, drafts: Sequence[MemoryDraft | Mapping[str, Any]]) -> list[Memory]:
         """Store several memories at once, embedding them in batches: all are stored, or none.
@@ -76,7 +88,8 @@ class MemoryService:
         errors: list[FieldError] = []
         for i, draft in enumerate(drafts):
             try:
-                prepared.append(self._prepare(user_id, memory_draft(draft)))
+                memory, fields_text, _ = self._prepare(user_id, memory_draft(draft))
+                prepared.append((memory, fields_text))
             except ValidationFailed as problem:
                 errors += [dataclasses.replace(e, field=f"[{i}].{e.field}") for e in problem.errors]
             except NotFound as problem:
@@ -87,8 +100,9 @@ class MemoryService:
         self.store.insert_memories([(m, e) for (m, _), e in zip(prepared, entries, strict=True)])
         return [m for m, _ in prepared]
 
-    def _prepare(self, user_id: str, draft: MemoryDraft) -> tuple[Memory, str | None]:
-        """The memory ``draft`` describes, checked, and its rendered template fields if any."""
+    def _prepare(self, user_id: str, draft: MemoryDraft) -> tuple[Memory, str | None, tuple[FieldError, ...]]:
+        """The memory ``draft`` describes, checked; its rendered template fields if any; and the
+        template field values given but not kept."""
         raw = draft.given()
         if raw.get("content") is None and raw.get("template_id") is None:
             raise ValidationFailed.single(
@@ -121,7 +135,7 @@ class MemoryService:
             updated_at=now,
             occurred_at=from_text(stamp) if stamp else now,
         )
-        return memory, applied.text if applied else None
+        return memory, applied.text if applied else None, applied.ignored if applied else ()
 
     def get(self, user_id: str, memory_id: str, *, record_access: bool = True) -> Memory:
         memory = self._find(user_id, memory_id)
@@ -136,6 +150,12 @@ class MemoryService:
     ) -> Memory:
         """Apply a partial change (a mapping is read as ``MemoryPatch.from_mapping``: null clears a field);
         the replaced values go to the memory's history."""
+        return self.change(user_id, memory_id, patch, reason=reason).memory
+
+    def change(
+        self, user_id: str, memory_id: str, patch: MemoryPatch | Mapping[str, Any], *, reason: str | None = None
+    ) -> Stored:
+        """``update``, also saying which given template field values were not kept, and why."""
         why = checks.reason(reason)
         values = fields.clean(memory_patch(patch).changes(), headline="The update cannot be applied.")
         if not values:
@@ -150,17 +170,18 @@ class MemoryService:
                 f"Memory {memory_id} is deleted; restore it first (remember_restore_memory, "
                 f"or `remember restore {memory_id}`).",
             )
+        ignored: tuple[FieldError, ...] = ()
         if "template_id" in values or "structured_content" in values:
-            values = self._retemplate(user_id, current, values)
+            values, ignored = self._retemplate(user_id, current, values)
         updated, previous = _apply(current, values)
         if not previous:
-            return current
+            return Stored(current, ignored)
         now = self.clock()
         updated = dataclasses.replace(updated, updated_at=now, version=current.version + 1)
         entry = HistoryEntry(current.id, user_id, current.version, "update", previous, why, now)
         index = self._reindexed(user_id, current, updated) if set(previous) & INDEXED else None
         self.store.replace_memory(updated, expected_version=current.version, history=entry, index=index)
-        return updated
+        return Stored(updated, ignored)
 
     def _reindexed(self, user_id: str, before: Memory, after: Memory) -> IndexEntry:
         """The new index entry; the vector is reused when the text it is made from did not change."""
@@ -240,11 +261,15 @@ class MemoryService:
         )
         return self.store.list_memories(user_id, query)
 
-    def _retemplate(self, user_id: str, current: Memory, values: dict[str, Any]) -> dict[str, Any]:
-        """Validate the memory's fields against its (possibly new) template before an update."""
+    def _retemplate(
+        self, user_id: str, current: Memory, values: dict[str, Any]
+    ) -> tuple[dict[str, Any], tuple[FieldError, ...]]:
+        """Validate the memory's fields against its (possibly new) template before an update; the
+        values to write, and the given field values not kept."""
         template_id = values.get("template_id", current.template_id)
         if template_id is None:
-            return {**values, "template_version": None, "template_compliance": None, "template_validation_errors": ()}
+            cleared = {"template_version": None, "template_compliance": None, "template_validation_errors": ()}
+            return {**values, **cleared}, ()
         content = current.structured_content or {}
         if template_id != current.template_id and content:
             content = structured.carried_over(self.templates, user_id, template_id, content)
@@ -255,7 +280,7 @@ class MemoryService:
         out = {**values, **applied.fields()}
         if "content" not in values and self._was_rendered(user_id, current):
             out["content"] = applied.text
-        return out
+        return out, applied.ignored
 
     def _was_rendered(self, user_id: str, memory: Memory) -> bool:
         """Whether the memory's text is its fields rendered (so it follows them when they change)."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from remember.errors import ValidationFailed
+from remember.errors import FieldError, ValidationFailed
 from remember.service.templates import TemplateService
 from remember.templates import ResolvedTemplate, render_text, validate_content
 
@@ -32,6 +32,7 @@ class TemplateContentInvalid(ValidationFailed):
 class Applied:
     resolved: ResolvedTemplate
     structured: dict[str, Any]
+    ignored: tuple[FieldError, ...] = ()  # values given and not kept (computed or hidden fields)
 
     @property
     def text(self) -> str:
@@ -68,7 +69,7 @@ def apply(
     result = validate_content(resolved, dict(content or {}), now=now)
     if not result.valid:
         raise TemplateContentInvalid(resolved, list(result.errors))
-    return Applied(resolved, result.normalized)
+    return Applied(resolved, result.normalized, result.ignored)
 
 
 def carried_over(

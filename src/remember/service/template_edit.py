@@ -8,6 +8,7 @@ from typing import Any
 
 from remember.errors import FieldError, ValidationFailed
 from remember.service.drafts import TemplatePatch
+from remember.templates import version_text
 
 _VERSION = re.compile(r"^(\d+)\.(\d+)$")
 
@@ -67,8 +68,10 @@ def _added(fields: list[dict[str, Any]], additions: Sequence[Any], errors: list[
     return fields
 
 
-def _next_version(current: str, requested: str | None, errors: list[FieldError]) -> str:
-    """The requested version (it must differ), or the current one with its minor number raised."""
+def _next_version(current: str, given: object, errors: list[FieldError]) -> str:
+    """The requested version (it must differ; a number is turned into text, as in a definition),
+    or the current one with its minor number raised."""
+    requested = version_text(given)
     if requested is not None:
         if not isinstance(requested, str) or not requested.strip() or len(requested) > 32:
             errors.append(FieldError("version", "invalid", "version must be a short text such as '1.1'.", requested))

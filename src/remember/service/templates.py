@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from remember.clock import Clock, utc_now
-from remember.errors import AccessDenied, NotFound, TemplateError, ValidationFailed
+from remember.errors import AccessDenied, FieldError, NotFound, TemplateError, ValidationFailed
 from remember.models import Compliance, HistoryEntry, MemoryChange, TemplateRecord, TemplateUsage
 from remember.service import checks, template_edit, template_stats
 from remember.service.drafts import TemplatePatch
@@ -75,11 +75,11 @@ class UserTemplates:
         return found
 
     def by_name(self, name: str) -> TemplateDefinition | None:
-        wanted = " ".join(name.split()).casefold()
-        for definition in self.all():
-            if " ".join(definition.name.split()).casefold() == wanted:
-                return definition
-        return None
+        return _named(self.all(), name)
+
+    def own_by_name(self, name: str) -> TemplateDefinition | None:
+        """The user's own template of this name (names are unique among them, regardless of case)."""
+        return _named([d for d in (self.lookup(i) for i in self.records) if d is not None], name)
 
     def all(self) -> list[TemplateDefinition]:
         own = [d for d in (self.lookup(i) for i in self.records) if d is not None]
@@ -159,9 +159,21 @@ class TemplateService:
         if not isinstance(raw, Mapping):
             raise TemplateError.single("", "invalid", "A template definition must be an object.")
         clean = {k: v for k, v in raw.items() if k not in ("id", "is_default")}
-        definition = parse_template(
-            {**clean, "id": _new_id(str(raw.get("name") or raw.get("template_name") or "")), "is_default": False}
-        )
+        name = raw.get("name") or raw.get("template_name")
+        try:
+            definition = parse_template({**clean, "id": _new_id(str(name or "")), "is_default": False})
+        except TemplateError as problem:
+            # A name already taken is one more problem to fix: reported with the others, not after them.
+            holder = templates.own_by_name(name) if isinstance(name, str) else None
+            if holder is None:
+                raise
+            taken = FieldError(
+                "name", "conflict", f"You already have a template named {name!r} ({holder.id}); choose another name."
+            )
+            errors = [taken, *problem.errors]
+            headline = f"template {name!r} is invalid: {len(errors)} problems; fix each one below"
+            raise TemplateError(headline, errors) from problem
+
         resolved = self._check_links(definition, templates)
         now = self.clock()
         self.store.insert_template(TemplateRecord(user_id, definition.id, definition.as_dict(), now, now))
@@ -307,3 +319,8 @@ def _check_list_arguments(sort_by: str, limit: Any, offset: Any) -> None:
         raise ValidationFailed.single("sort_by", "invalid", "sort_by must be usage_count, name or recent.", sort_by)
     checks.whole_number("limit", limit, 1, 100)
     checks.whole_number("offset", offset, 0, 1_000_000)
+
+
+def _named(definitions: list[TemplateDefinition], name: str) -> TemplateDefinition | None:
+    wanted = " ".join(name.split()).casefold()
+    return next((d for d in definitions if " ".join(d.name.split()).casefold() == wanted), None)

@@ -9,6 +9,7 @@ docs/templates.md describes the semantics.
 
 from remember.templates.checks import check_fields
 from remember.templates.definition import TemplateDefinition, parse_fields, parse_template
+from remember.templates.describe import field_kind, field_summary
 from remember.templates.expr import Expr, evaluate, parse_expression, referenced_names
 from remember.templates.fields import FIELD_TYPES, FieldDef, Rules
 from remember.templates.inherit import (
@@ -21,6 +22,7 @@ from remember.templates.inherit import (
     resolve,
 )
 from remember.templates.library import BUILTIN_PREFIX, builtin_lookup, builtin_template, builtin_templates
+from remember.templates.read_template import version_text
 from remember.templates.render import render_text
 from remember.templates.schema import to_json_schema
 from remember.templates.validate import ValidationResult, validate_content
@@ -42,6 +44,8 @@ __all__ = [
     "check_fields",
     "check_resolved_fields",
     "evaluate",
+    "field_kind",
+    "field_summary",
     "lookup_from",
     "merge_fields",
     "parse_expression",
@@ -52,4 +56,5 @@ __all__ = [
     "resolve",
     "to_json_schema",
     "validate_content",
+    "version_text",
 ]

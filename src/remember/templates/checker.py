@@ -30,6 +30,7 @@ class Checker:
     def __init__(self, now: datetime) -> None:
         self.now = now
         self.errors: list[FieldError] = []
+        self.ignored: list[FieldError] = []  # values given and not kept: computed or hidden fields
 
     def fail(self, path: str, code: str, message: str, value: Any = None) -> None:
         self.errors.append(FieldError(path, code, message, value))
@@ -43,18 +44,24 @@ class Checker:
         visible = filled = 0
         for node in plan.order:
             shown = node.show_if is None or truthy(evaluate(node.show_if, values, now=self.now))
+            given, path = raw.get(node.field.name), prefix + node.field.name
             if node.field.type == "computed":
+                if given is not None:
+                    self._ignore(path, "computed", f"{path} is computed by the server; the value given was replaced")
                 if shown and node.formula is not None:
                     result = from_formula(evaluate(node.formula, values, now=self.now))
                     if result is not None:
                         values[node.field.name] = result
             elif shown:
                 visible += 1
-                filled += self._visible(node, raw.get(node.field.name), prefix, values)
-            elif raw.get(node.field.name) is not None:
-                self.value(node, raw[node.field.name], prefix + node.field.name)  # wrong even when hidden
+                filled += self._visible(node, given, prefix, values)
+            elif given is not None and self.value(node, given, path) is not _INVALID:  # wrong even when hidden
+                self._ignore(path, "hidden", f"{path} applies only when {node.field.show_if}; the value was left out")
         normalized = {name: values[name] for name in plan.names if name in values}
         return normalized, visible, filled
+
+    def _ignore(self, path: str, code: str, message: str) -> None:
+        self.ignored.append(FieldError(path, code, message))
 
     def _visible(self, node: Node, given: Any, prefix: str, values: dict[str, Any]) -> bool:
         """Check one shown field; store its value in ``values``; say whether it is filled."""

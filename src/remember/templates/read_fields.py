@@ -81,10 +81,11 @@ def _read_field(raw: object, hint: str, prefix: str, depth: int, problems: Probl
         problems.add(hint, "invalid", "each field must be an object with at least a 'name'", raw)
         return None
     name = raw.get("name")
-    if not isinstance(name, str) or not NAME_RULE.fullmatch(name) or name in KEYWORDS:
+    usable = isinstance(name, str) and NAME_RULE.fullmatch(name) is not None and name not in KEYWORDS
+    if not usable:
         problems.add(hint, "name", _name_message(name), name)
-        return None
-    path = f"{prefix}{name}"
+    # A field with a bad name is still read through, so every problem it has is reported at once.
+    path = f"{prefix}{name}" if usable else hint
     for key in sorted(set(raw) - FIELD_KEYS, key=str):
         problems.add(path, "unknown_key", f"unknown attribute {key!r} (known: {_known(FIELD_KEYS)})")
     kind = _read_type(raw.get("type", "string"), path, problems)
@@ -93,7 +94,7 @@ def _read_field(raw: object, hint: str, prefix: str, depth: int, problems: Probl
     item_type, nested = _read_structure(raw, kind, path, depth, problems)
     show_if = _read_show_if(raw.get("conditional"), path, problems)
     field = FieldDef(
-        name=name,
+        name=str(name) if usable else hint,
         type=kind,
         required=problems.flag(raw, "required", path),
         default=_read_default(raw, path, problems),
@@ -106,7 +107,7 @@ def _read_field(raw: object, hint: str, prefix: str, depth: int, problems: Probl
         fields=nested,
     )
     _check_computed(raw, field, path, problems)
-    return field
+    return field if usable else None
 
 
 def _name_message(name: object) -> str:

@@ -103,9 +103,13 @@ def _optional_text(data: dict[str, Any], key: str, problems: Problems) -> str | 
     return None
 
 
+def version_text(value: object) -> object:
+    """A version as text: a number (``1.1``) is turned into text, anything else is left as it is."""
+    return str(value) if isinstance(value, int | float) and not isinstance(value, bool) else value
+
+
 def _version(value: object, problems: Problems) -> str:
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        value = str(value)
+    value = version_text(value)
     if isinstance(value, str) and 0 < len(value) <= 50:
         return value
     problems.add("version", "invalid", "version must be short text such as '1.0'", value)

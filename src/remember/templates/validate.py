@@ -26,6 +26,7 @@ class ValidationResult:
     errors: tuple[FieldError, ...]
     completion: float  # share of visible, non-computed top-level fields that have a value
     normalized: dict[str, Any]
+    ignored: tuple[FieldError, ...] = ()  # values given and not kept: computed fields, hidden fields
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -33,6 +34,7 @@ class ValidationResult:
             "errors": [error.as_dict() for error in self.errors],
             "completion": self.completion,
             "normalized": self.normalized,
+            "ignored_fields": [{"field": e.field, "code": e.code, "message": e.message} for e in self.ignored],
         }
 
     def raise_if_invalid(self, headline: str = "the content does not fit the template") -> None:
@@ -48,4 +50,4 @@ def validate_content(resolved: ResolvedTemplate, content: object, *, now: dateti
         return ValidationResult(False, tuple(run.errors), 0.0, {})
     normalized, visible, filled = run.scope(resolved.plan, content, "")
     completion = round(filled / visible, 4) if visible else 1.0
-    return ValidationResult(not run.errors, tuple(run.errors), completion, normalized)
+    return ValidationResult(not run.errors, tuple(run.errors), completion, normalized, tuple(run.ignored))

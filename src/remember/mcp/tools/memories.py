@@ -22,25 +22,23 @@ from remember.mcp.schemas import (
     MemoryOut,
     MemoryPageOut,
     SuggestionOut,
+    WrittenMemoryOut,
 )
+from remember.mcp.tools.params import Filters, MemoryId, Reason
 from remember.service.drafts import MemoryDraft, MemoryPatch
 
-MemoryId = Annotated[str, Field(description="The memory's id, as returned when it was created or listed.")]
 Content = Annotated[
     str | dict[str, Any] | None,
-    Field(description="The text to remember. With a template_id it may instead be an object of the template's fields."),
+    Field(description="The text to remember; with a template_id, the template's fields as an object."),
 ]
 Title = Annotated[str | None, Field(description="A short title.")]
-MemType = Annotated[str | None, Field(description="What kind of memory: note, person, meeting, book, fact, ...")]
-Weight = Annotated[float | None, Field(description="Significance from 0 to 1 (default 0.5).")]
-Trust = Annotated[float | None, Field(description="Access level needed to read it, 0 to 1 (default 0.5).")]
-Tags = Annotated[list[str] | None, Field(description="Labels, e.g. ['work', 'project-x']. Case is ignored.")]
+MemType = Annotated[str | None, Field(description="A kind: note, person, meeting, book, fact, ...")]
+Weight = Annotated[float | None, Field(description="Significance, 0 to 1 (default 0.5).")]
+Trust = Annotated[float | None, Field(description="Access level to read it, 0 to 1 (default 0.5).")]
+Tags = Annotated[list[str] | None, Field(description="Labels, e.g. ['work']; case is ignored.")]
 References = Annotated[list[str] | None, Field(description="Related http(s) URLs.")]
-TemplateId = Annotated[str | None, Field(description="Id of the memory template this memory follows.")]
-Structured = Annotated[
-    dict[str, Any] | None, Field(description="The template's fields as an object (when template_id is given).")
-]
-Reason = Annotated[str | None, Field(description="Why this change is made; kept in the memory's history.")]
+TemplateId = Annotated[str | None, Field(description="The template it follows.")]
+Structured = Annotated[dict[str, Any] | None, Field(description="The template's fields (or give them as content).")]
 Clearable = Literal["title", "location", "template_id", "structured_content"]
 
 
@@ -64,23 +62,18 @@ def register(server: HasTools, tc: ToolContext) -> None:
             bool, Field(description="Do not suggest templates for this memory.")
         ] = False,
     ) -> CreatedMemoryOut:
-        """Store something worth remembering about the user: a fact, a person, a meeting, a book, a decision.
+        """Store something the user will want recalled: a fact, a person, a meeting, a book, a decision.
 
-        Use it when the user tells you something they will want recalled later. Give a
-        `title`, a `type` and a few `tags` so it can be found again; set `context.timestamp`
-        when the thing happened at another time than now.
+        Give a `title`, a `type` and a few `tags`; `context.timestamp` when it happened at
+        another time than now. With a `template_id`, give its fields as `content` (text, title
+        and type are derived); missing required ones are asked from the user when the client
+        can, else the error lists them; `ignored_fields` names values not kept. Without a
+        template the answer may carry `template_suggestions` with fields read from the text:
+        offer the best one and apply it with remember_apply_template.
 
-        With a `template_id` (see remember_list_templates), give the template's fields as
-        `content` (an object) or `structured_content`; `content` text, `title` and `type` are
-        then derived when left out. Missing required fields are asked from the user when the
-        client supports it; otherwise the error lists them. Without a template, the answer
-        may carry `template_suggestions` (with the fields already readable from the text):
-        offer the best one to the user and apply it with remember_apply_template.
-
-        Example: {"content": "Sarah is a product manager at Google; met her at PyCon.",
-                  "title": "Sarah (PM, Google)", "type": "person", "tags": ["people", "pycon"]}
-        Example: {"template_id": "builtin:book_review",
-                  "content": {"title": "Dune", "author": "Frank Herbert", "rating": 5}}
+        Example: {"content": "Sarah is a PM at Google; met at PyCon.", "title": "Sarah (PM, Google)",
+        "type": "person", "tags": ["people"]}
+        Example: {"template_id": "builtin:book_review", "content": {"title": "Dune", "rating": 5}}
         """
         fields, structured = _split_content(content, structured_content)
         draft = MemoryDraft(
@@ -96,17 +89,18 @@ def register(server: HasTools, tc: ToolContext) -> None:
         else:
             action = "declined" if isinstance(answers, DeclinedElicitation) else "cancelled"
             try:
-                memory = memories.create(user, draft)
+                stored = memories.store_new(user, draft)
             except ValidationFailed as problem:
                 headline = f"Nothing was stored: the user {action} to fill in the missing fields."
                 raise ValidationFailed(headline, problem.errors) from problem
-            return CreatedMemoryOut(**memory.as_dict())
-        memory = memories.create(user, draft)
+            return CreatedMemoryOut.of_stored(stored)
+        stored = memories.store_new(user, draft)
+        memory = stored.memory
         suggestions = None
         if memory.template_id is None and not skip_template_suggestion and _suggesting(tc, user):
             found = tc.services.suggestions.for_memory(user, memory)
             suggestions = [SuggestionOut(**s.as_dict()) for s in found]
-        return CreatedMemoryOut(**memory.as_dict(), template_suggestions=suggestions)
+        return CreatedMemoryOut.of_stored(stored, template_suggestions=suggestions)
 
     def remember_get_memory(
         memory_id: MemoryId,
@@ -114,7 +108,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
     ) -> MemoryDetailOut:
         """Fetch one memory by id, optionally with the history of its changes.
 
-        Example: {"memory_id": "0b6f3c1e-5d0a-4c6e-9a3b-1f2e3d4c5b6a", "include_history": true}
+        Example: {"memory_id": "0b6f3c1e-...", "include_history": true}
         """
         user = tc.user()
         memory = memories.get(user, memory_id)
@@ -138,16 +132,14 @@ def register(server: HasTools, tc: ToolContext) -> None:
             list[Clearable] | None, Field(description="Fields to empty, e.g. ['location'].")
         ] = None,
         reason: Reason = None,
-    ) -> MemoryOut:
+    ) -> WrittenMemoryOut:
         """Change some fields of a memory; fields left out stay as they are.
 
-        The version goes up by one and the replaced values are kept in the memory's
-        history with your `reason` (see remember_get_memory with include_history).
-        `structured_content` is merged into the stored fields (null removes one); with a
-        new `template_id`, stored fields that template does not define are dropped.
+        The version goes up and replaced values are kept in its history with your `reason`.
+        `structured_content` is merged into the stored fields (null removes one); with a new
+        `template_id`, fields that template does not define are dropped.
 
-        Example: {"memory_id": "0b6f3c1e-...", "title": "Sarah (Director, Google)",
-                  "reason": "She was promoted"}
+        Example: {"memory_id": "0b6f3c1e-...", "title": "Sarah (Director)", "reason": "Promoted"}
         """
         fields, structured = _split_content(content, structured_content)
         patch = MemoryPatch(
@@ -155,19 +147,19 @@ def register(server: HasTools, tc: ToolContext) -> None:
             context=_plain(context), location=_plain(location), template_id=template_id,
             structured_content=structured, clear=frozenset(clear_fields or ()),
         )  # fmt: skip
-        return MemoryOut.of(memories.update(tc.user(), memory_id, patch, reason=reason))
+        return WrittenMemoryOut.of_stored(memories.change(tc.user(), memory_id, patch, reason=reason))
 
     def remember_delete_memory(
         memory_id: MemoryId,
         permanent: Annotated[
             bool,
-            Field(description="Erase it and its history for good. Only when the user explicitly asks for that."),
+            Field(description="Erase it and its history for good; only when the user asks for that."),
         ] = False,
         reason: Reason = None,
     ) -> DeletionOut:
-        """Delete a memory. By default it goes to the trash and remember_restore_memory brings it back.
+        """Delete a memory: to the trash (remember_restore_memory brings it back) unless `permanent`.
 
-        Example: {"memory_id": "0b6f3c1e-...", "reason": "The user asked to forget it"}
+        Example: {"memory_id": "0b6f3c1e-...", "reason": "Asked to forget it"}
         """
         result = memories.delete(tc.user(), memory_id, permanent=permanent, reason=reason)
         if result.permanent:
@@ -180,39 +172,28 @@ def register(server: HasTools, tc: ToolContext) -> None:
         )
 
     def remember_restore_memory(memory_id: MemoryId, reason: Reason = None) -> MemoryOut:
-        """Bring back a memory deleted without `permanent`.
-
-        Example: {"memory_id": "0b6f3c1e-..."}
-        """
+        """Bring back a memory deleted without `permanent`."""
         return MemoryOut.of(memories.restore(tc.user(), memory_id, reason=reason))
 
     def remember_list_memories(
         type: Annotated[str | None, Field(description="Only memories of this type.")] = None,
         tags: Annotated[list[str] | None, Field(description="Only memories with these tags.")] = None,
-        tags_match: Annotated[Literal["any", "all"], Field(description="Whether any or all tags must match.")] = "any",
-        created_after: Annotated[str | None, Field(description="ISO 8601 date or datetime (inclusive).")] = None,
-        created_before: Annotated[str | None, Field(description="ISO 8601 date or datetime (exclusive).")] = None,
-        filters: Annotated[
-            dict[str, Any] | None,
-            Field(
-                description="Advanced filter: fields with operators eq ne gt gte lt lte in nin contains exists, "
-                'combined with and/or/not, e.g. {"structured_content.rating": {"gte": 4}}.'
-            ),
-        ] = None,
+        tags_match: Annotated[Literal["any", "all"], Field(description="Any or all tags.")] = "any",
+        created_after: Annotated[str | None, Field(description="ISO 8601, inclusive.")] = None,
+        created_before: Annotated[str | None, Field(description="ISO 8601, exclusive.")] = None,
+        filters: Filters = None,
         sort_by: Annotated[
             Literal["created_at", "updated_at", "weight", "occurred_at"], Field(description="Order by this field.")
         ] = "created_at",
         sort_order: Annotated[Literal["asc", "desc"], Field(description="Ascending or descending.")] = "desc",
         limit: Annotated[int, Field(description="Page size, 1 to 100.")] = 20,
-        offset: Annotated[int, Field(description="How many to skip (for the next page use next_offset).")] = 0,
+        offset: Annotated[int, Field(description="How many to skip.")] = 0,
         include_deleted: Annotated[
-            Literal["exclude", "include", "only"], Field(description="Whether to show deleted memories.")
+            Literal["exclude", "include", "only"], Field(description="Deleted memories too, or only.")
         ] = "exclude",
     ) -> MemoryPageOut:
-        """List the user's memories, newest first, with filters and pages.
-
-        Use it to browse or to answer "what do I have about X" when you know the type or
-        tags; to find by meaning use remember_search_memory.
+        """List the user's memories, newest first, by type, tags, dates or filters (to find by meaning:
+        remember_search_memory).
 
         Example: {"type": "book", "tags": ["fiction"], "created_after": "2026-01-01", "limit": 10}
         """

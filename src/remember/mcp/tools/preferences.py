@@ -19,22 +19,17 @@ def register(server: HasTools, tc: ToolContext) -> None:
             str | None, Field(description=f"Only this category: one of {', '.join(CATEGORIES)}.")
         ] = None,
     ) -> PreferencesOut:
-        """Read the user's preferences (defaults filled in), all or one category.
-
-        Example: {"category": "search"}
-        """
+        """Read the user's preferences (defaults filled in), all or one category."""
         return PreferencesOut(preferences=preferences.get(tc.user(), category))
 
     def remember_update_preferences(
-        preference_path: Annotated[str, Field(description="Dot path of the preference, e.g. 'search.default_limit'.")],
-        value: Annotated[Any, Field(description="The new value, of the preference's type.")],
-        reason: Annotated[str | None, Field(description="Why it changes; kept in the preference history.")] = None,
+        preference_path: Annotated[str, Field(description="e.g. 'search.default_limit'.")],
+        value: Annotated[Any, Field(description="Of the preference's type.")],
+        reason: Annotated[str | None, Field(description="Why; kept in its history.")] = None,
     ) -> PreferenceChangeOut:
-        """Change one preference; answers its old and new value.
+        """Change one preference (remember_get_preferences lists them); answers its old and new value.
 
-        Known preferences and their types are listed by remember_get_preferences.
-
-        Example: {"preference_path": "search.default_limit", "value": 20, "reason": "wants longer lists"}
+        Example: {"preference_path": "search.default_limit", "value": 20}
         """
         change = preferences.update(tc.user(), preference_path, value, reason=reason)
         return PreferenceChangeOut.model_validate(change.as_dict())

@@ -13,20 +13,12 @@ from remember.mcp.caller import current_user
 from remember.mcp.registry import HasTools, ToolContext, add_tool, hints
 from remember.mcp.schemas import MemoryOut, QueryOut, SearchHitOut, SearchOut, SourceOut
 from remember.mcp.state import state_of
+from remember.mcp.tools.params import Filters
 from remember.service.context import answer_prompt, question_context
 
-Filters = Annotated[
-    dict[str, Any] | None,
-    Field(
-        description="Only memories that pass this filter: fields (type, tags, weight, created_at, occurred_at, "
-        "template_id, structured_content.<path>, ...) with operators eq ne gt gte lt lte in nin contains exists, "
-        "combined with and/or/not, e.g. "
-        '{"template_id": "builtin:book_review", "structured_content.rating": {"gte": 4}}.'
-    ),
-]
 Alpha = Annotated[
     float | None,
-    Field(description="Blend: 1 = by meaning only, 0 = by keywords only (default: the user's preference, 0.3)."),
+    Field(description="1 = by meaning only, 0 = by keywords only (default: preference, 0.3)."),
 ]
 ANSWER_TOKENS = 600
 
@@ -35,23 +27,22 @@ def register(server: HasTools, tc: ToolContext) -> None:
     search = tc.services.search
 
     def remember_search_memory(
-        query: Annotated[str, Field(description="What to look for, in plain words (a question works well).")],
+        query: Annotated[str, Field(description="What to look for, in plain words.")],
         alpha: Alpha = None,
         filters: Filters = None,
-        limit: Annotated[int | None, Field(description="How many results, 1 to 100 (default 10).")] = None,
-        offset: Annotated[int, Field(description="How many to skip, for the next page.")] = 0,
+        limit: Annotated[int | None, Field(description="How many, 1 to 100 (default 10).")] = None,
+        offset: Annotated[int, Field(description="How many to skip.")] = 0,
         deleted: Annotated[
-            Literal["exclude", "include", "only"], Field(description="Whether to search deleted memories too.")
+            Literal["exclude", "include", "only"], Field(description="Deleted memories too, or only.")
         ] = "exclude",
-        explain: Annotated[bool, Field(description="Say why each result matched (scores, matched terms).")] = False,
+        explain: Annotated[bool, Field(description="Say why each matched.")] = False,
     ) -> SearchOut:
-        """Find the user's memories about something, best first, by meaning and by keywords.
+        """Find the user's memories about something, best first, by meaning and keywords.
 
-        Use it before answering anything about the user's past, people, plans or
-        preferences. Filters narrow the search (they run inside the database).
+        Use it before answering anything about the user's past, people, plans or preferences.
 
-        Example: {"query": "technical books I liked", "filters": {"template_id": "builtin:book_review",
-                  "structured_content.rating": {"gte": 4}}, "limit": 5}
+        Example: {"query": "books I liked", "filters": {"template_id": "builtin:book_review",
+        "structured_content.rating": {"gte": 4}}, "limit": 5}
         """
         results = search.search(
             tc.user(), query, alpha=alpha, filters=filters, limit=limit, offset=offset, deleted=deleted,
@@ -67,9 +58,9 @@ def register(server: HasTools, tc: ToolContext) -> None:
         )
 
     def remember_find_similar(
-        memory_id: Annotated[str | None, Field(description="Find memories like this one (give this or text).")] = None,
-        text: Annotated[str | None, Field(description="Find memories like this text (give this or memory_id).")] = None,
-        min_similarity: Annotated[float, Field(description="Lowest cosine similarity to return, -1 to 1.")] = 0.0,
+        memory_id: Annotated[str | None, Field(description="Like this memory (or give text).")] = None,
+        text: Annotated[str | None, Field(description="Like this text (or give memory_id).")] = None,
+        min_similarity: Annotated[float, Field(description="Lowest cosine similarity, -1 to 1.")] = 0.0,
         limit: Annotated[int, Field(description="How many, 1 to 100.")] = 10,
         filters: Filters = None,
     ) -> SearchOut:
@@ -93,18 +84,17 @@ def register(server: HasTools, tc: ToolContext) -> None:
     def remember_query_memory(
         sampled: Annotated[CreateMessageResult | None, Resolve(_answer_request)],
         question: Annotated[str, Field(description="The question to answer from the user's memories.")],
-        token_budget: Annotated[int, Field(description="Most tokens of memory text to return, 100 to 32000.")] = 2000,
+        token_budget: Annotated[int, Field(description="Most tokens of memory text, 100 to 32000.")] = 2000,
         alpha: Alpha = None,
         filters: Filters = None,
         answer: Annotated[  # noqa: ARG001 - read by _answer_request, which runs before this body
-            bool, Field(description="Also answer with the client's own model, when the client supports sampling.")
+            bool, Field(description="Also answer with the client's model, if it can sample.")
         ] = True,
     ) -> QueryOut:
         """Gather the memories that answer a question into one context, with numbered sources.
 
-        Put the returned `context` in front of your answer and cite memories as [n]. When
-        the client supports sampling, an `answer` written by the client's model from that
-        context is included too.
+        Answer from the returned `context` and cite memories as [n]. When the client can
+        sample, an `answer` by the client's model from that context is included.
 
         Example: {"question": "When did I last see Sarah, and where?", "token_budget": 1500}
         """

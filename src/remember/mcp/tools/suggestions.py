@@ -8,6 +8,7 @@ from pydantic import Field
 
 from remember.mcp.registry import HasTools, ToolContext, add_tool, hints
 from remember.mcp.schemas import MemoryOut, SuggestionOut, SuggestionsOut
+from remember.mcp.tools.params import MemoryId, Reason
 
 
 def register(server: HasTools, tc: ToolContext) -> None:
@@ -18,36 +19,33 @@ def register(server: HasTools, tc: ToolContext) -> None:
         context: Annotated[
             dict[str, Any] | None,
             Field(
-                description="What is known about the moment: location_present, participants_present, "
-                "time_of_day (morning lunch afternoon dinner evening night), day_of_week, conversation_type, "
-                "or local_time (ISO 8601)."
+                description="location_present, participants_present, time_of_day (morning lunch afternoon "
+                "dinner evening night), day_of_week, conversation_type, local_time (ISO 8601)."
             ),
         ] = None,
-        limit: Annotated[int | None, Field(description="Most suggestions, 1 to 10 (default: preference).")] = None,
+        limit: Annotated[int | None, Field(description="1 to 10 (default: preference).")] = None,
     ) -> SuggestionsOut:
-        """Which memory templates fit what the user said, with the fields already readable from it.
+        """Which templates fit what the user said (a meal out, a book, a person ...), with the fields
+        read from it, to offer a structured capture.
 
-        Use it when the user tells you something that may be a recurring kind of thing (a meal
-        out, a book, a person, a meeting) to offer a structured capture.
-
-        Example: {"content": "Had great sushi at Nobu yesterday, 5 stars", "context": {"time_of_day": "dinner"}}
+        Example: {"content": "Great sushi at Nobu yesterday, 5 stars", "context": {"time_of_day": "dinner"}}
         """
         found = services.suggestions.suggest(tc.user(), content, context=context, limit=limit)
         return SuggestionsOut(suggestions=[SuggestionOut.model_validate(s.as_dict()) for s in found])
 
     def remember_apply_template(
-        memory_id: Annotated[str, Field(description="The stored free-text memory.")],
-        template_id: Annotated[str, Field(description="The template to apply, e.g. a suggested one.")],
+        memory_id: MemoryId,
+        template_id: Annotated[str, Field(description="The template to apply.")],
         structured_content: Annotated[
             dict[str, Any] | None,
-            Field(description="The template's fields; when left out, the values readable from the memory's text."),
+            Field(description="Its fields (default: those read from the text)."),
         ] = None,
-        reason: Annotated[str | None, Field(description="Why; kept in the memory's history.")] = None,
+        reason: Reason = None,
     ) -> MemoryOut:
-        """Turn a stored memory into a templated one: its fields are validated and kept; its text stays.
+        """Turn a stored memory into a templated one: its fields validated and kept, its text unchanged.
 
         Example: {"memory_id": "0b6f3c1e-...", "template_id": "builtin:restaurant_review",
-                  "structured_content": {"restaurant_name": "Nobu", "rating": 5}}
+        "structured_content": {"restaurant_name": "Nobu", "rating": 5}}
         """
         updated = services.apply_template(tc.user(), memory_id, template_id, structured_content, reason=reason)
         return MemoryOut.of(updated)

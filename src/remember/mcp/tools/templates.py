@@ -15,18 +15,15 @@ from remember.mcp.schemas import (
     TemplateUpdateOut,
     ValidationOut,
 )
+from remember.mcp.tools.params import TemplateId
 from remember.service.drafts import TemplatePatch
 
-TemplateId = Annotated[
-    str, Field(description="The template's id, e.g. 'builtin:book_review' or 'tpl_book_review_1a2b3c4d'.")
-]
 Fields = Annotated[
     list[dict[str, Any]],
     Field(
-        description="Field definitions: {name, type (string text number integer boolean date datetime enum array "
-        "object computed), required, default, description, options (enum), item_type (array), fields (object), "
-        "formula (computed), validation {pattern min max min_length max_length min_items max_items error_message}, "
-        "conditional {show_if}}."
+        description="Each {name, type (string text number integer boolean date datetime enum array object "
+        "computed), required, default, description, options, item_type, fields, formula, validation {pattern min "
+        "max min_length max_length min_items max_items error_message}, conditional {show_if}}."
     ),
 ]
 Metric = Literal[
@@ -43,41 +40,35 @@ def register(server: HasTools, tc: ToolContext) -> None:
     templates = tc.services.templates
 
     def remember_create_template(
-        template_name: Annotated[str, Field(description="A name, unique among your templates, e.g. 'Book Review'.")],
+        template_name: Annotated[str, Field(description="A name unique among yours, e.g. 'Book Review'.")],
         fields: Fields,
         description: Annotated[str, Field(description="What the template is for.")] = "",
-        parent_template_id: Annotated[
-            str | None, Field(description="Inherit this template's fields (yours or a built-in).")
-        ] = None,
-        category: Annotated[str, Field(description="A category, e.g. 'personal', 'work', 'learning'.")] = "general",
+        parent_template_id: Annotated[str | None, Field(description="Inherit this template's fields.")] = None,
+        category: Annotated[str, Field(description="e.g. 'personal', 'work'.")] = "general",
         tags: Annotated[list[str] | None, Field(description="Labels for the template.")] = None,
-        auto_apply: Annotated[bool, Field(description="Suggest it when new memories match its triggers.")] = False,
+        auto_apply: Annotated[bool, Field(description="Suggest it when memories match its triggers.")] = False,
         trigger_keywords: Annotated[
-            list[str] | None, Field(description="Words and phrases that suggest it, e.g. ['finished reading'].")
+            list[str] | None, Field(description="Phrases that suggest it, e.g. ['finished reading'].")
         ] = None,
         trigger_context: Annotated[
             dict[str, Any] | None,
-            Field(description='Context that suggests it, e.g. {"location_present": true, "time_of_day": ["dinner"]}.'),
+            Field(description='Context that suggests it, e.g. {"time_of_day": ["dinner"]}.'),
         ] = None,
         examples: Annotated[
             list[str] | None,
-            Field(description="A few things a user might say that this template fits; they sharpen suggestions."),
+            Field(description="Things a user might say that it fits."),
         ] = None,
         weight: Annotated[float, Field(description="Importance, 0 to 1.")] = 0.5,
         trust: Annotated[float, Field(description="Access level, 0 to 1.")] = 0.0,
     ) -> TemplateOut:
-        """Create a memory template: a typed set of fields that memories of one kind will follow.
+        """Create a memory template: typed fields that memories of one kind will follow.
 
-        Use it when the user wants to capture a kind of thing the same way every time and no
-        built-in template fits (see remember_list_templates first; copy a built-in with
-        remember_copy_template to adapt it).
+        For a kind of thing the user captures the same way every time, when no built-in fits
+        (see remember_list_templates; remember_copy_template adapts a built-in).
 
-        Example: {"template_name": "Book Review", "description": "Books I've read",
-                  "fields": [{"name": "title", "type": "string", "required": true},
-                             {"name": "author", "type": "string", "required": true},
-                             {"name": "rating", "type": "number", "required": true,
-                              "validation": {"min": 1, "max": 5}}],
-                  "auto_apply": true, "trigger_keywords": ["finished reading", "just read"]}
+        Example: {"template_name": "Book Review", "fields": [{"name": "title", "type": "string",
+        "required": true}, {"name": "rating", "type": "number", "validation": {"min": 1, "max": 5}}],
+        "auto_apply": true, "trigger_keywords": ["finished reading"]}
         """
         raw = {
             "name": template_name,
@@ -99,7 +90,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
         include_default: Annotated[bool, Field(description="Include the built-in templates.")] = True,
         include_user: Annotated[bool, Field(description="Include your own templates.")] = True,
         category: Annotated[str | None, Field(description="Only this category.")] = None,
-        tags: Annotated[list[str] | None, Field(description="Only templates with any of these tags.")] = None,
+        tags: Annotated[list[str] | None, Field(description="Only with any of these tags.")] = None,
         sort_by: Annotated[
             Literal["usage_count", "name", "recent"], Field(description="Most used, by name, or recently used first.")
         ] = "usage_count",
@@ -123,12 +114,8 @@ def register(server: HasTools, tc: ToolContext) -> None:
         )
 
     def remember_get_template(template_id: TemplateId) -> TemplateDetailOut:
-        """Get a template: its definition, every field (inherited ones included) and its JSON Schema.
-
-        Read it before creating a memory with the template, to know the fields and their rules.
-
-        Example: {"template_id": "builtin:book_review"}
-        """
+        """Get a template: its definition, every field (inherited too) and its JSON Schema; read it
+        before creating a memory with it."""
         return TemplateDetailOut.of(templates.get(tc.user(), template_id))
 
     def remember_update_template(
@@ -144,24 +131,22 @@ def register(server: HasTools, tc: ToolContext) -> None:
         examples: Annotated[list[str] | None, Field(description="New example utterances.")] = None,
         weight: Annotated[float | None, Field(description="New importance, 0 to 1.")] = None,
         trust: Annotated[float | None, Field(description="New access level, 0 to 1.")] = None,
-        add_fields: Annotated[
-            list[dict[str, Any]] | None, Field(description="Fields to add (same shape as in create).")
-        ] = None,
+        add_fields: Annotated[list[dict[str, Any]] | None, Field(description="Fields to add (as in create).")] = None,
         update_fields: Annotated[
             list[dict[str, Any]] | None,
-            Field(description="Changes to existing fields: each names a field and gives the attributes to change."),
+            Field(description="Each names a field and the attributes to change."),
         ] = None,
         remove_fields: Annotated[list[str] | None, Field(description="Names of fields to remove.")] = None,
-        version: Annotated[str | None, Field(description="The new version, e.g. '1.1' (default: bumped).")] = None,
+        version: Annotated[
+            str | float | None,
+            Field(description="e.g. '1.1' (a number becomes text; default: bumped)."),
+        ] = None,
     ) -> TemplateUpdateOut:
-        """Change one of your templates; the version is bumped and derived memories are re-checked.
+        """Change one of your templates (built-ins are read-only: copy one first); the version is
+        bumped and its memories keep their fields and are re-checked against the new definition.
 
-        Memories made with it keep their fields; their template_compliance and
-        template_validation_errors are recomputed against the new definition. Built-in
-        templates are read-only: copy one with remember_copy_template to change it.
-
-        Example: {"template_id": "tpl_book_review_1a2b3c4d",
-                  "add_fields": [{"name": "isbn", "type": "string", "required": false}], "version": "1.1"}
+        Example: {"template_id": "tpl_book_review_1a2b3c4d", "add_fields": [{"name": "isbn",
+        "type": "string"}], "version": "1.1"}
         """
         patch = TemplatePatch(
             name=template_name, description=description, parent_template_id=parent_template_id, category=category,
@@ -174,15 +159,11 @@ def register(server: HasTools, tc: ToolContext) -> None:
 
     def remember_delete_template(
         template_id: TemplateId,
-        delete_derived_memories: Annotated[
-            bool, Field(description="Also move the memories made with it to the trash (they stay restorable).")
-        ] = False,
+        delete_derived_memories: Annotated[bool, Field(description="Also move its memories to the trash.")] = False,
     ) -> TemplateDeletionOut:
-        """Delete one of your templates. Memories made with it are kept (with their fields) unless asked.
+        """Delete one of your templates (not one others inherit from); its memories keep their fields.
 
-        A template that others inherit from cannot be deleted until they are.
-
-        Example: {"template_id": "tpl_book_review_1a2b3c4d", "delete_derived_memories": false}
+        Example: {"template_id": "tpl_book_1a2b3c4d", "delete_derived_memories": true}
         """
         deleted, trashed = templates.delete(tc.user(), template_id, delete_derived_memories=delete_derived_memories)
         kept = "moved to the trash" if delete_derived_memories else "kept with their fields"
@@ -194,7 +175,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
         template_id: TemplateId,
         template_name: Annotated[str | None, Field(description="Name of the copy (default: '<name> (copy)').")] = None,
     ) -> TemplateOut:
-        """Copy a template (a built-in or your own) into a new template of yours that you can change.
+        """Copy a template (a built-in or yours) into a new one of yours that you can change.
 
         Example: {"template_id": "builtin:book_review", "template_name": "My Book Review"}
         """
@@ -204,9 +185,9 @@ def register(server: HasTools, tc: ToolContext) -> None:
         template_id: TemplateId,
         content: Annotated[dict[str, Any], Field(description="The fields to check, as an object.")],
     ) -> ValidationOut:
-        """Check fields against a template without storing anything: every error, completion, normalized form.
+        """Check fields against a template without storing: every error, completion, normalized form.
 
-        Example: {"template_id": "builtin:book_review", "content": {"title": "Some Book", "rating": 6}}
+        Example: {"template_id": "builtin:book_review", "content": {"title": "Dune", "rating": 6}}
         """
         _, result = templates.validate(tc.user(), template_id, content)
         return ValidationOut.model_validate(result.as_dict())
@@ -215,11 +196,10 @@ def register(server: HasTools, tc: ToolContext) -> None:
         template_id: TemplateId,
         metrics: Annotated[list[Metric] | None, Field(description="Only these figures (default: all).")] = None,
     ) -> dict[str, Any]:
-        """How a template is used: usage_count, last_used, average_completion_rate, compliance_rate,
-        most_common_values and field_usage_statistics (fill rate, and min/max/average of numbers) per field,
-        and how often it was suggested and applied (acceptance_rate).
+        """How a template is used: usage, completion and compliance rates, common values and statistics
+        per field, how often it was suggested and applied.
 
-        Example: {"template_id": "builtin:book_review", "metrics": ["usage_count", "most_common_values"]}
+        Example: {"template_id": "builtin:book_review", "metrics": ["usage_count"]}
         """
         figures = tc.services.suggestions.analytics(tc.user(), template_id)
         if metrics:
