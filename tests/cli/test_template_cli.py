@@ -122,3 +122,9 @@ def test_bad_definition_files(capsys: pytest.CaptureFixture[str], tmp_path: Path
         bad.write_text(text)
         code, _, err = run(capsys, "template", "create", "-f", str(bad))
         assert code == 1 and message in err, err
+
+
+def test_show_describes_item_types_and_conditions(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "template", "show", "builtin:person")
+    assert code == 0
+    assert "children_names" in out and "list of texts" in out and "only when has_children == true" in out

@@ -133,3 +133,19 @@ def test_the_mcp_inspector_sees_tool_errors(tmp_path: Path) -> None:
     )
     assert bad.returncode == 5  # the inspector's exit code for a tool error
     assert "No memory with id" in bad.stdout
+
+
+async def test_serve_takes_the_user_after_the_command_and_the_cli_sees_what_it_stored(tmp_path: Path) -> None:
+    env = server_env(tmp_path, user="someone-else")
+    params = StdioServerParameters(command=sys.executable, args=["-m", "remember", "serve", "--user", "bob"], env=env)
+    async with Client(params) as client:
+        ok(await client.call_tool("remember_create_memory", {"content": "stored for bob"}))
+    listed = subprocess.run(
+        [sys.executable, "-m", "remember", "list", "--user", "bob", "--json"],
+        env=env, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert [m["content"] for m in json.loads(listed.stdout)["memories"]] == ["stored for bob"]
+    other = subprocess.run(
+        [sys.executable, "-m", "remember", "list", "--json"], env=env, capture_output=True, text=True, check=True
+    )
+    assert json.loads(other.stdout)["memories"] == []

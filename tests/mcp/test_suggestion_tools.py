@@ -62,8 +62,24 @@ async def test_suppressed_templates_and_categories(client: Client) -> None:
     assert "builtin:restaurant_review" not in [s["template_id"] for s in found["suggestions"]]
 
 
+async def test_a_users_copy_stands_for_the_template_it_was_copied_from(client: Client) -> None:
+    copy = ok(
+        await client.call_tool(
+            "remember_copy_template", {"template_id": "builtin:restaurant_review", "template_name": "My Restaurants"}
+        )
+    )
+    found = ok(await client.call_tool("remember_suggest_templates", {"content": SUSHI}))
+    ids = [s["template_id"] for s in found["suggestions"]]
+    assert ids[0] == copy["id"] and "builtin:restaurant_review" not in ids
+    made = ok(await client.call_tool("remember_create_memory", {"content": SUSHI}))
+    assert made["template_suggestions"][0]["template_id"] == copy["id"]
+    ok(await client.call_tool("remember_delete_template", {"template_id": copy["id"]}))
+    again = ok(await client.call_tool("remember_suggest_templates", {"content": SUSHI}))
+    assert again["suggestions"][0]["template_id"] == "builtin:restaurant_review"
+
+
 async def test_small_talk_gets_no_suggestion(client: Client) -> None:
-    for content in ("thanks, that's all for now", "what's the weather like tomorrow?"):
+    for content in ("thanks, that's all for now", "what's the weather like tomorrow?", "The weather is nice today"):
         found = ok(await client.call_tool("remember_suggest_templates", {"content": content}))
         assert found["suggestions"] == [], content
 

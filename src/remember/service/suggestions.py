@@ -62,7 +62,9 @@ class SuggestionService:
             prefs["templates.max_suggestions"] if limit is None else checks.whole_number("limit", limit, 1, MAX_LIMIT)
         )
         view = self.templates.view_of(user_id)
-        candidates = [d for d in view.all() if _eligible(d, prefs)]
+        everything = view.all()
+        copied = {d.derived_from for d in everything if d.derived_from is not None}
+        candidates = [d for d in everything if d.id not in copied and _eligible(d, prefs)]
         now = self.clock()
         from remember.templates.suggest import suggest
 
@@ -128,6 +130,8 @@ def _stats(s: Any) -> TemplateStats:
 
 
 def _eligible(definition: TemplateDefinition, prefs: Mapping[str, Any]) -> bool:
+    """Suggested by itself: auto-applied and not suppressed (a template the user copied is left out by the caller:
+    their copy stands for it)."""
     return (
         definition.auto_apply
         and definition.id not in prefs["templates.suppressed_templates"]

@@ -106,8 +106,10 @@ def test_small_talk_is_measured(minilm: MiniLMEmbedder) -> None:
     [with_examples, without] = similarities("Casablanca still holds up", [movie, bare], minilm, PrototypeCache())
     assert with_examples.small_talk == without.small_talk  # one value for every template
     [chat] = similarities("thanks, that's all for now", [movie], minilm, PrototypeCache())
-    assert chat.small_talk is not None and with_examples.small_talk is not None
-    assert chat.small_talk > with_examples.small_talk
+    review_text = "Watched Oppenheimer last night, 4/5, the score was incredible"
+    [review] = similarities(review_text, [movie], minilm, PrototypeCache())
+    assert chat.small_talk is not None and review.small_talk is not None
+    assert chat.small_talk > review.small_talk
     [none] = similarities("thanks, that's all for now", [movie], minilm, PrototypeCache(), small_talk=())
     assert none.small_talk is None
 

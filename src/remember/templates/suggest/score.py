@@ -62,11 +62,11 @@ class Weights:
 
 
 WITH_EMBEDDER = Weights(
-    bias=-2.8, keywords=4.4, summary=6.0, keyword_meaning=14.4, context=0.2, fields=1.9, request=5.0, small_talk=12.5
+    bias=-2.7, keywords=4.6, summary=6.8, keyword_meaning=13.3, context=0.2, fields=2.0, request=5.1, small_talk=11.6
 )
 WITH_EXAMPLES = Weights(
-    bias=-4.0, keywords=4.4, summary=0.0, keyword_meaning=0.0, context=0.2, fields=1.6, request=4.3, examples=19.7,
-    small_talk=12.0,
+    bias=-3.9, keywords=4.3, summary=0.0, keyword_meaning=0.0, context=0.2, fields=1.5, request=4.4, examples=20.5,
+    small_talk=12.7,
 )  # fmt: skip
 KEYWORDS_ONLY = Weights(
     bias=-2.5, keywords=10.4, summary=0.0, keyword_meaning=0.0, context=0.2, fields=5.5, request=4.8

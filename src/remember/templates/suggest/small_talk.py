@@ -30,4 +30,10 @@ SMALL_TALK: tuple[str, ...] = (
     "The internet is slow", "meh", "hmm interesting", "It is what it is", "Dogs are loyal animals",
     "The sun rises in the east", "Traffic is bad everywhere these days", "Coffee is popular around the world",
     "Paris is the capital of France",
+    "Not a cloud in sight", "It's pouring outside", "Bit humid today, isn't it", "Spring is finally here",
+    "Autumn is the best season", "The days are getting shorter", "It's going to be a scorcher",
+    "Clouds rolling in from the west", "The roads are icy", "The bus was packed", "Everyone seems to be on holiday",
+    "Prices keep going up", "The city is so quiet in August", "Fridays always drag", "Weekends go by too quickly",
+    "Nothing much going on", "It's been a mild winter", "The birds are loud", "Hot chocolate weather",
+    "The leaves are falling already",
 )  # fmt: skip
