@@ -42,7 +42,7 @@ def pack(hits: list[Hit], budget: int) -> PackedContext:
     left = budget * CHARS_PER_TOKEN
     for hit in hits:
         memory = hit.memory
-        when = f"{memory.occurred_at:%Y-%m-%d}"
+        when = memory.occurred_at.date().isoformat()
         head = f"[{len(sources) + 1}] {when}" + (f" {memory.title}" if memory.title else "") + ": "
         room = left - len(head) - 1
         if room < 40:  # not enough left for a useful piece of another memory
