@@ -59,6 +59,10 @@ def read_fields(raw: object, problems: Problems, prefix: str = "", depth: int = 
     if depth > MAX_NESTING:
         problems.add(where, "limit", f"fields nest deeper than {MAX_NESTING} levels")
         return ()
+    if depth == 1 and count_raw_fields(raw) > MAX_FIELDS:
+        # Before anything else: a definition this large is refused without reading each field.
+        problems.add("fields", "limit", f"a template has at most {MAX_FIELDS} fields (nested ones count)")
+        return ()
     found: list[FieldDef] = []
     seen: set[str] = set()
     for index, item in enumerate(raw):
@@ -70,10 +74,21 @@ def read_fields(raw: object, problems: Problems, prefix: str = "", depth: int = 
             continue
         seen.add(read.name)
         found.append(read)
-    problems.count += len(found)
-    if depth == 1 and problems.count > MAX_FIELDS:
-        problems.add("fields", "limit", f"a template has at most {MAX_FIELDS} fields (nested ones count)")
     return tuple(found)
+
+
+def count_raw_fields(raw: list[Any]) -> int:
+    """How many fields a raw definition holds, nested ones included; counting stops past the limit."""
+    count = 0
+    pending: list[tuple[list[Any], int]] = [(raw, 1)]
+    while pending and count <= MAX_FIELDS:
+        items, depth = pending.pop()
+        count += len(items)
+        for item in items[: MAX_FIELDS + 1] if depth < MAX_NESTING else ():
+            nested = item.get("fields") if isinstance(item, dict) else None
+            if isinstance(nested, list):
+                pending.append((nested, depth + 1))
+    return count
 
 
 def _read_field(raw: object, hint: str, prefix: str, depth: int, problems: Problems) -> FieldDef | None:
