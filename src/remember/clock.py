@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, date, datetime
 
+from remember.errors import excerpt
+
 Clock = Callable[[], datetime]
 
 
@@ -50,5 +52,6 @@ def parse_moment(value: str | datetime | date) -> datetime:
         return parse_moment(datetime.fromisoformat(text))
     except (ValueError, OverflowError):  # an offset can push year 1 or 9999 out of range in UTC
         raise ValueError(
-            f"{value!r} is not an ISO 8601 date or datetime; use forms like '2026-02-10' or '2026-02-10T14:30:00Z'"
+            f"{excerpt(value)} is not an ISO 8601 date or datetime; "
+            "use forms like '2026-02-10' or '2026-02-10T14:30:00Z'"
         ) from None

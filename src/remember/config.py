@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from remember.errors import ConfigError
+from remember.errors import ConfigError, excerpt
 
 DEFAULT_USER = "local"
 USER_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$")
@@ -63,7 +63,7 @@ class Settings:
 def check_user_id(user: str) -> str:
     if not USER_ID.match(user):
         raise ConfigError(
-            f"User id {user!r} is not usable: use 1-128 letters, digits or . _ @ + - "
+            f"User id {excerpt(user)} is not usable: use 1-128 letters, digits or . _ @ + - "
             "(starting with a letter or digit), e.g. --user alice or REMEMBER_USER=alice."
         )
     return user
@@ -72,7 +72,7 @@ def check_user_id(user: str) -> str:
 def _log_level(value: str) -> str:
     level = value.upper()
     if level not in LOG_LEVELS:
-        raise ConfigError(f"REMEMBER_LOG_LEVEL={value!r} is not a level; use one of {', '.join(LOG_LEVELS)}.")
+        raise ConfigError(f"REMEMBER_LOG_LEVEL={excerpt(value)} is not a level; use one of {', '.join(LOG_LEVELS)}.")
     return level
 
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from remember.clock import Clock, from_text, to_text, utc_now
-from remember.errors import FieldError, NotFound, RememberError, ValidationFailed
+from remember.errors import FieldError, NotFound, RememberError, ValidationFailed, excerpt
 from remember.filters import Filter, conjoin, parse_filter
 from remember.memory_fields import EDITABLE, INDEXED
 from remember.models import HistoryEntry, IndexEntry, Memory, MemoryQuery, Page, SortField
@@ -294,7 +294,7 @@ class MemoryService:
             raise ValidationFailed("The memory id is not usable.", errors)
         memory = self.store.get_memory(user_id, clean_id)
         if memory is None:
-            raise NotFound(f"No memory with id {clean_id!r}. Find ids by listing or searching memories.")
+            raise NotFound(f"No memory with id {excerpt(clean_id)}. Find ids by listing or searching memories.")
         return memory
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from remember.clock import Clock, utc_now
-from remember.errors import NotFound, ValidationFailed
+from remember.errors import NotFound, ValidationFailed, excerpt
 from remember.filters import Filter, parse_filter
 from remember.models import DeletedMode, Memory
 from remember.search import text
@@ -167,7 +167,7 @@ class SearchService:
         clean = checks.identifier(memory_id, "memory_id", errors)
         memory = self.store.get_memory(user_id, clean) if clean else None
         if memory is None:
-            raise NotFound(f"No memory with id {memory_id!r}. Find ids by listing or searching memories.")
+            raise NotFound(f"No memory with id {excerpt(memory_id)}. Find ids by listing or searching memories.")
         stored = self.store.get_vector(user_id, memory.id)
         if stored is None:
             stored = _bytes(self.indexer.query_vector(text.vector_text(memory.title, memory.content)))

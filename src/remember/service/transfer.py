@@ -17,7 +17,7 @@ from typing import Any
 
 from remember import __version__
 from remember.clock import from_text, to_text, utc_now
-from remember.errors import Conflict, RememberError, ValidationFailed
+from remember.errors import Conflict, RememberError, ValidationFailed, excerpt
 from remember.models import (
     HistoryEntry,
     IndexEntry,
@@ -181,7 +181,7 @@ def _take(pending: _Pending, record: Record, number: int) -> None:
                 )
             )
         else:
-            raise ValueError(f"unknown kind {kind!r}")
+            raise ValueError(f"unknown kind {excerpt(kind)}")
     except (KeyError, ValueError, TypeError) as exc:
         raise ValidationFailed.single(f"line {number}", "invalid", f"Line {number} cannot be read: {exc}.") from exc
 

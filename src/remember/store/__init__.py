@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from remember.errors import ConfigError
+from remember.errors import ConfigError, excerpt
 from remember.store.protocols import (
     IndexMaintenance,
     MemoryStore,
@@ -98,7 +98,7 @@ def sqlite_path(url: str) -> str:
     elif "://" in url:
         scheme = url.split("://", 1)[0]
         raise ConfigError(
-            f"Unsupported database URL scheme {scheme!r}; use sqlite:///path/to/file.db "
+            f"Unsupported database URL scheme {excerpt(scheme)}; use sqlite:///path/to/file.db "
             "or postgresql://user:password@host:5432/database."
         )
     else:

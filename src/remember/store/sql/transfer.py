@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from remember.errors import Conflict
+from remember.errors import Conflict, excerpt
 from remember.models import PreferenceChange, TemplateVersion, UserDump
 from remember.store.sql.memories import HISTORY_INSERT
 from remember.store.sql.preferences import HISTORY_INSERT as PREFERENCE_HISTORY_INSERT
@@ -98,6 +98,6 @@ def _refuse_existing(s: Session, user_id: str) -> None:
     for table in USER_TABLES:
         if s.one(f"SELECT 1 FROM {table} WHERE user_id = ? LIMIT 1", (user_id,)):
             raise Conflict(
-                f"User {user_id!r} already has data in this database; import into an empty database "
+                f"User {excerpt(user_id)} already has data in this database; import into an empty database "
                 "or one without this user."
             )
