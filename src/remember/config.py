@@ -47,17 +47,28 @@ class Settings:
         """Settings from ``env`` (default ``os.environ``); flags given here win."""
         env = os.environ if env is None else env
         home = Path(env.get("REMEMBER_HOME") or _platform_home()).expanduser()
+        if database_url is not None and not database_url.strip():
+            raise ConfigError("--db was given an empty database URL; give one, e.g. --db sqlite:///notes.db.")
         url = database_url or env.get("REMEMBER_DATABASE_URL") or f"sqlite:///{home / 'remember.db'}"
         return cls(
             home=home,
             database_url=url,
-            user=check_user_id(user or env.get("REMEMBER_USER") or DEFAULT_USER),
+            user=check_user_id(_chosen_user(user, env)),
             embedder=env.get("REMEMBER_EMBEDDER", "onnx"),
             embedder_model=env.get("REMEMBER_EMBEDDER_MODEL") or None,
             embedder_url=env.get("REMEMBER_EMBEDDER_URL") or None,
             embedder_api_key=env.get("REMEMBER_EMBEDDER_API_KEY") or None,
             log_level=_log_level(env.get("REMEMBER_LOG_LEVEL", "WARNING")),
         )
+
+
+def _chosen_user(given: str | None, env: Mapping[str, str]) -> str:
+    """The user asked for: ``--user`` when given (an empty one is refused, not replaced), else REMEMBER_USER."""
+    if given is not None:
+        if not given.strip():
+            raise ConfigError("--user was given an empty user id; name a user, e.g. --user alice, or leave --user out.")
+        return given
+    return env.get("REMEMBER_USER") or DEFAULT_USER
 
 
 def check_user_id(user: str) -> str:

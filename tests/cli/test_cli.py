@@ -164,3 +164,12 @@ def test_a_year_before_1000_is_stored_and_listed(capsys: pytest.CaptureFixture[s
     assert made["context"]["timestamp"] == "0999-05-01T00:00:00.000000Z"
     assert [m["id"] for m in run_json(capsys, "list", "--since", "0999-01-01")["memories"]] == [made["id"]]
     assert run_json(capsys, "list", "--sort", "occurred_at")["memories"][0]["id"] == made["id"]
+
+
+def test_an_empty_user_is_refused(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REMEMBER_USER", "bob")
+    for argv in (["--user", "", "list"], ["list", "--user", ""], ["add", "x", "--user="]):
+        code, out, err = run(capsys, *argv)
+        assert (code, out) == (1, "")
+        assert "--user was given an empty user id" in err
+    assert run_json(capsys, "--user", "bob", "list")["total"] == 0
