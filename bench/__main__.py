@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import backends, foundation, hostile, locomo, search, suggest, templates, toollist
+from bench import backends, foundation, hostile, importing, locomo, search, suggest, templates, toollist
 
 SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "foundation": foundation.run,
@@ -20,6 +20,7 @@ SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "backends": backends.run,
     "toollist": toollist.run,
     "hostile": hostile.run,
+    "importing": importing.run,
 }
 
 

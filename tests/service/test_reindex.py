@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,16 +17,9 @@ ALICE = "alice"
 
 
 @pytest.fixture
-def url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
-    return (
-        f"sqlite:///{tmp_path / 'remember.db'}" if backend == "sqlite" else str(request.getfixturevalue("postgres_url"))
-    )
-
-
-@pytest.fixture
-def two_stores(url: str) -> Iterator[tuple[Store, Store]]:
+def two_stores(store_url: str) -> Iterator[tuple[Store, Store]]:
     """Two connections to one database, as a server and a `remember reindex` beside it have."""
-    first, second = open_store(url), open_store(url)
+    first, second = open_store(store_url), open_store(store_url)
     yield first, second
     first.close()
     second.close()

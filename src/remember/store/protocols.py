@@ -181,8 +181,8 @@ class TransferStore(Protocol):
     def suggestion_events(self, user_id: str) -> list[SuggestionEvent]:
         """The user's suggestion record, oldest first."""
 
-    def restore_user(self, dump: UserDump) -> None:
-        """Write everything of one user (who must have nothing stored yet) in one transaction."""
+    def restore_user(self, dump: UserDump, *, first: bool = True) -> None:
+        """Write one part of a user in one transaction; the ``first`` part finds the user with nothing stored."""
 
 
 class SearchStore(MemoryStore, SearchIndex, Protocol):

@@ -47,12 +47,18 @@ class TransferTables(TemplateTables, SuggestionTables):
             )
         return [TemplateVersion(v, d.from_json(definition), d.from_moment(at)) for v, definition, at in rows]
 
-    def restore_user(self, user: UserDump) -> None:
-        """Write everything of one user (who must have nothing stored yet) in one transaction."""
+    def restore_user(self, user: UserDump, *, first: bool = True) -> None:
+        """Write one part of a user in one transaction.
+
+        The ``first`` part finds the user with nothing stored (else Conflict); a
+        large user comes in several parts, so that no transaction holds the write
+        lock for long.
+        """
         d = self.dialect
         with self.writing() as s:
             s.lock_users([user.user_id])
-            _refuse_existing(s, user.user_id)
+            if first:
+                _refuse_existing(s, user.user_id)
             self._restore_preferences(s, user)
             self._restore_templates(s, user)
             for memory, history, index in user.memories:
