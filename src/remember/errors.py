@@ -14,7 +14,9 @@ A message always says what to do about it.
     ├── ConfigError           bad configuration (environment, flags)
     └── StoreError            the database cannot do what was asked
         ├── SchemaTooNew      the database was written by a newer `remember`
-        └── StoreUnavailable  the database cannot be reached right now
+        ├── StoreUnavailable  the database cannot be reached right now
+        ├── StoreDamaged      the database file is damaged; writes are refused
+        └── StoreReadOnly     the database is read-only (file, folder or medium); writes are refused
 
 Errors echo what they were given only as a short excerpt (``excerpt``, ``bounded``):
 however large a value a caller sends, the error about it stays small.
@@ -167,6 +169,14 @@ class SchemaTooNew(StoreError):
 
 class StoreUnavailable(StoreError):
     """The database cannot be reached right now; retrying later may work."""
+
+
+class StoreDamaged(StoreError):
+    """The database file is damaged: what can be read is served, nothing is written."""
+
+
+class StoreReadOnly(StoreError):
+    """The database can only be read (a read-only file, folder or medium): nothing is written."""
 
 
 def _with_details(message: str, errors: list[FieldError]) -> str:

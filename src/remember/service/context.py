@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from remember.service import checks
+from remember.service.access import note_access
 from remember.service.search import Hit, SearchService
 
 CHARS_PER_TOKEN = 4  # a rough, model-independent estimate; the budget is a ceiling, not an exact count
@@ -80,5 +81,5 @@ def question_context(
     results = search.search(user_id, question, alpha=alpha, filters=filters, limit=limit, record_access=False)
     packed = pack(results.hits, token_budget)
     if record_access and packed.sources:
-        search.store.record_access(user_id, [s.memory_id for s in packed.sources], search.clock())
+        note_access(search.store, user_id, [s.memory_id for s in packed.sources], search.clock())
     return packed

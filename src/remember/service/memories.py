@@ -14,6 +14,7 @@ from remember.memory_fields import EDITABLE, INDEXED
 from remember.models import HistoryEntry, IndexEntry, Memory, MemoryQuery, Page, SortField
 from remember.search import text
 from remember.service import checks, fields, structured
+from remember.service.access import note_access
 from remember.service.drafts import MemoryDraft, MemoryPatch, memory_draft, memory_patch
 from remember.service.indexer import Indexer
 from remember.service.preferences import PreferenceService
@@ -141,8 +142,8 @@ class MemoryService:
         memory = self._find(user_id, memory_id)
         if record_access:
             now = self.clock()
-            self.store.record_access(user_id, [memory.id], now)
-            memory = dataclasses.replace(memory, access_count=memory.access_count + 1, last_accessed_at=now)
+            if note_access(self.store, user_id, [memory.id], now):
+                memory = dataclasses.replace(memory, access_count=memory.access_count + 1, last_accessed_at=now)
         return memory
 
     def update(

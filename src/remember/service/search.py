@@ -18,6 +18,7 @@ from remember.models import DeletedMode, Memory
 from remember.search import text
 from remember.search.fusion import Boosts, Fused, fuse
 from remember.service import checks
+from remember.service.access import note_access
 from remember.service.indexer import Indexer
 from remember.service.preferences import PreferenceService
 from remember.store import SearchStore
@@ -88,7 +89,7 @@ class SearchService:
         ranked = self._rank(user_id, fused, boosts, explain, question)
         page = ranked[start : start + size]
         if record_access and page:
-            self.store.record_access(user_id, [h.memory.id for h in page], self.clock())
+            note_access(self.store, user_id, [h.memory.id for h in page], self.clock())
         return Results(page, start, size, len(ranked) > start + size, weight)
 
     def similar(

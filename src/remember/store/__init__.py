@@ -27,6 +27,7 @@ __all__ = [
     "SuggestionLog",
     "TemplateStore",
     "TransferStore",
+    "check",
     "is_postgres_url",
     "migrate",
     "open_store",
@@ -71,6 +72,27 @@ def migrate(url: str) -> list[str]:
     db = Database(path)
     try:
         return migrate_sqlite(db.connection, path)
+    finally:
+        db.close()
+
+
+def check(url: str) -> list[str]:
+    """Every problem a full integrity check finds in the SQLite database at ``url`` (none: it is sound)."""
+    if is_postgres_url(url):
+        raise ConfigError(
+            "`remember db check` checks SQLite files; PostgreSQL checks its own pages "
+            "(enable data checksums, and use its amcheck extension)."
+        )
+    from remember.errors import StoreDamaged
+    from remember.store.sqlite import health
+    from remember.store.sqlite.connection import Database
+
+    try:
+        db = Database(sqlite_path(url))
+    except StoreDamaged as exc:
+        return [exc.message]
+    try:
+        return health.integrity_check(db.connection)
     finally:
         db.close()
 
