@@ -7,6 +7,7 @@ writers sharing one SQLite file lose nothing and never report it locked.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
@@ -68,9 +69,19 @@ class Server:
         self.send({"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params})
 
     def stop(self) -> None:
-        assert self.proc.stdin is not None
+        assert self.proc.stdin is not None and self.proc.stdout is not None
         self.proc.stdin.close()
         assert self.proc.wait(timeout=60) == 0
+        self.proc.stdout.close()
+
+    def kill(self) -> None:
+        """``kill -9``: no chance to finish anything."""
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=30)
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            if pipe is not None:
+                with contextlib.suppress(BrokenPipeError):
+                    pipe.close()
 
 
 def acknowledged(answer: dict[str, Any]) -> str:
@@ -100,8 +111,7 @@ def test_every_acknowledged_write_survives_kill_9_mid_ingest(tmp_path: Path) -> 
         for n in range(30):  # pipelined: the kill lands while requests are being written
             server.create(n + 1, f"round {round_} memory {n}")
         acked |= {acknowledged(server.receive()) for _ in range(10 + 5 * round_)}
-        server.proc.send_signal(signal.SIGKILL)
-        server.proc.wait(timeout=30)
+        server.kill()
     assert acked <= stored_ids(db)
     assert len(acked) == 10 + 15 + 20
 
