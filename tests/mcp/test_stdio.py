@@ -115,6 +115,23 @@ def test_unreadable_lines_are_answered_and_the_session_goes_on(tmp_path: Path) -
     assert {a["id"] for a in answers if "result" in a} == {1, 2}  # the session went on after them
 
 
+STRAY_OUTPUT = """
+import sys
+from remember.mcp.stdio import answering_bad_lines
+
+with answering_bad_lines():
+    print("a stray print")
+    sys.stdout.buffer.write(b'{"jsonrpc": "2.0", "id": 1, "result": {}}\\n')
+    sys.stdout.buffer.flush()
+"""
+
+
+def test_only_protocol_lines_reach_stdout_through_the_checking_pipe() -> None:
+    done = subprocess.run([sys.executable, "-c", STRAY_OUTPUT], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout == '{"jsonrpc": "2.0", "id": 1, "result": {}}\n'
+    assert "a stray print" in done.stderr
+
+
 def _line_within(stream: Any, seconds: float) -> bytes:
     """The next line the server writes, failing (not hanging) when none comes in time."""
     ready, _, _ = select.select([stream], [], [], seconds)

@@ -57,8 +57,8 @@ def answering_bad_lines() -> Iterator[None]:
     to_server_read, to_server = os.pipe()
     from_server, from_server_write = os.pipe()
     saved = sys.stdin, sys.stdout
-    sys.stdin = io.TextIOWrapper(os.fdopen(to_server_read, "rb"), encoding="utf-8")
-    sys.stdout = io.TextIOWrapper(os.fdopen(from_server_write, "wb"), encoding="utf-8", write_through=True)
+    sys.stdin = _ProtocolIn(os.fdopen(to_server_read, "rb"), encoding="utf-8")
+    sys.stdout = _ProtocolOut(os.fdopen(from_server_write, "wb"), encoding="utf-8", write_through=True)
     _divert_standard_descriptors()
     lock = threading.Lock()
     output = os.fdopen(real_out, "wb")
@@ -78,6 +78,23 @@ def answering_bad_lines() -> Iterator[None]:
             served_in.close()
         os.dup2(real_in, 0)
         os.dup2(output.fileno(), 1)
+
+
+class _ProtocolIn(io.TextIOWrapper):
+    """Its ``buffer`` carries the client's lines to the SDK; text reads (``input()``) see nothing."""
+
+    def read(self, size: int | None = -1) -> str:  # noqa: ARG002 - the signature of TextIOWrapper.read
+        return ""
+
+    def readline(self, size: int = -1, /) -> str:  # type: ignore[override]  # noqa: ARG002 - typeshed gives _IOBase a bytes readline
+        return ""
+
+
+class _ProtocolOut(io.TextIOWrapper):
+    """Its ``buffer`` carries the SDK's answers; text written to it (a stray ``print()``) goes to stderr."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text)
 
 
 def _divert_standard_descriptors() -> None:
