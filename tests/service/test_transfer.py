@@ -164,3 +164,12 @@ def test_an_import_commits_in_parts_that_let_another_writer_in(store_url: str, t
     assert server.store.list_memories(ALICE, MemoryQuery(limit=1)).total == len(made) > 0
     for services in (source, importer, server):
         services.close()
+
+
+def test_a_bad_line_after_a_written_part_says_what_was_kept(services: Services, tmp_path: Path) -> None:
+    source = Services.over(open_store(f"sqlite:///{tmp_path / 'source.db'}"))
+    records = [*many_records(source, "carol", PART + 5), {"kind": "memory", "user_id": "carol", "memory": {}}]
+    with pytest.raises(ValidationFailed, match=rf"Line {PART + 7} cannot be read.*\n{PART} memories of user carol"):
+        import_records(services.store, services.indexer, records)
+    assert services.store.list_memories("carol", MemoryQuery(limit=1)).total == PART
+    source.close()
