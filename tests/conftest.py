@@ -57,9 +57,16 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def store(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Store]:
-    url = f"sqlite:///{tmp_path / 'remember.db'}" if backend == "sqlite" else request.getfixturevalue("postgres_url")
-    s = open_store(url)
+def store_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    """The URL of the test's empty database on its backend (for a test that opens it more than once)."""
+    if backend == "sqlite":
+        return f"sqlite:///{tmp_path / 'remember.db'}"
+    return str(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture
+def store(store_url: str) -> Iterator[Store]:
+    s = open_store(store_url)
     yield s
     s.close()
 

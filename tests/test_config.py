@@ -35,3 +35,14 @@ def test_bad_user_ids_are_refused(user: str) -> None:
 def test_bad_log_level_is_refused() -> None:
     with pytest.raises(ConfigError, match="REMEMBER_LOG_LEVEL"):
         Settings.from_env({"REMEMBER_LOG_LEVEL": "loud"})
+
+
+@pytest.mark.parametrize("user", ["", "  "])
+def test_an_empty_user_flag_is_refused_not_replaced(tmp_path: Path, user: str) -> None:
+    with pytest.raises(ConfigError, match="--user was given an empty user id"):
+        Settings.from_env({"REMEMBER_HOME": str(tmp_path), "REMEMBER_USER": "bob"}, user=user)
+
+
+def test_an_empty_database_flag_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="--db was given an empty database URL"):
+        Settings.from_env({"REMEMBER_HOME": str(tmp_path)}, database_url="")

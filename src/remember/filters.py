@@ -31,7 +31,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from remember.clock import parse_moment
-from remember.errors import FieldError, ValidationFailed
+from remember.errors import FieldError, ValidationFailed, excerpt
 from remember.memory_fields import FILTERABLE
 
 Kind = Literal["text", "number", "moment", "bool", "tags", "json"]
@@ -169,7 +169,7 @@ class _Parser:
             path = self.path(key[len(STRUCTURED_PREFIX) :], where)
             return ("structured_content", "json", path) if path else None
         known = ", ".join([*COLUMNS, "structured_content.<field>", "and", "or", "not"])
-        self.fail(where, "unknown_filter_field", f"Unknown filter field {key!r}. Known: {known}.", key)
+        self.fail(where, "unknown_filter_field", f"Unknown filter field {excerpt(key)}. Known: {known}.", key)
         return None
 
     def path(self, text: str, where: str) -> tuple[str | int, ...]:
@@ -191,7 +191,9 @@ class _Parser:
             self.fail(where, "filter_too_complex", f"A filter holds at most {MAX_CONDITIONS} conditions.")
         if op not in _OPS[kind]:
             allowed = ", ".join(sorted(_OPS[kind]))
-            self.fail(where, "unknown_operator", f"Operator {op!r} does not apply here; use one of {allowed}.", op)
+            self.fail(
+                where, "unknown_operator", f"Operator {excerpt(op)} does not apply here; use one of {allowed}.", op
+            )
             return AllOf(())
         checked = self.value(kind, op, value, where)
         return Condition(name, kind, op, checked, path)  # type: ignore[arg-type]
@@ -234,7 +236,7 @@ class _Parser:
 
     def expect(self, ok: bool, value: Any, where: str, wanted: str) -> Any:
         if not ok:
-            self.fail(where, "bad_filter_value", f"Expected {wanted}; got {value!r}.", value)
+            self.fail(where, "bad_filter_value", f"Expected {wanted}; got {excerpt(value)}.", value)
         return value
 
 

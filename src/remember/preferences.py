@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from remember.errors import ValidationFailed
+from remember.errors import ValidationFailed, excerpt
 
 Kind = Literal["bool", "int", "float", "str", "str_list", "type"]
 # A memory type: what `type` accepts (letters, digits, spaces, _ and -), stored in snake case.
@@ -102,7 +102,7 @@ def spec_for(path: str) -> PreferenceSpec:
         raise ValidationFailed.single(
             "preference_path",
             "unknown_preference",
-            f"Unknown preference {path!r}. Known preferences: {known}.",
+            f"Unknown preference {excerpt(path)}. Known preferences: {known}.",
             path,
         )
     return spec
@@ -113,7 +113,7 @@ def check_category(category: str) -> str:
         raise ValidationFailed.single(
             "category",
             "unknown_category",
-            f"Unknown preference category {category!r}. Categories: {', '.join(CATEGORIES)}.",
+            f"Unknown preference category {excerpt(category)}. Categories: {', '.join(CATEGORIES)}.",
             category,
         )
     return category
@@ -161,7 +161,9 @@ def _coerce_kind(spec: PreferenceSpec, value: Any) -> Any:
         return "_".join(value.strip().lower().split())
     if kind == "str_list" and _is_str_list(value):
         return list(dict.fromkeys(v.strip() for v in value))
-    raise ValidationFailed.single("value", "type", f"{spec.path} must be {_describe(spec)}; got {value!r}.", value)
+    raise ValidationFailed.single(
+        "value", "type", f"{spec.path} must be {_describe(spec)}; got {excerpt(value)}.", value
+    )
 
 
 def _is_str_list(value: Any) -> bool:
@@ -176,7 +178,9 @@ def _check_bounds(spec: PreferenceSpec, value: float) -> None:
     too_low = spec.minimum is not None and value < spec.minimum
     too_high = spec.maximum is not None and value > spec.maximum
     if too_low or too_high:
-        raise ValidationFailed.single("value", "range", f"{spec.path} must be {_describe(spec)}; got {value!r}.", value)
+        raise ValidationFailed.single(
+            "value", "range", f"{spec.path} must be {_describe(spec)}; got {excerpt(value)}.", value
+        )
 
 
 def _describe(spec: PreferenceSpec) -> str:

@@ -157,3 +157,19 @@ def test_the_console_script_runs(tmp_path: Path) -> None:
         f"{exe} list | head -c 10", shell=True, capture_output=True, text=True, env=env, check=True, timeout=60
     )
     assert "Traceback" not in piped.stderr
+
+
+def test_a_year_before_1000_is_stored_and_listed(capsys: pytest.CaptureFixture[str]) -> None:
+    made = run_json(capsys, "add", "ancient thing", "--when", "0999-05-01")
+    assert made["context"]["timestamp"] == "0999-05-01T00:00:00.000000Z"
+    assert [m["id"] for m in run_json(capsys, "list", "--since", "0999-01-01")["memories"]] == [made["id"]]
+    assert run_json(capsys, "list", "--sort", "occurred_at")["memories"][0]["id"] == made["id"]
+
+
+def test_an_empty_user_is_refused(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REMEMBER_USER", "bob")
+    for argv in (["--user", "", "list"], ["list", "--user", ""], ["add", "x", "--user="]):
+        code, out, err = run(capsys, *argv)
+        assert (code, out) == (1, "")
+        assert "--user was given an empty user id" in err
+    assert run_json(capsys, "--user", "bob", "list")["total"] == 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import shutil
 import subprocess
 import sys
@@ -82,6 +83,60 @@ def test_stdout_carries_only_protocol_messages(tmp_path: Path) -> None:
     assert set(by_id) == {1, 2, 3, 4, 5}
     assert by_id[3]["result"]["isError"] is True
     assert by_id[4]["result"]["structuredContent"]["content"] == "fine"
+
+
+def test_unreadable_lines_are_answered_and_the_session_goes_on(tmp_path: Path) -> None:
+    init = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    bad_lines = [
+        '{"jsonrpc": "2.0", "id": 7, "method": "ping", "params": {"x": "\\ud800"}}',  # a lone surrogate
+        "[" * 10_000 + "]" * 10_000,  # nesting 10,000 deep
+        "this is not JSON",
+        '{"hello": "world"}',  # JSON, but no JSON-RPC message
+    ]
+    lines = [_rpc(1, "initialize", init), _rpc(None, "notifications/initialized"), *bad_lines, _rpc(2, "ping")]
+    with subprocess.Popen(
+        [sys.executable, "-m", "remember", "serve"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=server_env(tmp_path),
+        bufsize=0,  # unbuffered: select() sees every line not yet read
+    ) as proc:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(("\n".join(lines) + "\n").encode())
+        proc.stdin.flush()
+        answers = [json.loads(_line_within(proc.stdout, 30)) for _ in range(len(bad_lines) + 2)]
+        proc.stdin.close()
+        assert proc.wait(timeout=30) == 0
+        assert proc.stdout.read().strip() == b""
+    errors = [a["error"]["code"] for a in answers if "error" in a]
+    assert sorted(errors) == [-32700, -32700, -32700, -32600]
+    assert all(a["id"] is None for a in answers if "error" in a)
+    assert {a["id"] for a in answers if "result" in a} == {1, 2}  # the session went on after them
+
+
+STRAY_OUTPUT = """
+import sys
+from remember.mcp.stdio import answering_bad_lines
+
+with answering_bad_lines():
+    print("a stray print")
+    sys.stdout.buffer.write(b'{"jsonrpc": "2.0", "id": 1, "result": {}}\\n')
+    sys.stdout.buffer.flush()
+"""
+
+
+def test_only_protocol_lines_reach_stdout_through_the_checking_pipe() -> None:
+    done = subprocess.run([sys.executable, "-c", STRAY_OUTPUT], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout == '{"jsonrpc": "2.0", "id": 1, "result": {}}\n'
+    assert "a stray print" in done.stderr
+
+
+def _line_within(stream: Any, seconds: float) -> bytes:
+    """The next line the server writes, failing (not hanging) when none comes in time."""
+    ready, _, _ = select.select([stream], [], [], seconds)
+    assert ready, f"no answer within {seconds} s"
+    return bytes(stream.readline())
 
 
 def test_a_bad_configuration_fails_on_stderr_with_advice(tmp_path: Path) -> None:

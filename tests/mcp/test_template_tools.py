@@ -329,3 +329,10 @@ async def test_another_users_templates_are_invisible(client: Client, bob: Client
     assert mine["total"] == 0
     assert not any(book in str(r.uri) for r in (await bob.list_resources()).resources)
     assert not any(book in p.name for p in (await bob.list_prompts()).prompts)
+
+
+async def test_a_template_of_twenty_thousand_fields_is_refused_by_the_limit(client: Client) -> None:
+    fields = [{"name": f"f{i}", "type": "computed", "formula": f"f{i + 1} + 1"} for i in range(20_000)]
+    message = error(await client.call_tool("remember_create_template", {"template_name": "Huge", "fields": fields}))
+    assert "a template has at most 200 fields" in message
+    assert len(message) < 500

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +11,7 @@ import pytest
 from remember.errors import Conflict, ValidationFailed
 from remember.models import MemoryQuery
 from remember.service import Services
-from remember.service.transfer import export_records, import_records, refuse_existing
+from remember.service.transfer import PART, export_records, import_records, refuse_existing
 from remember.store import Store, open_store
 
 ALICE, BOB = "alice", "bob"
@@ -128,3 +129,47 @@ def test_bad_exports_are_refused(services: Services, records: list[Any]) -> None
     with pytest.raises(ValidationFailed):
         import_records(services.store, services.indexer, iter(records))
     assert services.store.user_ids() == []
+
+
+def many_records(services: Services, user: str, count: int) -> list[dict[str, Any]]:
+    """An export of ``count`` memories of ``user``: one real export record, cloned with new ids."""
+    services.memories.create(user, {"content": "imported note", "tags": ["bulk"]})
+    header, *records = export_records(services.store, [user])
+    memory = next(r for r in records if r["kind"] == "memory")
+    clones = [{**memory, "memory": {**memory["memory"], "id": f"m{n:06d}"}} for n in range(count)]
+    return [header, *clones]
+
+
+def test_an_import_commits_in_parts_that_let_another_writer_in(store_url: str, tmp_path: Path) -> None:
+    source = Services.over(open_store(f"sqlite:///{tmp_path / 'source.db'}"))
+    records = many_records(source, "carol", 6 * PART)
+    importer, server = Services.over(open_store(store_url)), Services.over(open_store(store_url))
+    seen: set[int] = set()
+    made: list[str] = []
+    finished = threading.Event()
+
+    def serve() -> None:  # a server beside the import: writes, and counts what it can see
+        while not finished.is_set():
+            made.append(server.memories.create(ALICE, {"content": f"written during the import {len(made)}"}).id)
+            seen.add(server.store.list_memories("carol", MemoryQuery(limit=1)).total)
+
+    writer = threading.Thread(target=serve)
+    writer.start()
+    try:
+        assert import_records(importer.store, importer.indexer, records) == {"carol": 6 * PART}
+    finally:
+        finished.set()
+        writer.join()
+    assert seen - {0, 6 * PART}, "the writer never saw a part of the import committed"
+    assert server.store.list_memories(ALICE, MemoryQuery(limit=1)).total == len(made) > 0
+    for services in (source, importer, server):
+        services.close()
+
+
+def test_a_bad_line_after_a_written_part_says_what_was_kept(services: Services, tmp_path: Path) -> None:
+    source = Services.over(open_store(f"sqlite:///{tmp_path / 'source.db'}"))
+    records = [*many_records(source, "carol", PART + 5), {"kind": "memory", "user_id": "carol", "memory": {}}]
+    with pytest.raises(ValidationFailed, match=rf"Line {PART + 7} cannot be read.*\n{PART} memories of user carol"):
+        import_records(services.store, services.indexer, records)
+    assert services.store.list_memories("carol", MemoryQuery(limit=1)).total == PART
+    source.close()

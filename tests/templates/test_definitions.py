@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from remember.errors import TemplateError
 from remember.templates import FieldDef, TemplateDefinition, builtin_templates, parse_fields, parse_template
+from remember.templates.plan import dependency_order
 
 
 def problems(*fields: Any, **template: Any) -> list[tuple[str, str]]:
@@ -184,6 +185,49 @@ def test_limits_on_size_and_nesting():
         deep = {"name": f"level{level}", "type": "object", "fields": [deep]}
     assert problems(deep)[-1][1] == "limit"
     assert ("a", "limit") in problems({"name": "a", "description": "x" * 2001})
+
+
+def test_the_field_limit_is_checked_before_any_field_is_read():
+    # 20,000 fields, each with a formula naming a field that does not exist: only the limit is reported.
+    many = [{"name": f"f{index}", "type": "computed", "formula": f"missing_{index} + 1"} for index in range(20_000)]
+    assert problems(*many) == [("fields", "limit")]
+    nested = [{"name": f"o{index}", "type": "object", "fields": [{"name": "a"}, {"name": "b"}]} for index in range(70)]
+    assert problems(*nested) == [("fields", "limit")]  # 70 + 140 nested fields
+
+
+class CountingFields(tuple[FieldDef, ...]):
+    """Fields that count how often they are walked through."""
+
+    walks = 0
+
+    def __iter__(self) -> Any:
+        CountingFields.walks += 1
+        return super().__iter__()
+
+
+def test_dependency_order_walks_the_fields_a_fixed_number_of_times():
+    # Each field reads the next: the reverse of definition order, the worst case of a rescanning sort.
+    count = 5_000
+    chain = [FieldDef(f"f{i}", "computed", formula=f"f{i + 1} + 1") for i in range(count - 1)]
+    fields = CountingFields([*chain, FieldDef(f"f{count - 1}", "integer")])
+    CountingFields.walks = 0
+    ordered, cycles = dependency_order(fields)
+    assert [f.name for f in ordered] == [f"f{i}" for i in reversed(range(count))]
+    assert cycles == []
+    assert CountingFields.walks <= 5
+
+
+def test_dependency_order_keeps_definition_order_and_reports_cycles():
+    fields = (
+        FieldDef("total", "computed", formula="price * qty"),
+        FieldDef("price", "number"),
+        FieldDef("a", "computed", formula="b"),
+        FieldDef("qty", "integer"),
+        FieldDef("b", "computed", formula="a"),
+    )
+    ordered, cycles = dependency_order(fields)
+    assert [f.name for f in ordered] == ["price", "qty", "total", "a", "b"]
+    assert cycles == [["a", "b", "a"]]
 
 
 def test_examples_are_short_texts_in_bounded_number():

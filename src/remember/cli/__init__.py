@@ -46,7 +46,8 @@ def _run(settings: Settings, args: argparse.Namespace) -> int:
     if command == "db":
         from remember.cli import db_commands
 
-        {"upgrade": db_commands.upgrade, "copy": db_commands.copy}[args.action](settings, args)
+        actions = {"upgrade": db_commands.upgrade, "copy": db_commands.copy, "check": db_commands.check}
+        actions[args.action](settings, args)
         return 0
     services = open_services(settings)
     try:

@@ -83,12 +83,14 @@ def prefs(services: Services, user: str, args: argparse.Namespace) -> None:
 def serve(settings: Settings, args: argparse.Namespace) -> None:
     """Run the MCP server over stdio until the client hangs up."""
     from remember.mcp.server import build_server
+    from remember.mcp.stdio import answering_bad_lines
 
     services = open_services(settings)
     services.indexer.warn_if_changed()
     try:
         server = build_server(services, lambda: settings.user, cache_dir=settings.home / "cache")
-        server.run(args.transport)
+        with answering_bad_lines():  # a line the SDK cannot read is answered, not dropped
+            server.run(args.transport)
     finally:
         services.close()
 

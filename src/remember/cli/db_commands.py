@@ -49,6 +49,24 @@ def upgrade(settings: Settings, args: argparse.Namespace) -> None:
         print(f"Applied {', '.join(applied)}." if applied else "The database is up to date.")
 
 
+def check(settings: Settings, args: argparse.Namespace) -> None:
+    """A full integrity check of the SQLite file; damage is an error (exit 1) that says how to recover."""
+    from remember.errors import StoreDamaged
+    from remember.store import check as check_database
+    from remember.store import sqlite_path
+    from remember.store.sqlite.health import recovery
+
+    problems = check_database(settings.database_url)
+    if args.json:
+        output.emit({"ok": not problems, "problems": problems})
+    if problems:
+        path = sqlite_path(settings.database_url)
+        listed = "\n".join(f"- {p}" for p in problems)
+        raise StoreDamaged(f"The database {path} is damaged:\n{listed}\n{recovery(path)}")
+    if not args.json:
+        print(f"No damage found in {sqlite_path(settings.database_url)}.")
+
+
 def copy(settings: Settings, args: argparse.Namespace) -> None:
     from remember.app import open_services
     from remember.store import open_store

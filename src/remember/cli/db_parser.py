@@ -32,6 +32,12 @@ def add_db_commands(commands: Commands) -> None:
         "upgrade", help="apply pending schema migrations", description="Apply pending schema migrations."
     )
     upgrade.add_argument("--json", action="store_true", help="print JSON for scripts")
+    check = actions.add_parser(
+        "check",
+        help="look for damage in the SQLite file (a full integrity check)",
+        description="Run a full integrity check of the SQLite database; exit 1 and say how to recover if damaged.",
+    )
+    check.add_argument("--json", action="store_true", help="print JSON for scripts")
     copy = actions.add_parser(
         "copy",
         help="copy users from one database to another (SQLite or PostgreSQL, either way)",

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from remember.errors import ValidationFailed
+from remember.errors import ValidationFailed, excerpt
 
 MAX_FILE_BYTES = 1_000_000
 
@@ -43,7 +43,7 @@ def read_fields(pairs: Sequence[str]) -> dict[str, Any]:
     for pair in pairs:
         name, sep, raw = pair.partition("=")
         if not sep or not name.strip():
-            raise ValidationFailed.single("--field", "invalid", f"--field takes NAME=VALUE; got {pair!r}.", pair)
+            raise ValidationFailed.single("--field", "invalid", f"--field takes NAME=VALUE; got {excerpt(pair)}.", pair)
         target = out
         *parents, leaf = name.strip().split(".")
         for part in parents:

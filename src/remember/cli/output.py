@@ -58,7 +58,7 @@ def page(p: Page, *, as_json: bool) -> None:
         snippet = text if len(text) <= SNIPPET else text[: SNIPPET - 1] + "…"
         tags = f"  [{', '.join(m.tags)}]" if m.tags else ""
         deleted = "  (deleted)" if m.is_deleted else ""
-        print(f"{m.id}  {m.created_at:%Y-%m-%d}  {m.type:10} {snippet}{tags}{deleted}")
+        print(f"{m.id}  {m.created_at.date().isoformat()}  {m.type:10} {snippet}{tags}{deleted}")
     shown = f"{p.offset + 1}-{p.offset + len(p.items)}" if p.items else "none"
     print(f"-- {shown} of {p.total}" + (f"; next: --offset {p.offset + len(p.items)}" if p.has_more else ""))
 

@@ -79,7 +79,7 @@ def _print_hits(hits: list[Hit]) -> None:
     for h in hits:
         text = (h.memory.title or h.memory.content).replace("\n", " ")
         snippet = text if len(text) <= output.SNIPPET else text[: output.SNIPPET - 1] + "…"
-        print(f"{h.score:6.3f}  {h.memory.id}  {h.memory.occurred_at:%Y-%m-%d}  {snippet}")
+        print(f"{h.score:6.3f}  {h.memory.id}  {h.memory.occurred_at.date().isoformat()}  {snippet}")
         if h.why:
             print(f"        {json.dumps(h.why)}")
     if not hits:

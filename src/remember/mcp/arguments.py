@@ -15,7 +15,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-EXCERPT = 60  # characters of a given value shown back
+from remember.errors import EXCERPT, bounded, excerpt
+
+MAX_SUGGESTED = 200  # a name longer than this is no typo of a parameter name
 
 
 def unknown_parameters(tool: str, schema: Mapping[str, Any], arguments: Mapping[str, Any]) -> str | None:
@@ -62,6 +64,8 @@ def suggestion(name: str, known: list[str]) -> str:
 
 
 def _suggestion(name: str, known: list[str]) -> str:
+    if len(name) > MAX_SUGGESTED:
+        return ""
     close = difflib.get_close_matches(name, known, n=1, cutoff=0.5) or [k for k in known if name in k or k in name]
     return f"; did you mean {_quoted(close[0])}?" if close else ""
 
@@ -155,14 +159,24 @@ def _plural(expected: str) -> str:
 
 def _given(value: Any) -> str:
     kind = {str: "a text", bool: "a boolean", int: "a number", float: "a number", list: "a list", dict: "an object"}
-    try:
-        shown = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        shown = repr(value)
-    if len(shown) > EXCERPT:
-        shown = shown[:EXCERPT] + f"… ({len(shown)} characters)"
-    return f"{shown} ({kind.get(type(value), type(value).__name__)})" if value is not None else "null"
+    if value is None:
+        return "null"
+    return f"{_shown(value)} ({kind.get(type(value), type(value).__name__)})"
+
+
+def _shown(value: Any) -> str:
+    """Short JSON of ``value`` as it was given, or a marked excerpt of a long one."""
+    if bounded(value) is value:
+        try:
+            shown = json.dumps(value, ensure_ascii=False)
+        except (TypeError, ValueError):
+            shown = repr(value)
+        if len(shown) <= EXCERPT:
+            return shown
+    return excerpt(value)
 
 
 def _quoted(value: Any) -> str:
-    return f"'{value}'" if isinstance(value, str) else json.dumps(value)
+    if isinstance(value, str):
+        return f"'{value}'" if len(value) <= EXCERPT else excerpt(value)
+    return _shown(value)

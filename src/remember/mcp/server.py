@@ -31,7 +31,7 @@ from mcp_types import (
 from pydantic import AnyUrl
 
 from remember import __version__
-from remember.errors import NotFound
+from remember.errors import NotFound, excerpt
 from remember.mcp.arguments import suggestion
 from remember.mcp.caller import acting_as, current_user
 from remember.mcp.listing import ListingCache
@@ -144,7 +144,7 @@ class RememberServer(MCPServer[AppState]):
         known = [p.name for p in await self.list_prompts()]
         raise MCPError(
             code=INVALID_PARAMS,
-            message=f"Unknown prompt {name!r}{suggestion(name, known) or '.'} Capture prompts are named "
+            message=f"Unknown prompt {excerpt(name)}{suggestion(name, known) or '.'} Capture prompts are named "
             f"{catalog.PROMPT_PREFIX}<template>; prompts/list lists them.",
         )
 

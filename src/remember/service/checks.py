@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from remember.clock import parse_moment, to_text
-from remember.errors import FieldError, ValidationFailed
+from remember.errors import FieldError, ValidationFailed, excerpt
 from remember.models import MAX_TAG_LENGTH, DeletedMode, normalize_tag
 
 MAX_CONTENT = 100_000
@@ -89,7 +89,7 @@ def unit(value: Any, name: str, errors: Errors) -> float | None:
     """A number from 0 to 1 (weight, trust)."""
     ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
     if not ok or not 0 <= value <= 1:
-        _fail(errors, name, "range", f"{name} must be a number from 0 to 1; got {value!r}.", value)
+        _fail(errors, name, "range", f"{name} must be a number from 0 to 1; got {excerpt(value)}.", value)
         return None
     return float(value)
 
@@ -273,7 +273,7 @@ def share(name: str, value: Any, *, low: float = 0.0) -> float:
     ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
     if not ok or not low <= value <= 1:
         raise ValidationFailed.single(
-            name, "range", f"{name} must be a number from {low:g} to 1; got {value!r}.", value
+            name, "range", f"{name} must be a number from {low:g} to 1; got {excerpt(value)}.", value
         )
     return float(value)
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from remember.service import checks
+from remember.service.access import note_access
 from remember.service.search import Hit, SearchService
 
 CHARS_PER_TOKEN = 4  # a rough, model-independent estimate; the budget is a ceiling, not an exact count
@@ -42,7 +43,7 @@ def pack(hits: list[Hit], budget: int) -> PackedContext:
     left = budget * CHARS_PER_TOKEN
     for hit in hits:
         memory = hit.memory
-        when = f"{memory.occurred_at:%Y-%m-%d}"
+        when = memory.occurred_at.date().isoformat()
         head = f"[{len(sources) + 1}] {when}" + (f" {memory.title}" if memory.title else "") + ": "
         room = left - len(head) - 1
         if room < 40:  # not enough left for a useful piece of another memory
@@ -80,5 +81,5 @@ def question_context(
     results = search.search(user_id, question, alpha=alpha, filters=filters, limit=limit, record_access=False)
     packed = pack(results.hits, token_budget)
     if record_access and packed.sources:
-        search.store.record_access(user_id, [s.memory_id for s in packed.sources], search.clock())
+        note_access(search.store, user_id, [s.memory_id for s in packed.sources], search.clock())
     return packed

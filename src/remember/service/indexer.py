@@ -14,7 +14,7 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from remember.errors import ConfigError
+from remember.errors import ConfigError, StoreError
 from remember.models import IndexEntry, Memory
 from remember.search import text
 from remember.store import IndexMaintenance
@@ -114,7 +114,12 @@ class Indexer:
             return "off"
         recorded = self.store.index_settings()
         if MODEL_KEY not in recorded:
-            self.store.set_index_settings({MODEL_KEY: self.embedder.name, DIMENSION_KEY: str(self.embedder.dimension)})
+            try:
+                self.store.set_index_settings(
+                    {MODEL_KEY: self.embedder.name, DIMENSION_KEY: str(self.embedder.dimension)}
+                )
+            except StoreError:  # a read-only or full database: no vector is written to it either
+                logging.getLogger("remember").debug("The embedder could not be recorded; the database is read-only")
             return "ready"
         same = recorded.get(MODEL_KEY) == self.embedder.name
         return "ready" if same and recorded.get(DIMENSION_KEY) == str(self.embedder.dimension) else "mismatch"

@@ -8,12 +8,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from remember.clock import Clock, from_text, to_text, utc_now
-from remember.errors import FieldError, NotFound, RememberError, ValidationFailed
+from remember.errors import FieldError, NotFound, RememberError, ValidationFailed, excerpt
 from remember.filters import Filter, conjoin, parse_filter
 from remember.memory_fields import EDITABLE, INDEXED
 from remember.models import HistoryEntry, IndexEntry, Memory, MemoryQuery, Page, SortField
 from remember.search import text
 from remember.service import checks, fields, structured
+from remember.service.access import note_access
 from remember.service.drafts import MemoryDraft, MemoryPatch, memory_draft, memory_patch
 from remember.service.indexer import Indexer
 from remember.service.preferences import PreferenceService
@@ -141,8 +142,8 @@ class MemoryService:
         memory = self._find(user_id, memory_id)
         if record_access:
             now = self.clock()
-            self.store.record_access(user_id, [memory.id], now)
-            memory = dataclasses.replace(memory, access_count=memory.access_count + 1, last_accessed_at=now)
+            if note_access(self.store, user_id, [memory.id], now):
+                memory = dataclasses.replace(memory, access_count=memory.access_count + 1, last_accessed_at=now)
         return memory
 
     def update(
@@ -294,7 +295,7 @@ class MemoryService:
             raise ValidationFailed("The memory id is not usable.", errors)
         memory = self.store.get_memory(user_id, clean_id)
         if memory is None:
-            raise NotFound(f"No memory with id {clean_id!r}. Find ids by listing or searching memories.")
+            raise NotFound(f"No memory with id {excerpt(clean_id)}. Find ids by listing or searching memories.")
         return memory
 
 

@@ -12,6 +12,7 @@ from remember.store import Store
 from remember.templates import render_text
 
 BATCH = 256
+RETRIES = 5  # rounds for memories changed while their batch was embedded (each change indexed itself anyway)
 Progress = Callable[[int, int], None]
 
 
@@ -19,28 +20,49 @@ def reindex(store: Store, indexer: Indexer, templates: TemplateService, progress
     """Re-embed and re-index every memory in batches; returns how many were indexed.
 
     The configured embedder becomes the one the index records, so semantic
-    search works again after a change of model.
+    search works again after a change of model. It can run beside a live server:
+    a memory changed while its batch was being embedded keeps the entry its change
+    wrote, and is read and indexed again afterwards.
     """
     total = store.count_memories()
     done = 0
     after: tuple[str, str] | None = None
     views: dict[str, UserTemplates] = {}
+    changed: list[tuple[str, str]] = []
     while True:
         keys = store.memory_ids_page(after, BATCH)
         if not keys:
             break
-        batch = _load(store, keys)
-        if indexer.embedder is not None:
-            indexer.adopt()
-        entries = indexer.entries([(m, _fields_text(templates, views, m)) for m in batch])
-        store.write_index_entries(list(zip(batch, entries, strict=True)))
-        done += len(batch)
+        indexed, stale = _index(store, indexer, templates, views, keys)
+        done += indexed
+        changed += stale
         after = keys[-1]
         if progress:
             progress(done, total)
+    for _ in range(RETRIES):
+        if not changed:
+            break
+        indexed, changed = _index(store, indexer, templates, views, changed)
+        done += indexed
     if indexer.embedder is not None:
         indexer.adopt()
     return done
+
+
+def _index(
+    store: Store,
+    indexer: Indexer,
+    templates: TemplateService,
+    views: dict[str, UserTemplates],
+    keys: list[tuple[str, str]],
+) -> tuple[int, list[tuple[str, str]]]:
+    """Index the memories of ``keys`` as they are now; how many were written, and the keys that changed meanwhile."""
+    batch = _load(store, keys)
+    if indexer.embedder is not None:
+        indexer.adopt()
+    entries = indexer.entries([(m, _fields_text(templates, views, m)) for m in batch])
+    stale = store.write_index_entries(list(zip(batch, entries, strict=True)))
+    return len(batch) - len(stale), [(m.user_id, m.id) for m in stale]
 
 
 def _load(store: Store, keys: list[tuple[str, str]]) -> list[Memory]:

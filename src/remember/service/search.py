@@ -12,12 +12,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from remember.clock import Clock, utc_now
-from remember.errors import NotFound, ValidationFailed
+from remember.errors import NotFound, ValidationFailed, excerpt
 from remember.filters import Filter, parse_filter
 from remember.models import DeletedMode, Memory
 from remember.search import text
 from remember.search.fusion import Boosts, Fused, fuse
 from remember.service import checks
+from remember.service.access import note_access
 from remember.service.indexer import Indexer
 from remember.service.preferences import PreferenceService
 from remember.store import SearchStore
@@ -88,7 +89,7 @@ class SearchService:
         ranked = self._rank(user_id, fused, boosts, explain, question)
         page = ranked[start : start + size]
         if record_access and page:
-            self.store.record_access(user_id, [h.memory.id for h in page], self.clock())
+            note_access(self.store, user_id, [h.memory.id for h in page], self.clock())
         return Results(page, start, size, len(ranked) > start + size, weight)
 
     def similar(
@@ -167,7 +168,7 @@ class SearchService:
         clean = checks.identifier(memory_id, "memory_id", errors)
         memory = self.store.get_memory(user_id, clean) if clean else None
         if memory is None:
-            raise NotFound(f"No memory with id {memory_id!r}. Find ids by listing or searching memories.")
+            raise NotFound(f"No memory with id {excerpt(memory_id)}. Find ids by listing or searching memories.")
         stored = self.store.get_vector(user_id, memory.id)
         if stored is None:
             stored = _bytes(self.indexer.query_vector(text.vector_text(memory.title, memory.content)))

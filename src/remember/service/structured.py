@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from remember.errors import FieldError, ValidationFailed
+from remember.errors import FieldError, ValidationFailed, excerpt
 from remember.service.templates import TemplateService
 from remember.templates import ResolvedTemplate, render_text, validate_content
 
@@ -25,7 +25,7 @@ class TemplateContentInvalid(ValidationFailed):
     def __init__(self, resolved: ResolvedTemplate, errors: list[Any]) -> None:
         self.resolved = resolved
         self.missing = [e.field for e in errors if e.code == "required" and "." not in e.field and "[" not in e.field]
-        super().__init__(f"The content does not fit template {resolved.name!r} ({resolved.id}).", errors)
+        super().__init__(f"The content does not fit template {excerpt(resolved.name)} ({resolved.id}).", errors)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from remember.errors import FieldError, ValidationFailed
+from remember.errors import FieldError, ValidationFailed, excerpt
 from remember.service.drafts import TemplatePatch
 from remember.templates import version_text
 
@@ -37,7 +37,9 @@ def _removed(fields: list[dict[str, Any]], names: Sequence[Any], errors: list[Fi
     for i, name in enumerate(names):
         if name not in known:
             errors.append(
-                FieldError(f"remove_fields[{i}]", "unknown_field", f"No field {name!r} to remove; fields: {known}.")
+                FieldError(
+                    f"remove_fields[{i}]", "unknown_field", f"No field {excerpt(name)} to remove; fields: {known}."
+                )
             )
     return [f for f in fields if f.get("name") not in set(names)]
 
@@ -60,7 +62,7 @@ def _added(fields: list[dict[str, Any]], additions: Sequence[Any], errors: list[
     for i, field in enumerate(additions):
         name = field.get("name") if isinstance(field, Mapping) else None
         if name in known:
-            message = f"Field {name!r} exists already; change it with update_fields."
+            message = f"Field {excerpt(name)} exists already; change it with update_fields."
             errors.append(FieldError(f"add_fields[{i}]", "duplicate", message, name))
             continue
         fields.append(dict(field) if isinstance(field, Mapping) else field)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from remember.clock import Clock, utc_now
-from remember.errors import AccessDenied, FieldError, NotFound, TemplateError, ValidationFailed
+from remember.errors import AccessDenied, FieldError, NotFound, TemplateError, ValidationFailed, excerpt
 from remember.models import Compliance, HistoryEntry, MemoryChange, TemplateRecord, TemplateUsage
 from remember.service import checks, template_edit, template_stats
 from remember.service.drafts import TemplatePatch
@@ -69,7 +69,7 @@ class UserTemplates:
         found = self.lookup(template_id) if isinstance(template_id, str) else None
         if found is None:
             raise NotFound(
-                f"No template with id {template_id!r}. List templates with remember_list_templates "
+                f"No template with id {excerpt(template_id)}. List templates with remember_list_templates "
                 "or `remember template list` (built-in ones start with 'builtin:')."
             )
         return found
@@ -119,7 +119,7 @@ class TemplateService:
         templates = self.view_of(user_id)
         found = templates.lookup(id_or_name) or templates.by_name(id_or_name)
         if found is None:
-            raise NotFound(f"No template with id or name {id_or_name!r}; `remember template list` shows them.")
+            raise NotFound(f"No template with id or name {excerpt(id_or_name)}; `remember template list` shows them.")
         return found
 
     def list_templates(
@@ -168,10 +168,12 @@ class TemplateService:
             if holder is None:
                 raise
             taken = FieldError(
-                "name", "conflict", f"You already have a template named {name!r} ({holder.id}); choose another name."
+                "name",
+                "conflict",
+                f"You already have a template named {excerpt(name)} ({holder.id}); choose another name.",
             )
             errors = [taken, *problem.errors]
-            headline = f"template {name!r} is invalid: {len(errors)} problems; fix each one below"
+            headline = f"template {excerpt(name)} is invalid: {len(errors)} problems; fix each one below"
             raise TemplateError(headline, errors) from problem
 
         resolved = self._check_links(definition, templates)
@@ -288,7 +290,7 @@ class TemplateService:
         if not wanted:
             return []
         now = self.clock()
-        reason = f"template {template.name!r} ({template.id}) was deleted with its memories"
+        reason = f"template {excerpt(template.name)} ({template.id}) was deleted with its memories"
         changes = []
         for memory in self.store.memories_of_templates(user_id, [template.id], include_deleted=False):
             gone = dataclasses.replace(memory, deleted_at=now, updated_at=now, version=memory.version + 1)

@@ -3,7 +3,8 @@
 The moving form is JSON Lines: a header, then per user one record per
 preference, preference change, template (with its versions), memory (with its
 history and vector) and suggestion event. ``export_records`` reads a store into
-it; ``import_records`` writes it into another, one user per transaction.
+it; ``import_records`` writes it into another, each user in parts of at most
+``PART`` memories, one transaction each, so that other writers get in between.
 Vectors travel with their memories and are reused when the target's embedder is
 the one that made them; otherwise they are rebuilt.
 """
@@ -17,7 +18,7 @@ from typing import Any
 
 from remember import __version__
 from remember.clock import from_text, to_text, utc_now
-from remember.errors import Conflict, RememberError, ValidationFailed
+from remember.errors import Conflict, RememberError, ValidationFailed, excerpt
 from remember.models import (
     HistoryEntry,
     IndexEntry,
@@ -38,6 +39,7 @@ from remember.templates import TemplateDefinition, builtin_template, parse_templ
 FORMAT = "remember-export"
 FORMAT_VERSION = 1
 PAGE = 500
+PART = 500  # memories written per transaction of an import
 Record = dict[str, Any]
 Progress = Callable[[int, int], None]
 
@@ -106,6 +108,7 @@ class _Pending:
     templates: list[tuple[TemplateRecord, tuple[TemplateVersion, ...]]] = field(default_factory=list)
     memories: list[tuple[Memory, tuple[HistoryEntry, ...], bytes | None]] = field(default_factory=list)
     events: list[SuggestionEvent] = field(default_factory=list)
+    written: int = 0  # memories already written in earlier parts
 
 
 def refuse_existing(store: Store, users: Iterable[str]) -> None:
@@ -121,7 +124,11 @@ def refuse_existing(store: Store, users: Iterable[str]) -> None:
 def import_records(
     store: Store, indexer: Indexer, records: Iterable[Record], progress: Progress | None = None
 ) -> dict[str, int]:
-    """Write the records into ``store``, one user per transaction; per user: memories imported."""
+    """Write the records into ``store``, a user in transactions of at most PART memories; per user: memories imported.
+
+    Every transaction is short (the embedding is done before it), so a server writing to
+    the same database waits a fraction of a second, not the whole import.
+    """
     stream = iter(records)
     header = next(stream, None)
     if not isinstance(header, dict) or header.get("format") != FORMAT:
@@ -137,12 +144,29 @@ def import_records(
             if pending is not None:
                 counts[pending.user_id] = _flush(store, indexer, pending, same_vectors)
             pending = _Pending(user)
-        _take(pending, record, number)
+        _read(pending, record, number)
+        if len(pending.memories) >= PART:
+            _flush_part(store, indexer, pending, same_vectors)
         if progress and record.get("kind") == "memory":
-            progress(sum(counts.values()) + len(pending.memories), 0)
+            progress(sum(counts.values()) + pending.written + len(pending.memories), 0)
     if pending is not None:
         counts[pending.user_id] = _flush(store, indexer, pending, same_vectors)
     return counts
+
+
+def _read(pending: _Pending, record: Record, number: int) -> None:
+    """Take one record; a bad one after some of its user's memories were written says how many."""
+    try:
+        _take(pending, record, number)
+    except ValidationFailed as exc:
+        if not pending.written:
+            raise
+        raise ValidationFailed(
+            f"{exc.message}\n{pending.written} memories of user {pending.user_id} were imported before this line "
+            "and are kept; fix the line, then import the rest of the file into another database or remove the "
+            "user's memories first.",
+            exc.errors,
+        ) from exc
 
 
 def _user_of(record: Any, number: int) -> str:
@@ -181,7 +205,7 @@ def _take(pending: _Pending, record: Record, number: int) -> None:
                 )
             )
         else:
-            raise ValueError(f"unknown kind {kind!r}")
+            raise ValueError(f"unknown kind {excerpt(kind)}")
     except (KeyError, ValueError, TypeError) as exc:
         raise ValidationFailed.single(f"line {number}", "invalid", f"Line {number} cannot be read: {exc}.") from exc
 
@@ -209,7 +233,21 @@ def _memory(user: str, record: Record) -> tuple[Memory, tuple[HistoryEntry, ...]
     return memory, history, vector
 
 
+def _flush_part(store: Store, indexer: Indexer, pending: _Pending, same_vectors: bool) -> None:
+    """Write the memories read so far (one bounded transaction); the rest of the user comes later."""
+    part = _Pending(pending.user_id, templates=pending.templates, memories=pending.memories)
+    store.restore_user(_dump(indexer, part, same_vectors, memories_only=True), first=not pending.written)
+    pending.written += len(pending.memories)
+    pending.memories = []
+
+
 def _flush(store: Store, indexer: Indexer, pending: _Pending, same_vectors: bool) -> int:
+    """Write the rest of a user: its last memories, preferences, templates and suggestion events."""
+    store.restore_user(_dump(indexer, pending, same_vectors), first=not pending.written)
+    return pending.written + len(pending.memories)
+
+
+def _dump(indexer: Indexer, pending: _Pending, same_vectors: bool, *, memories_only: bool = False) -> UserDump:
     view = _ImportedTemplates(pending)
     texts = [(m, view.fields_text(m)) for m, _, _ in pending.memories]
     reuse = same_vectors and all(v is not None for _, _, v in pending.memories)
@@ -220,16 +258,17 @@ def _flush(store: Store, indexer: Indexer, pending: _Pending, same_vectors: bool
         ]
     else:
         entries = indexer.entries(texts)
-    dump = UserDump(
+    memories = tuple((m, h, e) for (m, h, _), e in zip(pending.memories, entries, strict=True))
+    if memories_only:
+        return UserDump(pending.user_id, {}, (), (), memories, ())
+    return UserDump(
         user_id=pending.user_id,
         preferences=pending.preferences,
         preference_history=tuple(pending.changes),
         templates=tuple(pending.templates),
-        memories=tuple((m, h, e) for (m, h, _), e in zip(pending.memories, entries, strict=True)),
+        memories=memories,
         suggestion_events=tuple(pending.events),
     )
-    store.restore_user(dump)
-    return len(pending.memories)
 
 
 def _date(memory: Memory) -> str:

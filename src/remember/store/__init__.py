@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from remember.errors import ConfigError
+from remember.errors import ConfigError, excerpt
 from remember.store.protocols import (
     IndexMaintenance,
     MemoryStore,
@@ -27,6 +27,7 @@ __all__ = [
     "SuggestionLog",
     "TemplateStore",
     "TransferStore",
+    "check",
     "is_postgres_url",
     "migrate",
     "open_store",
@@ -75,6 +76,27 @@ def migrate(url: str) -> list[str]:
         db.close()
 
 
+def check(url: str) -> list[str]:
+    """Every problem a full integrity check finds in the SQLite database at ``url`` (none: it is sound)."""
+    if is_postgres_url(url):
+        raise ConfigError(
+            "`remember db check` checks SQLite files; PostgreSQL checks its own pages "
+            "(enable data checksums, and use its amcheck extension)."
+        )
+    from remember.errors import StoreDamaged
+    from remember.store.sqlite import health
+    from remember.store.sqlite.connection import Database
+
+    try:
+        db = Database(sqlite_path(url))
+    except StoreDamaged as exc:
+        return [exc.message]
+    try:
+        return health.integrity_check(db.connection)
+    finally:
+        db.close()
+
+
 def _require_postgres_drivers() -> None:
     """The PostgreSQL backend is loaded only for PostgreSQL users, and its drivers are an extra."""
     try:
@@ -98,7 +120,7 @@ def sqlite_path(url: str) -> str:
     elif "://" in url:
         scheme = url.split("://", 1)[0]
         raise ConfigError(
-            f"Unsupported database URL scheme {scheme!r}; use sqlite:///path/to/file.db "
+            f"Unsupported database URL scheme {excerpt(scheme)}; use sqlite:///path/to/file.db "
             "or postgresql://user:password@host:5432/database."
         )
     else:

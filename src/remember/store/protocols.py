@@ -152,8 +152,9 @@ class IndexMaintenance(Protocol):
     def memory_ids_page(self, after: tuple[str, str] | None, limit: int) -> list[tuple[str, str]]:
         """(user_id, memory_id) of every memory of every user, in key order, after ``after``."""
 
-    def write_index_entries(self, batch: Sequence[tuple[Memory, IndexEntry]]) -> None:
-        """(Re)index stored memories in one transaction (used to rebuild the index)."""
+    def write_index_entries(self, batch: Sequence[tuple[Memory, IndexEntry]]) -> list[Memory]:
+        """(Re)index stored memories in one transaction, each only if still at the version given;
+        the memories that were not (changed or purged since), which keep their newer entry."""
 
     def count_memories(self) -> int:
         """How many memories the database holds, all users."""
@@ -180,8 +181,8 @@ class TransferStore(Protocol):
     def suggestion_events(self, user_id: str) -> list[SuggestionEvent]:
         """The user's suggestion record, oldest first."""
 
-    def restore_user(self, dump: UserDump) -> None:
-        """Write everything of one user (who must have nothing stored yet) in one transaction."""
+    def restore_user(self, dump: UserDump, *, first: bool = True) -> None:
+        """Write one part of a user in one transaction; the ``first`` part finds the user with nothing stored."""
 
 
 class SearchStore(MemoryStore, SearchIndex, Protocol):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from datetime import UTC, datetime
 
-from remember.errors import FieldError, TemplateError
+from remember.errors import FieldError, TemplateError, excerpt
 from remember.templates.checker import Checker
 from remember.templates.expr import parse_expression, referenced_names
 from remember.templates.fields import FieldDef
@@ -65,7 +65,7 @@ def _check_expression(
     for name in sorted(referenced_names(expr)):
         problem = reference_problem(fields, tuple(name.split(".")))
         if problem is not None:
-            found.append(FieldError(path, code, f"the {what} {source!r} names {problem}", source))
+            found.append(FieldError(path, code, f"the {what} {excerpt(source)} names {problem}", source))
     return found
 
 
@@ -76,7 +76,7 @@ def reference_problem(fields: tuple[FieldDef, ...], parts: tuple[str, ...]) -> s
         match = next((field for field in scope if field.name == part), None)
         if match is None:
             known = ", ".join(field.name for field in scope)
-            return f"an unknown field {'.'.join(parts[: index + 1])!r} (fields here: {known})"
+            return f"an unknown field {excerpt('.'.join(parts[: index + 1]))} (fields here: {known})"
         if index == len(parts) - 1:
             return None
         if match.fields:
@@ -84,7 +84,7 @@ def reference_problem(fields: tuple[FieldDef, ...], parts: tuple[str, ...]) -> s
         elif match.type == "object" or (match.type == "array" and match.item_type is None):
             return None  # free-form JSON: any part may exist
         else:
-            return f"{'.'.join(parts)!r}, but {match.name} is a {match.type} field without parts"
+            return f"{excerpt('.'.join(parts))}, but {match.name} is a {match.type} field without parts"
     return None
 
 
@@ -97,7 +97,7 @@ def _check_defaults(plan: ScopePlan, prefix: str, skip: Collection[str]) -> list
             checker = Checker(_EPOCH)
             checker.value(node, field.default, path)
             for error in checker.errors:
-                message = f"the default {field.default!r} fails the field's own rules: {error.message}"
+                message = f"the default {excerpt(field.default)} fails the field's own rules: {error.message}"
                 found.append(FieldError(path, "default", message, field.default))
         if node.scope is not None:
             found.extend(_check_defaults(node.scope, path + ".", skip))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
+from remember.clock import to_text
 from remember.templates.limits import MAX_DATE_TEXT
 
 
@@ -44,9 +45,11 @@ def parse_datetime(value: object) -> datetime | None:
 
 def _parse_datetime_text(text: str) -> datetime | None:
     try:
-        return datetime.fromisoformat(text)
-    except ValueError:
+        moment = datetime.fromisoformat(text)
+        as_utc(moment)  # an offset can push year 1 or 9999 out of range in UTC
+    except (ValueError, OverflowError):
         return None
+    return moment
 
 
 def as_utc(moment: datetime) -> datetime:
@@ -60,4 +63,4 @@ def format_date(value: date) -> str:
 
 
 def format_datetime(value: datetime) -> str:
-    return as_utc(value).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return to_text(as_utc(value))

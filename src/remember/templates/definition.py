@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from remember.errors import FieldError, TemplateError
+from remember.errors import FieldError, TemplateError, excerpt
 from remember.templates.checks import check_fields
 from remember.templates.fields import FieldDef
 from remember.templates.problems import Problems
@@ -93,7 +93,7 @@ def parse_template(raw: object) -> TemplateDefinition:
     errors = problems.errors + check_fields(fields, references=not has_parent, skip_defaults=problems.bad)
     if errors:
         name = attributes.get("name") or "(unnamed)"
-        raise TemplateError(_headline(f"template {name!r} is invalid", errors), errors)
+        raise TemplateError(_headline(f"template {excerpt(name)} is invalid", errors), errors)
     return TemplateDefinition(fields=fields, **attributes)
 
 

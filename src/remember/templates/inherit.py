@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from remember.errors import FieldError, TemplateError
+from remember.errors import FieldError, TemplateError, excerpt
 from remember.templates.checks import check_fields
 from remember.templates.definition import TemplateDefinition
 from remember.templates.fields import FieldDef, iter_fields
@@ -48,8 +48,8 @@ def ancestors(definition: TemplateDefinition, lookup: Lookup | None) -> tuple[Te
             raise _chain_error("limit", f"inheritance is deeper than {MAX_INHERITANCE_DEPTH} levels", parent_id)
         parent = lookup(parent_id) if lookup is not None else None
         if parent is None:
-            where = f" (the parent of {seen[-1]!r})" if len(seen) > 1 else ""
-            message = f"parent template {parent_id!r}{where} does not exist; create it first or remove the link"
+            where = f" (the parent of {excerpt(seen[-1])})" if len(seen) > 1 else ""
+            message = f"parent template {excerpt(parent_id)}{where} does not exist; create it first or remove the link"
             raise _chain_error("missing_parent", message, parent_id)
         chain.append(parent)
         seen.append(parent_id)
@@ -79,7 +79,9 @@ def resolve(definition: TemplateDefinition, lookup: Lookup | None = None) -> Res
         parents = ", ".join(repr(a.name) for a in chain)
         inherits = f" (inheriting from {parents})" if chain else ""
         count = len(errors)
-        headline = f"template {definition.name!r}{inherits} is invalid: {count} problem{'s' if count != 1 else ''}"
+        headline = (
+            f"template {excerpt(definition.name)}{inherits} is invalid: {count} problem{'s' if count != 1 else ''}"
+        )
         raise TemplateError(headline, errors)
     return ResolvedTemplate(definition, fields, tuple(a.id for a in chain), build_scope(fields))
 

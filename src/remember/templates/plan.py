@@ -8,6 +8,7 @@ definition gets wrong are left out here and reported by ``checks``.
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -115,23 +116,31 @@ def dependencies(field: FieldDef, siblings: set[str]) -> set[str]:
 def dependency_order(fields: tuple[FieldDef, ...]) -> tuple[list[FieldDef], list[list[str]]]:
     """Fields in an order where each comes after what it reads, and any cycles found.
 
-    The order stays as close to the definition order as dependencies allow;
-    fields caught in a cycle are placed last, in definition order.
+    The order stays as close to the definition order as dependencies allow (of
+    the fields ready to go, the earliest defined goes next); fields caught in a
+    cycle are placed last, in definition order. Time grows as n log n with the
+    number of fields, plus the dependencies.
     """
     names = {field.name for field in fields}
     needs = {field.name: dependencies(field, names) for field in fields}
-    done: set[str] = set()
+    position = {field.name: index for index, field in enumerate(fields)}
+    readers: dict[str, list[str]] = {name: [] for name in names}
+    for name, read in needs.items():
+        for needed in read:
+            readers[needed].append(name)
+    waiting = {name: len(read) for name, read in needs.items()}
+    ready = [position[name] for name, count in waiting.items() if count == 0]
+    heapq.heapify(ready)
     ordered: list[FieldDef] = []
-    progress = True
-    while progress:
-        progress = False
-        for field in fields:
-            if field.name not in done and needs[field.name] <= done:
-                done.add(field.name)
-                ordered.append(field)
-                progress = True
-                break  # restart, so the earliest ready field always goes next
-    stuck = [field for field in fields if field.name not in done]
+    while ready:
+        field = fields[heapq.heappop(ready)]
+        ordered.append(field)
+        for reader in readers[field.name]:
+            waiting[reader] -= 1
+            if waiting[reader] == 0:
+                heapq.heappush(ready, position[reader])
+    placed = {field.name for field in ordered}
+    stuck = [field for field in fields if field.name not in placed]
     return ordered + stuck, _cycles([f.name for f in stuck], needs)
 
 
@@ -139,12 +148,18 @@ def _cycles(stuck: list[str], needs: dict[str, set[str]]) -> list[list[str]]:
     """One cycle through each group of stuck fields, as a path ``a -> b -> a``."""
     cycles: list[list[str]] = []
     seen: set[str] = set()
+    is_stuck = set(stuck)
     for start in stuck:
         if start in seen:
             continue
         path = [start]
-        while path[-1] not in path[:-1]:
-            path.append(min(name for name in needs[path[-1]] if name in stuck))
+        on_path = {start}
+        while True:
+            following = min(name for name in needs[path[-1]] if name in is_stuck)
+            path.append(following)
+            if following in on_path:
+                break
+            on_path.add(following)
         loop = path[path.index(path[-1]) :]
         if not seen & set(loop):
             cycles.append(loop)

@@ -14,7 +14,6 @@ class Problems:
 
     errors: list[FieldError] = field(default_factory=list)
     bad: set[str] = field(default_factory=set)
-    count: int = 0
 
     def add(self, path: str, code: str, message: str, value: Any = None) -> None:
         self.errors.append(FieldError(path, code, message, value))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from remember.errors import excerpt
 from remember.templates.expr.lexer import KEYWORDS
 from remember.templates.fields import (
     FIELD_TYPES,
@@ -59,6 +60,10 @@ def read_fields(raw: object, problems: Problems, prefix: str = "", depth: int = 
     if depth > MAX_NESTING:
         problems.add(where, "limit", f"fields nest deeper than {MAX_NESTING} levels")
         return ()
+    if depth == 1 and count_raw_fields(raw) > MAX_FIELDS:
+        # Before anything else: a definition this large is refused without reading each field.
+        problems.add("fields", "limit", f"a template has at most {MAX_FIELDS} fields (nested ones count)")
+        return ()
     found: list[FieldDef] = []
     seen: set[str] = set()
     for index, item in enumerate(raw):
@@ -66,14 +71,25 @@ def read_fields(raw: object, problems: Problems, prefix: str = "", depth: int = 
         if read is None:
             continue
         if read.name in seen:
-            problems.add(f"{prefix}{read.name}", "duplicate", f"two fields are named {read.name!r}")
+            problems.add(f"{prefix}{read.name}", "duplicate", f"two fields are named {excerpt(read.name)}")
             continue
         seen.add(read.name)
         found.append(read)
-    problems.count += len(found)
-    if depth == 1 and problems.count > MAX_FIELDS:
-        problems.add("fields", "limit", f"a template has at most {MAX_FIELDS} fields (nested ones count)")
     return tuple(found)
+
+
+def count_raw_fields(raw: list[Any]) -> int:
+    """How many fields a raw definition holds, nested ones included; counting stops past the limit."""
+    count = 0
+    pending: list[tuple[list[Any], int]] = [(raw, 1)]
+    while pending and count <= MAX_FIELDS:
+        items, depth = pending.pop()
+        count += len(items)
+        for item in items[: MAX_FIELDS + 1] if depth < MAX_NESTING else ():
+            nested = item.get("fields") if isinstance(item, dict) else None
+            if isinstance(nested, list):
+                pending.append((nested, depth + 1))
+    return count
 
 
 def _read_field(raw: object, hint: str, prefix: str, depth: int, problems: Problems) -> FieldDef | None:
@@ -87,7 +103,7 @@ def _read_field(raw: object, hint: str, prefix: str, depth: int, problems: Probl
     # A field with a bad name is still read through, so every problem it has is reported at once.
     path = f"{prefix}{name}" if usable else hint
     for key in sorted(set(raw) - FIELD_KEYS, key=str):
-        problems.add(path, "unknown_key", f"unknown attribute {key!r} (known: {_known(FIELD_KEYS)})")
+        problems.add(path, "unknown_key", f"unknown attribute {excerpt(key)} (known: {_known(FIELD_KEYS)})")
     kind = _read_type(raw.get("type", "string"), path, problems)
     rules, rule_options = read_rules(raw.get("validation"), kind, raw.get("item_type"), path, problems)
     options = _read_options(raw, rule_options, kind, path, problems)
@@ -112,9 +128,9 @@ def _read_field(raw: object, hint: str, prefix: str, depth: int, problems: Probl
 
 def _name_message(name: object) -> str:
     if isinstance(name, str) and name in KEYWORDS:
-        return f"{name!r} is a reserved word of the formula language; pick another field name"
+        return f"{excerpt(name)} is a reserved word of the formula language; pick another field name"
     return (
-        f"field name {name!r} is invalid: use 1 to {MAX_NAME_LENGTH} lowercase letters, digits and "
+        f"field name {excerpt(name)} is invalid: use 1 to {MAX_NAME_LENGTH} lowercase letters, digits and "
         "underscores, starting with a letter (for example 'date_finished')"
     )
 
@@ -127,7 +143,7 @@ def _read_type(raw: object, path: str, problems: Problems) -> str:
     kind = TYPE_ALIASES.get(raw, raw) if isinstance(raw, str) else raw
     if isinstance(kind, str) and kind in FIELD_TYPES:
         return kind
-    problems.add(path, "unknown_type", f"unknown type {raw!r} (use one of: {_known(FIELD_TYPES)})", raw)
+    problems.add(path, "unknown_type", f"unknown type {excerpt(raw)} (use one of: {_known(FIELD_TYPES)})", raw)
     return "string"
 
 
@@ -179,7 +195,7 @@ def _check_options(value: object, path: str, problems: Problems) -> tuple[Scalar
         if not isinstance(option, str | int | float) or (isinstance(option, str) and len(option) > MAX_OPTION_LENGTH):
             problems.add(path, "options", "each option must be text (at most 200 characters) or a number")
         elif any(type(option) is type(seen) and option == seen for seen in good):
-            problems.add(path, "options", f"option {option!r} is listed twice", option)
+            problems.add(path, "options", f"option {excerpt(option)} is listed twice", option)
         else:
             good.append(option)
     return tuple(good)
@@ -217,7 +233,7 @@ def _read_array(
             problems.add(path, "structure", "an array of objects needs the item 'fields'")
         return item_type, ()
     if item_type not in {None, "object"}:
-        problems.add(path, "structure", f"give item_type {item_type!r} or item fields, not both")
+        problems.add(path, "structure", f"give item_type {excerpt(item_type)} or item fields, not both")
         return item_type, ()
     return "object", read_fields(nested_raw, problems, f"{path}.", depth + 1)
 
@@ -229,7 +245,7 @@ def _read_show_if(raw: object, path: str, problems: Problems) -> str | None:
         problems.add(path, "invalid", 'conditional must be an object like {"show_if": "..."}', raw)
         return None
     for key in sorted(set(raw) - {"show_if"}, key=str):
-        problems.add(path, "unknown_key", f"unknown conditional attribute {key!r} (known: show_if)")
+        problems.add(path, "unknown_key", f"unknown conditional attribute {excerpt(key)} (known: show_if)")
     show_if = raw.get("show_if")
     if show_if is not None and not isinstance(show_if, str):
         problems.add(path, "show_if", "show_if must be an expression in text", show_if)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from remember.errors import excerpt
 from remember.templates.dates import parse_date, parse_datetime
 from remember.templates.fields import TYPE_ALIASES, Rules
 from remember.templates.limits import MAX_TEXT_ATTRIBUTE
@@ -29,7 +30,9 @@ def read_rules(raw: object, kind: str, item_type: object, path: str, problems: P
         problems.add(path, "invalid", "validation must be an object of rules", raw)
         return Rules(), None
     for key in sorted(set(raw) - RULE_KEYS, key=str):
-        problems.add(path, "unknown_key", f"unknown validation rule {key!r} (known: {', '.join(sorted(RULE_KEYS))})")
+        problems.add(
+            path, "unknown_key", f"unknown validation rule {excerpt(key)} (known: {', '.join(sorted(RULE_KEYS))})"
+        )
     target = kind
     if kind == "array" and isinstance(item_type, str):
         target = TYPE_ALIASES.get(item_type, item_type)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from remember.errors import excerpt
 from remember.templates.jsonvalue import json_copy
 from remember.templates.limits import (
     MAX_EXAMPLE_LENGTH,
@@ -53,7 +54,7 @@ def read_template_attributes(raw: dict[str, Any], problems: Problems) -> dict[st
     data = _unalias(raw, problems)
     for key in sorted(set(data) - TEMPLATE_KEYS - STORE_KEYS, key=str):
         known = ", ".join(sorted(TEMPLATE_KEYS))
-        problems.add(str(key), "unknown_key", f"unknown template attribute {key!r} (known: {known})")
+        problems.add(str(key), "unknown_key", f"unknown template attribute {excerpt(key)} (known: {known})")
     return {
         "id": _text(data, "id", "", problems, required=False),
         "name": _text(data, "name", "", problems, required=True),
@@ -78,7 +79,7 @@ def _unalias(raw: dict[str, Any], problems: Problems) -> dict[str, Any]:
     for alias, key in ALIASES.items():
         if alias in data:
             if key in data:
-                problems.add(key, "invalid", f"give {key!r} or its alias {alias!r}, not both")
+                problems.add(key, "invalid", f"give {excerpt(key)} or its alias {excerpt(alias)}, not both")
             data.setdefault(key, data.pop(alias))
     return data
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from remember.errors import ConfigError
+from remember.errors import ConfigError, excerpt
 from remember.search.embedders.base import Embedder
 from remember.search.embedders.hashing import HashEmbedder
 from remember.search.embedders.minilm import MiniLMEmbedder
@@ -29,7 +29,7 @@ def embedder_from_config(
     if chosen == "onnx":
         if model and model not in _ONNX_MODELS:
             raise ConfigError(
-                f"The onnx embedder only runs the bundled all-MiniLM-L6-v2, not {model!r}. Serve other "
+                f"The onnx embedder only runs the bundled all-MiniLM-L6-v2, not {excerpt(model)}. Serve other "
                 "models through an OpenAI-compatible server (Ollama, vLLM) with REMEMBER_EMBEDDER=openai."
             )
         return MiniLMEmbedder()
@@ -46,4 +46,4 @@ def embedder_from_config(
         return OpenAIEmbedder(base_url, model, api_key=api_key)
     if chosen == "hash":
         return HashEmbedder()
-    raise ConfigError(f"Unknown embedder kind {kind!r} (REMEMBER_EMBEDDER): choose one of {', '.join(KINDS)}.")
+    raise ConfigError(f"Unknown embedder kind {excerpt(kind)} (REMEMBER_EMBEDDER): choose one of {', '.join(KINDS)}.")

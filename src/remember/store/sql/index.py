@@ -28,12 +28,29 @@ class IndexTables(SqlBase):
             s.many(SETTING_UPSERT, list(settings.items()))
             self.index_settings_written(s)
 
-    def write_index_entries(self, batch: Sequence[tuple[Memory, IndexEntry]]) -> None:
-        """(Re)index stored memories in one transaction (used to rebuild the index)."""
+    def write_index_entries(self, batch: Sequence[tuple[Memory, IndexEntry]]) -> list[Memory]:
+        """(Re)index stored memories in one transaction (used to rebuild the index).
+
+        An entry is written only if its memory is still at the version it was made
+        from: a memory changed (or purged) since was indexed by that change, which
+        is newer. Those memories are returned, to be read and indexed again.
+        """
+        stale: list[Memory] = []
         with self.writing() as s:
             s.lock_users(m.user_id for m, _ in batch)
             for memory, entry in batch:
+                if self._stored_version(s, memory) != memory.version:
+                    stale.append(memory)
+                    continue
                 self.write_index(s, memory, entry)
+        return stale
+
+    def _stored_version(self, s: Session, memory: Memory) -> int | None:
+        found = s.value(
+            f"SELECT version FROM memories WHERE user_id = ? AND id = ?{self.dialect.for_update}",
+            (memory.user_id, memory.id),
+        )
+        return None if found is None else int(found)
 
     def index_settings_written(self, s: Session) -> None:
         """The index settings changed in this transaction (a backend may build an index for them)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from remember.errors import Conflict, NotFound, StoreError
+from remember.errors import Conflict, NotFound, StoreError, excerpt
 from remember.models import HistoryEntry, IndexEntry, Memory, MemoryChange
 from remember.store.sql.base import SqlBase
 from remember.store.sql.dialect import chunks
@@ -190,6 +190,6 @@ def _write_tags(s: Session, memory: Memory) -> None:
 def order_by(sort_by: str, descending: bool) -> str:
     """ORDER BY of a page of memories (``m``); the id breaks ties (byte order on both backends)."""
     if sort_by not in SORT_COLUMNS:
-        raise StoreError(f"cannot sort by {sort_by!r}")
+        raise StoreError(f"cannot sort by {excerpt(sort_by)}")
     direction = "DESC" if descending else "ASC"
     return f"m.{sort_by} {direction}, m.id {direction}"

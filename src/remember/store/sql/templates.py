@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from remember.errors import Conflict, NotFound, StoreError
+from remember.errors import Conflict, NotFound, StoreError, excerpt
 from remember.models import Compliance, MemoryChange, TemplateRecord, TemplateUsage
 from remember.store.sql.memories import MemoryTables
 from remember.store.sql.rows import (
@@ -124,7 +124,7 @@ class TemplateTables(MemoryTables):
 
 
 def _taken(record: TemplateRecord, holder: str) -> Conflict:
-    return Conflict(f"You already have a template named {record.name!r} ({holder}); choose another name.")
+    return Conflict(f"You already have a template named {excerpt(record.name)} ({holder}); choose another name.")
 
 
 def _refuse_taken_name(s: Session, record: TemplateRecord) -> None:

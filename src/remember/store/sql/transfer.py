@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from remember.errors import Conflict
+from remember.errors import Conflict, excerpt
 from remember.models import PreferenceChange, TemplateVersion, UserDump
 from remember.store.sql.memories import HISTORY_INSERT
 from remember.store.sql.preferences import HISTORY_INSERT as PREFERENCE_HISTORY_INSERT
@@ -47,12 +47,18 @@ class TransferTables(TemplateTables, SuggestionTables):
             )
         return [TemplateVersion(v, d.from_json(definition), d.from_moment(at)) for v, definition, at in rows]
 
-    def restore_user(self, user: UserDump) -> None:
-        """Write everything of one user (who must have nothing stored yet) in one transaction."""
+    def restore_user(self, user: UserDump, *, first: bool = True) -> None:
+        """Write one part of a user in one transaction.
+
+        The ``first`` part finds the user with nothing stored (else Conflict); a
+        large user comes in several parts, so that no transaction holds the write
+        lock for long.
+        """
         d = self.dialect
         with self.writing() as s:
             s.lock_users([user.user_id])
-            _refuse_existing(s, user.user_id)
+            if first:
+                _refuse_existing(s, user.user_id)
             self._restore_preferences(s, user)
             self._restore_templates(s, user)
             for memory, history, index in user.memories:
@@ -98,6 +104,6 @@ def _refuse_existing(s: Session, user_id: str) -> None:
     for table in USER_TABLES:
         if s.one(f"SELECT 1 FROM {table} WHERE user_id = ? LIMIT 1", (user_id,)):
             raise Conflict(
-                f"User {user_id!r} already has data in this database; import into an empty database "
+                f"User {excerpt(user_id)} already has data in this database; import into an empty database "
                 "or one without this user."
             )

@@ -4,18 +4,30 @@ The MCP SDK runs tools in worker threads, so the connection is opened with
 ``check_same_thread=False`` and every use holds a lock. Across processes, WAL
 mode lets readers run beside one writer, writers take the write lock up front
 (``BEGIN IMMEDIATE``) and wait up to ``BUSY_TIMEOUT_MS`` for it.
+
+Two states make a database readable but not writable, and every write is then
+refused with what to do (``StoreReadOnly``, ``StoreDamaged``):
+
+- read-only: the file, its folder or the medium cannot be written (a backup on
+  read-only media). It is opened with ``mode=ro``, or ``immutable=1`` where WAL's
+  ``-shm`` file cannot be made beside it.
+- damaged: a bounded ``PRAGMA quick_check`` at open, or the first "malformed"
+  error of any statement, found the file damaged (``health.py`` says how to recover).
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import quote
 
-from remember.errors import StoreError, StoreUnavailable
+from remember.errors import StoreError, StoreReadOnly, StoreUnavailable
+from remember.store.sqlite import health
 
 BUSY_TIMEOUT_MS = 30_000
 
@@ -24,23 +36,32 @@ class Database:
     def __init__(self, path: str) -> None:
         self.path = path
         self._lock = threading.RLock()
-        self._conn = _connect(path)
+        self.damage: str | None = None  # what is wrong with the file, once known
+        self.read_only: str | None = None  # why the database cannot be written, if it cannot
+        self._conn, self.read_only = _connect(path)
+        if self._conn_is_file():
+            self.damage = health.quick_check(self._conn)
 
     def close(self) -> None:
         with self._lock:
-            with contextlib.suppress(sqlite3.Error):  # statistics for the query planner; best effort
-                self._conn.execute("PRAGMA optimize")
+            if self.writable:
+                with contextlib.suppress(sqlite3.Error):  # statistics for the query planner; best effort
+                    self._conn.execute("PRAGMA optimize")
             self._conn.close()
+
+    @property
+    def writable(self) -> bool:
+        return self.read_only is None and self.damage is None
 
     def optimize(self) -> None:
         """Refresh the query planner's statistics where they went stale (after bulk writes)."""
-        with self._lock, _translated(self.path):
+        with self._lock, self._translated():
             self._conn.execute("PRAGMA optimize")
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:
         """A consistent snapshot for several SELECTs."""
-        with self._lock, _translated(self.path):
+        with self._lock, self._translated():
             self._conn.execute("BEGIN")
             try:
                 yield self._conn
@@ -50,14 +71,33 @@ class Database:
     @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction: committed if the block ends, rolled back if it raises."""
-        with self._lock, _translated(self.path):
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-            except BaseException:
-                self._end("ROLLBACK")
-                raise
-            self._end("COMMIT")
+        with self._lock:
+            self.refuse_writes()
+            with self._translated():
+                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._conn
+                except BaseException as exc:
+                    self._end("ROLLBACK")
+                    self._release_log_on_full_disk(exc)
+                    raise
+                self._end("COMMIT")
+
+    def _release_log_on_full_disk(self, exc: BaseException) -> None:
+        """On a full disk, give back the space the write-ahead log holds, so that a delete can then run."""
+        if isinstance(exc, sqlite3.OperationalError) and "full" in str(exc):
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def refuse_writes(self) -> None:
+        """StoreDamaged or StoreReadOnly when this database must not be written."""
+        if self.damage is not None:
+            raise health.damaged(self.path, self.damage)
+        if self.read_only is not None:
+            raise StoreReadOnly(
+                f"The database {self.path} is open read-only ({self.read_only}): reading works, writes are refused. "
+                "To change it, copy the file to a writable place and point REMEMBER_DATABASE_URL (or --db) at the copy."
+            )
 
     def _end(self, statement: str) -> None:
         """End the transaction; if even that fails (disk full, I/O error), roll back so the
@@ -70,28 +110,106 @@ class Database:
                     self._conn.execute("ROLLBACK")
             raise
 
+    def _conn_is_file(self) -> bool:
+        return self.path != ":memory:"
+
+    @contextmanager
+    def _translated(self) -> Iterator[None]:
+        """Turn sqlite3's errors into the project's, with what to do about them."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            if health.is_damage(exc):
+                self.damage = str(exc)
+                raise health.damaged(self.path, self.damage) from exc
+            raise translated(self.path, exc) from exc
+
     @property
     def connection(self) -> sqlite3.Connection:
         """The raw connection, for migrations at open time only."""
         return self._conn
 
 
-def _connect(path: str) -> sqlite3.Connection:
-    if path != ":memory:":
+def translated(path: str, exc: sqlite3.DatabaseError) -> StoreError:
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        return StoreUnavailable(
+            f"The database {path} stayed locked by another process for {BUSY_TIMEOUT_MS // 1000} s; "
+            "try again, and check for a stuck process holding it."
+        )
+    if "disk is full" in text or "database or disk is full" in text:
+        return StoreError(
+            f"The disk holding {path} is full, so nothing more can be written: free some space (or move the "
+            "database to a larger disk) and try again. Reading and searching still work."
+        )
+    if "readonly" in text or "read-only" in text:
+        return StoreReadOnly(
+            f"The database {path} cannot be written ({text}): check that the file and its folder are writable."
+        )
+    return StoreError(f"The database {path} failed: {text}.")
+
+
+def _connect(path: str) -> tuple[sqlite3.Connection, str | None]:
+    """The connection, and why it is read-only (None when it can be written)."""
+    if path == ":memory:":
+        return _configured(sqlite3.connect(path, isolation_level=None, check_same_thread=False), writable=True), None
+    reason = _why_read_only(path)
+    if reason is None:
         _check_parent(path)
     try:
-        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000)
-        conn.create_function("fold", 1, _fold, deterministic=True)
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        if reason is None:
+            return _configured(_open(path), writable=True), None
+        return _read_only(path), reason
+    except sqlite3.DatabaseError as exc:
+        if health.is_damage(exc):
+            raise health.unopenable(path, str(exc)) from exc
+        raise StoreError(
+            f"Cannot open the SQLite database at {path}: {exc}. Check that it is a remember database "
+            "and that the file is readable, or set REMEMBER_DATABASE_URL to another file."
+        ) from exc
+
+
+def _open(target: str, *, uri: bool = False) -> sqlite3.Connection:
+    return sqlite3.connect(
+        target, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000, uri=uri
+    )
+
+
+def _configured(conn: sqlite3.Connection, *, writable: bool) -> sqlite3.Connection:
+    conn.create_function("fold", 1, _fold, deterministic=True)
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA temp_store = MEMORY")  # searching must not need disk space (a full disk still reads)
+    if writable:
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
-    except sqlite3.DatabaseError as exc:
-        raise StoreError(
-            f"Cannot open the SQLite database at {path}: {exc}. Check that it is a remember database "
-            "and that the file is readable and writable, or set REMEMBER_DATABASE_URL to another file."
-        ) from exc
     return conn
+
+
+def _read_only(path: str) -> sqlite3.Connection:
+    """``mode=ro``; where WAL's shared-memory file cannot be made (an unwritable folder), ``immutable``."""
+    location = "file:" + quote(str(Path(path).resolve()))
+    conn = _configured(_open(f"{location}?mode=ro", uri=True), writable=False)
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError:
+        conn.close()
+    # Nothing can change the file while the medium is read-only, so reading it as immutable is safe.
+    return _configured(_open(f"{location}?immutable=1", uri=True), writable=False)
+
+
+def _why_read_only(path: str) -> str | None:
+    """Why ``path`` cannot be written (an existing file on a read-only medium, or without write permission)."""
+    file = Path(path).expanduser()
+    if not file.exists():
+        return None
+    if not os.access(file, os.W_OK):
+        return "the file is not writable"
+    folder = file.parent
+    if not os.access(folder, os.W_OK):
+        return "its folder is not writable"
+    return None
 
 
 def _fold(value: str | bytes | int | float | None) -> str | bytes | int | float | None:
@@ -108,20 +226,3 @@ def _check_parent(path: str) -> None:
             f"Cannot create the folder {parent} for the database: {exc.strerror}. "
             "Set REMEMBER_HOME or REMEMBER_DATABASE_URL to a writable place."
         ) from exc
-
-
-@contextmanager
-def _translated(path: str) -> Iterator[None]:
-    """Turn sqlite3's errors into the project's, with what to do about them."""
-    try:
-        yield
-    except sqlite3.OperationalError as exc:
-        text = str(exc)
-        if "locked" in text or "busy" in text:
-            raise StoreUnavailable(
-                f"The database {path} stayed locked by another process for {BUSY_TIMEOUT_MS // 1000} s; "
-                "try again, and check for a stuck process holding it."
-            ) from exc
-        raise StoreError(f"The database {path} failed: {text}.") from exc
-    except sqlite3.DatabaseError as exc:
-        raise StoreError(f"The database {path} failed: {exc}. It may be damaged; restore a backup.") from exc

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from remember.store.sql import schema
-from remember.store.sql.migrations import apply_pending
+from remember.store.sql.migrations import apply_pending, refuse_unknown
 from remember.store.sql.session import Session
 from remember.store.sqlite.dialect import DIALECT
 
@@ -116,8 +116,20 @@ def _covering_fields(conn: sqlite3.Connection) -> None:
 MIGRATIONS = schema.steps(_initial, _templates, _search, _suggestions, _fields, _covering_fields)
 
 
+def pending(conn: sqlite3.Connection, location: str) -> list[str]:
+    """The steps not yet applied, read without the write lock (SchemaTooNew if the database is newer)."""
+    known = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").fetchone()
+    if known is None:
+        return [name for name, _ in MIGRATIONS]
+    done = {row[0] for row in conn.execute("SELECT name FROM schema_migrations")}
+    refuse_unknown(done, MIGRATIONS, location)
+    return [name for name, _ in MIGRATIONS if name not in done]
+
+
 def migrate(conn: sqlite3.Connection, location: str) -> list[str]:
     """Apply pending steps in one transaction (holding the write lock); return the names applied."""
+    if not pending(conn, location):
+        return []  # an up-to-date database is opened without taking the write lock
     conn.execute("BEGIN IMMEDIATE")
     try:
         applied = apply_pending(Session(conn, DIALECT), MIGRATIONS, location)

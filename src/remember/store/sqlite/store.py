@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 
 from remember.models import IndexEntry, Memory
@@ -9,11 +10,11 @@ from remember.store.sql.preferences import PreferenceTables
 from remember.store.sql.session import Session
 from remember.store.sql.terms import TermStatistics
 from remember.store.sql.transfer import TransferTables
-from remember.store.sqlite import fields
-from remember.store.sqlite.connection import Database
+from remember.store.sqlite import fields, health
+from remember.store.sqlite.connection import Database, translated
 from remember.store.sqlite.dialect import DIALECT
 from remember.store.sqlite.listing import ListingTables
-from remember.store.sqlite.migrations import migrate
+from remember.store.sqlite.migrations import migrate, pending
 from remember.store.sqlite.search import SearchTables, create_scratch
 
 BULK = 500  # a batch this large refreshes the planner's statistics
@@ -27,7 +28,7 @@ class SqliteStore(TransferTables, PreferenceTables, ListingTables, SearchTables)
         self.term_stats = TermStatistics()
         self._stem_cache = {}
         try:
-            migrate(self.db.connection, path)
+            self._migrate(path)
             create_scratch(self.db.connection)
         except BaseException:
             self.db.close()
@@ -35,6 +36,16 @@ class SqliteStore(TransferTables, PreferenceTables, ListingTables, SearchTables)
 
     def close(self) -> None:
         self.db.close()
+
+    def _migrate(self, path: str) -> None:
+        """Apply pending migrations; a database that cannot be written must need none."""
+        try:
+            steps = pending(self.db.connection, path)
+        except sqlite3.DatabaseError as exc:
+            raise translated(path, exc) if not health.is_damage(exc) else health.damaged(path, str(exc)) from exc
+        if steps:
+            self.db.refuse_writes()
+            migrate(self.db.connection, path)
 
     def insert_memories(self, batch: Sequence[tuple[Memory, IndexEntry | None]]) -> None:
         super().insert_memories(batch)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from remember.errors import TemplateError
+from remember.errors import TemplateError, excerpt
 from remember.templates.limits import MAX_EXPRESSION_LENGTH, MAX_EXPRESSION_NUMBER
 
 KEYWORDS = frozenset({"true", "false", "null", "and", "or", "not"})
@@ -29,7 +29,7 @@ class Token:
 
 def syntax_error(source: str, pos: int, problem: str) -> TemplateError:
     """The error for a bad expression; ``pos`` is 0-based, the message counts from 1."""
-    message = f"{problem} at position {pos + 1} of {source!r}"
+    message = f"{problem} at position {pos + 1} of {excerpt(source)}"
     return TemplateError.single("expression", "syntax", message, source)
 
 
@@ -145,4 +145,4 @@ def _operator(source: str, pos: int) -> Token:
         raise syntax_error(source, pos, "'=' is not an operator; compare with '=='")
     if char == ".":
         raise syntax_error(source, pos, "'.' may only join field names (contact_info.email)")
-    raise syntax_error(source, pos, f"unexpected character {char!r}")
+    raise syntax_error(source, pos, f"unexpected character {excerpt(char)}")

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from remember.errors import TemplateError
+from remember.errors import TemplateError, excerpt
 from remember.templates.expr.functions import ARITY
 from remember.templates.expr.lexer import Token, syntax_error, tokenize
 from remember.templates.expr.nodes import Binary, Call, Expr, Literal, Name, Unary
@@ -52,7 +52,7 @@ class _Parser:
         expr = self.expression()
         token = self.peek()
         if token.kind != "end":
-            raise self.error(token, f"unexpected {token.text!r}; expected an operator or the end")
+            raise self.error(token, f"unexpected {excerpt(token.text)}; expected an operator or the end")
         return expr
 
     # Helpers -----------------------------------------------------------------
@@ -176,13 +176,13 @@ class _Parser:
             return expr
         if token.kind == "end":
             raise self.error(token, "the expression ends too early")
-        raise self.error(token, f"unexpected {token.text!r}")
+        raise self.error(token, f"unexpected {excerpt(token.text)}")
 
     def call(self, name: Token) -> Expr:
         function = name.text.lower()
         if function not in ARITY:
             known = ", ".join(sorted(ARITY))
-            raise self.error(name, f"unknown function {name.text!r} (available: {known})")
+            raise self.error(name, f"unknown function {excerpt(name.text)} (available: {known})")
         self.advance()  # "("
         self.descend(name)
         args: list[Expr] = []
