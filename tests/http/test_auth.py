@@ -11,7 +11,7 @@ import pytest
 from http_support import HttpServer, connect, initialize_body
 from remember.service.tokens import TokenService
 from remember.store import Store
-from support import ok
+from support import ok, text
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
@@ -109,3 +109,14 @@ async def test_each_request_acts_for_its_tokens_user(
 
     for user in ("alice", "bob"):
         assert [m.content for m in store.list_memories(user, MemoryQuery()).items] == [f"{user}'s note"]
+
+
+async def test_a_tokens_trust_level_bounds_what_it_reaches(http_server: HttpServer, tokens: TokenService) -> None:
+    async with connect(http_server, tokens.create("alice").secret) as owner:
+        high = ok(await owner.call_tool("remember_create_memory", {"content": "vault code", "trust": 0.9}))
+        ok(await owner.call_tool("remember_create_memory", {"content": "shopping list", "trust": 0.1}))
+    async with connect(http_server, tokens.create("alice", trust_level=0.5).secret) as guest:
+        listed = ok(await guest.call_tool("remember_list_memories", {}))
+        assert [m["content"] for m in listed["memories"]] == ["shopping list"]
+        got = await guest.call_tool("remember_get_memory", {"memory_id": high["id"]})
+        assert got.is_error and f"No memory with id {high['id']!r}" in text(got)

@@ -133,3 +133,17 @@ def test_the_mcp_inspector_sees_tool_errors(tmp_path: Path) -> None:
     )
     assert bad.returncode == 5  # the inspector's exit code for a tool error
     assert "No memory with id" in bad.stdout
+
+
+async def test_the_stdio_servers_trust_level_setting(tmp_path: Path) -> None:
+    env = server_env(tmp_path)
+    full = StdioServerParameters(command=sys.executable, args=["-m", "remember", "serve"], env=env)
+    async with Client(full) as client:
+        ok(await client.call_tool("remember_create_memory", {"content": "vault code", "trust": 0.9}))
+        ok(await client.call_tool("remember_create_memory", {"content": "shopping list", "trust": 0.1}))
+    limited = StdioServerParameters(
+        command=sys.executable, args=["-m", "remember", "serve"], env={**env, "REMEMBER_TRUST_LEVEL": "0.5"}
+    )
+    async with Client(limited) as client:
+        listed = ok(await client.call_tool("remember_list_memories", {}))
+        assert [m["content"] for m in listed["memories"]] == ["shopping list"]
