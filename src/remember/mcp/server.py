@@ -106,7 +106,7 @@ class RememberServer(MCPServer[AppState]):
         tool = self.tools.get(name)
         if tool is None:
             if name in {t.name for t in await super().list_tools()}:
-                return await super().call_tool(name, arguments, context)
+                return await self._within_limits(name, super().call_tool(name, arguments, context))
             raise ToolError(f"Unknown tool: {name}{suggestion(name, self.tools.names())}")
         with acting_as(self.identify()):
             result: CallToolResult | InputRequiredResult = await self._within_limits(
