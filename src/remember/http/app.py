@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
+from mcp.server.auth.provider import TokenVerifier
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.requests import Request
@@ -21,7 +22,7 @@ from starlette.types import ASGIApp
 from remember import __version__
 from remember.config import HttpSettings, Settings
 from remember.errors import ConfigError
-from remember.http.auth import ApiTokenVerifier, http_caller
+from remember.http.auth import ApiTokenVerifier, FirstOf, http_caller
 from remember.http.limits import Guard, RateLimit
 from remember.mcp.caller import Caller
 from remember.mcp.server import CallLimits, RememberServer, build_server
@@ -70,15 +71,43 @@ def _server(services: Services, settings: Settings, *, auth: bool) -> RememberSe
         caller = Caller(settings.user, settings.trust_level)
         return build_server(services, lambda: caller, cache_dir=cache, limits=limits)
     resource = resource_url(http)
+    verifiers: list[TokenVerifier] = [ApiTokenVerifier(services.tokens, resource)]
+    issuer = http.base_url
+    if http.oauth_issuer or http.oauth_jwks_url:
+        verifiers.append(_external_issuer(http, resource))
+        issuer = str(http.oauth_issuer)
     sdk: dict[str, Any] = {
-        "token_verifier": ApiTokenVerifier(services.tokens, resource),
+        "token_verifier": FirstOf(*verifiers),
         "auth": AuthSettings(
-            issuer_url=http.base_url,  # type: ignore[arg-type]  # pydantic parses the URL
+            issuer_url=issuer,  # type: ignore[arg-type]  # pydantic parses the URL
             resource_server_url=resource,  # type: ignore[arg-type]
             validate_token_resource=True,
         ),
     }
     return build_server(services, http_caller, cache_dir=cache, limits=limits, **sdk)
+
+
+def _external_issuer(http: HttpSettings, resource: str) -> TokenVerifier:
+    if not (http.oauth_issuer and http.oauth_jwks_url):
+        raise ConfigError(
+            "An external OAuth issuer needs both REMEMBER_OAUTH_ISSUER (its `iss`) and REMEMBER_OAUTH_JWKS_URL "
+            "(where its signing keys are published)."
+        )
+    try:
+        import cryptography  # noqa: F401  - PyJWT needs it for RS256 and ES256
+    except ImportError as exc:
+        raise ConfigError(
+            "Verifying an OAuth issuer's tokens needs the oauth extra: pip install 'remember[oauth]'."
+        ) from exc
+    from remember.http.jwt_auth import JwtVerifier
+
+    return JwtVerifier(
+        issuer=http.oauth_issuer,
+        jwks_url=http.oauth_jwks_url,
+        audience=http.oauth_audience or resource,
+        user_claim=http.oauth_user_claim,
+        resource=resource,
+    )
 
 
 def resource_url(http: HttpSettings) -> str:
