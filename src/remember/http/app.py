@@ -9,14 +9,16 @@ limit. ``Guard`` (``limits.py``) rate-limits in front of it all.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from mcp.server.auth.provider import TokenVerifier
-from mcp.server.auth.settings import AuthSettings
+from mcp.server.auth.settings import AuthSettings, ClientRegistrationOptions, RevocationOptions
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.requests import Request
 from starlette.responses import JSONResponse
+from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from remember import __version__
@@ -50,7 +52,28 @@ def build_app(services: Services, settings: Settings, *, auth: bool = True) -> A
         max_request_body_size=http.max_body,
         host=http.host,
     )
+    if http.oauth_server:
+        app.router.routes.insert(0, _authorization_server_metadata(http))
     return Guard(app, RateLimit(http.rate_limit) if http.rate_limit else None)
+
+
+def _authorization_server_metadata(http: HttpSettings) -> Route:
+    """The SDK's authorization server metadata (RFC 8414), saying also that redirects carry ``iss``
+    (RFC 9207), which the built-in server does."""
+    from mcp.server.auth.routes import build_metadata
+
+    metadata = build_metadata(
+        http.base_url,  # type: ignore[arg-type]
+        None,
+        ClientRegistrationOptions(enabled=True),
+        RevocationOptions(enabled=True),
+    ).model_copy(update={"authorization_response_iss_parameter_supported": True})
+
+    async def serve(_: Request) -> JSONResponse:
+        body = metadata.model_dump(mode="json", exclude_none=True)
+        return JSONResponse(body, headers={"Cache-Control": "public, max-age=3600"})
+
+    return Route("/.well-known/oauth-authorization-server", serve, methods=["GET"])
 
 
 def refuse_open_beyond_loopback(http: HttpSettings) -> None:
@@ -71,6 +94,8 @@ def _server(services: Services, settings: Settings, *, auth: bool) -> RememberSe
         caller = Caller(settings.user, settings.trust_level)
         return build_server(services, lambda: caller, cache_dir=cache, limits=limits)
     resource = resource_url(http)
+    if http.oauth_server:
+        return _with_authorization_server(services, http, resource, cache, limits)
     verifiers: list[TokenVerifier] = [ApiTokenVerifier(services.tokens, resource)]
     issuer = http.base_url
     if http.oauth_issuer or http.oauth_jwks_url:
@@ -85,6 +110,35 @@ def _server(services: Services, settings: Settings, *, auth: bool) -> RememberSe
         ),
     }
     return build_server(services, http_caller, cache_dir=cache, limits=limits, **sdk)
+
+
+def _with_authorization_server(
+    services: Services, http: HttpSettings, resource: str, cache: Path, limits: CallLimits
+) -> RememberServer:
+    """The server as its own authorization server (API tokens keep working beside its access tokens)."""
+    if http.oauth_issuer or http.oauth_jwks_url:
+        raise ConfigError(
+            "Choose one authorization server: REMEMBER_OAUTH_SERVER=1 (the built-in one) or "
+            "REMEMBER_OAUTH_ISSUER with REMEMBER_OAUTH_JWKS_URL (an external one), not both."
+        )
+    from remember.http import consent
+    from remember.http.oauth_server import RememberAuthorizationServer
+
+    provider = RememberAuthorizationServer(services.tokens, issuer=http.base_url, resource=resource)
+    auth = AuthSettings(
+        issuer_url=http.base_url,  # type: ignore[arg-type]
+        resource_server_url=resource,  # type: ignore[arg-type]
+        validate_token_resource=True,
+        client_registration_options=ClientRegistrationOptions(enabled=True),
+        revocation_options=RevocationOptions(enabled=True),
+    )
+    server = build_server(
+        services, http_caller, cache_dir=cache, limits=limits, auth_server_provider=provider, auth=auth
+    )
+    show, answer = consent.routes(provider)
+    server.custom_route("/consent", methods=["GET"])(show)
+    server.custom_route("/consent", methods=["POST"])(answer)
+    return server
 
 
 def _external_issuer(http: HttpSettings, resource: str) -> TokenVerifier:
