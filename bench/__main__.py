@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import backends, foundation, locomo, search, suggest, templates, toollist
+from bench import backends, foundation, locomo, remote, search, suggest, templates, toollist
 
 SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "foundation": foundation.run,
@@ -19,6 +19,7 @@ SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "suggest": suggest.run,
     "backends": backends.run,
     "toollist": toollist.run,
+    "remote": remote.run,
 }
 
 
