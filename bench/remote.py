@@ -48,7 +48,11 @@ class Server:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        base = {k: v for k, v in os.environ.items() if not k.startswith("REMEMBER_")}
+        # The machine's REMEMBER_* settings stay out, but for the embedder a run may choose
+        # (REMEMBER_EMBEDDER=hash measures the server without the model's cost).
+        base = {
+            k: v for k, v in os.environ.items() if not k.startswith("REMEMBER_") or k.startswith("REMEMBER_EMBEDDER")
+        }
         self.env = {**base, "REMEMBER_HOME": str(home), "REMEMBER_DATABASE_URL": database_url,
                     "REMEMBER_HTTP_RATE_LIMIT": "0", **env}  # fmt: skip
         self.home = home

@@ -25,7 +25,7 @@ from remember import __version__
 from remember.config import HttpSettings, Settings
 from remember.errors import ConfigError
 from remember.http.auth import ApiTokenVerifier, FirstOf, http_caller
-from remember.http.limits import Guard, RateLimit
+from remember.http.limits import Guard, RateLimit, unavailable
 from remember.mcp.caller import Caller
 from remember.mcp.server import CallLimits, RememberServer, build_server
 from remember.service import Services
@@ -54,6 +54,7 @@ def build_app(services: Services, settings: Settings, *, auth: bool = True) -> A
     )
     if http.oauth_server:
         app.router.routes.insert(0, _authorization_server_metadata(http))
+    app.add_exception_handler(500, unavailable)
     return Guard(app, RateLimit(http.rate_limit) if http.rate_limit else None)
 
 

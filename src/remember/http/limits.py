@@ -4,23 +4,31 @@
 average, as many at once. ``Guard`` keys it by a hash of the request's
 credential (by client address when there is none), answers 429 with
 ``Retry-After`` past it, and lets a client that can only set a fixed header
-send its token as ``X-Remember-Token``.
+send its token as ``X-Remember-Token``. A database out of reach while a request
+is checked answers 503 with ``Retry-After`` and the reason, not a server error.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import math
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from remember.errors import StoreUnavailable
 
 TOKEN_HEADER = b"x-remember-token"
 MAX_KEYS = 100_000  # buckets kept; the least recently used go first
+log = logging.getLogger(__name__)
+UNAVAILABLE_RETRY = 5  # seconds a client is told to wait while the database is unreachable
 
 
 class RateLimit:
@@ -64,9 +72,21 @@ class Guard:
         if self.limit is not None and scope.get("path") != "/health":
             wait = self.limit.take(_key(scope, headers))
             if wait > 0:
-                await _too_many(send, wait)
+                await _answer(send, 429, "rate_limited", f"Too many requests; try again in {_seconds(wait)} s.", wait)
                 return
-        await self.app(scope, receive, send)
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except StoreUnavailable as exc:  # e.g. checking the token while the database is down
+            if not started:
+                await _answer(send, 503, "temporarily_unavailable", str(exc), UNAVAILABLE_RETRY)
+            log.warning("database unavailable: %s", exc)  # answered (503) by unavailable() if not here
 
 
 def _key(scope: Scope, headers: list[tuple[bytes, bytes]]) -> str:
@@ -77,15 +97,26 @@ def _key(scope: Scope, headers: list[tuple[bytes, bytes]]) -> str:
     return f"a:{client[0]}"
 
 
-async def _too_many(send: Send, wait: float) -> None:
-    seconds = max(1, math.ceil(wait))
-    body = json.dumps(
-        {"error": "rate_limited", "error_description": f"Too many requests; try again in {seconds} s."}
-    ).encode()
+async def unavailable(_: Request, exc: Exception) -> Response:
+    """The application's answer to an error no handler took: 503 with the reason when the database
+    is out of reach (the token check needs it), else a plain 500."""
+    if isinstance(exc, StoreUnavailable):
+        body = {"error": "temporarily_unavailable", "error_description": str(exc)}
+        return JSONResponse(body, status_code=503, headers={"Retry-After": str(UNAVAILABLE_RETRY)})
+    return PlainTextResponse("Internal Server Error", status_code=500)
+
+
+def _seconds(wait: float) -> int:
+    return max(1, math.ceil(wait))
+
+
+async def _answer(send: Send, status: int, error: str, description: str, retry_after: float) -> None:
+    seconds = _seconds(retry_after)
+    body = json.dumps({"error": error, "error_description": description}).encode()
     await send(
         {
             "type": "http.response.start",
-            "status": 429,
+            "status": status,
             "headers": [
                 (b"content-type", b"application/json"),
                 (b"retry-after", str(seconds).encode()),
