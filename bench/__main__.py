@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import backends, foundation, hostile, importing, locomo, search, suggest, templates, toollist
+from bench import backends, foundation, hostile, importing, locomo, remote, search, suggest, templates, toollist
 
 SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "foundation": foundation.run,
@@ -21,6 +21,7 @@ SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "toollist": toollist.run,
     "hostile": hostile.run,
     "importing": importing.run,
+    "remote": remote.run,
 }
 
 

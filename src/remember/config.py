@@ -8,6 +8,9 @@
 | ``REMEMBER_EMBEDDER``      | ``onnx`` (or ``openai``)                  |
 | ``REMEMBER_EMBEDDER_MODEL``, ``REMEMBER_EMBEDDER_URL``, ``REMEMBER_EMBEDDER_API_KEY`` | unset |
 | ``REMEMBER_LOG_LEVEL``     | ``WARNING``                               |
+| ``REMEMBER_TRUST_LEVEL``   | ``1`` (the stdio server's trust level)    |
+
+The HTTP server's settings are ``HttpSettings``.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from remember.errors import ConfigError, excerpt
@@ -35,6 +38,8 @@ class Settings:
     embedder_url: str | None = None
     embedder_api_key: str | None = None
     log_level: str = "WARNING"
+    trust_level: float = 1.0
+    http: HttpSettings = field(default_factory=lambda: HttpSettings())  # noqa: PLW0108 - defined below
 
     @classmethod
     def from_env(
@@ -59,6 +64,8 @@ class Settings:
             embedder_url=env.get("REMEMBER_EMBEDDER_URL") or None,
             embedder_api_key=env.get("REMEMBER_EMBEDDER_API_KEY") or None,
             log_level=_log_level(env.get("REMEMBER_LOG_LEVEL", "WARNING")),
+            trust_level=_number(env, "REMEMBER_TRUST_LEVEL", 1.0, 0.0, 1.0),
+            http=HttpSettings.from_env(env),
         )
 
 
@@ -69,6 +76,108 @@ def _chosen_user(given: str | None, env: Mapping[str, str]) -> str:
             raise ConfigError("--user was given an empty user id; name a user, e.g. --user alice, or leave --user out.")
         return given
     return env.get("REMEMBER_USER") or DEFAULT_USER
+
+
+@dataclass(frozen=True)
+class HttpSettings:
+    """How ``remember serve --http`` listens, whom it lets in, and how much it takes (docs/http.md).
+
+    | variable | default |
+    |---|---|
+    | ``REMEMBER_HTTP_HOST``, ``REMEMBER_HTTP_PORT`` | ``127.0.0.1``, ``8765`` |
+    | ``REMEMBER_PUBLIC_URL`` | ``http://HOST:PORT`` (the URL clients use, e.g. behind a proxy) |
+    | ``REMEMBER_HTTP_ALLOWED_HOSTS``, ``REMEMBER_HTTP_ALLOWED_ORIGINS`` | the public URL's (and loopback) |
+    | ``REMEMBER_HTTP_MAX_BODY`` | ``1048576`` bytes |
+    | ``REMEMBER_HTTP_RATE_LIMIT`` | ``600`` requests per minute per token (``0``: none) |
+    | ``REMEMBER_MAX_RESULT_BYTES`` | ``2097152`` |
+    | ``REMEMBER_CALL_TIMEOUT`` | ``60`` seconds |
+    | ``REMEMBER_OAUTH_ISSUER``, ``REMEMBER_OAUTH_JWKS_URL`` | unset (an external issuer's) |
+    | ``REMEMBER_OAUTH_AUDIENCE``, ``REMEMBER_OAUTH_USER_CLAIM`` | the public URL's ``/mcp``, ``sub`` |
+    | ``REMEMBER_OAUTH_SERVER`` | ``0`` (``1``: the built-in authorization server) |
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 8765
+    public_url: str | None = None
+    allowed_hosts: tuple[str, ...] = ()
+    allowed_origins: tuple[str, ...] = ()
+    max_body: int = 1024 * 1024
+    rate_limit: int = 600
+    max_result_bytes: int = 2 * 1024 * 1024
+    call_timeout: float = 60.0
+    oauth_issuer: str | None = None
+    oauth_jwks_url: str | None = None
+    oauth_audience: str | None = None
+    oauth_user_claim: str = "sub"
+    oauth_server: bool = False
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> HttpSettings:
+        return cls(
+            host=env.get("REMEMBER_HTTP_HOST") or "127.0.0.1",
+            port=int(_number(env, "REMEMBER_HTTP_PORT", 8765, 0, 65535, whole=True)),
+            public_url=(env.get("REMEMBER_PUBLIC_URL") or "").rstrip("/") or None,
+            allowed_hosts=_words(env.get("REMEMBER_HTTP_ALLOWED_HOSTS")),
+            allowed_origins=_words(env.get("REMEMBER_HTTP_ALLOWED_ORIGINS")),
+            max_body=int(_number(env, "REMEMBER_HTTP_MAX_BODY", 1024 * 1024, 1024, 1 << 30, whole=True)),
+            rate_limit=int(_number(env, "REMEMBER_HTTP_RATE_LIMIT", 600, 0, 1_000_000, whole=True)),
+            max_result_bytes=int(_number(env, "REMEMBER_MAX_RESULT_BYTES", 2 * 1024 * 1024, 1024, 1 << 30, whole=True)),
+            call_timeout=_number(env, "REMEMBER_CALL_TIMEOUT", 60.0, 0.1, 86400.0),
+            oauth_issuer=env.get("REMEMBER_OAUTH_ISSUER") or None,
+            oauth_jwks_url=env.get("REMEMBER_OAUTH_JWKS_URL") or None,
+            oauth_audience=env.get("REMEMBER_OAUTH_AUDIENCE") or None,
+            oauth_user_claim=env.get("REMEMBER_OAUTH_USER_CLAIM") or "sub",
+            oauth_server=(env.get("REMEMBER_OAUTH_SERVER") or "0").lower() in ("1", "true", "yes", "on"),
+        )
+
+    def with_address(self, host: str | None, port: int | None) -> HttpSettings:
+        """These settings with the flags' host and port (either may be None: kept)."""
+        from dataclasses import replace
+
+        return replace(self, host=host or self.host, port=self.port if port is None else port)
+
+    @property
+    def base_url(self) -> str:
+        """The URL clients reach the server at (its public URL, or the address it listens on)."""
+        if self.public_url:
+            return self.public_url
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"
+
+    @property
+    def on_loopback(self) -> bool:
+        return is_loopback(self.host)
+
+
+def is_loopback(host: str) -> bool:
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _number(
+    env: Mapping[str, str], name: str, default: float, low: float, high: float, *, whole: bool = False
+) -> float:
+    raw = env.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = int(raw) if whole else float(raw)
+    except ValueError:
+        value = None
+    if value is None or not low <= value <= high:
+        kind = "a whole number" if whole else "a number"
+        raise ConfigError(f"{name}={raw!r} is not usable: give {kind} from {low:g} to {high:g}.")
+    return value
+
+
+def _words(raw: str | None) -> tuple[str, ...]:
+    return tuple(w for w in (raw or "").replace(",", " ").split() if w)
 
 
 def check_user_id(user: str) -> str:

@@ -322,3 +322,21 @@ def plain(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [plain(v) for v in value]
     return value
+
+
+@dataclass(frozen=True)
+class ApiToken:
+    """A credential for the HTTP server: whose it is, its trust level, and only a hash of its secret."""
+
+    id: str
+    user_id: str
+    name: str | None
+    secret_sha256: str
+    trust_level: float
+    created_at: datetime
+    expires_at: datetime | None = None
+    revoked_at: datetime | None = None
+    last_used_at: datetime | None = None
+
+    def usable_at(self, now: datetime) -> bool:
+        return self.revoked_at is None and (self.expires_at is None or now < self.expires_at)

@@ -204,3 +204,17 @@ async def test_serve_takes_the_user_after_the_command_and_the_cli_sees_what_it_s
         [sys.executable, "-m", "remember", "list", "--json"], env=env, capture_output=True, text=True, check=True
     )
     assert json.loads(other.stdout)["memories"] == []
+
+
+async def test_the_stdio_servers_trust_level_setting(tmp_path: Path) -> None:
+    env = server_env(tmp_path)
+    full = StdioServerParameters(command=sys.executable, args=["-m", "remember", "serve"], env=env)
+    async with Client(full) as client:
+        ok(await client.call_tool("remember_create_memory", {"content": "vault code", "trust": 0.9}))
+        ok(await client.call_tool("remember_create_memory", {"content": "shopping list", "trust": 0.1}))
+    limited = StdioServerParameters(
+        command=sys.executable, args=["-m", "remember", "serve"], env={**env, "REMEMBER_TRUST_LEVEL": "0.5"}
+    )
+    async with Client(limited) as client:
+        listed = ok(await client.call_tool("remember_list_memories", {}))
+        assert [m["content"] for m in listed["memories"]] == ["shopping list"]

@@ -9,6 +9,7 @@ from remember import __version__
 from remember.cli.db_parser import add_db_commands
 from remember.cli.search_parser import add_search_commands
 from remember.cli.template_parser import add_suggest_command, add_template_commands
+from remember.cli.token_parser import add_token_commands
 
 EPILOG = """\
 environment:
@@ -41,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_suggest_command(commands)
     add_search_commands(commands)
     add_db_commands(commands)
+    add_token_commands(commands)
     _accept_everywhere(commands, GLOBAL_OPTIONS)
     return parser
 
@@ -74,7 +76,17 @@ def _command(commands: Commands, name: str, summary: str) -> argparse.ArgumentPa
 
 def _serve(commands: Commands) -> None:
     sub = commands.add_parser("serve", help="run the MCP server", description="Run the MCP server.")
-    sub.add_argument("--transport", choices=["stdio"], default="stdio", help="how clients connect (default: stdio)")
+    sub.add_argument(
+        "--transport", choices=["stdio", "http"], default="stdio", help="how clients connect (default: stdio)"
+    )
+    sub.add_argument("--http", action="store_true", help="serve streamable HTTP on /mcp (same as --transport http)")
+    sub.add_argument("--host", help="address to listen on with --http (default: $REMEMBER_HTTP_HOST or 127.0.0.1)")
+    sub.add_argument("--port", type=int, help="port to listen on with --http (default: $REMEMBER_HTTP_PORT or 8765)")
+    sub.add_argument(
+        "--no-auth",
+        action="store_true",
+        help="with --http on loopback only: no tokens, every request acts for --user",
+    )
 
 
 def _memory_options(sub: argparse.ArgumentParser) -> None:

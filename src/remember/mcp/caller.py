@@ -1,9 +1,10 @@
 """Who a request acts for: bound when a request starts, read by the tools it runs.
 
 The server decides the caller from the request (stdio: the configured user;
-HTTP: the token) and binds it for the duration of the call; tools, resolvers
-and resources read it with ``current_user``. A context variable carries it into
-the worker thread a plain tool runs in.
+HTTP: the token) and binds it, with the caller's trust level (``access.py``),
+for the duration of the call; tools, resolvers and resources read it with
+``current_user``. A context variable carries it into the worker thread a plain
+tool runs in.
 """
 
 from __future__ import annotations
@@ -11,15 +12,28 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
+
+from remember.access import FULL, trusted_up_to
 
 _current: ContextVar[str | None] = ContextVar("remember_caller", default=None)
 
 
+@dataclass(frozen=True)
+class Caller:
+    """Who a request acts for, and the highest memory trust it reaches."""
+
+    user: str
+    trust: float = FULL
+
+
 @contextmanager
-def acting_as(user_id: str) -> Iterator[None]:
-    token = _current.set(user_id)
+def acting_as(caller: Caller | str) -> Iterator[None]:
+    who = caller if isinstance(caller, Caller) else Caller(caller)
+    token = _current.set(who.user)
     try:
-        yield
+        with trusted_up_to(who.trust):
+            yield
     finally:
         _current.reset(token)
 

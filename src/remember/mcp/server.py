@@ -8,8 +8,10 @@ resolvers as the lifespan state, and each request runs as the user that
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -33,7 +35,7 @@ from pydantic import AnyUrl
 from remember import __version__
 from remember.errors import NotFound, excerpt
 from remember.mcp.arguments import suggestion
-from remember.mcp.caller import acting_as, current_user
+from remember.mcp.caller import Caller, acting_as, current_user
 from remember.mcp.listing import ListingCache
 from remember.mcp.registry import ToolContext, ToolRegistry
 from remember.mcp.state import AppState
@@ -50,24 +52,47 @@ remember_query_memory for a question's memories packed with numbered sources;
 remember_list_memories browses by type, tags and date. Memories are private to the user."""
 
 
+@dataclass(frozen=True)
+class CallLimits:
+    """How long a tool call may take (seconds) and how large its result may be (bytes); None: no limit."""
+
+    timeout: float | None = None
+    max_result_bytes: int | None = None
+
+
+def _discard(task: asyncio.Future[Any]) -> None:
+    """Collect the outcome of a call given up on, so that its error (if any) is not reported as lost."""
+    if not task.cancelled():
+        task.exception()
+
+
 class RememberServer(MCPServer[AppState]):
     """MCPServer whose tools are built on first use (described from ``listing_cache`` when it has
     them), whose resources and prompts also list the user's templates, and whose every request
     acts for the user ``identify`` returns."""
 
-    def __init__(self, services: Services, identify: Callable[[], str], listing_cache: ListingCache | None) -> None:
+    def __init__(
+        self,
+        services: Services,
+        identify: Callable[[], Caller | str],
+        listing_cache: ListingCache | None,
+        *,
+        limits: CallLimits = CallLimits(),
+        **sdk: Any,
+    ) -> None:
         self.state = AppState(services)
 
         @asynccontextmanager
         async def lifespan(_: MCPServer[AppState]) -> AsyncIterator[AppState]:
             yield self.state
 
-        super().__init__("remember", version=__version__, instructions=INSTRUCTIONS, lifespan=lifespan)
+        super().__init__("remember", version=__version__, instructions=INSTRUCTIONS, lifespan=lifespan, **sdk)
         self.services = services
         self.identify = identify
         self.listing_cache = listing_cache
         self.tools = ToolRegistry()
         self._sdk_tools_changed = False
+        self.limits = limits
 
     # tools
 
@@ -81,12 +106,42 @@ class RememberServer(MCPServer[AppState]):
         tool = self.tools.get(name)
         if tool is None:
             if name in {t.name for t in await super().list_tools()}:
-                return await super().call_tool(name, arguments, context)
+                return await self._within_limits(name, super().call_tool(name, arguments, context))
             raise ToolError(f"Unknown tool: {name}{suggestion(name, self.tools.names())}")
         with acting_as(self.identify()):
-            result: CallToolResult | InputRequiredResult = await self.tools.call(
-                tool, arguments, context or Context(mcp_server=self)
+            result: CallToolResult | InputRequiredResult = await self._within_limits(
+                name, self.tools.call(tool, arguments, context or Context(mcp_server=self))
             )
+        return result
+
+    async def _within_limits(
+        self, name: str, call: Awaitable[CallToolResult | InputRequiredResult]
+    ) -> CallToolResult | InputRequiredResult:
+        """The call's result, unless it takes longer than the time limit or is larger than the size limit."""
+        limits = self.limits
+        if limits.timeout is None:
+            result = await call
+        else:
+            # A task of its own: a tool running in a worker thread cannot be cancelled, but the
+            # client need not wait for it.
+            task = asyncio.ensure_future(call)
+            done, _ = await asyncio.wait({task}, timeout=limits.timeout)
+            if not done:
+                task.add_done_callback(_discard)
+                raise ToolError(
+                    f"{name} took longer than {limits.timeout:g} s and was given up (REMEMBER_CALL_TIMEOUT); "
+                    "a change it was making may still be stored: check with remember_get_memory or "
+                    "remember_list_memories before repeating it."
+                )
+            result = task.result()
+        if limits.max_result_bytes is not None and isinstance(result, CallToolResult):
+            size = len(result.model_dump_json(by_alias=True, exclude_none=True))
+            if size > limits.max_result_bytes:
+                raise ToolError(
+                    f"The result of {name} is {size} bytes, more than this server sends at once "
+                    f"({limits.max_result_bytes}, REMEMBER_MAX_RESULT_BYTES): ask for less, e.g. a smaller "
+                    "limit or token_budget."
+                )
         return result
 
     def add_tool(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
@@ -159,12 +214,20 @@ class RememberServer(MCPServer[AppState]):
         return anyio.to_thread.run_sync(run)
 
 
-def build_server(services: Services, identify: Callable[[], str], *, cache_dir: Path | None = None) -> RememberServer:
-    """A server whose requests act for ``identify()`` over ``services``.
+def build_server(
+    services: Services,
+    identify: Callable[[], Caller | str],
+    *,
+    cache_dir: Path | None = None,
+    limits: CallLimits = CallLimits(),
+    **sdk: Any,
+) -> RememberServer:
+    """A server whose requests act for ``identify()`` (a user, or a user and a trust level) over ``services``.
 
-    With ``cache_dir`` the ``tools/list`` answer is kept there between starts (see ``listing.py``).
+    With ``cache_dir`` the ``tools/list`` answer is kept there between starts (see ``listing.py``);
+    ``sdk`` goes to ``MCPServer`` (its auth settings and token verifier, for HTTP).
     """
-    server = RememberServer(services, identify, ListingCache(cache_dir) if cache_dir else None)
+    server = RememberServer(services, identify, ListingCache(cache_dir) if cache_dir else None, limits=limits, **sdk)
     context = ToolContext(services=services, user=current_user)
     server.tools.load_with(lambda: _register_tools(server, context))
     return server

@@ -15,6 +15,7 @@ from remember.service.preferences import PreferenceService
 from remember.service.search import SearchService
 from remember.service.suggestions import SuggestionService
 from remember.service.templates import TemplateService
+from remember.service.tokens import TokenService
 from remember.store import Store
 
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ __all__ = [
     "SuggestionService",
     "TemplatePatch",
     "TemplateService",
+    "TokenService",
 ]
 
 
@@ -45,6 +47,7 @@ class Services:
     search: SearchService
     indexer: Indexer
     suggestions: SuggestionService
+    tokens: TokenService
 
     @classmethod
     def over(cls, store: Store, clock: Clock = utc_now, embedder: Embedder | None = None) -> Services:
@@ -60,6 +63,7 @@ class Services:
             search=SearchService(store, preferences, indexer, clock),
             indexer=indexer,
             suggestions=SuggestionService(store, preferences, templates, embedder, clock),
+            tokens=TokenService(store, clock),
         )
 
     def apply_template(

@@ -13,7 +13,7 @@ from remember.filters import Filter, conjoin, parse_filter
 from remember.memory_fields import EDITABLE, INDEXED
 from remember.models import HistoryEntry, IndexEntry, Memory, MemoryQuery, Page, SortField
 from remember.search import text
-from remember.service import checks, fields, structured
+from remember.service import checks, fields, structured, visibility
 from remember.service.access import note_access
 from remember.service.drafts import MemoryDraft, MemoryPatch, memory_draft, memory_patch
 from remember.service.indexer import Indexer
@@ -110,6 +110,7 @@ class MemoryService:
                 "content", "required", "content is required: the text to remember (or a template_id and its fields)."
             )
         values = fields.clean(raw, headline="The memory cannot be stored.")
+        visibility.check_trust_given(values.get("trust"))
         now = self.clock()
         applied = None
         if values.get("template_id") is not None:
@@ -126,7 +127,7 @@ class MemoryService:
             title=values.get("title") or (applied.title if applied else None),
             type=values.get("type") or (applied.type if applied else defaults["memory.default_type"]),
             weight=_given(values, "weight", defaults["memory.default_weight"]),
-            trust=_given(values, "trust", defaults["privacy.default_trust"]),
+            trust=_given(values, "trust", visibility.default_trust(defaults["privacy.default_trust"])),
             tags=values.get("tags") or (),
             references=values.get("references") or (),
             context=context,
@@ -163,6 +164,7 @@ class MemoryService:
             raise ValidationFailed.single(
                 "changes", "empty", f"Nothing to update: give at least one of {', '.join(EDITABLE)}."
             )
+        visibility.check_trust_given(values.get("trust"))
         current = self._find(user_id, memory_id)
         if current.is_deleted:
             raise ValidationFailed.single(
@@ -252,6 +254,7 @@ class MemoryService:
             parse_filter(filters),
             _shortcuts(type, tags, tags_match, created_after, created_before),
         )
+        tree = visibility.within_reach(tree)
         query = MemoryQuery(
             filter=tree,
             sort_by=_sort(sort_by),
@@ -293,9 +296,9 @@ class MemoryService:
         clean_id = checks.identifier(memory_id, "memory_id", errors)
         if errors or clean_id is None:
             raise ValidationFailed("The memory id is not usable.", errors)
-        memory = self.store.get_memory(user_id, clean_id)
+        memory = visibility.reachable(self.store.get_memory(user_id, clean_id))
         if memory is None:
-            raise NotFound(f"No memory with id {excerpt(clean_id)}. Find ids by listing or searching memories.")
+            raise visibility.unknown(clean_id)
         return memory
 
 

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from remember.clock import Clock, utc_now
-from remember.errors import NotFound, ValidationFailed, excerpt
+from remember.errors import ValidationFailed
 from remember.filters import Filter, parse_filter
 from remember.models import DeletedMode, Memory
 from remember.search import text
 from remember.search.fusion import Boosts, Fused, fuse
-from remember.service import checks
+from remember.service import checks, visibility
 from remember.service.access import note_access
 from remember.service.indexer import Indexer
 from remember.service.preferences import PreferenceService
@@ -78,7 +78,7 @@ class SearchService:
         weight = checks.share("alpha", prefs["search.default_alpha"] if alpha is None else alpha)
         size = checks.whole_number("limit", prefs["search.default_limit"] if limit is None else limit, 1, MAX_LIMIT)
         start = checks.whole_number("offset", offset, 0, MAX_OFFSET)
-        tree, mode = parse_filter(filters), checks.deleted_mode(deleted)
+        tree, mode = visibility.within_reach(parse_filter(filters)), checks.deleted_mode(deleted)
         pool = max(POOL, start + size + 1)
         keyword = self._keyword(user_id, question, tree, mode, pool) if weight < 1 else {}
         cosine = self._semantic(user_id, question, tree, mode, pool, extra=keyword) if weight > 0 else {}
@@ -107,11 +107,12 @@ class SearchService:
             raise ValidationFailed.single("memory_id", "invalid", "Give either memory_id or text, not both or neither.")
         size = checks.whole_number("limit", limit, 1, MAX_LIMIT)
         floor = checks.share("min_similarity", min_similarity, low=-1.0)
-        tree = parse_filter(filters)
+        tree = visibility.within_reach(parse_filter(filters))
         vector, itself = self._anchor(user_id, memory_id, text_query)
         nearest = self.store.vector_candidates(user_id, vector, filter=tree, deleted="exclude", limit=size + 1)
         chosen = [(i, s) for i, s in nearest if s >= floor and i != itself][:size]
-        memories = {m.id: m for m in self.store.get_memories(user_id, [i for i, _ in chosen])}
+        found = visibility.only_reachable(self.store.get_memories(user_id, [i for i, _ in chosen]))
+        memories = {m.id: m for m in found}
         return [Hit(memories[i], round(s, 6)) for i, s in chosen if i in memories]
 
     # keyword side
@@ -166,9 +167,9 @@ class SearchService:
             return _bytes(self.indexer.query_vector(checks.query(text_query, "text"))), None
         errors: checks.Errors = []
         clean = checks.identifier(memory_id, "memory_id", errors)
-        memory = self.store.get_memory(user_id, clean) if clean else None
+        memory = visibility.reachable(self.store.get_memory(user_id, clean)) if clean else None
         if memory is None:
-            raise NotFound(f"No memory with id {excerpt(memory_id)}. Find ids by listing or searching memories.")
+            raise visibility.unknown(str(memory_id))
         stored = self.store.get_vector(user_id, memory.id)
         if stored is None:
             stored = _bytes(self.indexer.query_vector(text.vector_text(memory.title, memory.content)))
@@ -177,7 +178,8 @@ class SearchService:
     # ranking
 
     def _rank(self, user_id: str, fused: list[Fused], boosts: Boosts, explain: bool, question: str) -> list[Hit]:
-        memories = {m.id: m for m in self.store.get_memories(user_id, [f.memory_id for f in fused])}
+        found = visibility.only_reachable(self.store.get_memories(user_id, [f.memory_id for f in fused]))
+        memories = {m.id: m for m in found}
         now = self.clock()
         hits = []
         for f in fused:

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from remember.clock import Clock, utc_now
 from remember.errors import AccessDenied, FieldError, NotFound, TemplateError, ValidationFailed, excerpt
 from remember.models import Compliance, HistoryEntry, MemoryChange, TemplateRecord, TemplateUsage
-from remember.service import checks, template_edit, template_stats
+from remember.service import checks, template_edit, template_stats, visibility
 from remember.service.drafts import TemplatePatch
 from remember.store import TemplateStore
 from remember.templates import (
@@ -241,7 +241,9 @@ class TemplateService:
 
     def analytics(self, user_id: str, template_id: Any) -> dict[str, Any]:
         view = self.get(user_id, template_id)
-        memories = self.store.memories_of_templates(user_id, [view.id], include_deleted=False)
+        memories = visibility.only_reachable(
+            self.store.memories_of_templates(user_id, [view.id], include_deleted=False)
+        )
         return template_stats.analytics(view.resolved, view.usage, memories, now=self.clock())
 
     def _own(self, templates: UserTemplates, template_id: Any, verb: str) -> TemplateDefinition:
@@ -292,7 +294,9 @@ class TemplateService:
         now = self.clock()
         reason = f"template {excerpt(template.name)} ({template.id}) was deleted with its memories"
         changes = []
-        for memory in self.store.memories_of_templates(user_id, [template.id], include_deleted=False):
+        # Memories above the caller's trust level stay: it cannot change what it cannot see.
+        found = self.store.memories_of_templates(user_id, [template.id], include_deleted=False)
+        for memory in visibility.only_reachable(found):
             gone = dataclasses.replace(memory, deleted_at=now, updated_at=now, version=memory.version + 1)
             entry = HistoryEntry(memory.id, user_id, memory.version, "delete", {"deleted_at": None}, reason, now)
             changes.append(MemoryChange(gone, memory.version, entry))

@@ -33,6 +33,7 @@ from remember.models import (
 )
 from remember.search import text
 from remember.service.indexer import DIMENSION_KEY, MODEL_KEY, Indexer
+from remember.service.visibility import within_reach
 from remember.store import Store
 from remember.templates import TemplateDefinition, builtin_template, parse_template, render_text, resolve
 
@@ -75,7 +76,10 @@ def _user_records(store: Store, user: str) -> Iterator[Record]:
         }  # fmt: skip
     offset = 0
     while True:
-        query = MemoryQuery(sort_by="created_at", descending=False, limit=PAGE, offset=offset, deleted="include")
+        query = MemoryQuery(
+            filter=within_reach(None), sort_by="created_at", descending=False, limit=PAGE, offset=offset,
+            deleted="include",
+        )  # fmt: skip
         page = store.list_memories(user, query)
         for memory in page.items:
             yield _memory_record(store, memory)

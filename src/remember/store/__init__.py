@@ -14,6 +14,7 @@ from remember.store.protocols import (
     Store,
     SuggestionLog,
     TemplateStore,
+    TokenStore,
     TransferStore,
 )
 
@@ -26,6 +27,7 @@ __all__ = [
     "Store",
     "SuggestionLog",
     "TemplateStore",
+    "TokenStore",
     "TransferStore",
     "check",
     "is_postgres_url",

@@ -1,7 +1,7 @@
 """What the services need from a database, one protocol per concern.
 
 ``MemoryStore``, ``TemplateStore``, ``PreferenceStore``, ``SearchIndex``,
-``IndexMaintenance``, ``SuggestionLog`` and ``TransferStore`` match the shared
+``IndexMaintenance``, ``SuggestionLog``, ``TransferStore`` and ``TokenStore`` match the shared
 table classes of ``store/sql/``; a service takes the one it uses. ``Store`` is
 all of them: what ``open_store`` returns.
 
@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from remember.filters import Filter
 from remember.models import (
+    ApiToken,
     Compliance,
     DeletedMode,
     HistoryEntry,
@@ -185,12 +186,38 @@ class TransferStore(Protocol):
         """Write one part of a user in one transaction; the ``first`` part finds the user with nothing stored."""
 
 
+class TokenStore(Protocol):
+    """The HTTP server's API tokens. Unlike every other table, found by token id across users:
+    a request names its token before anyone knows its user."""
+
+    def insert_token(self, token: ApiToken) -> None: ...
+
+    def get_token(self, token_id: str) -> ApiToken | None: ...
+
+    def list_tokens(self, user_id: str | None) -> list[ApiToken]:
+        """The user's tokens (every user's with None), oldest first."""
+
+    def revoke_token(self, token_id: str, at: datetime) -> bool:
+        """Mark the token revoked; False when there is no such token or it was revoked already."""
+
+    def token_used(self, token_id: str, at: datetime) -> None:
+        """Note when the token was last used."""
+
+
 class SearchStore(MemoryStore, SearchIndex, Protocol):
     """Memories and their search index, as search and memory writes use them."""
 
 
 class Store(
-    MemoryStore, TemplateStore, PreferenceStore, SearchIndex, IndexMaintenance, SuggestionLog, TransferStore, Protocol
+    MemoryStore,
+    TemplateStore,
+    PreferenceStore,
+    SearchIndex,
+    IndexMaintenance,
+    SuggestionLog,
+    TransferStore,
+    TokenStore,
+    Protocol,
 ):
     """Everything a database holds."""
 

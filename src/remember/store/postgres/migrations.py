@@ -119,7 +119,11 @@ def _covering_fields(conn: Connection) -> None:
     pass
 
 
-MIGRATIONS = schema.steps(_initial, _templates, _search, _suggestions, _fields, _covering_fields)
+def _api_tokens(conn: Connection) -> None:
+    conn.execute(TYPES.render(schema.API_TOKENS))
+
+
+MIGRATIONS = schema.steps(_initial, _templates, _search, _suggestions, _fields, _covering_fields, _api_tokens)
 
 
 def migrate(conn: Connection, location: str) -> list[str]:

@@ -17,10 +17,11 @@ from remember.store.postgres.search import (
 from remember.store.postgres.url import parse_url, redact
 from remember.store.sql.preferences import PreferenceTables
 from remember.store.sql.terms import TermStatistics
+from remember.store.sql.tokens import TokenTables
 from remember.store.sql.transfer import TransferTables
 
 
-class PostgresStore(TransferTables, PreferenceTables, ListingTables, SearchTables):
+class PostgresStore(TransferTables, PreferenceTables, TokenTables, ListingTables, SearchTables):
     """``Store`` over a PostgreSQL database; migrates it on open.
 
     ``url`` is a libpq URL (``postgresql://user:password@host:5432/db``) and may

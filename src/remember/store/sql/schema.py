@@ -10,6 +10,8 @@ steps fill them in (``ColumnTypes.render``); search has tables of its own per ba
 
 Every table's primary key starts with ``user_id`` and every foreign key includes
 it, so the schema can be distributed by ``user_id`` (Citus; see docs/postgres.md).
+The one exception is ``api_tokens``: a token is looked up by its id before its
+user is known, so that table is keyed by the token id (a reference table there).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ STEP_NAMES = (
     "0004_suggestions",
     "0005_fields",
     "0006_covering_fields",
+    "0007_api_tokens",
 )
 
 
@@ -167,4 +170,21 @@ CREATE TABLE suggestion_events (
     PRIMARY KEY (user_id, seq)
 )$compact;
 CREATE INDEX suggestion_events_template ON suggestion_events (user_id, template_id, event);
+"""
+
+# Looked up by id when a request arrives, before the user is known (see the module's docstring).
+# Only the SHA-256 of a token's secret is kept.
+API_TOKENS = """
+CREATE TABLE api_tokens (
+    id $key NOT NULL PRIMARY KEY,
+    user_id $key NOT NULL,
+    name $text,
+    secret_sha256 $key NOT NULL,
+    trust_level $real NOT NULL,
+    created_at $moment NOT NULL,
+    expires_at $moment,
+    revoked_at $moment,
+    last_used_at $moment
+);
+CREATE INDEX api_tokens_user ON api_tokens (user_id, created_at);
 """

@@ -113,7 +113,11 @@ def _covering_fields(conn: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS = schema.steps(_initial, _templates, _search, _suggestions, _fields, _covering_fields)
+def _api_tokens(conn: sqlite3.Connection) -> None:
+    run_script(conn, TYPES.render(schema.API_TOKENS))
+
+
+MIGRATIONS = schema.steps(_initial, _templates, _search, _suggestions, _fields, _covering_fields, _api_tokens)
 
 
 def pending(conn: sqlite3.Connection, location: str) -> list[str]:

@@ -9,6 +9,7 @@ from remember.models import IndexEntry, Memory
 from remember.store.sql.preferences import PreferenceTables
 from remember.store.sql.session import Session
 from remember.store.sql.terms import TermStatistics
+from remember.store.sql.tokens import TokenTables
 from remember.store.sql.transfer import TransferTables
 from remember.store.sqlite import fields, health
 from remember.store.sqlite.connection import Database, translated
@@ -20,7 +21,7 @@ from remember.store.sqlite.search import SearchTables, create_scratch
 BULK = 500  # a batch this large refreshes the planner's statistics
 
 
-class SqliteStore(TransferTables, PreferenceTables, ListingTables, SearchTables):
+class SqliteStore(TransferTables, PreferenceTables, TokenTables, ListingTables, SearchTables):
     def __init__(self, path: str, *, url: str | None = None) -> None:
         self.url = url or f"sqlite:///{path}"
         self.dialect = DIALECT

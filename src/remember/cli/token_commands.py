@@ -1,0 +1,64 @@
+"""What `remember token create`, `list` and `revoke` do."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import datetime
+from typing import Any
+
+from remember.cli import output
+from remember.clock import to_text
+from remember.models import ApiToken
+from remember.service import Services
+from remember.service.tokens import duration
+
+
+def run(services: Services, user: str, args: argparse.Namespace) -> None:
+    tokens = services.tokens
+    if args.action == "create":
+        expires = duration(args.expires) if args.expires else None
+        issued = tokens.create(user, name=args.name, expires_in=expires, trust_level=args.trust_level)
+        if args.json:
+            output.emit({**_public(issued.token), "token": issued.secret})
+            return
+        print(issued.secret)
+        print(
+            f"Token {issued.token.id} for {user}: keep it now, it is not shown again "
+            "(send it as 'Authorization: Bearer <token>').",
+            file=sys.stderr,
+        )
+    elif args.action == "list":
+        found = tokens.list(None if args.all_users else user)
+        if args.json:
+            output.emit([_public(t) for t in found])
+            return
+        for t in found:
+            state = "revoked" if t.revoked_at else f"expires {to_text(t.expires_at)}" if t.expires_at else "active"
+            print(f"{t.id}  {t.user_id}  trust<={t.trust_level:g}  {state}  {t.name or ''}".rstrip())
+        if not found:
+            print("No tokens. Make one with `remember token create --user USER`.", file=sys.stderr)
+    else:
+        revoked = tokens.revoke(args.token_id, user_id=None)
+        if args.json:
+            output.emit(_public(revoked))
+        else:
+            print(f"Revoked token {revoked.id} of {revoked.user_id}.")
+
+
+def _public(t: ApiToken) -> dict[str, Any]:
+    """A token's record without its hash."""
+    return {
+        "id": t.id,
+        "user_id": t.user_id,
+        "name": t.name,
+        "trust_level": t.trust_level,
+        "created_at": _stamp(t.created_at),
+        "expires_at": _stamp(t.expires_at),
+        "revoked_at": _stamp(t.revoked_at),
+        "last_used_at": _stamp(t.last_used_at),
+    }
+
+
+def _stamp(moment: datetime | None) -> str | None:
+    return to_text(moment) if moment else None

@@ -1,0 +1,127 @@
+"""Limits in front of the MCP endpoint: a request rate per credential, and a static token header.
+
+``RateLimit`` is a token bucket per key: ``per_minute`` requests a minute on
+average, as many at once. ``Guard`` keys it by a hash of the request's
+credential (by client address when there is none), answers 429 with
+``Retry-After`` past it, and lets a client that can only set a fixed header
+send its token as ``X-Remember-Token``. A database out of reach while a request
+is checked answers 503 with ``Retry-After`` and the reason, not a server error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from remember.errors import StoreUnavailable
+
+TOKEN_HEADER = b"x-remember-token"
+MAX_KEYS = 100_000  # buckets kept; the least recently used go first
+log = logging.getLogger(__name__)
+UNAVAILABLE_RETRY = 5  # seconds a client is told to wait while the database is unreachable
+
+
+class RateLimit:
+    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = per_minute / 60.0
+        self.capacity = float(per_minute)
+        self.clock = clock
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def take(self, key: str) -> float:
+        """0 when a request of ``key`` may go now; else the seconds until it may."""
+        now = self.clock()
+        with self._lock:
+            level, at = self._buckets.pop(key, (self.capacity, now))
+            level = min(self.capacity, level + (now - at) * self.rate)
+            wait = 0.0 if level >= 1.0 else (1.0 - level) / self.rate
+            self._buckets[key] = (level - 1.0 if wait == 0.0 else level, now)
+            while len(self._buckets) > MAX_KEYS:
+                self._buckets.popitem(last=False)
+        return wait
+
+
+class Guard:
+    """ASGI middleware: the token header, then the rate limit (``/health`` is never limited)."""
+
+    def __init__(self, app: ASGIApp, limit: RateLimit | None) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = list(scope.get("headers", []))
+        names = {name for name, _ in headers}
+        static = next((value for name, value in headers if name == TOKEN_HEADER), None)
+        if static is not None and b"authorization" not in names:
+            headers.append((b"authorization", b"Bearer " + static.strip()))
+            scope = {**scope, "headers": headers}
+        if self.limit is not None and scope.get("path") != "/health":
+            wait = self.limit.take(_key(scope, headers))
+            if wait > 0:
+                await _answer(send, 429, "rate_limited", f"Too many requests; try again in {_seconds(wait)} s.", wait)
+                return
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except StoreUnavailable as exc:  # e.g. checking the token while the database is down
+            if not started:
+                await _answer(send, 503, "temporarily_unavailable", str(exc), UNAVAILABLE_RETRY)
+            log.warning("database unavailable: %s", exc)  # answered (503) by unavailable() if not here
+
+
+def _key(scope: Scope, headers: list[tuple[bytes, bytes]]) -> str:
+    credential = next((value for name, value in headers if name == b"authorization"), None)
+    if credential is not None:
+        return "t:" + hashlib.sha256(credential).hexdigest()
+    client = scope.get("client") or ("?", 0)
+    return f"a:{client[0]}"
+
+
+async def unavailable(_: Request, exc: Exception) -> Response:
+    """The application's answer to an error no handler took: 503 with the reason when the database
+    is out of reach (the token check needs it), else a plain 500."""
+    if isinstance(exc, StoreUnavailable):
+        body = {"error": "temporarily_unavailable", "error_description": str(exc)}
+        return JSONResponse(body, status_code=503, headers={"Retry-After": str(UNAVAILABLE_RETRY)})
+    return PlainTextResponse("Internal Server Error", status_code=500)
+
+
+def _seconds(wait: float) -> int:
+    return max(1, math.ceil(wait))
+
+
+async def _answer(send: Send, status: int, error: str, description: str, retry_after: float) -> None:
+    seconds = _seconds(retry_after)
+    body = json.dumps({"error": error, "error_description": description}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"retry-after", str(seconds).encode()),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

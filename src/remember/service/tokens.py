@@ -1,0 +1,107 @@
+"""API tokens: made for a user, shown once, kept only as a hash, checked in constant time.
+
+A token reads ``rmb_<id>_<secret>``: the id (64 random bits) finds its row, the
+secret (256 random bits) is compared, as a SHA-256 digest, with
+``hmac.compare_digest``. A token carries a trust level (``access.py``): the
+highest memory trust a request made with it reaches.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from remember.clock import Clock, utc_now
+from remember.errors import NotFound, ValidationFailed
+from remember.models import ApiToken
+from remember.store import TokenStore
+
+PREFIX = "rmb_"
+_SHAPE = re.compile(r"^rmb_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$")
+_DURATION = re.compile(r"^(\d{1,6})([mhdw])$")
+_UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+MAX_NAME = 200
+# Noting the last use is a write: at most this often per token.
+USE_RESOLUTION = timedelta(minutes=5)
+_NO_MATCH = hashlib.sha256(b"no such token").hexdigest()
+
+
+@dataclass(frozen=True)
+class IssuedToken:
+    token: ApiToken
+    secret: str  # the whole token text: shown once, never stored
+
+
+def digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def duration(text: str) -> timedelta:
+    """``30d``, ``12h``, ``90m``, ``2w`` as a time span."""
+    found = _DURATION.match(text.strip())
+    if not found or int(found.group(1)) == 0:
+        raise ValidationFailed.single(
+            "expires", "invalid", f"{text!r} is not a duration: use a number and m, h, d or w, e.g. 30d.", text
+        )
+    return timedelta(**{_UNITS[found.group(2)]: int(found.group(1))})
+
+
+class TokenService:
+    def __init__(self, store: TokenStore, clock: Clock = utc_now) -> None:
+        self.store = store
+        self.clock = clock
+
+    def create(
+        self, user_id: str, *, name: str | None = None, expires_in: timedelta | None = None, trust_level: float = 1.0
+    ) -> IssuedToken:
+        if name is not None and (not name.strip() or len(name) > MAX_NAME):
+            raise ValidationFailed.single("name", "invalid", f"A token's name is 1-{MAX_NAME} characters.", name)
+        if not 0.0 <= trust_level <= 1.0:
+            raise ValidationFailed.single(
+                "trust_level", "range", "A token's trust level is from 0 to 1, e.g. --trust-level 0.7.", trust_level
+            )
+        token_id, secret = secrets.token_hex(8), secrets.token_urlsafe(32)
+        now = self.clock()
+        token = ApiToken(
+            id=token_id,
+            user_id=user_id,
+            name=name,
+            secret_sha256=digest(secret),
+            trust_level=trust_level,
+            created_at=now,
+            expires_at=now + expires_in if expires_in is not None else None,
+        )
+        self.store.insert_token(token)
+        return IssuedToken(token, f"{PREFIX}{token_id}_{secret}")
+
+    def list(self, user_id: str | None) -> list[ApiToken]:
+        return self.store.list_tokens(user_id)
+
+    def revoke(self, token_id: str, *, user_id: str | None = None) -> ApiToken:
+        """Revoke a token (only one of ``user_id``'s when given); revoking twice is not an error."""
+        found = self.store.get_token(token_id.strip())
+        if found is None or (user_id is not None and found.user_id != user_id):
+            raise NotFound(f"No token with id {token_id!r}. `remember token list` shows the ids.")
+        now = self.clock()
+        self.store.revoke_token(found.id, now)
+        return self.store.get_token(found.id) or found
+
+    def verify(self, presented: str) -> ApiToken | None:
+        """The token ``presented`` is, if it is known, not revoked and not expired; else None."""
+        shape = _SHAPE.match(presented)
+        found = self.store.get_token(shape.group(1)) if shape else None
+        # Compared even when nothing was found, so that the answer takes the same time.
+        given = digest(shape.group(2)) if shape else digest(presented)
+        matches = hmac.compare_digest(given, found.secret_sha256 if found else _NO_MATCH)
+        if found is None or not matches:
+            return None
+        now = self.clock()
+        if not found.usable_at(now):
+            return None
+        if found.last_used_at is None or now - found.last_used_at > USE_RESOLUTION:
+            self.store.token_used(found.id, now)
+        return found

@@ -1,0 +1,53 @@
+"""The trust rule on the services' read and write paths (the caller's level: ``remember.access``).
+
+A memory whose ``trust`` is above the caller's trust level is, to that caller,
+a memory that does not exist: listing and search leave it out (a condition on
+``trust`` pushed down into the store's SQL, like any filter), reading or
+changing it by id answers "no memory with id ...", and figures over memories
+(template analytics) do not count it. A caller cannot give a memory a trust
+above its own level either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from remember.access import restricted, trust_level, visible
+from remember.errors import NotFound, ValidationFailed, excerpt
+from remember.filters import Filter, conjoin, parse_filter
+from remember.models import Memory
+
+
+def unknown(memory_id: str) -> NotFound:
+    return NotFound(f"No memory with id {excerpt(memory_id)}. Find ids by listing or searching memories.")
+
+
+def within_reach(tree: Filter | None) -> Filter | None:
+    """``tree``, and, for a caller below full trust, only memories within its level."""
+    if not restricted():
+        return tree
+    return conjoin(tree, parse_filter({"trust": {"lte": trust_level()}}))
+
+
+def reachable(memory: Memory | None) -> Memory | None:
+    return memory if memory is not None and visible(memory.trust) else None
+
+
+def only_reachable(memories: Iterable[Memory]) -> list[Memory]:
+    return [m for m in memories if visible(m.trust)]
+
+
+def check_trust_given(trust: float | None) -> None:
+    """A caller may not make a memory it could not see."""
+    if trust is not None and not visible(trust):
+        raise ValidationFailed.single(
+            "trust",
+            "max",
+            f"trust {trust:g} is above this connection's trust level ({trust_level():g}); give at most that.",
+            trust,
+        )
+
+
+def default_trust(preferred: float) -> float:
+    """The trust of a memory created without one: the user's default, capped at the caller's level."""
+    return min(preferred, trust_level())

@@ -1,0 +1,58 @@
+"""API tokens of the HTTP server: one row per token, found by its id; only a hash of the secret."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from remember.models import ApiToken
+from remember.store.sql.base import SqlBase
+from remember.store.sql.session import Row
+
+_COLUMNS = "id, user_id, name, secret_sha256, trust_level, created_at, expires_at, revoked_at, last_used_at"
+
+
+class TokenTables(SqlBase):
+    def insert_token(self, token: ApiToken) -> None:
+        d = self.dialect
+        with self.writing() as s:
+            s.run(
+                f"INSERT INTO api_tokens ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    token.id, token.user_id, token.name, token.secret_sha256, token.trust_level,
+                    d.moment(token.created_at), d.optional_moment(token.expires_at),
+                    d.optional_moment(token.revoked_at), d.optional_moment(token.last_used_at),
+                ),
+            )  # fmt: skip
+
+    def get_token(self, token_id: str) -> ApiToken | None:
+        with self.reading() as s:
+            row = s.one(f"SELECT {_COLUMNS} FROM api_tokens WHERE id = ?", (token_id,))
+        return None if row is None else self._token(row)
+
+    def list_tokens(self, user_id: str | None) -> list[ApiToken]:
+        with self.reading() as s:
+            if user_id is None:
+                rows = s.all(f"SELECT {_COLUMNS} FROM api_tokens ORDER BY user_id, created_at, id")
+            else:
+                rows = s.all(f"SELECT {_COLUMNS} FROM api_tokens WHERE user_id = ? ORDER BY created_at, id", (user_id,))
+        return [self._token(r) for r in rows]
+
+    def revoke_token(self, token_id: str, at: datetime) -> bool:
+        with self.writing() as s:
+            cursor = s.run(
+                "UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+                (self.dialect.moment(at), token_id),
+            )
+            return bool(cursor.rowcount)
+
+    def token_used(self, token_id: str, at: datetime) -> None:
+        with self.writing() as s:
+            s.run("UPDATE api_tokens SET last_used_at = ? WHERE id = ?", (self.dialect.moment(at), token_id))
+
+    def _token(self, row: Row) -> ApiToken:
+        d = self.dialect
+        tid, user, name, digest, trust, created, expires, revoked, used = row
+        return ApiToken(
+            tid, user, name, digest, float(trust), d.from_moment(created), d.from_optional_moment(expires),
+            d.from_optional_moment(revoked), d.from_optional_moment(used),
+        )  # fmt: skip

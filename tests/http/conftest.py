@@ -1,0 +1,30 @@
+"""Fixtures of the HTTP tests: a server over the test's database, and its token service."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from http_support import HttpServer
+from remember.service.tokens import TokenService
+from remember.store import Store
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def http_server(store: Store, tmp_path: Path) -> Iterator[HttpServer]:
+    """A server over the test's database (SQLite or PostgreSQL), with tokens required."""
+    server = HttpServer(tmp_path / "home", store.url).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def tokens(store: Store) -> TokenService:
+    return TokenService(store)

@@ -1,0 +1,89 @@
+"""Limits: requests per minute per token (429 with Retry-After), result size, call time."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import httpx2
+import pytest
+from mcp import Client
+
+from http_support import HttpServer, connect, initialize_body
+from remember.http.limits import RateLimit
+from remember.mcp.server import CallLimits, build_server
+from remember.service import Services
+from remember.service.tokens import TokenService
+from remember.store import Store
+from support import error, ok
+
+pytestmark = pytest.mark.anyio
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_bucket_allows_a_burst_then_the_rate() -> None:
+    clock = Clock()
+    limit = RateLimit(60, clock)  # one a second, 60 at once
+    assert all(limit.take("a") == 0 for _ in range(60))
+    assert limit.take("a") == pytest.approx(1.0)
+    assert limit.take("b") == 0  # another key has its own bucket
+    clock.now = 1.0
+    assert limit.take("a") == 0
+    assert limit.take("a") > 0
+
+
+@pytest.mark.slow
+def test_past_the_rate_a_token_gets_429_with_retry_after(store: Store, tmp_path: Path, tokens: TokenService) -> None:
+    server = HttpServer(tmp_path / "home", store.url, env={"REMEMBER_HTTP_RATE_LIMIT": "5"}).start()
+    try:
+        headers = {
+            "Authorization": f"Bearer {tokens.create('alice').secret}",
+            "Accept": "application/json, text/event-stream",
+        }
+        other = {**headers, "Authorization": f"Bearer {tokens.create('bob').secret}"}
+        codes = [
+            httpx2.post(f"{server.url}/mcp", json=initialize_body(), headers=headers).status_code for _ in range(7)
+        ]
+        assert codes[:5] == [200] * 5 and codes[5:] == [429, 429]
+        refused = httpx2.post(f"{server.url}/mcp", json=initialize_body(), headers=headers)
+        assert int(refused.headers["retry-after"]) >= 1
+        assert refused.json()["error"] == "rate_limited"
+        assert httpx2.post(f"{server.url}/mcp", json=initialize_body(), headers=other).status_code == 200
+        assert httpx2.get(f"{server.url}/health").status_code == 200
+    finally:
+        server.stop()
+
+
+@pytest.mark.slow
+async def test_a_result_above_the_size_limit_is_an_error(store: Store, tmp_path: Path, tokens: TokenService) -> None:
+    server = HttpServer(tmp_path / "home", store.url, env={"REMEMBER_MAX_RESULT_BYTES": "4096"}).start()
+    try:
+        async with connect(server, tokens.create("alice").secret) as client:
+            for i in range(5):
+                ok(await client.call_tool("remember_create_memory", {"content": f"note {i} " + "long " * 200}))
+            said = error(await client.call_tool("remember_list_memories", {"limit": 5}))
+            assert "more than this server sends at once (4096, REMEMBER_MAX_RESULT_BYTES)" in said
+            assert ok(await client.call_tool("remember_list_memories", {"limit": 1}))["total"] == 5
+    finally:
+        server.stop()
+
+
+async def test_a_call_past_the_time_limit_answers_with_an_error(services: Services) -> None:
+    server = build_server(services, lambda: "alice", limits=CallLimits(timeout=0.2))
+
+    async def slow_tool() -> str:
+        await asyncio.sleep(5)
+        return "late"
+
+    server.add_tool(slow_tool)
+    async with Client(server) as client:
+        said = error(await client.call_tool("slow_tool", {}))
+        assert "took longer than 0.2 s" in said and "REMEMBER_CALL_TIMEOUT" in said
+        ok(await client.call_tool("remember_get_preferences", {}))  # a quick call is answered
