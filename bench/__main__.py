@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import backends, foundation, locomo, search, suggest, templates, toollist
+from bench import backends, foundation, locomo, prefill, search, suggest, templates, toollist
 
 SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "foundation": foundation.run,
@@ -17,6 +17,7 @@ SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "locomo": locomo.run,
     "search": search.run,
     "suggest": suggest.run,
+    "prefill": prefill.run,
     "backends": backends.run,
     "toollist": toollist.run,
 }
