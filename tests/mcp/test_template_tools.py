@@ -329,3 +329,26 @@ async def test_another_users_templates_are_invisible(client: Client, bob: Client
     assert mine["total"] == 0
     assert not any(book in str(r.uri) for r in (await bob.list_resources()).resources)
     assert not any(book in p.name for p in (await bob.list_prompts()).prompts)
+
+
+async def test_the_form_starts_from_the_fields_read_from_the_text(server_for: Callable[[str], MCPServer]) -> None:
+    asked: list[ElicitRequestParams] = []
+
+    async def callback(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+        asked.append(params)
+        defaults = {k: v["default"] for k, v in params.requested_schema["properties"].items() if "default" in v}  # type: ignore[union-attr]
+        return ElicitResult(action="accept", content={**defaults, "author": "Frank Herbert"})
+
+    text = "Just finished 'Dune' yesterday, 4.5 stars, would recommend"
+    async with Client(server_for("alice"), elicitation_callback=callback) as client:
+        memory = ok(
+            await client.call_tool("remember_create_memory", {"template_id": "builtin:book_review", "content": text})
+        )
+    properties = asked[0].requested_schema["properties"]  # type: ignore[union-attr]
+    assert properties["title"]["default"] == "Dune" and properties["rating"]["default"] == 4.5
+    assert "default" not in properties["author"]
+    assert "Read from what you said" in asked[0].message
+    assert memory["content"] == text
+    fields = memory["structured_content"]
+    assert (fields["title"], fields["author"], fields["rating"]) == ("Dune", "Frank Herbert", 4.5)
+    assert "date_finished" in fields and fields["would_recommend"] is True
