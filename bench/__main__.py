@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import backends, foundation, locomo, prefill, search, suggest, templates, toollist
+from bench import backends, foundation, infer, locomo, prefill, search, suggest, templates, toollist
 
 SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "foundation": foundation.run,
@@ -18,6 +18,7 @@ SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "search": search.run,
     "suggest": suggest.run,
     "prefill": prefill.run,
+    "infer": infer.run,
     "backends": backends.run,
     "toollist": toollist.run,
 }
