@@ -122,3 +122,21 @@ def test_bad_definition_files(capsys: pytest.CaptureFixture[str], tmp_path: Path
         bad.write_text(text)
         code, _, err = run(capsys, "template", "create", "-f", str(bad))
         assert code == 1 and message in err, err
+
+
+def test_template_infer_proposes_and_accepts(capsys: pytest.CaptureFixture[str]) -> None:
+    from bench.infer import mix
+
+    for text, _ in mix(per_kind=5):
+        run_json(capsys, "add", text, "--no-suggestion")
+    found = run_json(capsys, "template", "infer")
+    assert len(found["proposals"]) >= 4 and found["memories_read"] == 45
+    code, out, _ = run(capsys, "template", "infer")
+    assert code == 0 and "covers" in out and "remember template infer --accept ID" in out
+    workout = next(p for p in found["proposals"] if any("kg" in e for e in p["examples"]))
+    listed = run_json(capsys, "list", "--limit", "100")
+    assert all(m["template_id"] is None for m in listed["memories"])  # nothing changed without the accept
+    done = run_json(capsys, "template", "infer", "--accept", workout["id"], "--apply")
+    assert done["created_template_id"] and len(done["applied"]) + len(done["skipped"]) == workout["covers"]
+    code, _, err = run(capsys, "template", "infer", "--apply")
+    assert code == 1 and "--accept" in err

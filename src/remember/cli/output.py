@@ -12,6 +12,7 @@ from remember.models import HistoryEntry, Memory, Page, PreferenceChange
 from remember.service import Deletion
 
 if TYPE_CHECKING:
+    from remember.service.inference import Accepted, Inference
     from remember.templates.suggest import Suggestion
 
 SNIPPET = 70
@@ -128,3 +129,34 @@ def _plain(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(str(v) for v in value)
     return str(value)
+
+
+def inference(found: Inference, *, as_json: bool) -> None:
+    """Proposed templates and fields, as `remember template infer` shows them."""
+    proposals = [p.as_dict() for p in found.proposals]
+    additions = [a.__dict__ for a in found.additions]
+    if as_json:
+        emit({"proposals": proposals, "field_additions": additions, "memories_read": found.memories_read})
+        return
+    for p in proposals:
+        fields = ", ".join(f"{f['name']} ({f['type']})" for f in p["fields"]) or "summary only"
+        print(f"{p['id']}  {p['name']}: covers {p['covers']} memories; fields: {fields}")
+        for example in p["examples"]:
+            print(f"    e.g. {example[:SNIPPET]}")
+    for a in additions:
+        print(f"{a['template_name']} ({a['template_id']}): {a['memories']} of {a['of']} memories state "
+              f"{a['field']['name']!r} (e.g. {a['example']}); add it with remember template update")  # fmt: skip
+    if not proposals and not additions:
+        print(f"Nothing to propose from {found.memories_read} memories.")
+    elif proposals:
+        print("Accept one: remember template infer --accept ID [--apply]")
+
+
+def accepted(done: Accepted, *, as_json: bool) -> None:
+    if as_json:
+        emit({"created_template_id": done.template_id, "applied": done.applied, "skipped": done.skipped})
+        return
+    print(f"Created {done.template_id}; applied to {len(done.applied)} memories.")
+    for skip in done.skipped:
+        problems = "; ".join(e["message"] for e in skip["errors"])
+        print(f"  {skip['memory_id']} left as it was: {problems}", file=sys.stderr)

@@ -101,6 +101,6 @@ def _type(value: str) -> str:
         return "date"
     if text in _YES_NO:
         return "boolean"
-    if _NUMBER.match(text) and not re.search(r"[a-z%]", text):
-        return "number"
+    if _NUMBER.match(text) and not re.search(r"[a-z%]", text) and len(text.replace(".", "")) <= 9:
+        return "number"  # longer runs of digits are codes (ISBN, serial numbers), kept as text
     return "string"

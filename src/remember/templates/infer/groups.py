@@ -12,6 +12,7 @@ notes apart from the others, its examples its notes closest to the centroid.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 import re
@@ -19,6 +20,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 from remember.templates.infer.fields import FoundField, field_values
 
@@ -148,6 +150,18 @@ class Proposal:
     @property
     def coverage(self) -> int:
         return len(self.member_ids)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The proposal as the tool and ``remember template infer --json`` show it."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "fields": [dataclasses.asdict(f) for f in self.fields],
+            "covers": self.coverage,
+            "share": self.share,
+            "examples": list(self.examples[:3]),
+            "memory_ids": list(self.member_ids),
+        }
 
     def definition(self) -> dict[str, object]:
         """A template definition (``remember_create_template``'s document) for the proposal."""
