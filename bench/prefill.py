@@ -1,8 +1,9 @@
 """Prefill figures: field-level recall and precision per built-in on the labelled prefill sets.
 
-Each utterance of ``prefill_dev.jsonl`` and ``prefill_test.jsonl`` carries the
-template it fits and the fields a careful person would fill from it. Two ways
-are measured:
+Each utterance of ``prefill_dev.jsonl``, ``prefill_test.jsonl`` and
+``prefill_fresh.jsonl`` carries the template it fits and the fields a careful
+person would fill from it (docs/suggestions.md says how each set was written
+and used). Two ways are measured:
 
 - *given the template*: the prefill of the labelled template (what
   ``remember_apply_template`` and ``remember template apply`` fill when the
@@ -125,40 +126,33 @@ def measure(
 
 
 def run(quick: bool) -> dict[str, Any]:
-    """Print and return recall and precision per template, on dev and test, both ways (``quick`` changes nothing:
-    the sets are small)."""
-    del quick
+    """Print and return recall and precision per template on each set, given the template and through suggest."""
     from remember.search.embedders import MiniLMEmbedder
 
+    del quick  # the sets are small
     embedder = MiniLMEmbedder()
-    figures: dict[str, Any] = {}
+    sets = ("dev", "test", "fresh")
     results = {
         (name, way): measure(labelled(name), embedder, through_suggest=way == "suggest")
-        for name in ("dev", "test")
+        for name in sets
         for way in ("template", "suggest")
     }
     table = Table(
-        "Prefill, field level (given the template | through suggest with MiniLM)",
-        ["template", "dev recall", "dev precision", "test recall", "test precision", "dev r|s", "test r|s"],
+        "Prefill, field level: recall/precision given the template (and through suggest with MiniLM)",
+        ["template", *sets, *(f"{name} via suggest" for name in sets)],
     )
-    names = sorted(results["dev", "template"]["per_template"])
-    for template in [*names, "overall"]:
-
-        def pick(name: str, way: str, template: str = template) -> Tally:
-            result = results[name, way]
-            tally: Tally = result["overall"] if template == "overall" else result["per_template"][template]
-            return tally
-
-        dev, test = pick("dev", "template"), pick("test", "template")
-        dev_s, test_s = pick("dev", "suggest"), pick("test", "suggest")
-        table.add(template.removeprefix("builtin:"), dev.recall, dev.precision, test.recall, test.precision,
-                  f"{dev_s.recall:.2f}/{dev_s.precision:.2f}", f"{test_s.recall:.2f}/{test_s.precision:.2f}")  # fmt: skip  # noqa: E501
-        figures[template] = {
-            f"{name}:{way}": {"recall": t.recall, "precision": t.precision, "right": t.right, "filled": t.filled,
-                              "labelled": t.labelled}
-            for (name, way), t in {("dev", "template"): dev, ("test", "template"): test, ("dev", "suggest"): dev_s,
-                                   ("test", "suggest"): test_s}.items()
-        }  # fmt: skip
+    figures: dict[str, Any] = {}
+    for template in [*sorted(results["dev", "template"]["per_template"]), "overall"]:
+        cells, figures[template] = [], {}
+        for way in ("template", "suggest"):
+            for name in sets:
+                result = results[name, way]
+                tally: Tally = result["overall"] if template == "overall" else result["per_template"][template]
+                cells.append(f"{tally.recall:.2f}/{tally.precision:.2f}")
+                figures[template][f"{name}:{way}"] = {"recall": tally.recall, "precision": tally.precision,
+                                                      "right": tally.right, "filled": tally.filled,
+                                                      "labelled": tally.labelled}  # fmt: skip
+        table.add(template.removeprefix("builtin:"), *cells)
     table.print()
     return figures
 
