@@ -14,13 +14,14 @@ read (two fields reading the same date share a kind, and neither gets it), or
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from remember.templates.fields import FieldDef
 from remember.templates.suggest import aims, counts, roles, things, trips, works
 from remember.templates.suggest.choices import read_choice
 from remember.templates.suggest.datefields import choose
+from remember.templates.suggest.dates import SaidDate
 from remember.templates.suggest.flags import read_flag
 from remember.templates.suggest.labels import labelled
 from remember.templates.suggest.spans import only
@@ -37,7 +38,6 @@ _CURRENT = re.compile(
 )
 _UNITS = frozenset({"kg", "km", "lbs", "miles", "books", "push-ups", "pushups", "pages", "steps", "words", "hours",
                     "chapters", "kilos", "pounds", "runs", "songs", "courses"})  # fmt: skip
-Text = str
 _URL = re.compile(r"https?://[^\s,;]+[^\s,;.!?)]")
 _CUE_WORDS = re.compile(
     r"\b((?:right )?(?:before|after) (?:bed|work|lunch|dinner|breakfast|coffee|school|waking up|my [a-z]+))\b", re.I
@@ -45,11 +45,11 @@ _CUE_WORDS = re.compile(
 _AUDIENCE = re.compile(r",\s*for ([a-z][\w\- ]{2,40})$")
 
 
-def read_field(text: Text, today_dates: Any, field: FieldDef, siblings: frozenset[str]) -> tuple[str, Any]:
-    """(kind, value) for ``field`` from ``text``; ``today_dates`` are the dates said (``dates.find_dates``)."""
+def read_field(text: str, dates: Sequence[SaidDate], field: FieldDef, siblings: frozenset[str]) -> tuple[str, Any]:
+    """(kind, value) for ``field`` from ``text``; ``dates`` are the dates it says (``dates.find_dates``)."""
     kind, name = field.type, field.name
     if kind in ("date", "datetime"):
-        said = choose(name, today_dates, text)
+        said = choose(name, dates, text)
         return (f"date:{said.value.isoformat()}", said.value.isoformat()) if said else ("", None)
     if kind == "enum" or (kind == "array" and field.item_type == "enum"):
         source = _without_storage(text) if name == "item_category" else text
