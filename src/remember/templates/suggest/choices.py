@@ -24,7 +24,7 @@ import re
 from functools import lru_cache
 
 from remember.templates.fields import FieldDef, Scalar
-from remember.templates.suggest.spans import unquoted
+from remember.templates.suggest.spans import compiled, unquoted
 
 # field name -> option -> synonyms (regular expressions, matched on word boundaries, case-insensitive)
 SYNONYMS: dict[str, dict[str, str]] = {
@@ -201,8 +201,8 @@ def _beside_label(text: str, field: FieldDef) -> list[Scalar]:
     found: list[Scalar] = []
     for option in field.options:
         words = _option_words(field.name, option)
-        before = re.search(rf"\b(?:{words})\s+{label}\b", text, re.I)
-        after = re.search(rf"\b{label}{_FOLLOWERS}(?:{words})\b", text, re.I)
+        before = compiled(rf"\b(?:{words})\s+{label}\b").search(text)
+        after = compiled(rf"\b{label}{_FOLLOWERS}(?:{words})\b").search(text)
         if before or after:
             found.append(option)
     return found
@@ -251,7 +251,7 @@ def _said(text: str, pattern: str, other_labels: tuple[str, ...]) -> bool:
 def _conditional(text: str, option: Scalar, field: FieldDef) -> bool:
     """ "gluten-free if you use GF oats": an option said with a condition is not stated."""
     pattern = SYNONYMS.get(field.name, {}).get(str(option)) or _option_words("", option)
-    return bool(re.search(rf"(?:{pattern})\s+if\b", text, re.I))
+    return bool(compiled(rf"(?:{pattern})\s+if\b").search(text))
 
 
 def _option_words(name: str, option: Scalar) -> str:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from remember.templates.suggest.spans import compiled
+
 _N = r"(\d{1,5}(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twice|once)"
 WORDS = {"a": 1, "an": 1, "one": 1, "once": 1, "two": 2, "twice": 2, "three": 3, "four": 4, "five": 5, "six": 6,
          "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12}  # fmt: skip
@@ -58,7 +60,7 @@ def read_count(text: str, name: str, top: float | None = None) -> float | None:
     patterns = COUNTS.get(name) or _by_label(name)
     values: list[float] = []
     for pattern in patterns:
-        for match in re.finditer(pattern, text, re.I):
+        for match in compiled(pattern).finditer(text):
             scale = match.groupdict().get("scale")
             if scale is not None and (top is None or float(scale) != float(top)):
                 continue

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from remember.templates.suggest.phrases import find_verdicts
+from remember.templates.suggest.spans import compiled
 
 _NOT = r"(?:no|not|never|don'?t|doesn'?t|didn'?t|haven'?t|hasn'?t|won'?t|isn'?t)"
 # field name -> (yes, no)
@@ -47,7 +48,7 @@ def read_flag(text: str, name: str) -> bool | None:
         return _verdict(text, _VERDICT_FIELDS[name])
     if name in FLAGS:
         yes, no = FLAGS[name]
-        return _one(bool(re.search(yes, text, re.I)), bool(re.search(no, text, re.I)))
+        return _one(bool(compiled(yes).search(text)), bool(compiled(no).search(text)))
     return _by_label(text, name)
 
 
@@ -60,11 +61,11 @@ def _verdict(text: str, kind: str) -> bool | None:
 
 def _by_label(text: str, name: str) -> bool | None:
     label = re.escape(name.replace("_", " ")).replace(r"\ ", "[- ]")
-    answered = re.search(rf"\b{label}\s*(?::|=|\?)\s*(yes|no|true|false|y|n)\b", text, re.I)
+    answered = compiled(rf"\b{label}\s*(?::|=|\?)\s*(yes|no|true|false|y|n)\b").search(text)
     if answered:
         return answered.group(1).lower() in ("yes", "true", "y")
-    negated = bool(re.search(rf"\b{_NOT}\s+{label}\b", text, re.I))
-    stated = " " in name.replace("_", " ") and bool(re.search(rf"(?<!no )(?<!not )\b{label}\b", text, re.I))
+    negated = bool(compiled(rf"\b{_NOT}\s+{label}\b").search(text))
+    stated = " " in name.replace("_", " ") and bool(compiled(rf"(?<!no )(?<!not )\b{label}\b").search(text))
     return _one(stated and not negated, negated)
 
 

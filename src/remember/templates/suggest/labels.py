@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from remember.templates.suggest.spans import clean, split_list
+from remember.templates.suggest.spans import clean, compiled, split_list
 
 LABELS: dict[str, str] = {
     "next_step": r"next steps?",
@@ -46,7 +46,7 @@ def labelled(text: str, name: str, *, many: bool = False) -> str | list[str] | N
     separator = rf"(?:{_SEPARATOR}|\s+)" if name in BARE else _SEPARATOR
     start = r"(?<![\w-])" if name in BARE else _CLAUSE_START
     end = r"[^.;!?\n]" if many else r"[^,.;!?\n]"
-    match = re.search(rf"{start}(?:{label}){separator}({end}{{1,120}})", text, re.I)
+    match = compiled(rf"{start}(?:{label}){separator}({end}{{1,120}})").search(text)
     if not match:
         return None
     value = match.group(1)

@@ -9,6 +9,7 @@ end.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _CALENDAR = (
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekdays?|weekends?|january|february|march|april|"
@@ -80,3 +81,10 @@ def all_groups(pattern: re.Pattern[str], text: str) -> list[str]:
         if group:
             found.append(group)
     return found
+
+
+@lru_cache(maxsize=4096)
+def compiled(pattern: str, flags: int = re.IGNORECASE) -> re.Pattern[str]:
+    """A pattern built from a field's words, compiled once (the ``re`` module's own cache is smaller than the
+    number of patterns the readers build over a user's templates)."""
+    return re.compile(pattern, flags)
