@@ -9,7 +9,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import backends, foundation, hostile, importing, locomo, remote, search, suggest, templates, toollist
+from bench import (
+    backends,
+    foundation,
+    hostile,
+    importing,
+    infer,
+    locomo,
+    prefill,
+    remote,
+    search,
+    suggest,
+    templates,
+    toollist,
+)
 
 SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "foundation": foundation.run,
@@ -17,6 +30,8 @@ SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "locomo": locomo.run,
     "search": search.run,
     "suggest": suggest.run,
+    "prefill": prefill.run,
+    "infer": infer.run,
     "backends": backends.run,
     "toollist": toollist.run,
     "hostile": hostile.run,

@@ -131,3 +131,45 @@ def test_applying_another_template_replaces_the_fields_and_counts_once(
     assert "restaurant_name" not in switched["structured_content"]
     assert switched["structured_content"]["title"] == "Sushi night"
     assert switched["template_compliance"] is True
+
+
+def test_add_shows_the_best_suggestion_and_its_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "add", "Just finished reading Piranesi by Susanna Clarke, 5 stars")
+    assert code == 0
+    assert "Suggested template: Book Review (builtin:book_review)" in out
+    assert "title:" in out and "Piranesi" in out and "Susanna Clarke" in out
+    assert "remember template apply builtin:book_review" in out
+    stored = run_json(capsys, "add", SUSHI)
+    assert stored["template_id"] is None  # nothing changes without the accept
+    assert stored["template_suggestion"]["template_id"] == "builtin:restaurant_review"
+    assert stored["template_suggestion"]["applied"] is False
+
+
+def test_add_accept_suggestion_applies_it_with_the_prefill(capsys: pytest.CaptureFixture[str]) -> None:
+    text = "Caught up with my old friend Tomás Rivera, now a product manager at Shopify"
+    stored = run_json(capsys, "add", text, "--accept-suggestion")
+    assert stored["template_id"] == "builtin:person"
+    assert stored["content"] == text
+    fields = stored["structured_content"]
+    assert (fields["name"], fields["relationship"], fields["company"]) == ("Tomás Rivera", "friend", "Shopify")
+    assert fields["job_title"] == "product manager"
+    assert stored["template_suggestion"]["applied"] is True
+    code, out, _ = run(capsys, "add", "Finished 'Dune' by Frank Herbert yesterday, 4 stars", "--accept-suggestion")
+    assert code == 0 and "Applied template: Book Review" in out
+
+
+def test_add_accept_suggestion_that_misses_a_required_field_keeps_the_text(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, "add", "Met Daniel Okafor at the meetup, he's a staff engineer at Stripe",
+                         "--accept-suggestion")  # fmt: skip
+    assert code == 0
+    assert "was not applied" in err and "--field relationship=..." in err
+    assert "Suggested template: Person Profile" in out
+
+
+def test_add_without_suggestion(capsys: pytest.CaptureFixture[str]) -> None:
+    stored = run_json(capsys, "add", SUSHI, "--no-suggestion")
+    assert "template_suggestion" not in stored
+    code, _, err = run(capsys, "add", SUSHI, "--no-suggestion", "--accept-suggestion")
+    assert code == 1 and "--no-suggestion" in err

@@ -128,3 +128,19 @@ def test_show_describes_item_types_and_conditions(capsys: pytest.CaptureFixture[
     code, out, _ = run(capsys, "template", "show", "builtin:person")
     assert code == 0
     assert "children_names" in out and "list of texts" in out and "only when has_children == true" in out
+def test_template_infer_proposes_and_accepts(capsys: pytest.CaptureFixture[str]) -> None:
+    from bench.infer import mix
+
+    for text, _ in mix(per_kind=5):
+        run_json(capsys, "add", text, "--no-suggestion")
+    found = run_json(capsys, "template", "infer")
+    assert len(found["proposals"]) >= 4 and found["memories_read"] == 45
+    code, out, _ = run(capsys, "template", "infer")
+    assert code == 0 and "covers" in out and "remember template infer --accept ID" in out
+    workout = next(p for p in found["proposals"] if any("kg" in e for e in p["examples"]))
+    listed = run_json(capsys, "list", "--limit", "100")
+    assert all(m["template_id"] is None for m in listed["memories"])  # nothing changed without the accept
+    done = run_json(capsys, "template", "infer", "--accept", workout["id"], "--apply")
+    assert done["created_template_id"] and len(done["applied"]) + len(done["skipped"]) == workout["covers"]
+    code, _, err = run(capsys, "template", "infer", "--apply")
+    assert code == 1 and "--accept" in err

@@ -336,3 +336,24 @@ async def test_a_template_of_twenty_thousand_fields_is_refused_by_the_limit(clie
     message = error(await client.call_tool("remember_create_template", {"template_name": "Huge", "fields": fields}))
     assert "a template has at most 200 fields" in message
     assert len(message) < 500
+async def test_the_form_starts_from_the_fields_read_from_the_text(server_for: Callable[[str], MCPServer]) -> None:
+    asked: list[ElicitRequestParams] = []
+
+    async def callback(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+        asked.append(params)
+        defaults = {k: v["default"] for k, v in params.requested_schema["properties"].items() if "default" in v}  # type: ignore[union-attr]
+        return ElicitResult(action="accept", content={**defaults, "author": "Frank Herbert"})
+
+    text = "Just finished 'Dune' yesterday, 4.5 stars, would recommend"
+    async with Client(server_for("alice"), elicitation_callback=callback) as client:
+        memory = ok(
+            await client.call_tool("remember_create_memory", {"template_id": "builtin:book_review", "content": text})
+        )
+    properties = asked[0].requested_schema["properties"]  # type: ignore[union-attr]
+    assert properties["title"]["default"] == "Dune" and properties["rating"]["default"] == 4.5
+    assert "default" not in properties["author"]
+    assert "Read from what you said" in asked[0].message
+    assert memory["content"] == text
+    fields = memory["structured_content"]
+    assert (fields["title"], fields["author"], fields["rating"]) == ("Dune", "Frank Herbert", 4.5)
+    assert "date_finished" in fields and fields["would_recommend"] is True

@@ -68,6 +68,7 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
         ["memory_id", "template_id"],
         (False, False, False),
     ),
+    "remember_infer_templates": (["accept", "apply"], [], (False, False, False)),
 }  # fmt: skip
 
 

@@ -26,9 +26,25 @@ def add(services: Services, user: str, args: argparse.Namespace) -> None:
         raise ValidationFailed.single(
             "--field", "invalid", "--field needs --template: the template the fields belong to."
         )
+    elif args.accept_suggestion and args.no_suggestion:
+        raise ValidationFailed.single(
+            "--accept-suggestion", "invalid", "--accept-suggestion needs a suggestion: drop --no-suggestion."
+        )
     content = files.text_arg(args.content) if args.content is not None else None
     draft = MemoryDraft(content=content, template_id=template_id, structured_content=structured, **_options(args))
-    output.memory(services.memories.create(user, draft), as_json=args.json)
+    memory = services.memories.create(user, draft)
+    best = None
+    wanted = args.accept_suggestion or services.preferences.effective(user)["templates.auto_suggest"]
+    if memory.template_id is None and wanted and not args.no_suggestion:
+        best = next(iter(services.suggestions.for_memory(user, memory)), None)
+    applied = False
+    if best is not None and args.accept_suggestion:
+        try:
+            memory = services.apply_template(user, memory.id, best.template_id, best.prefill or None)
+            applied = True
+        except ValidationFailed as problem:
+            output.not_applied(memory, best, problem)
+    output.memory(memory, as_json=args.json, suggestion=best, applied=applied)
 
 
 def get(services: Services, user: str, args: argparse.Namespace) -> None:

@@ -5,10 +5,15 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from remember.errors import RememberError
 from remember.models import HistoryEntry, Memory, Page, PreferenceChange
 from remember.service import Deletion
+
+if TYPE_CHECKING:
+    from remember.service.inference import Accepted, Inference
+    from remember.templates.suggest import Suggestion
 
 SNIPPET = 70
 
@@ -29,11 +34,20 @@ def emit(value: Any) -> None:
     print(json.dumps(value, ensure_ascii=False, indent=2))
 
 
-def memory(m: Memory, *, history: Sequence[HistoryEntry] | None = None, as_json: bool) -> None:
+def memory(
+    m: Memory,
+    *,
+    history: Sequence[HistoryEntry] | None = None,
+    as_json: bool,
+    suggestion: Suggestion | None = None,
+    applied: bool = False,
+) -> None:
     if as_json:
         data = m.as_dict()
         if history is not None:
             data["history"] = [h.as_dict() for h in history]
+        if suggestion is not None:
+            data["template_suggestion"] = {**suggestion.as_dict(), "applied": applied}
         emit(data)
         return
     data = m.as_dict()
@@ -47,6 +61,29 @@ def memory(m: Memory, *, history: Sequence[HistoryEntry] | None = None, as_json:
     for entry in history or ():
         reason = f" ({entry.reason})" if entry.reason else ""
         print(f"\nv{entry.version} {entry.action} at {entry.as_dict()['at']}{reason}: {_plain(dict(entry.previous))}")
+    if suggestion is not None:
+        _suggestion(m, suggestion, applied)
+
+
+def not_applied(m: Memory, s: Suggestion, problem: RememberError) -> None:
+    """Why the suggested template was not applied to a memory just stored (it is kept as free text)."""
+    fields = " ".join(f"--field {e.field}=..." for e in getattr(problem, "errors", ()) if e.code == "required")
+    print(f"Stored as free text; {s.name} was not applied: {problem}", file=sys.stderr)
+    print(f"Apply it with the missing fields: remember template apply {s.template_id} {m.id} {fields}".rstrip(),
+          file=sys.stderr)  # fmt: skip
+
+
+def _suggestion(m: Memory, s: Suggestion, applied: bool) -> None:
+    """The best template for a memory just stored, its fields, and how to apply it."""
+    verb = "Applied" if applied else "Suggested"
+    print(f"\n{verb} template: {s.name} ({s.template_id}), confidence {s.confidence:.2f}; {s.reason}")
+    fields = m.structured_content if applied else s.prefill
+    for name, value in (fields or {}).items():
+        print(f"  {name + ':':24}{_plain(value)}")
+    if not applied:
+        print(f"Apply it: remember template apply {s.template_id} {m.id}  (or add with --accept-suggestion)")
+    elif m.template_validation_errors:
+        print(f"{len(m.template_validation_errors)} field(s) still to fill; see `remember get {m.id} --json`.")
 
 
 def page(p: Page, *, as_json: bool) -> None:
@@ -92,3 +129,34 @@ def _plain(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(str(v) for v in value)
     return str(value)
+
+
+def inference(found: Inference, *, as_json: bool) -> None:
+    """Proposed templates and fields, as `remember template infer` shows them."""
+    proposals = [p.as_dict() for p in found.proposals]
+    additions = [a.__dict__ for a in found.additions]
+    if as_json:
+        emit({"proposals": proposals, "field_additions": additions, "memories_read": found.memories_read})
+        return
+    for p in proposals:
+        fields = ", ".join(f"{f['name']} ({f['type']})" for f in p["fields"]) or "summary only"
+        print(f"{p['id']}  {p['name']}: covers {p['covers']} memories; fields: {fields}")
+        for example in p["examples"]:
+            print(f"    e.g. {example[:SNIPPET]}")
+    for a in additions:
+        print(f"{a['template_name']} ({a['template_id']}): {a['memories']} of {a['of']} memories state "
+              f"{a['field']['name']!r} (e.g. {a['example']}); add it with remember template update")  # fmt: skip
+    if not proposals and not additions:
+        print(f"Nothing to propose from {found.memories_read} memories.")
+    elif proposals:
+        print("Accept one: remember template infer --accept ID [--apply]")
+
+
+def accepted(done: Accepted, *, as_json: bool) -> None:
+    if as_json:
+        emit({"created_template_id": done.template_id, "applied": done.applied, "skipped": done.skipped})
+        return
+    print(f"Created {done.template_id}; applied to {len(done.applied)} memories.")
+    for skip in done.skipped:
+        problems = "; ".join(e["message"] for e in skip["errors"])
+        print(f"  {skip['memory_id']} left as it was: {problems}", file=sys.stderr)

@@ -107,6 +107,12 @@ def _add(commands: Commands) -> None:
     _memory_options(sub)
     sub.add_argument("--template", metavar="ID_OR_NAME", help="make it from this template")
     sub.add_argument("--field", action="append", metavar="NAME=VALUE", help="a template field (repeatable)")
+    sub.add_argument(
+        "--accept-suggestion",
+        action="store_true",
+        help="apply the best suggested template with the fields read from the text",
+    )
+    sub.add_argument("--no-suggestion", action="store_true", help="do not suggest a template")
 
 
 def _get(commands: Commands) -> None:

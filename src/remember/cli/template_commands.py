@@ -139,6 +139,17 @@ def suggest(services: Services, user: str, args: argparse.Namespace) -> None:
         print("No template fits.")
 
 
+def infer(services: Services, user: str, args: argparse.Namespace) -> None:
+    if args.accept is None:
+        if args.apply:
+            raise ValidationFailed.single("--apply", "invalid", "--apply needs --accept PROPOSAL_ID.")
+        found = services.inference.propose(user)
+        output.inference(found, as_json=args.json)
+        return
+    done = services.inference.accept(user, args.accept, apply=args.apply)
+    output.accepted(done, as_json=args.json)
+
+
 def schema(services: Services, user: str, args: argparse.Namespace) -> None:
     view = services.templates.get(user, _id(services, user, args))
     print(json.dumps(to_json_schema(view.resolved), indent=2))
@@ -168,6 +179,7 @@ ACTIONS: dict[str, Callable[[Services, str, argparse.Namespace], int | None]] = 
     "schema": schema,
     "analytics": analytics,
     "apply": apply,
+    "infer": infer,
 }
 
 

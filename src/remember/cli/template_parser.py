@@ -26,6 +26,7 @@ def add_template_commands(commands: Commands) -> None:
     _schema(actions)
     _analytics(actions)
     _apply(actions)
+    _infer(actions)
 
 
 def _action(actions: Commands, name: str, summary: str, *, target: bool = True) -> argparse.ArgumentParser:
@@ -103,6 +104,12 @@ def _apply(actions: Commands) -> None:
         help="one field (repeatable); with no fields given, those readable from the memory's text",
     )  # fmt: skip
     sub.add_argument("--reason", help="why; kept in the memory's history")
+
+
+def _infer(actions: Commands) -> None:
+    sub = _action(actions, "infer", "propose templates learned from your untemplated memories", target=False)
+    sub.add_argument("--accept", metavar="PROPOSAL_ID", help="create the template of this proposal")
+    sub.add_argument("--apply", action="store_true", help="with --accept: also apply it to the memories it covers")
 
 
 def add_suggest_command(commands: Commands) -> None:

@@ -7,6 +7,11 @@ for (text, number, whole number, yes/no, choice, date) and the client declares
 the elicitation capability, it asks the user for them. The SDK carries the
 question in whichever way the negotiated protocol uses. Otherwise nothing is
 asked and the tool answers with the list of missing fields.
+
+When the memory is given as text with a template, the form starts from the
+prefill: the fields read from the text (``SuggestionService.prefill``) are in
+the form with their values as defaults, beside the missing ones, so the user
+confirms or corrects them and fills the rest in one answer.
 """
 
 from __future__ import annotations
@@ -33,17 +38,24 @@ def missing_fields(
 ) -> Elicit[BaseModel] | None:
     """The question to ask for the missing required fields, or None when there is none to ask."""
     fields = structured_content if structured_content is not None else content
-    if template_id is None or not isinstance(fields, dict) or not _client_can_answer(ctx):
+    text = content if isinstance(content, str) else None
+    if template_id is None or not (isinstance(fields, dict) or text) or not _client_can_answer(ctx):
         return None
+    services = state_of(ctx).services
     try:
-        resolved, result = state_of(ctx).services.templates.validate(current_user(), template_id, fields)
+        read = services.suggestions.prefill(current_user(), template_id, text) if text else {}
+        given = {**read, **(structured_content or {})} if text else dict(fields) if isinstance(fields, dict) else {}
+        resolved, result = services.templates.validate(current_user(), template_id, given)
     except RememberError:
         return None  # the tool body reports it
     missing = _askable_missing(resolved, list(result.errors))
     if not missing:
         return None
+    shown = [f for f in resolved.fields if f.name in read and f.name not in (structured_content or {}) and _askable(f)]
     message = f"To remember this as a {resolved.name}, please fill in: {', '.join(f.name for f in missing)}."
-    return Elicit(message, _form(missing))
+    if shown:
+        message += f" Read from what you said: {', '.join(f.name for f in shown)} (change them if they are wrong)."
+    return Elicit(message, _form([*shown, *missing], {f.name: read[f.name] for f in shown}))
 
 
 def _client_can_answer(ctx: Context[Any, Any]) -> bool:
@@ -65,8 +77,13 @@ def _askable(field: FieldDef) -> bool:
     return field.type in _SIMPLE or field.type in _DATES or field.type == "enum"
 
 
-def _form(fields: list[FieldDef]) -> type[BaseModel]:
-    specs: dict[str, Any] = {f.name: (_python_type(f), Field(description=_describe(f))) for f in fields}
+def _form(fields: list[FieldDef], defaults: dict[str, Any] | None = None) -> type[BaseModel]:
+    known = defaults or {}
+    specs: dict[str, Any] = {
+        f.name: (_python_type(f), Field(known[f.name], description=_describe(f)) if f.name in known else
+                 Field(description=_describe(f)))
+        for f in fields
+    }  # fmt: skip
     model: type[BaseModel] = create_model("MissingFields", **specs)
     return model
 

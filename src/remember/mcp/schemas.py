@@ -153,9 +153,7 @@ class TemplateOut(_Out):
     auto_apply: bool
     trigger_keywords: list[str]
     trigger_context: dict[str, Any]
-    examples: list[str] = Field(
-        default_factory=list, description="Example utterances that suggestions compare new memories with."
-    )
+    examples: list[str] = Field(default_factory=list)  # utterances that suggestions compare new memories with
     weight: float
     trust: float
     fields: list[dict[str, Any]] = Field(
@@ -285,3 +283,13 @@ class CreatedMemoryOut(WrittenMemoryOut):
 
 class SuggestionsOut(_Out):
     suggestions: list[SuggestionOut]
+
+
+class InferredOut(BaseModel):
+    """Proposed templates (or the one accepted) and fields templates lack."""
+
+    proposals: list[dict[str, Any]]
+    field_additions: list[dict[str, Any]]
+    created_template_id: str | None = None
+    applied: list[str] = Field(default_factory=list)
+    skipped: list[dict[str, Any]] = Field(default_factory=list)

@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 from remember.clock import Clock, utc_now
 from remember.models import Memory
+from remember.service.apply import apply_template
 from remember.service.drafts import MemoryDraft, MemoryPatch, TemplatePatch
 from remember.service.indexer import Indexer
+from remember.service.inference import InferenceService
 from remember.service.memories import Deletion, MemoryService
 from remember.service.preferences import PreferenceService
 from remember.service.search import SearchService
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Deletion",
+    "InferenceService",
     "MemoryDraft",
     "MemoryPatch",
     "MemoryService",
@@ -48,6 +51,7 @@ class Services:
     indexer: Indexer
     suggestions: SuggestionService
     tokens: TokenService
+    inference: InferenceService
 
     @classmethod
     def over(cls, store: Store, clock: Clock = utc_now, embedder: Embedder | None = None) -> Services:
@@ -55,15 +59,22 @@ class Services:
         preferences = PreferenceService(store, clock)
         templates = TemplateService(store, clock)
         indexer = Indexer(store, embedder)
+        memories = MemoryService(store, preferences, templates, indexer, clock)
+        suggestions = SuggestionService(store, preferences, templates, embedder, clock)
+
+        def apply(user_id: str, memory_id: str, template_id: str) -> Memory:
+            return apply_template(memories, suggestions, user_id, memory_id, template_id)
+
         return cls(
             store=store,
-            memories=MemoryService(store, preferences, templates, indexer, clock),
+            memories=memories,
             preferences=preferences,
             templates=templates,
             search=SearchService(store, preferences, indexer, clock),
             indexer=indexer,
-            suggestions=SuggestionService(store, preferences, templates, embedder, clock),
+            suggestions=suggestions,
             tokens=TokenService(store, clock),
+            inference=InferenceService(memories, templates, embedder, apply, clock),
         )
 
     def apply_template(
@@ -75,22 +86,9 @@ class Services:
         *,
         reason: str | None = None,
     ) -> Memory:
-        """Make a stored memory a templated one; its text stays, its fields are validated and kept.
-
-        Without ``structured_content`` the fields are the ones readable from the memory's text.
-        Fields of another template the memory followed are dropped unless this one defines them
-        too (they stay in the history). An application that changes the memory is counted for
-        the template's suggestion figures.
-        """
-        memory = self.memories.get(user_id, memory_id, record_access=False)
-        fields = structured_content
-        if fields is None:
-            fields = self.suggestions.prefill(user_id, template_id, memory.content)
-        patch = MemoryPatch(template_id=template_id, structured_content=fields)
-        updated = self.memories.update(user_id, memory.id, patch, reason=reason or f"applied template {template_id}")
-        if updated.version != memory.version:
-            self.suggestions.record_applied(user_id, template_id, memory.id)
-        return updated
+        """Make a stored memory a templated one (``service.apply.apply_template``)."""
+        return apply_template(self.memories, self.suggestions, user_id, memory_id, template_id, structured_content,
+                              reason=reason)  # fmt: skip
 
     def close(self) -> None:
         self.store.close()

@@ -54,6 +54,7 @@ def test_person_name_and_company() -> None:
     assert fill("person", "I just met Sarah Chen at the conference. She works at Google.") == {
         "name": "Sarah Chen",
         "company": "Google",
+        "where_met": "the conference",
     }
 
 
@@ -62,15 +63,19 @@ def test_two_names_are_ambiguous() -> None:
 
 
 def test_money_with_a_named_currency_fills_the_currency_too() -> None:
-    assert fill("inventory_item", "Bought a Dyson for €499") == {"purchase_price": 499.0, "currency": "EUR"}
-    assert fill("inventory_item", "Bought a Dyson for $499") == {"purchase_price": 499.0}
+    assert fill("inventory_item", "Bought a Dyson for €499") == {
+        "item_name": "Dyson",
+        "purchase_price": 499.0,
+        "currency": "EUR",
+    }
+    assert fill("inventory_item", "Bought a Dyson for $499") == {"item_name": "Dyson", "purchase_price": 499.0}
     assert fill("inventory_item", "$499 or $520, not sure") == {}
 
 
 def test_a_date_two_fields_could_take_goes_to_neither() -> None:
-    # purchase_date and lent_on both take a past date.
-    assert "purchase_date" not in fill("inventory_item", "Bought it yesterday")
-    assert "lent_on" not in fill("inventory_item", "Bought it yesterday")
+    # last_done and a goal's target both could take an unmarked date; "bought" marks a purchase.
+    assert fill("inventory_item", "Bought it yesterday") == {"purchase_date": "2026-02-10"}
+    assert "last_visited" not in fill("restaurant_review", "Nobu yesterday and Zuma today")
 
 
 def test_future_dates_fill_due_dates_and_past_dates_do_not() -> None:
@@ -80,8 +85,13 @@ def test_future_dates_fill_due_dates_and_past_dates_do_not() -> None:
 
 
 def test_a_hidden_field_is_not_prefilled() -> None:
-    # Travel's rating shows only once the trip is visited; the status is not guessed.
-    assert fill("travel_destination", "Just got back from 10 days in Vietnam, 9/10") == {"destination": "Vietnam"}
+    # Travel's rating shows only once the trip is visited; the status is read, not guessed.
+    assert fill("travel_destination", "10 days in Vietnam, 9/10") == {"destination": "Vietnam"}
+    assert fill("travel_destination", "Just got back from 10 days in Vietnam, 9/10") == {
+        "destination": "Vietnam",
+        "trip_status": "visited",
+        "rating": 4.5,
+    }
 
 
 def test_values_failing_validation_are_dropped() -> None:
@@ -93,5 +103,6 @@ def test_values_failing_validation_are_dropped() -> None:
 
 
 def test_nothing_is_invented() -> None:
-    assert fill("movie_review", "loved the new Pixar film") == {}
-    assert fill("journal_entry", "feeling low") == {}
+    assert fill("movie_review", "loved the new Pixar film") == {"kind": "movie"}
+    assert fill("movie_review", "loved it") == {}
+    assert fill("journal_entry", "feeling low") == {"mood": "low"}  # no date: "today" is not said

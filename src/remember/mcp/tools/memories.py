@@ -64,12 +64,11 @@ def register(server: HasTools, tc: ToolContext) -> None:
     ) -> CreatedMemoryOut:
         """Store something the user will want recalled: a fact, a person, a meeting, a book, a decision.
 
-        Give a `title`, a `type` and a few `tags`; `context.timestamp` when it happened at
-        another time than now. With a `template_id`, give its fields as `content` (text, title
-        and type are derived); missing required ones are asked from the user when the client
-        can, else the error lists them; `ignored_fields` names values not kept. Without a
-        template the answer may carry `template_suggestions` with fields read from the text:
-        offer the best one and apply it with remember_apply_template.
+        Give a `title`, a `type`, a few `tags`, and `context.timestamp` if it happened earlier.
+        With a `template_id`, give its fields as `content`; missing required ones are asked from
+        the user when the client can, else listed; `ignored_fields` names values not kept.
+        Without one, `template_suggestions` may carry fields read from the text: offer the best
+        (remember_apply_template).
 
         Example: {"content": "Sarah is a PM at Google; met at PyCon.", "title": "Sarah (PM, Google)",
         "type": "person", "tags": ["people"]}
@@ -133,11 +132,9 @@ def register(server: HasTools, tc: ToolContext) -> None:
         ] = None,
         reason: Reason = None,
     ) -> WrittenMemoryOut:
-        """Change some fields of a memory; fields left out stay as they are.
-
-        The version goes up and replaced values are kept in its history with your `reason`.
-        `structured_content` is merged into the stored fields (null removes one); with a new
-        `template_id`, fields that template does not define are dropped.
+        """Change some fields of a memory; others stay. Old values stay in its history with your
+        `reason`. `structured_content` is merged (null removes a field); a new `template_id`
+        drops the fields it does not define.
 
         Example: {"memory_id": "0b6f3c1e-...", "title": "Sarah (Director)", "reason": "Promoted"}
         """

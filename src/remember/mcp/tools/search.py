@@ -91,10 +91,8 @@ def register(server: HasTools, tc: ToolContext) -> None:
             bool, Field(description="Also answer with the client's model, if it can sample.")
         ] = True,
     ) -> QueryOut:
-        """Gather the memories that answer a question into one context, with numbered sources.
-
-        Answer from the returned `context` and cite memories as [n]. When the client can
-        sample, an `answer` by the client's model from that context is included.
+        """The memories that answer a question, in one context with numbered sources: answer from
+        it, citing [n]. With client sampling, an `answer` from the client's model is included.
 
         Example: {"question": "When did I last see Sarah, and where?", "token_budget": 1500}
         """

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Annotated, Any
 
 from pydantic import Field
 
 from remember.mcp.registry import HasTools, ToolContext, add_tool, hints
-from remember.mcp.schemas import MemoryOut, SuggestionOut, SuggestionsOut
+from remember.mcp.schemas import InferredOut, MemoryOut, SuggestionOut, SuggestionsOut
 from remember.mcp.tools.params import MemoryId, Reason
 
 
@@ -25,8 +26,8 @@ def register(server: HasTools, tc: ToolContext) -> None:
         ] = None,
         limit: Annotated[int | None, Field(description="1 to 10 (default: preference).")] = None,
     ) -> SuggestionsOut:
-        """Which templates fit what the user said (a meal out, a book, a person ...), with the fields
-        read from it, to offer a structured capture.
+        """Which templates fit what the user said, with the fields read from it, to offer a
+        structured capture.
 
         Example: {"content": "Great sushi at Nobu yesterday, 5 stars", "context": {"time_of_day": "dinner"}}
         """
@@ -42,7 +43,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
         ] = None,
         reason: Reason = None,
     ) -> MemoryOut:
-        """Turn a stored memory into a templated one: its fields validated and kept, its text unchanged.
+        """Turn a stored memory into a templated one: fields validated, text unchanged.
 
         Example: {"memory_id": "0b6f3c1e-...", "template_id": "builtin:restaurant_review",
         "structured_content": {"restaurant_name": "Nobu", "rating": 5}}
@@ -50,6 +51,24 @@ def register(server: HasTools, tc: ToolContext) -> None:
         updated = services.apply_template(tc.user(), memory_id, template_id, structured_content, reason=reason)
         return MemoryOut.of(updated)
 
+    def remember_infer_templates(
+        accept: Annotated[str | None, Field(description="A proposal id to create.")] = None,
+        apply: Annotated[bool, Field(description="Also apply it to its memories.")] = False,
+    ) -> InferredOut:
+        """Templates proposed from the user's untemplated memories, and fields templates lack;
+        accept one only when the user agrees.
+
+        Example: {"accept": "infer-3f2a9c1d0b7e", "apply": true}
+        """
+        if accept is None:
+            found = services.inference.propose(tc.user())
+            return InferredOut(proposals=[p.as_dict() for p in found.proposals],
+                               field_additions=[dataclasses.asdict(a) for a in found.additions])  # fmt: skip
+        done = services.inference.accept(tc.user(), accept, apply=apply)
+        return InferredOut(proposals=[], field_additions=[], created_template_id=done.template_id,
+                           applied=done.applied, skipped=done.skipped)  # fmt: skip
+
     # Not read-only: what is shown is logged, and the user's later choices are learned from it.
     add_tool(server, remember_suggest_templates, title="Suggest templates", hints=hints(read_only=False))
     add_tool(server, remember_apply_template, title="Apply a template to a memory", hints=hints(read_only=False))
+    add_tool(server, remember_infer_templates, title="Infer templates", hints=hints(read_only=False))

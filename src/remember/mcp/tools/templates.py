@@ -64,7 +64,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
         """Create a memory template: typed fields that memories of one kind will follow.
 
         For a kind of thing the user captures the same way every time, when no built-in fits
-        (see remember_list_templates; remember_copy_template adapts a built-in).
+        (remember_copy_template adapts one).
 
         Example: {"template_name": "Book Review", "fields": [{"name": "title", "type": "string",
         "required": true}, {"name": "rating", "type": "number", "validation": {"min": 1, "max": 5}}],
@@ -142,8 +142,8 @@ def register(server: HasTools, tc: ToolContext) -> None:
             Field(description="e.g. '1.1' (a number becomes text; default: bumped)."),
         ] = None,
     ) -> TemplateUpdateOut:
-        """Change one of your templates (built-ins are read-only: copy one first); the version is
-        bumped and its memories keep their fields and are re-checked against the new definition.
+        """Change one of your templates (copy a built-in first); the version is bumped and its
+        memories keep their fields and are re-checked.
 
         Example: {"template_id": "tpl_book_review_1a2b3c4d", "add_fields": [{"name": "isbn",
         "type": "string"}], "version": "1.1"}

@@ -152,7 +152,7 @@ def _suggestion(score: TemplateScore, found: Extracted, parents: Lookup, now: da
 
 def _fillable(found: Extracted, fields: tuple[FieldDef, ...]) -> dict[str, str]:
     """Field name -> the kind of value the content offers it (before validation)."""
-    proposed = candidates(found, fields)
+    proposed = candidates(found, fields, readers=False)
     return {name: "date" if _is_date(fields, name) else "value" for name in proposed}
 
 

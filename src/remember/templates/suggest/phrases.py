@@ -22,7 +22,8 @@ _QUOTED = re.compile(
     r"“([^”\n]{1,150})”|«\s*([^»\n]{1,150}?)\s*»|\"([^\"\n]{1,150})\"|"
     r"(?:(?<=^)|(?<=[\s(\[]))['\u2018]([^'\u2019\n]{1,150}?)['\u2019](?=$|[\s.,!?;:)\]])"
 )
-VENUE_CUE = re.compile(rf"\b(?i:at|went to|go to|going to)\s+(?:the\s+)?({NAME_PATTERN})")
+QUOTED = _QUOTED
+VENUE_CUE = re.compile(rf"\b(?i:at|went to|go to|going to|back to|be back to)\s+(?:the\s+)?({NAME_PATTERN})")
 DESTINATION_CUE = re.compile(
     rf"\b(?i:trip to|flew to|flying to|flights? to|flew into|travel(?:l?ing)? to|back from|visited|visiting|"
     r"(?:days?|weeks?|weekend|holiday|vacation|honeymoon) in|moving to|road trip through)"

@@ -1,0 +1,147 @@
+"""Templates inferred from a user's untemplated memories, and fields their templated memories keep stating.
+
+``propose`` reads up to ``MAX_MEMORIES`` of the user's memories that follow no
+template, embeds their text and groups them (``remember.templates.infer``);
+nothing is stored. ``accept`` recomputes the proposals, creates the template of
+the one asked for and, with ``apply``, applies it to each memory of its group
+with the fields read from that memory's text: each memory is validated on its
+own, and one that does not fit is left as it was and reported. Additions are
+proposed for the user's own templates: a labelled field ("isbn: ...") stated in
+at least three of a template's memories and a third of them that the template
+lacks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from remember.clock import Clock, utc_now
+from remember.errors import NotFound, ValidationFailed
+from remember.models import Memory
+from remember.service.memories import MemoryService
+from remember.service.templates import TemplateService
+
+if TYPE_CHECKING:
+    from remember.search.embedders import Embedder
+    from remember.templates.infer import Proposal
+
+MAX_MEMORIES = 2000
+PAGE = 100
+Apply = Callable[[str, str, str], Memory]
+
+
+@dataclass(frozen=True)
+class FieldAddition:
+    """A field the memories of one of the user's templates keep stating, that the template lacks."""
+
+    template_id: str
+    template_name: str
+    field: dict[str, Any]
+    memories: int
+    of: int
+    example: str
+
+
+@dataclass(frozen=True)
+class Inference:
+    proposals: list[Proposal]
+    additions: list[FieldAddition]
+    memories_read: int
+
+
+@dataclass(frozen=True)
+class Accepted:
+    template_id: str
+    applied: list[str] = field(default_factory=list)
+    skipped: list[dict[str, Any]] = field(default_factory=list)
+
+
+class InferenceService:
+    def __init__(
+        self,
+        memories: MemoryService,
+        templates: TemplateService,
+        embedder: Embedder | None,
+        apply: Apply,
+        clock: Clock = utc_now,
+    ) -> None:
+        self.memories = memories
+        self.templates = templates
+        self.embedder = embedder
+        self.apply = apply
+        self.clock = clock
+
+    def propose(self, user_id: str) -> Inference:
+        """Proposed templates for the user's untemplated memories, and fields their templates lack."""
+        from remember.templates.infer import Note, propose
+
+        free, templated = self._memories(user_id)
+        notes = [Note(m.id, m.content, vector) for m, vector in zip(free, self._vectors(free), strict=True)]
+        proposals = propose(notes, self.clock().date()) if notes else []
+        return Inference(proposals, self._additions(user_id, templated), len(free) + len(templated))
+
+    def accept(self, user_id: str, proposal_id: str, *, apply: bool = False) -> Accepted:
+        """Create the proposal's template; with ``apply``, apply it to each memory of its group that fits."""
+        proposal = next((p for p in self.propose(user_id).proposals if p.id == proposal_id), None)
+        if proposal is None:
+            raise NotFound(
+                f"No proposal {proposal_id!r}: the memories changed since it was made. "
+                "Call remember_infer_templates again and accept one of the ids it returns."
+            )
+        view = self.templates.create(user_id, proposal.definition())
+        accepted = Accepted(view.id)
+        if not apply:
+            return accepted
+        for memory_id in proposal.member_ids:
+            try:
+                self.apply(user_id, memory_id, view.id)
+            except ValidationFailed as problem:
+                errors = [e.as_dict() for e in problem.errors]
+                accepted.skipped.append({"memory_id": memory_id, "errors": errors})
+            else:
+                accepted.applied.append(memory_id)
+        return accepted
+
+    def _memories(self, user_id: str) -> tuple[list[Memory], list[Memory]]:
+        free: list[Memory] = []
+        templated: list[Memory] = []
+        offset = 0
+        while offset < MAX_MEMORIES:
+            page = self.memories.list(user_id, sort_by="created_at", sort_order="asc", limit=PAGE, offset=offset)
+            for memory in page.items:
+                (templated if memory.template_id else free).append(memory)
+            offset += PAGE
+            if len(page.items) < PAGE:
+                break
+        return free, templated
+
+    def _vectors(self, memories: list[Memory]) -> list[list[float]]:
+        if not memories:
+            return []
+        if self.embedder is None:
+            raise ValidationFailed.single(
+                "embedder", "unavailable", "Inferring templates needs the embedding model; configure an embedder."
+            )
+        rows = self.embedder.embed([m.content for m in memories])
+        return [[float(v) for v in row] for row in rows]
+
+    def _additions(self, user_id: str, templated: list[Memory]) -> list[FieldAddition]:
+        from remember.templates.infer import missing_fields
+
+        by_template: dict[str, list[Memory]] = {}
+        for memory in templated:
+            by_template.setdefault(memory.template_id or "", []).append(memory)
+        view = self.templates.view_of(user_id)
+        found: list[FieldAddition] = []
+        for template_id, members in sorted(by_template.items()):
+            try:
+                resolved = view.resolved(template_id)
+            except NotFound:
+                continue
+            known = [f.name for f in resolved.fields]
+            for missing, count in missing_fields([m.content for m in members], known):
+                definition = {"name": missing.name, "type": missing.type}
+                found.append(FieldAddition(template_id, resolved.name, definition, count, len(members), missing.value))
+        return found
