@@ -128,6 +128,8 @@ def test_show_describes_item_types_and_conditions(capsys: pytest.CaptureFixture[
     code, out, _ = run(capsys, "template", "show", "builtin:person")
     assert code == 0
     assert "children_names" in out and "list of texts" in out and "only when has_children == true" in out
+
+
 def test_template_infer_proposes_and_accepts(capsys: pytest.CaptureFixture[str]) -> None:
     from bench.infer import mix
 

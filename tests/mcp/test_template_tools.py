@@ -336,6 +336,8 @@ async def test_a_template_of_twenty_thousand_fields_is_refused_by_the_limit(clie
     message = error(await client.call_tool("remember_create_template", {"template_name": "Huge", "fields": fields}))
     assert "a template has at most 200 fields" in message
     assert len(message) < 500
+
+
 async def test_the_form_starts_from_the_fields_read_from_the_text(server_for: Callable[[str], MCPServer]) -> None:
     asked: list[ElicitRequestParams] = []
 
