@@ -79,6 +79,8 @@ def _calls(ids: dict[str, str], bobs_memory: str) -> list[tuple[str, dict[str, A
         ("remember_update_preferences", {"preference_path": "search.default_limit", "value": 7}, None),
         ("remember_create_memory", {"content": "Bob's own"}, None),
         ("remember_create_template", {"template_name": "Reading log", "fields": BOOK_FIELDS}, None),
+        ("remember_infer_templates", {}, None),
+        ("remember_infer_templates", {"accept": "infer-000000000000", "apply": True}, "No proposal"),
     ]
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from remember.clock import Clock, utc_now
-from remember.errors import NotFound, ValidationFailed
+from remember.errors import NotFound, ValidationFailed, excerpt
 from remember.models import Memory
 from remember.service.memories import MemoryService
 from remember.service.templates import TemplateService
@@ -87,7 +87,7 @@ class InferenceService:
         proposal = next((p for p in self.propose(user_id).proposals if p.id == proposal_id), None)
         if proposal is None:
             raise NotFound(
-                f"No proposal {proposal_id!r}: the memories changed since it was made. "
+                f"No proposal {excerpt(proposal_id)}: the memories changed since it was made. "
                 "Call remember_infer_templates again and accept one of the ids it returns."
             )
         view = self.templates.create(user_id, proposal.definition())

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from remember.clock import Clock, utc_now
-from remember.errors import NotFound, ValidationFailed
+from remember.errors import NotFound, ValidationFailed, excerpt
 from remember.models import ApiToken
 from remember.store import TokenStore
 
@@ -45,7 +45,7 @@ def duration(text: str) -> timedelta:
     found = _DURATION.match(text.strip())
     if not found or int(found.group(1)) == 0:
         raise ValidationFailed.single(
-            "expires", "invalid", f"{text!r} is not a duration: use a number and m, h, d or w, e.g. 30d.", text
+            "expires", "invalid", f"{excerpt(text)} is not a duration: use a number and m, h, d or w, e.g. 30d.", text
         )
     return timedelta(**{_UNITS[found.group(2)]: int(found.group(1))})
 
@@ -85,7 +85,7 @@ class TokenService:
         """Revoke a token (only one of ``user_id``'s when given); revoking twice is not an error."""
         found = self.store.get_token(token_id.strip())
         if found is None or (user_id is not None and found.user_id != user_id):
-            raise NotFound(f"No token with id {token_id!r}. `remember token list` shows the ids.")
+            raise NotFound(f"No token with id {excerpt(token_id)}. `remember token list` shows the ids.")
         now = self.clock()
         self.store.revoke_token(found.id, now)
         return self.store.get_token(found.id) or found
