@@ -8,7 +8,6 @@ plain permission or SQLite's own page limit reproduces the same fault.
 
 from __future__ import annotations
 
-import errno
 import os
 import random
 import subprocess
@@ -18,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from disks import fill_disk, mount, small_tmpfs, unmount
 from remember.errors import StoreDamaged, StoreError, StoreReadOnly
 from remember.models import MemoryQuery
 from remember.service import Services
@@ -117,23 +117,15 @@ def test_a_file_that_is_not_a_database_says_how_to_recover(tmp_path: Path) -> No
 # read-only
 
 
-def _mount(*argv: str) -> str | None:
-    """None when the mount worked, else why it could not be made."""
-    if os.geteuid() != 0:
-        return "mounting needs root"
-    done = subprocess.run(["mount", *argv], capture_output=True, text=True, check=False)
-    return None if done.returncode == 0 else f"mount failed: {done.stderr.strip()}"
-
-
 @pytest.fixture
 def read_only_folder(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
     """A folder and a read-only view of it (a read-only bind mount, like read-only media)."""
     source, view = tmp_path / "source", tmp_path / "view"
     source.mkdir()
     view.mkdir()
-    why = _mount("--bind", str(source), str(view))
+    why = mount("--bind", str(source), str(view))
     if why is None:
-        why = _mount("-o", "remount,bind,ro", str(view))
+        why = mount("-o", "remount,bind,ro", str(view))
         if why is not None:
             subprocess.run(["umount", str(view)], check=False)
     if why is not None:
@@ -176,12 +168,11 @@ def test_a_read_only_file_opens_read_only(tmp_path: Path) -> None:
 def small_disk(tmp_path: Path) -> Iterator[Path]:
     """An 8 MB tmpfs: a disk that fills up."""
     folder = tmp_path / "disk"
-    folder.mkdir()
-    why = _mount("-t", "tmpfs", "-o", "size=8m", "tmpfs", str(folder))
+    why = small_tmpfs(folder)
     if why is not None:
         pytest.skip(f"no small tmpfs on this machine ({why}); test_a_full_database_still_reads simulates it")
     yield folder
-    subprocess.run(["umount", "--lazy", str(folder)], check=True)
+    unmount(folder)
 
 
 def fill_up(services: Services) -> list[str]:
@@ -196,18 +187,6 @@ def fill_up(services: Services) -> list[str]:
     with pytest.raises(StoreError, match="full"):
         create_until_full()
     return made
-
-
-def fill_disk(ballast: Path) -> None:
-    """Write ``ballast`` until the disk has no space left."""
-    with ballast.open("wb") as handle:
-        try:
-            while True:
-                handle.write(b"\0" * 65_536)
-                handle.flush()
-        except OSError as exc:
-            if exc.errno != errno.ENOSPC:
-                raise
 
 
 def test_on_a_full_disk_reads_keep_working_and_writes_resume_once_space_is_freed(small_disk: Path) -> None:
