@@ -147,6 +147,7 @@ def test_malformed_requests_get_4xx_and_change_nothing(
         "truncated", b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "remember_create_memory"'
     )
     send("a number", b"42")
+    send("a lone surrogate", b'{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"x": "\\ud800"}}')
     send("an empty batch", b"[]")
     send("a batch", json.dumps([{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}] * 3).encode())
     send("no jsonrpc", json.dumps({"id": 1, "method": "tools/list"}).encode())
@@ -220,6 +221,9 @@ def test_malformed_requests_get_4xx_and_change_nothing(
     refused = {why for why, r in sent if r.status_code >= 400 or "error" in r.text}
     assert refused >= {"not JSON", "truncated", "a number", "oversized", "text/plain", "unknown session", "no session"}
     assert {r.status_code for why, r in sent if why == "oversized"} == {413}
+    answers = dict(sent)
+    assert answers["not JSON"].json()["error"]["code"] == -32700  # a JSON-RPC parse error, as over stdio
+    assert answers["a lone surrogate"].status_code < 500
     assert httpx2.get(f"{http_server.url}/health").status_code == 200
     assert session.call("remember_list_memories", {})["result"]["structuredContent"]["total"] == 0  # still served
     assert logical_fingerprint(store, store.user_ids()) == before
