@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from disks import small_tmpfs, unmount
 from remember.search.embedders import MiniLMEmbedder
 from remember.service import Services
 from remember.store import Store, open_store
@@ -222,3 +223,14 @@ def embedder() -> MiniLMEmbedder:
 @pytest.fixture
 def services(store: Store, clock: TickingClock, embedder: MiniLMEmbedder) -> Services:
     return Services.over(store, clock, embedder)
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """An 8 MB tmpfs: a disk that fills up (skipped where the machine cannot mount one)."""
+    folder = tmp_path / "disk"
+    why = small_tmpfs(folder)
+    if why is not None:
+        pytest.skip(f"no small tmpfs on this machine ({why}); test_a_full_database_still_reads simulates a full disk")
+    yield folder
+    unmount(folder)

@@ -5,28 +5,17 @@ there afterwards, the file passes an integrity check, and writes resume once spa
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from disks import fill_disk, small_tmpfs, unmount
+from disks import fill_disk
 from http_support import HttpServer, connect
 from remember.service.tokens import TokenService
 from remember.store import open_store
 from support import ok, text
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
-
-
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    folder = tmp_path / "disk"
-    why = small_tmpfs(folder)
-    if why is not None:
-        pytest.skip(f"no small tmpfs on this machine ({why}); tests/store/test_sqlite_faults.py simulates a full disk")
-    yield folder
-    unmount(folder)
 
 
 async def test_a_full_disk_gives_clear_errors_over_http_and_loses_nothing(small_disk: Path, tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from disks import fill_disk, mount, small_tmpfs, unmount
+from disks import fill_disk, mount
 from remember.errors import StoreDamaged, StoreError, StoreReadOnly
 from remember.models import MemoryQuery
 from remember.service import Services
@@ -162,17 +162,6 @@ def test_a_read_only_file_opens_read_only(tmp_path: Path) -> None:
 
 
 # a full disk
-
-
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """An 8 MB tmpfs: a disk that fills up."""
-    folder = tmp_path / "disk"
-    why = small_tmpfs(folder)
-    if why is not None:
-        pytest.skip(f"no small tmpfs on this machine ({why}); test_a_full_database_still_reads simulates it")
-    yield folder
-    unmount(folder)
 
 
 def fill_up(services: Services) -> list[str]:

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import argparse
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    Commands = argparse._SubParsersAction[argparse.ArgumentParser]
+from remember.cli.grammar import Commands
 
 
 def add_db_commands(commands: Commands) -> None:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
 from remember import __version__
 from remember.cli.db_parser import add_db_commands
+from remember.cli.grammar import Commands
 from remember.cli.search_parser import add_search_commands
 from remember.cli.template_parser import add_suggest_command, add_template_commands
 from remember.cli.token_parser import add_token_commands
@@ -62,10 +62,6 @@ def _accept_everywhere(commands: Commands, options: tuple[tuple[str, str, str], 
         for action in sub._actions:
             if isinstance(action, argparse._SubParsersAction):
                 _accept_everywhere(action, options)
-
-
-if TYPE_CHECKING:
-    Commands = argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 def _command(commands: Commands, name: str, summary: str) -> argparse.ArgumentParser:

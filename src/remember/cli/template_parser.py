@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    Commands = argparse._SubParsersAction[argparse.ArgumentParser]
+from remember.cli.grammar import Commands
 
 SORTS = ["usage_count", "name", "recent"]
 
