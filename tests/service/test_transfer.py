@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -144,24 +144,19 @@ def test_an_import_commits_in_parts_that_let_another_writer_in(store_url: str, t
     source = Services.over(open_store(f"sqlite:///{tmp_path / 'source.db'}"))
     records = many_records(source, "carol", 6 * PART)
     importer, server = Services.over(open_store(store_url)), Services.over(open_store(store_url))
-    seen: set[int] = set()
-    made: list[str] = []
-    finished = threading.Event()
+    seen: list[int] = []
 
-    def serve() -> None:  # a server beside the import: writes, and counts what it can see
-        while not finished.is_set():
-            made.append(server.memories.create(ALICE, {"content": f"written during the import {len(made)}"}).id)
-            seen.add(server.store.list_memories("carol", MemoryQuery(limit=1)).total)
+    def between_parts() -> Iterator[dict[str, Any]]:
+        """The export, with a server writing and counting each time the import reads past a whole part."""
+        for index, record in enumerate(records):
+            if index > 1 and (index - 1) % PART == 0:  # the import has just committed its part
+                server.memories.create(ALICE, {"content": f"written during the import {index}"})
+                seen.append(server.store.list_memories("carol", MemoryQuery(limit=1)).total)
+            yield record
 
-    writer = threading.Thread(target=serve)
-    writer.start()
-    try:
-        assert import_records(importer.store, importer.indexer, records) == {"carol": 6 * PART}
-    finally:
-        finished.set()
-        writer.join()
-    assert seen - {0, 6 * PART}, "the writer never saw a part of the import committed"
-    assert server.store.list_memories(ALICE, MemoryQuery(limit=1)).total == len(made) > 0
+    assert import_records(importer.store, importer.indexer, between_parts()) == {"carol": 6 * PART}
+    assert seen == [part * PART for part in range(1, 6)], "each part is committed before the next is read"
+    assert server.store.list_memories(ALICE, MemoryQuery(limit=1)).total == 5
     for services in (source, importer, server):
         services.close()
 
