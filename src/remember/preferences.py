@@ -45,6 +45,14 @@ SPECS: tuple[PreferenceSpec, ...] = (
         0,
         1,
     ),
+    PreferenceSpec(
+        "memory.on_duplicate",
+        "str",
+        "keep",
+        "What a create does when the user has a memory of the same or a very similar text: keep both "
+        "(and say so), skip the new one, or merge it into the existing one. A retried call is never stored twice.",
+        choices=("keep", "skip", "merge"),
+    ),
     PreferenceSpec("privacy.default_trust", "float", 0.5, "Trust level (0-1) of a memory created without one.", 0, 1),
     PreferenceSpec("search.default_limit", "int", 10, "Results returned by a search without a limit.", 1, 100),
     PreferenceSpec(
@@ -122,6 +130,10 @@ def check_category(category: str) -> str:
 def coerce(spec: PreferenceSpec, value: Any) -> Any:
     """``value`` checked against ``spec``; raises ValidationFailed saying what is expected."""
     checked = _coerce_kind(spec, value)
+    if spec.choices and checked not in spec.choices:
+        raise ValidationFailed.single(
+            "value", "options", f"{spec.path} must be one of {', '.join(spec.choices)}; got {excerpt(value)}.", value
+        )
     if spec.kind in ("int", "float"):
         _check_bounds(spec, checked)
     return checked

@@ -254,7 +254,7 @@ def test_list_shortcuts_and_filters_combine(services: Services) -> None:
 
 def test_list_date_window(services: Services, clock: Any) -> None:
     first = create(services)
-    second = create(services)
+    second = create(services, content="Tom is a designer at Figma.")
     cut = services.memories.get(ALICE, second, record_access=False).created_at.isoformat()
     assert [m.id for m in services.memories.list(ALICE, created_after=cut).items] == [second]
     assert [m.id for m in services.memories.list(ALICE, created_before=cut).items] == [first]

@@ -32,7 +32,8 @@ def add(services: Services, user: str, args: argparse.Namespace) -> None:
         )
     content = files.text_arg(args.content) if args.content is not None else None
     draft = MemoryDraft(content=content, template_id=template_id, structured_content=structured, **_options(args))
-    memory = services.memories.create(user, draft)
+    stored = services.memories.store_new(user, draft)
+    memory = stored.memory
     best = None
     wanted = args.accept_suggestion or services.preferences.effective(user)["templates.auto_suggest"]
     if memory.template_id is None and wanted and not args.no_suggestion:
@@ -44,7 +45,7 @@ def add(services: Services, user: str, args: argparse.Namespace) -> None:
             applied = True
         except ValidationFailed as problem:
             output.not_applied(memory, best, problem)
-    output.memory(memory, as_json=args.json, suggestion=best, applied=applied)
+    output.memory(memory, as_json=args.json, suggestion=best, applied=applied, duplicate=stored.duplicate)
 
 
 def get(services: Services, user: str, args: argparse.Namespace) -> None:

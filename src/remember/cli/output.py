@@ -12,6 +12,7 @@ from remember.models import HistoryEntry, Memory, Page, PreferenceChange
 from remember.service import Deletion
 
 if TYPE_CHECKING:
+    from remember.service.dedup import Duplicate
     from remember.service.inference import Accepted, Inference
     from remember.templates.suggest import Suggestion
 
@@ -41,9 +42,12 @@ def memory(
     as_json: bool,
     suggestion: Suggestion | None = None,
     applied: bool = False,
+    duplicate: Duplicate | None = None,
 ) -> None:
     if as_json:
         data = m.as_dict()
+        if duplicate is not None:
+            data["duplicate"] = duplicate.as_dict()
         if history is not None:
             data["history"] = [h.as_dict() for h in history]
         if suggestion is not None:
@@ -56,6 +60,8 @@ def memory(
         if value not in (None, [], ""):
             print(f"{key + ':':12}{_plain(value)}")
     print(f"{'happened:':12}{data['context']['timestamp']}")
+    if duplicate is not None:
+        print(f"{'duplicate:':12}{_duplicate(duplicate)}")
     print()
     print(m.content)
     for entry in history or ():
@@ -160,3 +166,13 @@ def accepted(done: Accepted, *, as_json: bool) -> None:
     for skip in done.skipped:
         problems = "; ".join(e["message"] for e in skip["errors"])
         print(f"  {skip['memory_id']} left as it was: {problems}", file=sys.stderr)
+
+
+def _duplicate(d: Duplicate) -> str:
+    what = {"repeat": "the same call again", "same": "the same text", "similar": f"similar ({d.similarity:.2f})"}
+    done = {
+        "stored": "stored beside it",
+        "skipped": "not stored again",
+        "merged": "merged into it",
+    }
+    return f"{what[d.match]} as memory {d.memory_id}: {done[d.action]}"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -267,6 +267,8 @@ class WrittenMemoryOut(MemoryOut):
 
     @classmethod
     def of_stored(cls, stored: Stored, **extra: Any) -> Self:
+        if stored.duplicate is not None and "duplicate" in cls.model_fields:
+            extra = {"duplicate": DuplicateOut(**stored.duplicate.as_dict()), **extra}
         return cls(**stored.memory.as_dict(), ignored_fields=_ignored(stored.ignored), **extra)
 
 
@@ -274,7 +276,18 @@ def _ignored(errors: Sequence[FieldError]) -> list[IgnoredFieldOut]:
     return [IgnoredFieldOut(field=e.field, code=e.code, message=e.message) for e in errors]
 
 
+class DuplicateOut(BaseModel):
+    memory_id: str
+    match: Literal["repeat", "same", "similar"]
+    similarity: float
+    action: Literal["stored", "skipped", "merged"]
+
+
 class CreatedMemoryOut(WrittenMemoryOut):
+    duplicate: DuplicateOut | None = Field(
+        default=None,
+        description="The memory already holding this text, and what was done (stored beside, skipped, merged).",
+    )
     template_suggestions: list[SuggestionOut] | None = Field(
         default=None,
         description="Templates this free-text memory may fit; apply one with remember_apply_template.",

@@ -7,13 +7,14 @@ import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from remember.access import trust_level
 from remember.clock import Clock, from_text, to_text, utc_now
 from remember.errors import FieldError, NotFound, RememberError, ValidationFailed
 from remember.filters import Filter, conjoin, parse_filter
 from remember.memory_fields import EDITABLE, INDEXED
 from remember.models import HistoryEntry, IndexEntry, Memory, MemoryQuery, Page, SortField
 from remember.search import text
-from remember.service import checks, fields, structured, visibility
+from remember.service import checks, dedup, fields, structured, visibility
 from remember.service.access import note_access
 from remember.service.drafts import MemoryDraft, MemoryPatch, memory_draft, memory_patch
 from remember.service.indexer import Indexer
@@ -41,6 +42,7 @@ class Stored:
 
     memory: Memory
     ignored: tuple[FieldError, ...] = ()
+    duplicate: dedup.Duplicate | None = None  # the memory the create found already stored
 
 
 @dataclasses.dataclass(frozen=True)
@@ -75,10 +77,52 @@ class MemoryService:
         return self.store_new(user_id, draft).memory
 
     def store_new(self, user_id: str, draft: MemoryDraft | Mapping[str, Any]) -> Stored:
-        """``create``, also saying which given template field values were not kept, and why."""
-        memory, fields_text, ignored = self._prepare(user_id, memory_draft(draft))
-        self.store.insert_memory(memory, self.indexer.entry(memory, fields_text))
-        return Stored(memory, ignored)
+        """``create``, also saying which given template field values were not kept, and why, and which
+        memory already held the text (dedup on write, ``memory.on_duplicate``: service/dedup.py)."""
+        clean = memory_draft(draft)
+        memory, fields_text, ignored = self._prepare(user_id, clean)
+        entry = self.indexer.entry(memory, fields_text)
+        repeat = dedup.repeat_rule(bool((clean.context or {}).get("timestamp")))
+        found = dedup.find(self.store, user_id, memory, entry.vector, repeat)
+        mode = self.preferences.effective(user_id)["memory.on_duplicate"]
+        if found is not None and (found.match == "repeat" or mode != "keep"):
+            return self._settle(user_id, memory, found, mode, ignored)
+        twin = self.store.insert_new_memories([(memory, entry)], max_trust=trust_level(), repeat=repeat)[0]
+        if twin is not None:  # the same call, made at the same time, got there first
+            return Stored(twin, ignored, dedup.Duplicate(twin.id, "repeat", 1.0, "skipped"))
+        kept = dedup.Duplicate(found.memory.id, found.match, found.similarity, "stored") if found else None
+        return Stored(memory, ignored, kept)
+
+    def _settle(
+        self, user_id: str, new: Memory, found: dedup.Found, mode: str, ignored: tuple[FieldError, ...]
+    ) -> Stored:
+        """A duplicate not stored: the existing memory as it is (skip, a retry) or with the new one merged in."""
+        if found.match == "repeat" or mode == "skip":
+            return Stored(
+                found.memory, ignored, dedup.Duplicate(found.memory.id, found.match, found.similarity, "skipped")
+            )
+        merged = self._merge(user_id, found, new)
+        return Stored(merged, ignored, dedup.Duplicate(merged.id, found.match, found.similarity, "merged"))
+
+    def _merge(self, user_id: str, found: dedup.Found, new: Memory) -> Memory:
+        """The existing memory with the new one's tags, references and a higher weight; a similar free
+        text takes the new wording. The values replaced go to its history."""
+        old = found.memory
+        patch: dict[str, Any] = {}
+        for name in ("tags", "references"):
+            union = tuple(dict.fromkeys((*getattr(old, name), *getattr(new, name))))
+            if union != getattr(old, name):
+                patch[name] = list(union)
+        if new.weight > old.weight:
+            patch["weight"] = new.weight
+        if new.title and not old.title:
+            patch["title"] = new.title
+        free_text = old.template_id is None and new.template_id is None
+        if found.match == "similar" and free_text and new.content != old.content:
+            patch["content"] = new.content
+        if not patch:
+            return old
+        return self.change(user_id, old.id, patch, reason="merged a duplicate create").memory
 
     def create_many(self, user_id: str, drafts: Sequence[MemoryDraft | Mapping[str, Any]]) -> list[Memory]:
         """Store several memories at once, embedding them in batches: all are stored, or none.

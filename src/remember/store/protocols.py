@@ -13,7 +13,7 @@ default) and ``remember.store.postgres``; one contract suite tests both.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -44,6 +44,20 @@ class MemoryStore(Protocol):
 
     def insert_memories(self, batch: Sequence[tuple[Memory, IndexEntry | None]]) -> None:
         """Store many new memories and their index entries in one transaction."""
+
+    def insert_new_memories(
+        self,
+        batch: Sequence[tuple[Memory, IndexEntry | None]],
+        *,
+        max_trust: float,
+        repeat: Callable[[Memory, Memory], bool],
+    ) -> list[Memory | None]:
+        """Store each memory unless it repeats a live memory of its user (same normalised text,
+        trust at most ``max_trust``, ``repeat(stored, new)``); per memory, the one it repeats
+        (nothing written) or None. Atomic: concurrent identical creates store one memory."""
+
+    def memories_by_text(self, user_id: str, texts: Sequence[str], *, max_trust: float) -> dict[str, list[Memory]]:
+        """Of ``texts``, those live memories of the user hold (same normalised text): text -> them."""
 
     def get_memory(self, user_id: str, memory_id: str) -> Memory | None:
         """The memory, deleted or not, or None if the user has no such memory."""

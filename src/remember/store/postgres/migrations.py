@@ -12,7 +12,7 @@ from psycopg import errors as pgerrors
 from remember.errors import StoreError
 from remember.store.postgres.connection import Connection
 from remember.store.postgres.dialect import DIALECT
-from remember.store.sql import schema
+from remember.store.sql import fingerprint, schema
 from remember.store.sql.migrations import apply_pending
 from remember.store.sql.session import Session
 
@@ -123,7 +123,14 @@ def _api_tokens(conn: Connection) -> None:
     conn.execute(TYPES.render(schema.API_TOKENS))
 
 
-MIGRATIONS = schema.steps(_initial, _templates, _search, _suggestions, _fields, _covering_fields, _api_tokens)
+def _content_hash(conn: Connection) -> None:
+    conn.execute(TYPES.render(schema.CONTENT_HASH))
+    fingerprint.backfill(Session(conn, DIALECT))
+
+
+MIGRATIONS = schema.steps(
+    _initial, _templates, _search, _suggestions, _fields, _covering_fields, _api_tokens, _content_hash
+)
 
 
 def migrate(conn: Connection, location: str) -> list[str]:

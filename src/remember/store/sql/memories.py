@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from remember.errors import Conflict, NotFound, StoreError, excerpt
 from remember.models import HistoryEntry, IndexEntry, Memory, MemoryChange
 from remember.store.sql.base import SqlBase
 from remember.store.sql.dialect import chunks
+from remember.store.sql.fingerprint import content_hash
 from remember.store.sql.rows import (
     HISTORY_COLUMNS,
     MEMORY_ASSIGNMENTS,
@@ -23,6 +24,8 @@ from remember.store.sql.session import Session
 
 SORT_COLUMNS = frozenset({"created_at", "updated_at", "weight", "occurred_at"})
 CHUNK = 500  # ids bound in one statement
+TWINS = 20  # memories of one text compared with a new one (a text stored more often is rare)
+Repeat = Callable[[Memory, Memory], bool]
 HISTORY_INSERT = f"INSERT INTO memory_history ({HISTORY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
 
 
@@ -44,6 +47,46 @@ class MemoryTables(SqlBase):
                 which = f"Memory {batch[0][0].id}" if len(batch) == 1 else "One of these memories"
                 raise StoreError(f"{which} already exists; give the new memory another id.") from exc
             raise
+
+    def insert_new_memories(
+        self, batch: Sequence[tuple[Memory, IndexEntry | None]], *, max_trust: float, repeat: Repeat
+    ) -> list[Memory | None]:
+        """Insert each memory unless it repeats a live memory of its user: one with the same
+        normalised text, trust at most ``max_trust``, and ``repeat(stored, new)`` true. Per memory,
+        the memory it repeats (nothing written) or None (inserted).
+
+        One transaction under the users' locks: two identical creates at once store one memory,
+        and a memory earlier in the batch counts.
+        """
+        found: list[Memory | None] = []
+        with self.writing() as s:
+            s.lock_users(sorted({m.user_id for m, _ in batch}))
+            for memory, index in batch:
+                twins = self._twins(s, memory.user_id, content_hash(memory.content), max_trust)
+                repeated = next((t for t in twins if repeat(t, memory)), None)
+                if repeated is None:
+                    self.insert_row(s, memory, index)
+                found.append(repeated)
+        return found
+
+    def memories_by_text(self, user_id: str, texts: Sequence[str], *, max_trust: float) -> dict[str, list[Memory]]:
+        """Of these texts, the ones live memories of the user already hold (same normalised text):
+        text -> those memories, oldest first (at most TWINS)."""
+        out: dict[str, list[Memory]] = {}
+        with self.reading() as s:
+            for text in texts:
+                twins = self._twins(s, user_id, content_hash(text), max_trust)
+                if twins:
+                    out[text] = twins
+        return out
+
+    def _twins(self, s: Session, user_id: str, key: str, max_trust: float) -> list[Memory]:
+        rows = s.all(
+            f"SELECT {MEMORY_COLUMNS} FROM memories WHERE user_id = ? AND content_hash = ? AND deleted_at IS NULL "
+            "AND trust <= ? ORDER BY created_at, id LIMIT ?",
+            (user_id, key, max_trust, TWINS),
+        )
+        return [memory_from_row(self.dialect, r) for r in rows]
 
     def get_memory(self, user_id: str, memory_id: str) -> Memory | None:
         with self.reading() as s:
@@ -138,8 +181,8 @@ class MemoryTables(SqlBase):
     def insert_row(self, s: Session, memory: Memory, index: IndexEntry | None) -> None:
         """Insert one memory, its tags and its index entry (the caller holds the user's index lock)."""
         s.run(
-            f"INSERT INTO memories ({MEMORY_COLUMNS}) VALUES ({MEMORY_PLACEHOLDERS})",
-            memory_params(self.dialect, memory),
+            f"INSERT INTO memories ({MEMORY_COLUMNS}, content_hash) VALUES ({MEMORY_PLACEHOLDERS}, ?)",
+            (*memory_params(self.dialect, memory), content_hash(memory.content)),
         )
         _write_tags(s, memory)
         self.write_fields(s, memory)
@@ -168,8 +211,8 @@ class MemoryTables(SqlBase):
             )
         s.run("DELETE FROM memory_tags WHERE user_id = ? AND memory_id = ?", (memory.user_id, memory.id))
         s.run(
-            f"UPDATE memories SET {MEMORY_ASSIGNMENTS} WHERE user_id = ? AND id = ?",
-            (*memory_params(self.dialect, memory)[2:], memory.user_id, memory.id),
+            f"UPDATE memories SET {MEMORY_ASSIGNMENTS}, content_hash = ? WHERE user_id = ? AND id = ?",
+            (*memory_params(self.dialect, memory)[2:], content_hash(memory.content), memory.user_id, memory.id),
         )
         _write_tags(s, memory)
         self.write_fields(s, memory)

@@ -30,6 +30,8 @@ STEP_NAMES = (
     "0005_fields",
     "0006_covering_fields",
     "0007_api_tokens",
+    # 0008 is kept for the relationship tables, built beside this step.
+    "0009_content_hash",
 )
 
 
@@ -187,4 +189,11 @@ CREATE TABLE api_tokens (
     last_used_at $moment
 );
 CREATE INDEX api_tokens_user ON api_tokens (user_id, created_at);
+"""
+
+# A memory's normalised text hash (store/sql/fingerprint.py), so that a create finds
+# its twin by index inside the transaction that writes it.
+CONTENT_HASH = """
+ALTER TABLE memories ADD COLUMN content_hash $key;
+CREATE INDEX memories_content_hash ON memories (user_id, content_hash);
 """

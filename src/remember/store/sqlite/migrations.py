@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from remember.store.sql import schema
+from remember.store.sql import fingerprint, schema
 from remember.store.sql.migrations import apply_pending, refuse_unknown
 from remember.store.sql.session import Session
 from remember.store.sqlite.dialect import DIALECT
@@ -117,7 +117,14 @@ def _api_tokens(conn: sqlite3.Connection) -> None:
     run_script(conn, TYPES.render(schema.API_TOKENS))
 
 
-MIGRATIONS = schema.steps(_initial, _templates, _search, _suggestions, _fields, _covering_fields, _api_tokens)
+def _content_hash(conn: sqlite3.Connection) -> None:
+    run_script(conn, TYPES.render(schema.CONTENT_HASH))
+    fingerprint.backfill(Session(conn, DIALECT))
+
+
+MIGRATIONS = schema.steps(
+    _initial, _templates, _search, _suggestions, _fields, _covering_fields, _api_tokens, _content_hash
+)
 
 
 def pending(conn: sqlite3.Connection, location: str) -> list[str]:

@@ -1,0 +1,111 @@
+"""Dedup on write: is a new memory one the user already has?
+
+Three answers, strongest first:
+
+- a **repeat**: the same normalised text (``store/sql/fingerprint.py``) and the same
+  fields (a client retrying a call). Never stored twice, whatever the preference: the
+  store checks it in the transaction that would write the memory.
+- the **same** text with other fields (another weight, tags, a later timestamp).
+- a **similar** text: the nearest memory by vector cosine is above ``COSINE`` and the
+  two share at least ``OVERLAP`` of their keywords (the smaller text's terms).
+
+What happens to the last two is the preference ``memory.on_duplicate``: ``keep``
+both (the default: a false match never loses a memory) and say so, ``skip`` the new
+one, or ``merge`` it into the existing one (history keeps what it replaced). The
+thresholds were chosen on a dev set (``python -m bench --only dedup``; docs/memories.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from remember.access import trust_level
+from remember.models import Memory
+from remember.search import text
+from remember.service import visibility
+from remember.store import SearchStore
+from remember.store.sql.fingerprint import normalised
+
+Match = Literal["repeat", "same", "similar"]
+Action = Literal["stored", "skipped", "merged"]
+MODES = ("keep", "skip", "merge")
+COSINE = 0.9
+OVERLAP = 0.5
+NEAREST = 3  # vector neighbours looked at
+Repeat = Callable[[Memory, Memory], bool]
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    """The memory a create found already stored, how close it is, and what was done."""
+
+    memory_id: str
+    match: Match
+    similarity: float  # vector cosine; 1.0 for the same text
+    action: Action
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"memory_id": self.memory_id, "match": self.match, "similarity": self.similarity, "action": self.action}
+
+
+@dataclass(frozen=True)
+class Found:
+    memory: Memory
+    match: Match
+    similarity: float
+
+
+# What a retried call gives again; the timestamp counts only when the first call gave one.
+_SAME_CALL = ("content", "title", "type", "weight", "trust", "tags", "references", "location", "template_id",
+              "structured_content")  # fmt: skip
+
+
+def repeat_rule(stamped: bool) -> Repeat:
+    """Whether a new memory is a stored one made again by the same call (a retry); the time it
+    happened counts when the call gave one (else it is "now", which a retry moves)."""
+
+    def is_repeat(stored: Memory, new: Memory) -> bool:
+        before, after = stored.as_dict(), new.as_dict()
+        if any(before[name] != after[name] for name in _SAME_CALL):
+            return False
+        if stamped and stored.occurred_at != new.occurred_at:
+            return False
+        return dict(stored.context) == dict(new.context)
+
+    return is_repeat
+
+
+def keyword_overlap(a: str, b: str) -> float:
+    """The share of the shorter text's keywords (stopwords left out) that the other holds."""
+    left, right = set(text.query_terms(a)), set(text.query_terms(b))
+    if not left or not right:
+        return 1.0 if normalised(a) == normalised(b) else 0.0
+    return len(left & right) / min(len(left), len(right))
+
+
+def find(store: SearchStore, user_id: str, memory: Memory, vector: bytes | None, is_repeat: Repeat) -> Found | None:
+    """The live memory of the user (within the caller's reach) that ``memory`` duplicates, if any."""
+    same = store.memories_by_text(user_id, [memory.content], max_trust=trust_level()).get(memory.content)
+    if same:
+        repeat = next((m for m in same if is_repeat(m, memory)), None)
+        return Found(repeat, "repeat", 1.0) if repeat else Found(same[0], "same", 1.0)
+    if vector is None:
+        return None
+    return _similar(store, user_id, memory, vector)
+
+
+def _similar(store: SearchStore, user_id: str, memory: Memory, vector: bytes) -> Found | None:
+    near = store.vector_candidates(
+        user_id, vector, filter=visibility.within_reach(None), deleted="exclude", limit=NEAREST
+    )
+    close = [(i, c) for i, c in near if c >= COSINE]
+    if not close:
+        return None
+    by_id = {m.id: m for m in store.get_memories(user_id, [i for i, _ in close])}
+    for memory_id, cosine in close:
+        other = by_id.get(memory_id)
+        if other is not None and keyword_overlap(memory.content, other.content) >= OVERLAP:
+            return Found(other, "similar", round(cosine, 4))
+    return None
