@@ -11,6 +11,7 @@ from typing import Any
 
 from bench import (
     backends,
+    dedup,
     foundation,
     hostile,
     importing,
@@ -37,6 +38,7 @@ SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "hostile": hostile.run,
     "importing": importing.run,
     "remote": remote.run,
+    "dedup": dedup.run,
 }
 
 

@@ -173,3 +173,13 @@ async def test_oversized_requests_are_refused_quickly(client: Client, db: Path) 
     huge_tags = [f"t{i}" for i in range(10_000)]
     assert "tags" in error(await client.call_tool("remember_create_memory", {"content": "x", "tags": huge_tags}))
     assert fingerprint(db) == before
+
+
+async def test_create_names_the_duplicate_it_found(client: Client) -> None:
+    first = await create(client, tags=["work"])
+    again = await create(client, tags=["work"])
+    assert again["id"] == first["id"]
+    assert again["duplicate"] == {"memory_id": first["id"], "match": "repeat", "similarity": 1.0, "action": "skipped"}
+    similar = await create(client, content="Sarah works at Google as a product manager.")
+    assert similar["id"] != first["id"]
+    assert (similar["duplicate"]["memory_id"], similar["duplicate"]["action"]) == (first["id"], "stored")

@@ -7,7 +7,7 @@ Three answers, strongest first:
   store checks it in the transaction that would write the memory.
 - the **same** text with other fields (another weight, tags, a later timestamp).
 - a **similar** text: the nearest memory by vector cosine is above ``COSINE`` and the
-  two share at least ``OVERLAP`` of their keywords (the smaller text's terms).
+  two share at least ``OVERLAP`` of their keywords (Jaccard, stopwords left out).
 
 What happens to the last two is the preference ``memory.on_duplicate``: ``keep``
 both (the default: a false match never loses a memory) and say so, ``skip`` the new
@@ -31,8 +31,8 @@ from remember.store.sql.fingerprint import normalised
 Match = Literal["repeat", "same", "similar"]
 Action = Literal["stored", "skipped", "merged"]
 MODES = ("keep", "skip", "merge")
-COSINE = 0.9
-OVERLAP = 0.5
+COSINE = 0.8
+OVERLAP = 0.6
 NEAREST = 3  # vector neighbours looked at
 Repeat = Callable[[Memory, Memory], bool]
 
@@ -78,11 +78,11 @@ def repeat_rule(stamped: bool) -> Repeat:
 
 
 def keyword_overlap(a: str, b: str) -> float:
-    """The share of the shorter text's keywords (stopwords left out) that the other holds."""
+    """The share of the two texts' keywords (stopwords left out) that both hold (Jaccard)."""
     left, right = set(text.query_terms(a)), set(text.query_terms(b))
     if not left or not right:
         return 1.0 if normalised(a) == normalised(b) else 0.0
-    return len(left & right) / min(len(left), len(right))
+    return len(left & right) / len(left | right)
 
 
 def find(store: SearchStore, user_id: str, memory: Memory, vector: bytes | None, is_repeat: Repeat) -> Found | None:
