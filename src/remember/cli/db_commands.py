@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import IO, Any
 
-from remember.cli import output
+from remember.cli import moving_commands, output
 from remember.config import Settings
 from remember.errors import ValidationFailed
 from remember.service import Services
@@ -17,8 +17,11 @@ from remember.service.transfer import export_records, import_records, refuse_exi
 
 
 def export(services: Services, user: str, args: argparse.Namespace) -> None:
+    if args.format != "jsonl":
+        moving_commands.export(services, user, args)
+        return
     users = None if args.all_users else [user]
-    with _opened(args.output, "w") as out:
+    with _opened(args.target or args.output, "w") as out:
         written = 0
         for record in export_records(services.store, users):
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
@@ -26,8 +29,13 @@ def export(services: Services, user: str, args: argparse.Namespace) -> None:
     print(f"Exported {written - 1} records.", file=sys.stderr)
 
 
-def load(services: Services, _user: str, args: argparse.Namespace) -> None:
-    """Every user in the file (an export says whose each record is)."""
+def load(services: Services, user: str, args: argparse.Namespace) -> None:
+    """Every user in the file (an export says whose each record is); another server's data goes to ``user``."""
+    if args.source != "remember":
+        moving_commands.load(services, user, args)
+        return
+    if args.dry_run:
+        raise ValidationFailed.single("--dry-run", "invalid", "--dry-run is for --from FORMAT imports.")
     if args.file == "-":  # read once: standard input cannot be read twice
         lines: list[str] = list(sys.stdin)
         records: Callable[[], Iterator[Any]] = lambda: _records(iter(lines))  # noqa: E731

@@ -4,22 +4,38 @@ from __future__ import annotations
 
 from remember.cli.grammar import Commands
 
+FORMATS = ("server-memory", "mcp-memory-service", "basic-memory", "mem0")
+EXPORT_FORMATS = ("jsonl", "markdown", "server-memory")
+
 
 def add_db_commands(commands: Commands) -> None:
     export = commands.add_parser(
         "export",
-        help="write a user's (or every user's) data as JSON Lines",
-        description="Write memories, history, templates, preferences and vectors as JSON Lines.",
+        help="write a user's (or every user's) data as JSON Lines, Markdown notes or a server-memory file",
+        description="Write memories, history, templates, preferences and vectors as JSON Lines (the default); "
+        "or, with --format markdown DIR, one Markdown file per memory (YAML frontmatter: readable in any editor "
+        "or Obsidian); or, with --format server-memory FILE, the MCP reference memory server's JSONL graph.",
     )
+    export.add_argument("target", nargs="?", metavar="PATH", help="the file (or, for markdown, the folder) to write")
     export.add_argument("-o", "--output", default="-", metavar="FILE", help="where to write ('-' for stdout)")
-    export.add_argument("--all-users", action="store_true", help="every user, not only --user")
+    export.add_argument("--format", choices=EXPORT_FORMATS, default="jsonl", help="what to write (default: jsonl)")
+    export.add_argument("--all-users", action="store_true", help="every user, not only --user (jsonl only)")
 
     load = commands.add_parser(
         "import",
-        help="read an export into the database",
-        description="Read an export (JSON Lines) into the database; each user must not exist there yet.",
+        help="read an export, or another memory server's data, into the database",
+        description="Read a remember export (JSON Lines; each user must not exist yet), or with --from FORMAT "
+        "another memory server's data into --user's memories (see docs/importing.md). Importing the same "
+        "data again creates nothing new.",
     )
-    load.add_argument("file", help="the export ('-' reads stdin)")
+    load.add_argument(
+        "file", metavar="PATH", help="the file or folder to read ('-' reads a remember export from stdin)"
+    )
+    load.add_argument(
+        "--from", dest="source", choices=("remember", *FORMATS), default="remember",
+        help="whose data it is (default: a remember export)",
+    )  # fmt: skip
+    load.add_argument("--dry-run", action="store_true", help="show what would be created, write nothing")
     load.add_argument("--json", action="store_true", help="print JSON for scripts")
 
     db = commands.add_parser("db", help="database maintenance", description="Database maintenance.")

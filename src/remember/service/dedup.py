@@ -62,15 +62,16 @@ _SAME_CALL = ("content", "title", "type", "weight", "trust", "tags", "references
               "structured_content")  # fmt: skip
 
 
-def repeat_rule(stamped: bool) -> Repeat:
+def repeat_rule(stamped: set[str]) -> Repeat:
     """Whether a new memory is a stored one made again by the same call (a retry); the time it
-    happened counts when the call gave one (else it is "now", which a retry moves)."""
+    happened counts when the call gave one (``stamped``: those new memories' ids), else it is
+    "now", which a retry moves."""
 
     def is_repeat(stored: Memory, new: Memory) -> bool:
         before, after = stored.as_dict(), new.as_dict()
         if any(before[name] != after[name] for name in _SAME_CALL):
             return False
-        if stamped and stored.occurred_at != new.occurred_at:
+        if new.id in stamped and stored.occurred_at != new.occurred_at:
             return False
         return dict(stored.context) == dict(new.context)
 

@@ -82,7 +82,7 @@ class MemoryService:
         clean = memory_draft(draft)
         memory, fields_text, ignored = self._prepare(user_id, clean)
         entry = self.indexer.entry(memory, fields_text)
-        repeat = dedup.repeat_rule(bool((clean.context or {}).get("timestamp")))
+        repeat = dedup.repeat_rule({memory.id} if (clean.context or {}).get("timestamp") else set())
         found = dedup.find(self.store, user_id, memory, entry.vector, repeat)
         mode = self.preferences.effective(user_id)["memory.on_duplicate"]
         if found is not None and (found.match == "repeat" or mode != "keep"):
@@ -92,6 +92,20 @@ class MemoryService:
             return Stored(twin, ignored, dedup.Duplicate(twin.id, "repeat", 1.0, "skipped"))
         kept = dedup.Duplicate(found.memory.id, found.match, found.similarity, "stored") if found else None
         return Stored(memory, ignored, kept)
+
+    def prepare_new(self, user_id: str, draft: MemoryDraft) -> tuple[Memory, str | None]:
+        """The memory ``draft`` describes, checked but not stored, and its rendered template fields."""
+        memory, fields_text, _ = self._prepare(user_id, draft)
+        return memory, fields_text
+
+    def insert_prepared(self, batch: Sequence[tuple[Memory, str | None]], stamped: set[str]) -> list[Memory | None]:
+        """Store prepared memories in one transaction, each unless it repeats a stored one (an import read
+        twice): per memory, the one it repeats (nothing written) or None. ``stamped``: ids of the
+        memories whose time was given."""
+        entries = self.indexer.entries(batch)
+        repeat = dedup.repeat_rule(stamped)
+        pairs = [(m, e) for (m, _), e in zip(batch, entries, strict=True)]
+        return self.store.insert_new_memories(pairs, max_trust=trust_level(), repeat=repeat)
 
     def _settle(
         self, user_id: str, new: Memory, found: dedup.Found, mode: str, ignored: tuple[FieldError, ...]

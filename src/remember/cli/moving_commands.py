@@ -1,0 +1,76 @@
+"""What `remember import --from FORMAT` and `remember export --format markdown|server-memory` do."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from remember.cli import output
+from remember.errors import ValidationFailed
+from remember.service import Services
+from remember.service.moving import ImportReport, read, run
+from remember.service.moving.exporting import to_markdown, to_server_memory
+
+
+def load(services: Services, user: str, args: argparse.Namespace) -> None:
+    if args.file == "-":
+        raise ValidationFailed.single("file", "invalid", f"--from {args.source} reads a file or folder, not stdin.")
+    parsed = read(args.source, Path(args.file))
+    report = run(services.memories, user, args.source, parsed, dry_run=args.dry_run, progress=_bar)
+    output.progress_done()
+    if args.json:
+        output.emit(report.as_dict())
+    else:
+        _print(report)
+
+
+def _bar(done: int, total: int) -> None:
+    width = 30
+    filled = width * done // total if total else width
+    output.progress(f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} memories")
+
+
+def _print(report: ImportReport) -> None:
+    verb = "Would create" if report.dry_run else "Created"
+    print(f"{verb} {report.created} memories from {report.read} read ({report.format}).")
+    if report.already_present:
+        print(f"Already stored (not created again): {report.already_present}.")
+    if report.repeated_in_source:
+        print(f"Repeated in the source (stored once): {report.repeated_in_source}.")
+    for why, count in report.links.items():
+        print(f"Links: {count} {why}.")
+    for what, count in sorted(report.unmapped.items()):
+        print(f"Not mapped: {what} ({count} records).")
+    if report.skipped:
+        print(f"Skipped {len(report.skipped)} records:")
+        for where, why in report.skipped[:20]:
+            print(f"  {where}: {why}")
+        if len(report.skipped) > 20:
+            print(f"  ... and {len(report.skipped) - 20} more (--json lists them all)")
+    for example in report.examples if report.dry_run else ():
+        text = " ".join(str(example["content"]).split())[:70]
+        print(f"  + [{example['type']}] {example['title'] or ''}: {text}")
+
+
+def export(services: Services, user: str, args: argparse.Namespace) -> None:
+    if args.all_users:
+        raise ValidationFailed.single("--all-users", "invalid", f"--format {args.format} exports one user (--user).")
+    target = args.target or (None if args.output == "-" else args.output)
+    if args.format == "markdown":
+        if target is None:
+            raise ValidationFailed.single(
+                "PATH", "required", "--format markdown needs the folder to write: export --format markdown DIR."
+            )
+        written = to_markdown(services.store, user, Path(target))
+        print(f"Exported {written} memories to {target}.", file=sys.stderr)
+        return
+    if target is None:
+        written = to_server_memory(services.store, user, sys.stdout)
+    else:
+        try:
+            with open(target, "x", encoding="utf-8") as out:
+                written = to_server_memory(services.store, user, out)
+        except FileExistsError as exc:
+            raise ValidationFailed.single("PATH", "exists", f"{target} exists already; give a new file.") from exc
+    print(f"Exported {written} memories as server-memory entities.", file=sys.stderr)

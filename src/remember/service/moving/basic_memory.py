@@ -1,0 +1,140 @@
+"""A basic-memory folder (and remember's own Markdown export): one Markdown file per note.
+
+A note is YAML frontmatter between ``---`` fences, then Markdown. basic-memory's
+fields are ``title`` (default: the file name), ``type``, ``tags`` (a list or a
+comma-separated text) and ``permalink`` (the note's key); any other field is kept
+in the memory's structured content. The fields remember writes in its own export
+(``weight``, ``trust``, ``references``, ``happened``, ``context``, ``location``,
+``template_id``, ``structured_content``) are read back as they were written;
+its bookkeeping (``remember_id``, ``created``, ``updated``, ``version``) is reported.
+
+Links: a line ``- relation_type [[Target]] (context)`` is a relation of that type;
+any other ``[[Target]]`` (or ``[[Target|label]]``) is a ``links_to``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from remember.errors import excerpt
+from remember.service.drafts import MemoryDraft
+from remember.service.moving.records import ImportedLink, ImportedMemory, Parsed
+from remember.service.moving.sources import MAX_FILE_BYTES, moment, plain_tags, refused
+
+FRONTMATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.DOTALL)
+RELATION = re.compile(
+    r"^[ \t]*[-*][ \t]+([^\[\]\n]+?)[ \t]+\[\[([^\]|\n]+)(?:\|[^\]\n]*)?\]\][ \t]*(?:\(([^)\n]*)\))?[ \t]*$", re.M
+)
+WIKILINK = re.compile(r"\[\[([^\]|\n]+)(?:\|[^\]\n]*)?\]\]")
+OWN = {"weight", "trust", "references", "context", "location", "template_id", "structured_content"}
+BOOKKEEPING = ("remember_id", "created", "updated", "version", "template_version")
+MAX_FILES = 1_000_000
+
+
+def read(folder: Path) -> Parsed:
+    if not folder.exists():
+        raise refused(folder, "there is no such folder.")
+    if not folder.is_dir():
+        raise refused(folder, "it is not a folder (basic-memory notes are a folder of Markdown files).")
+    parsed = Parsed()
+    for path in _notes(folder):
+        where = str(path.relative_to(folder))
+        try:
+            _note(parsed, path, where)
+        except (ValueError, OSError) as exc:
+            parsed.skipped.append((where, str(exc)))
+    return parsed
+
+
+def _notes(folder: Path) -> Iterator[Path]:
+    """The Markdown files, in name order, hidden folders (.git, .obsidian) left out."""
+    found = 0
+    for path in sorted(folder.rglob("*.md")):
+        if any(part.startswith(".") for part in path.relative_to(folder).parts):
+            continue
+        found += 1
+        if found > MAX_FILES:
+            raise refused(folder, f"it holds more than {MAX_FILES} notes; import it in parts.")
+        yield path
+
+
+def _note(parsed: Parsed, path: Path, where: str) -> None:
+    if path.stat().st_size > MAX_FILE_BYTES:
+        raise ValueError("larger than the size limit")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"not UTF-8 text (byte {exc.start})") from exc
+    fields, body = frontmatter(text)
+    title = str(fields.pop("title", None) or path.stem)
+    key = str(fields.pop("permalink", None) or Path(where).with_suffix("").as_posix())
+    draft = _draft(parsed, where, title, fields, body.strip() or title)
+    parsed.memories.append(ImportedMemory(key, where, draft))
+    parsed.links += links(title, body, where)
+
+
+def frontmatter(text: str) -> tuple[dict[str, Any], str]:
+    """The frontmatter fields (plain JSON values) and the Markdown after them."""
+    import yaml
+
+    match = FRONTMATTER.match(text)
+    if match is None:
+        return {}, text
+    try:
+        fields = yaml.safe_load(match.group(1)) or {}
+    except yaml.YAMLError as exc:
+        raise ValueError(f"its frontmatter is not YAML ({' '.join(str(exc).split())[:200]})") from exc
+    if not isinstance(fields, dict):
+        raise ValueError(f"its frontmatter is not a mapping of fields but {excerpt(fields)}")
+    return {str(k): _plain(v) for k, v in fields.items()}, text[match.end() :]
+
+
+def _draft(parsed: Parsed, where: str, title: str, fields: dict[str, Any], content: str) -> MemoryDraft:
+    kind = fields.pop("type", None)
+    tags = plain_tags(fields.pop("tags", None))
+    own = {k: fields.pop(k) for k in sorted(OWN & set(fields))}
+    context = dict(own.pop("context", None) or {})
+    when = fields.pop("happened", None) or fields.pop("date", None)
+    if when is not None:
+        context["timestamp"] = moment(when)
+    parsed.unmapped += [(where, k) for k in BOOKKEEPING if fields.pop(k, None) is not None]
+    structured = own.pop("structured_content", None)
+    if fields:  # basic-memory's custom fields (its entity_metadata)
+        structured = {**fields, **(structured or {})}
+    return MemoryDraft(
+        content=content,
+        title=title,
+        type=str(kind) if kind is not None else None,
+        tags=tags,
+        context=context or None,
+        structured_content=structured or None,
+        **own,
+    )
+
+
+def links(title: str, body: str, where: str) -> list[ImportedLink]:
+    found: list[ImportedLink] = []
+    typed: set[tuple[int, int]] = set()
+    for m in RELATION.finditer(body):
+        kind, target, note = m.group(1).strip(), m.group(2).strip(), m.group(3)
+        found.append(ImportedLink(title, target, kind, note.strip() if note else None, where))
+        typed.add(m.span(2))
+    for m in WIKILINK.finditer(body):
+        if not any(start <= m.start(1) < end for start, end in typed):
+            found.append(ImportedLink(title, m.group(1).strip(), "links_to", None, where))
+    return found
+
+
+def _plain(value: Any) -> Any:
+    """YAML's dates as ISO texts, recursively: what JSON (and structured content) holds."""
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value

@@ -1,0 +1,77 @@
+"""Writing memories as Markdown: one file per memory, its fields as YAML frontmatter.
+
+Readable in any editor and in Obsidian (``tags`` and ``title`` are the fields it
+shows), and shaped like a basic-memory note (``title``, ``type``, ``tags``,
+``permalink``), so that ``remember import --from basic-memory DIR`` reads it back.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from remember.clock import to_text
+from remember.errors import ValidationFailed
+from remember.models import Memory
+
+_UNSAFE = re.compile(r"[^\w\- ]+")
+
+
+def slug(text: str) -> str:
+    """A file-name-safe form of ``text``: words and dashes, at most 60 characters."""
+    words = _UNSAFE.sub(" ", text).split()
+    return "-".join(words)[:60].strip("-").lower() or "memory"
+
+
+def file_name(memory: Memory) -> str:
+    return f"{slug(memory.title or memory.content[:60])}-{memory.id[:8]}.md"
+
+
+def note(memory: Memory) -> str:
+    """The Markdown file of ``memory``: frontmatter, then its text."""
+    import yaml
+
+    fields: dict[str, Any] = {
+        "title": memory.title or " ".join(memory.content.split())[:60],
+        "type": memory.type,
+        "tags": list(memory.tags),
+        "permalink": file_name(memory).removesuffix(".md"),
+        "weight": memory.weight,
+        "trust": memory.trust,
+        "references": list(memory.references) or None,
+        "happened": to_text(memory.occurred_at),
+        "context": dict(memory.context) or None,
+        "location": dict(memory.location) if memory.location else None,
+        "template_id": memory.template_id,
+        "structured_content": memory.as_dict()["structured_content"],
+        "remember_id": memory.id,
+        "created": to_text(memory.created_at),
+        "updated": to_text(memory.updated_at),
+        "version": memory.version,
+    }
+    head = yaml.safe_dump({k: v for k, v in fields.items() if v is not None}, sort_keys=False, allow_unicode=True)
+    return f"---\n{head}---\n\n{memory.content}\n"
+
+
+def write_folder(folder: Path, memories: Iterable[Memory]) -> int:
+    """Write one file per memory into ``folder`` (made if missing; an existing file is refused)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValidationFailed.single(
+            "folder", "unwritable", f"Cannot make the folder {folder}: {exc.strerror}."
+        ) from exc
+    written = 0
+    for memory in memories:
+        path = folder / file_name(memory)
+        try:
+            with path.open("x", encoding="utf-8") as handle:
+                handle.write(note(memory))
+        except FileExistsError as exc:
+            raise ValidationFailed.single(
+                "folder", "exists", f"{path} exists already; export into an empty folder ({written} files written)."
+            ) from exc
+        written += 1
+    return written

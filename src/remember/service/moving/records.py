@@ -1,0 +1,78 @@
+"""What a reader makes of another memory server's data, before anything is written.
+
+A reader turns a file (or a folder) into ``ImportedMemory`` drafts, ``ImportedLink``
+relations between them, and notes of what it could not map. The importer checks
+and writes the drafts; every note, link and refused record ends up counted in the
+``ImportReport``: nothing is dropped silently.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from remember.service.drafts import MemoryDraft
+
+# Relationships are built beside this version; until they are wired in, links are reported.
+LINKS_NOT_IMPORTED = "not imported: relationships are not available in this version"
+
+
+@dataclass(frozen=True)
+class ImportedMemory:
+    key: str  # how the source names it (an entity name, a permalink, an id); links refer to it
+    where: str  # where it was read ("line 3", "notes/a.md"), for the report
+    draft: MemoryDraft
+
+
+@dataclass(frozen=True)
+class ImportedLink:
+    source_key: str
+    target_key: str
+    relation_type: str
+    observation: str | None = None
+    where: str = ""
+
+
+@dataclass
+class Parsed:
+    """Everything a reader read: memories, links, and what it could not map (where, what)."""
+
+    memories: list[ImportedMemory] = field(default_factory=list)
+    links: list[ImportedLink] = field(default_factory=list)
+    unmapped: list[tuple[str, str]] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # records not read at all, and why
+
+
+@dataclass
+class ImportReport:
+    format: str
+    dry_run: bool
+    read: int = 0  # memories read from the source
+    created: int = 0  # written (or, in a dry run, that would be)
+    already_present: int = 0  # the same memory is stored already (an earlier import)
+    repeated_in_source: int = 0  # the same memory twice in the source: stored once
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    unmapped: Counter[str] = field(default_factory=Counter)
+    links: Counter[str] = field(default_factory=Counter)  # outcome -> count
+    examples: list[dict[str, Any]] = field(default_factory=list)  # a few of what is (or would be) created
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "format": self.format,
+            "dry_run": self.dry_run,
+            "read": self.read,
+            "created": self.created,
+            "already_present": self.already_present,
+            "repeated_in_source": self.repeated_in_source,
+            "skipped": [{"where": w, "why": why} for w, why in self.skipped],
+            "unmapped": dict(sorted(self.unmapped.items())),
+            "links": dict(self.links),
+            "examples": self.examples,
+        }
+
+
+def report_links(links: list[ImportedLink], report: ImportReport) -> None:
+    """Account for the links read (the relationship service takes them once it exists)."""
+    if links:
+        report.links[LINKS_NOT_IMPORTED] += len(links)
