@@ -1,0 +1,76 @@
+"""`export --format markdown`: one note per memory, read back by the basic-memory importer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from remember.errors import ValidationFailed
+from remember.service import Services
+from remember.service.moving import read, run
+from remember.service.moving.exporting import to_markdown
+
+ALICE, BOB = "alice", "bob"
+KEPT = (
+    "content",
+    "title",
+    "type",
+    "weight",
+    "trust",
+    "tags",
+    "references",
+    "context",
+    "location",
+    "structured_content",
+)
+
+
+def test_notes_have_the_fields_as_frontmatter(services: Services, tmp_path: Path) -> None:
+    made = services.memories.create(
+        ALICE,
+        {"content": "Sarah is a PM at Google.\n\nMet at PyCon.", "title": "Sarah: PM", "type": "person",
+         "tags": ["people", "work"], "weight": 0.8, "context": {"timestamp": "2025-04-01", "source": "chat"}},
+    )  # fmt: skip
+    assert to_markdown(services.store, ALICE, tmp_path / "notes") == 1
+    [path] = (tmp_path / "notes").iterdir()
+    assert path.name == f"sarah-pm-{made.id[:8]}.md"
+    head, body = path.read_text().removeprefix("---\n").split("\n---\n\n", 1)
+    fields = yaml.safe_load(head)
+    assert fields["title"] == "Sarah: PM" and fields["tags"] == ["people", "work"]
+    assert (fields["type"], fields["weight"], fields["remember_id"]) == ("person", 0.8, made.id)
+    assert fields["happened"] == "2025-04-01T00:00:00.000000Z"
+    assert body == "Sarah is a PM at Google.\n\nMet at PyCon.\n"
+
+
+def test_markdown_round_trip(services: Services, tmp_path: Path) -> None:
+    services.memories.create(
+        ALICE,
+        {"content": "Dune: a desert planet, spice, and a boy who becomes a messiah.", "title": "Dune", "type": "book",
+         "tags": ["fiction"], "weight": 0.9, "trust": 0.3, "references": ["https://example.com/dune"],
+         "context": {"timestamp": "2024-05-06T07:08:09Z", "conversation_id": "c1", "participants": ["me", "Ann"]},
+         "location": {"address": "Berlin", "lat": 52.5, "lon": 13.4}, "structured_content": {"rating": 5}},
+    )  # fmt: skip
+    services.memories.create(ALICE, {"content": "# A heading\n\n- a list [[with a link]]\n"})
+    to_markdown(services.store, ALICE, tmp_path / "notes")
+    report = run(services.memories, BOB, "basic-memory", read("basic-memory", tmp_path / "notes"))
+    assert (report.created, report.skipped) == (2, [])
+    assert report.unmapped == {"created": 2, "remember_id": 2, "updated": 2, "version": 2}
+
+    def kept(user: str) -> list[dict[str, object]]:
+        found = services.memories.list(user, sort_by="weight", sort_order="asc").items
+        return [{k: m.as_dict()[k] for k in KEPT} | {"happened": m.occurred_at} for m in found]
+
+    mine, theirs = kept(ALICE), kept(BOB)
+    # An untitled memory's note is titled by the start of its text, and comes back with that title.
+    assert (mine[0]["title"], theirs[0]["title"]) == (None, "# A heading - a list [[with a link]]")
+    mine[0]["title"] = theirs[0]["title"]
+    assert theirs == mine
+
+
+def test_export_refuses_to_overwrite(services: Services, tmp_path: Path) -> None:
+    services.memories.create(ALICE, {"content": "one"})
+    to_markdown(services.store, ALICE, tmp_path / "notes")
+    with pytest.raises(ValidationFailed, match="exists already"):
+        to_markdown(services.store, ALICE, tmp_path / "notes")
