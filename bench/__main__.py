@@ -17,6 +17,7 @@ from bench import (
     importing,
     infer,
     locomo,
+    moving,
     prefill,
     remote,
     search,
@@ -39,6 +40,7 @@ SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "importing": importing.run,
     "remote": remote.run,
     "dedup": dedup.run,
+    "moving": moving.run,
 }
 
 

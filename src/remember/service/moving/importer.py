@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from remember.access import trust_level
 from remember.errors import NotFound, ValidationFailed
 from remember.models import Memory
 from remember.service import dedup
@@ -41,18 +42,34 @@ def run(
     prepared, stamped = _checked(memories, user_id, parsed, report)
     unique = _once(prepared, stamped, report)
     if dry_run:
-        _would_create(memories, user_id, unique, stamped, report)
+        for part in _parts(unique):
+            present = _present(memories, user_id, part, stamped)
+            for memory, _ in part:
+                _count(report, memory, memory.id not in present)
         return report
     done = 0
-    for start in range(0, len(unique), PART):
-        part = unique[start : start + PART]
-        repeats = memories.insert_prepared(part, stamped)
-        for (memory, _), repeat in zip(part, repeats, strict=True):
-            _count(report, memory, repeat is None)
+    for part in _parts(unique):
+        present = _present(memories, user_id, part, stamped)  # not embedded again
+        fresh = [p for p in part if p[0].id not in present]
+        repeats = memories.insert_prepared(fresh, stamped) if fresh else []
+        created = {m.id for (m, _), r in zip(fresh, repeats, strict=True) if r is None}
+        for memory, _ in part:
+            _count(report, memory, memory.id in created)
         done += len(part)
         if progress:
             progress(done, len(unique))
     return report
+
+
+def _parts(items: list[Prepared]) -> list[list[Prepared]]:
+    return [items[start : start + PART] for start in range(0, len(items), PART)]
+
+
+def _present(memories: MemoryService, user_id: str, part: list[Prepared], stamped: set[str]) -> set[str]:
+    """The memories of ``part`` the user has stored already (an earlier import of the same data)."""
+    repeat = dedup.repeat_rule(stamped)
+    stored = memories.store.memories_by_text(user_id, [m.content for m, _ in part], max_trust=trust_level())
+    return {m.id for m, _ in part if any(repeat(t, m) for t in stored.get(m.content, []))}
 
 
 def _checked(
@@ -92,19 +109,6 @@ def _once(prepared: list[Prepared], stamped: set[str], report: ImportReport) -> 
         twins.append(memory)
         unique.append((memory, fields_text))
     return unique
-
-
-def _would_create(
-    memories: MemoryService, user_id: str, unique: list[Prepared], stamped: set[str], report: ImportReport
-) -> None:
-    from remember.access import trust_level
-
-    repeat = dedup.repeat_rule(stamped)
-    for start in range(0, len(unique), PART):
-        part = unique[start : start + PART]
-        stored = memories.store.memories_by_text(user_id, [m.content for m, _ in part], max_trust=trust_level())
-        for memory, _ in part:
-            _count(report, memory, not any(repeat(t, memory) for t in stored.get(memory.content, [])))
 
 
 def _count(report: ImportReport, memory: Memory, created: bool) -> None:
