@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from remember.access import trust_level
-from remember.errors import NotFound, ValidationFailed
+from remember.errors import NotFound, StoreError, ValidationFailed
 from remember.models import Memory
 from remember.service import dedup
 from remember.service.memories import MemoryService
@@ -49,16 +49,29 @@ def run(
         return report
     done = 0
     for part in _parts(unique):
-        present = _present(memories, user_id, part, stamped)  # not embedded again
-        fresh = [p for p in part if p[0].id not in present]
-        repeats = memories.insert_prepared(fresh, stamped) if fresh else []
-        created = {m.id for (m, _), r in zip(fresh, repeats, strict=True) if r is None}
-        for memory, _ in part:
-            _count(report, memory, memory.id in created)
+        try:
+            _write(memories, user_id, part, stamped, report)
+        except StoreError as exc:
+            raise type(exc)(
+                f"{exc.message}\n{report.created} memories were imported before this and are kept; once the "
+                "problem is fixed, run the same import again to finish it (nothing is imported twice)."
+            ) from exc
         done += len(part)
         if progress:
             progress(done, len(unique))
     return report
+
+
+def _write(
+    memories: MemoryService, user_id: str, part: list[Prepared], stamped: set[str], report: ImportReport
+) -> None:
+    """One part in one transaction; the memories stored already are not embedded again."""
+    present = _present(memories, user_id, part, stamped)
+    fresh = [p for p in part if p[0].id not in present]
+    repeats = memories.insert_prepared(fresh, stamped) if fresh else []
+    created = {m.id for (m, _), r in zip(fresh, repeats, strict=True) if r is None}
+    for memory, _ in part:
+        _count(report, memory, memory.id in created)
 
 
 def _parts(items: list[Prepared]) -> list[list[Prepared]]:
