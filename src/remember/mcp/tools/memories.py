@@ -68,7 +68,8 @@ def register(server: HasTools, tc: ToolContext) -> None:
         With a `template_id`, give its fields as `content`; missing required ones are asked from
         the user when the client can, else listed; `ignored_fields` names values not kept.
         Without one, `template_suggestions` may carry fields read from the text: offer the best
-        (remember_apply_template).
+        (remember_apply_template). `duplicate` names a memory that already held this text and
+        what was done (a retried call is never stored twice).
 
         Example: {"content": "Sarah is a PM at Google; met at PyCon.", "title": "Sarah (PM, Google)",
         "type": "person", "tags": ["people"]}
