@@ -71,13 +71,25 @@ class MemoryTables(SqlBase):
 
     def memories_by_text(self, user_id: str, texts: Sequence[str], *, max_trust: float) -> dict[str, list[Memory]]:
         """Of these texts, the ones live memories of the user already hold (same normalised text):
-        text -> those memories, oldest first (at most TWINS)."""
+        text -> those memories, oldest first (at most TWINS each)."""
+        by_hash: dict[str, list[str]] = {}
+        for text in texts:
+            by_hash.setdefault(content_hash(text), []).append(text)
         out: dict[str, list[Memory]] = {}
         with self.reading() as s:
-            for text in texts:
-                twins = self._twins(s, user_id, content_hash(text), max_trust)
-                if twins:
-                    out[text] = twins
+            for chunk in chunks(sorted(by_hash), CHUNK):
+                params: list[object] = [user_id, max_trust]
+                where = s.any_of("content_hash", chunk, params)
+                rows = s.all(
+                    f"SELECT {MEMORY_COLUMNS}, content_hash FROM memories WHERE user_id = ? AND deleted_at IS NULL "
+                    f"AND trust <= ? AND {where} ORDER BY created_at, id",
+                    params,
+                )
+                for row in rows:
+                    for text in by_hash[row[-1]]:
+                        found = out.setdefault(text, [])
+                        if len(found) < TWINS:
+                            found.append(memory_from_row(self.dialect, row[:-1]))
         return out
 
     def _twins(self, s: Session, user_id: str, key: str, max_trust: float) -> list[Memory]:
