@@ -118,3 +118,18 @@ def test_an_import_reaches_only_its_user(services: Services) -> None:
     run(services.memories, "bob", "mem0", read("mem0", DATA / "mem0_get_all.json"))
     assert services.memories.list(ALICE).total == 0
     assert run(services.memories, ALICE, "mem0", read("mem0", DATA / "mem0_get_all.json")).created == 3
+
+
+def test_a_record_the_source_repeats_is_stored_once(services: Services, tmp_path: Path) -> None:
+    path = tmp_path / "twice.json"
+    record = {"memory": "Owns a cat named Miso", "created_at": "2024-01-02T03:04:05Z"}
+    path.write_text(
+        json.dumps(
+            [{**record, "id": "a"}, {**record, "id": "b"}, {**record, "id": "c", "memory": "OWNS a cat named Miso!"}]
+        )
+    )
+    report = run(services.memories, ALICE, "mem0", read("mem0", path))
+    assert (report.created, report.repeated_in_source) == (2, 1)  # other case is another record, kept
+    ids = {m.content: m.id for m in services.memories.list(ALICE).items}
+    first, other = ids["Owns a cat named Miso"], ids["OWNS a cat named Miso!"]
+    assert report.memory_ids == {"a": first, "b": first, "c": other}

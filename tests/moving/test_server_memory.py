@@ -49,10 +49,17 @@ async def test_entities_become_memories_and_relations_are_reported(services: Ser
 
 
 async def test_importing_twice_creates_nothing_new(services: Services, graph: Path) -> None:
-    run(services.memories, ALICE, "server-memory", read("server-memory", graph))
+    first = run(services.memories, ALICE, "server-memory", read("server-memory", graph))
     again = run(services.memories, ALICE, "server-memory", read("server-memory", graph))
     assert (again.created, again.already_present) == (0, 3)
     assert services.memories.list(ALICE).total == 3
+    # The relations' ends, by entity name: the memories stored the first time, found again.
+    ids = {m.title: m.id for m in services.memories.list(ALICE).items}
+    assert (
+        first.memory_ids
+        == again.memory_ids
+        == {"Sarah Chen": ids["Sarah Chen"], "Project Falcon": ids["Project Falcon"], "Google": ids["Google"]}
+    )
 
 
 async def test_a_dry_run_writes_nothing_and_says_what_it_would_create(services: Services, graph: Path) -> None:

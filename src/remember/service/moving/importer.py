@@ -38,19 +38,22 @@ def run(
     report = ImportReport(source, dry_run, read=len(parsed.memories), skipped=list(parsed.skipped))
     for _, what in parsed.unmapped:
         report.unmapped[what] += 1
-    report_links(parsed.links, report)
-    prepared, stamped = _checked(memories, user_id, parsed, report)
-    unique = _once(prepared, stamped, report)
+    prepared, stamped, keys = _checked(memories, user_id, parsed, report)
+    unique, same_as = _once(prepared, stamped, report)
+    stored_as: dict[str, str] = {}  # prepared memory id -> the id it is stored under
     if dry_run:
         for part in _parts(unique):
             present = _present(memories, user_id, part, stamped)
             for memory, _ in part:
                 _count(report, memory, memory.id not in present)
+                stored_as[memory.id] = present.get(memory.id, memory.id)
+        report.memory_ids = _ids(keys, same_as, stored_as)
+        report_links(parsed.links, report.memory_ids, report)
         return report
     done = 0
     for part in _parts(unique):
         try:
-            _write(memories, user_id, part, stamped, report)
+            _write(memories, user_id, part, stamped, report, stored_as)
         except StoreError as exc:
             raise type(exc)(
                 f"{exc.message}\n{report.created} memories were imported before this and are kept; once the "
@@ -59,38 +62,64 @@ def run(
         done += len(part)
         if progress:
             progress(done, len(unique))
+    report.memory_ids = _ids(keys, same_as, stored_as)
+    report_links(parsed.links, report.memory_ids, report)
     return report
 
 
+def _ids(keys: dict[str, str], same_as: dict[str, str], stored_as: dict[str, str]) -> dict[str, str]:
+    """Source key -> the id of the memory that holds it (for the links between them)."""
+    out: dict[str, str] = {}
+    for memory_id, key in keys.items():
+        stored = stored_as.get(same_as.get(memory_id, memory_id))
+        if stored is not None:
+            out.setdefault(key, stored)
+    return out
+
+
 def _write(
-    memories: MemoryService, user_id: str, part: list[Prepared], stamped: set[str], report: ImportReport
+    memories: MemoryService,
+    user_id: str,
+    part: list[Prepared],
+    stamped: set[str],
+    report: ImportReport,
+    stored_as: dict[str, str],
 ) -> None:
     """One part in one transaction; the memories stored already are not embedded again."""
-    present = _present(memories, user_id, part, stamped)
-    fresh = [p for p in part if p[0].id not in present]
+    found = _present(memories, user_id, part, stamped)
+    fresh = [p for p in part if p[0].id not in found]
     repeats = memories.insert_prepared(fresh, stamped) if fresh else []
-    created = {m.id for (m, _), r in zip(fresh, repeats, strict=True) if r is None}
+    found.update({m.id: r.id for (m, _), r in zip(fresh, repeats, strict=True) if r is not None})
     for memory, _ in part:
-        _count(report, memory, memory.id in created)
+        _count(report, memory, memory.id not in found)
+        stored_as[memory.id] = found.get(memory.id, memory.id)
 
 
 def _parts(items: list[Prepared]) -> list[list[Prepared]]:
     return [items[start : start + PART] for start in range(0, len(items), PART)]
 
 
-def _present(memories: MemoryService, user_id: str, part: list[Prepared], stamped: set[str]) -> set[str]:
-    """The memories of ``part`` the user has stored already (an earlier import of the same data)."""
+def _present(memories: MemoryService, user_id: str, part: list[Prepared], stamped: set[str]) -> dict[str, str]:
+    """The memories of ``part`` the user has stored already (an earlier import of the same data):
+    their id here -> the stored one's."""
     repeat = dedup.repeat_rule(stamped)
     stored = memories.store.memories_by_text(user_id, [m.content for m, _ in part], max_trust=trust_level())
-    return {m.id for m, _ in part if any(repeat(t, m) for t in stored.get(m.content, []))}
+    out: dict[str, str] = {}
+    for memory, _ in part:
+        twin = next((t for t in stored.get(memory.content, []) if repeat(t, memory)), None)
+        if twin is not None:
+            out[memory.id] = twin.id
+    return out
 
 
 def _checked(
     memories: MemoryService, user_id: str, parsed: Parsed, report: ImportReport
-) -> tuple[list[Prepared], set[str]]:
-    """Each draft as a memory; a draft the service refuses is reported with its problems."""
+) -> tuple[list[Prepared], set[str], dict[str, str]]:
+    """Each draft as a memory; a draft the service refuses is reported with its problems. Also the
+    ids of the memories whose time was given, and each memory's source key."""
     prepared: list[Prepared] = []
     stamped: set[str] = set()
+    keys: dict[str, str] = {}
     for item in parsed.memories:
         try:
             memory, fields_text = memories.prepare_new(user_id, item.draft)
@@ -98,9 +127,10 @@ def _checked(
             report.skipped.append((item.where, _why(problem)))
             continue
         prepared.append((memory, fields_text))
+        keys[memory.id] = item.key
         if (item.draft.context or {}).get("timestamp"):
             stamped.add(memory.id)
-    return prepared, stamped
+    return prepared, stamped, keys
 
 
 def _why(problem: ValidationFailed | NotFound) -> str:
@@ -109,19 +139,22 @@ def _why(problem: ValidationFailed | NotFound) -> str:
     return problem.message
 
 
-def _once(prepared: list[Prepared], stamped: set[str], report: ImportReport) -> list[Prepared]:
-    """The memories with the ones the source repeats left out (counted)."""
+def _once(prepared: list[Prepared], stamped: set[str], report: ImportReport) -> tuple[list[Prepared], dict[str, str]]:
+    """The memories with the ones the source repeats left out (counted), and which one each repeats."""
     repeat = dedup.repeat_rule(stamped)
     seen: dict[str, list[Memory]] = {}
     unique: list[Prepared] = []
+    same_as: dict[str, str] = {}
     for memory, fields_text in prepared:
         twins = seen.setdefault(content_hash(memory.content), [])
-        if any(repeat(t, memory) for t in twins):
+        first = next((t for t in twins if repeat(t, memory)), None)
+        if first is not None:
             report.repeated_in_source += 1
+            same_as[memory.id] = first.id
             continue
         twins.append(memory)
         unique.append((memory, fields_text))
-    return unique
+    return unique, same_as
 
 
 def _count(report: ImportReport, memory: Memory, created: bool) -> None:

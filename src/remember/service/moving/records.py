@@ -56,6 +56,7 @@ class ImportReport:
     unmapped: Counter[str] = field(default_factory=Counter)
     links: Counter[str] = field(default_factory=Counter)  # outcome -> count
     examples: list[dict[str, Any]] = field(default_factory=list)  # a few of what is (or would be) created
+    memory_ids: dict[str, str] = field(default_factory=dict)  # source key -> the memory holding it
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -72,7 +73,10 @@ class ImportReport:
         }
 
 
-def report_links(links: list[ImportedLink], report: ImportReport) -> None:
-    """Account for the links read (the relationship service takes them once it exists)."""
+def report_links(links: list[ImportedLink], ids: dict[str, str], report: ImportReport) -> None:
+    """Account for the links read. ``ids`` maps the source keys to the ids of the memories that
+    hold them (created or already stored): what the relationship service needs, once it exists,
+    to relate them. Until then every link is counted as not imported."""
+    del ids  # the relationship service's input, wired in with it
     if links:
         report.links[LINKS_NOT_IMPORTED] += len(links)
