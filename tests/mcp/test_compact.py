@@ -68,3 +68,27 @@ def test_results_lose_required_lists_and_closed_objects_but_not_enums() -> None:
         "type": "object",
         "properties": {"required": {"type": "array", "items": {"type": "string"}}, "mode": {"enum": ["a"]}},
     }
+
+
+def test_a_result_writes_a_model_used_once_in_place_and_keeps_shared_and_recursive_ones() -> None:
+    node = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    tree = {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/Tree"}}}}
+    schema = {
+        "type": "object",
+        "properties": {
+            "once": {"anyOf": [{"$ref": "#/$defs/Once"}, {"type": "null"}]},
+            "a": {"$ref": "#/$defs/Shared"},
+            "b": {"$ref": "#/$defs/Shared"},
+            "tree": {"$ref": "#/$defs/Tree"},
+        },
+        "$defs": {"Once": node, "Shared": node, "Tree": tree},
+    }
+    out = compact_output(schema)
+    assert out["properties"]["once"] == {"type": ["object", "null"], "properties": {"n": {"type": "integer"}}}
+    assert out["properties"]["a"] == out["properties"]["b"] == {"$ref": "#/$defs/Shared"}
+    assert set(out["$defs"]) == {"Shared", "Tree"}
+    for value in ({"once": None, "a": {"n": 1}, "b": {"n": 2}, "tree": {"kids": [{"kids": []}]}}, {"once": {"n": 3}}):
+        jsonschema.validate(value, schema)
+        jsonschema.validate(value, out)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"once": {"n": "x"}}, out)

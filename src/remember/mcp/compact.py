@@ -7,12 +7,14 @@ of what a client reads into its model's context on every conversation. The
 compact form keeps every type, constraint, description, enum, non-null default
 and required list: an optional value becomes ``{"type": ["string", "null"]}``
 (or keeps ``anyOf`` when a member is more than a type), titles and null defaults
-go, and so do ``"additionalProperties": true`` (the default). Calls are still validated
-against the full pydantic model.
+go, and so do ``"additionalProperties": true`` (the default). A result's schema also has
+the models it uses once written in place. Calls are still validated against the full
+pydantic model.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 _NODE_MAPS = ("properties", "$defs", "patternProperties")
@@ -76,8 +78,55 @@ def compact_output(schema: dict[str, Any]) -> dict[str, Any]:
     required properties nor ``"additionalProperties": false`` add to the property names. A result
     schema keeps its types and drops its prose: what a result's fields mean is said once, in the
     tool's description and the docs, not in every tool that returns a memory or a template."""
-    trimmed: dict[str, Any] = _trimmed(compact(schema))
+    trimmed: dict[str, Any] = _trimmed(compact(_inlined(schema)))
     return trimmed
+
+
+def _inlined(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with each ``$defs`` entry that is referred to once written in place of its ``$ref``
+    (a name and a reference say nothing a client needs); shared and recursive ones stay."""
+    defs = schema.get("$defs")
+    if not isinstance(defs, dict):
+        return schema
+    uses: Counter[str] = Counter()
+    _count_refs(schema, uses)
+    once = {name for name in defs if uses[_REF + name] == 1 and not _refers(defs[name], _REF + name)}
+    if not once:
+        return schema
+    out = _replace_refs({k: v for k, v in schema.items() if k != "$defs"}, defs, once)
+    rest = {name: _replace_refs(node, defs, once) for name, node in defs.items() if name not in once}
+    return {**out, "$defs": rest} if rest else out
+
+
+_REF = "#/$defs/"
+
+
+def _count_refs(node: Any, uses: Counter[str]) -> None:
+    if isinstance(node, dict):
+        if isinstance(node.get("$ref"), str):
+            uses[node["$ref"]] += 1
+        for value in node.values():
+            _count_refs(value, uses)
+    elif isinstance(node, list):
+        for item in node:
+            _count_refs(item, uses)
+
+
+def _refers(node: Any, ref: str) -> bool:
+    uses: Counter[str] = Counter()
+    _count_refs(node, uses)
+    return uses[ref] > 0
+
+
+def _replace_refs(node: Any, defs: dict[str, Any], once: set[str]) -> Any:
+    if isinstance(node, list):
+        return [_replace_refs(item, defs, once) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith(_REF) and ref[len(_REF) :] in once:
+        return _replace_refs({**defs[ref[len(_REF) :]], **{k: v for k, v in node.items() if k != "$ref"}}, defs, once)
+    return {key: _replace_refs(value, defs, once) for key, value in node.items()}
 
 
 def _trimmed(node: Any) -> Any:
