@@ -139,8 +139,8 @@ def test_servers_and_command_line_writers_share_one_file(tmp_path: Path) -> None
     for writer in writers:
         writer.start()
     for n in range(20):
-        for server in servers:
-            server.create(n + 1, f"from a server {n}")
+        for i, server in enumerate(servers):  # distinct texts: the same call from two servers is stored once
+            server.create(n + 1, f"from server {i}, note {n}")
         if n % 10 == 0:
             servers[0].send({"jsonrpc": "2.0", "id": 1000 + n, "method": "tools/call", "params": {
                 "name": "remember_search_memory", "arguments": {"query": "server"}}})  # fmt: skip
