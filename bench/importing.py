@@ -44,7 +44,7 @@ def _import_beside_a_writer(path: Path, records: list[dict[str, Any]], part: int
         while not finished.is_set():
             started = time.perf_counter()
             try:
-                server.memories.create("alice", {"content": "written during the import"})
+                server.memories.create("alice", {"content": f"written during the import ({len(waits)})"})
             except StoreError as exc:
                 failures.append(exc.message)
             waits.append(time.perf_counter() - started)
