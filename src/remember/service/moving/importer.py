@@ -41,27 +41,13 @@ def run(
     prepared, stamped, keys = _checked(memories, user_id, parsed, report)
     unique, same_as = _once(prepared, stamped, report)
     stored_as: dict[str, str] = {}  # prepared memory id -> the id it is stored under
-    if dry_run:
-        for part in _parts(unique):
-            present = _present(memories, user_id, part, stamped)
-            for memory, _ in part:
-                _count(report, memory, memory.id not in present)
-                stored_as[memory.id] = present.get(memory.id, memory.id)
-        report.memory_ids = _ids(keys, same_as, stored_as)
-        report_links(parsed.links, report.memory_ids, report)
-        return report
-    done = 0
-    for part in _parts(unique):
-        try:
+    for done, part in enumerate(_parts(unique), start=1):
+        if dry_run:
+            _look(memories, user_id, part, stamped, report, stored_as)
+        else:
             _write(memories, user_id, part, stamped, report, stored_as)
-        except StoreError as exc:
-            raise type(exc)(
-                f"{exc.message}\n{report.created} memories were imported before this and are kept; once the "
-                "problem is fixed, run the same import again to finish it (nothing is imported twice)."
-            ) from exc
-        done += len(part)
         if progress:
-            progress(done, len(unique))
+            progress(min(done * PART, len(unique)), len(unique))
     report.memory_ids = _ids(keys, same_as, stored_as)
     report_links(parsed.links, report.memory_ids, report)
     return report
@@ -88,11 +74,32 @@ def _write(
     """One part in one transaction; the memories stored already are not embedded again."""
     found = _present(memories, user_id, part, stamped)
     fresh = [p for p in part if p[0].id not in found]
-    repeats = memories.insert_prepared(fresh, stamped) if fresh else []
+    try:
+        repeats = memories.insert_prepared(fresh, stamped) if fresh else []
+    except StoreError as exc:
+        raise type(exc)(
+            f"{exc.message}\n{report.created} memories were imported before this and are kept; once the "
+            "problem is fixed, run the same import again to finish it (nothing is imported twice)."
+        ) from exc
     found.update({m.id: r.id for (m, _), r in zip(fresh, repeats, strict=True) if r is not None})
     for memory, _ in part:
         _count(report, memory, memory.id not in found)
         stored_as[memory.id] = found.get(memory.id, memory.id)
+
+
+def _look(
+    memories: MemoryService,
+    user_id: str,
+    part: list[Prepared],
+    stamped: set[str],
+    report: ImportReport,
+    stored_as: dict[str, str],
+) -> None:
+    """A dry run of ``_write``: what it would create, and what is stored already."""
+    present = _present(memories, user_id, part, stamped)
+    for memory, _ in part:
+        _count(report, memory, memory.id not in present)
+        stored_as[memory.id] = present.get(memory.id, memory.id)
 
 
 def _parts(items: list[Prepared]) -> list[list[Prepared]]:
