@@ -218,3 +218,14 @@ async def test_the_stdio_servers_trust_level_setting(tmp_path: Path) -> None:
     async with Client(limited) as client:
         listed = ok(await client.call_tool("remember_list_memories", {}))
         assert [m["content"] for m in listed["memories"]] == ["shopping list"]
+
+
+def test_a_call_the_mcp_inspector_retries_is_stored_once(tmp_path: Path) -> None:
+    call = ["--method", "tools/call", "--tool-name", "remember_create_memory", "--tool-arg", "content=Met Ann at PyCon"]
+    first, again = (_inspector(tmp_path, *call) for _ in range(2))
+    assert first.returncode == again.returncode == 0, again.stderr
+    made, repeated = (json.loads(r.stdout)["structuredContent"] for r in (first, again))
+    assert repeated["id"] == made["id"]
+    assert repeated["duplicate"] == {"memory_id": made["id"], "match": "repeat", "similarity": 1.0, "action": "skipped"}
+    listed = _inspector(tmp_path, "--method", "tools/call", "--tool-name", "remember_list_memories")
+    assert json.loads(listed.stdout)["structuredContent"]["total"] == 1
