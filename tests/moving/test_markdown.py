@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from remember.clock import to_text
 from remember.errors import ValidationFailed
+from remember.models import Memory
 from remember.service import Services
 from remember.service.moving import read, run
+from remember.service.moving.basic_memory import frontmatter
 from remember.service.moving.exporting import to_markdown
+from remember.service.moving.markdown import note
 
 ALICE, BOB = "alice", "bob"
 KEPT = (
@@ -74,3 +81,24 @@ def test_export_refuses_to_overwrite(services: Services, tmp_path: Path) -> None
     to_markdown(services.store, ALICE, tmp_path / "notes")
     with pytest.raises(ValidationFailed, match="exists already"):
         to_markdown(services.store, ALICE, tmp_path / "notes")
+
+
+TEXT = st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\x00"), min_size=1, max_size=80)
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(title=TEXT, content=TEXT, tags=st.lists(TEXT, max_size=4), weight=st.floats(0, 1))
+def test_a_note_reads_back_as_it_was_written(title: str, content: str, tags: list[str], weight: float) -> None:
+    now = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+    memory = Memory(
+        id="0b6f3c1e-0000", user_id=ALICE, content=content, type="note", weight=weight, trust=0.5,
+        created_at=now, updated_at=now, occurred_at=now, title=title, tags=tuple(tags),
+    )  # fmt: skip
+    fields, body = frontmatter(note(memory))
+    assert (fields["title"], fields["tags"], fields["weight"], fields["happened"]) == (
+        title,
+        tags,
+        weight,
+        to_text(now),
+    )
+    assert body == f"\n{content}\n"

@@ -66,7 +66,7 @@ def _note(parsed: Parsed, path: Path, where: str) -> None:
     if path.stat().st_size > MAX_FILE_BYTES:
         raise ValueError("larger than the size limit")
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_bytes().decode("utf-8")  # as written: no newline translation
     except UnicodeDecodeError as exc:
         raise ValueError(f"not UTF-8 text (byte {exc.start})") from exc
     fields, body = frontmatter(text)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -51,8 +52,25 @@ def note(memory: Memory) -> str:
         "updated": to_text(memory.updated_at),
         "version": memory.version,
     }
-    head = yaml.safe_dump({k: v for k, v in fields.items() if v is not None}, sort_keys=False, allow_unicode=True)
+    shown = {k: v for k, v in fields.items() if v is not None}
+    head = yaml.dump(shown, Dumper=_dumper(), sort_keys=False, allow_unicode=True)
     return f"---\n{head}---\n\n{memory.content}\n"
+
+
+@cache
+def _dumper() -> type:
+    """YAML's safe dumper, writing a text that holds anything but printable characters double-quoted
+    with escapes: plain and single-quoted YAML fold line breaks such as U+0085 into spaces."""
+    import yaml
+
+    class Dumper(yaml.SafeDumper):
+        pass
+
+    def text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=None if value.isprintable() else '"')
+
+    Dumper.add_representer(str, text)
+    return Dumper
 
 
 def write_folder(folder: Path, memories: Iterable[Memory]) -> int:
@@ -67,7 +85,7 @@ def write_folder(folder: Path, memories: Iterable[Memory]) -> int:
     for memory in memories:
         path = folder / file_name(memory)
         try:
-            with path.open("x", encoding="utf-8") as handle:
+            with path.open("x", encoding="utf-8", newline="") as handle:
                 handle.write(note(memory))
         except FileExistsError as exc:
             raise ValidationFailed.single(
