@@ -6,17 +6,29 @@ that no edge module needs another edge module to start.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from remember.config import Settings
-from remember.service import Services
+
+if TYPE_CHECKING:
+    from remember.service import Services
+    from remember.store import Store
 
 
 def open_services(settings: Settings) -> Services:
     """The services over the configured database, with the configured embedder (loaded on first use)."""
-    from remember.search.embedders import embedder_from_config
     from remember.store import open_store
+
+    return services_over(open_store(settings.database_url), settings)
+
+
+def services_over(store: Store, settings: Settings) -> Services:
+    """The services over an open ``store``, with the configured embedder (loaded on first use)."""
+    from remember.search.embedders import embedder_from_config
+    from remember.service import Services
 
     embedder = embedder_from_config(
         settings.embedder, model=settings.embedder_model, base_url=settings.embedder_url,
         api_key=settings.embedder_api_key,
     )  # fmt: skip
-    return Services.over(open_store(settings.database_url), embedder=embedder)
+    return Services.over(store, embedder=embedder)

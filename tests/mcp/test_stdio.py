@@ -149,6 +149,51 @@ def test_a_bad_configuration_fails_on_stderr_with_advice(tmp_path: Path) -> None
     assert "sqlite:///" in proc.stderr
 
 
+def test_a_damaged_database_fails_at_start_before_any_request(tmp_path: Path) -> None:
+    (tmp_path / "remember.db").write_bytes(b"this is no SQLite database, only text" * 200)
+    proc = subprocess.run(
+        [sys.executable, "-m", "remember", "serve"], capture_output=True, text=True, env=server_env(tmp_path),
+        timeout=60, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 1
+    assert proc.stdout == ""
+    assert "remember.db" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def _imported_while_serving(tmp_path: Path, requests: list[str]) -> tuple[set[str], list[dict[str, Any]]]:
+    """The modules of remember a stdio server imported while answering ``requests``, and its answers."""
+    expected = sum('"id"' in request for request in requests)
+    log = tmp_path / "stderr.txt"
+    with log.open("w") as stderr, subprocess.Popen(
+        [sys.executable, "-X", "importtime", "-m", "remember", "serve"], stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=stderr, env=server_env(tmp_path), bufsize=0,
+    ) as proc:  # fmt: skip
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(("\n".join(requests) + "\n").encode())
+        proc.stdin.flush()
+        answers = [json.loads(_line_within(proc.stdout, 60)) for _ in range(expected)]
+        proc.stdin.close()
+        assert proc.wait(timeout=60) == 0
+    lines = log.read_text().splitlines()
+    modules = {line.rsplit("|", 1)[-1].strip() for line in lines if line.startswith("import time:")}
+    return {m for m in modules if m.startswith("remember")}, answers
+
+
+def test_the_handshake_and_tools_list_do_not_wait_for_the_services(tmp_path: Path) -> None:
+    init = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    handshake = [_rpc(1, "initialize", init), _rpc(None, "notifications/initialized"), _rpc(2, "tools/list")]
+    _imported_while_serving(tmp_path, handshake)  # the first start keeps the tools/list answer
+    modules, answers = _imported_while_serving(tmp_path, handshake)
+    assert len(answers[1]["result"]["tools"]) > 10
+    assert "remember.store" in modules  # the database is opened (and checked) at start
+    assert not {m for m in modules if m.startswith(("remember.service", "remember.templates"))}
+
+    call = _rpc(3, "tools/call", {"name": "remember_create_memory", "arguments": {"content": "first call"}})
+    modules, answers = _imported_while_serving(tmp_path, [*handshake, call])
+    assert "remember.service.memories" in modules  # built by the first call that needs them
+    assert answers[2]["result"]["structuredContent"]["content"] == "first call"
+
+
 def _inspector(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     if not INSPECTOR.exists():
         if os.environ.get("CI"):

@@ -36,13 +36,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(settings: Settings, args: argparse.Namespace) -> int:
+    command = getattr(args, "command", None)
+    if command == "serve":  # before the commands are imported: the stdio server starts without them
+        from remember.cli.serve_command import serve
+
+        serve(settings, args)
+        return 0
     from remember.app import open_services
     from remember.cli import commands
 
-    command = getattr(args, "command", None)
-    if command == "serve":
-        commands.serve(settings, args)
-        return 0
     if command == "db":
         from remember.cli import db_commands
 

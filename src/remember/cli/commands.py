@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from remember.app import open_services
 from remember.cli import db_commands, files, output, search_commands, template_commands, token_commands
-from remember.config import Settings
 from remember.errors import ValidationFailed
 from remember.service import Services
 from remember.service.drafts import MemoryDraft, MemoryPatch
@@ -96,37 +93,6 @@ def prefs(services: Services, user: str, args: argparse.Namespace) -> None:
         return
     change = services.preferences.update(user, args.path, files.loose_json(args.value), reason=args.reason)
     output.preference_change(change, as_json=args.json)
-
-
-def serve(settings: Settings, args: argparse.Namespace) -> None:
-    """Run the MCP server over stdio until the client hangs up, or over HTTP until stopped."""
-    http = args.http or args.transport == "http"
-    if not http and (args.host or args.port is not None or args.no_auth):
-        raise ValidationFailed.single("--host", "invalid", "--host, --port and --no-auth go with --http.")
-    if http:
-        settings = dataclasses.replace(settings, http=settings.http.with_address(args.host, args.port))
-        if args.no_auth:  # refused before the database is opened
-            from remember.http.app import refuse_open_beyond_loopback
-
-            refuse_open_beyond_loopback(settings.http)
-    services = open_services(settings)
-    services.indexer.warn_if_changed()
-    try:
-        if http:
-            from remember.http.serve import run
-
-            run(services, settings, auth=not args.no_auth)
-            return
-        from remember.mcp.caller import Caller
-        from remember.mcp.server import build_server
-        from remember.mcp.stdio import answering_bad_lines
-
-        caller = Caller(settings.user, settings.trust_level)
-        server = build_server(services, lambda: caller, cache_dir=settings.home / "cache")
-        with answering_bad_lines():  # a line the SDK cannot read is answered, not dropped
-            server.run("stdio")
-    finally:
-        services.close()
 
 
 HANDLERS: dict[str, Handler] = {

@@ -27,7 +27,7 @@ import inspect
 import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, ParamSpec, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
@@ -40,7 +40,10 @@ from remember.errors import RememberError
 from remember.mcp import arguments
 from remember.mcp.compact import compact_input, compact_output
 from remember.mcp.listing import Listing, ListingCache
-from remember.service import Services
+from remember.mcp.state import Deferred
+
+if TYPE_CHECKING:
+    from remember.service import Services
 
 # Validation messages go to models and people; pydantic's documentation links
 # in every message are noise there. Read by pydantic when it formats an error.
@@ -52,8 +55,12 @@ R = TypeVar("R")
 
 @dataclass(frozen=True)
 class ToolContext:
-    services: Services
+    source: Deferred
     user: Callable[[], str]  # the user the request being served acts for
+
+    @property
+    def services(self) -> Services:
+        return self.source.get()
 
 
 def hints(*, read_only: bool, destructive: bool = False, idempotent: bool = False) -> ToolAnnotations:

@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio.to_thread
 from mcp.server.lowlevel.helper_types import ReadResourceContents
@@ -38,8 +38,10 @@ from remember.mcp.arguments import suggestion
 from remember.mcp.caller import Caller, acting_as, current_user
 from remember.mcp.listing import ListingCache
 from remember.mcp.registry import ToolContext, ToolRegistry
-from remember.mcp.state import AppState
-from remember.service import Services
+from remember.mcp.state import AppState, Deferred
+
+if TYPE_CHECKING:
+    from remember.service import Services
 
 T = TypeVar("T")
 
@@ -73,7 +75,7 @@ class RememberServer(MCPServer[AppState]):
 
     def __init__(
         self,
-        services: Services,
+        services: Deferred,
         identify: Callable[[], Caller | str],
         listing_cache: ListingCache | None,
         *,
@@ -87,12 +89,16 @@ class RememberServer(MCPServer[AppState]):
             yield self.state
 
         super().__init__("remember", version=__version__, instructions=INSTRUCTIONS, lifespan=lifespan, **sdk)
-        self.services = services
+        self._source = services
         self.identify = identify
         self.listing_cache = listing_cache
         self.tools = ToolRegistry()
         self._sdk_tools_changed = False
         self.limits = limits
+
+    @property
+    def services(self) -> Services:
+        return self._source.get()
 
     # tools
 
@@ -215,20 +221,22 @@ class RememberServer(MCPServer[AppState]):
 
 
 def build_server(
-    services: Services,
+    services: Services | Callable[[], Services],
     identify: Callable[[], Caller | str],
     *,
     cache_dir: Path | None = None,
     limits: CallLimits = CallLimits(),
     **sdk: Any,
 ) -> RememberServer:
-    """A server whose requests act for ``identify()`` (a user, or a user and a trust level) over ``services``.
+    """A server whose requests act for ``identify()`` (a user, or a user and a trust level) over ``services``
+    (or over what ``services()`` builds on first use).
 
     With ``cache_dir`` the ``tools/list`` answer is kept there between starts (see ``listing.py``);
     ``sdk`` goes to ``MCPServer`` (its auth settings and token verifier, for HTTP).
     """
-    server = RememberServer(services, identify, ListingCache(cache_dir) if cache_dir else None, limits=limits, **sdk)
-    context = ToolContext(services=services, user=current_user)
+    source = Deferred(services)
+    server = RememberServer(source, identify, ListingCache(cache_dir) if cache_dir else None, limits=limits, **sdk)
+    context = ToolContext(source, user=current_user)
     server.tools.load_with(lambda: _register_tools(server, context))
     return server
 

@@ -1,0 +1,73 @@
+"""``remember serve``: the MCP server over stdio (the default) or streamable HTTP.
+
+Over stdio the database is opened at once (a missing, damaged or newer database
+is reported before the client is answered), and the services over it are built
+on the first request that needs them: a client's handshake and ``tools/list``
+do not wait for the service layer to be imported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from typing import TYPE_CHECKING
+
+from remember.config import Settings
+from remember.errors import ValidationFailed
+
+if TYPE_CHECKING:
+    from remember.service import Services
+    from remember.store import Store
+
+
+def serve(settings: Settings, args: argparse.Namespace) -> None:
+    """Run the MCP server over stdio until the client hangs up, or over HTTP until stopped."""
+    http = args.http or args.transport == "http"
+    if not http and (args.host or args.port is not None or args.no_auth):
+        raise ValidationFailed.single("--host", "invalid", "--host, --port and --no-auth go with --http.")
+    if http:
+        _serve_http(settings, args)
+    else:
+        _serve_stdio(settings)
+
+
+def _serve_http(settings: Settings, args: argparse.Namespace) -> None:
+    from remember.app import open_services
+
+    settings = dataclasses.replace(settings, http=settings.http.with_address(args.host, args.port))
+    if args.no_auth:  # refused before the database is opened
+        from remember.http.app import refuse_open_beyond_loopback
+
+        refuse_open_beyond_loopback(settings.http)
+    services = open_services(settings)
+    services.indexer.warn_if_changed()
+    try:
+        from remember.http.serve import run
+
+        run(services, settings, auth=not args.no_auth)
+    finally:
+        services.close()
+
+
+def _serve_stdio(settings: Settings) -> None:
+    from remember.mcp.caller import Caller
+    from remember.mcp.server import build_server
+    from remember.mcp.stdio import answering_bad_lines
+    from remember.store import open_store
+
+    store = open_store(settings.database_url)
+    try:
+        caller = Caller(settings.user, settings.trust_level)
+        server = build_server(lambda: _services(store, settings), lambda: caller, cache_dir=settings.home / "cache")
+        with answering_bad_lines():  # a line the SDK cannot read is answered, not dropped
+            server.run("stdio")
+    finally:
+        store.close()
+
+
+def _services(store: Store, settings: Settings) -> Services:
+    from remember.app import services_over
+
+    services = services_over(store, settings)
+    services.indexer.warn_if_changed()
+    return services
