@@ -71,3 +71,16 @@ def test_export_markdown_and_server_memory(capsys: pytest.CaptureFixture[str], d
     assert code == 1 and "exists already" in err
     code, _, err = run(capsys, "--db", db, "export", "--format", "markdown")
     assert code == 1 and "needs the folder" in err
+
+
+def test_an_import_draws_a_progress_bar(
+    capsys: pytest.CaptureFixture[str], db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from remember.cli import output
+    from remember.service.moving import importer
+
+    drawn: list[str] = []
+    monkeypatch.setattr(importer, "PART", 2)
+    monkeypatch.setattr(output, "progress", drawn.append)  # the real one draws only on a terminal
+    run_json(capsys, "--db", db, "import", "--from", "mem0", str(DATA / "mem0_get_all.json"))
+    assert drawn == [f"[{'#' * 20}{'.' * 10}] 2/3 memories", f"[{'#' * 30}] 3/3 memories"]
