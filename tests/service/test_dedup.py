@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
+from conftest import TickingClock
 from remember.access import trusted_up_to
 from remember.errors import ValidationFailed
-from remember.service import Services
+from remember.service import Services, dedup
 from remember.store import open_store
 
 ALICE, BOB = "alice", "bob"
@@ -43,6 +45,18 @@ def test_a_retry_is_never_stored_twice_whatever_the_preference(services: Service
         again = services.memories.store_new(ALICE, {"content": fact})
         assert again.duplicate is not None and again.duplicate.action == "skipped"
     assert count(services) == 3
+
+
+def test_the_same_note_made_again_the_next_day_is_another_memory(services: Services, clock: TickingClock) -> None:
+    first = services.memories.create(ALICE, {"content": "Took my vitamins"})
+    retry = services.memories.store_new(ALICE, {"content": "Took my vitamins"})  # a second later: a retry
+    assert retry.memory.id == first.id
+    clock.start += dedup.RETRY_WINDOW + timedelta(seconds=5)
+    later = services.memories.store_new(ALICE, {"content": "Took my vitamins"})
+    assert later.memory.id != first.id
+    assert later.duplicate is not None
+    assert (later.duplicate.memory_id, later.duplicate.match, later.duplicate.action) == (first.id, "same", "stored")
+    assert count(services) == 2
 
 
 def test_the_same_text_with_other_fields_is_kept_and_named(services: Services) -> None:

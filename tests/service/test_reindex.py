@@ -59,6 +59,38 @@ def test_reindex_keeps_the_entries_of_changes_made_while_it_embeds(two_stores: t
     assert found_by(server, "old") == {m.id for m in made} - set(changed)
 
 
+class OvertakenWhileEmbedding:
+    """The real model, whose every batch waits until another writer has finished one more round of
+    updates since the batch began: each batch is overtaken, however fast the machine."""
+
+    def __init__(self, model: MiniLMEmbedder) -> None:
+        self.model = model
+        self.rounds = 0
+        self.changed = threading.Condition()
+
+    @property
+    def name(self) -> str:
+        return self.model.name
+
+    @property
+    def dimension(self) -> int:
+        return self.model.dimension
+
+    def round_done(self) -> None:
+        with self.changed:
+            self.rounds += 1
+            self.changed.notify_all()
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        with self.changed:
+            began = self.rounds
+            assert self.changed.wait_for(lambda: self.rounds > began, timeout=120), "the writer stopped"
+        return self.model.embed(texts)
+
+    def embed_query(self, text: str) -> Any:
+        return self.model.embed_query(text)
+
+
 def test_reindex_under_a_stream_of_updates_leaves_no_stale_entry(
     two_stores: tuple[Store, Store], embedder: MiniLMEmbedder
 ) -> None:
@@ -66,23 +98,25 @@ def test_reindex_under_a_stream_of_updates_leaves_no_stale_entry(
     server = Services.over(server_store, embedder=embedder)
     made = server.memories.create_many(ALICE, [{"content": f"first text r0x{i}"} for i in range(2 * BATCH + 50)])
     done = threading.Event()
+    overtaken = OvertakenWhileEmbedding(embedder)
     rounds: list[int] = [0]
 
     def keep_updating() -> None:
-        while not done.is_set() or rounds[0] == 0:
+        while not done.is_set():
             rounds[0] += 1
             for index in range(rounds[0] % 7, len(made), 7):
                 server.memories.update(ALICE, made[index].id, {"content": f"later text r{rounds[0]}x{index}"})
+            overtaken.round_done()
 
     writer = threading.Thread(target=keep_updating)
     writer.start()
-    beside = Services.over(reindex_store, embedder=embedder)  # the real model: slow enough to be overtaken
+    beside = Services.over(reindex_store, embedder=overtaken)
     try:
         reindex(beside.store, beside.indexer, beside.templates)
     finally:
         done.set()
         writer.join()
-    assert rounds[0] > 1  # updates ran during the reindex
+    assert rounds[0] >= 3  # a round of updates ran during each of the three batches
     now = [server.memories.get(ALICE, m.id, record_access=False) for m in made]
     stale = [m.id for m in now if found_by(server, m.content.split()[-1]) != {m.id}]
     assert stale == [], f"{len(stale)} of {len(made)} memories kept a stale entry after {rounds[0]} rounds of updates"

@@ -3,8 +3,10 @@
 Three answers, strongest first:
 
 - a **repeat**: the same normalised text (``store/sql/fingerprint.py``) and the same
-  fields (a client retrying a call). Never stored twice, whatever the preference: the
-  store checks it in the transaction that would write the memory.
+  fields (a client retrying a call): the same time it happened when the call gave one,
+  else stored within ``RETRY_WINDOW`` of the first (the same note made again the next
+  day is another memory). Never stored twice, whatever the preference: the store checks
+  it in the transaction that would write the memory.
 - the **same** text with other fields (another weight, tags, a later timestamp).
 - a **similar** text: the nearest memory by vector cosine is above ``COSINE`` and the
   two share at least ``OVERLAP`` of their keywords (Jaccard, stopwords left out).
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, Literal
 
 from remember.access import trust_level
@@ -34,6 +37,7 @@ MODES = ("keep", "skip", "merge")
 COSINE = 0.8
 OVERLAP = 0.6
 NEAREST = 3  # vector neighbours looked at
+RETRY_WINDOW = timedelta(minutes=10)  # how late a retry of a call without a time may come
 Repeat = Callable[[Memory, Memory], bool]
 
 
@@ -62,16 +66,20 @@ _SAME_CALL = ("content", "title", "type", "weight", "trust", "tags", "references
               "structured_content")  # fmt: skip
 
 
-def repeat_rule(stamped: set[str]) -> Repeat:
+def repeat_rule(stamped: set[str], within: timedelta | None = RETRY_WINDOW) -> Repeat:
     """Whether a new memory is a stored one made again by the same call (a retry); the time it
     happened counts when the call gave one (``stamped``: those new memories' ids), else it is
-    "now", which a retry moves."""
+    "now", which a retry moves, and then the first must have been stored ``within`` that
+    long before (None: at any time, as for an export read again)."""
 
     def is_repeat(stored: Memory, new: Memory) -> bool:
         before, after = stored.as_dict(), new.as_dict()
         if any(before[name] != after[name] for name in _SAME_CALL):
             return False
-        if new.id in stamped and stored.occurred_at != new.occurred_at:
+        if new.id in stamped:
+            if stored.occurred_at != new.occurred_at:
+                return False
+        elif within is not None and new.created_at - stored.created_at > within:
             return False
         return dict(stored.context) == dict(new.context)
 

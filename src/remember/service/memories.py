@@ -103,7 +103,7 @@ class MemoryService:
         twice): per memory, the one it repeats (nothing written) or None. ``stamped``: ids of the
         memories whose time was given."""
         entries = self.indexer.entries(batch)
-        repeat = dedup.repeat_rule(stamped)
+        repeat = dedup.repeat_rule(stamped, within=None)
         pairs = [(m, e) for (m, _), e in zip(batch, entries, strict=True)]
         return self.store.insert_new_memories(pairs, max_trust=trust_level(), repeat=repeat)
 
