@@ -23,7 +23,7 @@ LOCK_KEY = 0x72656D656D626572
 # indexes that no operating-system locale update can invalidate.
 TYPES = schema.ColumnTypes(
     key='text COLLATE "C"', text="text", json="jsonb", texts="text[]", no_texts="'{}'", moment="timestamptz",
-    flag="boolean", real="double precision", integer="integer", count="bigint", compact="",
+    flag="boolean", real="double precision", integer="integer", count="bigint", compact="", blob="bytea",
 )  # fmt: skip
 
 
@@ -123,7 +123,13 @@ def _api_tokens(conn: Connection) -> None:
     conn.execute(TYPES.render(schema.API_TOKENS))
 
 
-MIGRATIONS = schema.steps(_initial, _templates, _search, _suggestions, _fields, _covering_fields, _api_tokens)
+def _relationships(conn: Connection) -> None:
+    conn.execute(TYPES.render(schema.RELATIONSHIPS))
+
+
+MIGRATIONS = schema.steps(
+    _initial, _templates, _search, _suggestions, _fields, _covering_fields, _api_tokens, _relationships
+)
 
 
 def migrate(conn: Connection, location: str) -> list[str]:

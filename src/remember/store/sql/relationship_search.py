@@ -1,0 +1,185 @@
+"""Finding relationships by their observation: keyword terms and vectors, the same SQL on both backends.
+
+Keywords: ``relationship_terms`` holds each observation's terms (as the service
+stems them) with their counts; a query scores ``sum(hits * idf)`` in SQL. Vectors:
+an exact search over an in-process matrix per user (``RelationshipVectors``) that
+catches up with the rows whose ``seq`` moved; the best rows are then checked
+against the query (visibility, filters) in SQL, a chunk at a time.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from remember.models import RelationshipQuery
+from remember.store.sql.relationships import RelationshipTables, where
+from remember.store.sql.session import Session
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+BUDGET = 250_000  # vectors kept in memory across users
+CHECK = 256  # ranked rows checked against the query in one statement
+FILTERED = 2_000  # with a narrowing filter, at most this many matches are ranked by the matrix
+
+
+@dataclass
+class _Matrix:
+    stamp: tuple[int, int]
+    ids: list[str]
+    position: dict[str, int]
+    matrix: NDArray[np.float32]
+    present: NDArray[np.bool_]
+
+
+class RelationshipVectors:
+    """Per user, the observation vectors as one matrix, least recently used dropped past ``budget``."""
+
+    def __init__(self, budget: int = BUDGET) -> None:
+        self.budget = budget
+        self._users: OrderedDict[str, _Matrix] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def of(self, s: Session, user_id: str) -> _Matrix | None:
+        row = s.one("SELECT count(*), coalesce(max(seq), 0) FROM relationships WHERE user_id = ?", (user_id,))
+        stamp = (int(row[0]), int(row[1])) if row else (0, 0)
+        if stamp[0] == 0:
+            return None
+        with self._lock:
+            held = self._users.get(user_id)
+        if held is None or held.stamp != stamp:
+            held = self._caught_up(s, user_id, held, stamp)
+        with self._lock:
+            self._users[user_id] = held
+            self._users.move_to_end(user_id)
+            while sum(len(m.ids) for m in self._users.values()) > self.budget and len(self._users) > 1:
+                self._users.popitem(last=False)
+        return held
+
+    def _caught_up(self, s: Session, user_id: str, held: _Matrix | None, stamp: tuple[int, int]) -> _Matrix:
+        import numpy as np
+
+        after = held.stamp[1] if held is not None else 0
+        rows = s.all("SELECT id, vector FROM relationships WHERE user_id = ? AND seq > ?", (user_id, after))
+        if held is not None:
+            new = [r for r in rows if r[0] not in held.position]
+            if len(held.ids) + len(new) == stamp[0]:
+                return _patched(held, rows, stamp)
+            rows = s.all("SELECT id, vector FROM relationships WHERE user_id = ?", (user_id,))
+        ids = [r[0] for r in rows]
+        vectors = [r[1] for r in rows]
+        dimension = next((len(v) // 4 for v in vectors if v), 0)
+        matrix = np.zeros((len(ids), dimension), dtype=np.float32)
+        present = np.zeros(len(ids), dtype=bool)
+        for i, v in enumerate(vectors):
+            if v and len(v) // 4 == dimension:
+                matrix[i] = np.frombuffer(bytes(v), dtype="<f4")
+                present[i] = True
+        return _Matrix(stamp, ids, {i: n for n, i in enumerate(ids)}, matrix, present)
+
+
+def _patched(held: _Matrix, rows: Sequence[Any], stamp: tuple[int, int]) -> _Matrix:
+    import numpy as np
+
+    ids, position = list(held.ids), dict(held.position)
+    matrix, present = held.matrix, held.present
+    added = [r for r in rows if r[0] not in position]
+    if added:
+        matrix = np.vstack([matrix, np.zeros((len(added), matrix.shape[1]), dtype=np.float32)])
+        present = np.concatenate([present, np.zeros(len(added), dtype=bool)])
+    else:
+        matrix, present = matrix.copy(), present.copy()
+    for rid, _ in added:
+        position[rid] = len(ids)
+        ids.append(rid)
+    for rid, vector in rows:
+        n = position[rid]
+        ok = bool(vector) and len(vector) // 4 == matrix.shape[1]
+        matrix[n] = np.frombuffer(bytes(vector), dtype="<f4") if ok else 0
+        present[n] = ok
+    return _Matrix(stamp, ids, position, matrix, present)
+
+
+class RelationshipSearch(RelationshipTables):
+    relationship_vectors: RelationshipVectors
+
+    def relationship_keyword_candidates(
+        self, user_id: str, terms: Sequence[str], q: RelationshipQuery, *, limit: int
+    ) -> list[tuple[str, float]]:
+        """Relationship ids and scores (higher is better) of observations holding any of ``terms``."""
+        if not terms:
+            return []
+        with self.reading() as s:
+            total = int(s.value("SELECT count(*) FROM relationships WHERE user_id = ?", (user_id,)) or 0)
+            params: list[Any] = [user_id]
+            inner = s.any_of("term", terms, params)
+            rows = s.all(
+                f"SELECT term, count(*) FROM relationship_terms WHERE user_id = ? AND {inner} GROUP BY term", params
+            )
+            counts = {str(r[0]): int(r[1]) for r in rows}
+            weights = [(t, math.log(1 + (total - n + 0.5) / (n + 0.5))) for t, n in counts.items() if n]
+            if not weights:
+                return []
+            params = []
+            cases = " ".join("WHEN ? THEN ?" for _ in weights)
+            for term, weight in weights:
+                params += [term, weight]
+            clause = where(s, user_id, q, params)
+            terms_in = s.any_of("t.term", [t for t, _ in weights], params)
+            rows = s.all(
+                f"SELECT t.relationship_id, sum(t.hits * CASE t.term {cases} ELSE 0 END) AS score "
+                "FROM relationship_terms t JOIN relationships r ON r.user_id = t.user_id AND r.id = t.relationship_id "
+                f"WHERE {clause} AND t.user_id = r.user_id AND {terms_in} "
+                "GROUP BY t.relationship_id ORDER BY score DESC, t.relationship_id LIMIT ?",
+                [*params, limit],
+            )
+        return [(r[0], float(r[1])) for r in rows]
+
+    def relationship_vector_candidates(
+        self, user_id: str, vector: bytes, q: RelationshipQuery, *, limit: int
+    ) -> list[tuple[str, float]]:
+        """The ``limit`` relationships ``q`` admits whose observations are nearest ``vector``, best first."""
+        import numpy as np
+
+        with self.reading() as s:
+            held = self.relationship_vectors.of(s, user_id)
+            if held is None or held.matrix.shape[1] * 4 != len(vector):
+                return []
+            scores = held.matrix @ np.frombuffer(vector, dtype=np.float32)
+            allowed = held.present.copy()
+            if _narrowing(q):
+                params: list[Any] = []
+                rows = s.all(
+                    f"SELECT r.id FROM relationships r WHERE {where(s, user_id, q, params)} LIMIT ?",
+                    [*params, FILTERED + 1],
+                )
+                if len(rows) <= FILTERED:
+                    mask = np.zeros(len(held.ids), dtype=bool)
+                    mask[[held.position[r[0]] for r in rows if r[0] in held.position]] = True
+                    allowed &= mask
+            rows_ranked = np.flatnonzero(allowed)
+            order = rows_ranked[np.argsort(-scores[rows_ranked], kind="stable")]
+            out: list[tuple[str, float]] = []
+            for start in range(0, len(order), CHECK):
+                chunk = [held.ids[n] for n in order[start : start + CHECK]]
+                params = []
+                clause = where(s, user_id, q, params)
+                inner = s.any_of("r.id", chunk, params)
+                admitted = {r[0] for r in s.all(f"SELECT r.id FROM relationships r WHERE {clause} AND {inner}", params)}
+                out += [(i, float(scores[held.position[i]])) for i in chunk if i in admitted]
+                if len(out) >= limit:
+                    break
+        return out[:limit]
+
+
+def _narrowing(q: RelationshipQuery) -> bool:
+    return bool(
+        q.types or q.memory_id or q.tags or q.min_strength > 0 or q.min_confidence > 0 or q.created_after
+        or q.created_before
+    )  # fmt: skip
