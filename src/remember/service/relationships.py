@@ -115,10 +115,7 @@ class RelationshipService:
         return self.store.links_of(user_id, memory_ids, trust=trust_level())
 
     def index_of(self, rel: Relationship) -> tuple[list[tuple[str, int]], bytes | None]:
-        """The keyword terms and vector of a relationship's observation (its type when it has none)."""
-        terms = text.observation_terms(rel.observation, rel.relationship_type)
-        vector = self.indexer.vectors([rel.observation or rel.relationship_type.replace("_", " ")])[0]
-        return terms, vector
+        return index_entries(self.indexer, [rel])[0]
 
     def _checked(self, user_id: str, given: Mapping[str, Any], *, partial: bool) -> dict[str, Any]:
         errors: list[FieldError] = []
@@ -155,6 +152,12 @@ class RelationshipService:
                     "memory_ids", "deleted", f"Memory {excerpt(memory_id)} is in the trash; restore it first.",
                     memory_id,
                 )  # fmt: skip
+
+
+def index_entries(indexer: Indexer, rels: Sequence[Relationship]) -> list[tuple[list[tuple[str, int]], bytes | None]]:
+    """The keyword terms and vector of each relationship's observation (of its type when it has none)."""
+    vectors = indexer.vectors([r.observation or r.relationship_type.replace("_", " ") for r in rels])
+    return [(text.observation_terms(r.observation, r.relationship_type), v) for r, v in zip(rels, vectors, strict=True)]
 
 
 def _given(draft: RelationshipDraft) -> dict[str, Any]:
