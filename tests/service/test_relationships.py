@@ -198,3 +198,22 @@ def test_related_walks_with_paths_within_depth(services: Services, people: list[
     for bad in (0, 4, "2"):
         with pytest.raises(ValidationFailed):
             services.related.related(ALICE, people[0], depth=bad)
+
+
+def test_the_filter_language_counts_relationships(services: Services, people: list[str]) -> None:
+    relate(services, people[:2])
+    relate(services, people[1:3])
+
+    def listed(filters: dict[str, Any]) -> set[str]:
+        return {m.id for m in services.memories.list(ALICE, filters=filters).items}
+
+    assert listed({"relationship_count": {"gte": 2}}) == {people[1]}
+    assert listed({"relationship_count": 0}) == {people[3]}
+    assert listed({"relationship_count": {"gte": 1, "lte": 1}}) == {people[0], people[2]}
+    assert listed({"relationship_count": {"nin": [0, 2]}}) == {people[0], people[2]}
+    found = services.search.search(ALICE, "Tom", filters={"relationship_count": {"gt": 1}}, record_access=False)
+    assert [h.memory.id for h in found.hits] == [people[1]]
+    for bad in ({"relationship_count": {"gte": -1}}, {"relationship_count": "two"}, {"relationship_count": 1.5},
+                {"relationship_count": {"contains": 1}}):  # fmt: skip
+        with pytest.raises(ValidationFailed):
+            services.memories.list(ALICE, filters=bad)
