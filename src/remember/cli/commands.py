@@ -8,7 +8,15 @@ from collections.abc import Callable
 from typing import Any
 
 from remember.app import open_services
-from remember.cli import db_commands, files, output, search_commands, template_commands, token_commands
+from remember.cli import (
+    db_commands,
+    files,
+    output,
+    relationship_commands,
+    search_commands,
+    template_commands,
+    token_commands,
+)
 from remember.config import Settings
 from remember.errors import ValidationFailed
 from remember.service import Services
@@ -142,6 +150,9 @@ HANDLERS: dict[str, Handler] = {
     "similar": search_commands.similar,
     "context": search_commands.context,
     "reindex": search_commands.reindex,
+    "relate": relationship_commands.relate,
+    "related": relationship_commands.related,
+    "relationships": relationship_commands.run,
     "export": db_commands.export,
     "import": db_commands.load,
     "token": token_commands.run,
