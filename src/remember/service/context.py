@@ -100,18 +100,21 @@ def question_context(
 
 
 def _with_related(related: RelatedService, user_id: str, hits: list[Hit]) -> tuple[list[Hit], dict[str, str]]:
-    """The hits with the memories linked to the best ``RELATED_OF`` of them after each; and, per memory
-    pulled in, the hit it came with."""
-    seen = {h.memory.id for h in hits}
+    """The hits with the memories linked to the best ``RELATED_OF`` of them right after each (moved up when
+    they were lower hits); and, per memory pulled in, the hit it follows."""
+    placed: set[str] = set()
     out: list[Hit] = []
     origin: dict[str, str] = {}
     for rank, hit in enumerate(hits):
+        if hit.memory.id in placed:
+            continue
         out.append(hit)
+        placed.add(hit.memory.id)
         if rank >= RELATED_OF:
             continue
         for found in related.related(user_id, hit.memory.id, depth=1):
-            if found.memory.id not in seen:
-                seen.add(found.memory.id)
+            if found.memory.id not in placed:
+                placed.add(found.memory.id)
                 origin[found.memory.id] = hit.memory.id
                 out.append(Hit(found.memory, hit.score))
     return out, origin

@@ -13,7 +13,7 @@ from remember.search import text
 from remember.search.fusion import fuse
 from remember.service import checks, visibility
 from remember.service.preferences import PreferenceService
-from remember.service.relationships import RelationshipService, RelationshipStorage
+from remember.service.relationships import RelationshipService, RelationshipStorage, member_id
 
 POOL = 50
 MAX_LIMIT, MAX_OFFSET = 100, 1_000
@@ -135,7 +135,7 @@ class RelatedService:
 
 def _start(store: RelationshipStorage, user_id: str, memory_id: Any) -> str:
     errors: list[FieldError] = []
-    mid = checks.identifier(memory_id, "memory_id", errors)
+    mid = member_id(memory_id, "memory_id", errors)
     if mid is None:
         raise ValidationFailed("The memory id cannot be used.", errors)
     memory = visibility.reachable(store.get_memory(user_id, mid))
@@ -153,7 +153,7 @@ def query_of(c: Criteria) -> RelationshipQuery:
     errors: list[FieldError] = []
     types = _texts(c.types, "types", errors)
     tags = tuple(checks.tags(c.tags, errors) or ()) if c.tags is not None else ()
-    memory_id = checks.identifier(c.memory_id, "memory_id", errors) if c.memory_id is not None else None
+    memory_id = member_id(c.memory_id, "memory_id", errors) if c.memory_id is not None else None
     strength = checks.unit(c.min_strength if c.min_strength is not None else 0.0, "min_strength", errors)
     confidence = checks.unit(c.min_confidence if c.min_confidence is not None else 0.0, "min_confidence", errors)
     after = _moment(c.created_after, "created_after", errors)
@@ -170,7 +170,7 @@ def _texts(value: Any, name: str, errors: list[FieldError]) -> tuple[str, ...]:
     if value is None:
         return ()
     ok = isinstance(value, list | tuple) and 0 < len(value) <= MAX_FILTER_VALUES
-    if not ok or not all(isinstance(v, str) and 0 < len(v.strip()) <= 100 for v in value):
+    if not ok or not all(isinstance(v, str) and 0 < len(v.strip()) <= 100 and "\x00" not in v for v in value):
         errors.append(
             FieldError(name, "type", f"{name} must be a list of 1 to {MAX_FILTER_VALUES} texts.", excerpt(value))
         )

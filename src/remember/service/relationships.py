@@ -179,15 +179,23 @@ def _member_ids(value: Any, errors: list[FieldError]) -> tuple[str, ...] | None:
             )
         )  # fmt: skip
         return None
-    ids = [checks.identifier(v, f"memory_ids[{i}]", errors) for i, v in enumerate(value)]
+    ids = [member_id(v, f"memory_ids[{i}]", errors) for i, v in enumerate(value)]
     clean = tuple(i for i in ids if i is not None)
     if len(set(clean)) < len(clean):
         errors.append(FieldError("memory_ids", "duplicate", "Each memory may be a member only once.", None))
     return clean if len(clean) == len(ids) else None
 
 
+def member_id(value: Any, name: str, errors: list[FieldError]) -> str | None:
+    """A memory id given as ``name``: checked as ids are, and without NUL characters (no backend stores one)."""
+    if isinstance(value, str) and "\x00" in value:
+        errors.append(FieldError(name, "invalid", f"{name} must not contain NUL characters.", excerpt(value)))
+        return None
+    return checks.identifier(value, name, errors)
+
+
 def _id(value: Any) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > checks.MAX_ID:
+    if not isinstance(value, str) or not value.strip() or len(value) > checks.MAX_ID or "\x00" in value:
         raise ValidationFailed.single(
             "relationship_id", "invalid", f"relationship_id must be an id of 1 to {checks.MAX_ID} characters.",
             excerpt(value),

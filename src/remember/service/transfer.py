@@ -78,7 +78,7 @@ def _user_records(store: Store, user: str) -> Iterator[Record]:
             "kind": "template", "user_id": user, "definition": dict(record.definition),
             "created_at": to_text(record.created_at), "updated_at": to_text(record.updated_at), "versions": versions,
         }  # fmt: skip
-    offset = 0
+    offset, exported = 0, set[str]()
     while True:
         query = MemoryQuery(
             filter=within_reach(None), sort_by="created_at", descending=False, limit=PAGE, offset=offset,
@@ -86,6 +86,7 @@ def _user_records(store: Store, user: str) -> Iterator[Record]:
         )  # fmt: skip
         page = store.list_memories(user, query)
         for memory in page.items:
+            exported.add(memory.id)
             yield _memory_record(store, memory)
         offset += len(page.items)
         if not page.has_more:
@@ -96,6 +97,8 @@ def _user_records(store: Store, user: str) -> Iterator[Record]:
             "at": to_text(event.at), "memory_id": event.memory_id, "confidence": event.confidence,
         }  # fmt: skip
     for rel, history in store.user_relationships(user):
+        if not exported.issuperset(rel.memory_ids):
+            continue  # a member above the caller's trust level was left out, and so is the link
         yield {
             "kind": "relationship", "user_id": user, "relationship": rel.as_dict(),
             "history": [h.as_dict() for h in history],
