@@ -42,11 +42,11 @@ def where(s: Session, user_id: str, q: RelationshipQuery, params: list[Any]) -> 
     if q.types:
         parts.append(s.any_of("r.relationship_type", q.types, params))
     if q.memory_id is not None:
+        # Driven from the member's index rows, not checked row by row of all the user's relationships.
         parts.append(
-            "EXISTS (SELECT 1 FROM relationship_members y WHERE y.user_id = r.user_id "
-            "AND y.relationship_id = r.id AND y.memory_id = ?)"
+            "r.id IN (SELECT y.relationship_id FROM relationship_members y WHERE y.user_id = ? AND y.memory_id = ?)"
         )
-        params.append(q.memory_id)
+        params += [user_id, q.memory_id]
     if q.min_strength > 0:
         parts.append("r.strength >= ?")
         params.append(q.min_strength)
