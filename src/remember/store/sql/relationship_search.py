@@ -1,10 +1,11 @@
 """Finding relationships by their observation: keyword terms and vectors, the same SQL on both backends.
 
 Keywords: ``relationship_terms`` holds each observation's terms (as the service
-stems them) with their counts; a query scores ``sum(hits * idf)`` in SQL. Vectors:
-an exact search over an in-process matrix per user (``RelationshipVectors``) that
-catches up with the rows whose ``seq`` moved; the best rows are then checked
-against the query (visibility, filters) in SQL, a chunk at a time.
+stems them) with their counts; a query scores ``sum(hits * idf)`` in SQL from those
+rows alone. Vectors: an exact search over an in-process matrix per user
+(``RelationshipVectors``) that catches up with the rows whose ``seq`` moved. On both
+sides the best rows are then checked against the query (visibility, filters) in
+SQL, a chunk at a time, until enough are admitted.
 """
 
 from __future__ import annotations
@@ -26,7 +27,10 @@ if TYPE_CHECKING:
 
 BUDGET = 250_000  # vectors kept in memory across users
 CHECK = 256  # ranked rows checked against the query in one statement
-FILTERED = 2_000  # with a narrowing filter, at most this many matches are ranked by the matrix
+# At most this many of the best rows of each side are checked against the query: enough for a
+# page of 100 past the offset cap even when most are hidden; a filter matching fewer rows than
+# this is applied before the vectors are ranked.
+SCANNED = 20_000
 
 
 @dataclass
@@ -112,34 +116,28 @@ class RelationshipSearch(RelationshipTables):
     def relationship_keyword_candidates(
         self, user_id: str, terms: Sequence[str], q: RelationshipQuery, *, limit: int
     ) -> list[tuple[str, float]]:
-        """Relationship ids and scores (higher is better) of observations holding any of ``terms``."""
+        """Relationship ids and scores (higher is better) of observations holding any of ``terms``.
+
+        Ranked from the term rows alone, then the best are checked against ``q`` a chunk at a time."""
         if not terms:
             return []
         with self.reading() as s:
-            total = int(s.value("SELECT count(*) FROM relationships WHERE user_id = ?", (user_id,)) or 0)
-            params: list[Any] = [user_id]
-            inner = s.any_of("term", terms, params)
-            rows = s.all(
-                f"SELECT term, count(*) FROM relationship_terms WHERE user_id = ? AND {inner} GROUP BY term", params
-            )
-            counts = {str(r[0]): int(r[1]) for r in rows}
-            weights = [(t, math.log(1 + (total - n + 0.5) / (n + 0.5))) for t, n in counts.items() if n]
+            weights = _weights(s, user_id, terms)
             if not weights:
                 return []
-            params = []
+            params: list[Any] = []
             cases = " ".join("WHEN ? THEN ?" for _ in weights)
             for term, weight in weights:
                 params += [term, weight]
-            clause = where(s, user_id, q, params)
+            params.append(user_id)
             terms_in = s.any_of("t.term", [t for t, _ in weights], params)
-            rows = s.all(
+            scored = s.all(
                 f"SELECT t.relationship_id, sum(t.hits * CASE t.term {cases} ELSE 0 END) AS score "
-                "FROM relationship_terms t JOIN relationships r ON r.user_id = t.user_id AND r.id = t.relationship_id "
-                f"WHERE {clause} AND t.user_id = r.user_id AND {terms_in} "
+                f"FROM relationship_terms t WHERE t.user_id = ? AND {terms_in} "
                 "GROUP BY t.relationship_id ORDER BY score DESC, t.relationship_id LIMIT ?",
-                [*params, limit],
+                [*params, SCANNED],
             )
-        return [(r[0], float(r[1])) for r in rows]
+            return _admitted(s, user_id, q, [(r[0], float(r[1])) for r in scored], limit)
 
     def relationship_vector_candidates(
         self, user_id: str, vector: bytes, q: RelationshipQuery, *, limit: int
@@ -155,27 +153,46 @@ class RelationshipSearch(RelationshipTables):
             allowed = held.present.copy()
             if _narrowing(q):
                 params: list[Any] = []
-                rows = s.all(
-                    f"SELECT r.id FROM relationships r WHERE {where(s, user_id, q, params)} LIMIT ?",
-                    [*params, FILTERED + 1],
-                )
-                if len(rows) <= FILTERED:
+                clause = where(s, user_id, q, params, visible=False)
+                rows = s.all(f"SELECT r.id FROM relationships r WHERE {clause} LIMIT ?", [*params, SCANNED + 1])
+                if len(rows) <= SCANNED:
                     mask = np.zeros(len(held.ids), dtype=bool)
                     mask[[held.position[r[0]] for r in rows if r[0] in held.position]] = True
                     allowed &= mask
-            rows_ranked = np.flatnonzero(allowed)
-            order = rows_ranked[np.argsort(-scores[rows_ranked], kind="stable")]
-            out: list[tuple[str, float]] = []
-            for start in range(0, len(order), CHECK):
-                chunk = [held.ids[n] for n in order[start : start + CHECK]]
-                params = []
-                clause = where(s, user_id, q, params)
-                inner = s.any_of("r.id", chunk, params)
-                admitted = {r[0] for r in s.all(f"SELECT r.id FROM relationships r WHERE {clause} AND {inner}", params)}
-                out += [(i, float(scores[held.position[i]])) for i in chunk if i in admitted]
-                if len(out) >= limit:
-                    break
-        return out[:limit]
+            rows_allowed = np.flatnonzero(allowed)
+            top = min(len(rows_allowed), SCANNED)
+            if top == 0:
+                return []
+            best = rows_allowed[np.argpartition(-scores[rows_allowed], top - 1)[:top]]
+            best = best[np.argsort(-scores[best], kind="stable")]
+            ranked = [(held.ids[n], float(scores[n])) for n in best]
+            return _admitted(s, user_id, q, ranked, limit)
+
+
+def _weights(s: Session, user_id: str, terms: Sequence[str]) -> list[tuple[str, float]]:
+    """Each known term's idf among the user's relationships."""
+    total = int(s.value("SELECT count(*) FROM relationships WHERE user_id = ?", (user_id,)) or 0)
+    params: list[Any] = [user_id]
+    inner = s.any_of("term", terms, params)
+    rows = s.all(f"SELECT term, count(*) FROM relationship_terms WHERE user_id = ? AND {inner} GROUP BY term", params)
+    return [(str(t), math.log(1 + (total - int(n) + 0.5) / (int(n) + 0.5))) for t, n in rows if n]
+
+
+def _admitted(
+    s: Session, user_id: str, q: RelationshipQuery, ranked: Sequence[tuple[str, float]], limit: int
+) -> list[tuple[str, float]]:
+    """The first ``limit`` of ``ranked`` that ``q`` admits (visibility and filters), checked a chunk at a time."""
+    out: list[tuple[str, float]] = []
+    for start in range(0, len(ranked), CHECK):
+        chunk = ranked[start : start + CHECK]
+        params: list[Any] = []
+        clause = where(s, user_id, q, params)
+        inner = s.any_of("r.id", [i for i, _ in chunk], params)
+        admitted = {r[0] for r in s.all(f"SELECT r.id FROM relationships r WHERE {clause} AND {inner}", params)}
+        out += [(i, score) for i, score in chunk if i in admitted]
+        if len(out) >= limit:
+            break
+    return out[:limit]
 
 
 def _narrowing(q: RelationshipQuery) -> bool:

@@ -34,11 +34,17 @@ HISTORY_INSERT = (
 Terms = Sequence[tuple[str, int]]
 
 
-def where(s: Session, user_id: str, q: RelationshipQuery, params: list[Any]) -> str:
-    """The WHERE clause (over ``r``) of the relationships ``q`` admits; appends what it binds."""
+def where(s: Session, user_id: str, q: RelationshipQuery, params: list[Any], *, visible: bool = True) -> str:
+    """The WHERE clause (over ``r``) of the relationships ``q`` admits; appends what it binds.
+
+    ``visible`` False leaves out the visibility rule (for a first, cheaper pass that a second one checks).
+    """
     d = s.dialect
-    params += [user_id, q.trust]
-    parts = ["r.user_id = ?", VISIBLE]
+    params.append(user_id)
+    parts = ["r.user_id = ?"]
+    if visible:
+        parts.append(VISIBLE)
+        params.append(q.trust)
     if q.types:
         parts.append(s.any_of("r.relationship_type", q.types, params))
     if q.memory_id is not None:
