@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -129,15 +129,22 @@ class RelationshipSearch(RelationshipTables):
             cases = " ".join("WHEN ? THEN ?" for _ in weights)
             for term, weight in weights:
                 params += [term, weight]
+            joined = ""
+            if _narrowing(q):  # the filter in the ranking itself (cheap without the visibility rule)
+                clause = where(s, user_id, q, params, visible=False)
+                joined = f"JOIN relationships r ON r.user_id = t.user_id AND r.id = t.relationship_id AND {clause} "
             params.append(user_id)
             terms_in = s.any_of("t.term", [t for t, _ in weights], params)
-            scored = s.all(
+            statement = (
                 f"SELECT t.relationship_id, sum(t.hits * CASE t.term {cases} ELSE 0 END) AS score "
-                f"FROM relationship_terms t WHERE t.user_id = ? AND {terms_in} "
-                "GROUP BY t.relationship_id ORDER BY score DESC, t.relationship_id LIMIT ?",
-                [*params, SCANNED],
+                f"FROM relationship_terms t {joined}WHERE t.user_id = ? AND {terms_in} "
+                "GROUP BY t.relationship_id ORDER BY score DESC, t.relationship_id LIMIT ? OFFSET ?"
             )
-            return _admitted(s, user_id, q, [(r[0], float(r[1])) for r in scored], limit)
+
+            def ranked(start: int, size: int) -> list[tuple[str, float]]:
+                return [(r[0], float(r[1])) for r in s.all(statement, [*params, size, start])]
+
+            return _admitted(s, user_id, q, ranked, limit)
 
     def relationship_vector_candidates(
         self, user_id: str, vector: bytes, q: RelationshipQuery, *, limit: int
@@ -160,12 +167,16 @@ class RelationshipSearch(RelationshipTables):
                     mask[[held.position[r[0]] for r in rows if r[0] in held.position]] = True
                     allowed &= mask
             rows_allowed = np.flatnonzero(allowed)
-            top = min(len(rows_allowed), SCANNED)
-            if top == 0:
-                return []
-            best = rows_allowed[np.argpartition(-scores[rows_allowed], top - 1)[:top]]
-            best = best[np.argsort(-scores[best], kind="stable")]
-            ranked = [(held.ids[n], float(scores[n])) for n in best]
+            allowed_scores = scores[rows_allowed]
+
+            def ranked(start: int, size: int) -> list[tuple[str, float]]:
+                end = min(len(rows_allowed), start + size)
+                if start >= end:
+                    return []
+                part = np.argpartition(-allowed_scores, end - 1)[:end]
+                part = part[np.argsort(-allowed_scores[part], kind="stable")][start:end]
+                return [(held.ids[rows_allowed[n]], float(allowed_scores[n])) for n in part]
+
             return _admitted(s, user_id, q, ranked, limit)
 
 
@@ -179,18 +190,22 @@ def _weights(s: Session, user_id: str, terms: Sequence[str]) -> list[tuple[str, 
 
 
 def _admitted(
-    s: Session, user_id: str, q: RelationshipQuery, ranked: Sequence[tuple[str, float]], limit: int
+    s: Session, user_id: str, q: RelationshipQuery, ranked: Callable[[int, int], list[tuple[str, float]]], limit: int
 ) -> list[tuple[str, float]]:
-    """The first ``limit`` of ``ranked`` that ``q`` admits (visibility and filters), checked a chunk at a time."""
+    """The first ``limit`` candidates that ``q`` admits (visibility and filters). ``ranked(start, size)``
+    gives the candidates best first; they are read and checked a chunk at a time, at most SCANNED."""
     out: list[tuple[str, float]] = []
-    for start in range(0, len(ranked), CHECK):
-        chunk = ranked[start : start + CHECK]
+    size = max(CHECK, 4 * limit)
+    for start in range(0, SCANNED, size):
+        chunk = ranked(start, size)
+        if not chunk:
+            break
         params: list[Any] = []
         clause = where(s, user_id, q, params)
         inner = s.any_of("r.id", [i for i, _ in chunk], params)
         admitted = {r[0] for r in s.all(f"SELECT r.id FROM relationships r WHERE {clause} AND {inner}", params)}
         out += [(i, score) for i, score in chunk if i in admitted]
-        if len(out) >= limit:
+        if len(out) >= limit or len(chunk) < size:
             break
     return out[:limit]
 
