@@ -31,6 +31,8 @@ CHECK = 256  # ranked rows checked against the query in one statement
 # page of 100 past the offset cap even when most are hidden; a filter matching fewer rows than
 # this is applied before the vectors are ranked.
 SCANNED = 20_000
+# The keyword guard of memory search (service/search.py), for the same reason.
+MAX_DF_SHARE, GUARD_FLOOR, POSTINGS_BUDGET = 0.2, 1_000, 10_000
 
 
 @dataclass
@@ -181,12 +183,21 @@ class RelationshipSearch(RelationshipTables):
 
 
 def _weights(s: Session, user_id: str, terms: Sequence[str]) -> list[tuple[str, float]]:
-    """Each known term's idf among the user's relationships."""
+    """Each known term's idf among the user's relationships, under the speed guard of memory search:
+    a term in more than MAX_DF_SHARE of many relationships is dropped, then the rarest are kept while
+    their rows fit POSTINGS_BUDGET (the rarest always)."""
     total = int(s.value("SELECT count(*) FROM relationships WHERE user_id = ?", (user_id,)) or 0)
     params: list[Any] = [user_id]
     inner = s.any_of("term", terms, params)
     rows = s.all(f"SELECT term, count(*) FROM relationship_terms WHERE user_id = ? AND {inner} GROUP BY term", params)
-    return [(str(t), math.log(1 + (total - int(n) + 0.5) / (int(n) + 0.5))) for t, n in rows if n]
+    counts = sorted((int(n), str(t)) for t, n in rows if n)
+    kept: list[tuple[int, str]] = []
+    for n, term in counts:
+        common = n > MAX_DF_SHARE * total and n > GUARD_FLOOR
+        if kept and (common or sum(k for k, _ in kept) + n > POSTINGS_BUDGET):
+            break
+        kept.append((n, term))
+    return [(t, math.log(1 + (total - n + 0.5) / (n + 0.5))) for n, t in kept]
 
 
 def _admitted(
@@ -200,14 +211,33 @@ def _admitted(
         chunk = ranked(start, size)
         if not chunk:
             break
-        params: list[Any] = []
-        clause = where(s, user_id, q, params)
-        inner = s.any_of("r.id", [i for i, _ in chunk], params)
-        admitted = {r[0] for r in s.all(f"SELECT r.id FROM relationships r WHERE {clause} AND {inner}", params)}
+        admitted = _passing(s, user_id, q, [i for i, _ in chunk])
         out += [(i, score) for i, score in chunk if i in admitted]
         if len(out) >= limit or len(chunk) < size:
             break
     return out[:limit]
+
+
+def _passing(s: Session, user_id: str, q: RelationshipQuery, ids: Sequence[str]) -> set[str]:
+    """Those of ``ids`` that ``q`` admits. The visibility rule is checked over these ids' members only
+    (as one correlated condition over every row, PostgreSQL would plan it as an anti-join of all)."""
+    params: list[Any] = [user_id, q.trust]
+    inner = s.any_of("x.relationship_id", ids, params)
+    hidden = {
+        r[0]
+        for r in s.all(
+            "SELECT x.relationship_id FROM relationship_members x JOIN memories xm ON xm.user_id = x.user_id "
+            f"AND xm.id = x.memory_id WHERE x.user_id = ? AND (xm.deleted_at IS NOT NULL OR xm.trust > ?) AND {inner}",
+            params,
+        )
+    }
+    shown = [i for i in ids if i not in hidden]
+    if not shown:
+        return set()
+    params = []
+    clause = where(s, user_id, q, params, visible=False)
+    inner = s.any_of("r.id", shown, params)
+    return {r[0] for r in s.all(f"SELECT r.id FROM relationships r WHERE {clause} AND {inner}", params)}
 
 
 def _narrowing(q: RelationshipQuery) -> bool:
