@@ -1,4 +1,4 @@
-"""Run the benchmarks: `python -m bench [--quick] [--only NAME ...] [--json FILE]`."""
+"""Run the benchmarks: `python -m bench [--quick] [--only NAME ...] [--json FILE] [--relationships-size N]`."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from bench import (
     locomo,
     moving,
     prefill,
+    relationships,
     remote,
     search,
     suggest,
@@ -41,6 +42,7 @@ SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "remote": remote.run,
     "dedup": dedup.run,
     "moving": moving.run,
+    "relationships": relationships.run,
 }
 
 
@@ -49,7 +51,12 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer rounds, smaller data (a smoke run)")
     parser.add_argument("--only", nargs="+", choices=sorted(SUITES), help="run only these suites")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument(
+        "--relationships-size", type=int, default=relationships.SIZE, metavar="N",
+        help=f"memories and relationships of the relationships suite (default {relationships.SIZE:,}; 100000 in docs)",
+    )  # fmt: skip
     args = parser.parse_args()
+    relationships.SIZE = args.relationships_size
     results = {"machine": {"python": platform.python_version(), "cpu": platform.processor() or platform.machine()}}
     for name in args.only or list(SUITES):
         results[name] = SUITES[name](args.quick)

@@ -11,7 +11,7 @@ either a plain value (equality) or an object of operators::
 
 Fields: ``id type title content weight trust created_at updated_at occurred_at``
 (alias ``context.timestamp``) ``template_id template_version template_compliance
-access_count``, ``tags``, and ``structured_content.<path>`` (dots for nested
+access_count``, ``relationship_count``, ``tags``, and ``structured_content.<path>`` (dots for nested
 objects, numbers for array positions). Operators: ``eq ne gt gte lt lte in nin
 contains exists``; ``tags`` takes ``any all none`` (a plain string means
 "has this tag", a plain list means ``any``). ``and``/``or`` take lists,
@@ -34,10 +34,11 @@ from remember.clock import parse_moment
 from remember.errors import FieldError, ValidationFailed, excerpt
 from remember.memory_fields import FILTERABLE
 
-Kind = Literal["text", "number", "moment", "bool", "tags", "json"]
+Kind = Literal["text", "number", "moment", "bool", "tags", "json", "links"]
 Op = Literal["eq", "ne", "gt", "gte", "lt", "lte", "in", "nin", "contains", "exists", "any", "all", "none"]
 
-COLUMNS: dict[str, Kind] = dict(FILTERABLE)
+# relationship_count: how many of the user's relationships a memory belongs to (docs/relationships.md).
+COLUMNS: dict[str, Kind] = {**FILTERABLE, "relationship_count": "links"}
 ALIASES = {"context.timestamp": "occurred_at", "created": "created_at", "updated": "updated_at"}
 STRUCTURED_PREFIX = "structured_content."
 
@@ -49,6 +50,7 @@ _OPS: dict[Kind, frozenset[str]] = {
     "bool": frozenset({"eq", "ne", "exists"}),
     "tags": frozenset({"any", "all", "none", "contains", "exists"}),
     "json": frozenset({"eq", "ne", "in", "nin", "contains", "exists"}) | _ORDERING,
+    "links": frozenset({"eq", "ne", "in", "nin"}) | _ORDERING,
 }
 _LOGICAL = frozenset({"and", "or", "not"})
 _SEGMENT = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]{0,63}|\d{1,6})$")
@@ -217,6 +219,9 @@ class _Parser:
             return self.expect(_is_text(value), value, where, f"a text of at most {MAX_TEXT} characters")
         if kind == "number":
             return self.expect(_is_number(value), value, where, "a finite number")
+        if kind == "links":
+            whole = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 1_000_000
+            return self.expect(whole, value, where, "a whole number of relationships, 0 or more")
         if kind == "bool":
             return self.expect(isinstance(value, bool), value, where, "true or false")
         if kind == "moment":

@@ -340,3 +340,79 @@ class ApiToken:
 
     def usable_at(self, now: datetime) -> bool:
         return self.revoked_at is None and (self.expires_at is None or now < self.expires_at)
+
+
+@dataclass(frozen=True)
+class Relationship:
+    """A link between two or more of one user's memories: what kind, what was observed, how sure."""
+
+    id: str
+    user_id: str
+    memory_ids: tuple[str, ...]
+    relationship_type: str
+    observation: str
+    strength: float
+    confidence: float
+    created_at: datetime
+    updated_at: datetime
+    tags: tuple[str, ...] = ()
+    version: int = 1
+
+    def as_dict(self) -> dict[str, Any]:
+        """The public JSON form (``user_id`` left out: callers only see their own)."""
+        return {
+            "id": self.id,
+            "memory_ids": list(self.memory_ids),
+            "relationship_type": self.relationship_type,
+            "observation": self.observation,
+            "strength": self.strength,
+            "confidence": self.confidence,
+            "tags": list(self.tags),
+            "version": self.version,
+            "created_at": to_text(self.created_at),
+            "updated_at": to_text(self.updated_at),
+        }
+
+
+def relationship_from_dict(user_id: str, data: Mapping[str, Any]) -> Relationship:
+    """The inverse of ``Relationship.as_dict`` (for imports)."""
+    return Relationship(
+        id=str(data["id"]),
+        user_id=user_id,
+        memory_ids=tuple(str(m) for m in data["memory_ids"]),
+        relationship_type=str(data["relationship_type"]),
+        observation=str(data.get("observation") or ""),
+        strength=float(data["strength"]),
+        confidence=float(data["confidence"]),
+        created_at=from_text(data["created_at"]),
+        updated_at=from_text(data["updated_at"]),
+        tags=tuple(data.get("tags") or ()),
+        version=int(data.get("version", 1)),
+    )
+
+
+@dataclass(frozen=True)
+class RelationshipQuery:
+    """Which relationships a search or a listing may return.
+
+    Only relationships whose every member is within ``trust`` and not in the trash
+    are ever returned: to a caller, a link to a memory it cannot see does not exist.
+    """
+
+    trust: float = 1.0
+    types: tuple[str, ...] = ()
+    memory_id: str | None = None
+    min_strength: float = 0.0
+    min_confidence: float = 0.0
+    tags: tuple[str, ...] = ()
+    created_after: datetime | None = None
+    created_before: datetime | None = None
+
+
+@dataclass(frozen=True)
+class RelationshipChange:
+    """A new state of a stored relationship, the version it replaces, and the history entry to keep."""
+
+    relationship: Relationship
+    expected_version: int
+    history: HistoryEntry

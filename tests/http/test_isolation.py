@@ -44,7 +44,14 @@ async def _alices_data(client: Client) -> dict[str, str]:
         )
     )
     ok(await client.call_tool("remember_update_preferences", {"preference_path": "search.default_limit", "value": 42}))
-    return {"memory": memory["id"], "template": template["id"], "templated": templated["id"]}
+    link = ok(
+        await client.call_tool(
+            "remember_create_relationship",
+            {"memory_ids": [memory["id"], templated["id"]], "relationship_type": "about",
+             "observation": f"the {SECRET} plan and its tales"},
+        )
+    )  # fmt: skip
+    return {"memory": memory["id"], "template": template["id"], "templated": templated["id"], "link": link["id"]}
 
 
 def _calls(ids: dict[str, str], bobs_memory: str) -> list[tuple[str, dict[str, Any], str | None]]:
@@ -52,7 +59,18 @@ def _calls(ids: dict[str, str], bobs_memory: str) -> list[tuple[str, dict[str, A
     memory, template = ids["memory"], ids["template"]
     unknown_memory = f"No memory with id {memory!r}"
     unknown_template = f"No template with id {template!r}"
+    link, unknown_link = ids["link"], f"No relationship with id {ids['link']!r}"
     return [
+        (
+            "remember_create_relationship",
+            {"memory_ids": [memory, bobs_memory], "relationship_type": "x"},
+            unknown_memory,
+        ),
+        ("remember_update_relationship", {"relationship_id": link, "strength": 0.1}, unknown_link),
+        ("remember_delete_relationship", {"relationship_id": link}, unknown_link),
+        ("remember_search_relationships", {"query": SECRET}, None),
+        ("remember_search_relationships", {"memory_id": memory}, None),
+        ("remember_get_related", {"memory_id": memory, "depth": 3}, unknown_memory),
         ("remember_get_memory", {"memory_id": memory, "include_history": True}, unknown_memory),
         ("remember_update_memory", {"memory_id": memory, "title": "mine now"}, unknown_memory),
         ("remember_delete_memory", {"memory_id": memory}, unknown_memory),

@@ -26,7 +26,7 @@ async def _template(client: Client, **extra: Any) -> dict[str, Any]:
 async def test_a_numeric_version_is_turned_into_text_as_documented(client: Client) -> None:
     made = await _template(client)
     updated = ok(await client.call_tool("remember_update_template", {"template_id": made["id"], "version": 1.1}))
-    assert updated["template"]["version"] == "1.1"
+    assert updated["version"] == "1.1"
     refused = error(await client.call_tool("remember_update_template", {"template_id": made["id"], "version": 1.1}))
     assert "version 1.1 already" in refused
 

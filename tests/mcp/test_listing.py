@@ -151,7 +151,7 @@ def test_a_loader_that_fails_declares_nothing_and_runs_again(tmp_path: Path) -> 
     attempts: list[int] = []
 
     def declare(fn: Any) -> None:
-        tools.declare(ToolSpec(fn, fn.__name__, fn.__name__, fn.__doc__ or "", hints(read_only=True)))
+        tools.declare(ToolSpec(fn, fn.__name__, fn.__doc__ or "", hints(read_only=True)))
 
     def loader() -> None:
         attempts.append(1)
@@ -192,6 +192,6 @@ async def test_tools_added_or_removed_through_the_sdk_are_listed_and_skip_the_ca
     server.remove_tool("remember_get_preferences")  # declared, never built
     server.add_tool(probe_echo)
     names = [tool["name"] for tool in await _listed(server)]
-    assert "remember_get_preferences" not in names and "probe_echo" in names and len(names) == 22
+    assert "remember_get_preferences" not in names and "probe_echo" in names and len(names) == 27
     with pytest.raises(ToolError, match="Unknown tool"):
         server.remove_tool("remember_no_such_tool")

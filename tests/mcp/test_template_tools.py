@@ -78,7 +78,7 @@ async def test_the_spec_flow(client: Client, book: str) -> None:
             },
         )
     )
-    assert (updated["template"]["version"], updated["rechecked_memories"]) == ("1.1", 1)
+    assert (updated["version"], updated["rechecked_memories"]) == ("1.1", 1)
     after = ok(await client.call_tool("remember_get_memory", {"memory_id": memory["id"]}))
     assert after["template_compliance"] is False
     assert after["template_validation_errors"][0]["field"] == "isbn"

@@ -15,7 +15,9 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
         [],
         (False, False, False),
     ),
-    "remember_get_memory": (["memory_id", "include_history"], ["memory_id"], (True, False, True)),
+    "remember_get_memory": (
+        ["memory_id", "include_history", "include_relationships"], ["memory_id"], (True, False, True)
+    ),
     "remember_update_memory": (
         ["memory_id", "content", "title", "type", "weight", "trust", "tags", "references", "context", "location",
          "template_id", "structured_content", "clear_fields", "reason"],
@@ -56,11 +58,17 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     "remember_validate_memory": (["template_id", "content"], ["template_id", "content"], (True, False, True)),
     "remember_template_analytics": (["template_id", "metrics"], ["template_id"], (True, False, True)),
     "remember_search_memory": (
-        ["query", "alpha", "filters", "limit", "offset", "deleted", "explain"], ["query"], (True, False, True)
+        ["query", "alpha", "filters", "limit", "offset", "deleted", "explain", "include_relationships"],
+        ["query"],
+        (True, False, True),
     ),
-    "remember_find_similar": (["memory_id", "text", "min_similarity", "limit", "filters"], [], (True, False, True)),
+    "remember_find_similar": (
+        ["memory_id", "text", "min_similarity", "limit", "filters", "include_relationships"], [], (True, False, True)
+    ),
     "remember_query_memory": (
-        ["question", "token_budget", "alpha", "filters", "answer"], ["question"], (True, False, True)
+        ["question", "token_budget", "alpha", "filters", "answer", "include_relationships", "include_related"],
+        ["question"],
+        (True, False, True),
     ),
     "remember_suggest_templates": (["content", "context", "limit"], ["content"], (False, False, False)),
     "remember_apply_template": (
@@ -69,6 +77,25 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
         (False, False, False),
     ),
     "remember_infer_templates": (["accept", "apply"], [], (False, False, False)),
+    "remember_create_relationship": (
+        ["memory_ids", "relationship_type", "observation", "strength", "confidence", "tags"],
+        ["memory_ids", "relationship_type"],
+        (False, False, False),
+    ),
+    "remember_update_relationship": (
+        ["relationship_id", "memory_ids", "relationship_type", "observation", "strength", "confidence", "tags",
+         "reason"],
+        ["relationship_id"],
+        (False, False, False),
+    ),
+    "remember_delete_relationship": (["relationship_id"], ["relationship_id"], (False, True, True)),
+    "remember_search_relationships": (
+        ["query", "alpha", "types", "memory_id", "min_strength", "min_confidence", "tags", "created_after",
+         "created_before", "limit", "offset"],
+        [],
+        (True, False, True),
+    ),
+    "remember_get_related": (["memory_id", "depth", "types", "min_strength"], ["memory_id"], (True, False, True)),
 }  # fmt: skip
 
 

@@ -63,15 +63,17 @@ async def test_clear_fields(client: Client) -> None:
 async def test_delete_restore_and_permanent(client: Client) -> None:
     made = await create(client)
     gone = ok(await client.call_tool("remember_delete_memory", {"memory_id": made["id"]}))
-    assert gone["permanent"] is False and gone["memory"]["deleted_at"]
+    assert gone["permanent"] is False and gone["deleted_at"]
     listed = ok(await client.call_tool("remember_list_memories", {}))
     assert listed["total"] == 0
     trash = ok(await client.call_tool("remember_list_memories", {"include_deleted": "only"}))
     assert [m["id"] for m in trash["memories"]] == [made["id"]]
     back = ok(await client.call_tool("remember_restore_memory", {"memory_id": made["id"]}))
-    assert back["deleted_at"] is None
+    assert (back["memory_id"], back["version"]) == (made["id"], made["version"] + 2)
+    restored = ok(await client.call_tool("remember_get_memory", {"memory_id": made["id"]}))
+    assert restored["deleted_at"] is None
     erased = ok(await client.call_tool("remember_delete_memory", {"memory_id": made["id"], "permanent": True}))
-    assert erased == {"memory_id": made["id"], "permanent": True, "message": "Erased for good.", "memory": None}
+    assert erased == {"memory_id": made["id"], "permanent": True, "message": "Erased for good.", "deleted_at": None}
     assert "No memory with id" in error(await client.call_tool("remember_get_memory", {"memory_id": made["id"]}))
 
 

@@ -13,7 +13,7 @@ from mcp import Client
 from remember.access import trusted_up_to
 from remember.mcp.caller import Caller
 from remember.mcp.server import build_server
-from remember.service import Services
+from remember.service import RelationshipDraft, Services
 from remember.service.transfer import export_records
 from support import error, ok
 
@@ -129,7 +129,10 @@ async def test_templates_resources_and_prompts_still_work(guest: Client, seeded:
 
 
 async def test_export_leaves_out_what_is_above_the_level(services: Services, seeded: dict[str, Any]) -> None:
+    for pair in ([seeded["low"], seeded["high"]], [seeded["low"], seeded["high_diary"]]):
+        services.relationships.create("alice", RelationshipDraft(pair, "pair", "a falcon link"))
     with trusted_up_to(0.5):
         exported = json.dumps(list(export_records(services.store, ["alice"])))
     assert seeded["low"] in exported and seeded["high"] not in exported
+    assert '"kind": "relationship"' not in exported  # both link a memory above the level
     assert seeded["high"] in json.dumps(list(export_records(services.store, ["alice"])))

@@ -10,7 +10,7 @@ import pytest
 
 from remember.errors import Conflict, ValidationFailed
 from remember.models import MemoryQuery
-from remember.service import Services
+from remember.service import RelationshipDraft, Services
 from remember.service.transfer import PART, export_records, import_records, refuse_existing
 from remember.store import Store, open_store
 
@@ -29,7 +29,9 @@ def populate(services: Services) -> None:
         },
     )
     services.templates.update(ALICE, book.id, {"add_fields": [{"name": "isbn", "type": "string"}]})
-    services.memories.create(ALICE, {"template_id": book.id, "structured_content": {"title": "Dune", "rating": 5}})
+    dune = services.memories.create(
+        ALICE, {"template_id": book.id, "structured_content": {"title": "Dune", "rating": 5}}
+    )
     note = services.memories.create(
         ALICE,
         {
@@ -43,6 +45,11 @@ def populate(services: Services) -> None:
     services.memories.create(ALICE, {"content": "How long has she been there?", "context": {"conversation_id": "c1"}})
     services.memories.update(ALICE, note.id, {"title": "Sarah"}, reason="naming")
     gone = services.memories.create(ALICE, {"content": "to the trash"})
+    link = services.relationships.create(
+        ALICE, RelationshipDraft([note.id, dune.id], "recommended", "Sarah recommended Dune", 0.7, tags=["books"])
+    )
+    services.relationships.update(ALICE, link.id, {"strength": 0.9}, reason="she insisted")
+    services.relationships.create(ALICE, RelationshipDraft([note.id, gone.id], "mentions"))  # hidden once trashed
     services.memories.delete(ALICE, gone.id, reason="clutter")
     services.memories.get(ALICE, note.id)
     services.preferences.update(ALICE, "search.default_limit", 25, reason="more")
@@ -62,6 +69,7 @@ def snapshot(store: Store, user: str) -> dict[str, Any]:
         "preferences": store.get_preferences(user),
         "preference_history": [c.as_dict() for c in store.preference_history(user)],
         "suggestions": store.suggestion_events(user),
+        "relationships": [(r.as_dict(), [h.as_dict() for h in h_]) for r, h_ in store.user_relationships(user)],
     }
 
 
@@ -78,6 +86,10 @@ def test_everything_arrives(services: Services, tmp_path: Path, embedder: Any, c
     found = [h.memory.content for h in target.search.search(ALICE, "Google", alpha=0.0).hits]
     assert "How long has she been there?" in found  # its context (the turn before) came along
     assert target.templates.analytics(ALICE, target.store.list_templates(ALICE)[0].id)["usage_count"] == 1
+    assert len(snapshot(target.store, ALICE)["relationships"]) == 2
+    found_links = target.related.search(ALICE, "who recommended the novel", alpha=1.0).hits
+    assert found_links[0].relationship.observation == "Sarah recommended Dune"  # indexed again on import
+    assert target.related.search(ALICE, "recommended", alpha=0.0).hits[0].relationship.strength == 0.9
     target.close()
 
 

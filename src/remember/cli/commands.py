@@ -6,7 +6,15 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from remember.cli import db_commands, files, output, search_commands, template_commands, token_commands
+from remember.cli import (
+    db_commands,
+    files,
+    output,
+    relationship_commands,
+    search_commands,
+    template_commands,
+    token_commands,
+)
 from remember.errors import ValidationFailed
 from remember.service import Services
 from remember.service.drafts import MemoryDraft, MemoryPatch
@@ -109,6 +117,9 @@ HANDLERS: dict[str, Handler] = {
     "similar": search_commands.similar,
     "context": search_commands.context,
     "reindex": search_commands.reindex,
+    "relate": relationship_commands.relate,
+    "related": relationship_commands.related,
+    "relationships": relationship_commands.run,
     "export": db_commands.export,
     "import": db_commands.load,
     "token": token_commands.run,

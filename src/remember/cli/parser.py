@@ -7,6 +7,7 @@ import argparse
 from remember import __version__
 from remember.cli.db_parser import add_db_commands
 from remember.cli.grammar import Commands
+from remember.cli.relationship_parser import add_relationship_commands
 from remember.cli.search_parser import add_search_commands
 from remember.cli.template_parser import add_suggest_command, add_template_commands
 from remember.cli.token_parser import add_token_commands
@@ -41,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_template_commands(commands)
     add_suggest_command(commands)
     add_search_commands(commands)
+    add_relationship_commands(commands)
     add_db_commands(commands)
     add_token_commands(commands)
     _accept_everywhere(commands, GLOBAL_OPTIONS)

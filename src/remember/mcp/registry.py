@@ -108,7 +108,6 @@ class ToolSpec:
 
     fn: Callable[..., Any]
     name: str
-    title: str
     description: str
     annotations: ToolAnnotations
 
@@ -225,7 +224,6 @@ def _build(spec: ToolSpec) -> Tool:
     tool = Tool.from_function(
         spec.fn,
         name=spec.name,
-        title=spec.title,
         description=spec.description,
         annotations=spec.annotations,
         structured_output=True,
@@ -242,7 +240,9 @@ class HasTools(Protocol):
     def tools(self) -> ToolRegistry: ...
 
 
-def add_tool(server: HasTools, fn: Callable[..., Any], *, title: str, hints: ToolAnnotations) -> None:
+def add_tool(server: HasTools, fn: Callable[..., Any], *, hints: ToolAnnotations) -> None:
+    """Declare ``fn`` as a tool. No display title: clients show the name, and every byte of the
+    tool list is in the model's context on every conversation (docs/architecture.md)."""
     description = inspect.cleandoc(fn.__doc__ or "")
-    spec = ToolSpec(fn=translated(fn), name=fn.__name__, title=title, description=description, annotations=hints)
+    spec = ToolSpec(fn=translated(fn), name=fn.__name__, description=description, annotations=hints)
     server.tools.declare(spec)

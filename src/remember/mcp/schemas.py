@@ -20,23 +20,23 @@ class _Out(BaseModel):
 
 
 class ContextIn(BaseModel):
-    """Its source, and when it happened."""
+    """Its source and time."""
 
     model_config = ConfigDict(extra="forbid")
-    conversation_id: str | None = Field(default=None, description="The conversation it came from.")
-    summary: str | None = Field(default=None, description="A summary of it.")
+    conversation_id: str | None = Field(default=None, description="Its conversation.")
+    summary: str | None = Field(default=None, description="A summary.")
     participants: list[str] | None = Field(default=None, description="Who took part.")
-    source: str | None = Field(default=None, description="e.g. 'chat', 'email'.")
-    timestamp: str | None = Field(None, description="When it happened (ISO 8601); default now.")
+    source: str | None = Field(default=None, description="e.g. 'chat'.")
+    timestamp: str | None = Field(None, description="When it happened (ISO 8601; default now).")
 
 
 class LocationIn(BaseModel):
-    """Where it happened."""
+    """Where."""
 
     model_config = ConfigDict(extra="forbid")
-    lat: float | None = Field(default=None, description="Latitude, -90 to 90.")
-    lon: float | None = Field(default=None, description="Longitude, -180 to 180.")
-    address: str | None = Field(default=None, description="An address or place name.")
+    lat: float | None = Field(default=None, description="-90 to 90.")
+    lon: float | None = Field(default=None, description="-180 to 180.")
+    address: str | None = Field(default=None, description="Address or place.")
 
 
 class FieldErrorOut(_Out):
@@ -97,6 +97,7 @@ class HistoryOut(_Out):
 
 class MemoryDetailOut(MemoryOut):
     history: list[HistoryOut] | None = Field(default=None, description="Past changes, newest first, when asked for.")
+    relationships: list[dict[str, Any]] | None = None
 
 
 class MemoryPageOut(_Out):
@@ -123,9 +124,7 @@ class DeletionOut(_Out):
     memory_id: str
     permanent: bool
     message: str
-    memory: MemoryOut | None = Field(
-        default=None, description="The soft-deleted memory (absent after a permanent delete)."
-    )
+    deleted_at: str | None = None  # when it went to the trash (null after a permanent delete)
 
 
 class PreferencesOut(_Out):
@@ -193,8 +192,42 @@ class TemplatePageOut(_Out):
 
 
 class TemplateUpdateOut(_Out):
-    template: TemplateOut
+    """What an update made: the new version (remember_get_template reads the whole template)."""
+
+    template_id: str
+    version: str
     rechecked_memories: int = Field(description="Derived memories whose compliance was recomputed.")
+
+
+class TemplateCopyOut(_Out):
+    """A new template, created or copied (remember_get_template reads its fields)."""
+
+    id: str
+    name: str
+    version: str
+    derived_from: str | None
+
+
+class AppliedOut(_Out):
+    """A memory's template fields after a template was applied (its text is unchanged)."""
+
+    id: str
+    version: int
+    template_id: str | None
+    structured_content: dict[str, Any] | None
+    template_compliance: bool | None
+    template_validation_errors: list[dict[str, Any]]
+
+    @classmethod
+    def of(cls, memory: Memory) -> AppliedOut:
+        data = memory.as_dict()
+        return cls.model_validate({name: data[name] for name in cls.model_fields})
+
+
+class RestoredOut(_Out):
+    memory_id: str
+    version: int
+    message: str
 
 
 class TemplateDeletionOut(_Out):
@@ -223,6 +256,7 @@ class SearchHitOut(_Out):
     memory: MemoryOut
     score: float = Field(description="Relevance; higher is better (comparable within one search).")
     why: dict[str, Any] | None = Field(default=None, description="With explain: the parts of the score.")
+    relationships: list[dict[str, Any]] | None = None
 
 
 class SearchOut(_Out):
@@ -241,6 +275,8 @@ class SourceOut(_Out):
     when: str = Field(description="When the remembered thing happened (YYYY-MM-DD).")
     score: float
     truncated: bool = Field(description="Only the start of the memory fit in the budget.")
+    related_to: int | None = None  # the [n] of the source it was pulled in for (include_related)
+    relationships: list[dict[str, Any]] | None = None
 
 
 class QueryOut(_Out):

@@ -243,7 +243,7 @@ def build_server(
 
 def _register_tools(server: RememberServer, context: ToolContext) -> None:
     # Imported here: a server answering tools/list from its cache never loads them.
-    from remember.mcp.tools import memories, preferences, search, suggestions, templates
+    from remember.mcp.tools import memories, preferences, relationships, search, suggestions, templates
 
-    for module in (memories, search, templates, suggestions, preferences):
+    for module in (memories, search, templates, suggestions, preferences, relationships):
         module.register(server, context)

@@ -59,3 +59,32 @@ def index_text(title: str | None, content: str, tags: tuple[str, ...], fields_te
 
 def vector_text(title: str | None, content: str) -> str:
     return f"{title}\n{content}" if title and title not in content else content
+
+
+_SUFFIXES = ("ing", "ed", "es", "s")
+
+
+def stem(term: str) -> str:
+    """A light English stem (plural and -ing/-ed endings off) for the relationship index, which has
+    no full-text engine behind it: "works", "worked" and "working" all become "work"."""
+    for suffix in _SUFFIXES:
+        if term.endswith(suffix) and len(term) - len(suffix) >= 3 and not term.endswith("ss"):
+            return term[: -len(suffix)]
+    return term
+
+
+def observation_terms(*texts: str) -> list[tuple[str, int]]:
+    """The stemmed terms of a relationship's texts with how often each occurs (stopwords left out)."""
+    counts: dict[str, int] = {}
+    for piece in texts:
+        for word in _TERM.findall(piece.lower().replace("_", " ")):
+            term = word.removesuffix("'s")
+            if term and term not in STOPWORDS:
+                key = stem(term)[:64]
+                counts[key] = counts.get(key, 0) + 1
+    return sorted(counts.items())
+
+
+def relationship_query_terms(query: str) -> list[str]:
+    """A query's terms as ``observation_terms`` stems them."""
+    return list(dict.fromkeys(stem(t)[:64] for t in query_terms(query.replace("_", " "))))

@@ -14,6 +14,8 @@ from remember.service.indexer import Indexer
 from remember.service.inference import InferenceService
 from remember.service.memories import Deletion, MemoryService
 from remember.service.preferences import PreferenceService
+from remember.service.related import RelatedService
+from remember.service.relationships import RelationshipDraft, RelationshipService
 from remember.service.search import SearchService
 from remember.service.suggestions import SuggestionService
 from remember.service.templates import TemplateService
@@ -30,6 +32,9 @@ __all__ = [
     "MemoryPatch",
     "MemoryService",
     "PreferenceService",
+    "RelatedService",
+    "RelationshipDraft",
+    "RelationshipService",
     "SearchService",
     "Services",
     "SuggestionService",
@@ -52,6 +57,8 @@ class Services:
     suggestions: SuggestionService
     tokens: TokenService
     inference: InferenceService
+    relationships: RelationshipService
+    related: RelatedService
 
     @classmethod
     def over(cls, store: Store, clock: Clock = utc_now, embedder: Embedder | None = None) -> Services:
@@ -61,6 +68,7 @@ class Services:
         indexer = Indexer(store, embedder)
         memories = MemoryService(store, preferences, templates, indexer, clock)
         suggestions = SuggestionService(store, preferences, templates, embedder, clock)
+        relationships = RelationshipService(store, indexer, clock)
 
         def apply(user_id: str, memory_id: str, template_id: str) -> Memory:
             return apply_template(memories, suggestions, user_id, memory_id, template_id)
@@ -75,6 +83,8 @@ class Services:
             suggestions=suggestions,
             tokens=TokenService(store, clock),
             inference=InferenceService(memories, templates, embedder, apply, clock),
+            relationships=relationships,
+            related=RelatedService(store, relationships, preferences),
         )
 
     def apply_template(

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from remember.service import checks
 from remember.service.access import note_access
+from remember.service.related import RelatedService
 from remember.service.search import Hit, SearchService
 
 CHARS_PER_TOKEN = 4  # a rough, model-independent estimate; the budget is a ceiling, not an exact count
 MIN_BUDGET, MAX_BUDGET = 100, 32_000
+RELATED_OF = 3  # the best hits whose linked memories include_related pulls in
 
 
 @dataclass(frozen=True)
@@ -23,6 +25,7 @@ class Source:
     when: str
     score: float
     truncated: bool
+    related_to: int | None = None  # the number of the source it was pulled in for
 
 
 @dataclass(frozen=True)
@@ -74,12 +77,44 @@ def question_context(
     filters: Mapping[str, Any] | None = None,
     limit: int = 20,
     record_access: bool = True,
+    related: RelatedService | None = None,
 ) -> PackedContext:
-    """The memories most relevant to ``question``, packed within ``token_budget`` tokens."""
+    """The memories most relevant to ``question``, packed within ``token_budget`` tokens.
+
+    With ``related``, the memories linked to the best hits follow each of them (within the budget).
+    """
     checks.query(question, "question")
     checks.whole_number("token_budget", token_budget, MIN_BUDGET, MAX_BUDGET)
     results = search.search(user_id, question, alpha=alpha, filters=filters, limit=limit, record_access=False)
-    packed = pack(results.hits, token_budget)
+    hits, origin = results.hits, dict[str, str]()
+    if related is not None:
+        hits, origin = _with_related(related, user_id, hits)
+    packed = pack(hits, token_budget)
+    if origin:
+        numbers = {s.memory_id: s.number for s in packed.sources}
+        sources = [replace(s, related_to=numbers.get(origin.get(s.memory_id, ""))) for s in packed.sources]
+        packed = replace(packed, sources=sources)
     if record_access and packed.sources:
         note_access(search.store, user_id, [s.memory_id for s in packed.sources], search.clock())
     return packed
+
+
+def _with_related(related: RelatedService, user_id: str, hits: list[Hit]) -> tuple[list[Hit], dict[str, str]]:
+    """The hits with the memories linked to the best ``RELATED_OF`` of them right after each (moved up when
+    they were lower hits); and, per memory pulled in, the hit it follows."""
+    placed: set[str] = set()
+    out: list[Hit] = []
+    origin: dict[str, str] = {}
+    for rank, hit in enumerate(hits):
+        if hit.memory.id in placed:
+            continue
+        out.append(hit)
+        placed.add(hit.memory.id)
+        if rank >= RELATED_OF:
+            continue
+        for found in related.related(user_id, hit.memory.id, depth=1):
+            if found.memory.id not in placed:
+                placed.add(found.memory.id)
+                origin[found.memory.id] = hit.memory.id
+                out.append(Hit(found.memory, hit.score))
+    return out, origin

@@ -2,7 +2,8 @@
 
 The moving form is JSON Lines: a header, then per user one record per
 preference, preference change, template (with its versions), memory (with its
-history and vector) and suggestion event. ``export_records`` reads a store into
+history and vector), suggestion event and relationship (with its history; its
+observation is indexed again on import). ``export_records`` reads a store into
 it; ``import_records`` writes it into another, each user in parts of at most
 ``PART`` memories, one transaction each, so that other writers get in between.
 Vectors travel with their memories and are reused when the target's embedder is
@@ -25,14 +26,17 @@ from remember.models import (
     Memory,
     MemoryQuery,
     PreferenceChange,
+    Relationship,
     SuggestionEvent,
     TemplateRecord,
     TemplateVersion,
     UserDump,
     memory_from_dict,
+    relationship_from_dict,
 )
 from remember.search import text
 from remember.service.indexer import DIMENSION_KEY, MODEL_KEY, Indexer
+from remember.service.relationships import index_entries
 from remember.service.visibility import within_reach
 from remember.store import Store
 from remember.templates import TemplateDefinition, builtin_template, parse_template, render_text, resolve
@@ -74,7 +78,7 @@ def _user_records(store: Store, user: str) -> Iterator[Record]:
             "kind": "template", "user_id": user, "definition": dict(record.definition),
             "created_at": to_text(record.created_at), "updated_at": to_text(record.updated_at), "versions": versions,
         }  # fmt: skip
-    offset = 0
+    offset, exported = 0, set[str]()
     while True:
         query = MemoryQuery(
             filter=within_reach(None), sort_by="created_at", descending=False, limit=PAGE, offset=offset,
@@ -82,6 +86,7 @@ def _user_records(store: Store, user: str) -> Iterator[Record]:
         )  # fmt: skip
         page = store.list_memories(user, query)
         for memory in page.items:
+            exported.add(memory.id)
             yield _memory_record(store, memory)
         offset += len(page.items)
         if not page.has_more:
@@ -90,6 +95,13 @@ def _user_records(store: Store, user: str) -> Iterator[Record]:
         yield {
             "kind": "suggestion_event", "user_id": user, "template_id": event.template_id, "event": event.event,
             "at": to_text(event.at), "memory_id": event.memory_id, "confidence": event.confidence,
+        }  # fmt: skip
+    for rel, history in store.user_relationships(user):
+        if not exported.issuperset(rel.memory_ids):
+            continue  # a member above the caller's trust level was left out, and so is the link
+        yield {
+            "kind": "relationship", "user_id": user, "relationship": rel.as_dict(),
+            "history": [h.as_dict() for h in history],
         }  # fmt: skip
 
 
@@ -112,6 +124,7 @@ class _Pending:
     templates: list[tuple[TemplateRecord, tuple[TemplateVersion, ...]]] = field(default_factory=list)
     memories: list[tuple[Memory, tuple[HistoryEntry, ...], bytes | None]] = field(default_factory=list)
     events: list[SuggestionEvent] = field(default_factory=list)
+    relationships: list[tuple[Relationship, tuple[HistoryEntry, ...]]] = field(default_factory=list)
     written: int = 0  # memories already written in earlier parts
 
 
@@ -198,6 +211,8 @@ def _take(pending: _Pending, record: Record, number: int) -> None:
             pending.templates.append(_template(pending.user_id, record))
         elif kind == "memory":
             pending.memories.append(_memory(pending.user_id, record))
+        elif kind == "relationship":
+            pending.relationships.append(_relationship(pending.user_id, record))
         elif kind == "suggestion_event":
             pending.events.append(
                 SuggestionEvent(
@@ -237,6 +252,15 @@ def _memory(user: str, record: Record) -> tuple[Memory, tuple[HistoryEntry, ...]
     return memory, history, vector
 
 
+def _relationship(user: str, record: Record) -> tuple[Relationship, tuple[HistoryEntry, ...]]:
+    rel = relationship_from_dict(user, record["relationship"])
+    history = tuple(
+        HistoryEntry(rel.id, user, int(h["version"]), h["action"], h["previous"], h.get("reason"), from_text(h["at"]))
+        for h in record.get("history", [])
+    )
+    return rel, history
+
+
 def _flush_part(store: Store, indexer: Indexer, pending: _Pending, same_vectors: bool) -> None:
     """Write the memories read so far (one bounded transaction); the rest of the user comes later."""
     part = _Pending(pending.user_id, templates=pending.templates, memories=pending.memories)
@@ -246,8 +270,15 @@ def _flush_part(store: Store, indexer: Indexer, pending: _Pending, same_vectors:
 
 
 def _flush(store: Store, indexer: Indexer, pending: _Pending, same_vectors: bool) -> int:
-    """Write the rest of a user: its last memories, preferences, templates and suggestion events."""
+    """Write the rest of a user: its last memories, preferences, templates and suggestion events;
+    then its relationships, whose members are all written by then."""
     store.restore_user(_dump(indexer, pending, same_vectors), first=not pending.written)
+    for start in range(0, len(pending.relationships), PART):
+        part = pending.relationships[start : start + PART]
+        entries = index_entries(indexer, [r for r, _ in part])
+        store.restore_relationships(
+            pending.user_id, [(r, h, terms, v) for (r, h), (terms, v) in zip(part, entries, strict=True)]
+        )
     return pending.written + len(pending.memories)
 
 

@@ -1,7 +1,7 @@
 """What the services need from a database, one protocol per concern.
 
 ``MemoryStore``, ``TemplateStore``, ``PreferenceStore``, ``SearchIndex``,
-``IndexMaintenance``, ``SuggestionLog``, ``TransferStore`` and ``TokenStore`` match the shared
+``IndexMaintenance``, ``SuggestionLog``, ``TransferStore``, ``TokenStore`` and ``RelationshipStore`` match the shared
 table classes of ``store/sql/``; a service takes the one it uses. ``Store`` is
 all of them: what ``open_store`` returns.
 
@@ -29,6 +29,9 @@ from remember.models import (
     MemoryQuery,
     Page,
     PreferenceChange,
+    Relationship,
+    RelationshipChange,
+    RelationshipQuery,
     SuggestionEvent,
     SuggestionStats,
     TemplateRecord,
@@ -218,6 +221,59 @@ class TokenStore(Protocol):
         """Note when the token was last used."""
 
 
+class RelationshipStore(Protocol):
+    """Links between a user's memories. Every read takes the caller's ``trust`` level and returns only
+    relationships whose members are all within it and out of the trash."""
+
+    def insert_relationship(self, rel: Relationship, terms: Sequence[tuple[str, int]], vector: bytes | None) -> None:
+        """Store a new relationship with its members, its observation's keyword terms and vector."""
+
+    def get_relationship(self, user_id: str, relationship_id: str, *, trust: float) -> Relationship | None: ...
+
+    def relationships_by_id(self, user_id: str, ids: Sequence[str], *, trust: float) -> list[Relationship]:
+        """The visible relationships with these ids, in the order given."""
+
+    def replace_relationship(
+        self, change: RelationshipChange, terms: Sequence[tuple[str, int]] | None, vector: bytes | None
+    ) -> None:
+        """Write a changed relationship and its history; ``terms`` None keeps its index.
+        Conflict when the stored version is no longer the expected one, NotFound when it is gone."""
+
+    def delete_relationship(self, user_id: str, relationship_id: str) -> bool:
+        """Delete a relationship and its history (its memories stay); False if there was none."""
+
+    def relationship_history(self, user_id: str, relationship_id: str) -> list[HistoryEntry]:
+        """The relationship's past changes, newest first."""
+
+    def links_of(self, user_id: str, memory_ids: Sequence[str], *, trust: float) -> dict[str, list[Relationship]]:
+        """Per memory id, the visible relationships it belongs to."""
+
+    def list_relationships(
+        self, user_id: str, q: RelationshipQuery, *, limit: int, offset: int
+    ) -> tuple[list[Relationship], int]:
+        """A page of the relationships ``q`` admits, newest first, and their total."""
+
+    def relationship_keyword_candidates(
+        self, user_id: str, terms: Sequence[str], q: RelationshipQuery, *, limit: int
+    ) -> list[tuple[str, float]]:
+        """Ids and keyword scores of the relationships ``q`` admits whose observation holds any of ``terms``."""
+
+    def relationship_vector_candidates(
+        self, user_id: str, vector: bytes, q: RelationshipQuery, *, limit: int
+    ) -> list[tuple[str, float]]:
+        """Ids and cosines of the ``limit`` relationships ``q`` admits nearest to ``vector``, best first."""
+
+    def user_relationships(self, user_id: str) -> list[tuple[Relationship, list[HistoryEntry]]]:
+        """Every relationship of the user (hidden ones too) with its history, oldest first: for export."""
+
+    def restore_relationships(
+        self,
+        user_id: str,
+        batch: Sequence[tuple[Relationship, Sequence[HistoryEntry], Sequence[tuple[str, int]], bytes | None]],
+    ) -> None:
+        """Write imported relationships and their history in one transaction."""
+
+
 class SearchStore(MemoryStore, SearchIndex, Protocol):
     """Memories and their search index, as search and memory writes use them."""
 
@@ -231,6 +287,7 @@ class Store(
     SuggestionLog,
     TransferStore,
     TokenStore,
+    RelationshipStore,
     Protocol,
 ):
     """Everything a database holds."""

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from mcp.server.elicitation import AcceptedElicitation, DeclinedElicitation, ElicitationResult
 from mcp.server.mcpserver import Resolve
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, WithJsonSchema
 
 from remember.errors import ValidationFailed
 from remember.mcp import elicit
@@ -19,26 +19,37 @@ from remember.mcp.schemas import (
     HistoryOut,
     LocationIn,
     MemoryDetailOut,
-    MemoryOut,
     MemoryPageOut,
+    RestoredOut,
     SuggestionOut,
     WrittenMemoryOut,
 )
-from remember.mcp.tools.params import Filters, MemoryId, Reason
+from remember.mcp.tools.params import Filters, Links, MemoryId, Reason, memory_links
 from remember.service.drafts import MemoryDraft, MemoryPatch
 
 Content = Annotated[
     str | dict[str, Any] | None,
-    Field(description="The text to remember; with a template_id, the template's fields as an object."),
+    Field(description="The text; with a template_id, its fields as an object."),
 ]
 Title = Annotated[str | None, Field(description="A short title.")]
-MemType = Annotated[str | None, Field(description="A kind: note, person, meeting, book, fact, ...")]
+MemType = Annotated[str | None, Field(description="note, person, meeting, book, fact, ...")]
 Weight = Annotated[float | None, Field(description="Significance, 0 to 1 (default 0.5).")]
-Trust = Annotated[float | None, Field(description="Access level to read it, 0 to 1 (default 0.5).")]
-Tags = Annotated[list[str] | None, Field(description="Labels, e.g. ['work']; case is ignored.")]
+Trust = Annotated[float | None, Field(description="Trust needed to read it, 0 to 1 (default 0.5).")]
+Tags = Annotated[list[str] | None, Field(description="Labels (case ignored).")]
 References = Annotated[list[str] | None, Field(description="Related http(s) URLs.")]
 TemplateId = Annotated[str | None, Field(description="The template it follows.")]
-Structured = Annotated[dict[str, Any] | None, Field(description="The template's fields (or give them as content).")]
+Structured = Annotated[dict[str, Any] | None, Field(description="The template's fields (or as content).")]
+# Checked against ContextIn and LocationIn (unknown keys refused); described in a line each rather than
+# as nested schemas, which would take a tenth of the tool list in create and update alone.
+Context = Annotated[
+    ContextIn | None,
+    WithJsonSchema({"type": "object", "description": "conversation_id, summary, participants [..], source "
+                    "('chat'), timestamp (when it happened, ISO 8601; default now)."}),
+]  # fmt: skip
+Location = Annotated[
+    LocationIn | None,
+    WithJsonSchema({"type": "object", "description": "lat (-90 to 90), lon (-180 to 180), address."}),
+]
 Clearable = Literal["title", "location", "template_id", "structured_content"]
 
 
@@ -54,13 +65,11 @@ def register(server: HasTools, tc: ToolContext) -> None:
         trust: Trust = None,
         tags: Tags = None,
         references: References = None,
-        context: ContextIn | None = None,
-        location: LocationIn | None = None,
+        context: Context = None,
+        location: Location = None,
         template_id: TemplateId = None,
         structured_content: Structured = None,
-        skip_template_suggestion: Annotated[
-            bool, Field(description="Do not suggest templates for this memory.")
-        ] = False,
+        skip_template_suggestion: Annotated[bool, Field(description="No template suggestions.")] = False,
     ) -> CreatedMemoryOut:
         """Store something the user will want recalled: a fact, a person, a meeting, a book, a decision.
 
@@ -71,8 +80,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
         (remember_apply_template). `duplicate` names a memory that already held this text and
         what was done (a retried call is never stored twice).
 
-        Example: {"content": "Sarah is a PM at Google; met at PyCon.", "title": "Sarah (PM, Google)",
-        "type": "person", "tags": ["people"]}
+        Example: {"content": "Sarah is a PM at Google.", "title": "Sarah", "type": "person"}
         Example: {"template_id": "builtin:book_review", "content": {"title": "Dune", "rating": 5}}
         """
         fields, structured = _split_content(content, structured_content)
@@ -104,16 +112,18 @@ def register(server: HasTools, tc: ToolContext) -> None:
 
     def remember_get_memory(
         memory_id: MemoryId,
-        include_history: Annotated[bool, Field(description="Also return past changes, newest first.")] = False,
+        include_history: Annotated[bool, Field(description="With past changes, newest first.")] = False,
+        include_relationships: Links = True,
     ) -> MemoryDetailOut:
-        """Fetch one memory by id, optionally with the history of its changes.
+        """Fetch one memory by id, with its relationships and, if asked, its history.
 
-        Example: {"memory_id": "0b6f3c1e-...", "include_history": true}
+        Example: {"memory_id": "0b6f...", "include_history": true}
         """
         user = tc.user()
         memory = memories.get(user, memory_id)
         history = [HistoryOut.of(h) for h in memories.history(user, memory_id)] if include_history else None
-        return MemoryDetailOut(**memory.as_dict(), history=history)
+        linked = memory_links(tc, [memory.id]).get(memory.id) if include_relationships else None
+        return MemoryDetailOut(**memory.as_dict(), history=history, relationships=linked)
 
     def remember_update_memory(
         memory_id: MemoryId,
@@ -122,10 +132,10 @@ def register(server: HasTools, tc: ToolContext) -> None:
         type: MemType = None,
         weight: Weight = None,
         trust: Trust = None,
-        tags: Annotated[list[str] | None, Field(description="Replaces all tags ([] removes them).")] = None,
-        references: Annotated[list[str] | None, Field(description="Replaces all references.")] = None,
-        context: ContextIn | None = None,
-        location: LocationIn | None = None,
+        tags: Annotated[list[str] | None, Field(description="Replace the tags ([] removes).")] = None,
+        references: Annotated[list[str] | None, Field(description="Replace the references.")] = None,
+        context: Context = None,
+        location: Location = None,
         template_id: TemplateId = None,
         structured_content: Structured = None,
         clear_fields: Annotated[
@@ -137,7 +147,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
         `reason`. `structured_content` is merged (null removes a field); a new `template_id`
         drops the fields it does not define.
 
-        Example: {"memory_id": "0b6f3c1e-...", "title": "Sarah (Director)", "reason": "Promoted"}
+        Example: {"memory_id": "0b6f...", "title": "Sarah (Director)", "reason": "Promoted"}
         """
         fields, structured = _split_content(content, structured_content)
         patch = MemoryPatch(
@@ -151,13 +161,13 @@ def register(server: HasTools, tc: ToolContext) -> None:
         memory_id: MemoryId,
         permanent: Annotated[
             bool,
-            Field(description="Erase it and its history for good; only when the user asks for that."),
+            Field(description="Erase it for good (only if the user asks)."),
         ] = False,
         reason: Reason = None,
     ) -> DeletionOut:
         """Delete a memory: to the trash (remember_restore_memory brings it back) unless `permanent`.
 
-        Example: {"memory_id": "0b6f3c1e-...", "reason": "Asked to forget it"}
+        Example: {"memory_id": "0b6f...", "reason": "Asked to"}
         """
         result = memories.delete(tc.user(), memory_id, permanent=permanent, reason=reason)
         if result.permanent:
@@ -166,34 +176,35 @@ def register(server: HasTools, tc: ToolContext) -> None:
             memory_id=result.memory_id,
             permanent=False,
             message="Moved to the trash; remember_restore_memory brings it back.",
-            memory=MemoryOut.of(result.memory) if result.memory else None,
+            deleted_at=result.memory.as_dict()["deleted_at"] if result.memory else None,
         )
 
-    def remember_restore_memory(memory_id: MemoryId, reason: Reason = None) -> MemoryOut:
+    def remember_restore_memory(memory_id: MemoryId, reason: Reason = None) -> RestoredOut:
         """Bring back a memory deleted without `permanent`."""
-        return MemoryOut.of(memories.restore(tc.user(), memory_id, reason=reason))
+        back = memories.restore(tc.user(), memory_id, reason=reason)
+        return RestoredOut(memory_id=back.id, version=back.version, message="Restored, with its relationships.")
 
     def remember_list_memories(
-        type: Annotated[str | None, Field(description="Only memories of this type.")] = None,
-        tags: Annotated[list[str] | None, Field(description="Only memories with these tags.")] = None,
+        type: Annotated[str | None, Field(description="Of this type.")] = None,
+        tags: Annotated[list[str] | None, Field(description="With these tags.")] = None,
         tags_match: Annotated[Literal["any", "all"], Field(description="Any or all tags.")] = "any",
         created_after: Annotated[str | None, Field(description="ISO 8601, inclusive.")] = None,
         created_before: Annotated[str | None, Field(description="ISO 8601, exclusive.")] = None,
         filters: Filters = None,
         sort_by: Annotated[
-            Literal["created_at", "updated_at", "weight", "occurred_at"], Field(description="Order by this field.")
+            Literal["created_at", "updated_at", "weight", "occurred_at"], Field(description="Order by.")
         ] = "created_at",
-        sort_order: Annotated[Literal["asc", "desc"], Field(description="Ascending or descending.")] = "desc",
+        sort_order: Annotated[Literal["asc", "desc"], Field(description="Order.")] = "desc",
         limit: Annotated[int, Field(description="Page size, 1 to 100.")] = 20,
         offset: Annotated[int, Field(description="How many to skip.")] = 0,
         include_deleted: Annotated[
             Literal["exclude", "include", "only"], Field(description="Deleted memories too, or only.")
         ] = "exclude",
     ) -> MemoryPageOut:
-        """List the user's memories, newest first, by type, tags, dates or filters (to find by meaning:
+        """List the user's memories, newest first, by type, tags, dates or filters (by meaning:
         remember_search_memory).
 
-        Example: {"type": "book", "tags": ["fiction"], "created_after": "2026-01-01", "limit": 10}
+        Example: {"type": "book", "created_after": "2026-01-01", "limit": 10}
         """
         page = memories.list(
             tc.user(),
@@ -211,17 +222,16 @@ def register(server: HasTools, tc: ToolContext) -> None:
         )
         return MemoryPageOut.of(page)
 
-    add_tool(server, remember_create_memory, title="Remember something", hints=hints(read_only=False))
-    add_tool(server, remember_get_memory, title="Get a memory", hints=hints(read_only=True, idempotent=True))
-    add_tool(server, remember_update_memory, title="Update a memory", hints=hints(read_only=False))
+    add_tool(server, remember_create_memory, hints=hints(read_only=False))
+    add_tool(server, remember_get_memory, hints=hints(read_only=True, idempotent=True))
+    add_tool(server, remember_update_memory, hints=hints(read_only=False))
     add_tool(
         server,
         remember_delete_memory,
-        title="Delete a memory",
         hints=hints(read_only=False, destructive=True, idempotent=True),
     )
-    add_tool(server, remember_restore_memory, title="Restore a memory", hints=hints(read_only=False, idempotent=True))
-    add_tool(server, remember_list_memories, title="List memories", hints=hints(read_only=True, idempotent=True))
+    add_tool(server, remember_restore_memory, hints=hints(read_only=False, idempotent=True))
+    add_tool(server, remember_list_memories, hints=hints(read_only=True, idempotent=True))
 
 
 def _suggesting(tc: ToolContext, user: str) -> bool:

@@ -2,18 +2,31 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field
 
+from remember.mcp.relationship_schemas import links
+
+if TYPE_CHECKING:
+    from remember.mcp.registry import ToolContext
+
 MemoryId = Annotated[str, Field(description="The memory's id.")]
 TemplateId = Annotated[str, Field(description="e.g. 'builtin:book_review'.")]
-Reason = Annotated[str | None, Field(description="Why; kept in its history.")]
+Reason = Annotated[str | None, Field(description="Why (kept in history).")]
 Filters = Annotated[
     dict[str, Any] | None,
     Field(
-        description='e.g. {"structured_content.rating": {"gte": 4}}: fields (type, tags, created_at, occurred_at, '
-        "template_id, structured_content.<path>, ...), operators eq ne gt gte lt lte in nin contains exists, "
-        "and/or/not."
+        description='e.g. {"weight": {"gte": 0.8}}: memory fields, structured_content.<path>, relationship_count; '
+        "eq ne gt gte lt lte in nin contains exists; and/or/not."
     ),
 ]
+Alpha = Annotated[float | None, Field(description="1 = by meaning, 0 = by keywords (default 0.3).")]
+Links = Annotated[bool, Field(description="With each one's relationships.")]
+
+
+def memory_links(tc: ToolContext, memory_ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+    """The relationships of these memories, as memory results carry them."""
+    found = tc.services.relationships.links(tc.user(), memory_ids)
+    return {memory_id: links(memory_id, rels) for memory_id, rels in found.items()}

@@ -15,9 +15,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
     preferences = tc.services.preferences
 
     def remember_get_preferences(
-        category: Annotated[
-            str | None, Field(description=f"Only this category: one of {', '.join(CATEGORIES)}.")
-        ] = None,
+        category: Annotated[str | None, Field(description=f"One of {', '.join(CATEGORIES)}.")] = None,
     ) -> PreferencesOut:
         """Read the user's preferences (defaults filled in), all or one category."""
         return PreferencesOut(preferences=preferences.get(tc.user(), category))
@@ -34,10 +32,9 @@ def register(server: HasTools, tc: ToolContext) -> None:
         change = preferences.update(tc.user(), preference_path, value, reason=reason)
         return PreferenceChangeOut.model_validate(change.as_dict())
 
-    add_tool(server, remember_get_preferences, title="Get preferences", hints=hints(read_only=True, idempotent=True))
+    add_tool(server, remember_get_preferences, hints=hints(read_only=True, idempotent=True))
     add_tool(
         server,
         remember_update_preferences,
-        title="Update a preference",
         hints=hints(read_only=False, idempotent=True),
     )

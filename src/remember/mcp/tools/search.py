@@ -13,13 +13,9 @@ from remember.mcp.caller import current_user
 from remember.mcp.registry import HasTools, ToolContext, add_tool, hints
 from remember.mcp.schemas import MemoryOut, QueryOut, SearchHitOut, SearchOut, SourceOut
 from remember.mcp.state import state_of
-from remember.mcp.tools.params import Filters
+from remember.mcp.tools.params import Alpha, Filters, Links, memory_links
 from remember.service.context import answer_prompt, question_context
 
-Alpha = Annotated[
-    float | None,
-    Field(description="1 = by meaning only, 0 = by keywords only (default: preference, 0.3)."),
-]
 ANSWER_TOKENS = 600
 
 
@@ -36,20 +32,25 @@ def register(server: HasTools, tc: ToolContext) -> None:
             Literal["exclude", "include", "only"], Field(description="Deleted memories too, or only.")
         ] = "exclude",
         explain: Annotated[bool, Field(description="Say why each matched.")] = False,
+        include_relationships: Links = True,
     ) -> SearchOut:
-        """Find the user's memories about something, best first, by meaning and keywords.
+        """Find the user's memories about something, best first, by meaning and keywords. Use it
+        before answering anything about the user's past, people, plans or preferences.
 
-        Use it before answering anything about the user's past, people, plans or preferences.
-
-        Example: {"query": "books I liked", "filters": {"template_id": "builtin:book_review",
-        "structured_content.rating": {"gte": 4}}, "limit": 5}
+        Example: {"query": "books I liked", "filters": {"structured_content.rating": {"gte": 4}}}
         """
         results = search.search(
             tc.user(), query, alpha=alpha, filters=filters, limit=limit, offset=offset, deleted=deleted,
             explain=explain,
         )  # fmt: skip
+        linked = memory_links(tc, [h.memory.id for h in results.hits]) if include_relationships else {}
         return SearchOut(
-            results=[SearchHitOut(memory=MemoryOut.of(h.memory), score=h.score, why=h.why) for h in results.hits],
+            results=[
+                SearchHitOut(
+                    memory=MemoryOut.of(h.memory), score=h.score, why=h.why, relationships=linked.get(h.memory.id)
+                )
+                for h in results.hits
+            ],
             offset=results.offset,
             limit=results.limit,
             has_more=results.has_more,
@@ -63,17 +64,22 @@ def register(server: HasTools, tc: ToolContext) -> None:
         min_similarity: Annotated[float, Field(description="Lowest cosine similarity, -1 to 1.")] = 0.0,
         limit: Annotated[int, Field(description="How many, 1 to 100.")] = 10,
         filters: Filters = None,
+        include_relationships: Links = True,
     ) -> SearchOut:
         """Find memories close in meaning to one memory or to a text (duplicates, related notes).
 
-        Example: {"memory_id": "0b6f3c1e-...", "min_similarity": 0.5, "limit": 5}
+        Example: {"memory_id": "0b6f...", "min_similarity": 0.5}
         """
         hits = search.similar(
             tc.user(), memory_id=memory_id, text_query=text, min_similarity=min_similarity, limit=limit,
             filters=filters,
         )  # fmt: skip
+        linked = memory_links(tc, [h.memory.id for h in hits]) if include_relationships else {}
         return SearchOut(
-            results=[SearchHitOut(memory=MemoryOut.of(h.memory), score=h.score) for h in hits],
+            results=[
+                SearchHitOut(memory=MemoryOut.of(h.memory), score=h.score, relationships=linked.get(h.memory.id))
+                for h in hits
+            ],
             offset=0,
             limit=limit,
             has_more=False,
@@ -83,33 +89,39 @@ def register(server: HasTools, tc: ToolContext) -> None:
 
     def remember_query_memory(
         sampled: Annotated[CreateMessageResult | None, Resolve(_answer_request)],
-        question: Annotated[str, Field(description="The question to answer from the user's memories.")],
+        question: Annotated[str, Field(description="What to answer from memory.")],
         token_budget: Annotated[int, Field(description="Most tokens of memory text, 100 to 32000.")] = 2000,
         alpha: Alpha = None,
         filters: Filters = None,
         answer: Annotated[  # noqa: ARG001 - read by _answer_request, which runs before this body
-            bool, Field(description="Also answer with the client's model, if it can sample.")
+            bool, Field(description="Answer with the client's model if it can sample.")
         ] = True,
+        include_relationships: Links = True,
+        include_related: Annotated[bool, Field(description="Add memories linked to the best.")] = False,
     ) -> QueryOut:
         """The memories that answer a question, in one context with numbered sources: answer from
-        it, citing [n]. With client sampling, an `answer` from the client's model is included.
+        it, citing [n]. With client sampling, `answer` is the client model's answer.
 
         Example: {"question": "When did I last see Sarah, and where?", "token_budget": 1500}
         """
-        packed = question_context(search, tc.user(), question, token_budget=token_budget, alpha=alpha, filters=filters)
+        related = tc.services.related if include_related else None
+        packed = question_context(
+            search, tc.user(), question, token_budget=token_budget, alpha=alpha, filters=filters, related=related
+        )
+        linked = memory_links(tc, [s.memory_id for s in packed.sources]) if include_relationships else {}
         text = sampled.content.text if sampled is not None and isinstance(sampled.content, TextContent) else None
         return QueryOut(
             question=question,
             context=packed.text,
             tokens=packed.tokens,
-            sources=[SourceOut(**s.__dict__) for s in packed.sources],
+            sources=[SourceOut(**s.__dict__, relationships=linked.get(s.memory_id)) for s in packed.sources],
             answer=text,
         )
 
     read = hints(read_only=True, idempotent=True)
-    add_tool(server, remember_search_memory, title="Search memories", hints=read)
-    add_tool(server, remember_find_similar, title="Find similar memories", hints=read)
-    add_tool(server, remember_query_memory, title="Answer from memory", hints=read)
+    add_tool(server, remember_search_memory, hints=read)
+    add_tool(server, remember_find_similar, hints=read)
+    add_tool(server, remember_query_memory, hints=read)
 
 
 def _answer_request(
@@ -119,6 +131,8 @@ def _answer_request(
     alpha: float | None = None,
     filters: dict[str, Any] | None = None,
     answer: bool = True,
+    include_relationships: bool = True,  # noqa: ARG001 - the tool's parameters, all passed in
+    include_related: bool = False,
 ) -> Sample | None:
     """Ask the client's model to answer from the memories, when asked and the client can sample."""
     capabilities = ctx.client_capabilities
@@ -127,7 +141,7 @@ def _answer_request(
     try:
         packed = question_context(
             state_of(ctx).services.search, current_user(), question, token_budget=token_budget, alpha=alpha,
-            filters=filters, record_access=False,
+            filters=filters, record_access=False, related=state_of(ctx).services.related if include_related else None,
         )  # fmt: skip
     except RememberError:
         return None  # the tool body reports it

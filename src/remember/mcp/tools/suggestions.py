@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from remember.mcp.registry import HasTools, ToolContext, add_tool, hints
-from remember.mcp.schemas import InferredOut, MemoryOut, SuggestionOut, SuggestionsOut
+from remember.mcp.schemas import AppliedOut, InferredOut, SuggestionOut, SuggestionsOut
 from remember.mcp.tools.params import MemoryId, Reason
 
 
@@ -29,7 +29,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
         """Which templates fit what the user said, with the fields read from it, to offer a
         structured capture.
 
-        Example: {"content": "Great sushi at Nobu yesterday, 5 stars", "context": {"time_of_day": "dinner"}}
+        Example: {"content": "Great sushi at Nobu, 5 stars", "context": {"time_of_day": "dinner"}}
         """
         found = services.suggestions.suggest(tc.user(), content, context=context, limit=limit)
         return SuggestionsOut(suggestions=[SuggestionOut.model_validate(s.as_dict()) for s in found])
@@ -42,14 +42,14 @@ def register(server: HasTools, tc: ToolContext) -> None:
             Field(description="Its fields (default: those read from the text)."),
         ] = None,
         reason: Reason = None,
-    ) -> MemoryOut:
+    ) -> AppliedOut:
         """Turn a stored memory into a templated one: fields validated, text unchanged.
 
-        Example: {"memory_id": "0b6f3c1e-...", "template_id": "builtin:restaurant_review",
+        Example: {"memory_id": "0b6f...", "template_id": "builtin:restaurant_review",
         "structured_content": {"restaurant_name": "Nobu", "rating": 5}}
         """
         updated = services.apply_template(tc.user(), memory_id, template_id, structured_content, reason=reason)
-        return MemoryOut.of(updated)
+        return AppliedOut.of(updated)
 
     def remember_infer_templates(
         accept: Annotated[str | None, Field(description="A proposal id to create.")] = None,
@@ -58,7 +58,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
         """Templates proposed from the user's untemplated memories, and fields templates lack;
         accept one only when the user agrees.
 
-        Example: {"accept": "infer-3f2a9c1d0b7e", "apply": true}
+        Example: {"accept": "infer-3f2a", "apply": true}
         """
         if accept is None:
             found = services.inference.propose(tc.user())
@@ -69,6 +69,6 @@ def register(server: HasTools, tc: ToolContext) -> None:
                            applied=done.applied, skipped=done.skipped)  # fmt: skip
 
     # Not read-only: what is shown is logged, and the user's later choices are learned from it.
-    add_tool(server, remember_suggest_templates, title="Suggest templates", hints=hints(read_only=False))
-    add_tool(server, remember_apply_template, title="Apply a template to a memory", hints=hints(read_only=False))
-    add_tool(server, remember_infer_templates, title="Infer templates", hints=hints(read_only=False))
+    add_tool(server, remember_suggest_templates, hints=hints(read_only=False))
+    add_tool(server, remember_apply_template, hints=hints(read_only=False))
+    add_tool(server, remember_infer_templates, hints=hints(read_only=False))

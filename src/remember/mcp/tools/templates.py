@@ -8,6 +8,7 @@ from pydantic import Field
 
 from remember.mcp.registry import HasTools, ToolContext, add_tool, hints
 from remember.mcp.schemas import (
+    TemplateCopyOut,
     TemplateDeletionOut,
     TemplateDetailOut,
     TemplateOut,
@@ -60,15 +61,14 @@ def register(server: HasTools, tc: ToolContext) -> None:
         ] = None,
         weight: Annotated[float, Field(description="Importance, 0 to 1.")] = 0.5,
         trust: Annotated[float, Field(description="Access level, 0 to 1.")] = 0.0,
-    ) -> TemplateOut:
+    ) -> TemplateCopyOut:
         """Create a memory template: typed fields that memories of one kind will follow.
 
         For a kind of thing the user captures the same way every time, when no built-in fits
         (remember_copy_template adapts one).
 
         Example: {"template_name": "Book Review", "fields": [{"name": "title", "type": "string",
-        "required": true}, {"name": "rating", "type": "number", "validation": {"min": 1, "max": 5}}],
-        "auto_apply": true, "trigger_keywords": ["finished reading"]}
+        "required": true}, {"name": "rating", "type": "number", "validation": {"min": 1, "max": 5}}]}
         """
         raw = {
             "name": template_name,
@@ -84,11 +84,12 @@ def register(server: HasTools, tc: ToolContext) -> None:
             "weight": weight,
             "trust": trust,
         }
-        return TemplateOut.of(templates.create(tc.user(), raw))
+        d = templates.create(tc.user(), raw).definition
+        return TemplateCopyOut(id=d.id, name=d.name, version=d.version, derived_from=d.derived_from)
 
     def remember_list_templates(
-        include_default: Annotated[bool, Field(description="Include the built-in templates.")] = True,
-        include_user: Annotated[bool, Field(description="Include your own templates.")] = True,
+        include_default: Annotated[bool, Field(description="The built-in ones.")] = True,
+        include_user: Annotated[bool, Field(description="Your own.")] = True,
         category: Annotated[str | None, Field(description="Only this category.")] = None,
         tags: Annotated[list[str] | None, Field(description="Only with any of these tags.")] = None,
         sort_by: Annotated[
@@ -99,7 +100,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
     ) -> TemplatePageOut:
         """List the templates you can use: the built-in library and your own.
 
-        Example: {"category": "personal", "sort_by": "usage_count", "limit": 10}
+        Example: {"category": "personal", "limit": 10}
         """
         views, total = templates.list_templates(
             tc.user(), include_default=include_default, include_user=include_user, category=category, tags=tags,
@@ -120,21 +121,21 @@ def register(server: HasTools, tc: ToolContext) -> None:
 
     def remember_update_template(
         template_id: TemplateId,
-        template_name: Annotated[str | None, Field(description="A new name.")] = None,
-        description: Annotated[str | None, Field(description="A new description.")] = None,
-        parent_template_id: Annotated[str | None, Field(description="A new parent template.")] = None,
-        category: Annotated[str | None, Field(description="A new category.")] = None,
-        tags: Annotated[list[str] | None, Field(description="New tags (replace the old ones).")] = None,
-        auto_apply: Annotated[bool | None, Field(description="Whether to suggest it automatically.")] = None,
+        template_name: Annotated[str | None, Field(description="New name.")] = None,
+        description: Annotated[str | None, Field(description="New description.")] = None,
+        parent_template_id: Annotated[str | None, Field(description="New parent.")] = None,
+        category: Annotated[str | None, Field(description="New category.")] = None,
+        tags: Annotated[list[str] | None, Field(description="New tags.")] = None,
+        auto_apply: Annotated[bool | None, Field(description="Suggest it automatically.")] = None,
         trigger_keywords: Annotated[list[str] | None, Field(description="New trigger keywords.")] = None,
         trigger_context: Annotated[dict[str, Any] | None, Field(description="New trigger context.")] = None,
-        examples: Annotated[list[str] | None, Field(description="New example utterances.")] = None,
+        examples: Annotated[list[str] | None, Field(description="New examples.")] = None,
         weight: Annotated[float | None, Field(description="New importance, 0 to 1.")] = None,
         trust: Annotated[float | None, Field(description="New access level, 0 to 1.")] = None,
         add_fields: Annotated[list[dict[str, Any]] | None, Field(description="Fields to add (as in create).")] = None,
         update_fields: Annotated[
             list[dict[str, Any]] | None,
-            Field(description="Each names a field and the attributes to change."),
+            Field(description="Each: a field name and attributes to change."),
         ] = None,
         remove_fields: Annotated[list[str] | None, Field(description="Names of fields to remove.")] = None,
         version: Annotated[
@@ -145,8 +146,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
         """Change one of your templates (copy a built-in first); the version is bumped and its
         memories keep their fields and are re-checked.
 
-        Example: {"template_id": "tpl_book_review_1a2b3c4d", "add_fields": [{"name": "isbn",
-        "type": "string"}], "version": "1.1"}
+        Example: {"template_id": "tpl_book_1a2b", "add_fields": [{"name": "isbn", "type": "string"}]}
         """
         patch = TemplatePatch(
             name=template_name, description=description, parent_template_id=parent_template_id, category=category,
@@ -155,7 +155,8 @@ def register(server: HasTools, tc: ToolContext) -> None:
             update_fields=update_fields or [], remove_fields=remove_fields or [], version=version,
         )  # fmt: skip
         view, rechecked = templates.update(tc.user(), template_id, patch)
-        return TemplateUpdateOut(template=TemplateOut.of(view), rechecked_memories=rechecked)
+        version = view.definition.version
+        return TemplateUpdateOut(template_id=view.definition.id, version=version, rechecked_memories=rechecked)
 
     def remember_delete_template(
         template_id: TemplateId,
@@ -163,7 +164,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
     ) -> TemplateDeletionOut:
         """Delete one of your templates (not one others inherit from); its memories keep their fields.
 
-        Example: {"template_id": "tpl_book_1a2b3c4d", "delete_derived_memories": true}
+        Example: {"template_id": "tpl_book_1a2b", "delete_derived_memories": true}
         """
         deleted, trashed = templates.delete(tc.user(), template_id, delete_derived_memories=delete_derived_memories)
         kept = "moved to the trash" if delete_derived_memories else "kept with their fields"
@@ -174,12 +175,13 @@ def register(server: HasTools, tc: ToolContext) -> None:
     def remember_copy_template(
         template_id: TemplateId,
         template_name: Annotated[str | None, Field(description="Name of the copy (default: '<name> (copy)').")] = None,
-    ) -> TemplateOut:
+    ) -> TemplateCopyOut:
         """Copy a template (a built-in or yours) into a new one of yours that you can change.
 
         Example: {"template_id": "builtin:book_review", "template_name": "My Book Review"}
         """
-        return TemplateOut.of(templates.copy(tc.user(), template_id, name=template_name))
+        d = templates.copy(tc.user(), template_id, name=template_name).definition
+        return TemplateCopyOut(id=d.id, name=d.name, version=d.version, derived_from=d.derived_from)
 
     def remember_validate_memory(
         template_id: TemplateId,
@@ -196,8 +198,8 @@ def register(server: HasTools, tc: ToolContext) -> None:
         template_id: TemplateId,
         metrics: Annotated[list[Metric] | None, Field(description="Only these figures (default: all).")] = None,
     ) -> dict[str, Any]:
-        """How a template is used: usage, completion and compliance rates, common values and statistics
-        per field, how often it was suggested and applied.
+        """How a template is used: usage, completion and compliance rates, common values, per-field
+        statistics, how often it was suggested and applied.
 
         Example: {"template_id": "builtin:book_review", "metrics": ["usage_count"]}
         """
@@ -210,16 +212,15 @@ def register(server: HasTools, tc: ToolContext) -> None:
         return figures
 
     read = hints(read_only=True, idempotent=True)
-    add_tool(server, remember_create_template, title="Create a template", hints=hints(read_only=False))
-    add_tool(server, remember_list_templates, title="List templates", hints=read)
-    add_tool(server, remember_get_template, title="Get a template", hints=read)
-    add_tool(server, remember_update_template, title="Update a template", hints=hints(read_only=False))
+    add_tool(server, remember_create_template, hints=hints(read_only=False))
+    add_tool(server, remember_list_templates, hints=read)
+    add_tool(server, remember_get_template, hints=read)
+    add_tool(server, remember_update_template, hints=hints(read_only=False))
     add_tool(
         server,
         remember_delete_template,
-        title="Delete a template",
         hints=hints(read_only=False, destructive=True, idempotent=False),
     )
-    add_tool(server, remember_copy_template, title="Copy a template", hints=hints(read_only=False))
-    add_tool(server, remember_validate_memory, title="Validate fields against a template", hints=read)
-    add_tool(server, remember_template_analytics, title="Template analytics", hints=read)
+    add_tool(server, remember_copy_template, hints=hints(read_only=False))
+    add_tool(server, remember_validate_memory, hints=read)
+    add_tool(server, remember_template_analytics, hints=read)

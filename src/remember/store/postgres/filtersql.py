@@ -32,7 +32,7 @@ from typing import Any
 
 from remember.filters import AllOf, AnyOf, Condition, Filter, Not
 from remember.store.postgres.dialect import DIALECT
-from remember.store.sql.filters import tags_condition
+from remember.store.sql.filters import links_condition, tags_condition
 
 _COMPARE = {"eq": "=", "ne": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
 _JSONPATH_COMPARE = {"eq": "==", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
@@ -65,6 +65,8 @@ def _join(parts: tuple[Filter, ...], glue: str, empty: str, params: list[Any]) -
 def _condition(c: Condition, params: list[Any]) -> str:
     if c.kind == "tags":
         return tags_condition(c, params, "%s", _storable)
+    if c.kind == "links":
+        return links_condition(c, params, "%s")
     if c.kind == "json":
         return _json(c, params)
     return _column(c, params)

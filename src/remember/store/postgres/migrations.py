@@ -23,7 +23,7 @@ LOCK_KEY = 0x72656D656D626572
 # indexes that no operating-system locale update can invalidate.
 TYPES = schema.ColumnTypes(
     key='text COLLATE "C"', text="text", json="jsonb", texts="text[]", no_texts="'{}'", moment="timestamptz",
-    flag="boolean", real="double precision", integer="integer", count="bigint", compact="",
+    flag="boolean", real="double precision", integer="integer", count="bigint", compact="", blob="bytea",
 )  # fmt: skip
 
 
@@ -123,13 +123,17 @@ def _api_tokens(conn: Connection) -> None:
     conn.execute(TYPES.render(schema.API_TOKENS))
 
 
+def _relationships(conn: Connection) -> None:
+    conn.execute(TYPES.render(schema.RELATIONSHIPS))
+
+
 def _content_hash(conn: Connection) -> None:
     conn.execute(TYPES.render(schema.CONTENT_HASH))
     fingerprint.backfill(Session(conn, DIALECT))
 
 
 MIGRATIONS = schema.steps(
-    _initial, _templates, _search, _suggestions, _fields, _covering_fields, _api_tokens, _content_hash
+    _initial, _templates, _search, _suggestions, _fields, _covering_fields, _api_tokens, _relationships, _content_hash
 )
 
 

@@ -16,12 +16,13 @@ from remember.store.postgres.search import (
 )
 from remember.store.postgres.url import parse_url, redact
 from remember.store.sql.preferences import PreferenceTables
+from remember.store.sql.relationship_search import RelationshipSearch, RelationshipVectors
 from remember.store.sql.terms import TermStatistics
 from remember.store.sql.tokens import TokenTables
 from remember.store.sql.transfer import TransferTables
 
 
-class PostgresStore(TransferTables, PreferenceTables, TokenTables, ListingTables, SearchTables):
+class PostgresStore(RelationshipSearch, TransferTables, PreferenceTables, TokenTables, ListingTables, SearchTables):
     """``Store`` over a PostgreSQL database; migrates it on open.
 
     ``url`` is a libpq URL (``postgresql://user:password@host:5432/db``) and may
@@ -32,6 +33,7 @@ class PostgresStore(TransferTables, PreferenceTables, TokenTables, ListingTables
         self.url = redact(url)
         self.dialect = DIALECT
         self.term_stats = TermStatistics()
+        self.relationship_vectors = RelationshipVectors()
         target = parse_url(url)
         self.location = target.location
         self.db = Database(target)

@@ -1,4 +1,5 @@
-"""The part of a filter both backends render alike: conditions on tags (``memory_tags``)."""
+"""The parts of a filter both backends render alike: conditions on tags (``memory_tags``) and on
+how many relationships a memory belongs to (``relationship_members``)."""
 
 from __future__ import annotations
 
@@ -34,3 +35,17 @@ def tags_condition(c: Condition, params: list[Any], mark: str, storable: Callabl
         )
     negate = "NOT " if c.op == "none" else ""
     return f"({negate}EXISTS ({TAGS_OF_M} AND t.tag IN ({marks})))"
+
+
+_COMPARE = {"eq": "=", "ne": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
+LINKS_OF_M = "(SELECT count(*) FROM relationship_members x WHERE x.user_id = m.user_id AND x.memory_id = m.id)"
+
+
+def links_condition(c: Condition, params: list[Any], mark: str) -> str:
+    """SQL for a ``relationship_count`` condition of the memory ``m``."""
+    if c.op in ("in", "nin"):
+        params.extend(c.value)
+        negate = "NOT " if c.op == "nin" else ""
+        return f"({LINKS_OF_M} {negate}IN ({', '.join(mark for _ in c.value)}))"
+    params.append(c.value)
+    return f"({LINKS_OF_M} {_COMPARE[c.op]} {mark})"

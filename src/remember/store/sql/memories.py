@@ -10,6 +10,7 @@ from remember.models import HistoryEntry, IndexEntry, Memory, MemoryChange
 from remember.store.sql.base import SqlBase
 from remember.store.sql.dialect import chunks
 from remember.store.sql.fingerprint import content_hash
+from remember.store.sql.relationships import drop_lonely, unlink_purged
 from remember.store.sql.rows import (
     HISTORY_COLUMNS,
     MEMORY_ASSIGNMENTS,
@@ -126,7 +127,10 @@ class MemoryTables(SqlBase):
         with self.writing() as s:
             s.lock_users([user_id])
             self.forget_index(s, user_id, memory_id)
-            return int(s.run("DELETE FROM memories WHERE user_id = ? AND id = ?", (user_id, memory_id)).rowcount) > 0
+            linked = unlink_purged(s, user_id, memory_id)
+            gone = int(s.run("DELETE FROM memories WHERE user_id = ? AND id = ?", (user_id, memory_id)).rowcount) > 0
+            drop_lonely(s, user_id, linked)  # a link needs two members
+            return gone
 
     def memory_history(self, user_id: str, memory_id: str) -> list[HistoryEntry]:
         with self.reading() as s:

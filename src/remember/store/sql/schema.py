@@ -4,7 +4,7 @@
 PostgreSQL, SQLite's default), ``$json`` JSON (text or ``jsonb``), ``$texts`` a
 list of texts (JSON text or ``text[]``) and ``$no_texts`` its empty value,
 ``$moment`` a point in time (ISO 8601 text or ``timestamptz``), ``$flag`` a
-boolean, ``$real`` a float, ``$count`` a counter, ``$compact`` the table option
+boolean, ``$real`` a float, ``$count`` a counter, ``$blob`` bytes, ``$compact`` the table option
 of small-keyed tables (``WITHOUT ROWID`` on SQLite). Each backend's migration
 steps fill them in (``ColumnTypes.render``); search has tables of its own per backend.
 
@@ -30,7 +30,7 @@ STEP_NAMES = (
     "0005_fields",
     "0006_covering_fields",
     "0007_api_tokens",
-    # 0008 is kept for the relationship tables, built beside this step.
+    "0008_relationships",
     "0009_content_hash",
 )
 
@@ -53,6 +53,7 @@ class ColumnTypes:
     integer: str
     count: str
     compact: str
+    blob: str
 
     def render(self, script: str) -> str:
         return Template(script).substitute(asdict(self))
@@ -189,6 +190,75 @@ CREATE TABLE api_tokens (
     last_used_at $moment
 );
 CREATE INDEX api_tokens_user ON api_tokens (user_id, created_at);
+"""
+
+# A relationship links two or more of one user's memories. Its members are rows of their own
+# (the position keeps the order they were given in), each a foreign key to its memory: erasing
+# a memory for good removes its memberships with it. ``seq`` moves on every write, so the
+# in-process matrices of observation vectors catch up by reading only newer rows
+# (store/sql/relationship_vectors.py). The observation's keyword terms are rows too
+# (relationship_terms): one inverted index, the same SQL on both backends.
+RELATIONSHIPS = """
+CREATE TABLE relationships (
+    user_id $key NOT NULL,
+    id $key NOT NULL,
+    relationship_type $text NOT NULL,
+    observation $text NOT NULL,
+    strength $real NOT NULL,
+    confidence $real NOT NULL,
+    tags $texts NOT NULL DEFAULT $no_texts,
+    version $integer NOT NULL DEFAULT 1,
+    created_at $moment NOT NULL,
+    updated_at $moment NOT NULL,
+    seq $count NOT NULL,
+    vector $blob,
+    PRIMARY KEY (user_id, id)
+);
+CREATE INDEX relationships_created ON relationships (user_id, created_at);
+CREATE INDEX relationships_seq ON relationships (user_id, seq);
+CREATE INDEX relationships_type ON relationships (user_id, relationship_type);
+
+CREATE TABLE relationship_members (
+    user_id $key NOT NULL,
+    relationship_id $key NOT NULL,
+    memory_id $key NOT NULL,
+    position $integer NOT NULL,
+    PRIMARY KEY (user_id, relationship_id, memory_id),
+    FOREIGN KEY (user_id, relationship_id) REFERENCES relationships (user_id, id) ON DELETE CASCADE,
+    FOREIGN KEY (user_id, memory_id) REFERENCES memories (user_id, id) ON DELETE CASCADE
+)$compact;
+CREATE INDEX relationship_members_memory ON relationship_members (user_id, memory_id, relationship_id);
+
+CREATE TABLE relationship_tags (
+    user_id $key NOT NULL,
+    relationship_id $key NOT NULL,
+    tag $key NOT NULL,
+    PRIMARY KEY (user_id, relationship_id, tag),
+    FOREIGN KEY (user_id, relationship_id) REFERENCES relationships (user_id, id) ON DELETE CASCADE
+)$compact;
+CREATE INDEX relationship_tags_tag ON relationship_tags (user_id, tag);
+
+CREATE TABLE relationship_terms (
+    user_id $key NOT NULL,
+    term $key NOT NULL,
+    relationship_id $key NOT NULL,
+    hits $integer NOT NULL,
+    PRIMARY KEY (user_id, term, relationship_id),
+    FOREIGN KEY (user_id, relationship_id) REFERENCES relationships (user_id, id) ON DELETE CASCADE
+)$compact;
+CREATE INDEX relationship_terms_relationship ON relationship_terms (user_id, relationship_id);
+
+CREATE TABLE relationship_history (
+    user_id $key NOT NULL,
+    relationship_id $key NOT NULL,
+    version $integer NOT NULL,
+    action $text NOT NULL,
+    previous $json NOT NULL,
+    reason $text,
+    at $moment NOT NULL,
+    PRIMARY KEY (user_id, relationship_id, version),
+    FOREIGN KEY (user_id, relationship_id) REFERENCES relationships (user_id, id) ON DELETE CASCADE
+)$compact;
 """
 
 # A memory's normalised text hash (store/sql/fingerprint.py), so that a create finds

@@ -15,7 +15,7 @@ from typing import Any
 
 from remember.clock import to_text
 from remember.filters import AllOf, AnyOf, Condition, Filter, Not
-from remember.store.sql.filters import tags_condition
+from remember.store.sql.filters import links_condition, tags_condition
 
 _COMPARE = {"eq": "=", "ne": "!=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
 
@@ -46,6 +46,8 @@ def _join(parts: tuple[Filter, ...], glue: str, empty: str, params: list[Any], u
 def _condition(c: Condition, params: list[Any], user_id: str, indexed: bool) -> str:
     if c.kind == "tags":
         return tags_condition(c, params, "?", lambda _: True)
+    if c.kind == "links":
+        return links_condition(c, params, "?")
     if c.kind == "json":
         if indexed and all(isinstance(segment, str) for segment in c.path):
             return _indexed(c, params, user_id)

@@ -11,7 +11,7 @@ from remember.store.sqlite.dialect import DIALECT
 
 TYPES = schema.ColumnTypes(
     key="TEXT", text="TEXT", json="TEXT", texts="TEXT", no_texts="'[]'", moment="TEXT", flag="INTEGER",
-    real="REAL", integer="INTEGER", count="INTEGER", compact=" WITHOUT ROWID",
+    real="REAL", integer="INTEGER", count="INTEGER", compact=" WITHOUT ROWID", blob="BLOB",
 )  # fmt: skip
 
 
@@ -117,13 +117,17 @@ def _api_tokens(conn: sqlite3.Connection) -> None:
     run_script(conn, TYPES.render(schema.API_TOKENS))
 
 
+def _relationships(conn: sqlite3.Connection) -> None:
+    run_script(conn, TYPES.render(schema.RELATIONSHIPS))
+
+
 def _content_hash(conn: sqlite3.Connection) -> None:
     run_script(conn, TYPES.render(schema.CONTENT_HASH))
     fingerprint.backfill(Session(conn, DIALECT))
 
 
 MIGRATIONS = schema.steps(
-    _initial, _templates, _search, _suggestions, _fields, _covering_fields, _api_tokens, _content_hash
+    _initial, _templates, _search, _suggestions, _fields, _covering_fields, _api_tokens, _relationships, _content_hash
 )
 
 

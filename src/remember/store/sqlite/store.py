@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from remember.models import IndexEntry, Memory
 from remember.store.sql.preferences import PreferenceTables
+from remember.store.sql.relationship_search import RelationshipSearch, RelationshipVectors
 from remember.store.sql.session import Session
 from remember.store.sql.terms import TermStatistics
 from remember.store.sql.tokens import TokenTables
@@ -21,12 +22,13 @@ from remember.store.sqlite.search import SearchTables, create_scratch
 BULK = 500  # a batch this large refreshes the planner's statistics
 
 
-class SqliteStore(TransferTables, PreferenceTables, TokenTables, ListingTables, SearchTables):
+class SqliteStore(RelationshipSearch, TransferTables, PreferenceTables, TokenTables, ListingTables, SearchTables):
     def __init__(self, path: str, *, url: str | None = None) -> None:
         self.url = url or f"sqlite:///{path}"
         self.dialect = DIALECT
         self.db = Database(path)
         self.term_stats = TermStatistics()
+        self.relationship_vectors = RelationshipVectors()
         self._stem_cache = {}
         try:
             self._migrate(path)

@@ -1,0 +1,101 @@
+"""The shapes the relationship tools return, and a memory's links as memory results carry them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from remember.models import Relationship
+from remember.service.related import Related, RelationshipResults
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class RelationshipOut(_Out):
+    id: str
+    memory_ids: list[str]
+    relationship_type: str
+    observation: str
+    strength: float
+    confidence: float
+    tags: list[str]
+    version: int
+    created_at: str
+    updated_at: str
+
+    @classmethod
+    def of(cls, rel: Relationship) -> RelationshipOut:
+        return cls.model_validate(rel.as_dict())
+
+
+class RelationshipUpdateOut(_Out):
+    """The new version (the relationship's fields: remember_search_relationships or a memory's links)."""
+
+    id: str
+    version: int
+    updated_at: str
+
+
+class RelationshipHitOut(RelationshipOut):
+    score: float | None  # none when listing without a query
+
+
+class RelationshipSearchOut(_Out):
+    results: list[RelationshipHitOut]
+    total: int | None
+    offset: int
+    has_more: bool
+    next_offset: int | None
+
+    @classmethod
+    def of(cls, found: RelationshipResults) -> RelationshipSearchOut:
+        return cls(
+            results=[RelationshipHitOut(**h.relationship.as_dict(), score=h.score) for h in found.hits],
+            total=found.total,
+            offset=found.offset,
+            has_more=found.has_more,
+            next_offset=found.offset + len(found.hits) if found.has_more else None,
+        )  # fmt: skip
+
+
+class RelatedOut(_Out):
+    memory_id: str
+    title: str | None
+    type: str
+    content: str
+    depth: int
+    path: list[dict[str, str]]
+
+    @classmethod
+    def of(cls, found: Related) -> RelatedOut:
+        m = found.memory
+        steps = [{"relationship_id": s.relationship_id, "type": s.relationship_type, "to": s.memory_id}
+                 for s in found.path]  # fmt: skip
+        return cls(memory_id=m.id, title=m.title, type=m.type, content=m.content, depth=found.depth, path=steps)
+
+
+class RelatedPageOut(_Out):
+    related: list[RelatedOut]
+
+
+class RelationshipDeletionOut(_Out):
+    relationship_id: str
+    message: str
+
+
+def links(memory_id: str, rels: Sequence[Relationship]) -> list[dict[str, Any]]:
+    """A memory's relationships as memory results carry them: the other members, not the memory itself."""
+    return [
+        {
+            "id": r.id,
+            "type": r.relationship_type,
+            "observation": r.observation,
+            "others": [m for m in r.memory_ids if m != memory_id],
+            "strength": r.strength,
+        }
+        for r in rels
+    ]

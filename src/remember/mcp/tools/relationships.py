@@ -1,0 +1,123 @@
+"""MCP tools for relationships between memories: create, update, delete, search, and walk."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field
+
+from remember.mcp.registry import HasTools, ToolContext, add_tool, hints
+from remember.mcp.relationship_schemas import (
+    RelatedOut,
+    RelatedPageOut,
+    RelationshipDeletionOut,
+    RelationshipOut,
+    RelationshipSearchOut,
+    RelationshipUpdateOut,
+)
+from remember.mcp.tools.params import Alpha, MemoryId, Reason
+from remember.service.related import Criteria
+from remember.service.relationships import RelationshipDraft
+
+RelationshipId = Annotated[str, Field(description="The relationship's id.")]
+Members = Annotated[list[str], Field(description="2 to 20 memory ids.")]
+Kind = Annotated[str, Field(description="e.g. works_with, inspired_by.")]
+Observation = Annotated[str | None, Field(description="What links them (searched).")]
+Strength = Annotated[float | None, Field(description="0 to 1 (default 0.5).")]
+Confidence = Annotated[float | None, Field(description="0 to 1 (default 0.8).")]
+Tags = Annotated[list[str] | None, Field(description="Labels.")]
+Types = Annotated[list[str] | None, Field(description="Only these types.")]
+MinStrength = Annotated[float, Field(description="0 to 1.")]
+
+
+def register(server: HasTools, tc: ToolContext) -> None:
+    relationships = tc.services.relationships
+    related = tc.services.related
+
+    def remember_create_relationship(
+        memory_ids: Members,
+        relationship_type: Kind,
+        observation: Observation = None,
+        strength: Strength = None,
+        confidence: Confidence = None,
+        tags: Tags = None,
+    ) -> RelationshipOut:
+        """Link two or more of the user's memories: how they relate and what was observed.
+
+        Example: {"memory_ids": ["0b6f...", "7c21..."], "relationship_type": "manages",
+        "observation": "Sarah leads Tom's team"}
+        """
+        draft = RelationshipDraft(memory_ids, relationship_type, observation, strength, confidence, tags)
+        return RelationshipOut.of(relationships.create(tc.user(), draft))
+
+    def remember_update_relationship(
+        relationship_id: RelationshipId,
+        memory_ids: Annotated[list[str] | None, Field(description="Replaces the members.")] = None,
+        relationship_type: Annotated[str | None, Field(description="A new type.")] = None,
+        observation: Observation = None,
+        strength: Strength = None,
+        confidence: Confidence = None,
+        tags: Annotated[list[str] | None, Field(description="Replaces the tags.")] = None,
+        reason: Reason = None,
+    ) -> RelationshipUpdateOut:
+        """Change some fields of a relationship; old values stay in its history.
+
+        Example: {"relationship_id": "5d1e...", "strength": 0.9, "reason": "Confirmed"}
+        """
+        changes = {
+            "memory_ids": memory_ids, "relationship_type": relationship_type, "observation": observation,
+            "strength": strength, "confidence": confidence, "tags": tags,
+        }  # fmt: skip
+        after = relationships.update(tc.user(), relationship_id, changes, reason=reason)
+        return RelationshipUpdateOut(id=after.id, version=after.version, updated_at=after.as_dict()["updated_at"])
+
+    def remember_delete_relationship(relationship_id: RelationshipId) -> RelationshipDeletionOut:
+        """Delete a relationship for good; its memories stay."""
+        gone = relationships.delete(tc.user(), relationship_id)
+        return RelationshipDeletionOut(relationship_id=gone.id, message="Deleted; its memories are unchanged.")
+
+    def remember_search_relationships(
+        query: Annotated[str | None, Field(description="Matched with observations (none: newest first).")] = None,
+        alpha: Alpha = None,
+        types: Types = None,
+        memory_id: Annotated[str | None, Field(description="Of this memory.")] = None,
+        min_strength: MinStrength = 0.0,
+        min_confidence: Annotated[float, Field(description="0 to 1.")] = 0.0,
+        tags: Annotated[list[str] | None, Field(description="Any of these tags.")] = None,
+        created_after: Annotated[str | None, Field(description="ISO 8601, inclusive.")] = None,
+        created_before: Annotated[str | None, Field(description="ISO 8601, exclusive.")] = None,
+        limit: Annotated[int, Field(description="1 to 100.")] = 10,
+        offset: Annotated[int, Field(description="How many to skip.")] = 0,
+    ) -> RelationshipSearchOut:
+        """Find relationships by what was observed, by type, member, strength, tags or date.
+
+        Example: {"query": "mentoring", "types": ["mentors"], "min_strength": 0.5}
+        """
+        criteria = Criteria(types, memory_id, min_strength, min_confidence, tags, created_after, created_before)
+        found = related.search(tc.user(), query, alpha=alpha, criteria=criteria, limit=limit, offset=offset)
+        return RelationshipSearchOut.of(found)
+
+    def remember_get_related(
+        memory_id: MemoryId,
+        depth: Annotated[int, Field(description="Hops, 1 to 3.")] = 1,
+        types: Types = None,
+        min_strength: MinStrength = 0.0,
+    ) -> RelatedPageOut:
+        """The memories linked to one, up to `depth` relationships away, each with its path.
+
+        Example: {"memory_id": "0b6f...", "depth": 2, "types": ["works_with"]}
+        """
+        found = related.related(tc.user(), memory_id, depth=depth, types=types, min_strength=min_strength)
+        return RelatedPageOut(related=[RelatedOut.of(r) for r in found])
+
+    write = hints(read_only=False)
+    read = hints(read_only=True, idempotent=True)
+    add_tool(server, remember_create_relationship, hints=write)
+    add_tool(server, remember_update_relationship, hints=write)
+    add_tool(
+        server,
+        remember_delete_relationship,
+        hints=hints(read_only=False, destructive=True, idempotent=True),
+    )
+    add_tool(server, remember_search_relationships, hints=read)
+    add_tool(server, remember_get_related, hints=read)

@@ -1,0 +1,191 @@
+"""Finding relationships (hybrid search over observations) and walking them from a memory."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from remember.access import trust_level
+from remember.clock import parse_moment
+from remember.errors import FieldError, ValidationFailed, excerpt
+from remember.models import Memory, Relationship, RelationshipQuery
+from remember.search import text
+from remember.search.fusion import fuse
+from remember.service import checks, visibility
+from remember.service.preferences import PreferenceService
+from remember.service.relationships import RelationshipService, RelationshipStorage, member_id
+
+POOL = 50
+MAX_LIMIT, MAX_OFFSET = 100, 1_000
+MAX_DEPTH = 3
+MAX_RELATED = 100  # memories a walk returns at most
+MAX_FILTER_VALUES = 20
+
+
+@dataclass(frozen=True)
+class RelationshipHit:
+    relationship: Relationship
+    score: float | None
+
+
+@dataclass(frozen=True)
+class RelationshipResults:
+    hits: list[RelationshipHit]
+    offset: int
+    limit: int
+    total: int | None  # known when listing without a query
+    has_more: bool
+
+
+@dataclass(frozen=True)
+class Step:
+    """One hop of a walk: through which relationship, to which memory."""
+
+    relationship_id: str
+    relationship_type: str
+    memory_id: str
+
+
+@dataclass(frozen=True)
+class Related:
+    memory: Memory
+    depth: int
+    path: tuple[Step, ...]
+
+
+@dataclass(frozen=True)
+class Criteria:
+    """A search's filters, as the edges give them."""
+
+    types: Any = None
+    memory_id: Any = None
+    min_strength: Any = 0.0
+    min_confidence: Any = 0.0
+    tags: Any = None
+    created_after: Any = None
+    created_before: Any = None
+
+
+class RelatedService:
+    def __init__(
+        self, store: RelationshipStorage, relationships: RelationshipService, preferences: PreferenceService
+    ) -> None:
+        self.store = store
+        self.relationships = relationships
+        self.preferences = preferences
+
+    def search(
+        self, user_id: str, query: Any = None, *, alpha: Any = None, criteria: Criteria | None = None,
+        limit: Any = 10, offset: Any = 0,
+    ) -> RelationshipResults:  # fmt: skip
+        """The relationships whose observation best matches ``query`` (newest first without one)."""
+        q = query_of(criteria or Criteria())
+        size = checks.whole_number("limit", limit, 1, MAX_LIMIT)
+        start = checks.whole_number("offset", offset, 0, MAX_OFFSET)
+        if query is None or (isinstance(query, str) and not query.strip()):
+            items, total = self.store.list_relationships(user_id, q, limit=size, offset=start)
+            hits = [RelationshipHit(r, None) for r in items]
+            return RelationshipResults(hits, start, size, total, start + len(items) < total)
+        question = checks.query(query, "query")
+        weight = checks.share("alpha", self.preferences.effective(user_id)["search.default_alpha"]
+                              if alpha is None else alpha)  # fmt: skip
+        pool = max(POOL, start + size + 1)
+        keyword: dict[str, float] = {}
+        if weight < 1:
+            terms = text.relationship_query_terms(question)
+            keyword = dict(self.store.relationship_keyword_candidates(user_id, terms, q, limit=pool))
+        cosine: dict[str, float] = {}
+        vector = self.relationships.indexer.vectors([question])[0] if weight > 0 else None
+        if vector is not None:
+            cosine = dict(self.store.relationship_vector_candidates(user_id, vector, q, limit=pool))
+        fused = sorted(fuse(keyword, cosine, weight), key=lambda f: (-f.fused, f.memory_id))
+        page = fused[start : start + size]
+        found = {r.id: r for r in self.store.relationships_by_id(user_id, [f.memory_id for f in page], trust=q.trust)}
+        hits = [RelationshipHit(found[f.memory_id], round(f.fused, 6)) for f in page if f.memory_id in found]
+        return RelationshipResults(hits, start, size, None, len(fused) > start + size)
+
+    def related(
+        self, user_id: str, memory_id: Any, *, depth: Any = 1, types: Any = None, min_strength: Any = 0.0
+    ) -> list[Related]:
+        """The memories reachable from ``memory_id`` through at most ``depth`` relationships, nearest first,
+        each with the path that reached it (the shortest)."""
+        levels = checks.whole_number("depth", depth, 1, MAX_DEPTH)
+        q = query_of(Criteria(types=types, min_strength=min_strength))
+        start = _start(self.store, user_id, memory_id)
+        seen: dict[str, tuple[int, tuple[Step, ...]]] = {start: (0, ())}
+        frontier = [start]
+        for level in range(1, levels + 1):
+            links = self.store.links_of(user_id, frontier, trust=q.trust)
+            reached: list[str] = []
+            for origin in frontier:
+                for rel in links.get(origin, []):
+                    if not _admits(q, rel):
+                        continue
+                    for member in rel.memory_ids:
+                        if member not in seen and len(seen) <= MAX_RELATED:
+                            seen[member] = (level, (*seen[origin][1], Step(rel.id, rel.relationship_type, member)))
+                            reached.append(member)
+            frontier = reached
+            if not frontier:
+                break
+        found = {m.id: m for m in self.store.get_memories(user_id, [i for i in seen if i != start])}
+        order = sorted((i for i in seen if i in found), key=lambda i: (seen[i][0], i))
+        return [Related(found[i], seen[i][0], seen[i][1]) for i in order]
+
+
+def _start(store: RelationshipStorage, user_id: str, memory_id: Any) -> str:
+    errors: list[FieldError] = []
+    mid = member_id(memory_id, "memory_id", errors)
+    if mid is None:
+        raise ValidationFailed("The memory id cannot be used.", errors)
+    memory = visibility.reachable(store.get_memory(user_id, mid))
+    if memory is None:
+        raise visibility.unknown(mid)
+    return mid
+
+
+def _admits(q: RelationshipQuery, rel: Relationship) -> bool:
+    return (not q.types or rel.relationship_type in q.types) and rel.strength >= q.min_strength
+
+
+def query_of(c: Criteria) -> RelationshipQuery:
+    """The store's query of a search's filters, every value checked (all problems at once)."""
+    errors: list[FieldError] = []
+    types = _texts(c.types, "types", errors)
+    tags = tuple(checks.tags(c.tags, errors) or ()) if c.tags is not None else ()
+    memory_id = member_id(c.memory_id, "memory_id", errors) if c.memory_id is not None else None
+    strength = checks.unit(c.min_strength if c.min_strength is not None else 0.0, "min_strength", errors)
+    confidence = checks.unit(c.min_confidence if c.min_confidence is not None else 0.0, "min_confidence", errors)
+    after = _moment(c.created_after, "created_after", errors)
+    before = _moment(c.created_before, "created_before", errors)
+    if errors:
+        raise ValidationFailed("The relationship search cannot be run.", errors)
+    return RelationshipQuery(
+        trust=trust_level(), types=types, memory_id=memory_id, min_strength=strength or 0.0,
+        min_confidence=confidence or 0.0, tags=tags, created_after=after, created_before=before,
+    )  # fmt: skip
+
+
+def _texts(value: Any, name: str, errors: list[FieldError]) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    ok = isinstance(value, list | tuple) and 0 < len(value) <= MAX_FILTER_VALUES
+    if not ok or not all(isinstance(v, str) and 0 < len(v.strip()) <= 100 and "\x00" not in v for v in value):
+        errors.append(
+            FieldError(name, "type", f"{name} must be a list of 1 to {MAX_FILTER_VALUES} texts.", excerpt(value))
+        )
+        return ()
+    return tuple(v.strip() for v in value)
+
+
+def _moment(value: Any, name: str, errors: list[FieldError]) -> Any:
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value) > 64:
+        errors.append(FieldError(name, "type", f"{name} must be an ISO 8601 date such as 2026-02-10.", excerpt(value)))
+        return None
+    try:
+        return parse_moment(value)
+    except ValueError as exc:
+        errors.append(FieldError(name, "invalid", str(exc), excerpt(value)))
+        return None

@@ -1,0 +1,207 @@
+"""Relationships between a user's memories: create, read, change, delete (docs/relationships.md).
+
+Tenancy and trust as for memories: every member must be one of the caller's own
+memories within its trust level and out of the trash, and a relationship with a
+member the caller cannot see is, to that caller, a relationship that does not
+exist (the store applies the rule in SQL on every read).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from remember.access import trust_level
+from remember.clock import Clock, utc_now
+from remember.errors import FieldError, NotFound, ValidationFailed, excerpt
+from remember.models import HistoryEntry, Relationship, RelationshipChange
+from remember.search import text
+from remember.service import checks, visibility
+from remember.service.indexer import Indexer
+from remember.store import MemoryStore, RelationshipStore
+
+MIN_MEMBERS, MAX_MEMBERS = 2, 20
+MAX_RELATIONSHIP_TYPE = 100
+MAX_OBSERVATION = 10_000
+DEFAULT_STRENGTH, DEFAULT_CONFIDENCE = 0.5, 0.8
+EDITABLE = ("memory_ids", "relationship_type", "observation", "strength", "confidence", "tags")
+
+
+class RelationshipStorage(MemoryStore, RelationshipStore, Protocol):
+    """What the relationship services use of a store."""
+
+
+@dataclass(frozen=True)
+class RelationshipDraft:
+    """A new relationship as the edges describe it; every value is checked by the service."""
+
+    memory_ids: Any
+    relationship_type: Any
+    observation: Any = None
+    strength: Any = None
+    confidence: Any = None
+    tags: Any = None
+
+
+def unknown(relationship_id: str) -> NotFound:
+    return NotFound(
+        f"No relationship with id {excerpt(relationship_id)}. Find ids with remember_search_relationships "
+        "or in a memory's relationships."
+    )
+
+
+class RelationshipService:
+    def __init__(self, store: RelationshipStorage, indexer: Indexer, clock: Clock = utc_now) -> None:
+        self.store = store
+        self.indexer = indexer
+        self.clock = clock
+
+    def create(self, user_id: str, draft: RelationshipDraft) -> Relationship:
+        values = self._checked(user_id, _given(draft), partial=False)
+        now = self.clock()
+        rel = Relationship(
+            id=str(uuid.uuid4()), user_id=user_id, memory_ids=values["memory_ids"],
+            relationship_type=values["relationship_type"], observation=values.get("observation") or "",
+            strength=values.get("strength", DEFAULT_STRENGTH), confidence=values.get("confidence", DEFAULT_CONFIDENCE),
+            created_at=now, updated_at=now, tags=values.get("tags", ()),
+        )  # fmt: skip
+        terms, vector = self.index_of(rel)
+        self.store.insert_relationship(rel, terms, vector)
+        return rel
+
+    def get(self, user_id: str, relationship_id: Any) -> Relationship:
+        rid = _id(relationship_id)
+        found = self.store.get_relationship(user_id, rid, trust=trust_level())
+        if found is None:
+            raise unknown(rid)
+        return found
+
+    def history(self, user_id: str, relationship_id: Any) -> list[HistoryEntry]:
+        rel = self.get(user_id, relationship_id)
+        return self.store.relationship_history(user_id, rel.id)
+
+    def update(
+        self, user_id: str, relationship_id: Any, changes: Mapping[str, Any], *, reason: Any = None
+    ) -> Relationship:
+        """Set the given fields (None means "leave it"); the version moves on and history keeps the old values."""
+        current = self.get(user_id, relationship_id)
+        why = checks.reason(reason)
+        values = self._checked(user_id, {k: v for k, v in changes.items() if v is not None}, partial=True)
+        changed = {k: v for k, v in values.items() if getattr(current, k) != v}
+        if not changed:
+            return current
+        now = self.clock()
+        after = replace(current, **changed, version=current.version + 1, updated_at=now)
+        previous = {k: _public(getattr(current, k)) for k in changed}
+        history = HistoryEntry(current.id, user_id, current.version, "update", previous, why, now)
+        reindex = "observation" in changed or "relationship_type" in changed
+        terms, vector = self.index_of(after) if reindex else (None, None)
+        self.store.replace_relationship(RelationshipChange(after, current.version, history), terms, vector)
+        return after
+
+    def delete(self, user_id: str, relationship_id: Any) -> Relationship:
+        """Delete a relationship for good; its memories stay as they are."""
+        rel = self.get(user_id, relationship_id)
+        if not self.store.delete_relationship(user_id, rel.id):
+            raise unknown(rel.id)
+        return rel
+
+    def links(self, user_id: str, memory_ids: Sequence[str]) -> dict[str, list[Relationship]]:
+        """The relationships the caller can see of each of these memories."""
+        if not memory_ids:
+            return {}
+        return self.store.links_of(user_id, memory_ids, trust=trust_level())
+
+    def index_of(self, rel: Relationship) -> tuple[list[tuple[str, int]], bytes | None]:
+        return index_entries(self.indexer, [rel])[0]
+
+    def _checked(self, user_id: str, given: Mapping[str, Any], *, partial: bool) -> dict[str, Any]:
+        errors: list[FieldError] = []
+        out: dict[str, Any] = {}
+        if "memory_ids" in given or not partial:
+            out["memory_ids"] = _member_ids(given.get("memory_ids"), errors)
+        if "relationship_type" in given or not partial:
+            out["relationship_type"] = checks.text(
+                given.get("relationship_type"), "relationship_type", errors, limit=MAX_RELATIONSHIP_TYPE,
+                required=True,
+            )  # fmt: skip
+        if "observation" in given:
+            out["observation"] = checks.text(given["observation"], "observation", errors, limit=MAX_OBSERVATION)
+        for name in ("strength", "confidence"):
+            if name in given:
+                out[name] = checks.unit(given[name], name, errors)
+        if "tags" in given:
+            out["tags"] = checks.tags(given["tags"], errors)
+        if errors:
+            raise ValidationFailed("The relationship cannot be stored.", errors)
+        if out.get("memory_ids"):
+            self._members_reachable(user_id, out["memory_ids"])
+        return out
+
+    def _members_reachable(self, user_id: str, memory_ids: Sequence[str]) -> None:
+        """Every member is one of the caller's memories, within its trust and out of the trash."""
+        found = {m.id: m for m in visibility.only_reachable(self.store.get_memories(user_id, memory_ids))}
+        for memory_id in memory_ids:
+            memory = found.get(memory_id)
+            if memory is None:
+                raise visibility.unknown(memory_id)
+            if memory.is_deleted:
+                raise ValidationFailed.single(
+                    "memory_ids", "deleted", f"Memory {excerpt(memory_id)} is in the trash; restore it first.",
+                    memory_id,
+                )  # fmt: skip
+
+
+def index_entries(indexer: Indexer, rels: Sequence[Relationship]) -> list[tuple[list[tuple[str, int]], bytes | None]]:
+    """The keyword terms and vector of each relationship's observation (of its type when it has none)."""
+    vectors = indexer.vectors([r.observation or r.relationship_type.replace("_", " ") for r in rels])
+    return [(text.observation_terms(r.observation, r.relationship_type), v) for r, v in zip(rels, vectors, strict=True)]
+
+
+def _given(draft: RelationshipDraft) -> dict[str, Any]:
+    values = {
+        "memory_ids": draft.memory_ids, "relationship_type": draft.relationship_type,
+        "observation": draft.observation, "strength": draft.strength, "confidence": draft.confidence,
+        "tags": draft.tags,
+    }  # fmt: skip
+    return {k: v for k, v in values.items() if v is not None or k in ("memory_ids", "relationship_type")}
+
+
+def _member_ids(value: Any, errors: list[FieldError]) -> tuple[str, ...] | None:
+    ok = isinstance(value, list | tuple) and MIN_MEMBERS <= len(value) <= MAX_MEMBERS
+    if not ok:
+        errors.append(
+            FieldError(
+                "memory_ids", "type", f"memory_ids must be a list of {MIN_MEMBERS} to {MAX_MEMBERS} memory ids.",
+                excerpt(value),
+            )
+        )  # fmt: skip
+        return None
+    ids = [member_id(v, f"memory_ids[{i}]", errors) for i, v in enumerate(value)]
+    clean = tuple(i for i in ids if i is not None)
+    if len(set(clean)) < len(clean):
+        errors.append(FieldError("memory_ids", "duplicate", "Each memory may be a member only once.", None))
+    return clean if len(clean) == len(ids) else None
+
+
+def member_id(value: Any, name: str, errors: list[FieldError]) -> str | None:
+    """A memory id given as ``name``: checked as ids are, and without NUL characters (no backend stores one)."""
+    if isinstance(value, str) and "\x00" in value:
+        errors.append(FieldError(name, "invalid", f"{name} must not contain NUL characters.", excerpt(value)))
+        return None
+    return checks.identifier(value, name, errors)
+
+
+def _id(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > checks.MAX_ID or "\x00" in value:
+        raise ValidationFailed.single(
+            "relationship_id", "invalid", f"relationship_id must be an id of 1 to {checks.MAX_ID} characters.",
+            excerpt(value),
+        )  # fmt: skip
+    return value.strip()
+
+
+def _public(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
