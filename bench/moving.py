@@ -47,7 +47,12 @@ def run(quick: bool = False) -> dict[str, Any]:
         for name, dry in (("dry run", True), ("import", False), ("again", False)):
             started = time.perf_counter()
             report = import_parsed(
-                services.memories, "bench", "server-memory", read("server-memory", graph), dry_run=dry
+                services.memories,
+                services.relationships,
+                "bench",
+                "server-memory",
+                read("server-memory", graph),
+                dry_run=dry,
             )
             seconds = time.perf_counter() - started
             results[name] = {"seconds": seconds, "per_s": count / seconds, "created": report.created}

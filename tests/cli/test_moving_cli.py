@@ -41,7 +41,7 @@ def test_dry_run_then_import_then_again(capsys: pytest.CaptureFixture[str], db: 
 def test_links_and_skipped_records_are_reported(capsys: pytest.CaptureFixture[str], db: str) -> None:
     code, out, _ = run(capsys, "--db", db, "import", "--from", "basic-memory", str(DATA / "basic-memory"))
     assert code == 0
-    assert "Links: 3 not imported: relationships are not available in this version." in out
+    assert "Links: 3 not imported: an end is not among the imported memories." in out
     assert "Skipped 1 records:\n  broken.md: its frontmatter is not YAML" in out
 
 

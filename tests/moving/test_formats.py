@@ -10,7 +10,8 @@ import pytest
 from remember.errors import ValidationFailed
 from remember.models import Memory
 from remember.service import Services
-from remember.service.moving import LINKS_NOT_IMPORTED, read, run
+from remember.service.moving import read, run
+from remember.service.moving.linking import NO_END
 
 DATA = Path(__file__).parent / "data"
 ALICE = "alice"
@@ -21,7 +22,7 @@ def memories(services: Services) -> dict[str, Memory]:
 
 
 def test_mem0(services: Services) -> None:
-    report = run(services.memories, ALICE, "mem0", read("mem0", DATA / "mem0_get_all.json"))
+    report = run(services.memories, services.relationships, ALICE, "mem0", read("mem0", DATA / "mem0_get_all.json"))
     assert (report.read, report.created, report.skipped) == (3, 3, [])
     assert report.unmapped == {"hash": 3, "id": 3, "score": 1, "updated_at": 1}
     stored = memories(services)
@@ -38,7 +39,7 @@ def test_mem0(services: Services) -> None:
         "conversation_id": "session-42",
     }
     assert stored["Is allergic to shellfish"].as_dict()["context"]["timestamp"] == "2024-07-26T13:20:00.000000Z"
-    again = run(services.memories, ALICE, "mem0", read("mem0", DATA / "mem0_get_all.json"))
+    again = run(services.memories, services.relationships, ALICE, "mem0", read("mem0", DATA / "mem0_get_all.json"))
     assert (again.created, again.already_present) == (0, 3)
 
 
@@ -46,7 +47,7 @@ def test_mem0_list_form_and_bad_records(services: Services, tmp_path: Path) -> N
     path = tmp_path / "old.json"
     records = [{"memory": "Likes jazz", "created_at": "yesterday"}, {"memory": ""}, "text", {"memory": "Owns a cat"}]
     path.write_text(json.dumps(records))
-    report = run(services.memories, ALICE, "mem0", read("mem0", path))
+    report = run(services.memories, services.relationships, ALICE, "mem0", read("mem0", path))
     assert report.created == 1
     assert [w for w, _ in report.skipped] == ["record 1", "record 2", "record 3"]
     assert "yesterday" in report.skipped[0][1]
@@ -55,7 +56,9 @@ def test_mem0_list_form_and_bad_records(services: Services, tmp_path: Path) -> N
 
 def test_mcp_memory_service(services: Services) -> None:
     path = DATA / "mcp_memory_service_export.json"
-    report = run(services.memories, ALICE, "mcp-memory-service", read("mcp-memory-service", path))
+    report = run(
+        services.memories, services.relationships, ALICE, "mcp-memory-service", read("mcp-memory-service", path)
+    )
     assert (report.read, report.created) == (2, 2)
     assert report.skipped == [("memory 3", "no content")]
     assert report.unmapped == {"updated_at": 2, "updated_at_iso": 1}
@@ -68,16 +71,21 @@ def test_mcp_memory_service(services: Services) -> None:
     staging = stored["The staging database moved to db-staging-2."]
     assert staging.tags == ("infra", "database")
     assert staging.as_dict()["context"]["timestamp"] == "2025-01-04T14:13:20.500000Z"
-    assert run(services.memories, ALICE, "mcp-memory-service", read("mcp-memory-service", path)).created == 0
+    assert (
+        run(
+            services.memories, services.relationships, ALICE, "mcp-memory-service", read("mcp-memory-service", path)
+        ).created
+        == 0
+    )
 
 
 def test_basic_memory(services: Services) -> None:
     parsed = read("basic-memory", DATA / "basic-memory")
-    report = run(services.memories, ALICE, "basic-memory", parsed)
+    report = run(services.memories, services.relationships, ALICE, "basic-memory", parsed)
     assert (report.read, report.created) == (3, 3)
     [(where, why)] = report.skipped
     assert where == "broken.md" and "frontmatter is not YAML" in why
-    assert report.links == {LINKS_NOT_IMPORTED: 3}
+    assert report.links == {NO_END: 3}  # the notes they link to are not in the folder
     assert [(link.source_key, link.target_key, link.relation_type, link.observation) for link in parsed.links] == [
         ("Coffee Brewing Methods", "Coffee Bean Origins", "relates_to", None),
         ("Coffee Brewing Methods", "Proper Grinding Technique", "requires", "burr grinder"),
@@ -92,7 +100,16 @@ def test_basic_memory(services: Services) -> None:
     assert paul.structured_content == {"status": "active", "last_updated": "2024-01-15"}
     plain = stored["no-frontmatter"]
     assert plain.content == "Just a plain Markdown note without frontmatter."
-    assert run(services.memories, ALICE, "basic-memory", read("basic-memory", DATA / "basic-memory")).created == 0
+    assert (
+        run(
+            services.memories,
+            services.relationships,
+            ALICE,
+            "basic-memory",
+            read("basic-memory", DATA / "basic-memory"),
+        ).created
+        == 0
+    )
 
 
 @pytest.mark.parametrize("source", ["mem0", "mcp-memory-service"])
@@ -115,9 +132,12 @@ def test_a_folder_format_needs_a_folder(tmp_path: Path) -> None:
 
 
 def test_an_import_reaches_only_its_user(services: Services) -> None:
-    run(services.memories, "bob", "mem0", read("mem0", DATA / "mem0_get_all.json"))
+    run(services.memories, services.relationships, "bob", "mem0", read("mem0", DATA / "mem0_get_all.json"))
     assert services.memories.list(ALICE).total == 0
-    assert run(services.memories, ALICE, "mem0", read("mem0", DATA / "mem0_get_all.json")).created == 3
+    assert (
+        run(services.memories, services.relationships, ALICE, "mem0", read("mem0", DATA / "mem0_get_all.json")).created
+        == 3
+    )
 
 
 def test_a_record_the_source_repeats_is_stored_once(services: Services, tmp_path: Path) -> None:
@@ -128,7 +148,7 @@ def test_a_record_the_source_repeats_is_stored_once(services: Services, tmp_path
             [{**record, "id": "a"}, {**record, "id": "b"}, {**record, "id": "c", "memory": "OWNS a cat named Miso!"}]
         )
     )
-    report = run(services.memories, ALICE, "mem0", read("mem0", path))
+    report = run(services.memories, services.relationships, ALICE, "mem0", read("mem0", path))
     assert (report.created, report.repeated_in_source) == (2, 1)  # other case is another record, kept
     ids = {m.content: m.id for m in services.memories.list(ALICE).items}
     first, other = ids["Owns a cat named Miso"], ids["OWNS a cat named Miso!"]

@@ -61,7 +61,9 @@ def test_markdown_round_trip(services: Services, tmp_path: Path) -> None:
     )  # fmt: skip
     services.memories.create(ALICE, {"content": "# A heading\n\n- a list [[with a link]]\n"})
     to_markdown(services.store, ALICE, tmp_path / "notes")
-    report = run(services.memories, BOB, "basic-memory", read("basic-memory", tmp_path / "notes"))
+    report = run(
+        services.memories, services.relationships, BOB, "basic-memory", read("basic-memory", tmp_path / "notes")
+    )
     assert (report.created, report.skipped) == (2, [])
     assert report.unmapped == {"created": 2, "remember_id": 2, "updated": 2, "version": 2}
 

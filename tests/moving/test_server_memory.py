@@ -9,8 +9,9 @@ import pytest
 
 from remember.errors import ValidationFailed
 from remember.service import Services
-from remember.service.moving import LINKS_NOT_IMPORTED, read, run
+from remember.service.moving import read, run
 from remember.service.moving.exporting import to_server_memory
+from remember.service.moving.linking import CREATED, PRESENT, WOULD_CREATE
 from server_memory_driver import GRAPH_CALLS, call
 
 pytestmark = pytest.mark.anyio
@@ -33,12 +34,17 @@ def by_title(services: Services, user: str = ALICE) -> dict[str | None, object]:
     return {m.title: m for m in services.memories.list(user, limit=100).items}
 
 
-async def test_entities_become_memories_and_relations_are_reported(services: Services, graph: Path) -> None:
-    report = run(services.memories, ALICE, "server-memory", read("server-memory", graph))
+async def test_entities_become_memories_and_relations_relationships(services: Services, graph: Path) -> None:
+    report = run(services.memories, services.relationships, ALICE, "server-memory", read("server-memory", graph))
     assert (report.read, report.created, report.already_present) == (3, 3, 0)
-    assert report.links == {LINKS_NOT_IMPORTED: 2}
+    assert report.links == {CREATED: 2}
     assert report.skipped == [] and not report.unmapped
     memories = {m.title: m for m in services.memories.list(ALICE, limit=10).items}
+    related = services.relationships.links(ALICE, [memories["Sarah Chen"].id])[memories["Sarah Chen"].id]
+    assert sorted((r.relationship_type, set(r.memory_ids)) for r in related) == [
+        ("leads", {memories["Sarah Chen"].id, memories["Project Falcon"].id}),
+        ("works_at", {memories["Sarah Chen"].id, memories["Google"].id}),
+    ]
     sarah = memories["Sarah Chen"]
     assert (sarah.type, sarah.content) == (
         "person",
@@ -49,10 +55,12 @@ async def test_entities_become_memories_and_relations_are_reported(services: Ser
 
 
 async def test_importing_twice_creates_nothing_new(services: Services, graph: Path) -> None:
-    first = run(services.memories, ALICE, "server-memory", read("server-memory", graph))
-    again = run(services.memories, ALICE, "server-memory", read("server-memory", graph))
+    first = run(services.memories, services.relationships, ALICE, "server-memory", read("server-memory", graph))
+    again = run(services.memories, services.relationships, ALICE, "server-memory", read("server-memory", graph))
     assert (again.created, again.already_present) == (0, 3)
+    assert (first.links, again.links) == ({CREATED: 2}, {PRESENT: 2})
     assert services.memories.list(ALICE).total == 3
+    assert services.related.search(ALICE, limit=10).total == 2
     # The relations' ends, by entity name: the memories stored the first time, found again.
     ids = {m.title: m.id for m in services.memories.list(ALICE).items}
     assert (
@@ -63,16 +71,20 @@ async def test_importing_twice_creates_nothing_new(services: Services, graph: Pa
 
 
 async def test_a_dry_run_writes_nothing_and_says_what_it_would_create(services: Services, graph: Path) -> None:
-    report = run(services.memories, ALICE, "server-memory", read("server-memory", graph), dry_run=True)
+    report = run(
+        services.memories, services.relationships, ALICE, "server-memory", read("server-memory", graph), dry_run=True
+    )
     assert (report.created, report.dry_run) == (3, True)
+    assert report.links == {WOULD_CREATE: 2}
     assert [e["title"] for e in report.examples] == ["Sarah Chen", "Project Falcon", "Google"]
     assert services.memories.list(ALICE).total == 0
+    assert services.related.search(ALICE, limit=10).total == 0
 
 
 async def test_export_is_read_by_server_memory_and_imports_back(
     services: Services, graph: Path, tmp_path: Path
 ) -> None:
-    run(services.memories, ALICE, "server-memory", read("server-memory", graph))
+    run(services.memories, services.relationships, ALICE, "server-memory", read("server-memory", graph))
     services.memories.create(ALICE, {"content": "A note without a title\non two lines", "type": "note"})
     exported = tmp_path / "exported.jsonl"
     with exported.open("w") as out:
@@ -82,7 +94,7 @@ async def test_export_is_read_by_server_memory_and_imports_back(
         "Sarah Chen": "person", "Project Falcon": "project", "Google": "organization",
         "A note without a title on two lines": "note",
     }  # fmt: skip
-    back = run(services.memories, BOB, "server-memory", read("server-memory", exported))
+    back = run(services.memories, services.relationships, BOB, "server-memory", read("server-memory", exported))
     assert back.created == 4
     mine = {(m.content, m.type) for m in services.memories.list(ALICE, limit=10).items}
     theirs = {(m.content, m.type) for m in services.memories.list(BOB, limit=10).items}
@@ -94,7 +106,7 @@ def test_a_line_that_is_not_json_refuses_the_file(services: Services, tmp_path: 
     entity = {"type": "entity", "name": "A", "entityType": "person", "observations": ["x"]}
     path.write_text(json.dumps(entity) + "\n{not json\n")
     with pytest.raises(ValidationFailed, match=r"line 2 is not JSON.*Nothing was imported"):
-        run(services.memories, ALICE, "server-memory", read("server-memory", path))
+        run(services.memories, services.relationships, ALICE, "server-memory", read("server-memory", path))
     assert services.memories.list(ALICE).total == 0
 
 
@@ -110,7 +122,7 @@ def test_records_that_cannot_be_mapped_are_reported(services: Services, tmp_path
         [1, 2],
     ]
     path.write_text("\n".join(json.dumps(line) for line in lines))
-    report = run(services.memories, ALICE, "server-memory", read("server-memory", path))
+    report = run(services.memories, services.relationships, ALICE, "server-memory", read("server-memory", path))
     assert report.created == 2
     assert [where for where, _ in report.skipped] == ["line 2", "line 5", "line 6", "line 7", "line 4"]
     assert "content" in report.skipped[-1][1]

@@ -17,7 +17,9 @@ def load(services: Services, user: str, args: argparse.Namespace) -> None:
     if args.file == "-":
         raise ValidationFailed.single("file", "invalid", f"--from {args.source} reads a file or folder, not stdin.")
     parsed = read(args.source, Path(args.file))
-    report = run(services.memories, user, args.source, parsed, dry_run=args.dry_run, progress=_bar)
+    report = run(
+        services.memories, services.relationships, user, args.source, parsed, dry_run=args.dry_run, progress=_bar
+    )
     output.progress_done()
     if args.json:
         output.emit(report.as_dict())

@@ -1,7 +1,8 @@
 """Moving in from other memory servers and out to their formats (docs/importing.md).
 
 ``read(format, path)`` turns another server's data into drafts and links
-(``records.Parsed``); ``importer.run`` writes them. ``FORMATS`` names what can be read.
+(``records.Parsed``); ``importer.run`` writes them, and relates the memories the links
+join (``linking.py``). ``FORMATS`` names what can be read.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from pathlib import Path
 
 from remember.service.moving import basic_memory, mcp_memory_service, mem0, server_memory
 from remember.service.moving.importer import run
-from remember.service.moving.records import LINKS_NOT_IMPORTED, ImportedLink, ImportedMemory, ImportReport, Parsed
+from remember.service.moving.records import ImportedLink, ImportedMemory, ImportReport, Parsed
 
 READERS: dict[str, Callable[[Path], Parsed]] = {
     "server-memory": server_memory.read,
@@ -23,7 +24,6 @@ FORMATS = tuple(READERS)
 
 __all__ = [
     "FORMATS",
-    "LINKS_NOT_IMPORTED",
     "ImportReport",
     "ImportedLink",
     "ImportedMemory",

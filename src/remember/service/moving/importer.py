@@ -17,7 +17,9 @@ from remember.errors import NotFound, StoreError, ValidationFailed
 from remember.models import Memory
 from remember.service import dedup
 from remember.service.memories import MemoryService
-from remember.service.moving.records import ImportReport, Parsed, report_links
+from remember.service.moving.linking import relate
+from remember.service.moving.records import ImportReport, Parsed
+from remember.service.relationships import RelationshipService
 from remember.store.sql.fingerprint import content_hash
 
 PART = 500
@@ -28,6 +30,7 @@ Prepared = tuple[Memory, str | None]
 
 def run(
     memories: MemoryService,
+    relationships: RelationshipService,
     user_id: str,
     source: str,
     parsed: Parsed,
@@ -49,7 +52,7 @@ def run(
         if progress:
             progress(min(done * PART, len(unique)), len(unique))
     report.memory_ids = _ids(keys, same_as, stored_as)
-    report_links(parsed.links, report.memory_ids, report)
+    relate(relationships, user_id, parsed.links, report.memory_ids, report)
     return report
 
 

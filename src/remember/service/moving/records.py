@@ -14,9 +14,6 @@ from typing import Any
 
 from remember.service.drafts import MemoryDraft
 
-# Relationships are built beside this version; until they are wired in, links are reported.
-LINKS_NOT_IMPORTED = "not imported: relationships are not available in this version"
-
 
 @dataclass(frozen=True)
 class ImportedMemory:
@@ -71,12 +68,3 @@ class ImportReport:
             "links": dict(self.links),
             "examples": self.examples,
         }
-
-
-def report_links(links: list[ImportedLink], ids: dict[str, str], report: ImportReport) -> None:
-    """Account for the links read. ``ids`` maps the source keys to the ids of the memories that
-    hold them (created or already stored): what the relationship service needs, once it exists,
-    to relate them. Until then every link is counted as not imported."""
-    del ids  # the relationship service's input, wired in with it
-    if links:
-        report.links[LINKS_NOT_IMPORTED] += len(links)
