@@ -12,6 +12,7 @@ from remember.service import Services
 from remember.service.moving import read, run
 from remember.service.moving.exporting import to_server_memory
 from remember.service.moving.linking import CREATED, PRESENT, WOULD_CREATE
+from remember.service.relationships import RelationshipDraft
 from server_memory_driver import GRAPH_CALLS, call
 
 pytestmark = pytest.mark.anyio
@@ -94,8 +95,11 @@ async def test_export_is_read_by_server_memory_and_imports_back(
         "Sarah Chen": "person", "Project Falcon": "project", "Google": "organization",
         "A note without a title on two lines": "note",
     }  # fmt: skip
+    assert sorted((r["from"], r["to"], r["relationType"]) for r in seen["relations"]) == [
+        ("Sarah Chen", "Google", "works_at"), ("Sarah Chen", "Project Falcon", "leads"),
+    ]  # fmt: skip
     back = run(services.memories, services.relationships, BOB, "server-memory", read("server-memory", exported))
-    assert back.created == 4
+    assert (back.created, back.links) == (4, {CREATED: 2})
     mine = {(m.content, m.type) for m in services.memories.list(ALICE, limit=10).items}
     theirs = {(m.content, m.type) for m in services.memories.list(BOB, limit=10).items}
     assert mine == theirs
@@ -139,3 +143,20 @@ def test_missing_and_wrong_paths_are_clear_errors(tmp_path: Path) -> None:
     binary.write_bytes(b"\xff\xfe\x00")
     with pytest.raises(ValidationFailed, match="not UTF-8"):
         read("server-memory", binary)
+
+
+def test_a_relationship_of_three_is_written_as_relations_from_its_first_member(
+    services: Services, tmp_path: Path
+) -> None:
+    ids = [services.memories.create(ALICE, {"content": name, "title": name}).id for name in ("Ann", "Ben", "Cy")]
+    services.relationships.create(ALICE, RelationshipDraft(ids, "met_at_the_offsite"))
+
+    def relations(name: str) -> list[tuple[str, str, str]]:
+        with (tmp_path / name).open("w") as out:
+            to_server_memory(services.store, ALICE, out)
+        lines = [json.loads(line) for line in (tmp_path / name).read_text().splitlines()]
+        return [(r["from"], r["to"], r["relationType"]) for r in lines if r["type"] == "relation"]
+
+    assert relations("all.jsonl") == [("Ann", "Ben", "met_at_the_offsite"), ("Ann", "Cy", "met_at_the_offsite")]
+    services.memories.delete(ALICE, ids[2])
+    assert relations("trashed.jsonl") == []  # hidden while a member is in the trash, as everywhere

@@ -4,15 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Protocol
 
-from remember.models import Memory, MemoryQuery
+from remember.access import trust_level
+from remember.models import Memory, MemoryQuery, Relationship
 from remember.service.moving import markdown, server_memory
 from remember.service.visibility import within_reach
-from remember.store import MemoryStore
+from remember.store import MemoryStore, RelationshipStore
 
 PAGE = 500
 EXPORT_FORMATS = ("jsonl", "markdown", "server-memory")
+
+
+class ExportStore(MemoryStore, RelationshipStore, Protocol):
+    """What exporting reads: memories and their relationships."""
 
 
 def live_memories(store: MemoryStore, user_id: str) -> Iterator[Memory]:
@@ -33,10 +38,25 @@ def to_markdown(store: MemoryStore, user_id: str, folder: Path) -> int:
     return markdown.write_folder(folder, live_memories(store, user_id))
 
 
-def to_server_memory(store: MemoryStore, user_id: str, out: IO[str]) -> int:
-    """server-memory's file: entity lines joined by newlines (as it writes them itself)."""
+def to_server_memory(store: ExportStore, user_id: str, out: IO[str]) -> int:
+    """server-memory's file: entity lines, then relation lines for the relationships between
+    them, joined by newlines (as it writes them itself); the number of entities written."""
+    names: dict[str, str] = {}  # memory id -> entity name
     written = 0
-    for line in server_memory.entity_lines(live_memories(store, user_id)):
+    for line in server_memory.entity_lines(live_memories(store, user_id), names):
         out.write(("\n" if written else "") + line)
         written += 1
+    for line in server_memory.relation_lines(relationships_of(store, user_id, list(names)), names):
+        out.write("\n" + line)
     return written
+
+
+def relationships_of(store: ExportStore, user_id: str, memory_ids: list[str]) -> Iterator[Relationship]:
+    """Each visible relationship of these memories once, in the order first met."""
+    seen: set[str] = set()
+    for at in range(0, len(memory_ids), PAGE):
+        for rels in store.links_of(user_id, memory_ids[at : at + PAGE], trust=trust_level()).values():
+            for rel in rels:
+                if rel.id not in seen:
+                    seen.add(rel.id)
+                    yield rel

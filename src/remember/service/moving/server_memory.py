@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from remember.errors import excerpt
-from remember.models import Memory
+from remember.models import Memory, Relationship
 from remember.preferences import TYPE_NAME
 from remember.service.drafts import MemoryDraft
 from remember.service.moving.records import ImportedLink, ImportedMemory, Parsed
@@ -87,13 +87,26 @@ def entity_name(memory: Memory) -> str:
     return memory.title or " ".join(memory.content.split())[:60] or memory.id
 
 
-def entity_lines(memories: Iterable[Memory]) -> Iterator[str]:
-    """One server-memory entity line per memory; names are made unique with the memory's id."""
-    taken: set[str] = set()
+def entity_lines(memories: Iterable[Memory], names: dict[str, str]) -> Iterator[str]:
+    """One server-memory entity line per memory; names are made unique with the memory's id
+    and kept in ``names`` (memory id -> entity name) for the relation lines."""
+    taken = set(names.values())
     for memory in memories:
         name = entity_name(memory)
         if name in taken:
             name = f"{name} ({memory.id[:8]})"
         taken.add(name)
+        names[memory.id] = name
         entity = {"type": "entity", "name": name, "entityType": memory.type, "observations": memory.content.split("\n")}
         yield json.dumps(entity, ensure_ascii=False)
+
+
+def relation_lines(relationships: Iterable[Relationship], names: dict[str, str]) -> Iterator[str]:
+    """server-memory's relations are of two entities: a relationship of more members is written
+    as one relation from its first member to each other one; members not exported are left out."""
+    for rel in relationships:
+        ends = [names[m] for m in rel.memory_ids if m in names]
+        for other in ends[1:]:
+            first = ends[0]
+            relation = {"type": "relation", "from": first, "to": other, "relationType": rel.relationship_type}
+            yield json.dumps(relation, ensure_ascii=False)
