@@ -87,9 +87,9 @@ def test_basic_memory(services: Services) -> None:
     assert where == "broken.md" and "frontmatter is not YAML" in why
     assert report.links == {NO_END: 3}  # the notes they link to are not in the folder
     assert [(link.source_key, link.target_key, link.relation_type, link.observation) for link in parsed.links] == [
-        ("Coffee Brewing Methods", "Coffee Bean Origins", "relates_to", None),
-        ("Coffee Brewing Methods", "Proper Grinding Technique", "requires", "burr grinder"),
-        ("Coffee Brewing Methods", "Tea Brewing Methods", "links_to", None),
+        ("coffee-brewing-methods", "Coffee Bean Origins", "relates_to", None),
+        ("coffee-brewing-methods", "Proper Grinding Technique", "requires", "burr grinder"),
+        ("coffee-brewing-methods", "Tea Brewing Methods", "links_to", None),
     ]
     stored = {m.title: m for m in services.memories.list(ALICE, limit=10).items}
     coffee = stored["Coffee Brewing Methods"]

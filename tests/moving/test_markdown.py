@@ -17,7 +17,9 @@ from remember.service import Services
 from remember.service.moving import read, run
 from remember.service.moving.basic_memory import frontmatter
 from remember.service.moving.exporting import to_markdown
-from remember.service.moving.markdown import note
+from remember.service.moving.linking import CREATED, PRESENT
+from remember.service.moving.markdown import RELATIONS, note
+from remember.service.relationships import RelationshipDraft
 
 ALICE, BOB = "alice", "bob"
 KEPT = (
@@ -104,3 +106,21 @@ def test_a_note_reads_back_as_it_was_written(title: str, content: str, tags: lis
         to_text(now),
     )
     assert body == f"\n{content}\n"
+
+
+def test_relationships_are_written_as_links_and_read_back(services: Services, tmp_path: Path) -> None:
+    ann = services.memories.create(ALICE, {"content": "Ann leads the data team.", "title": "Ann"})
+    ben = services.memories.create(ALICE, {"content": "Ben runs the offsite.", "title": "Ben"})
+    services.relationships.create(ALICE, RelationshipDraft([ann.id, ben.id], "works_with", "met at the offsite"))
+    to_markdown(services.store, ALICE, tmp_path / "notes")
+    ann_note = (tmp_path / "notes" / f"ann-{ann.id[:8]}.md").read_text()
+    assert ann_note.endswith(f"Ann leads the data team.\n\n{RELATIONS}\n\n- works_with [[ben-{ben.id[:8]}]]\n")
+
+    report = run(
+        services.memories, services.relationships, BOB, "basic-memory", read("basic-memory", tmp_path / "notes")
+    )
+    assert report.links == {CREATED: 1, PRESENT: 1}  # each note lists the link: made once
+    bobs = {m.title: m for m in services.memories.list(BOB).items}
+    assert bobs["Ann"].content == "Ann leads the data team."  # the section is not part of the text
+    [rel] = services.relationships.links(BOB, [bobs["Ann"].id])[bobs["Ann"].id]
+    assert (rel.relationship_type, set(rel.memory_ids)) == ("works_with", {bobs["Ann"].id, bobs["Ben"].id})

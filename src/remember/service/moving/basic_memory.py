@@ -9,7 +9,9 @@ in the memory's structured content. The fields remember writes in its own export
 its bookkeeping (``remember_id``, ``created``, ``updated``, ``version``) is reported.
 
 Links: a line ``- relation_type [[Target]] (context)`` is a relation of that type;
-any other ``[[Target]]`` (or ``[[Target|label]]``) is a ``links_to``.
+any other ``[[Target]]`` (or ``[[Target|label]]``) is a ``links_to``. A target names a
+note by its title or its permalink. The relations section remember's export writes
+after a memory's text (``markdown.RELATIONS``) gives links and is not part of the text.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 
 from remember.errors import excerpt
 from remember.service.drafts import MemoryDraft
+from remember.service.moving.markdown import RELATIONS
 from remember.service.moving.records import ImportedLink, ImportedMemory, Parsed
 from remember.service.moving.sources import MAX_FILE_BYTES, moment, plain_tags, refused
 
@@ -72,9 +75,10 @@ def _note(parsed: Parsed, path: Path, where: str) -> None:
     fields, body = frontmatter(text)
     title = str(fields.pop("title", None) or path.stem)
     key = str(fields.pop("permalink", None) or Path(where).with_suffix("").as_posix())
-    draft = _draft(parsed, where, title, fields, body.strip() or title)
+    text_part, _, _ = body.partition(f"\n{RELATIONS}\n") if "remember_id" in fields else (body, "", "")
+    draft = _draft(parsed, where, title, fields, text_part.strip() or title)
     parsed.memories.append(ImportedMemory(key, where, draft))
-    parsed.links += links(title, body, where)
+    parsed.links += links(key, body, where)
 
 
 def frontmatter(text: str) -> tuple[dict[str, Any], str]:

@@ -34,8 +34,20 @@ def live_memories(store: MemoryStore, user_id: str) -> Iterator[Memory]:
             return
 
 
-def to_markdown(store: MemoryStore, user_id: str, folder: Path) -> int:
-    return markdown.write_folder(folder, live_memories(store, user_id))
+def to_markdown(store: ExportStore, user_id: str, folder: Path) -> int:
+    """One note per live memory, each with its relationships to the other notes written."""
+    permalinks = {m.id: markdown.file_name(m).removesuffix(".md") for m in live_memories(store, user_id)}
+
+    def relations(memory: Memory) -> list[tuple[str, str]]:
+        rels = store.links_of(user_id, [memory.id], trust=trust_level()).get(memory.id, [])
+        return [
+            (rel.relationship_type, permalinks[other])
+            for rel in rels
+            for other in rel.memory_ids
+            if other != memory.id and other in permalinks
+        ]
+
+    return markdown.write_folder(folder, live_memories(store, user_id), relations)
 
 
 def to_server_memory(store: ExportStore, user_id: str, out: IO[str]) -> int:

@@ -52,8 +52,18 @@ def run(
         if progress:
             progress(min(done * PART, len(unique)), len(unique))
     report.memory_ids = _ids(keys, same_as, stored_as)
-    relate(relationships, user_id, parsed.links, report.memory_ids, report)
+    relate(relationships, user_id, parsed.links, {**_titles(parsed, report.memory_ids), **report.memory_ids}, report)
     return report
+
+
+def _titles(parsed: Parsed, ids: dict[str, str]) -> dict[str, str]:
+    """Title -> memory id, for the titles that name one imported memory: a link may name a note by
+    its title instead of its key."""
+    named: dict[str, set[str]] = {}
+    for item in parsed.memories:
+        if item.draft.title and item.key in ids:
+            named.setdefault(item.draft.title, set()).add(ids[item.key])
+    return {title: next(iter(found)) for title, found in named.items() if len(found) == 1}
 
 
 def _ids(keys: dict[str, str], same_as: dict[str, str], stored_as: dict[str, str]) -> dict[str, str]:

@@ -3,12 +3,16 @@
 Readable in any editor and in Obsidian (``tags`` and ``title`` are the fields it
 shows), and shaped like a basic-memory note (``title``, ``type``, ``tags``,
 ``permalink``), so that ``remember import --from basic-memory DIR`` reads it back.
+A memory's relationships follow its text as basic-memory relations, in a section of
+their own (``RELATIONS``): ``- works_with [[<the other note's permalink>]]``, links
+that Obsidian follows; reading the note back relates the memories again and leaves
+the section out of the text.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -30,8 +34,17 @@ def file_name(memory: Memory) -> str:
     return f"{slug(memory.title or memory.content[:60])}-{memory.id[:8]}.md"
 
 
-def note(memory: Memory) -> str:
-    """The Markdown file of ``memory``: frontmatter, then its text."""
+RELATIONS = "## Relations (remember)"
+
+
+def relations_section(relations: Iterable[tuple[str, str]]) -> str:
+    """The section that lists (relationship type, the other note's permalink) pairs; empty for none."""
+    lines = [f"- {kind} [[{permalink}]]" for kind, permalink in relations]
+    return f"\n{RELATIONS}\n\n" + "\n".join(lines) + "\n" if lines else ""
+
+
+def note(memory: Memory, relations: Iterable[tuple[str, str]] = ()) -> str:
+    """The Markdown file of ``memory``: frontmatter, then its text, then its relations."""
     import yaml
 
     fields: dict[str, Any] = {
@@ -54,7 +67,7 @@ def note(memory: Memory) -> str:
     }
     shown = {k: v for k, v in fields.items() if v is not None}
     head = yaml.dump(shown, Dumper=_dumper(), sort_keys=False, allow_unicode=True)
-    return f"---\n{head}---\n\n{memory.content}\n"
+    return f"---\n{head}---\n\n{memory.content}\n{relations_section(relations)}"
 
 
 @cache
@@ -73,8 +86,11 @@ def _dumper() -> type:
     return Dumper
 
 
-def write_folder(folder: Path, memories: Iterable[Memory]) -> int:
-    """Write one file per memory into ``folder`` (made if missing; an existing file is refused)."""
+def write_folder(
+    folder: Path, memories: Iterable[Memory], relations: Callable[[Memory], Iterable[tuple[str, str]]]
+) -> int:
+    """Write one file per memory into ``folder`` (made if missing; an existing file is refused),
+    with the relations ``relations`` gives each."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -86,7 +102,7 @@ def write_folder(folder: Path, memories: Iterable[Memory]) -> int:
         path = folder / file_name(memory)
         try:
             with path.open("x", encoding="utf-8", newline="") as handle:
-                handle.write(note(memory))
+                handle.write(note(memory, relations(memory)))
         except FileExistsError as exc:
             raise ValidationFailed.single(
                 "folder", "exists", f"{path} exists already; export into an empty folder ({written} files written)."
