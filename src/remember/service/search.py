@@ -15,7 +15,7 @@ from remember.clock import Clock, utc_now
 from remember.errors import ValidationFailed
 from remember.filters import Filter, parse_filter
 from remember.models import DeletedMode, Memory
-from remember.search import text
+from remember.search import expand, text
 from remember.search.fusion import Boosts, Fused, fuse
 from remember.service import checks, visibility
 from remember.service.access import note_access
@@ -32,6 +32,14 @@ GUARD_FLOOR = 1_000
 POSTINGS_BUDGET = 10_000
 MAX_LIMIT = 100
 MAX_OFFSET = 1_000
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How candidates are gathered and ranked beyond the fusion itself (docs/search.md has the figures)."""
+
+    neighbours_of: int = 0  # the best this many fused candidates lift their conversation neighbours
+    neighbour_share: float = 0.0  # ... to this share of their own score
 
 
 @dataclass(frozen=True)
@@ -58,6 +66,7 @@ class SearchService:
         self.preferences = preferences
         self.indexer = indexer
         self.clock = clock
+        self.recipe = Recipe()
 
     def search(
         self,
@@ -85,8 +94,11 @@ class SearchService:
         boosts = Boosts(
             prefs["search.weight_boost"], prefs["search.recency_boost"], prefs["search.recency_half_life_days"]
         )
-        fused = _contenders(fuse(keyword, cosine, weight), start + size + 1, boosts)
-        ranked = self._rank(user_id, fused, boosts, explain, question)
+        candidates = fuse(keyword, cosine, weight)
+        if filters is None:  # neighbours come from outside the filtered candidates: only when nothing is filtered
+            candidates = self._spread(user_id, candidates)
+        fused = _contenders(candidates, start + size + 1, boosts)
+        ranked = self._rank(user_id, fused, boosts, explain, question, mode)
         page = ranked[start : start + size]
         if record_access and page:
             note_access(self.store, user_id, [h.memory.id for h in page], self.clock())
@@ -142,6 +154,13 @@ class SearchService:
             budget += n
         return kept
 
+    def _spread(self, user_id: str, candidates: list[Fused]) -> list[Fused]:
+        recipe = self.recipe
+        if recipe.neighbours_of <= 0 or recipe.neighbour_share <= 0 or not candidates:
+            return candidates
+        adjacent = self.store.adjacent(user_id, expand.strongest(candidates, recipe.neighbours_of))
+        return expand.spread(candidates, adjacent, recipe.neighbour_share)
+
     # vector side
 
     def _semantic(
@@ -177,14 +196,16 @@ class SearchService:
 
     # ranking
 
-    def _rank(self, user_id: str, fused: list[Fused], boosts: Boosts, explain: bool, question: str) -> list[Hit]:
+    def _rank(
+        self, user_id: str, fused: list[Fused], boosts: Boosts, explain: bool, question: str, mode: DeletedMode
+    ) -> list[Hit]:
         found = visibility.only_reachable(self.store.get_memories(user_id, [f.memory_id for f in fused]))
         memories = {m.id: m for m in found}
         now = self.clock()
         hits = []
         for f in fused:
             memory = memories.get(f.memory_id)
-            if memory is None:
+            if memory is None or (mode != "include" and memory.is_deleted != (mode == "only")):
                 continue
             w, r = boosts.weight_part(memory.weight), boosts.recency_part(memory.occurred_at, now)
             score = f.fused + w + r
