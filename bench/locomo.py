@@ -99,8 +99,20 @@ def score(search: Search, data: list[dict[str, Any]], ids: dict[str, dict[str, s
     return rows
 
 
-def service_search(services: Any, **options: Any) -> Search:
+def asked_at(data: list[dict[str, Any]]) -> dict[str, datetime]:
+    """When each conversation's questions are asked: at its last session (for "last year" and the like)."""
+    out = {}
+    for sample in data:
+        conversation = sample["conversation"]
+        last = max(int(k.split("_")[1]) for k in conversation if k.endswith("_date_time"))
+        out[sample["sample_id"]] = session_time(conversation[f"session_{last}_date_time"])
+    return out
+
+
+def service_search(services: Any, asked: dict[str, datetime] | None = None, **options: Any) -> Search:
     def search(user: str, question: str) -> list[str]:
+        if asked is not None:
+            services.search.clock = lambda: asked[user]
         found = services.search.search(user, question, limit=DEPTH, record_access=False, **options)
         return [h.memory.id for h in found.hits]
 
@@ -117,7 +129,8 @@ def via_service(
     with tempfile.TemporaryDirectory() as tmp:
         services = Services.over(open_store(str(Path(tmp) / "locomo.db")), embedder=cached_minilm())
         ids, _ = ingest(services, data, with_ids=with_ids)
-        out = {str(a): score(service_search(services, alpha=a), data, ids) for a in alphas}
+        asked = asked_at(data)
+        out = {str(a): score(service_search(services, asked, alpha=a), data, ids) for a in alphas}
         services.close()
     return out
 

@@ -102,6 +102,8 @@ def evaluate(
 
 def default_search(services: Any) -> Search:
     def search(user: str, question: dict[str, Any]) -> list[str]:
+        asked = when(question["question_date"])
+        services.search.clock = lambda: asked
         found = services.search.search(user, question["question"], limit=DEPTH, record_access=False)
         return [h.memory.id for h in found.hits]
 

@@ -1,4 +1,4 @@
-"""Conversations without ids, and the neighbours of strong hits, on each backend with the real model."""
+"""What search does beyond fusion: conversations without ids, neighbours of strong hits, the time a query names."""
 
 from __future__ import annotations
 
@@ -88,3 +88,33 @@ def test_spread_keeps_a_better_own_score_and_adds_the_unseen() -> None:
     assert strongest(fused, 2) == ["a", "b"]
     out = {f.memory_id: f.fused for f in spread(fused, {"a": ["b", "c", "x"], "b": ["c"]}, 0.5)}
     assert out == {"a": 1.0, "b": 0.9, "c": 0.5, "x": 0.5}
+
+
+def test_memories_within_the_time_the_query_names_rank_higher(services: Services) -> None:
+    # The clock of the services fixture starts on Sunday 1 March 2026: last week is 16-22 February.
+    old = services.memories.create(ALICE, {"content": "Bought running shoes", "context": at("2025-11-20T10:00")})
+    recent = services.memories.create(ALICE, {"content": "Bought running shoes", "context": at("2026-02-18T10:00")})
+    services.search.recipe = Recipe(time_boost=0.2)
+    hits = services.search.search(ALICE, "what shoes did I buy last week?", explain=True).hits
+    assert [h.memory.id for h in hits] == [recent.id, old.id]
+    assert hits[0].why is not None and hits[0].why["time_boost"] == 0.2
+    assert hits[1].why is not None and hits[1].why["time_boost"] == 0.0
+    assert top(services, "what shoes did I buy in November?")[0] == old.id
+    untimed = services.search.search(ALICE, "what shoes did I buy?", alpha=0.0).hits  # no time named: a tie
+    assert {h.memory.id for h in untimed} == {old.id, recent.id} and untimed[0].score == untimed[1].score
+
+
+def test_the_time_pool_finds_memories_of_that_time_beyond_the_usual_candidates(services: Services) -> None:
+    services.memories.create_many(
+        ALICE, [{"content": f"gym {n}", "context": at("2025-06-01T08:00")} for n in range(60)]
+    )
+    then = services.memories.create(
+        ALICE,
+        {"content": "Lifted weights at the gym after a long day at work, tired but happy with it",
+         "context": at("2026-02-18T08:00")},
+    )  # fmt: skip
+    services.search.recipe = Recipe(time_boost=1.0)
+    assert top(services, "gym last week", limit=1) != [then.id]  # not among the usual candidates
+    services.search.recipe = Recipe(time_boost=1.0, time_pool=5)
+    assert top(services, "gym last week", limit=1) == [then.id]
+    assert top(services, "gym last week", limit=1, filters={"tags": {"any": ["x"]}}) == []  # filters still apply
