@@ -17,6 +17,7 @@ import json
 import tempfile
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
+from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +38,14 @@ def when(text: str) -> datetime:
 
 
 def load(path: Path = DATA) -> list[dict[str, Any]]:
+    """The scored questions, the question types taking turns (so that any first n are a fair sample)."""
     with gzip.open(path, "rt") as f:
         rows = [json.loads(line) for line in f]
-    return [r for r in rows if not r["question_id"].endswith("_abs") and _answer_turns(r)]
+    by_type: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        if not row["question_id"].endswith("_abs") and _answer_turns(row):
+            by_type.setdefault(row["question_type"], []).append(row)
+    return [q for group in zip_longest(*by_type.values()) for q in group if q is not None]
 
 
 def _answer_turns(question: dict[str, Any]) -> int:
