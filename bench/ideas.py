@@ -51,7 +51,7 @@ def on_locomo(quick: bool) -> dict[str, list[Scored]]:
     return runs
 
 
-def on_longmemeval(quick: bool) -> dict[str, list[Scored]]:
+def on_longmemeval(quick: bool, limit: int | None = None) -> dict[str, list[Scored]]:
     from remember.service.search import Recipe
 
     def with_recipe(kwargs: dict[str, Any]) -> Callable[[Any], longmemeval.Search]:
@@ -61,12 +61,13 @@ def on_longmemeval(quick: bool) -> dict[str, list[Scored]]:
 
         return build
 
-    questions = longmemeval.load()[: 6 if quick else None]
+    questions = longmemeval.load()[: 6 if quick else limit]
     return longmemeval.evaluate(questions, {name: with_recipe(kwargs) for name, kwargs in settings().items()})
 
 
-def run(quick: bool = False) -> dict[str, Any]:
-    benchmarks = {"LoCoMo": on_locomo(quick), "LongMemEval": on_longmemeval(quick)}
+def run(quick: bool = False, limit: int | None = None) -> dict[str, Any]:
+    """``limit``: only the first so many LongMemEval questions (the types in turn)."""
+    benchmarks = {"LoCoMo": on_locomo(quick), "LongMemEval": on_longmemeval(quick, limit)}
     locomo.table("LoCoMo, default recipe (service, ids)", {"default": benchmarks["LoCoMo"]["default"]}).print()
     longmemeval.table("LongMemEval, default recipe", {"default": benchmarks["LongMemEval"]["default"]}).print()
     table = Table("Retrieval ideas: recall@5 (all questions)", ["setting", *benchmarks])
