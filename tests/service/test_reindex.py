@@ -46,7 +46,9 @@ def found_by(services: Services, word: str) -> set[str]:
 def test_reindex_keeps_the_entries_of_changes_made_while_it_embeds(two_stores: tuple[Store, Store]) -> None:
     server_store, reindex_store = two_stores
     server = Services.over(server_store, embedder=HashEmbedder())
-    made = server.memories.create_many(ALICE, [{"content": f"old wording number {i}"} for i in range(40)])
+    made = server.memories.create_many(
+        ALICE, [{"content": f"old wording number {i}", "context": {"conversation_id": f"c{i}"}} for i in range(40)]
+    )
     changed = [m.id for m in made[::4]]
 
     def change() -> None:  # the server, on its own connection, while the reindex holds its snapshot
@@ -96,7 +98,10 @@ def test_reindex_under_a_stream_of_updates_leaves_no_stale_entry(
 ) -> None:
     server_store, reindex_store = two_stores
     server = Services.over(server_store, embedder=embedder)
-    made = server.memories.create_many(ALICE, [{"content": f"first text r0x{i}"} for i in range(2 * BATCH + 50)])
+    made = server.memories.create_many(
+        ALICE,
+        [{"content": f"first text r0x{i}", "context": {"conversation_id": f"c{i}"}} for i in range(2 * BATCH + 50)],
+    )
     done = threading.Event()
     overtaken = OvertakenWhileEmbedding(embedder)
     rounds: list[int] = [0]

@@ -28,8 +28,13 @@ CORPUS: list[dict[str, Any]] = [
 
 @pytest.fixture
 def corpus(services: Services) -> dict[str, str]:
-    """content prefix (first word) -> memory id"""
-    made = services.memories.create_many(ALICE, CORPUS)
+    """content prefix (first word) -> memory id
+
+    Each note is its own conversation: stored together without one, they would be taken
+    for one conversation and carry each other's text as context (tested below).
+    """
+    made = services.memories.create_many(ALICE, [{**m, "context": {"conversation_id": f"note-{i}"}}
+                                                 for i, m in enumerate(CORPUS)])  # fmt: skip
     services.memories.create(BOB, {"content": "Bob's secret: sushi at Nobu is overrated."})
     return {m.content.split()[0].strip("'s").lower(): m.id for m in made}
 
@@ -163,8 +168,12 @@ def test_explain_says_why(services: Services, corpus: dict[str, str]) -> None:
 
 
 def test_weight_boost_orders_equal_matches(services: Services) -> None:
-    light = services.memories.create(ALICE, {"content": "Project Falcon kickoff notes", "weight": 0.1})
-    heavy = services.memories.create(ALICE, {"content": "Project Falcon kickoff notes", "weight": 0.9})
+    light = services.memories.create(
+        ALICE, {"content": "Project Falcon kickoff notes", "weight": 0.1, "context": {"conversation_id": "a"}}
+    )
+    heavy = services.memories.create(
+        ALICE, {"content": "Project Falcon kickoff notes", "weight": 0.9, "context": {"conversation_id": "b"}}
+    )
     assert top(services, "Project Falcon")[:2] == [heavy.id, light.id]
     services.preferences.update(ALICE, "search.weight_boost", 0.0)
     tied = services.search.search(ALICE, "Project Falcon").hits[:2]

@@ -13,9 +13,9 @@ from typing import Any
 
 from remember.clock import Clock, utc_now
 from remember.errors import ValidationFailed
-from remember.filters import Filter, parse_filter
+from remember.filters import Filter, conjoin, parse_filter
 from remember.models import DeletedMode, Memory
-from remember.search import text
+from remember.search import expand, text, when
 from remember.search.fusion import Boosts, Fused, fuse
 from remember.service import checks, visibility
 from remember.service.access import note_access
@@ -32,6 +32,16 @@ GUARD_FLOOR = 1_000
 POSTINGS_BUDGET = 10_000
 MAX_LIMIT = 100
 MAX_OFFSET = 1_000
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How candidates are gathered and ranked beyond the fusion itself (docs/search.md has the figures)."""
+
+    neighbours_of: int = 0  # the best this many fused candidates lift their conversation neighbours
+    neighbour_share: float = 0.0  # ... to this share of their own score
+    time_boost: float = 0.0  # added to memories within the time the query names ("last Friday")
+    time_pool: int = 0  # candidates taken from that time on each side, besides the usual ones
 
 
 @dataclass(frozen=True)
@@ -58,6 +68,7 @@ class SearchService:
         self.preferences = preferences
         self.indexer = indexer
         self.clock = clock
+        self.recipe = Recipe()
 
     def search(
         self,
@@ -80,13 +91,21 @@ class SearchService:
         start = checks.whole_number("offset", offset, 0, MAX_OFFSET)
         tree, mode = visibility.within_reach(parse_filter(filters)), checks.deleted_mode(deleted)
         pool = max(POOL, start + size + 1)
+        span = when.span(question, self.clock()) if self.recipe.time_boost else None
         keyword = self._keyword(user_id, question, tree, mode, pool) if weight < 1 else {}
-        cosine = self._semantic(user_id, question, tree, mode, pool, extra=keyword) if weight > 0 else {}
+        if span is not None and self.recipe.time_pool and weight < 1:
+            within = _within(tree, span)
+            keyword |= self._keyword(user_id, question, within, mode, self.recipe.time_pool)
+        cosine = self._semantic(user_id, question, tree, mode, pool, extra=keyword, span=span) if weight > 0 else {}
         boosts = Boosts(
-            prefs["search.weight_boost"], prefs["search.recency_boost"], prefs["search.recency_half_life_days"]
-        )
-        fused = _contenders(fuse(keyword, cosine, weight), start + size + 1, boosts)
-        ranked = self._rank(user_id, fused, boosts, explain, question)
+            prefs["search.weight_boost"], prefs["search.recency_boost"], prefs["search.recency_half_life_days"],
+            self.recipe.time_boost, span,
+        )  # fmt: skip
+        candidates = fuse(keyword, cosine, weight)
+        if filters is None:  # neighbours come from outside the filtered candidates: only when nothing is filtered
+            candidates = self._spread(user_id, candidates)
+        fused = _contenders(candidates, start + size + 1, boosts)
+        ranked = self._rank(user_id, fused, boosts, explain, question, mode)
         page = ranked[start : start + size]
         if record_access and page:
             note_access(self.store, user_id, [h.memory.id for h in page], self.clock())
@@ -142,6 +161,13 @@ class SearchService:
             budget += n
         return kept
 
+    def _spread(self, user_id: str, candidates: list[Fused]) -> list[Fused]:
+        recipe = self.recipe
+        if recipe.neighbours_of <= 0 or recipe.neighbour_share <= 0 or not candidates:
+            return candidates
+        adjacent = self.store.adjacent(user_id, expand.strongest(candidates, recipe.neighbours_of))
+        return expand.spread(candidates, adjacent, recipe.neighbour_share)
+
     # vector side
 
     def _semantic(
@@ -153,9 +179,16 @@ class SearchService:
         pool: int,
         *,
         extra: Mapping[str, float],
+        span: when.Span | None = None,
     ) -> dict[str, float]:
         vector = _bytes(self.indexer.query_vector(question))
         chosen = dict(self.store.vector_candidates(user_id, vector, filter=tree, deleted=mode, limit=pool))
+        if span is not None and self.recipe.time_pool:
+            chosen.update(
+                self.store.vector_candidates(
+                    user_id, vector, filter=_within(tree, span), deleted=mode, limit=self.recipe.time_pool
+                )
+            )
         missing = [i for i in extra if i not in chosen]
         if missing:  # the cosine of every keyword candidate too, for fusion
             chosen.update(self.store.cosines(user_id, vector, missing))
@@ -177,18 +210,21 @@ class SearchService:
 
     # ranking
 
-    def _rank(self, user_id: str, fused: list[Fused], boosts: Boosts, explain: bool, question: str) -> list[Hit]:
+    def _rank(
+        self, user_id: str, fused: list[Fused], boosts: Boosts, explain: bool, question: str, mode: DeletedMode
+    ) -> list[Hit]:
         found = visibility.only_reachable(self.store.get_memories(user_id, [f.memory_id for f in fused]))
         memories = {m.id: m for m in found}
         now = self.clock()
         hits = []
         for f in fused:
             memory = memories.get(f.memory_id)
-            if memory is None:
+            if memory is None or (mode != "include" and memory.is_deleted != (mode == "only")):
                 continue
             w, r = boosts.weight_part(memory.weight), boosts.recency_part(memory.occurred_at, now)
-            score = f.fused + w + r
-            why = _why(f, w, r, memory, question) if explain else None
+            t = boosts.time_part(memory.occurred_at)
+            score = f.fused + w + r + t
+            why = _why(f, (w, r, t), memory, question) if explain else None
             hits.append(Hit(memory, round(score, 6), why))
         hits.sort(key=lambda h: (-h.score, h.memory.id))
         return hits
@@ -204,9 +240,14 @@ def _contenders(fused: list[Fused], needed: int, boosts: Boosts) -> list[Fused]:
     if len(fused) <= needed:
         return fused
     ordered = sorted(fused, key=lambda f: -f.fused)
-    spread = abs(boosts.weight) + abs(boosts.recency)
-    floor = ordered[needed - 1].fused - spread
+    floor = ordered[needed - 1].fused - boosts.widest
     return [f for f in ordered if f.fused >= floor]
+
+
+def _within(tree: Filter | None, span: when.Span) -> Filter | None:
+    """``tree``, and only memories that happened within ``span``."""
+    window = {"occurred_at": {"gte": span[0].isoformat(), "lte": span[1].isoformat()}}
+    return conjoin(tree, parse_filter(window))
 
 
 def _bytes(vector: Any) -> bytes:
@@ -215,7 +256,8 @@ def _bytes(vector: Any) -> bytes:
     return np.asarray(vector, dtype="<f4").tobytes()
 
 
-def _why(f: Fused, weight: float, recency: float, memory: Memory, question: str) -> dict[str, Any]:
+def _why(f: Fused, boosts: tuple[float, float, float], memory: Memory, question: str) -> dict[str, Any]:
+    weight, recency, time = boosts
     haystack = f"{memory.title or ''} {memory.content} {' '.join(memory.tags)}".lower()
     return {
         "keyword": round(f.keyword, 6),
@@ -224,5 +266,6 @@ def _why(f: Fused, weight: float, recency: float, memory: Memory, question: str)
         "fused": round(f.fused, 6),
         "weight_boost": round(weight, 6),
         "recency_boost": round(recency, 6),
+        "time_boost": round(time, 6),
         "matched_terms": [t for t in text.query_terms(question) if t in haystack],
     }

@@ -160,6 +160,9 @@ class SearchIndex(Protocol):
 
     def get_vector(self, user_id: str, memory_id: str) -> bytes | None: ...
 
+    def adjacent(self, user_id: str, memory_ids: Sequence[str]) -> dict[str, list[str]]:
+        """Per memory: the memories just before and just after it in its conversation."""
+
 
 class IndexMaintenance(Protocol):
     def index_settings(self) -> dict[str, str]:

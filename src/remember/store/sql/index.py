@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import timedelta
 from typing import Any
 
 from remember.models import IndexEntry, Memory
 from remember.store.sql.base import SqlBase
 from remember.store.sql.session import Session
 from remember.store.sql.terms import TermStatistics
+
+#: A memory with no conversation id continues the user's previous one without an id when the two
+#: happened at most this far apart: a client that passes no ids still stores a chat's turns in order
+#: (measured on LoCoMo without ids: docs/search.md).
+IMPLICIT_GAP = timedelta(minutes=30)
 
 SETTING_UPSERT = (
     "INSERT INTO index_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
@@ -52,6 +58,24 @@ class IndexTables(SqlBase):
         )
         return None if found is None else int(found)
 
+    def adjacent(self, user_id: str, memory_ids: Sequence[str]) -> dict[str, list[str]]:
+        """Per memory: the memories just before and just after it in its conversation (implicit or not)."""
+        out: dict[str, list[str]] = {i: [] for i in memory_ids}
+        if not memory_ids:
+            return out
+        with self.reading() as s:
+            params: list[Any] = [user_id]
+            where = s.any_of("memory_id", list(memory_ids), params)
+            rows = s.all(f"SELECT memory_id, context_of FROM memory_index WHERE user_id = ? AND {where}", params)
+            out.update({str(m): [str(p)] for m, p in rows if p is not None})
+            params = [user_id]
+            where = s.any_of("context_of", list(memory_ids), params)
+            for before, after in s.all(
+                f"SELECT context_of, memory_id FROM memory_index WHERE user_id = ? AND {where}", params
+            ):
+                out[str(before)].append(str(after))
+        return out
+
     def index_settings_written(self, s: Session) -> None:
         """The index settings changed in this transaction (a backend may build an index for them)."""
 
@@ -74,10 +98,23 @@ def previous_in_conversation(s: Session, memory: Memory) -> str | None:
     if existing is not None and existing[0] == conversation:
         return None if existing[1] is None else str(existing[1])
     if conversation is None:
-        return None
+        return _previous_nearby(s, memory)
     found = s.value(
         "SELECT memory_id FROM memory_index WHERE user_id = ? AND conversation_id = ? AND memory_id <> ? "
         "ORDER BY seq DESC LIMIT 1",
         (memory.user_id, conversation, memory.id),
     )
     return None if found is None else str(found)
+
+
+def _previous_nearby(s: Session, memory: Memory) -> str | None:
+    """The user's memory indexed last among those with no conversation id, if it happened close in time."""
+    found = s.one(
+        "SELECT mi.memory_id, m.occurred_at FROM memory_index mi "
+        "JOIN memories m ON m.user_id = mi.user_id AND m.id = mi.memory_id "
+        "WHERE mi.user_id = ? AND mi.conversation_id IS NULL AND mi.memory_id <> ? ORDER BY mi.seq DESC LIMIT 1",
+        (memory.user_id, memory.id),
+    )
+    if found is None or abs(s.dialect.from_moment(found[1]) - memory.occurred_at) > IMPLICIT_GAP:
+        return None
+    return str(found[0])

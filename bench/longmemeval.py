@@ -1,0 +1,138 @@
+"""Retrieval on a dev fifth of LongMemEval_S (../shared/bench/longmemeval-s-dev.jsonl.gz), as its README says.
+
+Each question is its own user: its haystack (~50 sessions, ~500 turns) is stored
+one turn a memory ("<role>: <content>"), dated with its session's date and
+carrying its session id as ``context.conversation_id``. The question is searched
+with its text. Turn-level recall@k: the share of the turns marked ``has_answer``
+in the top k; session-level hit@k: any turn of an answer session in the top k.
+Abstention questions (``_abs``) are skipped, and so are the few with no turn
+marked ``has_answer`` (their turn recall is undefined). Anything fitted is
+reported on the half of the questions it was not fitted on (by question id hash).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import tempfile
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from itertools import zip_longest
+from pathlib import Path
+from typing import Any
+
+from bench.report import Table
+from bench.retrieval import DEPTH, Scored, figures, hash_fold, summarise
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "longmemeval-s-dev.jsonl.gz"
+SLICES = (
+    "overall", "single-session-user", "single-session-assistant", "single-session-preference",
+    "multi-session", "knowledge-update", "temporal-reasoning",
+)  # fmt: skip
+
+
+def when(text: str) -> datetime:
+    """``2023/05/20 (Sat) 02:21`` as a UTC moment."""
+    day, _, rest = text.partition(" (")
+    return datetime.strptime(day + rest.partition(")")[2], "%Y/%m/%d %H:%M").replace(tzinfo=UTC)
+
+
+def load(path: Path = DATA) -> list[dict[str, Any]]:
+    """The scored questions, the question types taking turns (so that any first n are a fair sample)."""
+    with gzip.open(path, "rt") as f:
+        rows = [json.loads(line) for line in f]
+    by_type: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        if not row["question_id"].endswith("_abs") and _answer_turns(row):
+            by_type.setdefault(row["question_type"], []).append(row)
+    return [q for group in zip_longest(*by_type.values()) for q in group if q is not None]
+
+
+def _answer_turns(question: dict[str, Any]) -> int:
+    return sum(1 for s in question["haystack_sessions"] for t in s if t.get("has_answer"))
+
+
+def memories(question: dict[str, Any], *, with_ids: bool = True) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """(turn key, session id, memory fields) of every turn of the question's haystack, in order."""
+    for session_id, date, session in zip(
+        question["haystack_session_ids"], question["haystack_dates"], question["haystack_sessions"], strict=True
+    ):
+        moment = when(date).isoformat()
+        for n, turn in enumerate(session):
+            context = {"conversation_id": session_id, "timestamp": moment} if with_ids else {"timestamp": moment}
+            key = f"{session_id}#{n}" if turn.get("has_answer") else f"{session_id}#{n}-"
+            yield key, session_id, {"content": f"{turn['role']}: {turn['content']}", "context": context}
+
+
+Search = Callable[[str, dict[str, Any]], list[str]]  # (user, question) -> memory ids, best first
+
+
+def score_question(search: Search, question: dict[str, Any], ids: dict[str, tuple[str, str]]) -> Scored:
+    ranked = search(question["question_id"], question)
+    keys = [ids[i][0] if i in ids else "" for i in ranked]
+    evidence = {key for key, _ in ids.values() if not key.endswith("-")}
+    sessions = {i: ids[i][1] for i in ranked if i in ids}
+    found = figures(keys, evidence)
+    for k in (5, 10, 20):
+        found[f"session_hit@{k}"] = float(any(sessions.get(i) in question["answer_session_ids"] for i in ranked[:k]))
+    return Scored(question["question_id"], question["question_type"], hash_fold(question["question_id"]), found)
+
+
+def ingest(services: Any, question: dict[str, Any], *, with_ids: bool = True) -> dict[str, tuple[str, str]]:
+    """Store one question's haystack as its own user; memory id -> (turn key, session id)."""
+    rows = list(memories(question, with_ids=with_ids))
+    made = []
+    for start in range(0, len(rows), 1_000):
+        made += services.memories.create_many(question["question_id"], [f for _, _, f in rows[start : start + 1_000]])
+    return {m.id: (key, session) for (key, session, _), m in zip(rows, made, strict=True)}
+
+
+def evaluate(
+    questions: list[dict[str, Any]], searches: dict[str, Callable[[Any], Search]], *, with_ids: bool = True
+) -> dict[str, list[Scored]]:
+    """Every named search over every question; ``searches`` build a search from the services."""
+    from bench.embedcache import cached_minilm
+    from remember.service import Services
+    from remember.store import open_store
+
+    out: dict[str, list[Scored]] = {name: [] for name in searches}
+    with tempfile.TemporaryDirectory() as tmp:
+        services = Services.over(open_store(str(Path(tmp) / "lme.db")), embedder=cached_minilm())
+        for question in questions:
+            ids = ingest(services, question, with_ids=with_ids)
+            for name, make in searches.items():
+                out[name].append(score_question(make(services), question, ids))
+        services.close()
+    return out
+
+
+def default_search(services: Any) -> Search:
+    def search(user: str, question: dict[str, Any]) -> list[str]:
+        asked = when(question["question_date"])
+        services.search.clock = lambda: asked
+        found = services.search.search(user, question["question"], limit=DEPTH, record_access=False)
+        return [h.memory.id for h in found.hits]
+
+    return search
+
+
+def table(title: str, runs: dict[str, list[Scored]]) -> Table:
+    out = Table(title, ["run", "slice", "n", "recall@5", "recall@10", "recall@20", "MRR", "s-hit@5", "s-hit@10"])
+    for name, rows in runs.items():
+        means = summarise(rows)
+        for part in SLICES:
+            if part in means:
+                s = means[part]
+                out.add(name, part, s["n"], s["recall@5"], s["recall@10"], s["recall@20"], s["mrr"],
+                        s["session_hit@5"], s["session_hit@10"])  # fmt: skip
+    return out
+
+
+def run(quick: bool = False, data_path: Path = DATA) -> dict[str, Any]:
+    questions = load(data_path)
+    if quick:
+        questions = questions[:5]
+    runs = evaluate(questions, {"service, ids": default_search})
+    table(f"LongMemEval_S dev retrieval ({len(questions)} questions, default alpha)", runs).print()
+    print("target: turn recall@5 >= 0.80")
+    return {"scores": {name: summarise(rows) for name, rows in runs.items()}}
