@@ -18,6 +18,7 @@ from bench import (
     locomo,
     prefill,
     remote,
+    scale,
     search,
     suggest,
     templates,
@@ -37,6 +38,7 @@ SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "hostile": hostile.run,
     "importing": importing.run,
     "remote": remote.run,
+    "scale": scale.run,
 }
 
 
@@ -45,7 +47,10 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer rounds, smaller data (a smoke run)")
     parser.add_argument("--only", nargs="+", choices=sorted(SUITES), help="run only these suites")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument("--scale-size", type=int, default=scale.SIZE, help="memories in the scale suite")
+    parser.add_argument("--scale-no-postgres", action="store_true", help="the scale suite on SQLite only")
     args = parser.parse_args()
+    scale.SIZE, scale.POSTGRES = args.scale_size, not args.scale_no_postgres
     results = {"machine": {"python": platform.python_version(), "cpu": platform.processor() or platform.machine()}}
     for name in args.only or list(SUITES):
         results[name] = SUITES[name](args.quick)
