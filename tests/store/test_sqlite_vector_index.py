@@ -10,6 +10,8 @@ from __future__ import annotations
 import itertools
 import random
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -258,3 +260,14 @@ def test_cosines_are_exact_without_loading_the_matrix(services: Services, embedd
 def test_hybrid_search_through_the_service(services: Services) -> None:
     hits = services.search.search(USER, "who complained about the broken boiler", limit=5)
     assert len(hits.hits) == 5
+
+
+def test_the_model_still_loads_after_the_index_library() -> None:
+    """A server may search by a stored vector (find similar) before it first embeds a text."""
+    code = (
+        "from remember.store.sqlite import ann; ann._new_index(8); "
+        "from remember.search.embedders import MiniLMEmbedder; print(MiniLMEmbedder().embed(['ok']).shape)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "(1, 384)" in done.stdout

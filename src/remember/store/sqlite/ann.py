@@ -195,8 +195,19 @@ class UserIndex:
         return self._stacked
 
 
-def _new_index(dimension: int) -> Index:
+def _index_class() -> type[Index]:
+    """usearch's ``Index``, imported after ONNX Runtime: importing ONNX Runtime after usearch
+    crashes the process (a segmentation fault, seen with usearch 2.26 and onnxruntime 1.32),
+    and a server may search by a stored vector (find similar) before it first embeds a text."""
+    with contextlib.suppress(ImportError):
+        import onnxruntime  # type: ignore[import-untyped]  # noqa: F401
     from usearch.index import Index
+
+    return Index
+
+
+def _new_index(dimension: int) -> Index:
+    Index = _index_class()
 
     return Index(
         ndim=dimension,
@@ -218,8 +229,7 @@ def _add(index: Index, keys: list[int], vectors: Any) -> None:
 
 def _restore(path: Path) -> Index | None:
     """The file read into memory (to be changed), or None if it is gone or unreadable."""
-    from usearch.index import Index
-
+    Index = _index_class()
     try:
         return Index.restore(str(path), view=False)
     except (RuntimeError, ValueError, OSError):
@@ -228,8 +238,7 @@ def _restore(path: Path) -> Index | None:
 
 def _view(path: Path, dimension: int) -> Index | None:
     """The file memory-mapped, or None if it is unreadable or of another dimension."""
-    from usearch.index import Index
-
+    Index = _index_class()
     try:
         index = Index.restore(str(path), view=True)
     except (RuntimeError, ValueError, OSError):
