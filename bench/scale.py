@@ -137,7 +137,7 @@ def sqlite_side(path: Path, texts: list[str], vectors: Any, questions: list[str]
     figures = {"recall_questions": recall(store, vectors, asked), "recall_near": recall(store, vectors, near)}
     approximate = searches(services, questions)
     store.vector_index_min = default_min
-    default = searches(services, questions) if len(texts) < default_min else approximate
+    default = searches(services, questions) if default_min is None or len(texts) < default_min else approximate
     services.close()
     serving = serve_apart(path, questions)
     return {"backend": "SQLite", "ingest_per_s": rate, "index_build_s": build_s, **figures,

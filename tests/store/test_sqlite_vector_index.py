@@ -123,6 +123,18 @@ def test_below_the_threshold_no_index_is_made(services: Services, db: Path, embe
     assert _files(db) == []
 
 
+def test_by_default_every_user_is_searched_exactly(db: Path, embedder: MiniLMEmbedder) -> None:
+    services = Services.over(open_store(str(db)), embedder=embedder)
+    services.memories.create_many(USER, [{"content": t} for t in _texts(2 * SMALL)])
+    assert _store(services).vector_index_min is None
+    _store(services).vector_candidates(USER, _query(embedder, QUERIES[0]), filter=None, deleted="exclude", limit=5)
+    assert _files(db) == [] and _store(services)._vectors is not None  # the exact in-memory path
+    services.close()
+    chosen = open_store(str(db), vector_index_min=SMALL)
+    assert isinstance(chosen, SqliteStore) and chosen.vector_index_min == SMALL
+    chosen.close()
+
+
 def test_recall_of_the_graph_alone(services: Services, embedder: MiniLMEmbedder) -> None:
     """The index's own order (before re-scoring) finds most of the exact top 10 among its first 10."""
     store = _store(services)

@@ -23,7 +23,6 @@ DELETED = {"exclude": "m.deleted_at IS NULL", "include": "1", "only": "m.deleted
 BM25_WEIGHTS = "1.0, 1.0, 0.5"
 STEM_CACHE_SIZE = 50_000
 VECTOR_CHUNK = 4_096  # vectors read at a time when a user's matrix is loaded or caught up
-VECTOR_INDEX_MIN = 200_000
 
 
 def next_seq(conn: sqlite3.Connection, user_id: str) -> int:
@@ -57,8 +56,9 @@ class SearchTables(IndexTables):
     _vectors: VectorCache | None = None
     _approximate: approximate.ApproximateSearch | None = None
     # Users with at least this many indexed memories are searched through an approximate
-    # index (store/sqlite/ann.py); below it exact search is cheap (measured: docs/search.md).
-    vector_index_min = VECTOR_INDEX_MIN
+    # index (store/sqlite/ann.py); None (the default): exact search for everyone. Set by
+    # REMEMBER_VECTOR_INDEX_MIN (measured: docs/search.md#vectors-at-scale).
+    vector_index_min: int | None = None
     _stem_cache: dict[str, str]
 
     # the hooks of shared writes (store/sql/memories.py), inside the memory's transaction
@@ -255,7 +255,7 @@ class SearchTables(IndexTables):
 
     def _approximate_for(self, user_id: str) -> approximate.ApproximateSearch | None:
         """The approximate path, when the user has enough memories and the database is a file."""
-        if self._indexed_total(user_id) < self.vector_index_min:
+        if self.vector_index_min is None or self._indexed_total(user_id) < self.vector_index_min:
             return None
         if self._approximate is None:
             directory = approximate.index_directory(self.db)
