@@ -23,6 +23,7 @@ from bench import (
     prefill,
     relationships,
     remote,
+    scale,
     search,
     suggest,
     templates,
@@ -47,6 +48,7 @@ SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "dedup": dedup.run,
     "moving": moving.run,
     "relationships": relationships.run,
+    "scale": scale.run,
 }
 
 
@@ -59,8 +61,11 @@ def main() -> None:
         "--relationships-size", type=int, default=relationships.SIZE, metavar="N",
         help=f"memories and relationships of the relationships suite (default {relationships.SIZE:,}; 100000 in docs)",
     )  # fmt: skip
+    parser.add_argument("--scale-size", type=int, default=scale.SIZE, help="memories in the scale suite")
+    parser.add_argument("--scale-no-postgres", action="store_true", help="the scale suite on SQLite only")
     args = parser.parse_args()
     relationships.SIZE = args.relationships_size
+    scale.SIZE, scale.POSTGRES = args.scale_size, not args.scale_no_postgres
     results = {"machine": {"python": platform.python_version(), "cpu": platform.processor() or platform.machine()}}
     for name in args.only or list(SUITES):
         results[name] = SUITES[name](args.quick)

@@ -46,3 +46,15 @@ def test_an_empty_user_flag_is_refused_not_replaced(tmp_path: Path, user: str) -
 def test_an_empty_database_flag_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="--db was given an empty database URL"):
         Settings.from_env({"REMEMBER_HOME": str(tmp_path)}, database_url="")
+
+
+def test_the_approximate_vector_index_is_off_unless_asked_for(tmp_path: Path) -> None:
+    assert Settings.from_env({"REMEMBER_HOME": str(tmp_path)}).vector_index_min is None
+    asked = Settings.from_env({"REMEMBER_HOME": str(tmp_path), "REMEMBER_VECTOR_INDEX_MIN": "200000"})
+    assert asked.vector_index_min == 200_000
+
+
+@pytest.mark.parametrize("value", ["lots", "10", "2.5", "-1"])
+def test_a_bad_vector_index_minimum_says_what_to_give(tmp_path: Path, value: str) -> None:
+    with pytest.raises(ConfigError, match=r"REMEMBER_VECTOR_INDEX_MIN=.*a whole number from 1000"):
+        Settings.from_env({"REMEMBER_HOME": str(tmp_path), "REMEMBER_VECTOR_INDEX_MIN": value})

@@ -19,7 +19,7 @@ def open_services(settings: Settings) -> Services:
     """The services over the configured database, with the configured embedder (loaded on first use)."""
     from remember.store import open_store
 
-    return services_over(open_store(settings.database_url), settings)
+    return services_over(open_store(settings.database_url, vector_index_min=settings.vector_index_min), settings)
 
 
 def services_over(store: Store, settings: Settings) -> Services:

@@ -9,6 +9,7 @@
 | ``REMEMBER_EMBEDDER_MODEL``, ``REMEMBER_EMBEDDER_URL``, ``REMEMBER_EMBEDDER_API_KEY`` | unset |
 | ``REMEMBER_LOG_LEVEL``     | ``WARNING``                               |
 | ``REMEMBER_TRUST_LEVEL``   | ``1`` (the stdio server's trust level)    |
+| ``REMEMBER_VECTOR_INDEX_MIN`` | unset (exact vector search; SQLite: approximate from N memories) |
 
 The HTTP server's settings are ``HttpSettings``.
 """
@@ -39,6 +40,7 @@ class Settings:
     embedder_api_key: str | None = None
     log_level: str = "WARNING"
     trust_level: float = 1.0
+    vector_index_min: int | None = None  # SQLite: users with this many memories use the approximate index
     http: HttpSettings = field(default_factory=lambda: HttpSettings())  # noqa: PLW0108 - defined below
 
     @classmethod
@@ -65,6 +67,7 @@ class Settings:
             embedder_api_key=env.get("REMEMBER_EMBEDDER_API_KEY") or None,
             log_level=_log_level(env.get("REMEMBER_LOG_LEVEL", "WARNING")),
             trust_level=_number(env, "REMEMBER_TRUST_LEVEL", 1.0, 0.0, 1.0),
+            vector_index_min=_optional_whole(env, "REMEMBER_VECTOR_INDEX_MIN", 1_000, 10**9),
             http=HttpSettings.from_env(env),
         )
 
@@ -158,6 +161,14 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+def _optional_whole(env: Mapping[str, str], name: str, low: int, high: int) -> int | None:
+    """A whole number from ``env`` in ``low..high``, or None when it is not set."""
+    raw = env.get(name)
+    if raw is None or raw.strip() == "":
+        return None
+    return int(_number(env, name, low, low, high, whole=True))
 
 
 def _number(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,18 @@ def test_export_then_import(capsys: pytest.CaptureFixture[str], tmp_path: Path, 
     assert run_json(capsys, "--db", target, "prefs", "get", "search")["search"]["default_limit"] == 30
     code, _, err = run(capsys, "--db", target, "import", str(dump))
     assert code == 1 and "already have data in the target database: bob, local" in err
+
+
+def test_import_draws_a_bar_only_on_a_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, source: str
+) -> None:
+    dump = tmp_path / "dump.jsonl"
+    run(capsys, "--db", source, "export", "--all-users", "-o", str(dump))
+    code, _, err = run(capsys, "--db", f"sqlite:///{tmp_path / 'quiet.db'}", "import", str(dump))
+    assert code == 0 and "\r" not in err
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    code, _, err = run(capsys, "--db", f"sqlite:///{tmp_path / 'shown.db'}", "import", str(dump))
+    assert code == 0 and "\r" in err and "] 2/2 memories" in err and "[" + "#" * 30 + "]" in err
 
 
 def test_export_of_one_user_to_stdout(capsys: pytest.CaptureFixture[str], source: str) -> None:

@@ -41,8 +41,14 @@ def load(services: Services, user: str, args: argparse.Namespace) -> None:
         records: Callable[[], Iterator[Any]] = lambda: _records(iter(lines))  # noqa: E731
     else:
         records = lambda: _file_records(args.file)  # noqa: E731
-    refuse_existing(services.store, {r["user_id"] for r in records() if isinstance(r, dict) and "user_id" in r})
-    counts = import_records(services.store, services.indexer, records(), _progress("importing"))
+    users: set[str] = set()
+    total = 0  # memories in the file, for the progress bar
+    for r in records():
+        if isinstance(r, dict) and "user_id" in r:
+            users.add(r["user_id"])
+            total += r.get("kind") == "memory"
+    refuse_existing(services.store, users)
+    counts = import_records(services.store, services.indexer, records(), _progress("importing", total))
     output.progress_done()
     _report(counts, args.json, "Imported")
 
@@ -107,9 +113,15 @@ def _records(handle: Iterable[str]) -> Iterator[Any]:
             raise ValidationFailed.single(f"line {number}", "json", f"Line {number} is not JSON: {exc.msg}.") from exc
 
 
-def _progress(verb: str) -> Any:
+def _progress(verb: str, total: int = 0) -> Any:
+    """A progress line: a bar when the number of memories to come is known."""
+
     def show(done: int, _total: int) -> None:
-        output.progress(f"{verb} {done} memories")
+        if total:
+            bar = "#" * int(min(done / total, 1.0) * 30)
+            output.progress(f"{verb} [{bar:<30}] {done}/{total} memories")
+        else:
+            output.progress(f"{verb} {done} memories")
 
     return show
 

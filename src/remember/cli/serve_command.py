@@ -55,7 +55,7 @@ def _serve_stdio(settings: Settings) -> None:
     from remember.mcp.stdio import answering_bad_lines
     from remember.store import open_store
 
-    store = open_store(settings.database_url)
+    store = open_store(settings.database_url, vector_index_min=settings.vector_index_min)
     try:
         caller = Caller(settings.user, settings.trust_level)
         server = build_server(lambda: _services(store, settings), lambda: caller, cache_dir=settings.home / "cache")

@@ -41,12 +41,13 @@ __all__ = [
 _POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
-def open_store(url: str) -> Store:
+def open_store(url: str, *, vector_index_min: int | None = None) -> Store:
     """Open (and migrate) the database at ``url``.
 
     ``sqlite:///relative.db``, ``sqlite:////absolute/path.db`` or a plain file path
     select the embedded SQLite backend; ``postgresql://...`` (or ``postgres://...``)
-    selects PostgreSQL.
+    selects PostgreSQL. ``vector_index_min``: on SQLite, users with at least that many
+    memories are searched through the approximate vector index (None: exact for everyone).
     """
     if is_postgres_url(url):
         _require_postgres_drivers()
@@ -55,7 +56,7 @@ def open_store(url: str) -> Store:
         return PostgresStore(url)
     from remember.store.sqlite import SqliteStore
 
-    return SqliteStore(sqlite_path(url), url=url)
+    return SqliteStore(sqlite_path(url), url=url, vector_index_min=vector_index_min)
 
 
 def migrate(url: str) -> list[str]:

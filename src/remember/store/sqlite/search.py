@@ -14,7 +14,7 @@ from remember.filters import Filter
 from remember.models import DeletedMode, IndexEntry, Memory, VectorRow
 from remember.store.sql.index import IndexTables, conversation_of, previous_in_conversation
 from remember.store.sql.session import Session
-from remember.store.sqlite import filtersql
+from remember.store.sqlite import approximate, filtersql
 from remember.store.sqlite.connection import Database
 from remember.store.sqlite.vectors import Snapshot, VectorCache
 
@@ -54,6 +54,11 @@ def _refresh_successors(conn: sqlite3.Connection, user_id: str, memory_id: str, 
 class SearchTables(IndexTables):
     db: Database
     _vectors: VectorCache | None = None
+    _approximate: approximate.ApproximateSearch | None = None
+    # Users with at least this many indexed memories are searched through an approximate
+    # index (store/sqlite/ann.py); None (the default): exact search for everyone. Set by
+    # REMEMBER_VECTOR_INDEX_MIN (measured: docs/search.md#vectors-at-scale).
+    vector_index_min: int | None = None
     _stem_cache: dict[str, str]
 
     # the hooks of shared writes (store/sql/memories.py), inside the memory's transaction
@@ -229,9 +234,14 @@ class SearchTables(IndexTables):
     ) -> list[tuple[str, float]]:
         """The ``limit`` memories closest to ``vector`` (cosine) among those that pass ``filter``.
 
-        Exact search over the user's in-memory matrix; the filter selects the allowed
-        rows in SQL first.
+        Exact search over the user's in-memory matrix, the filter selecting the allowed
+        rows in SQL first; for a user past ``vector_index_min`` memories, the approximate
+        path (store/sqlite/approximate.py), which returns exact scores too.
         """
+        search = self._approximate_for(user_id)
+        if search is not None:
+            allowed = None if filter is None and deleted != "only" else self._matching_ids(user_id, filter, deleted)
+            return search.nearest(user_id, vector, allowed, deleted, limit, self._indexed_total(user_id))
         snap = self._snapshot(user_id, len(vector) // 4)
         scores = snap.scores(vector)
         allowed = snap.live(deleted) if filter is None else snap.rows_of(self._matching_ids(user_id, filter, deleted))
@@ -239,7 +249,20 @@ class SearchTables(IndexTables):
 
     def cosines(self, user_id: str, vector: bytes, memory_ids: Sequence[str]) -> dict[str, float]:
         """The cosine between ``vector`` and each of these memories that has a vector."""
+        if self._approximate_for(user_id) is not None:  # the user's matrix is never loaded
+            return approximate.cosines(self.db, user_id, vector, memory_ids)
         return self._snapshot(user_id, len(vector) // 4).pick(vector, memory_ids)
+
+    def _approximate_for(self, user_id: str) -> approximate.ApproximateSearch | None:
+        """The approximate path, when the user has enough memories and the database is a file."""
+        if self.vector_index_min is None or self._indexed_total(user_id) < self.vector_index_min:
+            return None
+        if self._approximate is None:
+            directory = approximate.index_directory(self.db)
+            if directory is None:
+                return None
+            self._approximate = approximate.ApproximateSearch(self.db, directory)
+        return self._approximate
 
     def _snapshot(self, user_id: str, dimension: int) -> Snapshot:
         cache = self._vectors
@@ -266,9 +289,11 @@ class SearchTables(IndexTables):
             row = conn.execute("SELECT value FROM index_settings WHERE key = 'purges'").fetchone()
         return int(row[0]) if row else 0
 
-    def _matching_ids(self, user_id: str, filter: Filter, deleted: DeletedMode) -> set[str]:
+    def _matching_ids(self, user_id: str, filter: Filter | None, deleted: DeletedMode) -> set[str]:
         params: list[Any] = [user_id]
-        where = f"m.user_id = ? AND {DELETED[deleted]} AND " + filtersql.render(filter, params, user_id)
+        where = f"m.user_id = ? AND {DELETED[deleted]}"
+        if filter is not None:
+            where += " AND " + filtersql.render(filter, params, user_id)
         with self.db.read() as conn:
             return {r[0] for r in conn.execute(f"SELECT m.id FROM memories m WHERE {where}", params)}
 

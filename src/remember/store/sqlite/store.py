@@ -23,8 +23,9 @@ BULK = 500  # a batch this large refreshes the planner's statistics
 
 
 class SqliteStore(RelationshipSearch, TransferTables, PreferenceTables, TokenTables, ListingTables, SearchTables):
-    def __init__(self, path: str, *, url: str | None = None) -> None:
+    def __init__(self, path: str, *, url: str | None = None, vector_index_min: int | None = None) -> None:
         self.url = url or f"sqlite:///{path}"
+        self.vector_index_min = vector_index_min
         self.dialect = DIALECT
         self.db = Database(path)
         self.term_stats = TermStatistics()

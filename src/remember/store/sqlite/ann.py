@@ -1,0 +1,251 @@
+"""Approximate nearest neighbours of one user's vectors (usearch HNSW, int8), on disk beside the database.
+
+Used only for users with many memories (``SearchTables.vector_index_min``); below
+that, exact search over an in-memory matrix is cheap and stays in use. The
+database is the source of truth, and the index never decides what a search may
+return:
+
+- A user's index is a file ``<db>.vectors/<user hash>-<seq>.usearch``: the graph
+  of every vector whose ``memory_index.seq`` is at most ``seq``, keyed by the
+  ``memories`` rowid. A process memory-maps it (``Index.view``), so a fresh
+  server reads only the pages its searches touch.
+- Rows whose seq moved past the file's (written since, by any process) are read
+  from the database into a small in-memory delta, searched exactly; their keys
+  are ignored in the file's answers. When the delta grows past ``FOLD_AT``, it
+  is folded into a new file (written aside, then renamed into place).
+- A missing, unreadable or impossible file (of another dimension, or of a seq
+  the database never reached) is rebuilt from the database.
+- The caller re-reads every candidate's vector, owner and deletion state from
+  the database and scores it exactly, so a memory purged, deleted or moved since
+  the file was written is never returned with a stale score.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from usearch.index import Index
+
+FOLD_AT = 20_000  # rows changed since the file was written before a new file is written
+BUILD_BATCH = 8_192
+CONNECTIVITY = 16
+EXPANSION_ADD = 128
+EXPANSION_SEARCH = 160
+
+# (memories rowid, seq, float32 vector bytes or None), in seq order
+KeyedRows = Callable[[int], Iterable[Sequence[tuple[int, int, bytes | None]]]]
+
+
+def user_stem(user_id: str) -> str:
+    """A file-name-safe, fixed-length name for the user's index files."""
+    return hashlib.sha256(user_id.encode()).hexdigest()[:24]
+
+
+class UserIndex:
+    """One user's approximate index: a memory-mapped file plus the rows changed since it was written."""
+
+    def __init__(self, directory: Path, user_id: str, dimension: int) -> None:
+        self.directory = directory
+        self.stem = user_stem(user_id)
+        self.dimension = dimension
+        self.base: Index | None = None
+        self.base_seq = 0
+        self.seq = 0
+        self.delta: dict[int, Any] = {}  # key -> float32 vector (or None: no vector)
+        self._stacked: tuple[Any, Any] | None = None
+        self._mapped = False  # the base is a memory-mapped file (else it lives in this process only)
+
+    # keeping up with the database
+
+    def refresh(self, read_rows: KeyedRows, max_seq: int) -> None:
+        """Open (or rebuild) the file if needed, then read the rows changed since."""
+        if self.base is None or self.base_seq > max_seq:
+            self._open(read_rows, max_seq)
+        for chunk in read_rows(self.seq):
+            self._apply(chunk)
+        if len(self.delta) > FOLD_AT:
+            self._fold()
+
+    def _open(self, read_rows: KeyedRows, max_seq: int) -> None:
+        self.base, self.base_seq, self.delta, self._stacked = None, 0, {}, None
+        found = self._newest_file()
+        if found is not None:
+            path, seq = found
+            index = _view(path, self.dimension)
+            if index is not None and seq <= max_seq:
+                self.base, self.base_seq, self._mapped = index, seq, True
+        if self.base is None:
+            self._build(read_rows)
+        self.seq = self.base_seq
+
+    def _build(self, read_rows: KeyedRows) -> None:
+        """A new file from every row of the database."""
+        import numpy as np
+
+        index = _new_index(self.dimension)
+        seq = 0
+        for chunk in read_rows(0):
+            keys, vectors = [], []
+            for key, row_seq, data in chunk:
+                seq = max(seq, row_seq)
+                if data is not None and len(data) == 4 * self.dimension:
+                    keys.append(key)
+                    vectors.append(np.frombuffer(data, dtype=np.float32))
+            if keys:
+                _add(index, keys, np.vstack(vectors))
+        self.base, self.base_seq = self._save(index, seq), seq
+
+    def _fold(self) -> None:
+        """Write the delta into a new file, so that the next process starts with it."""
+        import numpy as np
+
+        assert self.base is not None
+        index = self.base if not self._mapped else _restore(self._path(self.base_seq))
+        if index is None:  # another process replaced the file: open its newer one next time
+            self.base = None
+            return
+        stale = [key for key in self.delta if index.contains(key)]
+        if stale:
+            index.remove(stale)
+        fresh = [(key, v) for key, v in self.delta.items() if v is not None]
+        if fresh:
+            _add(index, [k for k, _ in fresh], np.vstack([v for _, v in fresh]))
+        self.base, self.base_seq = self._save(index, self.seq), self.seq
+        self.delta, self._stacked = {}, None
+
+    def _apply(self, chunk: Sequence[tuple[int, int, bytes | None]]) -> None:
+        import numpy as np
+
+        for key, seq, data in chunk:
+            ok = data is not None and len(data) == 4 * self.dimension
+            self.delta[key] = np.frombuffer(data, dtype=np.float32) if ok and data is not None else None
+            self.seq = max(self.seq, seq)
+        if chunk:
+            self._stacked = None
+
+    # files
+
+    def _path(self, seq: int) -> Path:
+        return self.directory / f"{self.stem}-{seq}.usearch"
+
+    def _newest_file(self) -> tuple[Path, int] | None:
+        best: tuple[Path, int] | None = None
+        for path in self.directory.glob(f"{self.stem}-*.usearch"):
+            seq = path.stem.rpartition("-")[2]
+            if seq.isdigit() and (best is None or int(seq) > best[1]):
+                best = (path, int(seq))
+        return best
+
+    def _save(self, index: Index, seq: int) -> Index:
+        """Write ``index`` as the file for ``seq`` (aside first, then renamed), drop older files, map it."""
+        final = self._path(seq)
+        aside = self.directory / f".{self.stem}-{seq}.{os.getpid()}.{threading.get_ident()}.tmp"
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            index.save(str(aside))
+            os.replace(aside, final)
+        except (OSError, RuntimeError):  # a read-only place: this process keeps the index in memory
+            with contextlib.suppress(OSError):
+                aside.unlink()
+            self._mapped = False
+            return index
+        for path in self.directory.glob(f"{self.stem}-*.usearch"):
+            if path != final:
+                with contextlib.suppress(OSError):  # another process may have removed it already
+                    path.unlink()
+        viewed = _view(final, self.dimension)
+        self._mapped = viewed is not None
+        return viewed if viewed is not None else index
+
+    # searching
+
+    def search(self, vector: bytes, count: int) -> list[int]:
+        """Keys of up to ``count`` rows near ``vector`` (approximate order: the caller re-scores)."""
+        import numpy as np
+
+        query = np.frombuffer(vector, dtype=np.float32)
+        keys: list[int] = []
+        if self.base is not None and len(self.base) > 0:
+            found = self.base.search(query, count)
+            keys = [int(k) for k in found.keys if int(k) not in self.delta]
+        stacked = self._delta_matrix()
+        if stacked is not None:
+            delta_keys, matrix = stacked
+            scores = matrix @ query
+            take = min(count, len(delta_keys))
+            best = np.argpartition(-scores, take - 1)[:take]
+            keys.extend(int(delta_keys[i]) for i in best)
+        return keys
+
+    def _delta_matrix(self) -> tuple[Any, Any] | None:
+        import numpy as np
+
+        if self._stacked is None:
+            live = [(k, v) for k, v in self.delta.items() if v is not None]
+            if not live:
+                return None
+            self._stacked = (np.array([k for k, _ in live]), np.vstack([v for _, v in live]))
+        return self._stacked
+
+
+def _index_class() -> type[Index]:
+    """usearch's ``Index``, imported after ONNX Runtime: importing ONNX Runtime after usearch
+    crashes the process (a segmentation fault, seen with usearch 2.26 and onnxruntime 1.32),
+    and a server may search by a stored vector (find similar) before it first embeds a text."""
+    with contextlib.suppress(ImportError):
+        import onnxruntime  # type: ignore[import-untyped]  # noqa: F401
+    from usearch.index import Index
+
+    return Index
+
+
+def _new_index(dimension: int) -> Index:
+    Index = _index_class()
+
+    return Index(
+        ndim=dimension,
+        metric="cos",
+        dtype="i8",
+        connectivity=CONNECTIVITY,
+        expansion_add=EXPANSION_ADD,
+        expansion_search=EXPANSION_SEARCH,
+    )
+
+
+def _add(index: Index, keys: list[int], vectors: Any) -> None:
+    """Add in one thread: usearch's threaded insertion built graphs that lost true neighbours
+    run to run (seen with 300 vectors, a shortlist of 100 missing one of the best 10)."""
+    import numpy as np
+
+    for start in range(0, len(keys), BUILD_BATCH):
+        part = np.asarray(keys[start : start + BUILD_BATCH], dtype=np.uint64)
+        index.add(part, vectors[start : start + BUILD_BATCH], threads=1)
+
+
+def _restore(path: Path) -> Index | None:
+    """The file read into memory (to be changed), or None if it is gone or unreadable."""
+    Index = _index_class()
+    try:
+        return Index.restore(str(path), view=False)
+    except (RuntimeError, ValueError, OSError):
+        return None
+
+
+def _view(path: Path, dimension: int) -> Index | None:
+    """The file memory-mapped, or None if it is unreadable or of another dimension."""
+    Index = _index_class()
+    try:
+        index = Index.restore(str(path), view=True)
+    except (RuntimeError, ValueError, OSError):
+        return None
+    if index is None or index.ndim != dimension:
+        return None
+    index.expansion_search = EXPANSION_SEARCH  # type: ignore[misc]  # a setter the stubs miss
+    return index

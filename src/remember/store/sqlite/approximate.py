@@ -1,0 +1,177 @@
+"""Semantic search for users with many memories: an approximate index proposes, the database decides.
+
+Every candidate the index proposes is re-read from the database (its owner, its
+deletion state, its float32 vector) and scored exactly, so scores are those of
+exact search and nothing filtered out, deleted or purged is returned. A filter
+that selects few memories (``EXACT_AT_MOST``) is answered by exact search over
+exactly those memories; a broad one takes the index's nearest and widens the
+reach until enough pass, falling back to exact search over the filtered ids.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Collection, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from remember.models import DeletedMode
+from remember.store.sqlite.ann import UserIndex
+from remember.store.sqlite.connection import Database
+
+EXACT_AT_MOST = 20_000  # allowed memories searched exactly rather than through the index
+FIRST_REACH = 100  # candidates asked of the index at first (at least 4x the limit)
+WIDEN = 4  # each further round asks this many times more
+MAX_REACH = 20_000  # past this, exact search over the allowed memories
+ID_CHUNK = 500  # ids per IN (...) list
+KEY_CHUNK = 8_192  # rows read at a time when an index is built or caught up
+
+
+def index_directory(db: Database) -> Path | None:
+    """Where a file database keeps its users' index files (None for an in-memory database)."""
+    return None if db.path in ("", ":memory:") else Path(db.path + ".vectors")
+
+
+class ApproximateSearch:
+    """The approximate path of ``SearchTables``: one ``UserIndex`` per user, caught up on every search."""
+
+    def __init__(self, db: Database, directory: Path) -> None:
+        self.db = db
+        self.directory = directory
+        self._indexes: dict[tuple[str, int], UserIndex] = {}
+        self._lock = threading.Lock()
+
+    def nearest(
+        self, user_id: str, vector: bytes, allowed: set[str] | None, deleted: DeletedMode, limit: int, total: int
+    ) -> list[tuple[str, float]]:
+        """The ``limit`` memories closest to ``vector`` among ``allowed`` (None: any) in the ``deleted`` mode."""
+        if allowed is not None and len(allowed) <= EXACT_AT_MOST:
+            return exact(self.db, user_id, vector, allowed, limit)
+        reach = max(FIRST_REACH, WIDEN * limit)
+        while True:
+            keys = self._proposed(user_id, vector, reach)
+            passing = [
+                (memory_id, score)
+                for memory_id, score, is_deleted in rescored(self.db, user_id, vector, keys)
+                if _keeps(deleted, is_deleted) and (allowed is None or memory_id in allowed)
+            ]
+            if len(passing) >= limit or len(keys) < reach or reach >= total:
+                return ranked(passing, limit)
+            reach *= WIDEN
+            if reach > MAX_REACH:
+                return exact(self.db, user_id, vector, allowed or selected(self.db, user_id, deleted), limit)
+
+    def _proposed(self, user_id: str, vector: bytes, count: int) -> list[int]:
+        dimension = len(vector) // 4
+        with self._lock:
+            index = self._indexes.get((user_id, dimension))
+            if index is None:
+                index = self._indexes[user_id, dimension] = UserIndex(self.directory, user_id, dimension)
+            index.refresh(lambda seq: keyed_rows(self.db, user_id, seq), max_seq(self.db, user_id))
+            return index.search(vector, count)
+
+
+def _keeps(deleted: DeletedMode, is_deleted: bool) -> bool:
+    return deleted == "include" or is_deleted == (deleted == "only")
+
+
+def ranked(scored: Sequence[tuple[str, float]], limit: int) -> list[tuple[str, float]]:
+    return sorted(scored, key=lambda p: (-p[1], p[0]))[:limit]
+
+
+def rescored(db: Database, user_id: str, vector: bytes, keys: Sequence[int]) -> list[tuple[str, float, bool]]:
+    """(memory id, exact cosine, deleted) of the user's memories among these rowids that have a vector."""
+    import numpy as np
+
+    query = np.frombuffer(vector, dtype=np.float32)
+    out: list[tuple[str, float, bool]] = []
+    with db.read() as conn:
+        for start in range(0, len(keys), ID_CHUNK):
+            part = list(dict.fromkeys(keys[start : start + ID_CHUNK]))
+            marks = ",".join("?" * len(part))
+            rows = conn.execute(
+                "SELECT m.id, mi.vector, m.deleted_at IS NOT NULL FROM memories m JOIN memory_index mi "
+                f"ON mi.user_id = m.user_id AND mi.memory_id = m.id WHERE m.rowid IN ({marks}) AND m.user_id = ?",
+                [*part, user_id],
+            ).fetchall()
+            out.extend(
+                (memory_id, float(np.frombuffer(data, dtype=np.float32) @ query), bool(is_deleted))
+                for memory_id, data, is_deleted in rows
+                if data is not None and len(data) == len(vector)
+            )
+    return out
+
+
+def cosines(db: Database, user_id: str, vector: bytes, memory_ids: Collection[str]) -> dict[str, float]:
+    """The exact cosine of each of these memories that has a vector, read from the database."""
+    import numpy as np
+
+    query = np.frombuffer(vector, dtype=np.float32)
+    return {memory_id: float(np.frombuffer(data, dtype=np.float32) @ query)
+            for memory_id, data in vectors_of(db, user_id, memory_ids)
+            if data is not None and len(data) == len(vector)}  # fmt: skip
+
+
+def exact(
+    db: Database, user_id: str, vector: bytes, memory_ids: Collection[str], limit: int
+) -> list[tuple[str, float]]:
+    """Exact search over these memories only."""
+    import numpy as np
+
+    best: list[tuple[str, float]] = []
+    query = np.frombuffer(vector, dtype=np.float32)
+    ids: list[str] = []
+    rows: list[Any] = []
+    for memory_id, data in vectors_of(db, user_id, memory_ids):
+        if data is not None and len(data) == len(vector):
+            ids.append(memory_id)
+            rows.append(np.frombuffer(data, dtype=np.float32))
+        if len(rows) >= KEY_CHUNK:
+            best = ranked([*best, *_scored(ids, rows, query)], limit)
+            ids, rows = [], []
+    return ranked([*best, *_scored(ids, rows, query)], limit) if rows else best
+
+
+def _scored(ids: list[str], rows: list[Any], query: Any) -> list[tuple[str, float]]:
+    import numpy as np
+
+    scores = np.vstack(rows) @ query
+    return [(memory_id, float(score)) for memory_id, score in zip(ids, scores, strict=True)]
+
+
+def vectors_of(db: Database, user_id: str, memory_ids: Collection[str]) -> Iterator[tuple[str, bytes | None]]:
+    ids = list(memory_ids)
+    with db.read() as conn:
+        for start in range(0, len(ids), ID_CHUNK):
+            part = ids[start : start + ID_CHUNK]
+            marks = ",".join("?" * len(part))
+            yield from conn.execute(
+                f"SELECT memory_id, vector FROM memory_index WHERE user_id = ? AND memory_id IN ({marks})",
+                [user_id, *part],
+            )
+
+
+def selected(db: Database, user_id: str, deleted: DeletedMode) -> set[str]:
+    """The ids of the user's memories in the ``deleted`` mode."""
+    where = {"exclude": "deleted_at IS NULL", "include": "1", "only": "deleted_at IS NOT NULL"}[deleted]
+    with db.read() as conn:
+        return {r[0] for r in conn.execute(f"SELECT id FROM memories WHERE user_id = ? AND {where}", (user_id,))}
+
+
+def keyed_rows(db: Database, user_id: str, after_seq: int) -> Iterator[list[tuple[int, int, bytes | None]]]:
+    """The user's index rows changed since ``after_seq`` as (memories rowid, seq, vector), in seq order."""
+    with db.read() as conn:
+        cursor = conn.execute(
+            "SELECT m.rowid, mi.seq, mi.vector FROM memory_index mi "
+            "JOIN memories m ON m.user_id = mi.user_id AND m.id = mi.memory_id "
+            "WHERE mi.user_id = ? AND mi.seq > ? ORDER BY mi.seq",
+            (user_id, after_seq),
+        )
+        while rows := cursor.fetchmany(KEY_CHUNK):
+            yield [(int(r[0]), int(r[1]), r[2]) for r in rows]
+
+
+def max_seq(db: Database, user_id: str) -> int:
+    with db.read() as conn:
+        row = conn.execute("SELECT coalesce(max(seq), 0) FROM memory_index WHERE user_id = ?", (user_id,)).fetchone()
+    return int(row[0])

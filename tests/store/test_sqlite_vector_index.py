@@ -1,0 +1,289 @@
+"""The approximate vector index of SQLite (store/sqlite/ann.py), at a small size with its threshold lowered.
+
+Every answer is compared with exact search over the same store (the threshold
+raised again), so these tests fail if the index loses a neighbour, returns a
+memory it should not, or misses a change made since its file was written.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from remember.filters import Filter, parse_filter
+from remember.models import DeletedMode
+from remember.search.embedders import MiniLMEmbedder
+from remember.service import Services
+from remember.store import open_store
+from remember.store.sqlite import ann
+from remember.store.sqlite.store import SqliteStore
+
+USER = "alice"
+SUBJECTS = ["my sister", "the landlord", "our dentist", "the piano teacher", "a colleague", "the neighbour's dog"]
+VERBS = ["called about", "complained about", "reminded me of", "asked me to book", "forgot", "paid for"]
+OBJECTS = ["the rent", "a hiking trip", "the flu shot", "concert tickets", "the broken boiler", "a birthday cake",
+           "tax forms", "the car service", "a yoga class", "the wedding gift", "new glasses", "a fence"]  # fmt: skip
+WHEN = ["on Monday", "last week", "in March", "yesterday", "before the holidays"]
+QUERIES = ["who asked about the boiler?", "birthday plans", "money for the apartment", "doctor appointments",
+           "music lessons", "exercise", "presents for a wedding", "car repairs", "taxes"]  # fmt: skip
+SMALL = 50  # the threshold in these tests: every user here is past it
+
+
+def _texts(count: int) -> list[str]:
+    combos = list(itertools.product(SUBJECTS, VERBS, OBJECTS, WHEN))
+    random.Random(7).shuffle(combos)
+    return [" ".join(c) + f" (note {i})" for i, c in enumerate(combos[:count])]
+
+
+def _store(services: Services) -> SqliteStore:
+    assert isinstance(services.store, SqliteStore)
+    return services.store
+
+
+def _open(path: Path, embedder: MiniLMEmbedder) -> Services:
+    services = Services.over(open_store(str(path)), embedder=embedder)
+    _store(services).vector_index_min = SMALL
+    return services
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "many.db"
+
+
+@pytest.fixture
+def services(db: Path, embedder: MiniLMEmbedder) -> Iterator[Services]:
+    services = _open(db, embedder)
+    made = services.memories.create_many(USER, [{"content": t} for t in _texts(300)])
+    for memory in made[::10]:
+        services.memories.update(USER, memory.id, {"tags": ["tenth"]})
+    yield services
+    services.close()
+
+
+def _query(embedder: MiniLMEmbedder, text: str) -> bytes:
+    return np.asarray(embedder.embed([text])[0], dtype=np.float32).tobytes()
+
+
+def _search(
+    services: Services,
+    vector: bytes,
+    *,
+    exact: bool = False,
+    filter: Filter | None = None,
+    deleted: DeletedMode = "exclude",
+    limit: int = 10,
+) -> list[tuple[str, float]]:
+    store = _store(services)
+    store.vector_index_min = 10**9 if exact else SMALL
+    try:
+        return store.vector_candidates(USER, vector, filter=filter, deleted=deleted, limit=limit)
+    finally:
+        store.vector_index_min = SMALL
+
+
+def _agree(services: Services, vector: bytes, **kwargs: object) -> list[tuple[str, float]]:
+    """The approximate answer, checked against exact search: the same scores in the same order, each
+    memory's score its exact one, and a memory exact search does not return only in a tie at the end
+    (scores equal to float precision may swap: the two paths sum in different orders)."""
+    found = _search(services, vector, **kwargs)  # type: ignore[arg-type]
+    expected = _search(services, vector, exact=True, **kwargs)  # type: ignore[arg-type]
+    assert [s for _, s in found] == pytest.approx([s for _, s in expected], abs=1e-5)
+    exact_scores = dict(expected)
+    for memory_id, score in found:
+        assert score == pytest.approx(exact_scores.get(memory_id, expected[-1][1]), abs=1e-5)
+    return found
+
+
+def _ids(found: list[tuple[str, float]]) -> list[str]:
+    return [i for i, _ in found]
+
+
+def _files(db: Path) -> list[Path]:
+    return sorted(Path(str(db) + ".vectors").glob("*.usearch"))
+
+
+def test_the_index_answers_as_exact_search_does(services: Services, db: Path, embedder: MiniLMEmbedder) -> None:
+    for question in QUERIES:
+        for limit in (1, 10, 50):
+            assert len(_agree(services, _query(embedder, question), limit=limit)) == limit
+    assert len(_files(db)) == 1  # written beside the database
+
+
+def test_below_the_threshold_no_index_is_made(services: Services, db: Path, embedder: MiniLMEmbedder) -> None:
+    _search(services, _query(embedder, QUERIES[0]), exact=True)
+    assert _files(db) == []
+
+
+def test_by_default_every_user_is_searched_exactly(db: Path, embedder: MiniLMEmbedder) -> None:
+    services = Services.over(open_store(str(db)), embedder=embedder)
+    services.memories.create_many(USER, [{"content": t} for t in _texts(2 * SMALL)])
+    assert _store(services).vector_index_min is None
+    _store(services).vector_candidates(USER, _query(embedder, QUERIES[0]), filter=None, deleted="exclude", limit=5)
+    assert _files(db) == [] and _store(services)._vectors is not None  # the exact in-memory path
+    services.close()
+    chosen = open_store(str(db), vector_index_min=SMALL)
+    assert isinstance(chosen, SqliteStore) and chosen.vector_index_min == SMALL
+    chosen.close()
+
+
+def test_recall_of_the_graph_alone(services: Services, embedder: MiniLMEmbedder) -> None:
+    """The index's own order (before re-scoring) finds most of the exact top 10 among its first 10."""
+    store = _store(services)
+    _search(services, _query(embedder, QUERIES[0]))
+    assert store._approximate is not None
+    (index,) = store._approximate._indexes.values()
+    hits = 0
+    for question in QUERIES:
+        vector = _query(embedder, question)
+        expected = {i for i, _ in _search(services, vector, exact=True)}
+        keys = index.search(vector, 10)
+        with store.db.read() as conn:
+            marks = ",".join("?" * len(keys))
+            found = {r[0] for r in conn.execute(f"SELECT id FROM memories WHERE rowid IN ({marks})", keys)}
+        hits += len(found & expected)
+    assert hits / (10 * len(QUERIES)) >= 0.9
+
+
+def test_a_missing_or_damaged_index_is_rebuilt(services: Services, db: Path, embedder: MiniLMEmbedder) -> None:
+    vector = _query(embedder, QUERIES[1])
+    before = _agree(services, vector)
+    services.close()
+    shutil.rmtree(str(db) + ".vectors")
+    again = _open(db, embedder)
+    assert _ids(_agree(again, vector)) == _ids(before)
+    (path,) = _files(db)
+    again.close()
+    path.write_bytes(b"not an index at all" * 100)
+    damaged = _open(db, embedder)
+    assert _ids(_agree(damaged, vector)) == _ids(before)
+    damaged.close()
+
+
+def test_an_old_file_is_caught_up_and_an_impossible_one_rebuilt(
+    services: Services, db: Path, embedder: MiniLMEmbedder
+) -> None:
+    vector = _query(embedder, "the boiler broke again and flooded the kitchen")
+    _agree(services, vector)
+    (old,) = _files(db)
+    kept = old.read_bytes()
+    made = services.memories.create(USER, {"content": "The boiler broke again and flooded the kitchen"})
+    services.close()
+    fresh = _open(db, embedder)  # a new process finds the file written before the new memory
+    assert _agree(fresh, vector)[0][0] == made.id
+    fresh.close()
+    for path in _files(db):
+        path.unlink()
+    seq = int(old.stem.rpartition("-")[2])
+    (old.parent / f"{old.stem.rpartition('-')[0]}-{seq + 10_000}.usearch").write_bytes(kept)  # from the future
+    future = _open(db, embedder)
+    assert _agree(future, vector)[0][0] == made.id
+    assert [p.stem.endswith(f"-{seq + 10_000}") for p in _files(db)] == [False]  # replaced
+    future.close()
+
+
+def test_deleted_restored_updated_and_purged_memories(services: Services, embedder: MiniLMEmbedder) -> None:
+    vector = _query(embedder, QUERIES[0])
+    top = _agree(services, vector)[0][0]
+    services.memories.delete(USER, top)
+    assert top not in dict(_agree(services, vector))
+    assert top in dict(_agree(services, vector, deleted="only"))
+    assert top in dict(_agree(services, vector, deleted="include", limit=50))
+    services.memories.restore(USER, top)
+    assert _agree(services, vector)[0][0] == top
+    far = _agree(services, _query(embedder, "completely unrelated: quantum chromodynamics"), limit=1)[0][0]
+    services.memories.update(USER, far, {"content": QUERIES[0]})
+    assert _agree(services, vector)[0][0] == far
+    services.memories.delete(USER, far, permanent=True)
+    assert far not in dict(_agree(services, vector, deleted="include", limit=50))
+
+
+@pytest.mark.parametrize(
+    "spec", [{"tags": "tenth"}, {"weight": {"gte": 0}}, {"not": {"tags": "tenth"}}], ids=["few", "all", "most"]
+)
+def test_filters_select_exactly(services: Services, embedder: MiniLMEmbedder, spec: dict[str, object]) -> None:
+    tree = parse_filter(spec)
+    with _store(services).db.read() as conn:
+        tagged = {r[0] for r in conn.execute("SELECT id FROM memories WHERE tags LIKE '%tenth%'")}
+    assert len(tagged) == 30
+    for question in QUERIES[:4]:
+        found = _agree(services, _query(embedder, question), filter=tree, limit=20)
+        assert len(found) == 20
+        if spec == {"tags": "tenth"}:
+            assert {i for i, _ in found} <= tagged
+        if "not" in spec:
+            assert not {i for i, _ in found} & tagged
+
+
+def test_a_broad_filter_that_the_nearest_fail_falls_back_to_exact(
+    services: Services, embedder: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from remember.store.sqlite import approximate
+
+    monkeypatch.setattr(approximate, "EXACT_AT_MOST", 5)  # the tagged memories are "many"
+    monkeypatch.setattr(approximate, "MAX_REACH", 150)
+    tree = parse_filter({"tags": "tenth"})
+    for question in QUERIES[:3]:
+        assert len(_agree(services, _query(embedder, question), filter=tree, limit=30)) == 30
+
+
+def test_another_process_writes_are_seen(services: Services, db: Path, embedder: MiniLMEmbedder) -> None:
+    vector = _query(embedder, "a parrot that sings opera at dawn")
+    _agree(services, vector)
+    other = _open(db, embedder)
+    made = other.memories.create(USER, {"content": "A parrot that sings opera at dawn"})
+    assert _agree(services, vector)[0][0] == made.id
+    other.memories.delete(USER, made.id)
+    assert made.id not in dict(_agree(services, vector))
+    other.close()
+
+
+def test_many_changes_are_folded_into_a_new_file(
+    services: Services, db: Path, embedder: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ann, "FOLD_AT", 5)
+    vector = _query(embedder, QUERIES[2])
+    _agree(services, vector)
+    (first,) = _files(db)
+    services.memories.create_many(USER, [{"content": f"rent money for the flat, part {i}"} for i in range(8)])
+    _agree(services, vector)
+    (second,) = _files(db)
+    assert second != first  # the older file is gone, the newer one holds the changes
+    services.close()
+    later = _open(db, embedder)
+    assert _agree(later, vector)
+    later.close()
+
+
+def test_cosines_are_exact_without_loading_the_matrix(services: Services, embedder: MiniLMEmbedder) -> None:
+    store = _store(services)
+    vector = _query(embedder, QUERIES[3])
+    ids = [m.id for m in services.memories.list(USER, limit=20).items]
+    found = store.cosines(USER, vector, [*ids, "no-such-memory"])
+    assert store._vectors is None  # the in-memory matrix was never loaded
+    store.vector_index_min = 10**9
+    assert found == pytest.approx(store.cosines(USER, vector, ids))
+
+
+def test_hybrid_search_through_the_service(services: Services) -> None:
+    hits = services.search.search(USER, "who complained about the broken boiler", limit=5)
+    assert len(hits.hits) == 5
+
+
+def test_the_model_still_loads_after_the_index_library() -> None:
+    """A server may search by a stored vector (find similar) before it first embeds a text."""
+    code = (
+        "from remember.store.sqlite import ann; ann._new_index(8); "
+        "from remember.search.embedders import MiniLMEmbedder; print(MiniLMEmbedder().embed(['ok']).shape)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "(1, 384)" in done.stdout
