@@ -13,11 +13,11 @@ import json
 import random
 import tempfile
 import time
-import warnings
 from pathlib import Path
 from typing import Any
 
 from bench.locomo import DATA, turns
+from bench.postgres import embedded_postgres_url
 from bench.report import Table, percentiles, timed
 
 BATCH = 1_000
@@ -126,18 +126,12 @@ def run(quick: bool = False) -> dict[str, Any]:
         sqlite = Services.over(open_store(str(Path(tmp) / "bench.db")), embedder=embedder)
         results.append(measure_store("SQLite", sqlite, batch, questions, rounds))
         sqlite.close()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            import embedded_postgres
-        server = embedded_postgres.get_server(Path(tmp) / "pg", cleanup_mode="delete")
-        try:
-            pg = Services.over(open_store(server.get_uri("postgres")), embedder=embedder)
+        with embedded_postgres_url(Path(tmp) / "pg") as url:
+            pg = Services.over(open_store(url), embedder=embedder)
             pg.indexer.state()  # record the embedder, so the HNSW index exists before the load
             results.append(measure_store("PostgreSQL", pg, batch, questions, rounds))
             recall = hnsw_recall(pg.store, vectors, questions, embedder, rounds)
             pg.close()
-        finally:
-            server.cleanup()
     table = Table(f"Backends side by side ({n:,} memories)", ["backend", "measure", "p50", "p95", "note"])
     table.add("-", "embedding (not part of ingest below)", embed_rate, None, "texts/s")
     for r in results:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 import tempfile
 import time
-import warnings
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from functools import partial
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.backends import corpus, settle
+from bench.postgres import embedded_postgres_url
 from bench.report import Table, percentiles
 
 SIZE = 5_000
@@ -122,18 +122,12 @@ def run(quick: bool = False) -> dict[str, Any]:
         loads.append(("SQLite", load(sqlite, n, pool, vectors)))
         results.append(measure("SQLite", sqlite, rounds, n))
         sqlite.close()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            import embedded_postgres
-        server = embedded_postgres.get_server(Path(tmp) / "pg", cleanup_mode="delete")
-        try:
-            pg = Services.over(open_store(server.get_uri("postgres")), embedder=embedder)
+        with embedded_postgres_url(Path(tmp) / "pg") as url:
+            pg = Services.over(open_store(url), embedder=embedder)
             pg.indexer.state()
             loads.append(("PostgreSQL", load(pg, n, pool, vectors)))
             results.append(measure("PostgreSQL", pg, rounds, n))
             pg.close()
-        finally:
-            server.cleanup()
     table = Table(f"Relationships ({n:,} memories, {n:,} relationships)", ["backend", "measure", "p50", "p95", "note"])
     for name, rates in loads:
         table.add(name, "load relationships", rates["relationships_per_s"], None, "per s, terms and vectors given")

@@ -22,13 +22,13 @@ import subprocess
 import sys
 import tempfile
 import time
-import warnings
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.postgres import embedded_postgres_url
 from bench.report import Table
 
 MIX = ("create", "create", "create", "search", "search", "update", "update", "list", "list", "template")
@@ -340,14 +340,8 @@ def run(quick: bool = False) -> dict[str, Any]:
         root = Path(tmp)
         results["sqlite"] = load_run(f"sqlite:///{root / 'load.db'}", root / "h1", clients=clients, ops=ops, idle=idle)
         results["sqlite_kill9"] = kill_run(f"sqlite:///{root / 'kill.db'}", root / "h2", kills=kills)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            import embedded_postgres
-        pg = embedded_postgres.get_server(root / "pg", cleanup_mode="delete")
-        try:
-            results["postgres"] = load_run(pg.get_uri("postgres"), root / "h3", clients=clients, ops=ops, idle=idle)
-        finally:
-            pg.cleanup()
+        with embedded_postgres_url(root / "pg") as url:
+            results["postgres"] = load_run(url, root / "h3", clients=clients, ops=ops, idle=idle)
     table = Table(
         f"Remote load: {clients} clients x {ops} operations, {idle} idle sessions, loopback",
         ["backend", "ops/s", "errors", "lost", "p50 ms", "p95 ms", "p99 ms"],

@@ -21,12 +21,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from bench.backends import corpus, settle
+from bench.postgres import embedded_postgres_url
 from bench.report import Table, percentiles, timed
 
 SIZE = 100_000  # memories; --scale-size sets it
@@ -150,12 +150,8 @@ def postgres_side(tmp: Path, texts: list[str], vectors: Any, questions: list[str
     from remember.service import Services
     from remember.store import open_store
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        import embedded_postgres
-    server = embedded_postgres.get_server(tmp / "pg", cleanup_mode="delete")
-    try:
-        services = Services.over(open_store(server.get_uri("postgres")), embedder=embedder)
+    with embedded_postgres_url(tmp / "pg") as url:
+        services = Services.over(open_store(url), embedder=embedder)
         services.indexer.state()  # record the embedder, so the HNSW index exists before the load
         rate = ingest(services, texts, vectors)
         rng = np.random.default_rng(8)
@@ -163,8 +159,6 @@ def postgres_side(tmp: Path, texts: list[str], vectors: Any, questions: list[str
         figures = {"recall_questions": recall(services.store, vectors, asked)}
         timings = searches(services, questions)
         services.close()
-    finally:
-        server.cleanup()
     return {"backend": "PostgreSQL", "ingest_per_s": rate, **figures, "default": timings}
 
 
