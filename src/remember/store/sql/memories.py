@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from remember.errors import Conflict, NotFound, StoreError, excerpt
+from remember.errors import StoreError, excerpt
 from remember.models import HistoryEntry, IndexEntry, Memory, MemoryChange
 from remember.store.sql.base import SqlBase
 from remember.store.sql.dialect import chunks
@@ -21,7 +21,7 @@ from remember.store.sql.rows import (
     memory_from_row,
     memory_params,
 )
-from remember.store.sql.session import Session
+from remember.store.sql.session import Session, check_version
 
 SORT_COLUMNS = frozenset({"created_at", "updated_at", "weight", "occurred_at"})
 CHUNK = 500  # ids bound in one statement
@@ -213,18 +213,7 @@ class MemoryTables(SqlBase):
         memory = change.memory
         # The user's index lock first, then the row: every index writer takes them in this order.
         s.lock_users([memory.user_id])
-        # A row lock makes a concurrent writer wait here, then see the version written before it.
-        row = s.one(
-            f"SELECT version FROM memories WHERE user_id = ? AND id = ?{self.dialect.for_update}",
-            (memory.user_id, memory.id),
-        )
-        if row is None:
-            raise NotFound(f"Memory {memory.id} no longer exists.")
-        if row[0] != change.expected_version:
-            raise Conflict(
-                f"Memory {memory.id} was changed by someone else (now version {row[0]}, "
-                f"expected {change.expected_version}); fetch it again and reapply your change."
-            )
+        check_version(s, "memories", "Memory", memory.user_id, memory.id, change.expected_version)
         s.run("DELETE FROM memory_tags WHERE user_id = ? AND memory_id = ?", (memory.user_id, memory.id))
         s.run(
             f"UPDATE memories SET {MEMORY_ASSIGNMENTS}, content_hash = ? WHERE user_id = ? AND id = ?",

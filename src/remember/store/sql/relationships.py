@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from remember.errors import Conflict, NotFound, StoreError
+from remember.errors import Conflict, StoreError
 from remember.models import HistoryEntry, Relationship, RelationshipChange, RelationshipQuery
 from remember.store.sql.base import SqlBase
 from remember.store.sql.dialect import chunks
 from remember.store.sql.rows import history_from_row, history_params
-from remember.store.sql.session import Row, Session
+from remember.store.sql.session import Row, Session, check_version
 
 CHUNK = 500
 COLUMNS = "r.id, r.relationship_type, r.observation, r.strength, r.confidence, r.tags, r.version, " \
@@ -103,16 +103,7 @@ class RelationshipTables(SqlBase):
         d = self.dialect
         with self.writing() as s:
             s.lock_users([rel.user_id])
-            row = s.one(
-                f"SELECT version FROM relationships WHERE user_id = ? AND id = ?{d.for_update}", (rel.user_id, rel.id)
-            )
-            if row is None:
-                raise NotFound(f"Relationship {rel.id} no longer exists.")
-            if row[0] != change.expected_version:
-                raise Conflict(
-                    f"Relationship {rel.id} was changed by someone else (now version {row[0]}, expected "
-                    f"{change.expected_version}); fetch it again and reapply your change."
-                )
+            check_version(s, "relationships", "Relationship", rel.user_id, rel.id, change.expected_version)
             seq = _next_seq(s, rel.user_id)
             s.run(
                 "UPDATE relationships SET relationship_type = ?, observation = ?, strength = ?, confidence = ?, "

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
+from remember.errors import Conflict, NotFound
 from remember.store.sql.dialect import Dialect
 
 Row = Sequence[Any]
@@ -51,3 +52,16 @@ class Session:
 
     def lock_users(self, user_ids: Iterable[str]) -> None:
         self.dialect.lock_users(self.raw, user_ids)
+
+
+def check_version(s: Session, table: str, noun: str, user_id: str, row_id: str, expected: int) -> None:
+    """Lock the row (``FOR UPDATE`` where the backend has it) and make sure it is still at ``expected``:
+    a concurrent writer waits here, then sees the version written before it."""
+    row = s.one(f"SELECT version FROM {table} WHERE user_id = ? AND id = ?{s.dialect.for_update}", (user_id, row_id))
+    if row is None:
+        raise NotFound(f"{noun} {row_id} no longer exists.")
+    if row[0] != expected:
+        raise Conflict(
+            f"{noun} {row_id} was changed by someone else (now version {row[0]}, "
+            f"expected {expected}); fetch it again and reapply your change."
+        )
