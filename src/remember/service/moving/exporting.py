@@ -37,12 +37,12 @@ def live_memories(store: MemoryStore, user_id: str) -> Iterator[Memory]:
 def to_markdown(store: ExportStore, user_id: str, folder: Path) -> int:
     """One note per live memory, each with its relationships to the other notes written."""
     permalinks = {m.id: markdown.file_name(m).removesuffix(".md") for m in live_memories(store, user_id)}
+    linked = _links(store, user_id, list(permalinks))
 
     def relations(memory: Memory) -> list[tuple[str, str]]:
-        rels = store.links_of(user_id, [memory.id], trust=trust_level()).get(memory.id, [])
         return [
             (rel.relationship_type, permalinks[other])
-            for rel in rels
+            for rel in linked.get(memory.id, [])
             for other in rel.memory_ids
             if other != memory.id and other in permalinks
         ]
@@ -63,12 +63,19 @@ def to_server_memory(store: ExportStore, user_id: str, out: IO[str]) -> int:
     return written
 
 
+def _links(store: ExportStore, user_id: str, memory_ids: list[str]) -> dict[str, list[Relationship]]:
+    """Per memory, its visible relationships (newest first), read a page of memories at a time."""
+    linked: dict[str, list[Relationship]] = {}
+    for at in range(0, len(memory_ids), PAGE):
+        linked.update(store.links_of(user_id, memory_ids[at : at + PAGE], trust=trust_level()))
+    return linked
+
+
 def relationships_of(store: ExportStore, user_id: str, memory_ids: list[str]) -> Iterator[Relationship]:
     """Each visible relationship of these memories once, in the order first met."""
     seen: set[str] = set()
-    for at in range(0, len(memory_ids), PAGE):
-        for rels in store.links_of(user_id, memory_ids[at : at + PAGE], trust=trust_level()).values():
-            for rel in rels:
-                if rel.id not in seen:
-                    seen.add(rel.id)
-                    yield rel
+    for rels in _links(store, user_id, memory_ids).values():
+        for rel in rels:
+            if rel.id not in seen:
+                seen.add(rel.id)
+                yield rel
