@@ -42,6 +42,11 @@ def _run(settings: Settings, args: argparse.Namespace) -> int:
 
         serve(settings, args)
         return 0
+    if command == "ui":
+        from remember.cli.ui_command import ui
+
+        ui(settings, args)
+        return 0
     from remember.app import open_services
     from remember.cli import commands
 

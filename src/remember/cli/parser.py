@@ -32,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
         parser.add_argument(flag, metavar=metavar, help=summary)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, help="what to do")
     _serve(commands)
+    _ui(commands)
     _add(commands)
     _get(commands)
     _list(commands)
@@ -85,6 +86,16 @@ def _serve(commands: Commands) -> None:
         action="store_true",
         help="with --http on loopback only: no tokens, every request acts for --user",
     )
+
+
+def _ui(commands: Commands) -> None:
+    sub = commands.add_parser(
+        "ui",
+        help="open the dashboard in the browser",
+        description="Serve the dashboard on 127.0.0.1 for --user and open the browser, logged in.",
+    )
+    sub.add_argument("--port", type=int, help="port to listen on (default: a free one)")
+    sub.add_argument("--no-browser", action="store_true", help="only print the login link")
 
 
 def _memory_options(sub: argparse.ArgumentParser) -> None:

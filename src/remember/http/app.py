@@ -1,4 +1,5 @@
-"""The HTTP application: the MCP server on ``/mcp`` with its auth, checks and limits, and ``/health``.
+"""The HTTP application: the MCP server on ``/mcp`` with its auth, checks and limits, ``/health``, and
+the dashboard (``web/``) on ``/`` behind the same tokens.
 
 Built from the SDK's own parts: ``MCPServer.streamable_http_app`` (session-based
 revisions and the stateless 2026-07-28 one), its bearer-token middleware and
@@ -10,10 +11,10 @@ limit. ``Guard`` (``limits.py``) rate-limits in front of it all.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from mcp.server.auth.provider import TokenVerifier
+from mcp.server.auth.provider import AccessToken, TokenVerifier
 from mcp.server.auth.settings import AuthSettings, ClientRegistrationOptions, RevocationOptions
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.requests import Request
@@ -29,18 +30,27 @@ from remember.http.limits import Guard, RateLimit, unavailable
 from remember.mcp.caller import Caller
 from remember.mcp.server import CallLimits, RememberServer, build_server
 from remember.service import Services
+from remember.web.codes import LoginCodes
+from remember.web.context import WebContext
+from remember.web.routes import web_routes
+
+if TYPE_CHECKING:
+    from remember.http.oauth_server import RememberAuthorizationServer
 
 MCP_PATH = "/mcp"
 LOOPBACK_HOSTS = ("127.0.0.1:*", "localhost:*", "[::1]:*")
 LOOPBACK_ORIGINS = ("http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*")
 
 
-def build_app(services: Services, settings: Settings, *, auth: bool = True) -> ASGIApp:
-    """The ASGI application of ``remember serve --http``; ``auth=False`` only on loopback."""
+def build_app(services: Services, settings: Settings, *, auth: bool = True, codes: LoginCodes | None = None) -> ASGIApp:
+    """The ASGI application of ``remember serve --http``; ``auth=False`` only on loopback.
+
+    ``codes`` are the one-time login links the dashboard redeems (``remember ui`` issues them).
+    """
     http = settings.http
     if not auth:
         refuse_open_beyond_loopback(http)
-    server = _server(services, settings, auth=auth)
+    server, verifier = _server(services, settings, auth=auth)
 
     @server.custom_route("/health", methods=["GET"])  # type: ignore[untyped-decorator]  # the SDK's, untyped
     async def health(_: Request) -> JSONResponse:
@@ -54,6 +64,7 @@ def build_app(services: Services, settings: Settings, *, auth: bool = True) -> A
     )
     if http.oauth_server:
         app.router.routes.insert(0, _authorization_server_metadata(http))
+    app.router.routes.extend(web_routes(_web_context(services, settings, verifier, codes)))
     app.add_exception_handler(500, unavailable)
     return Guard(app, RateLimit(http.rate_limit) if http.rate_limit else None)
 
@@ -87,13 +98,27 @@ def refuse_open_beyond_loopback(http: HttpSettings) -> None:
         )
 
 
-def _server(services: Services, settings: Settings, *, auth: bool) -> RememberServer:
+def _web_context(
+    services: Services, settings: Settings, verifier: TokenVerifier | None, codes: LoginCodes | None
+) -> WebContext:
+    return WebContext(
+        services,
+        settings,
+        verifier,
+        allowed_hosts=transport_security(settings.http).allowed_hosts,
+        open_caller=Caller(settings.user, settings.trust_level) if verifier is None else None,
+        codes=codes or LoginCodes(),
+    )
+
+
+def _server(services: Services, settings: Settings, *, auth: bool) -> tuple[RememberServer, TokenVerifier | None]:
+    """The MCP server, and the verifier of the tokens it takes (None without auth)."""
     http = settings.http
     limits = CallLimits(timeout=http.call_timeout, max_result_bytes=http.max_result_bytes)
     cache = settings.home / "cache"
     if not auth:
         caller = Caller(settings.user, settings.trust_level)
-        return build_server(services, lambda: caller, cache_dir=cache, limits=limits)
+        return build_server(services, lambda: caller, cache_dir=cache, limits=limits), None
     resource = resource_url(http)
     if http.oauth_server:
         return _with_authorization_server(services, http, resource, cache, limits)
@@ -110,12 +135,12 @@ def _server(services: Services, settings: Settings, *, auth: bool) -> RememberSe
             validate_token_resource=True,
         ),
     }
-    return build_server(services, http_caller, cache_dir=cache, limits=limits, **sdk)
+    return build_server(services, http_caller, cache_dir=cache, limits=limits, **sdk), sdk["token_verifier"]
 
 
 def _with_authorization_server(
     services: Services, http: HttpSettings, resource: str, cache: Path, limits: CallLimits
-) -> RememberServer:
+) -> tuple[RememberServer, TokenVerifier]:
     """The server as its own authorization server (API tokens keep working beside its access tokens)."""
     if http.oauth_issuer or http.oauth_jwks_url:
         raise ConfigError(
@@ -139,7 +164,17 @@ def _with_authorization_server(
     show, answer = consent.routes(provider)
     server.custom_route("/consent", methods=["GET"])(show)
     server.custom_route("/consent", methods=["POST"])(answer)
-    return server
+    return server, IssuedTokens(provider)
+
+
+class IssuedTokens:
+    """The built-in authorization server's access tokens (and API tokens), as a ``TokenVerifier``."""
+
+    def __init__(self, provider: RememberAuthorizationServer) -> None:
+        self.provider = provider
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        return await self.provider.load_access_token(token)
 
 
 def _external_issuer(http: HttpSettings, resource: str) -> TokenVerifier:

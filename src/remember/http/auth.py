@@ -60,5 +60,12 @@ def http_caller() -> Caller:
     token = get_access_token()
     if token is None or not token.subject:
         raise AccessDenied("This request carries no verified token; send 'Authorization: Bearer <token>'.")
+    return caller_of_token(token)
+
+
+def caller_of_token(token: AccessToken) -> Caller:
+    """Who a verified token acts for: its subject, at its trust level (1 unless it names one)."""
+    if not token.subject:
+        raise AccessDenied("This token names no user; make one with `remember token create --user NAME`.")
     trust = (token.claims or {}).get(TRUST_CLAIM, 1.0)
     return Caller(token.subject, min(1.0, max(0.0, float(trust))))

@@ -15,16 +15,17 @@ from types import FrameType
 from remember.config import Settings
 from remember.http.app import build_app
 from remember.service import Services
+from remember.web.codes import LoginCodes
 
 GRACE = 10  # seconds for requests in flight at shutdown (an open event stream is closed after it)
 
 log = logging.getLogger(__name__)
 
 
-def run(services: Services, settings: Settings, *, auth: bool = True) -> None:
+def run(services: Services, settings: Settings, *, auth: bool = True, codes: LoginCodes | None = None) -> None:
     import uvicorn
 
-    app = build_app(services, settings, auth=auth)
+    app = build_app(services, settings, auth=auth, codes=codes)
     http = settings.http
     config = uvicorn.Config(
         app,
@@ -36,7 +37,12 @@ def run(services: Services, settings: Settings, *, auth: bool = True) -> None:
         proxy_headers=False,
     )
     server = uvicorn.Server(config)
-    log.warning("remember serves MCP at http://%s:%s/mcp (%s)", http.host, http.port, "tokens" if auth else "no auth")
+    log.warning(
+        "remember serves MCP at http://%s:%s/mcp and the dashboard at / (%s)",
+        http.host,
+        http.port,
+        "tokens" if auth else "no auth",
+    )
     previous = signal.signal(signal.SIGTERM, _stopped)
     try:
         server.run()

@@ -1,0 +1,163 @@
+"""Dashboard endpoints: a request read, checked and bound to its user, a service called, JSON answered.
+
+``endpoint`` turns a plain function of a ``Call`` into a Starlette endpoint. The
+function runs in a worker thread acting as the request's caller (``acting_as``:
+its user and trust level), so it calls the services exactly as the MCP tools do
+and the same rules hold. A ``RememberError`` becomes a JSON answer with the
+status that fits and the message the CLI would print, plus every field problem:
+
+    {"error": "ValidationFailed", "message": "...", "errors": [{"field": ..., "code": ..., "message": ...}]}
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import anyio.to_thread
+from pydantic import BaseModel
+from pydantic_core import to_jsonable_python
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from remember.errors import (
+    AccessDenied,
+    ConfigError,
+    Conflict,
+    NotFound,
+    RememberError,
+    StoreError,
+    StoreReadOnly,
+    StoreUnavailable,
+    ValidationFailed,
+)
+from remember.mcp.caller import Caller, acting_as
+from remember.web.session import NotLoggedIn, RefusedRequest, caller_of, check_request
+
+if TYPE_CHECKING:
+    from remember.service import Services
+    from remember.web.context import WebContext
+
+log = logging.getLogger(__name__)
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+@dataclass(frozen=True)
+class Call:
+    """One API request, read: who it acts for, its path and query parameters, its JSON body."""
+
+    services: Services
+    caller: Caller
+    path: Mapping[str, str]
+    query: Mapping[str, str]
+    body: Any
+    query_lists: Mapping[str, list[str]]
+
+    @property
+    def user(self) -> str:
+        return self.caller.user
+
+    def text(self, name: str, default: str | None = None) -> str | None:
+        value = self.query.get(name)
+        return value if value not in (None, "") else default
+
+    def number(self, name: str, default: int, low: int, high: int) -> int:
+        """A whole-number query parameter within ``low``..``high``."""
+        given = self.query.get(name)
+        if given in (None, ""):
+            return default
+        try:
+            value = int(given)
+        except ValueError:
+            value = low - 1
+        if not low <= value <= high:
+            raise ValidationFailed.single(name, "range", f"{name} is a whole number from {low} to {high}.", given)
+        return value
+
+    def flag(self, name: str, default: bool = False) -> bool:
+        given = self.query.get(name)
+        if given in (None, ""):
+            return default
+        if given.lower() in ("1", "true", "yes"):
+            return True
+        if given.lower() in ("0", "false", "no"):
+            return False
+        raise ValidationFailed.single(name, "type", f"{name} is true or false.", given)
+
+    def json_object(self) -> dict[str, Any]:
+        """The body, which must be a JSON object."""
+        if not isinstance(self.body, dict):
+            raise ValidationFailed.single("body", "type", "Send a JSON object as the request body.")
+        return self.body
+
+
+Handler = Callable[[Call], Any]
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def endpoint(ctx: WebContext, handler: Handler) -> Endpoint:
+    """``handler`` as a Starlette endpoint of the dashboard's API."""
+
+    async def serve(request: Request) -> Response:
+        try:
+            check_request(request, ctx.allowed_hosts)
+            caller = await caller_of(request, ctx)
+            call = Call(
+                services=ctx.services,
+                caller=caller,
+                path=dict(request.path_params),
+                query=dict(request.query_params),
+                body=await _body(request),
+                query_lists={k: request.query_params.getlist(k) for k in request.query_params},
+            )
+            result = await anyio.to_thread.run_sync(_acting, caller, handler, call)
+        except RememberError as problem:
+            return error_response(problem)
+        if isinstance(result, Response):
+            return result
+        return JSONResponse(jsonable(result), headers=NO_STORE)
+
+    return serve
+
+
+def _acting(caller: Caller, handler: Handler, call: Call) -> Any:
+    with acting_as(caller):
+        return handler(call)
+
+
+async def _body(request: Request) -> Any:
+    if request.method in ("GET", "HEAD", "DELETE"):
+        return None
+    raw = await request.body()
+    if not raw.strip():
+        return None
+    try:
+        return json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValidationFailed.single("body", "json", f"The request body is not JSON: {exc}.") from exc
+
+
+def jsonable(result: Any) -> Any:
+    if isinstance(result, BaseModel):
+        return result.model_dump(mode="json", exclude_none=True)
+    return to_jsonable_python(result)
+
+
+def status_of(problem: RememberError) -> int:
+    statuses: list[tuple[type[RememberError], int]] = [
+        (NotLoggedIn, 401), (RefusedRequest, 403), (NotFound, 404), (ValidationFailed, 422), (AccessDenied, 403),
+        (Conflict, 409), (StoreUnavailable, 503), (StoreReadOnly, 503), (StoreError, 500), (ConfigError, 500),
+    ]  # fmt: skip
+    return next((status for kind, status in statuses if isinstance(problem, kind)), 400)
+
+
+def error_response(problem: RememberError) -> JSONResponse:
+    body: dict[str, Any] = {"error": type(problem).__name__, "message": problem.message}
+    if isinstance(problem, ValidationFailed):
+        body["errors"] = [e.as_dict() for e in problem.errors]
+    if status_of(problem) >= 500:
+        log.warning("dashboard request failed: %s", problem.message)
+    return JSONResponse(jsonable(body), status_code=status_of(problem), headers=NO_STORE)

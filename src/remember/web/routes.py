@@ -1,0 +1,89 @@
+"""The dashboard's routes in the HTTP application: the page, its files, the login link and the API.
+
+``GET /`` is the page (one HTML file; the code in ``static/`` draws each view),
+``GET /login?code=…`` redeems a one-time link of ``remember ui`` and sets the
+session cookie, ``/static/…`` the page's files, ``/api/…`` the JSON API
+(``api/``). Every answer carries headers that keep the page to its own files
+(a Content-Security-Policy without inline scripts, no framing, no referrer).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, RedirectResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from remember.errors import RememberError
+from remember.web import api
+from remember.web.api.session import set_session
+from remember.web.context import WebContext
+from remember.web.responses import Endpoint, error_response
+from remember.web.session import check_request
+
+STATIC = Path(__file__).parent / "static"
+SECURITY_HEADERS = {
+    "content-security-policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    ),
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+    "referrer-policy": "no-referrer",
+}
+
+
+def web_routes(ctx: WebContext) -> list[BaseRoute]:
+    return [
+        Route("/", _page(ctx), methods=["GET"]),
+        Route("/login", _login_link(ctx), methods=["GET"]),
+        Mount("/static", app=Secured(StaticFiles(directory=STATIC)), name="static"),
+        *api.routes(ctx),
+    ]
+
+
+def _page(ctx: WebContext) -> Endpoint:
+    async def serve(request: Request) -> Response:
+        try:
+            check_request(request, ctx.allowed_hosts)
+        except RememberError as problem:
+            return error_response(problem)
+        return FileResponse(STATIC / "index.html", headers={**SECURITY_HEADERS, "cache-control": "no-cache"})
+
+    return serve
+
+
+def _login_link(ctx: WebContext) -> Endpoint:
+    async def serve(request: Request) -> Response:
+        try:
+            check_request(request, ctx.allowed_hosts)
+        except RememberError as problem:
+            return error_response(problem)
+        token = ctx.codes.redeem(request.query_params.get("code", ""))
+        if token is None:
+            return RedirectResponse("/#/login/expired", status_code=303, headers=SECURITY_HEADERS)
+        response = RedirectResponse("/", status_code=303, headers=SECURITY_HEADERS)
+        set_session(response, ctx, token)
+        return response
+
+    return serve
+
+
+class Secured:
+    """ASGI wrapper adding ``SECURITY_HEADERS`` to every answer of the app it wraps."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers += [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, sending)

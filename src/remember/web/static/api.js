@@ -1,0 +1,48 @@
+// Calls to the dashboard's JSON API. Errors arrive as ApiError, with the server's message
+// (the one the CLI prints) and its field problems.
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super((body && body.message) || `The server answered ${status}.`);
+    this.status = status;
+    this.kind = (body && body.error) || "Error";
+    this.errors = (body && body.errors) || [];
+  }
+}
+
+export let onLoggedOut = () => {};
+export function whenLoggedOut(handler) { onLoggedOut = handler; }
+
+function url(path, query) {
+  const u = new URL(path, location.origin);
+  for (const [k, v] of Object.entries(query || {})) {
+    if (v === undefined || v === null || v === "") continue;
+    for (const one of Array.isArray(v) ? v : [v]) u.searchParams.append(k, String(one));
+  }
+  return u.pathname + u.search;
+}
+
+export async function api(path, { method = "GET", body, query, raw = false } = {}) {
+  const headers = { "Accept": "application/json" };
+  if (method !== "GET") headers["X-Remember-Request"] = "1";
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  let response;
+  try {
+    response = await fetch(url(path, query), {
+      method, headers, credentials: "same-origin",
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new ApiError(0, { error: "Unreachable", message: "The server cannot be reached: is `remember` still running?" });
+  }
+  if (raw && response.ok) return response;
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch (e) { data = { message: text }; }
+  if (!response.ok) {
+    const error = new ApiError(response.status, data);
+    if (response.status === 401) onLoggedOut(error);
+    throw error;
+  }
+  return data;
+}

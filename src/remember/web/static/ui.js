@@ -1,0 +1,53 @@
+// Small helpers to build the page. Text is always set as text, never parsed as HTML.
+
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+    else if (key === "class") node.className = value;
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (value === true) node.setAttribute(key, "");
+    else node.setAttribute(key, String(value));
+  }
+  append(node, children);
+  return node;
+}
+
+function append(node, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+export function clear(node, ...children) { node.replaceChildren(); append(node, children); return node; }
+
+// An error as the CLI shows it: the message (with its "- field: problem" lines).
+export function errorBox(error) {
+  return h("div", { class: "error", role: "alert" }, error && error.message ? error.message : String(error));
+}
+
+export function okBox(text) { return h("div", { class: "ok", role: "status" }, text); }
+
+export function announce(text) {
+  const status = document.getElementById("status");
+  status.textContent = "";
+  setTimeout(() => { status.textContent = text; }, 10);
+}
+
+export function when(iso) {
+  if (!iso) return "";
+  const d = new Date(iso);
+  return isNaN(d) ? String(iso) : d.toLocaleString();
+}
+
+// A labelled form control: label text, then the control; the id ties them together.
+let counter = 0;
+export function labelled(text, control, hint) {
+  const id = control.id || `f${++counter}`;
+  control.id = id;
+  const hintNode = hint ? h("div", { class: "muted", id: `${id}-hint` }, hint) : null;
+  if (hintNode) control.setAttribute("aria-describedby", hintNode.id);
+  return h("div", { class: "control" }, h("label", { for: id }, text), control, hintNode);
+}

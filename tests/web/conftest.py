@@ -1,0 +1,80 @@
+"""Fixtures of the dashboard tests: a real server, a real Chromium driven by Playwright, real users.
+
+One ``remember serve --http`` (tokens required) over a SQLite file serves each test
+module; each test acts for users of its own (``Site.user``), so tests share the
+server without sharing data. The browser is Debian's Chromium (``/usr/bin/chromium``,
+installed by ``scripts/test``); without it the browser tests are skipped, except in CI
+(``CI=true``), where they fail. ``REMEMBER_SCREENSHOTS=DIR`` keeps the screenshots the
+tests take (``Site.shot``) in DIR: docs/dashboard.md shows the ones in docs/dashboard/.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from http_support import HttpServer
+from remember.store import open_store
+from web_support import Site
+
+CHROMIUM = Path(os.environ.get("REMEMBER_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _chromium_or_skip() -> None:
+    if CHROMIUM.exists():
+        return
+    message = f"{CHROMIUM} is missing: `apt-get install chromium` (scripts/test does it as root)"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    _chromium_or_skip()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    folder = tmp_path_factory.mktemp("dashboard")
+    url = f"sqlite:///{folder / 'remember.db'}"
+    open_store(url).close()  # migrated before the server and the tests open it
+    server = HttpServer(folder / "home", url).start()
+    shots = Path(os.environ.get("REMEMBER_SCREENSHOTS") or folder / "shots")
+    shots.mkdir(parents=True, exist_ok=True)
+    found = Site(server, url, shots)
+    yield found
+    found.close()
+    server.stop()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    context.set_default_timeout(15_000)
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    context.close()
+    assert errors == [], f"the page's code failed: {errors}"
