@@ -49,11 +49,21 @@ function versionSelect(numbers, chosen) {
 }
 
 function diffTable(before, after) {
-  const changed = SHOWN.filter((k) => text(before[k]) !== text(after[k]));
+  before = flat(before); after = flat(after);
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  const changed = keys.filter((k) => text(before[k]) !== text(after[k]));
   if (!changed.length) return h("p", { class: "muted" }, "These versions are the same.");
   return h("table", { "aria-label": "Differences" },
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Field"), h("th", { scope: "col" }, "Change"))),
     h("tbody", {}, changed.map((k) => h("tr", {}, h("td", {}, k), h("td", {}, wordDiff(text(before[k]), text(after[k])))))));
+}
+
+// Template fields compared one by one: structured_content.<field> rows.
+function flat(state) {
+  const out = { ...state };
+  delete out.structured_content;
+  for (const [k, v] of Object.entries(state.structured_content || {})) out[`structured_content.${k}`] = v;
+  return out;
 }
 
 function text(value) {
@@ -75,8 +85,8 @@ export function wordDiff(a, b) {
   let i = 0, j = 0;
   while (i < x.length || j < y.length) {
     if (i < x.length && j < y.length && x[i] === y[j]) { parts.push(x[i]); i++; j++; }
-    else if (j < y.length && (i === x.length || table[i][j + 1] >= table[i + 1][j])) { parts.push(h("ins", { class: "diff-add" }, y[j])); j++; }
-    else { parts.push(h("del", { class: "diff-del" }, x[i])); i++; }
+    else if (i < x.length && (j === y.length || table[i + 1][j] >= table[i][j + 1])) { parts.push(h("del", { class: "diff-del" }, x[i])); i++; }
+    else { parts.push(h("ins", { class: "diff-add" }, y[j])); j++; }
   }
   return parts;
 }
