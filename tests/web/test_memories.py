@@ -141,3 +141,16 @@ def test_another_users_memory_is_unreachable_by_its_address(site: Site, page: An
         answer = httpx2.request(method, f"{site.url}{path}", headers=headers, json=body)
         assert answer.status_code == 404, (method, path, answer.text)
     assert logical_fingerprint(site.store, [owner]) == before
+
+
+def test_hostile_text_in_a_memory_is_shown_as_text(site: Site, page: Any) -> None:
+    user = site.user("xss")
+    hostile = '<img src=x onerror="window.hacked = 1"><script>window.hacked = 2</script>'
+    memory_id = site.services.memories.create(user, {"content": hostile, "title": hostile, "tags": ["<b>t</b>"]}).id
+    site.log_in(page, user)
+    expect(page.get_by_role("link", name=hostile)).to_be_visible()
+    page.goto(f"{site.url}/#/memory/{memory_id}")
+    expect(page.get_by_role("heading", name=hostile, level=1)).to_be_visible()
+    expect(page.get_by_text("<b>t</b>", exact=True).first).to_be_visible()
+    assert page.evaluate("window.hacked") is None
+    assert page.locator("main img, main script").count() == 0

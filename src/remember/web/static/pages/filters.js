@@ -2,7 +2,7 @@
 // filter language (docs/filters.md), including conditions on a chosen template's fields.
 
 import { api } from "../api.js";
-import { clear, h, labelled } from "../ui.js";
+import { clear, errorBox, h, labelled } from "../ui.js";
 
 const OPERATORS = {
   string: ["eq", "ne", "contains", "exists"], text: ["contains", "eq", "ne", "exists"],
@@ -49,7 +49,13 @@ export function filterBuilder(onChange) {
     fields = [];
     clear(fieldRows);
     if (!template.value) { changed(); return; }
-    const found = await api(`/api/memory-templates/${encodeURIComponent(template.value)}`);
+    let found;
+    try {
+      found = await api(`/api/memory-templates/${encodeURIComponent(template.value)}`);
+    } catch (error) {
+      clear(fieldRows, errorBox(error));
+      return;
+    }
     fields = found.fields.map((f) => fieldRow(f, changed));
     clear(fieldRows, h("h3", {}, "Template fields"), fields.map((f) => f.node));
     changed();
@@ -59,7 +65,7 @@ export function filterBuilder(onChange) {
 
   api("/api/memory-templates").then((found) => {
     for (const t of found.templates) template.append(h("option", { value: t.id }, `${t.name} (${t.id})`));
-  });
+  }).catch((error) => fieldRows.append(errorBox(error)));
 
   const node = h("fieldset", { class: "filter-builder" }, h("legend", {}, "Filters"),
     h("div", { class: "row" },
