@@ -111,6 +111,9 @@ def test_hostile_and_malformed_input_is_refused_clearly_and_changes_nothing(
             answer = http.request(method, path.format(**ids), headers=WRITE, **options)
             assert answer.status_code == status, (method, path, answer.text)
             assert message in answer.json()["message"] + json.dumps(answer.json().get("errors", [])), answer.text
+        unsigned = http.patch(f"/api/memories/{mine.id}", json={"version": 1, "changes": {"content": "forged"}})
+        assert unsigned.status_code == 403 and "X-Remember-Request" in unsigned.json()["message"]
         assert theirs.id not in http.get("/api/trash").text
         assert "bob's secret" not in http.get("/api/search", params={"q": "secret", "alpha": 0}).text
+    assert httpx2.get(f"{server.url}/api/memories/{mine.id}").status_code == 401
     assert logical_fingerprint(store, ["ann", "bob"]) == before
