@@ -5,6 +5,9 @@ one deep in the list reached by its cursor, one under a structured filter), agai
 the offset page ``remember_list_memories`` reads (with its total), and a hybrid
 search (keywords only: the memories carry no vectors) under the same filter. Every
 other memory is a Book Review with a rating, so ``rating >= 4`` matches about 20%.
+In Chromium (Debian's, over a real ``remember serve --http`` on the SQLite file):
+the memories page loaded until its first page shows, and a filtered search from
+the click until its results show.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ SIZE = 100_000
 BATCH = 1_000
 USER = "bench"
 BOOK = "builtin:book_review"
+CHROMIUM = "/usr/bin/chromium"
 RATED = {"and": [{"template_id": BOOK}, {"structured_content.rating": {"gte": 4}}]}
 
 
@@ -46,6 +50,53 @@ def batches(n: int) -> Iterator[list[tuple[Any, Any]]]:
             )  # fmt: skip
             out.append((memory, IndexEntry(text.index_text(None, words, memory.tags, None), text.date_text(at), None)))
         yield out
+
+
+def in_browser(url: str, folder: Path, rounds: int) -> dict[str, Any]:
+    """The memories page in Chromium over a real server: loaded until its first page shows, and a
+    filtered search from the click until its results show."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
+    from playwright.sync_api import sync_playwright
+
+    from http_support import HttpServer
+    from remember.service.tokens import TokenService
+    from remember.store import open_store
+
+    store = open_store(url)
+    secret = TokenService(store).create(USER).secret
+    store.close()
+    server = HttpServer(folder / "home", url).start()
+    load, search = [], []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path="/usr/bin/chromium", args=["--headless", "--no-sandbox"]
+            )
+            context = browser.new_context()
+            context.add_cookies([{"name": "remember_session", "value": secret, "url": server.url}])
+            page = context.new_page()
+            rows = page.locator(".results table tbody tr")
+            for _ in range(rounds + 1):
+                t = time.perf_counter()
+                page.goto(f"{server.url}/#/memories")
+                page.reload()
+                rows.first.wait_for()
+                load.append((time.perf_counter() - t) * 1000)
+                page.get_by_label("Search").fill("books")
+                page.get_by_label("Template", exact=True).select_option(BOOK)
+                page.get_by_label("rating: condition").select_option("gte")
+                page.get_by_label("rating: value").fill("4")
+                page.evaluate("document.querySelector('.results').replaceChildren()")
+                t = time.perf_counter()
+                page.get_by_role("button", name="Search").click()
+                rows.first.wait_for()
+                search.append((time.perf_counter() - t) * 1000)
+            browser.close()
+    finally:
+        server.stop()
+    return {"page_load_ms": percentiles(load[1:]), "search_click_ms": percentiles(search[1:])}
 
 
 def measure(url: str, n: int, rounds: int) -> dict[str, Any]:
@@ -87,7 +138,9 @@ def measure(url: str, n: int, rounds: int) -> dict[str, Any]:
 def run(quick: bool = False) -> dict[str, Any]:
     n, rounds = (5_000, 5) if quick else (SIZE, 20)
     with tempfile.TemporaryDirectory() as tmp:
-        figures = {"sqlite": measure(f"sqlite:///{Path(tmp) / 'browse.db'}", n, rounds)}
+        sqlite_url = f"sqlite:///{Path(tmp) / 'browse.db'}"
+        figures = {"sqlite": measure(sqlite_url, n, rounds)}
+        figures["browser_sqlite"] = in_browser(sqlite_url, Path(tmp), rounds)
         with embedded_postgres_url(Path(tmp) / "pg") as url:
             figures["postgres"] = measure(url, n, rounds)
     table = Table(f"Dashboard memory pages, {n:,} memories", ["measure", "SQLite p50", "PostgreSQL p50", "note"])
@@ -103,4 +156,11 @@ def run(quick: bool = False) -> dict[str, Any]:
         sqlite, postgres = figures["sqlite"][key]["p50"], figures["postgres"][key]["p50"]
         table.add(key.removesuffix("_ms"), sqlite, postgres, f"ms; {note}")
     table.print()
+    shown = Table(f"The memories page in Chromium, {n:,} memories (SQLite)", ["measure", "p50", "p95", "note"])
+    browser = figures["browser_sqlite"]
+    shown.add(
+        "page load", browser["page_load_ms"]["p50"], browser["page_load_ms"]["p95"], "ms; to the first page shown"
+    )
+    shown.add("search", browser["search_click_ms"]["p50"], browser["search_click_ms"]["p95"], "ms; click to results")
+    shown.print()
     return {"memories": n, **figures}
