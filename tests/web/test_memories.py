@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from http_support import logical_fingerprint
 from remember.service.relationships import RelationshipDraft
-from web_support import Site
+from web_support import Site, axe_problems
 
 BOOK = "builtin:book_review"
 
@@ -154,3 +154,32 @@ def test_hostile_text_in_a_memory_is_shown_as_text(site: Site, page: Any) -> Non
     expect(page.get_by_text("<b>t</b>", exact=True).first).to_be_visible()
     assert page.evaluate("window.hacked") is None
     assert page.locator("main img, main script").count() == 0
+
+
+def test_the_memories_pages_have_no_serious_accessibility_problem(site: Site, browser: Any) -> None:
+    user = site.user("a11y-memories")
+    memory_id = book(site, user, "Dune", 5)
+    other = site.services.memories.create(user, {"content": "Frank Herbert", "title": "Herbert"})
+    site.services.relationships.create(user, RelationshipDraft([memory_id, other.id], "written_by"))
+    site.services.memories.update(user, memory_id, {"tags": ["scifi"]})
+    site.services.memories.delete(user, other.id)
+    context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 860})
+    context.set_default_timeout(15_000)
+    checked = context.new_page()
+    try:
+        site.log_in(checked, user)
+        checked.get_by_label("Template", exact=True).select_option(BOOK)
+        expect(checked.get_by_label("rating: condition")).to_be_visible()
+        problems = {"memories": axe_problems(checked)}
+        checked.goto(f"{site.url}/#/memory/{memory_id}")
+        expect(checked.get_by_role("button", name="Save changes")).to_be_visible()
+        checked.get_by_label("Weight (0 to 1)").fill("7")
+        checked.get_by_role("button", name="Save changes").click()
+        expect(checked.locator(".field-error:not(:empty)")).to_have_count(1)
+        problems["memory"] = axe_problems(checked)
+        checked.goto(f"{site.url}/#/trash")
+        expect(checked.get_by_role("button", name="Restore Herbert")).to_be_visible()
+        problems["trash"] = axe_problems(checked)
+    finally:
+        context.close()
+    assert problems == {"memories": [], "memory": [], "trash": []}
