@@ -42,14 +42,19 @@ def test_keyset_pages_walk_every_memory_once_in_order(served: tuple[HttpServer, 
                 query = {"limit": 5, "sort_by": sort_by, "sort_order": order, "cursor": cursor}
                 page = http.get("/api/memories", params={k: v for k, v in query.items() if v}).json()
                 seen += page["memories"]
-                cursor = page["next_cursor"]
-                if cursor is None:
+                if page["next_cursor"] is None:
                     break
+                cursor = page["next_cursor"]
+            flipped = {"sort_by": sort_by, "sort_order": "asc" if order == "desc" else "desc", "cursor": cursor}
+            refused = http.get("/api/memories", params=flipped)
+            assert refused.status_code == 422 and "start again without a cursor" in refused.json()["message"]
             assert sorted(m["id"] for m in seen) == sorted(m.id for m in made)
             keys = [(m[sort_by], m["id"]) for m in seen]
             assert keys == sorted(keys, reverse=order == "desc")
         books = {"structured_content.rating": {"gte": 4}}
         assert http.get("/api/memories", params={"filters": json.dumps(books)}).json()["memories"] == []
+        http.get("/api/search", params={"q": "note", "alpha": 0})
+    assert all(m.access_count == 0 for m in services.memories.list("ann", limit=100).items)
 
 
 def test_a_stale_edit_is_refused_with_409_and_changes_nothing(served: tuple[HttpServer, Services]) -> None:

@@ -51,6 +51,7 @@ def search(call: Call) -> dict[str, Any]:
     found = call.services.search.search(
         call.user, call.query.get("q", ""), alpha=_alpha(call), filters=_filters(call),
         limit=call.number("limit", 20, 1, 100), offset=call.number("offset", 0, 0, 1_000_000),
+        record_access=False,
     )  # fmt: skip
     return {
         "results": [{"memory": MemoryOut.of(h.memory), "score": h.score} for h in found.hits],
