@@ -122,3 +122,20 @@ def test_hostile_and_malformed_input_is_refused_clearly_and_changes_nothing(
         assert "bob's secret" not in http.get("/api/search", params={"q": "secret", "alpha": 0}).text
     assert httpx2.get(f"{server.url}/api/memories/{mine.id}").status_code == 401
     assert logical_fingerprint(store, ["ann", "bob"]) == before
+
+
+def test_the_trash_pages_deleted_memories_and_restore_brings_one_back(served: tuple[HttpServer, Services]) -> None:
+    server, services = served
+    made = [services.memories.create("ann", {"content": f"old note {n}"}) for n in range(7)]
+    for memory in made[:5]:
+        services.memories.delete("ann", memory.id)
+    with client(server, services, "ann") as http:
+        first = http.get("/api/trash", params={"limit": 3}).json()
+        second = http.get("/api/trash", params={"limit": 3, "cursor": first["next_cursor"]}).json()
+        assert second["next_cursor"] is None
+        assert [m["id"] for m in first["memories"] + second["memories"]] == [m.id for m in reversed(made[:5])]
+        back = http.post(f"/api/memories/{made[0].id}/restore", headers=WRITE)
+        assert back.status_code == 200 and back.json()["version"] == 3
+        listed = http.get("/api/memories", params={"limit": 100}).json()["memories"]
+        assert {m["id"] for m in listed} == {made[0].id, made[5].id, made[6].id}
+        assert made[0].id not in http.get("/api/trash").text
