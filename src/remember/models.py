@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Literal
 
 from remember.clock import from_text, to_text
@@ -418,3 +418,35 @@ class RelationshipChange:
     relationship: Relationship
     expected_version: int
     history: HistoryEntry
+
+
+TimeUnit = Literal["day", "week", "month", "year"]
+MomentColumn = Literal["created_at", "occurred_at"]
+
+
+@dataclass(frozen=True)
+class MemoryCount:
+    """How many of a user's live memories of one type and template fall in one period (``bucket``: its first day)."""
+
+    bucket: date
+    type: str
+    template_id: str | None
+    count: int
+
+
+@dataclass(frozen=True)
+class TimeSpan:
+    """How many rows a figure counts, and the first and last moment among them."""
+
+    count: int
+    first: datetime | None
+    last: datetime | None
+
+
+@dataclass(frozen=True)
+class SuggestionCount:
+    """How often one template was suggested to a user and applied in one period (``bucket``: its first day)."""
+
+    bucket: date
+    shown: int
+    applied: int

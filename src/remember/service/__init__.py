@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from remember.clock import Clock, utc_now
 from remember.models import Memory
+from remember.service.analytics import AnalyticsService
 from remember.service.apply import apply_template
 from remember.service.drafts import MemoryDraft, MemoryPatch, TemplatePatch
 from remember.service.indexer import Indexer
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from remember.search.embedders import Embedder
 
 __all__ = [
+    "AnalyticsService",
     "Deletion",
     "InferenceService",
     "MemoryDraft",
@@ -59,6 +61,7 @@ class Services:
     inference: InferenceService
     relationships: RelationshipService
     related: RelatedService
+    analytics: AnalyticsService
 
     @classmethod
     def over(cls, store: Store, clock: Clock = utc_now, embedder: Embedder | None = None) -> Services:
@@ -85,6 +88,7 @@ class Services:
             inference=InferenceService(memories, templates, embedder, apply, clock),
             relationships=relationships,
             related=RelatedService(store, relationships, preferences),
+            analytics=AnalyticsService(store, templates, suggestions),
         )
 
     def apply_template(

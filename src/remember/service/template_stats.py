@@ -13,6 +13,8 @@ from remember.models import Memory, TemplateUsage
 from remember.templates import ResolvedTemplate, validate_content
 
 TOP_VALUES = 5
+# How complete the memories are, in bands: the last holds only the memories with every field filled.
+COMPLETION_BANDS = (("0-24%", 0.0), ("25-49%", 0.25), ("50-74%", 0.5), ("75-99%", 0.75), ("100%", 1.0))
 
 
 @dataclass
@@ -56,6 +58,7 @@ def analytics(
         "memory_count": total,
         "average_completion_rate": sum(completions) / total if total else None,
         "compliance_rate": compliant / total if total else None,
+        "completion_distribution": completion_distribution(completions),
         "most_common_values": {
             name: [{"value": json.loads(v), "count": c} for v, c in s.values.most_common(TOP_VALUES)]
             for name, s in stats.items()
@@ -63,6 +66,15 @@ def analytics(
         },
         "field_usage_statistics": {name: s.as_dict(total) for name, s in stats.items()},
     }
+
+
+def completion_distribution(completions: Sequence[float]) -> list[dict[str, Any]]:
+    """How many memories fall in each band of ``COMPLETION_BANDS``."""
+    counts = [0] * len(COMPLETION_BANDS)
+    for completion in completions:
+        band = max(i for i, (_, low) in enumerate(COMPLETION_BANDS) if completion >= low)
+        counts[band] += 1
+    return [{"band": label, "count": n} for (label, _), n in zip(COMPLETION_BANDS, counts, strict=True)]
 
 
 def _count(stats: FieldStats, value: Any) -> None:

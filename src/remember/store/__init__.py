@@ -6,6 +6,7 @@ from pathlib import Path
 
 from remember.errors import ConfigError, excerpt
 from remember.store.protocols import (
+    AnalyticsStore,
     IndexMaintenance,
     MemoryStore,
     PreferenceStore,
@@ -20,6 +21,7 @@ from remember.store.protocols import (
 )
 
 __all__ = [
+    "AnalyticsStore",
     "IndexMaintenance",
     "MemoryStore",
     "PreferenceStore",

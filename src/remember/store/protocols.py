@@ -1,8 +1,8 @@
 """What the services need from a database, one protocol per concern.
 
 ``MemoryStore``, ``TemplateStore``, ``PreferenceStore``, ``SearchIndex``,
-``IndexMaintenance``, ``SuggestionLog``, ``TransferStore``, ``TokenStore`` and ``RelationshipStore`` match the shared
-table classes of ``store/sql/``; a service takes the one it uses. ``Store`` is
+``IndexMaintenance``, ``SuggestionLog``, ``TransferStore``, ``TokenStore``, ``RelationshipStore``
+and ``AnalyticsStore`` match the shared table classes of ``store/sql/``; a service takes the one it uses. ``Store`` is
 all of them: what ``open_store`` returns.
 
 Every method takes the ``user_id`` it acts for and touches only that user's
@@ -26,17 +26,22 @@ from remember.models import (
     IndexEntry,
     Memory,
     MemoryChange,
+    MemoryCount,
     MemoryQuery,
+    MomentColumn,
     Page,
     PreferenceChange,
     Relationship,
     RelationshipChange,
     RelationshipQuery,
+    SuggestionCount,
     SuggestionEvent,
     SuggestionStats,
     TemplateRecord,
     TemplateUsage,
     TemplateVersion,
+    TimeSpan,
+    TimeUnit,
     UserDump,
 )
 
@@ -193,6 +198,24 @@ class SuggestionLog(Protocol):
         """Per template id: how often it was shown to the user and applied, and when last applied."""
 
 
+class AnalyticsStore(Protocol):
+    """Figures over time, counted in the database (``store/sql/analytics.py``)."""
+
+    def memory_span(self, user_id: str, *, column: MomentColumn, max_trust: float) -> TimeSpan:
+        """How many live memories within ``max_trust`` the user has, and their first and last ``column``."""
+
+    def memory_counts(
+        self, user_id: str, *, column: MomentColumn, unit: TimeUnit, max_trust: float
+    ) -> list[MemoryCount]:
+        """The user's live memories within ``max_trust`` counted per period of ``column``, type and template."""
+
+    def suggestion_span(self, user_id: str, template_id: str) -> TimeSpan:
+        """How many suggestion events the user's record holds for the template, and the first and last."""
+
+    def suggestion_counts(self, user_id: str, template_id: str, *, unit: TimeUnit) -> list[SuggestionCount]:
+        """Per period: how often the template was suggested to the user, and applied by them."""
+
+
 class TransferStore(Protocol):
     def user_ids(self) -> list[str]:
         """Every user with anything stored, sorted."""
@@ -295,6 +318,7 @@ class Store(
     TransferStore,
     TokenStore,
     RelationshipStore,
+    AnalyticsStore,
     Protocol,
 ):
     """Everything a database holds."""

@@ -34,6 +34,11 @@ class PostgresDialect(Dialect):
         params.append(list(values))
         return f"{column} = ANY(?)"
 
+    def time_bucket(self, column: str, unit: str) -> str:
+        if unit not in ("day", "week", "month", "year"):
+            raise KeyError(unit)
+        return f"to_char(date_trunc('{unit}', {column} AT TIME ZONE 'UTC'), 'YYYY-MM-DD')"
+
     def savepoint(self, conn: Connection) -> AbstractContextManager[Any]:
         return conn.transaction()
 

@@ -15,6 +15,7 @@ from remember.store.postgres.search import (
     vector_index_name,
 )
 from remember.store.postgres.url import parse_url, redact
+from remember.store.sql.analytics import AnalyticsTables
 from remember.store.sql.preferences import PreferenceTables
 from remember.store.sql.relationship_search import RelationshipSearch, RelationshipVectors
 from remember.store.sql.terms import TermStatistics
@@ -22,7 +23,9 @@ from remember.store.sql.tokens import TokenTables
 from remember.store.sql.transfer import TransferTables
 
 
-class PostgresStore(RelationshipSearch, TransferTables, PreferenceTables, TokenTables, ListingTables, SearchTables):
+class PostgresStore(
+    RelationshipSearch, TransferTables, AnalyticsTables, PreferenceTables, TokenTables, ListingTables, SearchTables
+):
     """``Store`` over a PostgreSQL database; migrates it on open.
 
     ``url`` is a libpq URL (``postgresql://user:password@host:5432/db``) and may

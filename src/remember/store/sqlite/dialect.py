@@ -22,6 +22,16 @@ class SqliteDialect(Dialect):
         params.extend(values)
         return f"{column} IN ({', '.join('?' for _ in values)})"
 
+    def time_bucket(self, column: str, unit: str) -> str:
+        # Moments are fixed-width ISO text (remember.clock), so a day, month or year is a prefix of it.
+        day = f"substr({column}, 1, 10)"
+        return {
+            "day": day,
+            "week": f"date({day}, 'weekday 0', '-6 days')",
+            "month": f"substr({column}, 1, 7) || '-01'",
+            "year": f"substr({column}, 1, 4) || '-01-01'",
+        }[unit]
+
     @contextmanager
     def savepoint(self, conn: sqlite3.Connection) -> Iterator[None]:
         conn.execute("SAVEPOINT numbered")

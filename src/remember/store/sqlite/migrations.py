@@ -126,8 +126,21 @@ def _content_hash(conn: sqlite3.Connection) -> None:
     fingerprint.backfill(Session(conn, DIALECT))
 
 
+def _memory_timeline(conn: sqlite3.Connection) -> None:
+    run_script(conn, TYPES.render(schema.MEMORY_TIMELINE))
+
+
 MIGRATIONS = schema.steps(
-    _initial, _templates, _search, _suggestions, _fields, _covering_fields, _api_tokens, _relationships, _content_hash
+    _initial,
+    _templates,
+    _search,
+    _suggestions,
+    _fields,
+    _covering_fields,
+    _api_tokens,
+    _relationships,
+    _content_hash,
+    _memory_timeline,
 )
 
 

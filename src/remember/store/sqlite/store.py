@@ -6,6 +6,7 @@ import sqlite3
 from collections.abc import Sequence
 
 from remember.models import IndexEntry, Memory
+from remember.store.sql.analytics import AnalyticsTables
 from remember.store.sql.preferences import PreferenceTables
 from remember.store.sql.relationship_search import RelationshipSearch, RelationshipVectors
 from remember.store.sql.session import Session
@@ -22,7 +23,9 @@ from remember.store.sqlite.search import SearchTables, create_scratch
 BULK = 500  # a batch this large refreshes the planner's statistics
 
 
-class SqliteStore(RelationshipSearch, TransferTables, PreferenceTables, TokenTables, ListingTables, SearchTables):
+class SqliteStore(
+    RelationshipSearch, TransferTables, AnalyticsTables, PreferenceTables, TokenTables, ListingTables, SearchTables
+):
     def __init__(self, path: str, *, url: str | None = None, vector_index_min: int | None = None) -> None:
         self.url = url or f"sqlite:///{path}"
         self.vector_index_min = vector_index_min

@@ -1,0 +1,179 @@
+"""Analytics over time: a user's memories per period by type and template, and a template's figures with
+its suggestions shown and applied per period.
+
+The store counts (one GROUP BY per figure); this service picks the period from the span of the data
+unless the caller names one, fills the periods without data with zeros, and names the templates.
+Only the caller's memories within its trust level are counted (``remember.access``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from datetime import date, timedelta
+from typing import Any
+
+from remember.access import trust_level
+from remember.clock import to_text
+from remember.errors import ValidationFailed
+from remember.models import MemoryCount, MomentColumn, TimeSpan, TimeUnit
+from remember.service.suggestions import SuggestionService
+from remember.service.templates import TemplateService
+from remember.store import AnalyticsStore
+
+UNITS: tuple[TimeUnit, ...] = ("day", "week", "month", "year")
+MOMENTS: dict[str, MomentColumn] = {"created": "created_at", "occurred": "occurred_at"}
+MAX_PERIODS = 1000  # of a day, week or month; years are never too many (at most 9999)
+MAX_SERIES = 12  # kinds drawn one by one; the rest are summed as OTHER
+# The finest period that draws the span in at most about a hundred bars (spans in days).
+AUTOMATIC: tuple[tuple[int, TimeUnit], ...] = ((62, "day"), (730, "week"), (3660, "month"))
+NO_TEMPLATE = "(no template)"
+OTHER = "(others)"
+
+
+class AnalyticsService:
+    def __init__(self, store: AnalyticsStore, templates: TemplateService, suggestions: SuggestionService) -> None:
+        self.store = store
+        self.templates = templates
+        self.suggestions = suggestions
+
+    def overview(self, user_id: str, *, bucket: Any = None, when: Any = "created") -> dict[str, Any]:
+        """The user's memories: totals, and counts per period by type and by template.
+
+        ``bucket`` is day, week, month or year (None: chosen by the span); ``when`` is ``created``
+        (when each memory was stored) or ``occurred`` (when the remembered thing happened).
+        """
+        column = _moment(when)
+        chosen = _unit(bucket)
+        span = self.store.memory_span(user_id, column=column, max_trust=trust_level())
+        unit = chosen or automatic_unit(span)
+        periods = period_starts(span, unit)
+        counts = self.store.memory_counts(user_id, column=column, unit=unit, max_trust=trust_level())
+        names = {d.id: d.name for d in self.templates.view_of(user_id).all()}
+        by_type = _series(counts, periods, key=lambda c: c.type)
+        by_template = _series(counts, periods, key=lambda c: c.template_id)
+        for row in by_template:
+            key = row.pop("key")
+            row["template_id"] = None if key == OTHER else key
+            row["name"] = OTHER if key == OTHER else _template_name(key, names)
+        for row in by_type:
+            row["type"] = row.pop("key")
+        return {
+            "bucket": unit,
+            "when": when,
+            "totals": _totals(span, counts),
+            "periods": [p.isoformat() for p in periods],
+            "by_type": by_type,
+            "by_template": by_template,
+        }
+
+    def template(self, user_id: str, template_id: Any, *, bucket: Any = None) -> dict[str, Any]:
+        """A template's analytics (``SuggestionService.analytics``) and its suggestions shown and applied
+        per period (NotFound for a template the user cannot see)."""
+        chosen = _unit(bucket)
+        figures = self.suggestions.analytics(user_id, template_id)
+        found = figures["template_id"]
+        span = self.store.suggestion_span(user_id, found)
+        unit = chosen or automatic_unit(span)
+        periods = period_starts(span, unit)
+        counted = {c.bucket: c for c in self.store.suggestion_counts(user_id, found, unit=unit)}
+        figures["acceptance_over_time"] = {
+            "bucket": unit,
+            "periods": [p.isoformat() for p in periods],
+            "shown": [counted[p].shown if p in counted else 0 for p in periods],
+            "applied": [counted[p].applied if p in counted else 0 for p in periods],
+        }
+        return figures
+
+
+def automatic_unit(span: TimeSpan) -> TimeUnit:
+    if span.first is None or span.last is None:
+        return "week"
+    days = (span.last.date() - span.first.date()).days
+    return next((unit for limit, unit in AUTOMATIC if days <= limit), "year")
+
+
+def period_start(day: date, unit: TimeUnit) -> date:
+    """The first day of the period ``day`` falls in (weeks start on Monday)."""
+    if unit == "week":
+        return day - timedelta(days=day.weekday())
+    if unit == "month":
+        return day.replace(day=1)
+    if unit == "year":
+        return day.replace(month=1, day=1)
+    return day
+
+
+def next_period(start: date, unit: TimeUnit) -> date:
+    if unit == "day":
+        return start + timedelta(days=1)
+    if unit == "week":
+        return start + timedelta(days=7)
+    if unit == "month":
+        return date(start.year + start.month // 12, start.month % 12 + 1, 1)
+    return date(start.year + 1, 1, 1)
+
+
+def period_starts(span: TimeSpan, unit: TimeUnit) -> list[date]:
+    """Every period from the first moment's to the last's (refused past ``MAX_PERIODS`` but for years)."""
+    if span.first is None or span.last is None:
+        return []
+    last = period_start(span.last.date(), unit)
+    out = [period_start(span.first.date(), unit)]
+    while out[-1] < last:
+        if len(out) >= MAX_PERIODS and unit != "year":
+            coarser = ", ".join(UNITS[UNITS.index(unit) + 1 :])
+            raise ValidationFailed.single(
+                "bucket", "max", f"The data spans more than {MAX_PERIODS} periods of a {unit}; choose {coarser}.", unit
+            )
+        out.append(next_period(out[-1], unit))
+    return out
+
+
+def _series(counts: Iterable[MemoryCount], periods: Sequence[date], *, key: Any) -> list[dict[str, Any]]:
+    """One row per kind (by ``key``): its count in every period and in all, the largest first; past
+    ``MAX_SERIES`` kinds the rest are one row (key ``OTHER``)."""
+    place = {p: i for i, p in enumerate(periods)}
+    rows: dict[Any, list[int]] = defaultdict(lambda: [0] * len(periods))
+    for count in counts:
+        if count.bucket in place:  # a memory stored after the span was read waits for the next look
+            rows[key(count)][place[count.bucket]] += count.count
+    ordered = sorted(rows.items(), key=lambda kv: (-sum(kv[1]), str(kv[0] or "")))
+    if len(ordered) > MAX_SERIES:
+        rest = [sum(column) for column in zip(*(v for _, v in ordered[MAX_SERIES - 1 :]), strict=True)]
+        ordered = [*ordered[: MAX_SERIES - 1], (OTHER, rest)]
+    return [{"key": k, "counts": v, "total": sum(v)} for k, v in ordered]
+
+
+def _template_name(template_id: str | None, names: dict[str, str]) -> str:
+    if template_id is None:
+        return NO_TEMPLATE
+    return names.get(template_id, template_id)
+
+
+def _totals(span: TimeSpan, counts: Sequence[MemoryCount]) -> dict[str, Any]:
+    return {
+        "memories": span.count,
+        "with_template": sum(c.count for c in counts if c.template_id),
+        "types": len({c.type for c in counts}),
+        "templates": len({c.template_id for c in counts if c.template_id}),
+        "first": to_text(span.first) if span.first else None,
+        "last": to_text(span.last) if span.last else None,
+    }
+
+
+def _moment(when: Any) -> MomentColumn:
+    if when not in MOMENTS:
+        raise ValidationFailed.single(
+            "when", "options", "when is created (when stored) or occurred (when it happened).", when
+        )
+    return MOMENTS[when]
+
+
+def _unit(bucket: Any) -> TimeUnit | None:
+    if bucket is None:
+        return None
+    if bucket not in UNITS:
+        raise ValidationFailed.single("bucket", "options", f"bucket is one of {', '.join(UNITS)}.", bucket)
+    found: TimeUnit = bucket
+    return found
