@@ -67,6 +67,14 @@ class AnalyticsService:
             "by_template": by_template,
         }
 
+    def templates_used(self, user_id: str) -> list[dict[str, Any]]:
+        """The templates worth a look: the user's own and the built-ins they made memories with, most used first."""
+        usage = self.templates.store.template_usage(user_id)
+        chosen = [d for d in self.templates.view_of(user_id).all() if not d.is_default or d.id in usage]
+        rows = [{"id": d.id, "name": d.name, "usage_count": usage[d.id].usage_count if d.id in usage else 0,
+                 "is_default": d.is_default} for d in chosen]  # fmt: skip
+        return sorted(rows, key=lambda r: (-r["usage_count"], r["name"].casefold(), r["id"]))
+
     def template(self, user_id: str, template_id: Any, *, bucket: Any = None) -> dict[str, Any]:
         """A template's analytics (``SuggestionService.analytics``) and its suggestions shown and applied
         per period (NotFound for a template the user cannot see)."""

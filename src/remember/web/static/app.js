@@ -10,6 +10,7 @@ const PAGES = {
   memories: () => import("./pages/memories.js"),
   memory: () => import("./pages/memory.js"),
   trash: () => import("./pages/trash.js"),
+  analytics: () => import("./pages/analytics.js"),
 };
 const HOME = "memories";
 
