@@ -10,7 +10,7 @@ import httpx2
 import pytest
 from playwright.sync_api import expect
 
-from http_support import HttpServer
+from http_support import HttpServer, logical_fingerprint
 from remember.service import Services
 from remember.store import Store
 from web_support import Site
@@ -200,10 +200,14 @@ def test_the_api_answers_only_for_the_callers_data(site: Site) -> None:
     ],
 )
 def test_bad_input_is_answered_with_the_fix(site: Site, path: str, status: int, says: str) -> None:
-    answer = get(site.url, site.token(site.user()), path)
+    user = site.user()
+    seed(site.store, user)
+    before = logical_fingerprint(site.store, [user])
+    answer = get(site.url, site.token(user), path)
     assert answer.status_code == status
     assert says in answer.json()["message"]
     assert len(answer.content) < 4000
+    assert logical_fingerprint(site.store, [user]) == before
 
 
 def test_the_api_counts_on_both_backends(store: Store, tmp_path: Path) -> None:

@@ -125,13 +125,16 @@ async function showTemplate(body, templateId, choices, state = { bucket: "" }) {
   forgetCharts();
   const redraw = (change) => showTemplate(body, templateId, choices, { ...state, ...change }).then(() => announce("Charts updated."));
   const heading = h("h2", { class: "template-name" }, `${figures.name} `, h("span", { class: "muted" }, `(${figures.template_id}, version ${figures.version})`));
-  const blocks = [completionChart(figures), fillChart(figures), ...valueCharts(figures), acceptanceChart(figures.acceptance_over_time)];
+  const values = valueCharts(figures);
+  const blocks = [completionChart(figures), fillChart(figures), ...values, acceptanceChart(figures.acceptance_over_time)];
   clear(body,
     heading,
     templateTotals(figures),
     figures.memory_count ? null : h("p", {}, "No memories made with this template yet."),
+    blocks.slice(0, 2).map((b) => b.block),
+    values.length ? h("div", { class: "grid2" }, values.map((b) => b.block)) : null,
     h("div", { class: "row" }, choice("Suggestion period", BUCKETS, state.bucket, (bucket) => redraw({ bucket }))),
-    blocks.map((b) => b.block),
+    blocks[blocks.length - 1].block,
   );
   await drawAll(body, blocks);
 }
@@ -172,23 +175,23 @@ function fillChart(f) {
     h("thead", {}, h("tr", {}, ["Field", "Filled", "Fill rate"].map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", {}, fields.map(([name, s]) => h("tr", {}, h("th", { scope: "row" }, name), h("td", {}, String(s.filled)), h("td", {}, percent(s.fill_rate))))));
   return chartBlock({
-    id: "fill", title, summary, table,
+    id: "fill", title, summary, table, height: 60 + 36 * Math.max(1, fields.length),
     draw: (Chart, canvas) => new Chart(canvas, {
       type: "bar",
       data: { labels, datasets: [{ label: "Fill rate (%)", data: rates, backgroundColor: COLOURS[2] }] },
-      options: baseOptions({ indexAxis: "y", plugins: { legend: { display: false } }, scales: { x: { min: 0, max: 100 } } }),
+      options: baseOptions({ indexAxis: "y", plugins: { legend: { display: false } }, scales: { x: { min: 0, max: 100, ticks: { callback: (v) => `${v}%` } } } }),
     }),
   });
 }
 
 function valueCharts(f) {
-  return Object.entries(f.most_common_values || {}).map(([field, values], n) => {
+  const charts = Object.entries(f.most_common_values || {}).map(([field, values], n) => {
     const labels = values.map((v) => String(v.value));
     const data = values.map((v) => v.count);
     const title = `Common values of ${field}`;
     const summary = `${title}: ` + values.map((v) => `${String(v.value)} ${v.count}`).join(", ") + ".";
     return chartBlock({
-      id: `values-${n}`, title, summary,
+      id: `values-${n}`, title, summary, height: 60 + 36 * values.length,
       table: numbersTable(title, "Value", labels, [{ label: "Memories", data }]),
       draw: (Chart, canvas) => new Chart(canvas, {
         type: "bar",
@@ -197,6 +200,7 @@ function valueCharts(f) {
       }),
     });
   });
+  return charts;
 }
 
 function acceptanceChart(a) {
@@ -210,8 +214,8 @@ function acceptanceChart(a) {
     id: "acceptance", title, summary,
     table: numbersTable(title, "Period starting", a.periods, series),
     draw: (Chart, canvas) => new Chart(canvas, {
-      type: "line",
-      data: { labels: a.periods, datasets: series.map((s, i) => ({ label: s.label, data: s.data, borderColor: COLOURS[i], backgroundColor: COLOURS[i], tension: 0 })) },
+      type: "bar",
+      data: { labels: a.periods, datasets: series.map((s, i) => ({ label: s.label, data: s.data, backgroundColor: COLOURS[i] })) },
       options: baseOptions({ scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } }),
     }),
   });

@@ -39,11 +39,14 @@ export function numbersTable(caption, rowHeader, labels, series, format = String
 
 // A chart under its heading: the canvas (role img, `summary` as its label) and the numbers in a
 // disclosure below it. `draw(Chart, canvas)` makes the Chart.js instance once the library is there.
-export function chartBlock({ id, title, summary, table, draw }) {
+// `height` (pixels) overrides the stylesheet's, for charts whose size follows their number of bars.
+export function chartBlock({ id, title, summary, table, draw, height }) {
   const canvas = h("canvas", { id: `${id}-chart`, role: "img", "aria-label": summary });
+  const box = h("div", { class: "chart-box" }, canvas);
+  if (height) box.style.height = `${height}px`;
   const block = h("section", { class: "chart-block", "aria-labelledby": `${id}-title` },
     h("h2", { id: `${id}-title` }, title),
-    h("div", { class: "chart-box" }, canvas),
+    box,
     h("details", { class: "chart-numbers" }, h("summary", {}, `${title}: the numbers`), table),
   );
   return { block, canvas, draw: (Chart) => draw(Chart, canvas) };
