@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from http_support import HttpServer, logical_fingerprint
 from remember.service import Services
 from remember.store import Store
-from web_support import Site
+from web_support import Site, axe_problems
 
 MONDAY = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 RECIPE: dict[str, Any] = {
@@ -228,3 +228,22 @@ def test_the_api_counts_on_both_backends(store: Store, tmp_path: Path) -> None:
     assert template["field_usage_statistics"]["cuisine"]["filled"] == 2
     assert template["acceptance_over_time"] == {"bucket": "week", "periods": ["2026-01-05"], "shown": [1],
                                                 "applied": [0]}  # fmt: skip
+
+
+@pytest.mark.parametrize("template", [False, True])
+def test_the_pages_with_their_charts_have_no_serious_accessibility_problem(
+    site: Site, browser: Any, template: bool
+) -> None:
+    user = site.user("axe")
+    recipe = seed(site.store, user)
+    context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 860})
+    try:
+        page = context.new_page()
+        site.log_in(page, user)
+        page.goto(f"{site.url}/#/analytics/{recipe}" if template else f"{site.url}/#/analytics")
+        expect(page.locator("#acceptance-chart" if template else "#by-template-chart")).to_be_visible()
+        for summary in page.locator("details summary").all():
+            summary.click()
+        assert axe_problems(page) == []
+    finally:
+        context.close()
