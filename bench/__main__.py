@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import (
+    analytics,
     backends,
     browsing,
     dedup,
@@ -51,6 +52,7 @@ SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "relationships": relationships.run,
     "scale": scale.run,
     "browsing": browsing.run,
+    "analytics": analytics.run,
 }
 
 
