@@ -117,9 +117,15 @@ def test_the_overview_charts_memories_per_week_by_type_and_template(site: Site, 
 def test_a_template_shows_its_completion_fill_rates_values_and_suggestions(site: Site, page: Any) -> None:
     user = site.user("bea")
     seed(site.store, user)
-    seed(site.store, site.user("someone"))  # a Recipe of their own, with other figures
+    someone = site.user("someone")
+    theirs = seed(site.store, someone)  # a Recipe of their own, with other figures
+    for dish in ("Soup", "Stew"):
+        fields = {"dish": dish, "cuisine": "French", "minutes": 90}
+        site.services.memories.create(someone, {"template_id": theirs, "structured_content": fields})
     site.log_in(page, user)
     page.goto(f"{site.url}/#/analytics")
+    options = page.get_by_label("Template", exact=True).locator("option").all_text_contents()
+    assert options == ["All memories (overview)", "Recipe (3)"]
     page.get_by_label("Template", exact=True).select_option(label="Recipe (3)")
     page.get_by_role("button", name="Show").click()
     expect(page.get_by_role("heading", name="Template analytics")).to_be_visible()
@@ -137,9 +143,17 @@ def test_a_template_shows_its_completion_fill_rates_values_and_suggestions(site:
         ["Fields filled", "Memories"], ["0-24%", "0"], ["25-49%", "1"], ["50-74%", "1"], ["75-99%", "0"], ["100%", "1"]
     ]  # fmt: skip
     assert table_of(page, "Common values of cuisine") == [["Value", "Memories"], ["Indian", "1"], ["Vietnamese", "1"]]
+    expect(page.locator("main")).not_to_contain_text("French")
     shown = table_of(page, "Suggestions per day: shown and applied")
     assert shown == [["Period starting", "Shown", "Applied"], ["2026-01-06", "1", "0"]]
     site.shot(page, "analytics-template")
+
+
+def test_a_new_user_sees_that_nothing_is_counted_yet(site: Site, page: Any) -> None:
+    site.log_in(page, site.user("new"))
+    page.goto(f"{site.url}/#/analytics")
+    expect(page.get_by_text("No memories yet")).to_be_visible()
+    assert charts_drawn(page) == []
 
 
 def test_another_users_template_is_not_found_in_the_page(site: Site, page: Any) -> None:
