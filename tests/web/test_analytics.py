@@ -77,7 +77,10 @@ def table_of(page: Any, title: str) -> list[list[str]]:
 
 
 def charts_drawn(page: Any) -> list[str]:
-    """The ids of the canvases Chart.js has drawn a chart on."""
+    """The ids of the canvases Chart.js has drawn a chart on (once every canvas has one)."""
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('canvas')].every(c => window.Chart && Chart.getChart(c))"
+    )
     found: list[str] = page.evaluate(
         "() => [...document.querySelectorAll('canvas')].filter(c => window.Chart && Chart.getChart(c)).map(c => c.id)"
     )
@@ -124,8 +127,8 @@ def test_a_template_shows_its_completion_fill_rates_values_and_suggestions(site:
         site.services.memories.create(someone, {"template_id": theirs, "structured_content": fields})
     site.log_in(page, user)
     page.goto(f"{site.url}/#/analytics")
-    options = page.get_by_label("Template", exact=True).locator("option").all_text_contents()
-    assert options == ["All memories (overview)", "Recipe (3)"]
+    options = page.get_by_label("Template", exact=True).locator("option")
+    expect(options).to_have_text(["All memories (overview)", "Recipe (3)"])
     page.get_by_label("Template", exact=True).select_option(label="Recipe (3)")
     page.get_by_role("button", name="Show").click()
     expect(page.get_by_role("heading", name="Template analytics")).to_be_visible()
