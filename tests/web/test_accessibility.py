@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from web_support import Site, axe_problems
 
-PAGES = ["login", "analytics"]
+PAGES = ["login"]
 
 
 @pytest.fixture

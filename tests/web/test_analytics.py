@@ -65,6 +65,13 @@ def seed(store: Store, user: str, *, secret: bool = False) -> str:
     return recipe
 
 
+def open_as(site: Site, page: Any, user: str, address: str) -> None:
+    """Open ``address`` of the dashboard as ``user`` straight away (``Site.log_in`` opens the memories page
+    first, whose drawing could land after this page's)."""
+    page.context.add_cookies([{"name": "remember_session", "value": site.token(user), "url": site.url}])
+    page.goto(f"{site.url}/{address}")
+
+
 def table_of(page: Any, title: str) -> list[list[str]]:
     """The cells of the numbers table under the chart headed ``title``, opened from the keyboard."""
     summary = page.get_by_text(f"{title}: the numbers", exact=True)
@@ -91,8 +98,7 @@ def test_the_overview_charts_memories_per_week_by_type_and_template(site: Site, 
     user, other = site.user("ana"), site.user("otto")
     seed(site.store, user)
     seed(site.store, other, secret=True)
-    site.log_in(page, user)
-    page.goto(f"{site.url}/#/analytics")
+    open_as(site, page, user, "#/analytics")
     expect(page.get_by_role("heading", name="Analytics", exact=True)).to_be_visible()
     page.get_by_label("Period").select_option("week")
     expect(page.get_by_role("heading", name="Memories per week by type")).to_be_visible()
@@ -125,8 +131,7 @@ def test_a_template_shows_its_completion_fill_rates_values_and_suggestions(site:
     for dish in ("Soup", "Stew"):
         fields = {"dish": dish, "cuisine": "French", "minutes": 90}
         site.services.memories.create(someone, {"template_id": theirs, "structured_content": fields})
-    site.log_in(page, user)
-    page.goto(f"{site.url}/#/analytics")
+    open_as(site, page, user, "#/analytics")
     options = page.get_by_label("Template", exact=True).locator("option")
     expect(options).to_have_text(["All memories (overview)", "Recipe (3)"])
     page.get_by_label("Template", exact=True).select_option(label="Recipe (3)")
@@ -153,8 +158,7 @@ def test_a_template_shows_its_completion_fill_rates_values_and_suggestions(site:
 
 
 def test_a_new_user_sees_that_nothing_is_counted_yet(site: Site, page: Any) -> None:
-    site.log_in(page, site.user("new"))
-    page.goto(f"{site.url}/#/analytics")
+    open_as(site, page, site.user("new"), "#/analytics")
     expect(page.get_by_text("No memories yet")).to_be_visible()
     assert charts_drawn(page) == []
 
@@ -162,8 +166,7 @@ def test_a_new_user_sees_that_nothing_is_counted_yet(site: Site, page: Any) -> N
 def test_another_users_template_is_not_found_in_the_page(site: Site, page: Any) -> None:
     owner, intruder = site.user("owner"), site.user("intruder")
     recipe = seed(site.store, owner)
-    site.log_in(page, intruder)
-    page.goto(f"{site.url}/#/analytics/{recipe}")
+    open_as(site, page, intruder, f"#/analytics/{recipe}")
     expect(page.get_by_role("alert")).to_contain_text(f"No template with id '{recipe}'")
     expect(page.locator("main")).not_to_contain_text("Indian")
     assert charts_drawn(page) == []
@@ -172,8 +175,7 @@ def test_another_users_template_is_not_found_in_the_page(site: Site, page: Any) 
 def test_the_template_picker_is_reachable_from_the_keyboard(site: Site, page: Any) -> None:
     user = site.user("kim")
     seed(site.store, user)
-    site.log_in(page, user)
-    page.goto(f"{site.url}/#/analytics")
+    open_as(site, page, user, "#/analytics")
     expect(page.get_by_label("Template", exact=True)).to_be_visible()
     for _ in range(12):
         page.keyboard.press("Tab")
@@ -256,8 +258,7 @@ def test_the_pages_with_their_charts_have_no_serious_accessibility_problem(
     context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 860})
     try:
         page = context.new_page()
-        site.log_in(page, user)
-        page.goto(f"{site.url}/#/analytics/{recipe}" if template else f"{site.url}/#/analytics")
+        open_as(site, page, user, f"#/analytics/{recipe}" if template else "#/analytics")
         expect(page.locator("#acceptance-chart" if template else "#by-template-chart")).to_be_visible()
         for summary in page.locator("details summary").all():
             summary.click()
