@@ -177,10 +177,12 @@ def test_the_template_picker_is_reachable_from_the_keyboard(site: Site, page: An
     seed(site.store, user)
     open_as(site, page, user, "#/analytics")
     expect(page.get_by_label("Template", exact=True)).to_be_visible()
+    page.wait_for_function("() => document.activeElement && document.activeElement.id === 'page'")  # drawn
     for _ in range(12):
         page.keyboard.press("Tab")
         if page.evaluate("() => document.activeElement.name") == "template":
             break
+    expect(page.get_by_label("Template", exact=True)).to_be_focused()
     page.keyboard.press("ArrowDown")  # the first template: the one used most
     page.keyboard.press("Tab")
     page.keyboard.press("Enter")
