@@ -37,7 +37,7 @@ class PostgresDialect(Dialect):
     def time_bucket(self, column: str, unit: str) -> str:
         if unit not in ("day", "week", "month", "year"):
             raise KeyError(unit)
-        return f"to_char(date_trunc('{unit}', {column} AT TIME ZONE 'UTC'), 'YYYY-MM-DD')"
+        return f"date_trunc('{unit}', {column} AT TIME ZONE 'UTC')::date"
 
     def savepoint(self, conn: Connection) -> AbstractContextManager[Any]:
         return conn.transaction()

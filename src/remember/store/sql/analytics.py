@@ -42,7 +42,7 @@ class AnalyticsTables(SqlBase):
                 "GROUP BY 1, 2, 3 ORDER BY 1, 2, 3",
                 (user_id, max_trust),
             )
-        return [MemoryCount(date.fromisoformat(b), t, tid, int(n)) for b, t, tid, n in rows]
+        return [MemoryCount(_day(b), t, tid, int(n)) for b, t, tid, n in rows]
 
     def suggestion_span(self, user_id: str, template_id: str) -> TimeSpan:
         """How many suggestion events the user's record holds for the template, and the first and last."""
@@ -60,12 +60,16 @@ class AnalyticsTables(SqlBase):
                 f"FROM suggestion_events WHERE {_EVENTS} GROUP BY 1 ORDER BY 1",
                 (user_id, template_id),
             )
-        return [SuggestionCount(date.fromisoformat(b), int(shown), int(applied)) for b, shown, applied in rows]
+        return [SuggestionCount(_day(b), int(shown), int(applied)) for b, shown, applied in rows]
 
     def _span(self, row: Sequence[Any] | None) -> TimeSpan:
         count, first, last = row if row else (0, None, None)
         return TimeSpan(int(count or 0), self.dialect.from_optional_moment(first),
                         self.dialect.from_optional_moment(last))  # fmt: skip
+
+
+def _day(value: date | str) -> date:
+    return value if isinstance(value, date) else date.fromisoformat(value)
 
 
 def _column(column: str) -> str:

@@ -45,7 +45,7 @@ class Dialect(ABC):
     @abstractmethod
     def time_bucket(self, column: str, unit: str) -> str:
         """An expression naming the ``unit`` (day, week, month, year; weeks start on Monday) that the moment in
-        ``column`` falls in, as the ISO 8601 text of its first day in UTC (``2026-03-02``)."""
+        ``column`` falls in: its first day in UTC, as a date or its ISO 8601 text (``2026-03-02``)."""
 
     def lock_users(self, conn: Any, user_ids: Iterable[str]) -> None:  # noqa: B027 - most backends need none
         """Order the index writes of these users against concurrent transactions (if the backend needs to)."""
