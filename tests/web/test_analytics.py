@@ -157,6 +157,24 @@ def test_a_template_shows_its_completion_fill_rates_values_and_suggestions(site:
     site.shot(page, "analytics-template")
 
 
+def test_a_bucket_too_fine_for_the_data_is_refused_and_another_can_be_chosen(site: Site, page: Any) -> None:
+    user = site.user("historian")
+    site.services.memories.create(user, {"content": "The first flight", "context": {"timestamp": "1903-12-17"}})
+    site.services.memories.create(user, {"content": "Today's note"})
+    open_as(site, page, user, "#/analytics")
+    page.get_by_label("Count memories by").select_option("occurred")
+    expect(page.get_by_role("heading", name="Memories per year by type")).to_be_visible()
+    page.get_by_label("Period").select_option("day")
+    expect(page.get_by_role("alert")).to_have_text(
+        "The data spans more than 1000 periods of a day; choose week, month, year."
+    )
+    page.get_by_label("Period").select_option("month")
+    expect(page.get_by_role("alert")).to_have_text("The data spans more than 1000 periods of a month; choose year.")
+    page.get_by_label("Period").select_option("year")
+    expect(page.get_by_role("heading", name="Memories per year by type")).to_be_visible()
+    assert charts_drawn(page) == ["by-type-chart", "by-template-chart"]
+
+
 def test_a_new_user_sees_that_nothing_is_counted_yet(site: Site, page: Any) -> None:
     open_as(site, page, site.user("new"), "#/analytics")
     expect(page.get_by_text("No memories yet")).to_be_visible()

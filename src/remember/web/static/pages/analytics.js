@@ -52,18 +52,19 @@ function choice(label, options, value, onchange) {
 // ---- the overview
 
 async function showOverview(body, state = { bucket: "", when: "created" }) {
-  let figures;
-  try {
-    figures = await api("/api/analytics/overview", { query: state });
-  } catch (error) {
-    clear(body, errorBox(error));
-    return;
-  }
-  forgetCharts();
   const redraw = (change) => showOverview(body, { ...state, ...change }).then(() => announce("Charts updated."));
   const controls = h("div", { class: "row" },
     choice("Period", BUCKETS, state.bucket, (bucket) => redraw({ bucket })),
     choice("Count memories by", WHEN, state.when, (when) => redraw({ when })));
+  let figures;
+  try {
+    figures = await api("/api/analytics/overview", { query: state });
+  } catch (error) {
+    forgetCharts();
+    clear(body, controls, errorBox(error));  // the controls stay: a bucket too fine for the data is chosen again
+    return;
+  }
+  forgetCharts();
   if (!figures.totals.memories) {
     clear(body, controls, h("p", {}, "No memories yet: what your assistant remembers will be counted here."));
     return;
@@ -115,15 +116,17 @@ async function drawAll(body, blocks) {
 // ---- one template
 
 async function showTemplate(body, templateId, choices, state = { bucket: "" }) {
+  const redraw = (change) => showTemplate(body, templateId, choices, { ...state, ...change }).then(() => announce("Charts updated."));
   let figures;
   try {
     figures = await api(`/api/analytics/templates/${encodeURIComponent(templateId)}`, { query: state });
   } catch (error) {
-    clear(body, errorBox(error), h("p", {}, h("a", { href: "#/analytics" }, "Back to the overview")));
+    forgetCharts();
+    const period = error.status === 422 ? h("div", { class: "row" }, choice("Suggestion period", BUCKETS, state.bucket, (bucket) => redraw({ bucket }))) : null;
+    clear(body, period, errorBox(error), h("p", {}, h("a", { href: "#/analytics" }, "Back to the overview")));
     return;
   }
   forgetCharts();
-  const redraw = (change) => showTemplate(body, templateId, choices, { ...state, ...change }).then(() => announce("Charts updated."));
   const heading = h("h2", { class: "template-name" }, `${figures.name} `, h("span", { class: "muted" }, `(${figures.template_id}, version ${figures.version})`));
   const values = valueCharts(figures);
   const blocks = [completionChart(figures), fillChart(figures), ...values, acceptanceChart(figures.acceptance_over_time)];
