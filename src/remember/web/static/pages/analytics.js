@@ -135,7 +135,7 @@ async function showTemplate(body, templateId, choices, state = { bucket: "" }) {
     templateTotals(figures),
     figures.memory_count ? null : h("p", {}, "No memories made with this template yet."),
     blocks.slice(0, 2).map((b) => b.block),
-    values.length ? h("div", { class: "grid2" }, values.map((b) => b.block)) : null,
+    values.length ? h("div", { class: "grid2 value-charts" }, values.map((b) => b.block)) : null,
     h("div", { class: "row" }, choice("Suggestion period", BUCKETS, state.bucket, (bucket) => redraw({ bucket }))),
     blocks[blocks.length - 1].block,
   );
