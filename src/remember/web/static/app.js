@@ -21,10 +21,13 @@ function parse() {
   return { name, args };
 }
 
+// The navigation entry a view belongs to: #/memory/<id> is under Memories, and so on.
+const SECTION = { memory: "memories", template: "templates", "template-edit": "templates", "template-new": "templates" };
+
 function markNav(name) {
+  const section = SECTION[name] || name;
   for (const link of document.querySelectorAll("#nav a")) {
-    const target = link.getAttribute("href").slice(2);
-    if (target === name || (name.startsWith(target.replace(/s$/, "")) && target !== name)) link.setAttribute("aria-current", "page");
+    if (link.getAttribute("href").slice(2) === section) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
 }
