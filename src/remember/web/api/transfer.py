@@ -1,5 +1,6 @@
 """The import and export pages' API: uploads run as background jobs, exports download as one file.
 
+``GET /api/imports`` names the formats and the size limit.
 ``POST /api/imports?format=FORMAT&dry_run=1&name=FILE`` takes the file itself as
 the request body (at most ``REMEMBER_HTTP_MAX_BODY`` bytes, 1 MiB by default:
 413 beyond, with the limit named) and answers ``202`` with the job
@@ -50,7 +51,11 @@ def routes(ctx: WebContext) -> list[Route]:
     def progress(call: Call) -> dict[str, Any]:
         return jobs.get(call.user, call.path["job_id"]).as_dict()
 
+    def limits(_: Call) -> dict[str, Any]:
+        return {"max_bytes": ctx.settings.http.max_body, "formats": list(IMPORT_FORMATS)}
+
     return [
+        Route("/api/imports", endpoint(ctx, limits), methods=["GET"]),
         Route("/api/imports", _start(ctx, jobs), methods=["POST"]),
         Route("/api/imports/{job_id}", endpoint(ctx, progress), methods=["GET"]),
         Route("/api/export", endpoint(ctx, export), methods=["GET"]),

@@ -7,6 +7,7 @@ import { clear, errorBox, h } from "./ui.js";
 
 const PAGES = {
   login: () => import("./pages/login.js"),
+  settings: () => import("./pages/settings.js"),
 };
 const HOME = "memories";
 
