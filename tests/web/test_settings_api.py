@@ -18,6 +18,7 @@ import pytest
 
 from http_support import HttpServer, logical_fingerprint
 from remember.service import Services
+from remember.service.transfer import export_records
 from remember.store import Store
 from web_support import Site
 
@@ -296,3 +297,17 @@ def test_an_export_holds_only_what_the_sessions_trust_level_reaches(site: Site) 
     memories = [json.loads(line)["memory"]["content"] for line in lines if '"kind": "memory"' in line]
     assert memories == ["an everyday note"]
     assert "everyday" in graph and "guarded" not in graph
+
+
+def test_a_dry_run_of_a_remember_export_checks_it_and_stores_nothing(site: Site) -> None:
+    source, user = site.user("origin"), site.user("checker")
+    for i in range(3):
+        site.services.memories.create(source, {"content": f"fact {i}"})
+    export = "".join(json.dumps(r) + "\n" for r in export_records(site.store, [source]))
+    with client(site.url, site.token(user)) as http:
+        job = finished(
+            http, http.post("/api/imports", params={"format": "remember", "dry_run": "1"}, content=export).json()
+        )
+    assert job["state"] == "done", job
+    assert (job["read"], job["stored"], job["report"]["dry_run"]) == (3, 3, True)
+    assert logical_fingerprint(site.store, [user]) == logical_fingerprint(site.store, ["nobody"])
