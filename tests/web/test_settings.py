@@ -38,7 +38,7 @@ def test_a_preference_is_saved_and_a_bad_value_is_refused_with_its_message(site:
     limit.fill("25")
     page.get_by_label("Reason (optional)").fill("longer lists")
     page.get_by_role("button", name="Save preferences").click()
-    expect(page.get_by_text("Saved 1 preference.")).to_be_visible()
+    expect(page.get_by_role("main").get_by_text("Saved 1 preference.")).to_be_visible()
     assert site.services.preferences.effective(user)["search.default_limit"] == 25
 
     limit.fill("500")
@@ -52,6 +52,19 @@ def test_a_preference_is_saved_and_a_bad_value_is_refused_with_its_message(site:
     site.shot(page, "settings-preferences")
     stored = site.services.preferences.effective(user)
     assert stored["search.default_limit"] == 25 and stored["templates.auto_suggest"] is True
+
+    limit.fill("40")
+    page.get_by_label("Default type").fill("Book Note")
+    page.get_by_role("button", name="Save preferences").click()
+    expect(page.get_by_role("main").get_by_text("Saved 3 preferences.")).to_be_visible()
+    expect(page.get_by_label("Default type")).to_have_value("book_note")  # as stored
+    expect(page.locator("#problem-search-default_limit")).to_be_empty()
+    stored = site.services.preferences.effective(user)
+    assert (stored["search.default_limit"], stored["memory.default_type"], stored["templates.auto_suggest"]) == (
+        40,
+        "book_note",
+        False,
+    )
 
 
 def test_a_token_is_made_its_secret_shown_once_and_revoked(site: Site, page: Any) -> None:

@@ -10,7 +10,8 @@ const SECTIONS = {
   import: ["Import", importSection],
   export: ["Export", exportSection],
 };
-const POLL_MS = 300;
+const POLL_MS = 250;  // the first pause between polls of an import; it grows to MAX_POLL_MS
+const MAX_POLL_MS = 2000;
 
 export async function render(root, args) {
   const name = SECTIONS[args[0]] ? args[0] : "preferences";
@@ -51,6 +52,12 @@ function valueOf(spec, input) {
   return input.value;
 }
 
+function show(field, value) {
+  if (field.spec.kind === "bool") field.input.checked = value === true;
+  else if (field.spec.kind === "str_list") field.input.value = (value || []).join("\n");
+  else field.input.value = String(value ?? "");
+}
+
 async function preferencesSection(body) {
   heading(body, "Preferences");
   const data = await api("/api/preferences");
@@ -85,6 +92,7 @@ async function preferencesSection(body) {
       for (const c of answer.changes) {
         const [cat, ...rest] = c.preference_path.split(".");
         data.preferences[cat][rest.join(".")] = c.new_value;
+        show(fields.get(c.preference_path), c.new_value);  // as stored: e.g. a type in snake case
       }
       const text = `Saved ${answer.changes.length} preference${answer.changes.length === 1 ? "" : "s"}.`;
       clear(outcome, okBox(text));
@@ -312,11 +320,18 @@ async function runImport(chosen, format, dryRun, box) {
   let job;
   try {
     job = await upload(chosen, format, dryRun);
+    let pause = POLL_MS;
     while (true) {
       showProgress(job, bar, counts);
       if (job.state !== "running") break;
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-      job = await api(`/api/imports/${encodeURIComponent(job.id)}`);
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      pause = Math.min(pause * 1.25, MAX_POLL_MS);
+      try {
+        job = await api(`/api/imports/${encodeURIComponent(job.id)}`);
+      } catch (error) {
+        if (error.status !== 429 && error.status !== 503) throw error;
+        pause = MAX_POLL_MS;  // rate-limited or the database is busy: ask again later
+      }
     }
   } catch (error) {
     clear(report, errorBox(error));
