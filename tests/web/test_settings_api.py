@@ -311,3 +311,23 @@ def test_a_dry_run_of_a_remember_export_checks_it_and_stores_nothing(site: Site)
     assert job["state"] == "done", job
     assert (job["read"], job["stored"], job["report"]["dry_run"]) == (3, 3, True)
     assert logical_fingerprint(site.store, [user]) == logical_fingerprint(site.store, ["nobody"])
+
+
+def test_a_json_body_over_the_limit_is_refused_before_it_is_read_whole(
+    site: Site, alice: tuple[str, httpx2.Client]
+) -> None:
+    user, http = alice
+    before = logical_fingerprint(site.store, [user])
+    huge = json.dumps({"values": {"search.default_limit": 5}, "reason": "r" * (1 << 20)})
+    answer = http.patch("/api/preferences", content=huge, headers={"Content-Type": "application/json"})
+    assert "larger than this server takes in one request (1 MiB" in problem(answer, 413)
+    assert answer.json()["errors"][0]["code"] == "max_size"
+
+    def chunks() -> Iterator[bytes]:
+        yield b'{"name": "'
+        for _ in range(40):
+            yield b"n" * 65_536
+
+    assert "REMEMBER_HTTP_MAX_BODY" in problem(http.post("/api/tokens", content=chunks()), 413)
+    assert logical_fingerprint(site.store, [user]) == before
+    assert len(site.services.tokens.list(user)) == 1

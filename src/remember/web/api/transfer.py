@@ -33,16 +33,12 @@ from remember.service.transfer import export_records
 from remember.web.context import WebContext
 from remember.web.imports import IMPORT_FORMATS, importer
 from remember.web.jobs import Jobs
-from remember.web.responses import NO_STORE, Call, Endpoint, endpoint, error_response
+from remember.web.responses import NO_STORE, Call, Endpoint, TooLarge, endpoint, error_response, read_body, size_text
 from remember.web.session import caller_of, check_request
 
 MAX_NAME = 500  # characters of the uploaded file's name
 _FILE_SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 SUFFIXES = {"jsonl": ".jsonl", "server-memory": ".server-memory.jsonl", "markdown": ".markdown.zip"}
-
-
-class TooLarge(ValidationFailed):
-    """An upload over the server's body limit (answered 413)."""
 
 
 def routes(ctx: WebContext) -> list[Route]:
@@ -71,10 +67,7 @@ def _start(ctx: WebContext, jobs: Jobs) -> Endpoint:
             data = await upload(request, ctx.settings.http.max_body)
             job = jobs.start(caller, format, dry_run, importer(ctx.services, format, data, name, dry_run=dry_run))
         except RememberError as problem:
-            answer = error_response(problem)
-            if isinstance(problem, TooLarge):
-                answer.status_code = 413
-            return answer
+            return error_response(problem)
         return JSONResponse(job.as_dict(), status_code=202, headers=NO_STORE)
 
     return serve
@@ -97,32 +90,19 @@ def _options(request: Request) -> tuple[str, str, bool]:
 
 
 async def upload(request: Request, limit: int) -> bytes:
-    """The request body, read no further than ``limit`` bytes (the SDK's limit covers only /mcp)."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
-        raise _too_large(limit)
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise _too_large(limit)
-        chunks.append(chunk)
-    if not size:
+    """The uploaded file: the request body, read no further than ``limit`` bytes."""
+    try:
+        data = await read_body(request, limit)
+    except TooLarge as exc:
+        message = (
+            f"The file is larger than this server takes in one request ({size_text(limit)}, "
+            "REMEMBER_HTTP_MAX_BODY). Split it, raise REMEMBER_HTTP_MAX_BODY, or import it on the server "
+            "with `remember import`."
+        )
+        raise TooLarge.single("file", "max_size", message) from exc
+    if not data:
         raise ValidationFailed.single("file", "missing", "Send the file to import as the request body; it was empty.")
-    return b"".join(chunks)
-
-
-def _too_large(limit: int) -> TooLarge:
-    message = (
-        f"The file is larger than this server takes in one request ({_size(limit)}, REMEMBER_HTTP_MAX_BODY). "
-        "Split it, raise REMEMBER_HTTP_MAX_BODY, or import it on the server with `remember import`."
-    )
-    return TooLarge.single("file", "max_size", message)
-
-
-def _size(limit: int) -> str:
-    return f"{limit / (1 << 20):g} MiB" if limit >= 1 << 20 else f"{limit / 1024:g} KiB"
+    return data
 
 
 def export(call: Call) -> Response:
