@@ -331,3 +331,8 @@ def test_a_json_body_over_the_limit_is_refused_before_it_is_read_whole(
     assert "REMEMBER_HTTP_MAX_BODY" in problem(http.post("/api/tokens", content=chunks()), 413)
     assert logical_fingerprint(site.store, [user]) == before
     assert len(site.services.tokens.list(user)) == 1
+
+
+def test_logging_in_with_a_body_over_the_limit_is_refused(site: Site) -> None:
+    answer = httpx2.post(f"{site.url}/api/session", content=b"x" * ((1 << 20) + 10), headers=WRITE)
+    assert "REMEMBER_HTTP_MAX_BODY" in problem(answer, 413)
