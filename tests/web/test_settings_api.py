@@ -274,6 +274,14 @@ def test_other_users_tokens_jobs_and_memories_are_out_of_reach(store: Store, tmp
         assert again["stored"] == 5  # eve's own copy; bob's memories do not count as present for her
         assert logical_fingerprint(store, ["bob"]) == before
         assert len(services.memories.list("bob").items) == 6
+        with client(server.url, services.tokens.create("bob").secret) as bob:
+            export = bob.get("/api/export").content
+        with client(server.url, services.tokens.create("carl").secret) as carl:
+            restored = finished(carl, carl.post("/api/imports", params={"format": "remember"}, content=export).json())
+        assert restored["state"] == "done" and restored["stored"] == 6, restored
+        assert sorted(m.content for m in services.memories.list("carl").items) == sorted(
+            m.content for m in services.memories.list("bob").items
+        )
     finally:
         server.stop()
 

@@ -27,7 +27,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from remember.errors import RememberError, ValidationFailed
+from remember.errors import RememberError, ValidationFailed, excerpt
 from remember.service.moving.exporting import EXPORT_FORMATS, to_markdown, to_server_memory
 from remember.service.transfer import export_records
 from remember.web.context import WebContext
@@ -78,7 +78,7 @@ def _options(request: Request) -> tuple[str, str, bool]:
     format = query.get("format") or "remember"
     if format not in IMPORT_FORMATS:
         raise ValidationFailed.single(
-            "format", "options", f"format is one of {', '.join(IMPORT_FORMATS)}; got {format[:60]!r}.", format
+            "format", "options", f"format is one of {', '.join(IMPORT_FORMATS)}; got {excerpt(format)}.", format
         )
     name = query.get("name") or "upload"
     if len(name) > MAX_NAME:
@@ -109,7 +109,7 @@ def export(call: Call) -> Response:
     format = call.text("format", "jsonl") or "jsonl"
     if format not in EXPORT_FORMATS:
         raise ValidationFailed.single(
-            "format", "options", f"format is one of {', '.join(EXPORT_FORMATS)}; got {format[:60]!r}.", format
+            "format", "options", f"format is one of {', '.join(EXPORT_FORMATS)}; got {excerpt(format)}.", format
         )
     handle, path = tempfile.mkstemp(prefix="remember-export-")
     os.close(handle)
