@@ -7,8 +7,10 @@ SQLite and PostgreSQL.
 
 from __future__ import annotations
 
+import io
 import json
 import time
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -344,3 +346,46 @@ def test_a_json_body_over_the_limit_is_refused_before_it_is_read_whole(
 def test_logging_in_with_a_body_over_the_limit_is_refused(site: Site) -> None:
     answer = httpx2.post(f"{site.url}/api/session", content=b"x" * ((1 << 20) + 10), headers=WRITE)
     assert "REMEMBER_HTTP_MAX_BODY" in problem(answer, 413)
+
+
+def zipped(members: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def test_the_markdown_export_zip_imports_back_as_basic_memory_notes(site: Site) -> None:
+    source, user = site.user("notes-from"), site.user("notes-to")
+    site.services.memories.create(source, {"content": "Water the ferns weekly.", "title": "Ferns", "tags": ["home"]})
+    site.services.memories.create(source, {"content": "Call the plumber.", "title": "Plumber"})
+    with client(site.url, site.token(source)) as http:
+        archive = http.get("/api/export", params={"format": "markdown"}).content
+    with client(site.url, site.token(user)) as http:
+        job = finished(http, http.post("/api/imports", params={"format": "basic-memory"}, content=archive).json())
+    assert job["state"] == "done" and job["stored"] == 2, job
+    got = {(m.title, m.content, tuple(m.tags)) for m in site.services.memories.list(user).items}
+    assert got == {("Ferns", "Water the ferns weekly.", ("home",)), ("Plumber", "Call the plumber.", ())}
+
+
+@pytest.mark.parametrize(
+    ("members", "expected"),
+    [
+        ({"../escape.md": b"out"}, "points outside the archive"),
+        ({"/etc/escape.md": b"out"}, "points outside the archive"),
+        ({"bomb.md": b"\0" * (65 << 20)}, "unpack to more than 64 MiB"),
+    ],
+)
+def test_a_hostile_zip_of_notes_is_refused_and_nothing_is_imported(
+    site: Site, alice: tuple[str, httpx2.Client], members: dict[str, bytes], expected: str
+) -> None:
+    user, http = alice
+    data = zipped(members)
+    assert len(data) < 1 << 20
+    job = finished(http, http.post("/api/imports", params={"format": "basic-memory"}, content=data).json())
+    assert job["state"] == "failed" and expected in job["error"]["message"], job
+    assert not site.services.memories.list(user).items
+    junk = http.post("/api/imports", params={"format": "basic-memory"}, content=b"PK\x03\x04junk")
+    broken = finished(http, junk.json())
+    assert "not a readable zip" in broken["error"]["message"]

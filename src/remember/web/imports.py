@@ -4,8 +4,9 @@ The file is written to a temporary folder and read by the same readers as
 ``remember import``: ``remember`` (a JSON Lines export: restored into the caller's
 account, which must be empty, as ``remember import`` requires of its users) and
 ``--from`` server-memory, mcp-memory-service, mem0 and basic-memory (one Markdown
-note), which add memories to the caller's and never store one twice. A dry run
-reads and checks everything and writes nothing.
+note, or a zip of notes such as the dashboard's Markdown export: ``notes.py``),
+which add memories to the caller's and never store one twice. A dry run reads and
+checks everything and writes nothing.
 """
 
 from __future__ import annotations
@@ -21,11 +22,13 @@ from remember.errors import Conflict, ValidationFailed
 from remember.service import Services
 from remember.service.moving import FORMATS, ImportReport, read, run
 from remember.service.transfer import Record, check_records, import_records
+from remember.web import notes
 from remember.web.jobs import ImportJob, Work
 
 REMEMBER = "remember"
 IMPORT_FORMATS = (REMEMBER, *FORMATS)
 _SAFE_NAME = re.compile(r"[^\w.\- ]+")
+ZIP_MAGIC = b"PK\x03\x04"
 
 
 def importer(services: Services, format: str, data: bytes, name: str, *, dry_run: bool) -> Work:
@@ -33,6 +36,9 @@ def importer(services: Services, format: str, data: bytes, name: str, *, dry_run
 
     def work(job: ImportJob) -> dict[str, Any]:
         with tempfile.TemporaryDirectory(prefix="remember-import-") as folder:
+            if format == "basic-memory" and data.startswith(ZIP_MAGIC):
+                notes.unpack(data, Path(folder) / "notes")
+                return _add(services, job, format, Path(folder) / "notes", dry_run)
             path = Path(folder) / file_name(name, format)
             path.write_bytes(data)
             if format == REMEMBER:

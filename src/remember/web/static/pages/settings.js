@@ -248,7 +248,7 @@ const FORMAT_NAMES = {
   "server-memory": "MCP server-memory (JSON Lines graph)",
   "mcp-memory-service": "mcp-memory-service export (JSON)",
   "mem0": "mem0 export (JSON)",
-  "basic-memory": "basic-memory note (one Markdown file)",
+  "basic-memory": "basic-memory notes (one Markdown file, or a zip of them)",
 };
 
 function mebibytes(bytes) {
