@@ -350,8 +350,9 @@ function showProgress(job, bar, counts) {
   bar.max = Math.max(job.total, 1);
   bar.value = job.state === "running" ? job.done : bar.max;
   const stored = job.dry_run ? "would store" : "stored";
-  counts.textContent = `${job.state === "running" ? "Running" : job.state === "done" ? "Done" : "Failed"}: ` +
-    `read ${job.read}, ${stored} ${job.stored}, skipped ${job.skipped}.`;
+  counts.textContent = job.state === "running"
+    ? `Running: ${job.done} of ${job.total} memories gone through; read ${job.read}, skipped ${job.skipped}.`
+    : `${job.state === "done" ? "Done" : "Failed"}: read ${job.read}, ${stored} ${job.stored}, skipped ${job.skipped}.`;
 }
 
 function importReport(r) {
