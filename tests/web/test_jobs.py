@@ -72,3 +72,13 @@ def test_only_the_last_finished_jobs_of_a_user_are_kept() -> None:
         jobs.get("ann", started[0].id)
     assert jobs.get("ann", started[-1].id).state == "done"
     assert jobs.get("bob", other.id).state == "done"
+
+
+def test_the_oldest_finished_jobs_of_anyone_go_past_the_overall_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("remember.web.jobs.MAX_JOBS", 3)
+    jobs = Jobs()
+    made = [wait(jobs, f"u{i}", jobs.start(Caller(f"u{i}"), "mem0", True, lambda _: {})) for i in range(5)]
+    for gone in made[:2]:
+        with pytest.raises(NotFound):
+            jobs.get(gone.user, gone.id)
+    assert [jobs.get(j.user, j.id).state for j in made[2:]] == ["done"] * 3

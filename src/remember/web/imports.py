@@ -29,6 +29,7 @@ REMEMBER = "remember"
 IMPORT_FORMATS = (REMEMBER, *FORMATS)
 _SAFE_NAME = re.compile(r"[^\w.\- ]+")
 ZIP_MAGIC = b"PK\x03\x04"
+MAX_LISTED = 1000  # skipped records listed in a job's report (the server keeps reports in memory)
 
 
 def importer(services: Services, format: str, data: bytes, name: str, *, dry_run: bool) -> Work:
@@ -69,7 +70,9 @@ def _add(services: Services, job: ImportJob, format: str, path: Path, dry_run: b
     )
     job.stored, job.skipped = report.created, len(report.skipped)
     job.done = job.total
-    return report.as_dict()
+    answer = report.as_dict()
+    answer["skipped"] = answer["skipped"][:MAX_LISTED]  # all are counted in the job's ``skipped``
+    return answer
 
 
 def _restore(services: Services, job: ImportJob, path: Path, dry_run: bool) -> dict[str, Any]:

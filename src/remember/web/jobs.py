@@ -3,8 +3,8 @@
 A job belongs to the user who started it and acts as that caller (user and trust
 level) from start to end; ``Jobs.get`` finds only the asking user's jobs, so
 another user's job id is as unknown as a made-up one. A user runs one import at a
-time; the last ``KEPT`` finished jobs of each user are kept (in the server's
-memory: a restart forgets them).
+time; the last ``KEPT`` finished jobs of each user are kept, ``MAX_JOBS`` in all
+(in the server's memory: a restart forgets them).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from remember.errors import Conflict, NotFound, RememberError, ValidationFailed,
 from remember.mcp.caller import Caller, acting_as
 
 KEPT = 20  # finished jobs kept per user
+MAX_JOBS = 10_000  # finished jobs kept in all; the oldest go first
 log = logging.getLogger(__name__)
 
 
@@ -91,6 +92,8 @@ class Jobs:
             job.finished_at = to_text(utc_now())
 
     def _drop_old(self, user: str) -> None:
-        finished = [j for j in self._jobs.values() if j.user == user and j.state != "running"]
-        for old in finished[: max(0, len(finished) - KEPT + 1)]:
-            del self._jobs[old.id]
+        """Room for one more job: the user's oldest finished ones beyond KEPT, everyone's beyond MAX_JOBS."""
+        finished = [j for j in self._jobs.values() if j.state != "running"]
+        own = [j for j in finished if j.user == user]
+        for old in own[: max(0, len(own) - KEPT + 1)] + finished[: max(0, len(finished) - MAX_JOBS + 1)]:
+            self._jobs.pop(old.id, None)

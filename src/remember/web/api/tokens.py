@@ -68,7 +68,7 @@ def create(call: Call) -> dict[str, Any]:
         raise ValidationFailed.single("name", "type", "A token's name is a text, e.g. 'laptop'.", name)
     issued = call.services.tokens.create(
         call.user,
-        name=name.strip() or None if isinstance(name, str) else None,
+        name=(name.strip() or None) if isinstance(name, str) else None,  # a blank name is no name
         expires_in=_expires(body.get("expires")),
         trust_level=_trust_level(body.get("trust_level"), call.caller.trust),
     )
