@@ -11,6 +11,7 @@ from typing import Any
 
 from bench import (
     backends,
+    browsing,
     dedup,
     foundation,
     hostile,
@@ -49,6 +50,7 @@ SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "moving": moving.run,
     "relationships": relationships.run,
     "scale": scale.run,
+    "browsing": browsing.run,
 }
 
 

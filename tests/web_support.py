@@ -1,14 +1,25 @@
-"""The dashboard tests' view of the server under test (``Site``), shared by tests/web and bench."""
+"""The dashboard tests' view of the server under test (``Site``), and axe-core run in a page.
+
+axe-core is installed by scripts/test into .cache/axe (npm, pinned). ``axe_problems``
+needs a page opened in a context that bypasses the page's CSP, so that the checker
+(a script the page did not ship) can run in it.
+"""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from http_support import HttpServer
 from remember.service import Services
 from remember.store import open_store
+
+AXE = Path(__file__).resolve().parents[1] / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+SERIOUS = ("serious", "critical")
 
 
 class Site:
@@ -43,3 +54,20 @@ class Site:
 
     def close(self) -> None:
         self.store.close()
+
+
+def axe_problems(page: Any) -> list[str]:
+    """Every serious or critical WCAG 2 A/AA problem axe-core finds in ``page`` as it is now."""
+    if not AXE.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{AXE} is missing: scripts/test installs it")
+        pytest.skip(f"{AXE} is missing: run scripts/test once")
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        "async () => (await axe.run(document, {runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']})).violations"
+    )
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+        for v in found
+        if v["impact"] in SERIOUS
+    ]

@@ -149,6 +149,8 @@ class MemoryQuery:
     limit: int = 20
     offset: int = 0
     deleted: DeletedMode = "exclude"
+    #: keyset pages: the sort value and id of the last memory of the previous page (offset unused)
+    after: tuple[datetime | float, str] | None = None
 
 
 @dataclass(frozen=True)

@@ -57,6 +57,19 @@ def test_past_the_rate_a_token_gets_429_with_retry_after(store: Store, tmp_path:
         assert refused.json()["error"] == "rate_limited"
         assert httpx2.post(f"{server.url}/mcp", json=initialize_body(), headers=other).status_code == 200
         assert httpx2.get(f"{server.url}/health").status_code == 200
+        assert httpx2.get(f"{server.url}/static/app.js").status_code == 200  # the dashboard's files: not limited
+    finally:
+        server.stop()
+
+
+@pytest.mark.slow
+def test_the_dashboard_session_has_its_own_bucket(store: Store, tmp_path: Path, tokens: TokenService) -> None:
+    server = HttpServer(tmp_path / "home", store.url, env={"REMEMBER_HTTP_RATE_LIMIT": "3"}).start()
+    try:
+        alice, bob = tokens.create("alice").secret, tokens.create("bob").secret
+        codes = [httpx2.get(f"{server.url}/api/me", cookies={"remember_session": alice}).status_code for _ in range(4)]
+        assert codes == [200, 200, 200, 429]
+        assert httpx2.get(f"{server.url}/api/me", cookies={"remember_session": bob}).status_code == 200
     finally:
         server.stop()
 

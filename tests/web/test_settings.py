@@ -28,10 +28,17 @@ def entities(path: Path, count: int, name: str = "Person") -> Path:
     return path
 
 
+def open_settings(site: Site, page: Any, user: str, section: str) -> None:
+    """The page loaded at ``#/settings/<section>`` with a session for ``user`` (straight there: a view
+    still drawing after a quick change of address could draw over the next one)."""
+    page.context.add_cookies([{"name": "remember_session", "value": site.token(user), "url": site.url}])
+    page.goto(f"{site.url}/#/settings/{section}")
+    expect(page.get_by_role("heading", name="Settings")).to_be_visible()
+
+
 def test_a_preference_is_saved_and_a_bad_value_is_refused_with_its_message(site: Site, page: Any) -> None:
     user = site.user("prefs")
-    site.log_in(page, user)
-    page.goto(f"{site.url}/#/settings/preferences")
+    open_settings(site, page, user, "preferences")
     expect(page.get_by_role("group", name="Search")).to_be_visible()
     limit = page.get_by_label("Default limit")
     expect(limit).to_have_value("10")
@@ -69,8 +76,7 @@ def test_a_preference_is_saved_and_a_bad_value_is_refused_with_its_message(site:
 
 def test_a_token_is_made_its_secret_shown_once_and_revoked(site: Site, page: Any) -> None:
     user = site.user("tokens")
-    site.log_in(page, user)
-    page.goto(f"{site.url}/#/settings/tokens")
+    open_settings(site, page, user, "tokens")
     page.get_by_label("Name").fill("laptop")
     page.get_by_label("Expires after").fill("30d")
     page.get_by_label("Trust level").fill("0.6")
@@ -99,8 +105,7 @@ def test_a_token_is_made_its_secret_shown_once_and_revoked(site: Site, page: Any
 
 def test_revoking_the_sessions_own_token_logs_the_browser_out(site: Site, page: Any) -> None:
     user = site.user("own")
-    site.log_in(page, user)
-    page.goto(f"{site.url}/#/settings/tokens")
+    open_settings(site, page, user, "tokens")
     own = page.get_by_role("row").filter(has_text="this session")
     expect(own).to_have_count(1)
     own.get_by_role("button", name="Revoke").click()
@@ -118,8 +123,7 @@ def test_an_import_of_an_export_shows_its_progress_and_its_memories_are_stored(
         site.services.memories.create(source, {"content": f"imported fact number {i}", "tags": ["moved"]})
     export = tmp_path / "export.jsonl"
     export.write_text("".join(json.dumps(r) + "\n" for r in export_records(site.store, [source])), encoding="utf-8")
-    site.log_in(page, user)
-    page.goto(f"{site.url}/#/settings/import")
+    open_settings(site, page, user, "import")
     expect(page.get_by_text("A file of at most 1 MiB (the server's REMEMBER_HTTP_MAX_BODY)")).to_be_visible()
     page.get_by_label("File to import").set_input_files(str(export))
     page.get_by_label("Format").select_option("remember")
@@ -140,9 +144,8 @@ def test_an_import_of_an_export_shows_its_progress_and_its_memories_are_stored(
 
 def test_a_dry_run_stores_nothing_and_says_what_it_would(site: Site, page: Any, tmp_path: Path) -> None:
     user = site.user("dry")
-    site.log_in(page, user)
     before = logical_fingerprint(site.store, [user])
-    page.goto(f"{site.url}/#/settings/import")
+    open_settings(site, page, user, "import")
     page.get_by_label("File to import").set_input_files(str(entities(tmp_path / "graph.jsonl", 3)))
     page.get_by_label("Format").select_option("server-memory")
     page.get_by_label("Dry run").check()
@@ -160,10 +163,9 @@ def test_a_dry_run_stores_nothing_and_says_what_it_would(site: Site, page: Any, 
 
 def test_a_file_over_the_limit_is_refused_before_it_is_sent(site: Site, page: Any, tmp_path: Path) -> None:
     user = site.user("big")
-    site.log_in(page, user)
     big = tmp_path / "big.jsonl"
     big.write_bytes(b"x" * ((1 << 20) + 1))
-    page.goto(f"{site.url}/#/settings/import")
+    open_settings(site, page, user, "import")
     page.get_by_label("File to import").set_input_files(str(big))
     page.get_by_role("button", name="Start import").click()
     expect(page.get_by_role("alert")).to_contain_text("this server takes at most 1 MiB in one upload")
@@ -174,8 +176,7 @@ def test_an_export_downloads_the_users_memories_only(site: Site, page: Any) -> N
     mine, other = site.user("exporter"), site.user("bystander")
     site.services.memories.create(mine, {"content": "my own note to take along", "title": "Mine"})
     site.services.memories.create(other, {"content": "someone else's secret"})
-    site.log_in(page, mine)
-    page.goto(f"{site.url}/#/settings/export")
+    open_settings(site, page, mine, "export")
     with page.expect_download() as jsonl:
         page.get_by_role("link", name="remember export (JSON Lines)").click()
     records = [json.loads(line) for line in Path(jsonl.value.path()).read_text(encoding="utf-8").splitlines()]

@@ -2,7 +2,7 @@
 
 ``RateLimit`` is a token bucket per key: ``per_minute`` requests a minute on
 average, as many at once. ``Guard`` keys it by a hash of the request's
-credential (by client address when there is none), answers 429 with
+credential (its bearer token or the dashboard's session cookie; by client address when there is none), answers 429 with
 ``Retry-After`` past it, and lets a client that can only set a fixed header
 send its token as ``X-Remember-Token``. A database out of reach while a request
 is checked answers 503 with ``Retry-After`` and the reason, not a server error.
@@ -26,6 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from remember.errors import StoreUnavailable
 
 TOKEN_HEADER = b"x-remember-token"
+SESSION_COOKIE = b"remember_session"  # the dashboard's (web/session.py)
 MAX_KEYS = 100_000  # buckets kept; the least recently used go first
 log = logging.getLogger(__name__)
 UNAVAILABLE_RETRY = 5  # seconds a client is told to wait while the database is unreachable
@@ -69,7 +70,7 @@ class Guard:
         if static is not None and b"authorization" not in names:
             headers.append((b"authorization", b"Bearer " + static.strip()))
             scope = {**scope, "headers": headers}
-        if self.limit is not None and scope.get("path") != "/health":
+        if self.limit is not None and not _unlimited(str(scope.get("path", ""))):
             wait = self.limit.take(_key(scope, headers))
             if wait > 0:
                 await _answer(send, 429, "rate_limited", f"Too many requests; try again in {_seconds(wait)} s.", wait)
@@ -89,12 +90,30 @@ class Guard:
             log.warning("database unavailable: %s", exc)  # answered (503) by unavailable() if not here
 
 
+def _unlimited(path: str) -> bool:
+    """``/health`` and the dashboard's own files (which read no data) are never limited."""
+    return path == "/health" or path.startswith("/static/")
+
+
 def _key(scope: Scope, headers: list[tuple[bytes, bytes]]) -> str:
     credential = next((value for name, value in headers if name == b"authorization"), None)
+    if credential is None:
+        credential = _session_cookie(headers)
     if credential is not None:
         return "t:" + hashlib.sha256(credential).hexdigest()
     client = scope.get("client") or ("?", 0)
     return f"a:{client[0]}"
+
+
+def _session_cookie(headers: list[tuple[bytes, bytes]]) -> bytes | None:
+    """The dashboard's session cookie (it holds a token: one bucket per token, not per address)."""
+    for name, value in headers:
+        if name == b"cookie":
+            for part in value.split(b";"):
+                key, _, found = part.strip().partition(b"=")
+                if key == SESSION_COOKIE and found:
+                    return found
+    return None
 
 
 async def unavailable(_: Request, exc: Exception) -> Response:

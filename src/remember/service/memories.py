@@ -9,12 +9,12 @@ from typing import Any, Literal
 
 from remember.access import trust_level
 from remember.clock import Clock, from_text, to_text, utc_now
-from remember.errors import FieldError, NotFound, RememberError, ValidationFailed
+from remember.errors import Conflict, FieldError, NotFound, RememberError, ValidationFailed
 from remember.filters import Filter, conjoin, parse_filter
 from remember.memory_fields import EDITABLE, INDEXED
 from remember.models import HistoryEntry, IndexEntry, Memory, MemoryQuery, Page, SortField
 from remember.search import text
-from remember.service import checks, dedup, fields, structured, visibility
+from remember.service import browsing, checks, dedup, fields, structured, visibility
 from remember.service.access import note_access
 from remember.service.drafts import MemoryDraft, MemoryPatch, memory_draft, memory_patch
 from remember.service.indexer import Indexer
@@ -213,9 +213,11 @@ class MemoryService:
         return self.change(user_id, memory_id, patch, reason=reason).memory
 
     def change(
-        self, user_id: str, memory_id: str, patch: MemoryPatch | Mapping[str, Any], *, reason: str | None = None
-    ) -> Stored:
-        """``update``, also saying which given template field values were not kept, and why."""
+        self, user_id: str, memory_id: str, patch: MemoryPatch | Mapping[str, Any], *, reason: str | None = None,
+        expected_version: int | None = None,
+    ) -> Stored:  # fmt: skip
+        """``update``, also saying which given template field values were not kept, and why; with
+        ``expected_version``, refused (Conflict) unless the memory is still at that version."""
         why = checks.reason(reason)
         values = fields.clean(memory_patch(patch).changes(), headline="The update cannot be applied.")
         if not values:
@@ -224,6 +226,11 @@ class MemoryService:
             )
         visibility.check_trust_given(values.get("trust"))
         current = self._find(user_id, memory_id)
+        if expected_version is not None and current.version != expected_version:
+            raise Conflict(
+                f"Memory {current.id} was changed since you read it (now version {current.version}, "
+                f"you edited version {expected_version}); reload it and reapply your change."
+            )
         if current.is_deleted:
             raise ValidationFailed.single(
                 "memory_id",
@@ -308,20 +315,25 @@ class MemoryService:
         deleted: str = "exclude",
     ) -> Page:
         """One page of the user's memories; the shortcut arguments AND with ``filters``."""
-        tree = conjoin(
-            parse_filter(filters),
-            _shortcuts(type, tags, tags_match, created_after, created_before),
+        query = listing_query(
+            filters, _shortcuts(type, tags, tags_match, created_after, created_before), sort_by, sort_order, deleted
         )
-        tree = visibility.within_reach(tree)
-        query = MemoryQuery(
-            filter=tree,
-            sort_by=_sort(sort_by),
-            descending=_descending(sort_order),
+        query = dataclasses.replace(
+            query,
             limit=checks.whole_number("limit", limit, 1, MAX_LIMIT),
             offset=checks.whole_number("offset", offset, 0, MAX_OFFSET),
-            deleted=checks.deleted_mode(deleted),
         )
         return self.store.list_memories(user_id, query)
+
+    def browse(
+        self, user_id: str, *, filters: Mapping[str, Any] | None = None, sort_by: str = "created_at",
+        sort_order: str = "desc", limit: int = 20, cursor: str | None = None, deleted: str = "exclude",
+    ) -> browsing.Browsed:  # fmt: skip
+        """A keyset page of the user's memories: the page after ``cursor`` (from the first without
+        one), and the cursor of the next; no total and no offset, so every page costs the same."""
+        query = listing_query(filters, None, sort_by, sort_order, deleted)
+        size = checks.whole_number("limit", limit, 1, MAX_LIMIT)
+        return browsing.browse(self.store, user_id, query, size, cursor)
 
     def _retemplate(
         self, user_id: str, current: Memory, values: dict[str, Any]
@@ -407,6 +419,16 @@ def _shortcuts(
     if window:
         raw["created_at"] = window
     return parse_filter(raw, where="arguments") if raw else None
+
+
+def listing_query(
+    filters: Mapping[str, Any] | None, shortcuts: Filter | None, sort_by: str, sort_order: str, deleted: str
+) -> MemoryQuery:
+    """The query of a listing, within the caller's reach."""
+    tree = visibility.within_reach(conjoin(parse_filter(filters), shortcuts))
+    return MemoryQuery(
+        filter=tree, sort_by=_sort(sort_by), descending=_descending(sort_order), deleted=checks.deleted_mode(deleted)
+    )
 
 
 def _sort(sort_by: str) -> SortField:

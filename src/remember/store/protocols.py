@@ -83,6 +83,10 @@ class MemoryStore(Protocol):
     def list_memories(self, user_id: str, query: MemoryQuery) -> Page:
         """One page of the user's memories matching ``query``, and the total."""
 
+    def list_memories_after(self, user_id: str, query: MemoryQuery) -> list[Memory]:
+        """Up to ``query.limit`` memories matching ``query`` that come after ``query.after`` in its
+        order (from the first without it): a keyset page, with no total and no offset."""
+
     def memory_history(self, user_id: str, memory_id: str) -> list[HistoryEntry]:
         """The memory's past changes, newest first."""
 

@@ -6,9 +6,9 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from remember.errors import StoreError, excerpt
-from remember.models import HistoryEntry, IndexEntry, Memory, MemoryChange
+from remember.models import HistoryEntry, IndexEntry, Memory, MemoryChange, MemoryQuery
 from remember.store.sql.base import SqlBase
-from remember.store.sql.dialect import chunks
+from remember.store.sql.dialect import Dialect, chunks
 from remember.store.sql.fingerprint import content_hash
 from remember.store.sql.relationships import drop_lonely, unlink_purged
 from remember.store.sql.rows import (
@@ -233,6 +233,20 @@ def _write_tags(s: Session, memory: Memory) -> None:
         "INSERT INTO memory_tags (user_id, memory_id, tag) VALUES (?, ?, ?)",
         [(memory.user_id, memory.id, tag) for tag in memory.tags],
     )
+
+
+def after_condition(query: MemoryQuery, dialect: Dialect, params: list[object], mark: str = "?") -> str:
+    """`` AND …`` keeping the memories (``m``) after ``query.after`` in the page's order; empty without one."""
+    if query.after is None:
+        return ""
+    if query.sort_by not in SORT_COLUMNS:
+        raise StoreError(f"cannot sort by {excerpt(query.sort_by)}")
+    value, last_id = query.after
+    bound = dialect.moment(value) if isinstance(value, datetime) else float(value)
+    params.extend([bound, bound, last_id])
+    beyond = "<" if query.descending else ">"
+    column = f"m.{query.sort_by}"
+    return f" AND ({column} {beyond} {mark} OR ({column} = {mark} AND m.id {beyond} {mark}))"
 
 
 def order_by(sort_by: str, descending: bool) -> str:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from remember.models import MemoryQuery, Page
+from remember.models import Memory, MemoryQuery, Page
 from remember.store.sql.base import SqlBase
-from remember.store.sql.memories import order_by
+from remember.store.sql.memories import after_condition, order_by
 from remember.store.sql.rows import MEMORY_COLUMNS_OF_M, memory_from_row
 from remember.store.sqlite import filtersql
 
@@ -28,6 +28,22 @@ class ListingTables(SqlBase):
                 [*params, query.limit, query.offset],
             )
         return Page(tuple(memory_from_row(self.dialect, r) for r in rows), total, query.limit, query.offset)
+
+    def list_memories_after(self, user_id: str, query: MemoryQuery) -> list[Memory]:
+        with self.reading() as s:
+            where, params = _where(query, user_id, indexed=True)
+            if query.filter is not None:
+                # A bounded probe, not a count: are the matches few enough to drive the page from the index?
+                probe = f"SELECT count(*) FROM (SELECT 1 FROM memories m WHERE {where} LIMIT ?) AS few"
+                matches = int(s.value(probe, [*params, SPARSE_MATCHES + 1]))
+                where, params = _where(query, user_id, indexed=matches <= SPARSE_MATCHES)
+            where += after_condition(query, self.dialect, params)
+            rows = s.all(
+                f"SELECT {MEMORY_COLUMNS_OF_M} FROM memories m WHERE {where} "
+                f"ORDER BY {order_by(query.sort_by, query.descending)} LIMIT ?",
+                [*params, query.limit],
+            )
+        return [memory_from_row(self.dialect, r) for r in rows]
 
 
 def _where(query: MemoryQuery, user_id: str, *, indexed: bool) -> tuple[str, list[Any]]:

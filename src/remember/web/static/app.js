@@ -7,6 +7,9 @@ import { clear, errorBox, h } from "./ui.js";
 
 const PAGES = {
   login: () => import("./pages/login.js"),
+  memories: () => import("./pages/memories.js"),
+  memory: () => import("./pages/memory.js"),
+  trash: () => import("./pages/trash.js"),
   settings: () => import("./pages/settings.js"),
 };
 const HOME = "memories";

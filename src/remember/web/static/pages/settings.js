@@ -76,7 +76,7 @@ async function preferencesSection(body) {
   }
   const reason = h("input", { type: "text", name: "reason", size: 50 });
   const outcome = h("div");
-  const form = h("form", { novalidate: true, onsubmit: async (event) => {
+  const form = h("form", { class: "preferences", novalidate: true, onsubmit: async (event) => {
     event.preventDefault();
     clear(outcome);
     const values = {};
@@ -312,7 +312,7 @@ async function upload(chosen, format, dryRun) {
 }
 
 async function runImport(chosen, format, dryRun, box) {
-  const bar = h("progress", { max: 1, value: 0, id: "import-progress" });
+  const bar = h("progress", { class: "import", max: 1, value: 0, id: "import-progress" });
   const counts = h("p", { class: "muted" }, "Uploading…");
   const report = h("div");
   clear(box, h("h3", {}, dryRun ? "Dry run" : "Importing"),

@@ -1,0 +1,166 @@
+"""The memories pages' endpoints: search, keyset pages, one memory, edit, trash and restore.
+
+Each one calls the service as the MCP tool of the same job does, so the same
+validation holds: ``GET /api/search`` is ``remember_search_memory``, ``GET
+/api/memories`` pages like ``remember_list_memories`` but by cursor (no total, no
+offset), ``GET /api/memories/{id}`` is ``remember_get_memory`` with its history,
+``…/related`` is ``remember_get_related``, ``PATCH`` is ``remember_update_memory``
+with a version check, ``DELETE`` moves it to the trash, ``GET /api/trash`` lists the
+trash and ``POST …/restore`` brings one back. ``GET /api/memory-templates`` lists
+the templates a filter can name, ``…/{id}`` their fields (inherited ones too).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.routing import Route
+
+from remember.errors import ValidationFailed
+from remember.mcp.relationship_schemas import RelatedOut, links
+from remember.mcp.schemas import DeletionOut, HistoryOut, MemoryDetailOut, MemoryOut, RestoredOut, WrittenMemoryOut
+from remember.service.browsing import Browsed
+from remember.web.context import WebContext
+from remember.web.responses import Call, endpoint
+
+MAX_FILTERS = 20_000  # characters of the filters' JSON in a query string
+MAX_DEPTH = 2  # relationships away in the graph view
+EDIT_KEYS = frozenset({"version", "changes", "reason"})
+
+
+def routes(ctx: WebContext) -> list[Route]:
+    def at(path: str, handler: Any, method: str) -> Route:
+        return Route(path, endpoint(ctx, handler), methods=[method])
+
+    return [
+        at("/api/search", search, "GET"),
+        at("/api/memories", listing, "GET"),
+        at("/api/trash", trash, "GET"),
+        at("/api/memory-templates", templates, "GET"),
+        at("/api/memory-templates/{template_id}", template_fields, "GET"),
+        at("/api/memories/{memory_id}", detail, "GET"),
+        at("/api/memories/{memory_id}/related", related, "GET"),
+        at("/api/memories/{memory_id}", edit, "PATCH"),
+        at("/api/memories/{memory_id}", delete, "DELETE"),
+        at("/api/memories/{memory_id}/restore", restore, "POST"),
+    ]
+
+
+def search(call: Call) -> dict[str, Any]:
+    found = call.services.search.search(
+        call.user, call.query.get("q", ""), alpha=_alpha(call), filters=_filters(call),
+        limit=call.number("limit", 20, 1, 100), offset=call.number("offset", 0, 0, 1_000_000),
+        record_access=False,
+    )  # fmt: skip
+    return {
+        "results": [{"memory": MemoryOut.of(h.memory), "score": h.score} for h in found.hits],
+        "offset": found.offset,
+        "limit": found.limit,
+        "has_more": found.has_more,
+        "alpha": found.alpha,
+    }
+
+
+def listing(call: Call) -> dict[str, Any]:
+    page = call.services.memories.browse(
+        call.user, filters=_filters(call), sort_by=call.text("sort_by", "created_at") or "created_at",
+        sort_order=call.text("sort_order", "desc") or "desc", limit=call.number("limit", 20, 1, 100),
+        cursor=call.text("cursor"),
+    )  # fmt: skip
+    return _page(page)
+
+
+def trash(call: Call) -> dict[str, Any]:
+    page = call.services.memories.browse(
+        call.user, sort_by="updated_at", limit=call.number("limit", 20, 1, 100), cursor=call.text("cursor"),
+        deleted="only",
+    )  # fmt: skip
+    return _page(page)
+
+
+def _page(page: Browsed) -> dict[str, Any]:
+    return {"memories": [MemoryOut.of(m) for m in page.items], "limit": page.limit, "next_cursor": page.next_cursor}
+
+
+def detail(call: Call) -> MemoryDetailOut:
+    memories, memory_id = call.services.memories, call.path["memory_id"]
+    # A person looking is not the assistant recalling: the access count stays as it is.
+    memory = memories.get(call.user, memory_id, record_access=False)
+    history = [HistoryOut.of(h) for h in memories.history(call.user, memory.id)]
+    linked = call.services.relationships.links(call.user, [memory.id]).get(memory.id, [])
+    return MemoryDetailOut(**memory.as_dict(), history=history, relationships=links(memory.id, linked))
+
+
+def related(call: Call) -> dict[str, Any]:
+    found = call.services.related.related(
+        call.user, call.path["memory_id"], depth=call.number("depth", 1, 1, MAX_DEPTH)
+    )
+    return {"related": [RelatedOut.of(r) for r in found]}
+
+
+def edit(call: Call) -> WrittenMemoryOut:
+    """``{"version": n, "changes": {field: value, …}, "reason": …}``: null in changes empties a field."""
+    body = call.json_object()
+    unknown = sorted(str(k) for k in body if k not in EDIT_KEYS)
+    if unknown:
+        raise ValidationFailed.single(
+            unknown[0], "unknown_field", f"Send only version, changes and reason (not {', '.join(unknown)})."
+        )
+    version, changes, reason = body.get("version"), body.get("changes"), body.get("reason")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise ValidationFailed.single("version", "missing", "Send the version you edited (a whole number from 1).")
+    if not isinstance(changes, dict):
+        raise ValidationFailed.single("changes", "type", "Send changes as an object of memory fields.")
+    if reason is not None and not isinstance(reason, str):
+        raise ValidationFailed.single("reason", "type", "reason is a text.", reason)
+    stored = call.services.memories.change(
+        call.user, call.path["memory_id"], changes, reason=reason, expected_version=version
+    )
+    return WrittenMemoryOut.of_stored(stored)
+
+
+def delete(call: Call) -> DeletionOut:
+    gone = call.services.memories.delete(call.user, call.path["memory_id"])
+    deleted_at = gone.memory.as_dict()["deleted_at"] if gone.memory else None
+    return DeletionOut(memory_id=gone.memory_id, permanent=False, message="Moved to the trash.", deleted_at=deleted_at)
+
+
+def restore(call: Call) -> RestoredOut:
+    back = call.services.memories.restore(call.user, call.path["memory_id"])
+    return RestoredOut(memory_id=back.id, version=back.version, message="Restored, with its relationships.")
+
+
+def templates(call: Call) -> dict[str, Any]:
+    views, _ = call.services.templates.list_templates(call.user, sort_by="name", limit=100)
+    return {"templates": [{"id": v.definition.id, "name": v.definition.name} for v in views]}
+
+
+def template_fields(call: Call) -> dict[str, Any]:
+    view = call.services.templates.get(call.user, call.path["template_id"])
+    return {"id": view.definition.id, "fields": [f.as_dict() for f in view.resolved.fields]}
+
+
+def _filters(call: Call) -> dict[str, Any] | None:
+    given = call.text("filters")
+    if given is None:
+        return None
+    if len(given) > MAX_FILTERS:
+        raise ValidationFailed.single("filters", "size", f"The filters are at most {MAX_FILTERS:,} characters.")
+    try:
+        parsed = json.loads(given)
+    except json.JSONDecodeError as exc:
+        raise ValidationFailed.single("filters", "json", f"The filters are not JSON: {exc}.") from exc
+    if not isinstance(parsed, dict):
+        raise ValidationFailed.single("filters", "type", 'The filters are a JSON object, e.g. {"type": "book"}.')
+    return parsed
+
+
+def _alpha(call: Call) -> float | None:
+    given = call.text("alpha")
+    if given is None:
+        return None
+    try:
+        return float(given)
+    except ValueError as exc:
+        raise ValidationFailed.single("alpha", "type", "alpha is a number from 0 to 1.", given) from exc

@@ -1,0 +1,78 @@
+// The memories: a hybrid search (alpha from keywords to meaning) with the filter builder,
+// or, without a query, the memories page by page (keyset cursors: next and previous).
+
+import { api } from "../api.js";
+import { announce, clear, errorBox, h, labelled, when } from "../ui.js";
+import { filterBuilder } from "./filters.js";
+
+const PAGE = 20;
+
+export async function render(root) {
+  const query = h("input", { type: "search", name: "q", size: 40, placeholder: "What are you looking for?" });
+  const alpha = h("input", { type: "range", id: "alpha", name: "alpha", min: 0, max: 1, step: 0.1, value: 0.3 });
+  const alphaShown = h("output", { for: "alpha" }, "0.3");
+  alpha.addEventListener("input", () => { alphaShown.textContent = alpha.value; });
+  const results = h("div", { class: "results" });
+  const builder = filterBuilder(() => {});
+  // Pages already seen: each entry is the cursor (list) or offset (search) that opened it.
+  let state = { mode: "list", starts: [null], filters: {} };
+
+  const load = async () => {
+    const start = state.starts[state.starts.length - 1];
+    try {
+      const found = state.mode === "search" ? await searched(state, start, alpha.value) : await listed(state, start);
+      clear(results, table(found.memories, state.mode), pager(found.next, state.starts.length > 1));
+      announce(`${found.memories.length} memories shown, page ${state.starts.length}.`);
+    } catch (error) {
+      clear(results, errorBox(error));
+    }
+  };
+  const pager = (next, hasPrevious) => h("nav", { class: "pager", "aria-label": "Pages" },
+    h("button", { type: "button", class: "secondary", disabled: !hasPrevious, onclick: () => { state.starts.pop(); load(); } }, "Previous page"),
+    h("span", { class: "muted" }, ` Page ${state.starts.length} `),
+    h("button", { type: "button", class: "secondary", disabled: next === null, onclick: () => { state.starts.push(next); load(); } }, "Next page"));
+
+  const form = h("form", { class: "search", onsubmit: (event) => {
+    event.preventDefault();
+    const text = query.value.trim();
+    state = { mode: text ? "search" : "list", q: text, starts: [text ? 0 : null], filters: builder.build() };
+    load();
+  } },
+    h("div", { class: "row" },
+      labelled("Search", query),
+      labelled("Alpha: 0 = by keywords, 1 = by meaning", alpha),
+      h("div", { class: "control" }, h("span", { class: "muted" }, "alpha "), alphaShown),
+      h("button", { type: "submit" }, "Search")),
+    builder.node);
+  clear(root, h("h1", {}, "Memories"), form, h("h2", {}, "Results"), results);
+  await load();
+}
+
+async function searched(state, offset, alpha) {
+  const found = await api("/api/search", { query: { q: state.q, alpha, filters: json(state.filters), limit: PAGE, offset } });
+  return { memories: found.results.map((r) => ({ ...r.memory, score: r.score })), next: found.has_more ? offset + found.results.length : null };
+}
+
+async function listed(state, cursor) {
+  const found = await api("/api/memories", { query: { filters: json(state.filters), limit: PAGE, cursor } });
+  return { memories: found.memories, next: found.next_cursor };
+}
+
+function json(filters) { return Object.keys(filters).length ? JSON.stringify(filters) : undefined; }
+
+function table(memories, mode) {
+  if (!memories.length) return h("p", { class: "muted" }, "No memories match.");
+  return h("table", { class: "memories" },
+    h("thead", {}, h("tr", {}, ["Memory", "Type", "Tags", "Template", "Created", "Weight", mode === "search" ? "Score" : null]
+      .filter(Boolean).map((t) => h("th", { scope: "col" }, t)))),
+    h("tbody", {}, memories.map((m) => h("tr", {},
+      h("td", {}, h("a", { href: `#/memory/${encodeURIComponent(m.id)}` }, m.title || excerpt(m.content))),
+      h("td", {}, m.type),
+      h("td", {}, m.tags.map((t) => h("span", { class: "tag" }, t))),
+      h("td", {}, m.template_id || ""),
+      h("td", {}, when(m.created_at)),
+      h("td", {}, m.weight.toFixed(2)),
+      mode === "search" ? h("td", {}, m.score.toFixed(3)) : null))));
+}
+
+export function excerpt(text) { return text.length > 80 ? `${text.slice(0, 80)}…` : text || "(no text)"; }

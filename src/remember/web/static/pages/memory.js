@@ -1,0 +1,97 @@
+// One memory (#/memory/<id>): its fields, template fields and tags, its history with a diff
+// between versions, its relationships as a graph and a list, an edit form, and delete.
+
+import { api } from "../api.js";
+import { announce, clear, errorBox, h, labelled, when } from "../ui.js";
+import { editForm } from "./edit.js";
+import { graphView } from "./graph.js";
+import { historySection } from "./history.js";
+import { excerpt } from "./memories.js";
+
+export async function render(root, args) {
+  const id = args[0] || "";
+  let memory;
+  try {
+    memory = await api(`/api/memories/${encodeURIComponent(id)}`);
+  } catch (error) {
+    if (error.status !== 404 && error.status !== 422) throw error;
+    clear(root, h("h1", {}, "Memory not found"), errorBox(error), h("p", {}, h("a", { href: "#/memories" }, "Back to the memories.")));
+    return;
+  }
+  const again = () => render(root, args);
+  clear(root,
+    h("p", {}, h("a", { href: "#/memories" }, "← Memories")),
+    h("h1", {}, memory.title || excerpt(memory.content)),
+    memory.deleted_at ? h("div", { class: "error", role: "note" }, `In the trash since ${when(memory.deleted_at)}. `, h("a", { href: "#/trash" }, "Restore it from the trash.")) : null,
+    h("div", { class: "grid2" },
+      h("div", {}, fieldsSection(memory), structuredSection(memory)),
+      h("div", {}, await relationshipsSection(memory))),
+    historySection(memory),
+    memory.deleted_at ? null : await editForm(memory, again),
+    memory.deleted_at ? null : deleteButton(memory));
+}
+
+function fieldsSection(memory) {
+  const rows = [
+    ["Content", h("div", { class: "content" }, memory.content)],
+    ["Type", memory.type], ["Tags", memory.tags.length ? memory.tags.map((t) => h("span", { class: "tag" }, t)) : "none"],
+    ["Weight", memory.weight], ["Trust", memory.trust], ["Template", memory.template_id || "none"],
+    ["Follows its template", memory.template_compliance === null || memory.template_compliance === undefined ? "—" : memory.template_compliance ? "yes" : "no"],
+    ["References", memory.references.map((r) => h("div", {}, r))],
+    ["Happened", when(memory.context && memory.context.timestamp)],
+    ["Created", when(memory.created_at)], ["Updated", when(memory.updated_at)], ["Version", memory.version],
+    ["Read", `${memory.access_count} times`], ["Id", h("code", {}, memory.id)],
+  ];
+  return h("section", { "aria-labelledby": "fields-h" }, h("h2", { id: "fields-h" }, "Fields"),
+    h("table", { class: "fields" }, h("tbody", {}, rows.map(([k, v]) => h("tr", {}, h("th", { scope: "row" }, k), h("td", {}, v))))));
+}
+
+function structuredSection(memory) {
+  const content = memory.structured_content;
+  if (!content) return null;
+  const problems = memory.template_validation_errors || [];
+  return h("section", { "aria-labelledby": "structured-h" }, h("h2", { id: "structured-h" }, "Structured content"),
+    h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Field"), h("th", { scope: "col" }, "Value"))),
+      h("tbody", {}, Object.entries(content).map(([k, v]) => h("tr", {}, h("td", {}, k), h("td", {}, typeof v === "string" ? v : JSON.stringify(v)))))),
+    problems.length ? h("ul", { class: "field-error" }, problems.map((p) => h("li", {}, `${p.field}: ${p.message}`))) : null);
+}
+
+async function relationshipsSection(memory) {
+  const depth = h("select", { name: "depth" }, h("option", { value: 1 }, "1"), h("option", { value: 2 }, "2"));
+  const out = h("div");
+  const show = async () => {
+    try {
+      const found = await api(`/api/memories/${encodeURIComponent(memory.id)}/related`, { query: { depth: depth.value } });
+      clear(out, found.related.length ? [graphView(memory, found.related), relatedList(found.related)] : h("p", { class: "muted" }, "No relationships."));
+      announce(`${found.related.length} related memories.`);
+    } catch (error) {
+      clear(out, errorBox(error));
+    }
+  };
+  depth.addEventListener("change", show);
+  await show();
+  return h("section", { "aria-labelledby": "related-h" }, h("h2", { id: "related-h" }, "Relationships"),
+    labelled("Relationships away", depth), out);
+}
+
+function relatedList(related) {
+  return h("table", { "aria-label": "Related memories" },
+    h("thead", {}, h("tr", {}, ["Memory", "Type", "How", "Away"].map((t) => h("th", { scope: "col" }, t)))),
+    h("tbody", {}, related.map((r) => h("tr", {},
+      h("td", {}, h("a", { href: `#/memory/${encodeURIComponent(r.memory_id)}` }, r.title || excerpt(r.content))),
+      h("td", {}, r.type), h("td", {}, r.path.map((p) => p.type).join(" → ")), h("td", {}, String(r.depth))))));
+}
+
+function deleteButton(memory) {
+  const status = h("div");
+  return h("section", { "aria-labelledby": "delete-h" }, h("h2", { id: "delete-h" }, "Delete"),
+    h("p", {}, h("button", { type: "button", class: "danger", onclick: async () => {
+      try {
+        await api(`/api/memories/${encodeURIComponent(memory.id)}`, { method: "DELETE" });
+        announce("Moved to the trash.");
+        location.hash = "#/trash";
+      } catch (error) {
+        clear(status, errorBox(error));
+      }
+    } }, "Move to the trash")), status);
+}
