@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from starlette.routing import Route
 
-from remember.web.api import memories, session
+from remember.web.api import memories, preferences, session, tokens, transfer
 from remember.web.context import WebContext
 
-MODULES = (session, memories)
+MODULES = (session, memories, preferences, tokens, transfer)
 
 
 def routes(ctx: WebContext) -> list[Route]:

@@ -10,6 +10,7 @@ const PAGES = {
   memories: () => import("./pages/memories.js"),
   memory: () => import("./pages/memory.js"),
   trash: () => import("./pages/trash.js"),
+  settings: () => import("./pages/settings.js"),
 };
 const HOME = "memories";
 
