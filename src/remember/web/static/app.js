@@ -33,24 +33,26 @@ function markNav(name) {
   }
 }
 
+// Each address gets a view element of its own, put in the page at once: a view still loading
+// when the address changes draws into its own element, no longer in the page, never over the next.
 export async function show() {
   const { name, args } = parse();
-  const root = page();
   if (name !== "login" && !(await loggedIn())) return;
+  const view = h("div", { class: "view" });
+  clear(page(), view);
   markNav(name);
   const load = PAGES[name];
   if (!load) {
-    clear(root, h("h1", {}, "Not found"), h("p", {}, "There is no such page. ", h("a", { href: `#/${HOME}` }, "Go to the memories.")));
+    clear(view, h("h1", {}, "Not found"), h("p", {}, "There is no such page. ", h("a", { href: `#/${HOME}` }, "Go to the memories.")));
     return;
   }
   try {
     const module = await load();
-    clear(root);
-    await module.render(root, args);
+    await module.render(view, args);
   } catch (error) {
-    clear(root, h("h1", {}, "Something went wrong"), errorBox(error));
+    clear(view, h("h1", {}, "Something went wrong"), errorBox(error));
   }
-  root.focus({ preventScroll: true });
+  if (view.isConnected) page().focus({ preventScroll: true });
 }
 
 let me = null;
