@@ -11,7 +11,7 @@ import pytest
 from remember.errors import Conflict, ValidationFailed
 from remember.models import MemoryQuery
 from remember.service import RelationshipDraft, Services
-from remember.service.transfer import PART, export_records, import_records, refuse_existing
+from remember.service.transfer import PART, check_records, export_records, import_records, refuse_existing
 from remember.store import Store, open_store
 
 ALICE, BOB = "alice", "bob"
@@ -140,7 +140,18 @@ def test_existing_users_are_refused_before_anything_is_written(
 def test_bad_exports_are_refused(services: Services, records: list[Any]) -> None:
     with pytest.raises(ValidationFailed):
         import_records(services.store, services.indexer, iter(records))
+    with pytest.raises(ValidationFailed):
+        check_records(iter(records))
     assert services.store.user_ids() == []
+
+
+def test_checking_an_export_counts_each_users_memories_and_writes_nothing(services: Services) -> None:
+    populate(services)
+    before = list(export_records(services.store))[1:]
+    counts = check_records(export_records(services.store))
+    assert counts == {ALICE: 4, BOB: 1}  # alice's memories include one in her trash
+    assert len(services.store.list_memories(ALICE, MemoryQuery(deleted="only")).items) == 1
+    assert list(export_records(services.store))[1:] == before
 
 
 def many_records(services: Services, user: str, count: int) -> list[dict[str, Any]]:

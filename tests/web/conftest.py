@@ -43,7 +43,7 @@ def _chromium_or_skip() -> None:
     pytest.skip(message)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     _chromium_or_skip()
     from playwright.sync_api import sync_playwright

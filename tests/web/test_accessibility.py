@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from web_support import Site, axe_problems
 
-PAGES = ["login"]
+PAGES = ["login", "settings/preferences", "settings/tokens", "settings/import", "settings/export"]
 
 
 @pytest.fixture

@@ -103,6 +103,7 @@ def test_the_overview_charts_memories_per_week_by_type_and_template(site: Site, 
     page.get_by_label("Period").select_option("week")
     expect(page.get_by_role("heading", name="Memories per week by type")).to_be_visible()
     assert charts_drawn(page) == ["by-type-chart", "by-template-chart"]
+    assert page.evaluate("() => Object.keys(Chart.instances).length") == 2  # the day charts before were destroyed
     weeks = ["2026-01-05", "2026-01-12", "2026-01-19"]
     assert table_of(page, "Memories per week by type") == [
         ["Period starting", "note", "recipe", "idea"],

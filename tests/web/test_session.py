@@ -75,3 +75,14 @@ def test_hosts_match_by_name_and_any_port_only_where_the_pattern_says() -> None:
     assert not host_matches("127.0.0.1.evil.example:80", "127.0.0.1:*")
     assert not host_matches("127.0.0.1", "127.0.0.1:*")
     assert not host_matches("1:8765", "[::1]:*")
+
+
+def test_an_unknown_api_address_answers_json(tmp_path: Path, store: Store) -> None:
+    server = HttpServer(tmp_path / "home", store.url).start()
+    try:
+        answer = httpx2.get(f"{server.url}/api/no-such-thing")
+        assert answer.status_code == 404
+        assert answer.json()["error"] == "NotFound"
+        assert "has no GET /api/no-such-thing" in answer.json()["message"]
+    finally:
+        server.stop()

@@ -147,9 +147,7 @@ def import_records(
     the same database waits a fraction of a second, not the whole import.
     """
     stream = iter(records)
-    header = next(stream, None)
-    if not isinstance(header, dict) or header.get("format") != FORMAT:
-        raise ValidationFailed.single("file", "format", "This is not a remember export (its first line is no header).")
+    header = _header(next(stream, None))
     # Settle which embedder the target's vectors are made by before writing any (it records
     # the configured one on a fresh database), so reused vectors and new ones agree.
     same_vectors = indexer.state() == "ready" and header.get("embedding_model") == indexer.embedder_name
@@ -169,6 +167,28 @@ def import_records(
     if pending is not None:
         counts[pending.user_id] = _flush(store, indexer, pending, same_vectors)
     return counts
+
+
+def check_records(records: Iterable[Record]) -> dict[str, int]:
+    """What ``import_records`` would write, every record read and checked, nothing written: per user, its memories."""
+    stream = iter(records)
+    _header(next(stream, None))
+    counts: dict[str, int] = {}
+    pending: _Pending | None = None
+    for number, record in enumerate(stream, start=2):
+        user = _user_of(record, number)
+        if pending is None or pending.user_id != user:
+            pending = _Pending(user)
+        _take(pending, record, number)
+        pending.memories.clear()  # checked; holding them would only cost memory
+        counts[user] = counts.get(user, 0) + (record.get("kind") == "memory")
+    return counts
+
+
+def _header(header: Any) -> Record:
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise ValidationFailed.single("file", "format", "This is not a remember export (its first line is no header).")
+    return header
 
 
 def _read(pending: _Pending, record: Record, number: int) -> None:

@@ -94,6 +94,10 @@ class Call:
         return self.body
 
 
+class TooLarge(ValidationFailed):
+    """A request body over the server's limit, ``REMEMBER_HTTP_MAX_BODY`` (answered 413)."""
+
+
 Handler = Callable[[Call], Any]
 Endpoint = Callable[[Request], Awaitable[Response]]
 
@@ -110,7 +114,7 @@ def endpoint(ctx: WebContext, handler: Handler) -> Endpoint:
                 caller=caller,
                 path=dict(request.path_params),
                 query=dict(request.query_params),
-                body=await _body(request),
+                body=await _body(request, ctx.settings.http.max_body),
                 query_lists={k: request.query_params.getlist(k) for k in request.query_params},
             )
             result = await anyio.to_thread.run_sync(_acting, caller, handler, call)
@@ -128,10 +132,37 @@ def _acting(caller: Caller, handler: Handler, call: Call) -> Any:
         return handler(call)
 
 
-async def _body(request: Request) -> Any:
+async def read_body(request: Request, limit: int) -> bytes:
+    """The request body, read no further than ``limit`` bytes (the SDK's limit covers only /mcp)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise _too_large(limit)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise _too_large(limit)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _too_large(limit: int) -> TooLarge:
+    message = (
+        f"The request is larger than this server takes in one request ({size_text(limit)}, "
+        "REMEMBER_HTTP_MAX_BODY). Send less at once, or raise REMEMBER_HTTP_MAX_BODY."
+    )
+    return TooLarge.single("body", "max_size", message)
+
+
+def size_text(limit: int) -> str:
+    return f"{limit / (1 << 20):g} MiB" if limit >= 1 << 20 else f"{limit / 1024:g} KiB"
+
+
+async def _body(request: Request, limit: int) -> Any:
     if request.method in ("GET", "HEAD", "DELETE"):
         return None
-    raw = await request.body()
+    raw = await read_body(request, limit)
     if not raw.strip():
         return None
     try:
@@ -148,7 +179,8 @@ def jsonable(result: Any) -> Any:
 
 def status_of(problem: RememberError) -> int:
     statuses: list[tuple[type[RememberError], int]] = [
-        (NotLoggedIn, 401), (RefusedRequest, 403), (NotFound, 404), (ValidationFailed, 422), (AccessDenied, 403),
+        (NotLoggedIn, 401), (RefusedRequest, 403), (NotFound, 404), (TooLarge, 413), (ValidationFailed, 422),
+        (AccessDenied, 403),
         (Conflict, 409), (StoreUnavailable, 503), (StoreReadOnly, 503), (StoreError, 500), (ConfigError, 500),
     ]  # fmt: skip
     return next((status for kind, status in statuses if isinstance(problem, kind)), 400)

@@ -7,13 +7,24 @@ answers errors alike. Add a module here to add its endpoints.
 
 from __future__ import annotations
 
+from starlette.requests import Request
+from starlette.responses import Response
 from starlette.routing import Route
 
-from remember.web.api import analytics, memories, session
+from remember.errors import NotFound
+from remember.web.api import analytics, memories, preferences, session, tokens, transfer
 from remember.web.context import WebContext
+from remember.web.responses import error_response
 
-MODULES = (session, memories, analytics)
+MODULES = (session, memories, preferences, tokens, transfer, analytics)
 
 
 def routes(ctx: WebContext) -> list[Route]:
-    return [route for module in MODULES for route in module.routes(ctx)]
+    found = [route for module in MODULES for route in module.routes(ctx)]
+    return [*found, Route("/api/{rest:path}", _unknown, methods=["GET", "POST", "PATCH", "PUT", "DELETE"])]
+
+
+async def _unknown(request: Request) -> Response:
+    """Any other ``/api/`` address: a JSON 404 like every other error of the API."""
+    path = request.url.path[:200]
+    return error_response(NotFound(f"The dashboard's API has no {request.method} {path}; see docs/dashboard.md."))

@@ -16,7 +16,7 @@ from starlette.routing import Route
 from remember.errors import RememberError, ValidationFailed
 from remember.http.auth import caller_of_token
 from remember.web.context import WebContext
-from remember.web.responses import NO_STORE, Call, Endpoint, endpoint, error_response
+from remember.web.responses import NO_STORE, Call, Endpoint, endpoint, error_response, read_body
 from remember.web.session import COOKIE, NotLoggedIn, check_request
 
 MAX_TOKEN = 4096  # characters of a presented token
@@ -38,7 +38,7 @@ def _log_in(ctx: WebContext) -> Endpoint:
     async def serve(request: Request) -> Response:
         try:
             check_request(request, ctx.allowed_hosts)
-            token = await _token_of(request)
+            token = await _token_of(request, ctx.settings.http.max_body)
             if ctx.verifier is None:
                 raise ValidationFailed.single("token", "unused", "This server runs without tokens: no login needed.")
             found = await ctx.verifier.verify_token(token)
@@ -67,11 +67,12 @@ def _log_out(ctx: WebContext) -> Endpoint:
     return serve
 
 
-async def _token_of(request: Request) -> str:
+async def _token_of(request: Request, limit: int) -> str:
     import json
 
+    raw = await read_body(request, limit)
     try:
-        body = json.loads(await request.body() or b"null")
+        body = json.loads(raw or b"null")
     except (UnicodeDecodeError, json.JSONDecodeError):
         body = None
     token = body.get("token") if isinstance(body, dict) else None

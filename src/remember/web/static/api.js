@@ -41,7 +41,8 @@ export async function api(path, { method = "GET", body, query, raw = false } = {
   try { data = text ? JSON.parse(text) : null; } catch (e) { data = { message: text }; }
   if (!response.ok) {
     const error = new ApiError(response.status, data);
-    if (response.status === 401) onLoggedOut(error);
+    // A refused login is the login form's to show; any other 401 means the session ended.
+    if (response.status === 401 && path !== "/api/session") onLoggedOut(error);
     throw error;
   }
   return data;

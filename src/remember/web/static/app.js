@@ -10,6 +10,7 @@ const PAGES = {
   memories: () => import("./pages/memories.js"),
   memory: () => import("./pages/memory.js"),
   trash: () => import("./pages/trash.js"),
+  settings: () => import("./pages/settings.js"),
   analytics: () => import("./pages/analytics.js"),
 };
 const HOME = "memories";
@@ -22,32 +23,37 @@ function parse() {
   return { name, args };
 }
 
+// The navigation entry a view belongs to: #/memory/<id> is under Memories, and so on.
+const SECTION = { memory: "memories", template: "templates", "template-edit": "templates", "template-new": "templates" };
+
 function markNav(name) {
+  const section = SECTION[name] || name;
   for (const link of document.querySelectorAll("#nav a")) {
-    const target = link.getAttribute("href").slice(2);
-    if (target === name || (name.startsWith(target.replace(/s$/, "")) && target !== name)) link.setAttribute("aria-current", "page");
+    if (link.getAttribute("href").slice(2) === section) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
 }
 
+// Each address gets a view element of its own, put in the page at once: a view still loading
+// when the address changes draws into its own element, no longer in the page, never over the next.
 export async function show() {
   const { name, args } = parse();
-  const root = page();
   if (name !== "login" && !(await loggedIn())) return;
+  const view = h("div", { class: "view" });
+  clear(page(), view);
   markNav(name);
   const load = PAGES[name];
   if (!load) {
-    clear(root, h("h1", {}, "Not found"), h("p", {}, "There is no such page. ", h("a", { href: `#/${HOME}` }, "Go to the memories.")));
+    clear(view, h("h1", {}, "Not found"), h("p", {}, "There is no such page. ", h("a", { href: `#/${HOME}` }, "Go to the memories.")));
     return;
   }
   try {
     const module = await load();
-    clear(root);
-    await module.render(root, args);
+    await module.render(view, args);
   } catch (error) {
-    clear(root, h("h1", {}, "Something went wrong"), errorBox(error));
+    clear(view, h("h1", {}, "Something went wrong"), errorBox(error));
   }
-  root.focus({ preventScroll: true });
+  if (view.isConnected) page().focus({ preventScroll: true });
 }
 
 let me = null;

@@ -9,11 +9,13 @@ import { baseOptions, chartBlock, COLOURS, loadChartJs, numbersTable, percent } 
 const BUCKETS = [["", "Automatic"], ["day", "Day"], ["week", "Week"], ["month", "Month"], ["year", "Year"]];
 const WHEN = [["created", "When it was stored"], ["occurred", "When it happened"]];
 
-let drawn = [];
-
+// Charts whose canvas left the page (another address, a redraw) are destroyed; only those, so a
+// view still loading never touches the charts of the one shown.
 function forgetCharts() {
-  for (const chart of drawn) chart.destroy();
-  drawn = [];
+  if (!window.Chart) return;
+  for (const chart of Object.values(window.Chart.instances)) {
+    if (!chart.canvas || !chart.canvas.isConnected) chart.destroy();
+  }
 }
 
 export async function render(root, args) {
@@ -60,13 +62,13 @@ async function showOverview(body, state = { bucket: "", when: "created" }) {
   try {
     figures = await api("/api/analytics/overview", { query: state });
   } catch (error) {
-    forgetCharts();
     clear(body, controls, errorBox(error));  // the controls stay: a bucket too fine for the data is chosen again
+    forgetCharts();
     return;
   }
-  forgetCharts();
   if (!figures.totals.memories) {
     clear(body, controls, h("p", {}, "No memories yet: what your assistant remembers will be counted here."));
+    forgetCharts();
     return;
   }
   const unit = figures.bucket;
@@ -110,7 +112,9 @@ async function drawAll(body, blocks) {
     body.prepend(errorBox(error));
     return;
   }
-  for (const block of blocks) drawn.push(block.draw(Chart));
+  forgetCharts();
+  if (!body.isConnected) return;  // the address changed meanwhile
+  for (const block of blocks) block.draw(Chart);
 }
 
 // ---- one template
@@ -121,12 +125,11 @@ async function showTemplate(body, templateId, choices, state = { bucket: "" }) {
   try {
     figures = await api(`/api/analytics/templates/${encodeURIComponent(templateId)}`, { query: state });
   } catch (error) {
-    forgetCharts();
     const period = error.status === 422 ? h("div", { class: "row" }, choice("Suggestion period", BUCKETS, state.bucket, (bucket) => redraw({ bucket }))) : null;
     clear(body, period, errorBox(error), h("p", {}, h("a", { href: "#/analytics" }, "Back to the overview")));
+    forgetCharts();
     return;
   }
-  forgetCharts();
   const heading = h("h2", { class: "template-name" }, `${figures.name} `, h("span", { class: "muted" }, `(${figures.template_id}, version ${figures.version})`));
   const values = valueCharts(figures);
   const blocks = [completionChart(figures), fillChart(figures), ...values, acceptanceChart(figures.acceptance_over_time)];

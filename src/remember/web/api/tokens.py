@@ -1,0 +1,126 @@
+"""The tokens page's API: the caller's own API tokens, listed, made and revoked.
+
+``GET /api/tokens`` lists the caller's tokens (never a secret, never another
+user's); the one the request itself is made with is marked ``current``.
+``POST /api/tokens`` with ``{"name", "expires": "30d", "trust_level"}`` makes one
+for the caller, at most at the caller's own trust level (a session at 0.5 cannot
+mint a token that reads everything); the answer holds its secret, shown once.
+``DELETE /api/tokens/{id}`` revokes one of the caller's tokens (another user's id
+is unknown here: 404); revoking the current one ends this session at its next request.
+"""
+
+from __future__ import annotations
+
+import re
+from contextvars import ContextVar
+from datetime import datetime
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from remember.clock import to_text
+from remember.errors import NotFound, ValidationFailed, excerpt
+from remember.models import ApiToken
+from remember.service.tokens import duration
+from remember.web.context import WebContext
+from remember.web.responses import Call, Endpoint, endpoint
+from remember.web.session import presented_token
+
+_TOKEN_ID = re.compile(r"^rmb_([0-9a-f]{16})_")
+_ID = re.compile(r"^[0-9a-f]{16}$")
+# The id of the API token the request being served presents (None for OAuth tokens and --no-auth).
+_session_token: ContextVar[str | None] = ContextVar("remember_session_token", default=None)
+
+
+def routes(ctx: WebContext) -> list[Route]:
+    return [
+        Route("/api/tokens", _knowing_session(endpoint(ctx, listing)), methods=["GET"]),
+        Route("/api/tokens", endpoint(ctx, create), methods=["POST"]),
+        Route("/api/tokens/{token_id}", _knowing_session(endpoint(ctx, revoke)), methods=["DELETE"]),
+    ]
+
+
+def _knowing_session(serve: Endpoint) -> Endpoint:
+    """``serve`` with the id of the request's own token at hand (a context variable reaches the worker thread)."""
+
+    async def wrapped(request: Request) -> Response:
+        found = _TOKEN_ID.match(presented_token(request) or "")
+        bound = _session_token.set(found.group(1) if found else None)
+        try:
+            return await serve(request)
+        finally:
+            _session_token.reset(bound)
+
+    return wrapped
+
+
+def listing(call: Call) -> dict[str, Any]:
+    current = _session_token.get()
+    return {"tokens": [_public(t, current) for t in call.services.tokens.list(call.user)]}
+
+
+def create(call: Call) -> dict[str, Any]:
+    body = call.json_object()
+    name = body.get("name")
+    if name is not None and not isinstance(name, str):
+        raise ValidationFailed.single("name", "type", "A token's name is a text, e.g. 'laptop'.", name)
+    issued = call.services.tokens.create(
+        call.user,
+        name=(name.strip() or None) if isinstance(name, str) else None,  # a blank name is no name
+        expires_in=_expires(body.get("expires")),
+        trust_level=_trust_level(body.get("trust_level"), call.caller.trust),
+    )
+    return {**_public(issued.token, None), "token": issued.secret}
+
+
+def revoke(call: Call) -> dict[str, Any]:
+    token_id = call.path["token_id"]
+    if not _ID.match(token_id):
+        raise NotFound(f"No token with id {excerpt(token_id)}. The tokens page lists yours.")
+    revoked = call.services.tokens.revoke(token_id, user_id=call.user)
+    return {**_public(revoked, _session_token.get()), "logged_out": revoked.id == _session_token.get()}
+
+
+def _expires(given: Any) -> Any:
+    if given is None or given == "":
+        return None
+    if not isinstance(given, str):
+        raise ValidationFailed.single("expires", "type", "A lifetime is a text such as 30d, 12h, 90m or 2w.", given)
+    return duration(given)
+
+
+def _trust_level(given: Any, ceiling: float) -> float:
+    """The new token's trust level: the caller's own when not given, never above it."""
+    if given is None or given == "":
+        return ceiling
+    if isinstance(given, bool) or not isinstance(given, int | float):
+        raise ValidationFailed.single("trust_level", "type", "A trust level is a number from 0 to 1.", given)
+    level = float(given)
+    if level > ceiling:
+        raise ValidationFailed.single(
+            "trust_level",
+            "max",
+            f"This session's trust level is {ceiling:g}: a token made here reaches at most that (got {level:g}).",
+            given,
+        )
+    return level
+
+
+def _public(t: ApiToken, current: str | None) -> dict[str, Any]:
+    """A token's record without its hash (as `remember token list --json` shows it)."""
+    return {
+        "id": t.id,
+        "name": t.name,
+        "trust_level": t.trust_level,
+        "created_at": _stamp(t.created_at),
+        "expires_at": _stamp(t.expires_at),
+        "revoked_at": _stamp(t.revoked_at),
+        "last_used_at": _stamp(t.last_used_at),
+        "current": t.id == current,
+    }
+
+
+def _stamp(moment: datetime | None) -> str | None:
+    return to_text(moment) if moment else None
