@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from starlette.routing import Route
 
-from remember.web.api import session
+from remember.web.api import session, templates
 from remember.web.context import WebContext
 
-MODULES = (session,)
+MODULES = (session, templates)
 
 
 def routes(ctx: WebContext) -> list[Route]:
