@@ -17,6 +17,7 @@ from remember.templates import (
     TemplateDefinition,
     definition_changes,
     field_origins,
+    field_summary,
     validate_content,
 )
 
@@ -31,19 +32,22 @@ def detail(view: TemplateView, chain: Sequence[TemplateDefinition]) -> dict[str,
     out = TemplateDetailOut.of(view).model_dump(mode="json", exclude_none=True)
     out["inheritance"] = {
         "chain": [{"id": d.id, "name": d.name, "version": d.version, "is_default": d.is_default} for d in chain],
-        "fields": [_origin(o, names, view.id) for o in field_origins(chain)],
+        "fields": [_origin(o, names, view) for o in field_origins(chain)],
     }
     out["definition"] = editable(view.definition)
     return out
 
 
-def _origin(origin: FieldOrigin, names: dict[str, str], own_id: str) -> dict[str, Any]:
+def _origin(origin: FieldOrigin, names: dict[str, str], view: TemplateView) -> dict[str, Any]:
+    merged = view.resolved.field(origin.name)
     return {
         "name": origin.name,
+        "summary": field_summary(merged) if merged is not None else "",
+        "description": merged.description if merged is not None else "",
         "source": origin.source,
         "source_name": names[origin.source],
         "overrides": list(origin.overrides),
-        "inherited": origin.source != own_id,
+        "inherited": origin.source != view.id,
     }
 
 

@@ -7,6 +7,10 @@ import { clear, errorBox, h } from "./ui.js";
 
 const PAGES = {
   login: () => import("./pages/login.js"),
+  templates: () => import("./pages/templates.js"),
+  template: () => import("./pages/template.js"),
+  "template-edit": () => import("./pages/template-edit.js"),
+  "template-new": () => import("./pages/template-edit.js"),
 };
 const HOME = "memories";
 
