@@ -160,36 +160,61 @@ def test_memories_made_with_a_template_show_their_compliance_after_a_change(site
     assert row["errors"][0]["field"] == "author" and row["errors"][0]["code"] == "required"
 
 
-@pytest.mark.parametrize(
-    ("method", "path", "body", "status", "words"),
-    [
-        ("POST", "/api/templates", None, 422, "JSON object"),
-        ("POST", "/api/templates", {"definition": ""}, 422, "Send the template definition"),
-        ("POST", "/api/templates", {"definition": "- a\n- b"}, 422, "an object with name and fields"),
-        ("POST", "/api/templates", {"definition": "x: " + "y" * 200_001}, 422, "longer than 200000"),
-        ("POST", "/api/templates", {"definition": "a: &x [1]\nb: *x"}, 422, "aliases"),
-        ("POST", "/api/templates", {"definition": "[" * 3000}, 422, "nested too deeply"),
-        ("POST", "/api/templates", {"definition": {"name": "T", "fields": "nope"}}, 422, "invalid"),
-        ("POST", "/api/templates/check", {"definition": BOOK, "template_id": 7}, 422, "template_id"),
-        ("POST", "/api/templates/check-content", {"definition": BOOK}, 422, "sample content"),
-        ("POST", "/api/templates/check-content", {"content": {}}, 422, "Name the template"),
-        ("PUT", "/api/templates/tpl_someone_else", {"definition": BOOK}, 404, "No template with id"),
-        ("DELETE", "/api/templates/tpl_someone_else", None, 404, "No template with id"),
-        ("GET", "/api/templates/" + "x" * 5000, None, 404, "characters)"),
-        ("GET", "/api/templates", {"limit": "1000"}, 422, "limit is a whole number"),
-        ("GET", "/api/templates", {"origin": "theirs"}, 422, "origin is all, builtin or mine"),
-        ("GET", "/api/templates/builtin:book_review/memories", {"compliance": "maybe"}, 422, "compliance is"),
-    ],
-)
+BAD: list[tuple[str, str, Any, int, str]] = [
+    ("POST", "/api/templates", None, 422, "JSON object"),
+    ("POST", "/api/templates", {"definition": ""}, 422, "Send the template definition"),
+    ("POST", "/api/templates", {"definition": "- a\n- b"}, 422, "an object with name and fields"),
+    ("POST", "/api/templates", {"definition": "x: " + "y" * 200_001}, 422, "longer than 200000"),
+    ("POST", "/api/templates", {"definition": "a: &x [1]\nb: *x"}, 422, "aliases"),
+    ("POST", "/api/templates", {"definition": "[" * 3000}, 422, "nested too deeply"),
+    ("POST", "/api/templates", {"definition": {"name": "T", "fields": "nope"}}, 422, "invalid"),
+    ("POST", "/api/templates/check", {"definition": BOOK, "template_id": 7}, 422, "template_id"),
+    ("POST", "/api/templates/check-content", {"definition": BOOK}, 422, "sample content"),
+    ("POST", "/api/templates/check-content", {"content": {}}, 422, "Name the template"),
+    ("PUT", "/api/templates/tpl_someone_else", {"definition": BOOK}, 404, "No template with id"),
+    ("DELETE", "/api/templates/tpl_someone_else", None, 404, "No template with id"),
+    ("GET", "/api/templates/" + "x" * 5000, None, 404, "characters)"),
+    ("GET", "/api/templates", {"limit": "1000"}, 422, "limit is a whole number"),
+    ("GET", "/api/templates", {"origin": "theirs"}, 422, "origin is all, builtin or mine"),
+    ("GET", "/api/templates/builtin:book_review/memories", {"compliance": "maybe"}, 422, "compliance is"),
+    ("GET", "/api/templates", {"search": "w" * 201}, 422, "search is a text of at most 200"),
+    ("POST", "/api/templates/check-content", {"template_id": "builtin:book_review", "content": "a: [b"}, 422, "YAML"),
+    ("POST", "/api/templates/builtin:book_review/copy", {"name": 5}, 422, "name is the copy's name"),
+    ("PUT", "/api/templates/builtin:book_review", {"definition": BOOK, "base_version": 1}, 422, "base_version"),
+    ("PUT", "/api/templates/builtin:book_review", {"definition": BOOK}, 403, "cannot be changed"),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "body", "status", "words"), BAD)
 def test_bad_input_is_answered_with_what_to_fix(
     api: Api, method: str, path: str, body: Any, status: int, words: str
 ) -> None:
-    if method == "GET":
-        answer = api(method, path, params=body)
-    else:
-        answer = api(method, path, json=body) if body is not None else api(method, path)
+    answer = _send(api, method, path, body)
     assert answer.status_code == status, answer.text
     assert words in answer.json()["message"]
+
+
+def _send(api: Api, method: str, path: str, body: Any) -> httpx2.Response:
+    if method == "GET":
+        return api(method, path, params=body)
+    return api(method, path, json=body) if body is not None else api(method, path)
+
+
+def test_a_definition_cannot_choose_its_id_nor_make_itself_a_built_in(api: Api) -> None:
+    made = api.ok("POST", "/api/templates", json={"definition": "id: builtin:evil\nis_default: true\n" + BOOK})
+    assert made["id"].startswith("tpl_reading_log_")
+    shown = api.ok("GET", f"/api/templates/{made['id']}")
+    assert shown["is_default"] is False
+    again = {**shown["definition"], "id": "builtin:book_review", "is_default": True, "derived_from": "x"}
+    replaced = api.ok("PUT", f"/api/templates/{made['id']}", json={"definition": again})
+    assert replaced["id"] == made["id"]
+    shown = api.ok("GET", f"/api/templates/{made['id']}")
+    assert (shown["is_default"], shown.get("derived_from")) == (False, None)
+
+
+def test_a_body_nested_too_deeply_is_refused(api: Api) -> None:
+    answer = api("POST", "/api/templates/check", content=b"[" * 100_000, headers={"Content-Type": "application/json"})
+    assert answer.status_code == 422 and "nested too deeply" in answer.json()["message"]
 
 
 def test_another_users_template_is_out_of_reach_on_both_backends(store: Store, tmp_path: Path) -> None:
@@ -214,6 +239,11 @@ def test_another_users_template_is_out_of_reach_on_both_backends(store: Store, t
             assert answer.status_code == 404, (path, answer.text)
             assert "No template with id" in answer.json()["message"]
         assert theirs not in str(alice.ok("GET", "/api/templates").get("templates"))
+        mine = logical_fingerprint(store, ["alice"])
+        for method, path, body, status, words in BAD:
+            answer = _send(alice, method, path, body)
+            assert answer.status_code == status and words in answer.json()["message"], (path, answer.text)
+        assert logical_fingerprint(store, ["alice"]) == mine
         made = alice.ok("POST", "/api/templates", json={"definition": BOOK})
         replaced = alice.ok("PUT", f"/api/templates/{made['id']}", json={"definition": BOOK + "version: '2.0'\n"})
         assert replaced["version"] == "2.0"
