@@ -138,3 +138,19 @@ def test_another_users_template_is_unreachable_by_url(site: Site, page: Any) -> 
         page.goto(f"{site.url}/{address}")
         expect(page.get_by_role("alert")).to_contain_text(f"No template with id '{theirs.id}'")
         expect(page.get_by_text("mood")).to_have_count(0)
+
+
+def test_deleting_a_template_keeps_its_memories_and_leaves_the_list(site: Site, page: Any) -> None:
+    user = site.user("jo")
+    made = site.services.templates.create(user, {"name": "Gig", "fields": [{"name": "band", "type": "string"}]}).id
+    memory = site.services.memories.create(user, {"template_id": made, "structured_content": {"band": "Low"}})
+    site.log_in(page, user)
+    page.goto(f"{site.url}/#/template/{made}")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Delete").click()
+    expect(page.get_by_role("heading", name="Templates")).to_be_visible()
+    expect(page.get_by_role("status").first).to_contain_text("its memories were kept with their fields")
+    page.get_by_label("Show").select_option("mine")
+    expect(page.get_by_text("No templates match.")).to_be_visible()
+    kept = site.services.memories.get(user, memory.id, record_access=False)
+    assert kept.deleted_at is None and kept.structured_content == {"band": "Low"}

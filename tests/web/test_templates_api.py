@@ -177,6 +177,7 @@ BAD: list[tuple[str, str, Any, int, str]] = [
     ("GET", "/api/templates", {"limit": "1000"}, 422, "limit is a whole number"),
     ("GET", "/api/templates", {"origin": "theirs"}, 422, "origin is all, builtin or mine"),
     ("GET", "/api/templates/builtin:book_review/memories", {"compliance": "maybe"}, 422, "compliance is"),
+    ("GET", "/api/templates", {"sort_by": "size"}, 422, "sort_by must be usage_count, name or recent"),
     ("GET", "/api/templates", {"search": "w" * 201}, 422, "search is a text of at most 200"),
     ("POST", "/api/templates/check-content", {"template_id": "builtin:book_review", "content": "a: [b"}, 422, "YAML"),
     ("POST", "/api/templates/builtin:book_review/copy", {"name": 5}, 422, "name is the copy's name"),

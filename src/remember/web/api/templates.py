@@ -1,6 +1,6 @@
 """The templates pages' endpoints: the library and the user's own, one template, its editor's checks.
 
-    GET    /api/templates                      ?search= origin=all|builtin|mine category= tag= sort= limit= offset=
+    GET    /api/templates                      ?search= origin=all|builtin|mine category= tag= sort_by= limit= offset=
     POST   /api/templates                      {"definition": YAML/JSON text or object}       create
     POST   /api/templates/check                {"definition", "template_id"?}                  check, store nothing
     POST   /api/templates/check-content        {"content", "template_id"? | "definition"?}     check sample content
@@ -61,7 +61,7 @@ def list_templates(call: Call) -> TemplatePageOut:
     limit, offset = call.number("limit", 50, 1, 100), call.number("offset", 0, 0, 1_000_000)
     views, total = call.services.templates.list_templates(
         call.user, include_default=include_default, include_user=include_user, category=call.text("category"),
-        tags=call.query_lists.get("tag") or None, sort_by=call.text("sort", "name") or "name",
+        tags=call.query_lists.get("tag") or None, sort_by=call.text("sort_by", "name") or "name",
         limit=limit, offset=offset, search=call.text("search"),
     )  # fmt: skip
     return TemplatePageOut(

@@ -18,7 +18,7 @@ export async function render(root) {
     const mine = ++asked;
     let page;
     try {
-      page = await api("/api/templates", { query: { search: search.value.trim(), origin: origin.value, sort: "name", limit: PAGE, offset } });
+      page = await api("/api/templates", { query: { search: search.value.trim(), origin: origin.value, sort_by: "name", limit: PAGE, offset } });
     } catch (error) {
       if (mine === asked) clear(results, errorBox(error));
       return;
