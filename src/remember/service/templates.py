@@ -231,6 +231,10 @@ class TemplateService:
         TemplateError lists every problem, a name already taken among them."""
         templates = self.view_of(user_id)
         if replacing is None:
+            if len(templates.records) >= MAX_TEMPLATES:
+                raise ValidationFailed.single(
+                    "templates", "limit", f"A user can have at most {MAX_TEMPLATES} templates."
+                )
             if not isinstance(raw, Mapping):
                 raise TemplateError.single("", "invalid", "A template definition must be an object.")
             clean = {k: v for k, v in raw.items() if k not in ("id", "is_default")}

@@ -104,7 +104,7 @@ export async function render(root, args) {
     h("h1", {}, loaded ? `Edit ${loaded.name}` : "New template"),
     loaded ? h("p", { class: "muted" }, `Version ${loaded.version}; saving makes a new version and re-checks its ${loaded.usage_count} memories.`) : null,
     form);
-  await check();
+  check();  // not awaited: the shell focuses the page when render returns, which must not be mid-typing
 }
 
 function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }

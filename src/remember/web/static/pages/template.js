@@ -3,6 +3,7 @@
 
 import { api } from "../api.js";
 import { announce, clear, errorBox, h, labelled, okBox, when } from "../ui.js";
+import { FLASH as LIST_FLASH } from "./templates.js";
 
 const PAGE = 20;
 export const FLASH = "remember.template.saved";
@@ -63,6 +64,7 @@ function actions(t, problems) {
     if (!confirm(`Delete the template ${t.name}? Its memories keep their fields.`)) return;
     try {
       const done = await api(`/api/templates/${encodeURIComponent(t.id)}`, { method: "DELETE" });
+      sessionStorage.setItem(LIST_FLASH, done.message);
       announce(done.message);
       location.hash = "#/templates";
     } catch (error) { clear(problems, errorBox(error)); }
@@ -95,7 +97,8 @@ async function versions(t) {
     h("thead", {}, h("tr", {}, ["Version", "Saved", "What changed"].map((x) => h("th", { scope: "col" }, x)))),
     h("tbody", {}, found.versions.map((v) => h("tr", {},
       h("td", {}, v.version), h("td", {}, v.at ? when(v.at) : (found.is_default ? "shipped with remember" : "")),
-      h("td", {}, describeChanges(v.changes))))));
+      h("td", {}, describeChanges(v.changes),
+        h("details", {}, h("summary", {}, `Definition of version ${v.version}`), h("pre", {}, JSON.stringify(v.definition, null, 2))))))));
 }
 
 export function describeChanges(changes) {

@@ -1,9 +1,10 @@
 // #/templates: the built-in library and the user's own templates, searched by name, a page at a time.
 
 import { api } from "../api.js";
-import { announce, clear, errorBox, h, labelled } from "../ui.js";
+import { announce, clear, errorBox, h, labelled, okBox } from "../ui.js";
 
 const PAGE = 25;
+export const FLASH = "remember.templates.done";  // what the last action on another page did
 
 export async function render(root) {
   const search = h("input", { type: "search", name: "search", autocomplete: "off", size: 30 });
@@ -14,7 +15,7 @@ export async function render(root) {
   let timer = null;
   let asked = 0;
 
-  async function load() {
+  async function load(quiet = false) {
     const mine = ++asked;
     let page;
     try {
@@ -25,7 +26,7 @@ export async function render(root) {
     }
     if (mine !== asked) return;  // a newer search answered first
     clear(results, table(page), pager(page));
-    announce(`${page.total} template${page.total === 1 ? "" : "s"}`);
+    if (!quiet) announce(`${page.total} template${page.total === 1 ? "" : "s"}`);
   }
 
   function pager(page) {
@@ -40,14 +41,17 @@ export async function render(root) {
   search.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(() => { offset = 0; load(); }, 300); });
   origin.addEventListener("change", () => { offset = 0; load(); });
 
+  const done = sessionStorage.getItem(FLASH);
+  sessionStorage.removeItem(FLASH);
   clear(root,
     h("h1", {}, "Templates"),
+    done ? okBox(done) : null,
     h("div", { class: "row" },
       labelled("Search by name", search),
       labelled("Show", origin),
       h("p", {}, h("a", { href: "#/template-new" }, "New template"))),
     results);
-  await load();
+  load(true);  // not awaited: the shell focuses the page when render returns, which must not be mid-typing
 }
 
 function table(page) {
