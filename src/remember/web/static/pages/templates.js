@@ -55,7 +55,7 @@ export async function render(root) {
 }
 
 function table(page) {
-  return h("table", {},
+  return h("table", { class: "templates" },
     h("caption", { class: "muted" }, "Templates you can use"),
     h("thead", {}, h("tr", {}, ["Name", "Origin", "Category", "Version", "Own fields", "Used by"].map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", {}, page.templates.map((t) => h("tr", {},
