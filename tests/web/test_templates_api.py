@@ -240,6 +240,9 @@ def test_another_users_template_is_out_of_reach_on_both_backends(store: Store, t
             assert answer.status_code == 404, (path, answer.text)
             assert "No template with id" in answer.json()["message"]
         assert theirs not in str(alice.ok("GET", "/api/templates").get("templates"))
+        child = f"name: Mine\nparent_template_id: {theirs}\nfields: []\n"
+        refused = alice.ok("POST", "/api/templates/check", json={"definition": child})
+        assert refused["valid"] is False and refused["errors"][0]["code"] == "missing_parent"
         mine = logical_fingerprint(store, ["alice"])
         for method, path, body, status, words in BAD:
             answer = _send(alice, method, path, body)
