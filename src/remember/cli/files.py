@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from remember.documents import parse_document
 from remember.errors import ValidationFailed, excerpt
 
 MAX_FILE_BYTES = 1_000_000
@@ -21,12 +22,7 @@ def read_document(path: str, what: str) -> Any:
         raise ValidationFailed.single("file", "unreadable", f"Cannot read {path}: {exc.strerror}.") from exc
     if len(text) > MAX_FILE_BYTES:
         raise ValidationFailed.single("file", "too_large", f"{path} is larger than {MAX_FILE_BYTES} bytes.")
-    import yaml  # only template files need it: not loaded when the server starts
-
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ValidationFailed.single("file", "yaml", f"{path} is not valid YAML or JSON ({what}): {exc}") from exc
+    return parse_document(text, field="file", what=f"{path} ({what})", limit=MAX_FILE_BYTES)
 
 
 def _read(path: Path) -> str:

@@ -28,6 +28,22 @@ def edited(current: Mapping[str, Any], patch: TemplatePatch) -> dict[str, Any]:
     return raw
 
 
+def replaced(current: Mapping[str, Any], raw: Any) -> dict[str, Any]:
+    """A whole new definition in place of ``current``: its id and origin kept, its version bumped
+    unless ``raw`` names a new one."""
+    if not isinstance(raw, Mapping):
+        raise ValidationFailed.single("definition", "type", "A template definition must be an object.")
+    errors: list[FieldError] = []
+    out = {k: v for k, v in raw.items() if k not in ("id", "is_default", "derived_from", "version")}
+    out.update(id=current["id"], is_default=False, derived_from=current.get("derived_from"))
+    given = raw.get("version")
+    version = str(current.get("version", "1.0"))
+    out["version"] = _next_version(version, None if version_text(given) == version else given, errors)
+    if errors:
+        raise ValidationFailed("The template cannot be saved.", errors)
+    return out
+
+
 def _names(fields: list[dict[str, Any]]) -> list[str]:
     return [str(f.get("name")) for f in fields]
 

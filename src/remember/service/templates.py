@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from remember.clock import Clock, utc_now
-from remember.errors import AccessDenied, FieldError, NotFound, TemplateError, ValidationFailed, excerpt
-from remember.models import Compliance, HistoryEntry, MemoryChange, TemplateRecord, TemplateUsage
+from remember.errors import AccessDenied, Conflict, FieldError, NotFound, TemplateError, ValidationFailed, excerpt
+from remember.models import Compliance, HistoryEntry, MemoryChange, TemplateRecord, TemplateUsage, TemplateVersion
 from remember.service import checks, template_edit, template_stats, visibility
 from remember.service.drafts import TemplatePatch
 from remember.store import TemplateStore
@@ -28,6 +28,7 @@ from remember.templates import (
     ancestors,
     builtin_template,
     builtin_templates,
+    definition_changes,
     parse_template,
     resolve,
     validate_content,
@@ -35,6 +36,7 @@ from remember.templates import (
 
 SortBy = Literal["usage_count", "name", "recent"]
 MAX_TEMPLATES = 500
+MAX_SEARCH = 200  # characters of a template search
 
 
 @dataclass(frozen=True)
@@ -133,9 +135,14 @@ class TemplateService:
         sort_by: str = "usage_count",
         limit: int = 50,
         offset: int = 0,
+        search: str | None = None,
     ) -> tuple[list[TemplateView], int]:
-        """Templates the user can use, filtered and sorted; and how many match in all."""
+        """Templates the user can use, filtered and sorted; and how many match in all.
+
+        ``search`` keeps those whose name (or description) holds the words given, regardless of case.
+        """
         _check_list_arguments(sort_by, limit, offset)
+        words = _search_words(search)
         templates = self.view_of(user_id)
         usage = self.store.template_usage(user_id)
         chosen = [
@@ -144,6 +151,7 @@ class TemplateService:
             if (include_default if d.is_default else include_user)
             and (category is None or d.category.casefold() == category.casefold())
             and (not tags or {t.casefold() for t in tags} & {t.casefold() for t in d.tags})
+            and all(w in f"{d.name} {d.description}".casefold() for w in words)
         ]
         views = [
             TemplateView(d, resolve(d, templates.lookup), usage.get(d.id) or TemplateUsage(d.id, 0, None))
@@ -195,7 +203,87 @@ class TemplateService:
         if change.is_empty():
             raise ValidationFailed.single("changes", "empty", "Nothing to update: give attributes or field changes.")
         raw = template_edit.edited(current.as_dict(), change)
-        definition = parse_template(raw)
+        return self._rewrite(user_id, templates, current, parse_template(raw))
+
+    def replace(
+        self, user_id: str, template_id: Any, raw: Any, *, base_version: str | None = None
+    ) -> tuple[TemplateView, int, dict[str, Any]]:
+        """Replace an own template's whole definition (as the dashboard's editor saves it), as ``update`` does.
+
+        The id, and where it was copied from, stay; the version is bumped unless ``raw`` names a new
+        one; ``base_version`` (the version the editor loaded) must still be current, else Conflict.
+        Returns the new view, how many memories were re-checked, and what changed
+        (``templates.definition_changes``).
+        """
+        templates = self.view_of(user_id)
+        current = self._own(templates, template_id, "change")
+        if base_version is not None and base_version != current.version:
+            raise Conflict(
+                f"Template {current.id} was changed meanwhile (now version {current.version}, you edited "
+                f"{excerpt(base_version)}); load it again and reapply your change."
+            )
+        definition = self._parsed(templates, template_edit.replaced(current.as_dict(), raw), current.id)
+        view, rechecked = self._rewrite(user_id, templates, current, definition)
+        return view, rechecked, definition_changes(current.as_dict(), definition.as_dict())
+
+    def check(self, user_id: str, raw: Any, *, replacing: Any = None) -> ResolvedTemplate:
+        """What ``create`` (or ``replace`` of ``replacing``) would store, resolved, without storing it:
+        TemplateError lists every problem, a name already taken among them."""
+        templates = self.view_of(user_id)
+        if replacing is None:
+            if len(templates.records) >= MAX_TEMPLATES:
+                raise ValidationFailed.single(
+                    "templates", "limit", f"A user can have at most {MAX_TEMPLATES} templates."
+                )
+            if not isinstance(raw, Mapping):
+                raise TemplateError.single("", "invalid", "A template definition must be an object.")
+            clean = {k: v for k, v in raw.items() if k not in ("id", "is_default")}
+            name = raw.get("name") or raw.get("template_name")
+            new_id = _new_id(str(name or ""))
+            definition = self._parsed(templates, {**clean, "id": new_id, "is_default": False}, new_id)
+        else:
+            current = self._own(templates, replacing, "change")
+            definition = self._parsed(templates, template_edit.replaced(current.as_dict(), raw), current.id)
+        return self._check_links(definition, templates)
+
+    def versions(self, user_id: str, template_id: Any) -> tuple[TemplateDefinition, list[TemplateVersion]]:
+        """A template and its stored versions, oldest first (a built-in has none stored: only its current one)."""
+        definition = self.view_of(user_id).require(template_id)
+        if definition.is_default:
+            return definition, []
+        return definition, self.store.template_versions(user_id, definition.id)
+
+    def ancestry(self, user_id: str, template_id: Any) -> tuple[TemplateView, list[TemplateDefinition]]:
+        """A template as ``get`` gives it, and its inheritance chain: the root first, the template itself last."""
+        templates = self.view_of(user_id)
+        view = self.get(user_id, template_id)
+        chain = [templates.require(i) for i in reversed(view.resolved.ancestor_ids)]
+        return view, [*chain, view.definition]
+
+    def _parsed(self, templates: UserTemplates, raw: Mapping[str, Any], own_id: str) -> TemplateDefinition:
+        """``parse_template``, with a name another own template holds reported beside the other problems."""
+        name = raw.get("name") or raw.get("template_name")
+        holder = templates.own_by_name(name) if isinstance(name, str) else None
+        taken = []
+        if holder is not None and holder.id != own_id:
+            message = f"You already have a template named {excerpt(name)} ({holder.id}); choose another name."
+            taken = [FieldError("name", "conflict", message)]
+        try:
+            definition = parse_template(dict(raw))
+        except TemplateError as problem:
+            if not taken:
+                raise
+            errors = [*taken, *problem.errors]
+            raise TemplateError(f"template {excerpt(name)} is invalid: {len(errors)} problems; fix each one below",
+                                errors) from problem  # fmt: skip
+        if taken:
+            raise TemplateError(f"template {excerpt(name)} is invalid: 1 problem; fix each one below", taken)
+        return definition
+
+    def _rewrite(
+        self, user_id: str, templates: UserTemplates, current: TemplateDefinition, definition: TemplateDefinition
+    ) -> tuple[TemplateView, int]:
+        """Store ``definition`` in place of ``current``, re-checking the memories of it and of its descendants."""
         resolved = self._check_links(definition, templates)
         templates._parsed[definition.id] = definition  # later lookups see the new definition
         affected = [definition.id, *templates.descendants(definition.id)]
@@ -237,6 +325,13 @@ class TemplateService:
 
     def validate(self, user_id: str, template_id: Any, content: Any) -> tuple[ResolvedTemplate, ValidationResult]:
         resolved = self.view_of(user_id).resolved(template_id)
+        return resolved, validate_content(resolved, content, now=self.clock())
+
+    def validate_draft(
+        self, user_id: str, raw: Any, content: Any, *, replacing: Any = None
+    ) -> tuple[ResolvedTemplate, ValidationResult]:
+        """``validate`` against a definition not stored (``check`` refuses it when it is invalid)."""
+        resolved = self.check(user_id, raw, replacing=replacing)
         return resolved, validate_content(resolved, content, now=self.clock())
 
     def analytics(self, user_id: str, template_id: Any) -> dict[str, Any]:
@@ -325,6 +420,14 @@ def _check_list_arguments(sort_by: str, limit: Any, offset: Any) -> None:
         raise ValidationFailed.single("sort_by", "invalid", "sort_by must be usage_count, name or recent.", sort_by)
     checks.whole_number("limit", limit, 1, 100)
     checks.whole_number("offset", offset, 0, 1_000_000)
+
+
+def _search_words(search: Any) -> list[str]:
+    if search is None:
+        return []
+    if not isinstance(search, str) or len(search) > MAX_SEARCH:
+        raise ValidationFailed.single("search", "invalid", f"search is a text of at most {MAX_SEARCH} characters.")
+    return search.casefold().split()
 
 
 def _named(definitions: list[TemplateDefinition], name: str) -> TemplateDefinition | None:

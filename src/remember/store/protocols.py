@@ -125,6 +125,9 @@ class TemplateStore(Protocol):
     def set_compliance(self, user_id: str, compliance: Sequence[Compliance]) -> None:
         """Update memories' template compliance and errors (not a content change: no version bump)."""
 
+    def template_versions(self, user_id: str, template_id: str) -> list[TemplateVersion]:
+        """Every stored version of one of the user's templates, oldest first."""
+
     def template_children(self, user_id: str, template_id: str) -> list[str]:
         """Ids of the user's templates whose parent is ``template_id``."""
 
@@ -222,9 +225,6 @@ class TransferStore(Protocol):
 
     def preference_history(self, user_id: str) -> list[PreferenceChange]:
         """The user's preference changes, oldest first."""
-
-    def template_versions(self, user_id: str, template_id: str) -> list[TemplateVersion]:
-        """Every stored version of one of the user's templates, oldest first."""
 
     def suggestion_events(self, user_id: str) -> list[SuggestionEvent]:
         """The user's suggestion record, oldest first."""

@@ -7,6 +7,7 @@ JSON Schema (``to_json_schema``) and renders searchable text (``render_text``).
 docs/templates.md describes the semantics.
 """
 
+from remember.templates.changes import definition_changes
 from remember.templates.checks import check_fields
 from remember.templates.definition import TemplateDefinition, parse_fields, parse_template
 from remember.templates.describe import field_kind, field_summary
@@ -22,6 +23,7 @@ from remember.templates.inherit import (
     resolve,
 )
 from remember.templates.library import BUILTIN_PREFIX, builtin_lookup, builtin_template, builtin_templates
+from remember.templates.lineage import FieldOrigin, field_origins
 from remember.templates.read_template import version_text
 from remember.templates.render import render_text
 from remember.templates.schema import to_json_schema
@@ -32,6 +34,7 @@ __all__ = [
     "FIELD_TYPES",
     "Expr",
     "FieldDef",
+    "FieldOrigin",
     "Lookup",
     "ResolvedTemplate",
     "Rules",
@@ -43,8 +46,10 @@ __all__ = [
     "builtin_templates",
     "check_fields",
     "check_resolved_fields",
+    "definition_changes",
     "evaluate",
     "field_kind",
+    "field_origins",
     "field_summary",
     "lookup_from",
     "merge_fields",

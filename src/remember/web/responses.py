@@ -169,6 +169,8 @@ async def _body(request: Request, limit: int) -> Any:
         return json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValidationFailed.single("body", "json", f"The request body is not JSON: {exc}.") from exc
+    except RecursionError as exc:
+        raise ValidationFailed.single("body", "depth", "The request body is nested too deeply.") from exc
 
 
 def jsonable(result: Any) -> Any:

@@ -12,6 +12,10 @@ const PAGES = {
   trash: () => import("./pages/trash.js"),
   settings: () => import("./pages/settings.js"),
   analytics: () => import("./pages/analytics.js"),
+  templates: () => import("./pages/templates.js"),
+  template: () => import("./pages/template.js"),
+  "template-edit": () => import("./pages/template-edit.js"),
+  "template-new": () => import("./pages/template-edit.js"),
 };
 const HOME = "memories";
 

@@ -1,0 +1,204 @@
+"""The templates pages' endpoints: the library and the user's own, one template, its editor's checks.
+
+    GET    /api/templates                      ?search= origin=all|builtin|mine category= tag= sort_by= limit= offset=
+    POST   /api/templates                      {"definition": YAML/JSON text or object}       create
+    POST   /api/templates/check                {"definition", "template_id"?}                  check, store nothing
+    POST   /api/templates/check-content        {"content", "template_id"? | "definition"?}     check sample content
+    GET    /api/templates/{id}                 fields, inheritance, JSON Schema, the editable definition
+    PUT    /api/templates/{id}                 {"definition", "base_version"?}                 replace (a new version)
+    DELETE /api/templates/{id}                 ?with_memories=true moves its memories to the trash
+    POST   /api/templates/{id}/copy            {"name"?}
+    GET    /api/templates/{id}/versions        stored versions, newest first, with what each changed
+    GET    /api/templates/{id}/memories        ?compliance=all|valid|invalid limit= offset=
+
+Every write goes through ``TemplateService`` as ``remember_*_template`` does, so the engine
+checks it the same way; a definition is YAML or JSON text (as ``remember template create``
+reads a file) or a JSON object. The checks answer ``{"valid": false, "message", "errors"}``
+rather than an error status: a draft with mistakes is the normal case while typing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.routing import Route
+
+from remember.documents import parse_document
+from remember.errors import ValidationFailed
+from remember.mcp.schemas import TemplateCopyOut, TemplateDeletionOut, TemplateOut, TemplatePageOut, ValidationOut
+from remember.web.api.template_views import detail, memory_rows, version_rows
+from remember.web.context import WebContext
+from remember.web.responses import Call, endpoint
+
+MAX_DEFINITION = 200_000  # characters of a definition's text
+MAX_CONTENT = 1_000_000  # characters of sample content's text
+ORIGINS = {"all": (True, True), "builtin": (True, False), "mine": (False, True)}
+
+
+def routes(ctx: WebContext) -> list[Route]:
+    def route(path: str, handler: Any, method: str) -> Route:
+        return Route(path, endpoint(ctx, handler), methods=[method])
+
+    return [
+        route("/api/templates", list_templates, "GET"),
+        route("/api/templates", create, "POST"),
+        route("/api/templates/check", check, "POST"),
+        route("/api/templates/check-content", check_content, "POST"),
+        route("/api/templates/{template_id}", get, "GET"),
+        route("/api/templates/{template_id}", replace, "PUT"),
+        route("/api/templates/{template_id}", delete, "DELETE"),
+        route("/api/templates/{template_id}/copy", copy, "POST"),
+        route("/api/templates/{template_id}/versions", versions, "GET"),
+        route("/api/templates/{template_id}/memories", memories, "GET"),
+    ]
+
+
+def list_templates(call: Call) -> TemplatePageOut:
+    origin = call.text("origin", "all") or "all"
+    if origin not in ORIGINS:
+        raise ValidationFailed.single("origin", "invalid", "origin is all, builtin or mine.", origin)
+    include_default, include_user = ORIGINS[origin]
+    limit, offset = call.number("limit", 50, 1, 100), call.number("offset", 0, 0, 1_000_000)
+    views, total = call.services.templates.list_templates(
+        call.user, include_default=include_default, include_user=include_user, category=call.text("category"),
+        tags=call.query_lists.get("tag") or None, sort_by=call.text("sort_by", "name") or "name",
+        limit=limit, offset=offset, search=call.text("search"),
+    )  # fmt: skip
+    return TemplatePageOut(
+        templates=[TemplateOut.of(v) for v in views],
+        total=total,
+        limit=limit,
+        offset=offset,
+        has_more=offset + len(views) < total,
+    )
+
+
+def get(call: Call) -> dict[str, Any]:
+    return detail(*call.services.templates.ancestry(call.user, call.path["template_id"]))
+
+
+def create(call: Call) -> dict[str, Any]:
+    view = call.services.templates.create(call.user, _definition(call.json_object()))
+    d = view.definition
+    return TemplateCopyOut(id=d.id, name=d.name, version=d.version, derived_from=d.derived_from).model_dump()
+
+
+def replace(call: Call) -> dict[str, Any]:
+    body = call.json_object()
+    base = body.get("base_version")
+    if base is not None and not isinstance(base, str):
+        raise ValidationFailed.single("base_version", "type", "base_version is the version you edited, as text.")
+    view, rechecked, changes = call.services.templates.replace(
+        call.user, call.path["template_id"], _definition(body), base_version=base
+    )
+    return {"id": view.id, "version": view.definition.version, "rechecked_memories": rechecked, "changes": changes}
+
+
+def delete(call: Call) -> TemplateDeletionOut:
+    wanted = call.flag("with_memories")
+    deleted, trashed = call.services.templates.delete(
+        call.user, call.path["template_id"], delete_derived_memories=wanted
+    )
+    kept = "moved to the trash" if wanted else "kept with their fields"
+    message = f"Template deleted; its memories were {kept}."
+    return TemplateDeletionOut(template_id=deleted, trashed_memories=trashed, message=message)
+
+
+def copy(call: Call) -> TemplateCopyOut:
+    body = call.json_object() if call.body is not None else {}
+    name = body.get("name")
+    if name is not None and not isinstance(name, str):
+        raise ValidationFailed.single("name", "type", "name is the copy's name, as text.")
+    d = call.services.templates.copy(call.user, call.path["template_id"], name=name or None).definition
+    return TemplateCopyOut(id=d.id, name=d.name, version=d.version, derived_from=d.derived_from)
+
+
+def check(call: Call) -> dict[str, Any]:
+    body = call.json_object()
+    replacing = _template_id(body)
+    try:
+        resolved = call.services.templates.check(call.user, _definition(body), replacing=replacing)
+    except ValidationFailed as problem:
+        return {"valid": False, "message": problem.message, "errors": [e.as_dict() for e in problem.errors]}
+    from remember.templates import to_json_schema
+
+    return {
+        "valid": True,
+        "name": resolved.name,
+        "resolved_fields": [f.as_dict() for f in resolved.fields],
+        "ancestor_ids": list(resolved.ancestor_ids),
+        "json_schema": to_json_schema(resolved),
+    }
+
+
+def check_content(call: Call) -> ValidationOut:
+    body = call.json_object()
+    if "content" not in body:
+        raise ValidationFailed.single("content", "missing", "Send the sample content to check as content.")
+    content = body["content"]
+    if isinstance(content, str):
+        content = parse_document(content, field="content", what="The sample content", limit=MAX_CONTENT)
+    templates = call.services.templates
+    if "definition" in body:
+        _, result = templates.validate_draft(call.user, _definition(body), content, replacing=_template_id(body))
+    elif _template_id(body) is not None:
+        _, result = templates.validate(call.user, body["template_id"], content)
+    else:
+        raise ValidationFailed.single("template_id", "missing", "Name the template (template_id) or send a definition.")
+    return ValidationOut.model_validate(result.as_dict())
+
+
+def versions(call: Call) -> dict[str, Any]:
+    definition, stored = call.services.templates.versions(call.user, call.path["template_id"])
+    return {"template_id": definition.id, "is_default": definition.is_default,
+            "versions": version_rows(definition, stored)}  # fmt: skip
+
+
+def memories(call: Call) -> dict[str, Any]:
+    wanted = call.text("compliance", "all") or "all"
+    if wanted not in ("all", "valid", "invalid"):
+        raise ValidationFailed.single("compliance", "invalid", "compliance is all, valid or invalid.", wanted)
+    limit, offset = call.number("limit", 20, 1, 100), call.number("offset", 0, 0, 1_000_000)
+    view = call.services.templates.get(call.user, call.path["template_id"])
+    listed = call.services.memories
+
+    def count(compliant: bool) -> int:
+        return listed.list(call.user, filters={"template_id": view.id, "template_compliance": compliant}, limit=1).total
+
+    chosen: dict[str, Any] = {"template_id": view.id}
+    if wanted != "all":
+        chosen["template_compliance"] = wanted == "valid"
+    page = listed.list(call.user, filters=chosen, limit=limit, offset=offset)
+    return {
+        "template_id": view.id,
+        "version": view.definition.version,
+        "counts": {"valid": count(True), "invalid": count(False)},
+        "memories": memory_rows(view.resolved, page.items, call.services.templates.clock()),
+        "total": page.total,
+        "limit": limit,
+        "offset": offset,
+        "has_more": page.has_more,
+    }
+
+
+def _definition(body: dict[str, Any]) -> Any:
+    """The body's definition: parsed when it is YAML/JSON text, as given when it is an object."""
+    if "definition" not in body or body["definition"] in (None, ""):
+        raise ValidationFailed.single("definition", "missing", "Send the template definition (YAML or JSON).")
+    raw = body["definition"]
+    if isinstance(raw, str):
+        raw = parse_document(raw, field="definition", what="The definition", limit=MAX_DEFINITION)
+    if not isinstance(raw, dict):
+        raise ValidationFailed.single(
+            "definition", "type", "The definition must be one template: an object with name and fields."
+        )
+    return raw
+
+
+def _template_id(body: dict[str, Any]) -> str | None:
+    given = body.get("template_id")
+    if given is None or given == "":
+        return None
+    if not isinstance(given, str):
+        raise ValidationFailed.single("template_id", "type", "template_id is a template's id, as text.")
+    return given
