@@ -28,6 +28,7 @@ def test_a_wrong_token_is_refused_with_the_reason(site: Site, page: Any) -> None
     page.get_by_role("button", name="Log in").click()
     expect(page.get_by_role("alert")).to_contain_text("unknown, revoked or expired")
     expect(page.locator("#nav")).to_be_hidden()
+    site.shot(page, "login")
 
 
 def test_a_revoked_token_ends_the_browser_session_at_once(site: Site, page: Any) -> None:

@@ -57,7 +57,9 @@ export async function show() {
   } catch (error) {
     clear(view, h("h1", {}, "Something went wrong"), errorBox(error));
   }
-  if (view.isConnected) page().focus({ preventScroll: true });
+  // The new view gets the focus (for keyboard and screen reader users), unless its own
+  // code already put it somewhere in the view, or the user did while it loaded.
+  if (view.isConnected && !view.contains(document.activeElement)) page().focus({ preventScroll: true });
 }
 
 let me = null;
