@@ -22,6 +22,7 @@ from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
 
 from remember.errors import (
     AccessDenied,
@@ -125,6 +126,24 @@ def endpoint(ctx: WebContext, handler: Handler) -> Endpoint:
         return JSONResponse(jsonable(result), headers=NO_STORE)
 
     return serve
+
+
+def route(ctx: WebContext, method: str, path: str, handler: Handler) -> Route:
+    """``handler`` served at ``method path`` as an ``endpoint``."""
+    return Route(path, endpoint(ctx, handler), methods=[method])
+
+
+def guarded(ctx: WebContext, serve: Endpoint) -> Endpoint:
+    """``serve`` (which binds no caller of its own) behind the request checks, its errors answered as JSON."""
+
+    async def checked(request: Request) -> Response:
+        try:
+            check_request(request, ctx.allowed_hosts)
+            return await serve(request)
+        except RememberError as problem:
+            return error_response(problem)
+
+    return checked
 
 
 def _acting(caller: Caller, handler: Handler, call: Call) -> Any:

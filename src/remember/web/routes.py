@@ -17,12 +17,10 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from remember.errors import RememberError
 from remember.web import api
 from remember.web.api.session import set_session
 from remember.web.context import WebContext
-from remember.web.responses import Endpoint, error_response
-from remember.web.session import check_request
+from remember.web.responses import Endpoint, guarded
 
 STATIC = Path(__file__).parent / "static"
 SECURITY_HEADERS = {
@@ -46,22 +44,14 @@ def web_routes(ctx: WebContext) -> list[BaseRoute]:
 
 
 def _page(ctx: WebContext) -> Endpoint:
-    async def serve(request: Request) -> Response:
-        try:
-            check_request(request, ctx.allowed_hosts)
-        except RememberError as problem:
-            return error_response(problem)
+    async def serve(_: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={**SECURITY_HEADERS, "cache-control": "no-cache"})
 
-    return serve
+    return guarded(ctx, serve)
 
 
 def _login_link(ctx: WebContext) -> Endpoint:
     async def serve(request: Request) -> Response:
-        try:
-            check_request(request, ctx.allowed_hosts)
-        except RememberError as problem:
-            return error_response(problem)
         token = ctx.codes.redeem(request.query_params.get("code", ""))
         if token is None:
             return RedirectResponse("/#/login/expired", status_code=303, headers=SECURITY_HEADERS)
@@ -69,7 +59,7 @@ def _login_link(ctx: WebContext) -> Endpoint:
         set_session(response, ctx, token)
         return response
 
-    return serve
+    return guarded(ctx, serve)
 
 
 class Secured:

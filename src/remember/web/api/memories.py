@@ -22,7 +22,7 @@ from remember.mcp.relationship_schemas import RelatedOut, links
 from remember.mcp.schemas import DeletionOut, HistoryOut, MemoryDetailOut, MemoryOut, RestoredOut, WrittenMemoryOut
 from remember.service.browsing import Browsed
 from remember.web.context import WebContext
-from remember.web.responses import Call, endpoint
+from remember.web.responses import Call, Handler, route
 
 MAX_FILTERS = 20_000  # characters of the filters' JSON in a query string
 MAX_DEPTH = 2  # relationships away in the graph view
@@ -30,8 +30,8 @@ EDIT_KEYS = frozenset({"version", "changes", "reason"})
 
 
 def routes(ctx: WebContext) -> list[Route]:
-    def at(path: str, handler: Any, method: str) -> Route:
-        return Route(path, endpoint(ctx, handler), methods=[method])
+    def at(path: str, handler: Handler, method: str) -> Route:
+        return route(ctx, method, path, handler)
 
     return [
         at("/api/search", search, "GET"),

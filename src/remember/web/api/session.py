@@ -16,7 +16,7 @@ from starlette.routing import Route
 from remember.errors import RememberError, ValidationFailed
 from remember.http.auth import caller_of_token
 from remember.web.context import WebContext
-from remember.web.responses import NO_STORE, Call, Endpoint, endpoint, error_response, read_body
+from remember.web.responses import NO_STORE, Call, Endpoint, endpoint, error_response, guarded, read_body
 from remember.web.session import COOKIE, NotLoggedIn, check_request
 
 MAX_TOKEN = 4096  # characters of a presented token
@@ -55,16 +55,12 @@ def _log_in(ctx: WebContext) -> Endpoint:
 
 
 def _log_out(ctx: WebContext) -> Endpoint:
-    async def serve(request: Request) -> Response:
-        try:
-            check_request(request, ctx.allowed_hosts)
-        except RememberError as problem:
-            return error_response(problem)
+    async def serve(_: Request) -> Response:
         response = JSONResponse({"logged_out": True}, headers=NO_STORE)
         response.delete_cookie(COOKIE, path="/", secure=ctx.secure_cookies, httponly=True, samesite="strict")
         return response
 
-    return serve
+    return guarded(ctx, serve)
 
 
 async def _token_of(request: Request, limit: int) -> str:

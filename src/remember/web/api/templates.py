@@ -28,7 +28,7 @@ from remember.errors import ValidationFailed
 from remember.mcp.schemas import TemplateCopyOut, TemplateDeletionOut, TemplateOut, TemplatePageOut, ValidationOut
 from remember.web.api.template_views import detail, memory_rows, version_rows
 from remember.web.context import WebContext
-from remember.web.responses import Call, endpoint
+from remember.web.responses import Call, Handler, route
 
 MAX_DEFINITION = 200_000  # characters of a definition's text
 MAX_CONTENT = 1_000_000  # characters of sample content's text
@@ -36,20 +36,20 @@ ORIGINS = {"all": (True, True), "builtin": (True, False), "mine": (False, True)}
 
 
 def routes(ctx: WebContext) -> list[Route]:
-    def route(path: str, handler: Any, method: str) -> Route:
-        return Route(path, endpoint(ctx, handler), methods=[method])
+    def at(path: str, handler: Handler, method: str) -> Route:
+        return route(ctx, method, path, handler)
 
     return [
-        route("/api/templates", list_templates, "GET"),
-        route("/api/templates", create, "POST"),
-        route("/api/templates/check", check, "POST"),
-        route("/api/templates/check-content", check_content, "POST"),
-        route("/api/templates/{template_id}", get, "GET"),
-        route("/api/templates/{template_id}", replace, "PUT"),
-        route("/api/templates/{template_id}", delete, "DELETE"),
-        route("/api/templates/{template_id}/copy", copy, "POST"),
-        route("/api/templates/{template_id}/versions", versions, "GET"),
-        route("/api/templates/{template_id}/memories", memories, "GET"),
+        at("/api/templates", list_templates, "GET"),
+        at("/api/templates", create, "POST"),
+        at("/api/templates/check", check, "POST"),
+        at("/api/templates/check-content", check_content, "POST"),
+        at("/api/templates/{template_id}", get, "GET"),
+        at("/api/templates/{template_id}", replace, "PUT"),
+        at("/api/templates/{template_id}", delete, "DELETE"),
+        at("/api/templates/{template_id}/copy", copy, "POST"),
+        at("/api/templates/{template_id}/versions", versions, "GET"),
+        at("/api/templates/{template_id}/memories", memories, "GET"),
     ]
 
 
