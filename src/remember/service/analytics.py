@@ -19,6 +19,7 @@ from remember.errors import ValidationFailed
 from remember.models import MemoryCount, MomentColumn, TimeSpan, TimeUnit
 from remember.service.suggestions import SuggestionService
 from remember.service.templates import TemplateService
+from remember.service.visibility import trust_cap
 from remember.store import AnalyticsStore
 
 UNITS: tuple[TimeUnit, ...] = ("day", "week", "month", "year")
@@ -69,7 +70,7 @@ class AnalyticsService:
 
     def templates_used(self, user_id: str) -> list[dict[str, Any]]:
         """The templates worth a look: the user's own and the built-ins they made memories with, most used first."""
-        usage = self.templates.store.template_usage(user_id)
+        usage = self.templates.store.template_usage(user_id, max_trust=trust_cap())
         chosen = [d for d in self.templates.view_of(user_id).all() if not d.is_default or d.id in usage]
         rows = [{"id": d.id, "name": d.name, "usage_count": usage[d.id].usage_count if d.id in usage else 0,
                  "is_default": d.is_default} for d in chosen]  # fmt: skip

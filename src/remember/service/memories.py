@@ -296,7 +296,7 @@ class MemoryService:
 
     def history(self, user_id: str, memory_id: str) -> list[HistoryEntry]:
         memory = self._find(user_id, memory_id)
-        return self.store.memory_history(user_id, memory.id)
+        return visibility.visible_history(memory, self.store.memory_history(user_id, memory.id))
 
     def list(
         self,

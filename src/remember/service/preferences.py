@@ -1,12 +1,17 @@
-"""Preference use-cases: read the effective values, change one with a reason."""
+"""Preference use-cases: read the effective values, change one with a reason.
+
+A caller below full trust (``remember.access``) may not change the ``privacy.*`` preferences:
+the default trust of new memories decides what such callers can read.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from remember import preferences as known
+from remember.access import restricted
 from remember.clock import Clock, utc_now
-from remember.errors import ValidationFailed
+from remember.errors import AccessDenied, ValidationFailed
 from remember.models import PreferenceChange
 from remember.service import checks
 from remember.store import PreferenceStore
@@ -33,9 +38,23 @@ class PreferenceService:
         if not isinstance(path, str):
             raise ValidationFailed.single("preference_path", "type", "preference_path must be a text.", path)
         spec = known.spec_for(path)
+        _check_reach(path)
         new_value = known.coerce(spec, value)
         why = checks.reason(reason)
         old_value = self.effective(user_id)[path]
         now = self.clock()
         self.store.set_preference(user_id, path, new_value, old_value=old_value, reason=why, at=now)
         return PreferenceChange(path, old_value, new_value, why, now)
+
+
+TRUSTED_ONLY = ("privacy.",)  # preferences that decide what callers of lower trust may read
+
+
+def _check_reach(path: str) -> None:
+    """A caller below full trust may not change what lower-trust callers will see: the default trust
+    of new memories decides it."""
+    if restricted() and path.startswith(TRUSTED_ONLY):
+        raise AccessDenied(
+            f"{path} decides which callers can read new memories: change it with a full-trust token "
+            "(one made without --trust-level) or from the command line."
+        )

@@ -107,13 +107,18 @@ class TemplateService:
         self.store = store
         self.clock = clock
 
+    def _usage_of(self, user_id: str, template_id: str) -> TemplateUsage:
+        """How many of the user's memories, within the caller's reach, were made with the template."""
+        found = self.store.template_usage(user_id, max_trust=visibility.trust_cap()).get(template_id)
+        return found or TemplateUsage(template_id, 0, None)
+
     def view_of(self, user_id: str) -> UserTemplates:
         return UserTemplates(self.store, user_id)
 
     def get(self, user_id: str, template_id: Any) -> TemplateView:
         templates = self.view_of(user_id)
         definition = templates.require(template_id)
-        usage = self.store.template_usage(user_id).get(definition.id) or TemplateUsage(definition.id, 0, None)
+        usage = self._usage_of(user_id, definition.id)
         return TemplateView(definition, resolve(definition, templates.lookup), usage)
 
     def find(self, user_id: str, id_or_name: str) -> TemplateDefinition:
@@ -144,7 +149,7 @@ class TemplateService:
         _check_list_arguments(sort_by, limit, offset)
         words = _search_words(search)
         templates = self.view_of(user_id)
-        usage = self.store.template_usage(user_id)
+        usage = self.store.template_usage(user_id, max_trust=visibility.trust_cap())  # within the caller's reach
         chosen = [
             d
             for d in templates.all()
@@ -297,7 +302,7 @@ class TemplateService:
         settled = self._recheck(user_id, self.view_of(user_id), affected, only_changed=True)
         if settled:
             self.store.set_compliance(user_id, settled)
-        usage = self.store.template_usage(user_id).get(definition.id) or TemplateUsage(definition.id, 0, None)
+        usage = self._usage_of(user_id, definition.id)
         return TemplateView(definition, resolved, usage), len(compliance)
 
     def delete(self, user_id: str, template_id: Any, *, delete_derived_memories: bool = False) -> tuple[str, int]:

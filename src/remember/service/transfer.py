@@ -37,7 +37,7 @@ from remember.models import (
 from remember.search import text
 from remember.service.indexer import DIMENSION_KEY, MODEL_KEY, Indexer
 from remember.service.relationships import index_entries
-from remember.service.visibility import within_reach
+from remember.service.visibility import visible_history, within_reach
 from remember.store import Store
 from remember.templates import TemplateDefinition, builtin_template, parse_template, render_text, resolve
 
@@ -111,7 +111,7 @@ def _memory_record(store: Store, memory: Memory) -> Record:
         "kind": "memory",
         "user_id": memory.user_id,
         "memory": memory.as_dict(),
-        "history": [h.as_dict() for h in store.memory_history(memory.user_id, memory.id)],
+        "history": [h.as_dict() for h in visible_history(memory, store.memory_history(memory.user_id, memory.id))],
         "vector": base64.b64encode(vector).decode() if vector else None,
     }
 

@@ -4,18 +4,19 @@ A memory whose ``trust`` is above the caller's trust level is, to that caller,
 a memory that does not exist: listing and search leave it out (a condition on
 ``trust`` pushed down into the store's SQL, like any filter), reading or
 changing it by id answers "no memory with id ...", and figures over memories
-(template analytics) do not count it. A caller cannot give a memory a trust
-above its own level either.
+(template analytics, template usage) do not count it, and the history of a memory
+the caller can read leaves out the versions that were above its level. A caller
+cannot give a memory a trust above its own level either.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from remember.access import restricted, trust_level, visible
 from remember.errors import NotFound, ValidationFailed, excerpt
 from remember.filters import Filter, conjoin, parse_filter
-from remember.models import Memory
+from remember.models import HistoryEntry, Memory
 
 
 def unknown(memory_id: str) -> NotFound:
@@ -46,6 +47,31 @@ def check_trust_given(trust: float | None) -> None:
             f"trust {trust:g} is above this connection's trust level ({trust_level():g}); give at most that.",
             trust,
         )
+
+
+def trust_cap() -> float | None:
+    """The caller's trust level when it is below full (a bound for figures over memories), else None."""
+    return trust_level() if restricted() else None
+
+
+def visible_history(memory: Memory, entries: Sequence[HistoryEntry]) -> list[HistoryEntry]:
+    """The entries of ``memory``'s history whose replaced version the caller may see.
+
+    Each entry keeps the values a change replaced; the trust the replaced version had is
+    the ``trust`` the entry kept, or else that of the version after it. Walking back from
+    the memory as it is, an entry whose replaced version was above the caller's level is
+    left out (its values are of a memory the caller could not have read).
+    """
+    if not restricted():
+        return list(entries)
+    trust, hidden = memory.trust, set()
+    for entry in sorted(entries, key=lambda e: e.version, reverse=True):
+        earlier = entry.previous.get("trust")
+        if isinstance(earlier, int | float) and not isinstance(earlier, bool):
+            trust = float(earlier)
+        if not visible(trust):
+            hidden.add(entry.version)
+    return [e for e in entries if e.version not in hidden]
 
 
 def default_trust(preferred: float) -> float:

@@ -131,8 +131,9 @@ class TemplateStore(Protocol):
     def template_children(self, user_id: str, template_id: str) -> list[str]:
         """Ids of the user's templates whose parent is ``template_id``."""
 
-    def template_usage(self, user_id: str) -> dict[str, TemplateUsage]:
-        """Per template id: how many of the user's memories were made with it, and the latest."""
+    def template_usage(self, user_id: str, *, max_trust: float | None = None) -> dict[str, TemplateUsage]:
+        """Per template id: how many of the user's memories (of trust at most ``max_trust``) were made
+        with it, and the latest."""
 
     def memories_of_templates(
         self, user_id: str, template_ids: Sequence[str], *, include_deleted: bool

@@ -85,12 +85,13 @@ class TemplateTables(MemoryTables):
             )
         return [r[0] for r in rows]
 
-    def template_usage(self, user_id: str) -> dict[str, TemplateUsage]:
+    def template_usage(self, user_id: str, *, max_trust: float | None = None) -> dict[str, TemplateUsage]:
+        within = "" if max_trust is None else " AND trust <= ?"
         with self.reading() as s:
             rows = s.all(
                 "SELECT template_id, count(*), max(created_at) FROM memories "
-                "WHERE user_id = ? AND template_id IS NOT NULL GROUP BY template_id",
-                (user_id,),
+                f"WHERE user_id = ? AND template_id IS NOT NULL{within} GROUP BY template_id",
+                (user_id,) if max_trust is None else (user_id, max_trust),
             )
         return {tid: TemplateUsage(tid, count, self.dialect.from_optional_moment(last)) for tid, count, last in rows}
 
