@@ -58,3 +58,12 @@ def test_a_lower_trust_caller_cannot_change_the_default_trust(services: Services
     with trusted_up_to(0.5):
         services.preferences.update(ALICE, "search.default_alpha", 0.4)  # other preferences: as before
     assert services.preferences.effective(ALICE)["search.default_alpha"] == 0.4
+
+
+def test_an_export_at_lower_trust_names_no_memory_above_it(services: Services) -> None:
+    hidden = services.memories.create(ALICE, {"content": "I finished reading Dune, five stars", "trust": 0.9})
+    services.suggestions.for_memory(ALICE, hidden)
+    assert any(r.get("memory_id") == hidden.id for r in export_records(services.store, [ALICE]))
+    with trusted_up_to(0.5):
+        records = list(export_records(services.store, [ALICE]))
+    assert hidden.id not in json.dumps(records, default=str)

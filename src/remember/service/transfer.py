@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from remember import __version__
+from remember.access import restricted
 from remember.clock import from_text, to_text, utc_now
 from remember.errors import Conflict, RememberError, ValidationFailed, excerpt
 from remember.models import (
@@ -92,6 +93,8 @@ def _user_records(store: Store, user: str) -> Iterator[Record]:
         if not page.has_more:
             break
     for event in store.suggestion_events(user):
+        if restricted() and event.memory_id is not None and event.memory_id not in exported:
+            continue  # it names a memory above the caller's trust level
         yield {
             "kind": "suggestion_event", "user_id": user, "template_id": event.template_id, "event": event.event,
             "at": to_text(event.at), "memory_id": event.memory_id, "confidence": event.confidence,
