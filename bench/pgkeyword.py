@@ -66,6 +66,29 @@ def measure(services: Any, questions: list[str], budget: int | None) -> tuple[li
     return times, tops, budgeted
 
 
+def locomo_recall(url: str, quick: bool) -> dict[str, float]:
+    """LoCoMo recall@5 (service, ids, default alpha) on PostgreSQL, exact ranking and budgeted."""
+    import json
+
+    from bench.embedcache import cached_minilm
+    from bench.locomo import DATA, asked_at, ingest, score, service_search, summarise
+    from remember.service import Services
+    from remember.store import open_store
+    from remember.store.postgres import keywords
+
+    data = json.loads(DATA.read_text())[: 1 if quick else None]
+    services = Services.over(open_store(url), embedder=cached_minilm())
+    ids, _ = ingest(services, data)
+    out = {}
+    for label, budget in (("exact", None), ("budgeted", keywords.RANK_BUDGET)):
+        services.store.keyword_rank_budget = budget
+        for alpha in (None, 0.0):
+            rows = score(service_search(services, asked_at(data), alpha=alpha), data, ids)
+            out[f"{label}, alpha {alpha}"] = summarise(rows)["overall"]["recall@5"]
+    services.close()
+    return out
+
+
 def run(quick: bool = False) -> dict[str, Any]:
     from remember.service import Services
     from remember.store import open_store
@@ -83,6 +106,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         exact_ms, exact, _ = measure(services, chosen, None)
         budget_ms, budgeted, used = measure(services, chosen, keywords.RANK_BUDGET)
         services.close()
+        recall = locomo_recall(url, quick)
     overlaps = [len(set(a) & set(b)) / max(1, len(a)) for a, b in zip(exact, budgeted, strict=True)]
     overlap = sum(overlaps) / max(1, len(overlaps))
     exact_p, budget_p = percentiles(exact_ms), percentiles(budget_ms)
@@ -93,5 +117,8 @@ def run(quick: bool = False) -> dict[str, Any]:
     table.add("questions over the budget", f"{used} of {len(budget_ms)}")
     table.add("overlap@10 with the exact ranking", overlap)
     table.add("questions whose top ten is the exact one", sum(o == 1.0 for o in overlaps))
+    for label, value in recall.items():
+        table.add(f"LoCoMo recall@5 on PostgreSQL, {label}", value)
     table.print()
-    return {"size": n, "exact_ms": exact_p, "budget_ms": budget_p, "budgeted": used, "overlap_at_10": overlap}
+    return {"size": n, "exact_ms": exact_p, "budget_ms": budget_p, "budgeted": used, "overlap_at_10": overlap,
+            "locomo_recall_at_5": recall}  # fmt: skip

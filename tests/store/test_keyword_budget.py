@@ -106,7 +106,11 @@ def test_below_the_budget_every_matching_row_is_ranked(postgres_url: str) -> Non
     chosen = keywords.plan(["common", "rare", "mid"], [500, 5, 40], 1_000, 60, 10)
     assert chosen is not None
     assert chosen.whole == ["rare", "mid"]
-    assert chosen.sampled == [("common", 15)]  # what the budget leaves, at least the limit
+    assert chosen.sampled == [(("common",), 15)]  # what the budget leaves, at least the limit
+    two = keywords.plan(["cat", "dog", "owl"], [900, 800, 5], 1_000, 65, 10)
+    assert two is not None  # memories holding both common terms are sought too
+    assert two.whole == ["owl"]
+    assert two.sampled == [(("dog",), 20), (("cat",), 20), (("dog", "cat"), 20)]
     assert chosen.idf["rare"] > chosen.idf["mid"] > chosen.idf["common"] > 0
     store = open_store(postgres_url)
     try:

@@ -7,8 +7,9 @@ first, then ranked exactly with the same score:
 
 - every memory holding one of the rarest terms, taken while their counts fit the
   budget (rare terms weigh most: these are the memories that rank highest);
-- of each remaining (common) term, its first rows through the GIN index that
-  pass the filter, an equal share of what the budget has left (at least ``limit``).
+- of each remaining (common) term, and of each pair of them (a memory holding two
+  outranks one holding either), its first rows through the GIN index that pass
+  the filter: an equal share of what the budget has left (at least ``limit``).
 
 The score of each row ranked is the exact ranking's: idf from the same counts
 (the term statistics cache) and the same ``ts_rank`` weights. What is lost is
@@ -17,6 +18,7 @@ only a memory holding common terms alone that the shares did not reach.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,7 +29,7 @@ from remember.models import DeletedMode
 from remember.store.postgres import filtersql
 
 # The rows one keyword search ranks at most (measured: docs/postgres.md#keyword-ranking-within-a-budget).
-RANK_BUDGET = 2_000
+RANK_BUDGET = 1_000
 # Term counts are made up to this cap, the service's (POSTINGS_BUDGET + 1), so both share the cached counts.
 COUNT_CAP = 10_001
 
@@ -41,7 +43,7 @@ class Plan:
     """Which terms are read whole, which are sampled and how many rows each, and every term's idf."""
 
     whole: list[str]
-    sampled: list[tuple[str, int]]
+    sampled: list[tuple[tuple[str, ...], int]]  # memories holding all these terms, at most this many
     idf: dict[str, float]
 
 
@@ -65,9 +67,10 @@ def plan(terms: Sequence[str], counts: Sequence[int], total: int, budget: int, l
         whole.append(term)
         used += n
     rest = [term for _, term in ranked[len(whole) :]]
-    share = max(limit, (budget - used) // len(rest))
+    groups = [(term,) for term in rest] + list(itertools.combinations(rest, 2))
+    share = max(limit, (budget - used) // len(groups))
     weights = {term: idf(total, n) for n, term in ranked if n > 0}
-    return Plan(whole, [(term, share) for term in rest], weights)
+    return Plan(whole, [(group, share) for group in groups], weights)
 
 
 @dataclass(frozen=True)
@@ -99,12 +102,13 @@ def ranked_sql(
         either = " || ".join("phraseto_tsquery('english', %s)" for _ in chosen.whole)
         picks.append(f"SELECT x.memory_id FROM memory_index x WHERE x.user_id = %s AND x.keywords @@ ({either})")
         params += [user_id, *chosen.whole]
-    for term, share in chosen.sampled:  # the filter inside: a sample of rows that pass
+    for group, share in chosen.sampled:  # the filter inside: a sample of rows that pass
+        every = " && ".join("phraseto_tsquery('english', %s)" for _ in group)
         picks.append(
             f"(SELECT x.memory_id FROM memory_index x {rule.join}WHERE x.user_id = %s "
-            f"AND x.keywords @@ phraseto_tsquery('english', %s) AND {rule.where} LIMIT %s)"
+            f"AND x.keywords @@ ({every}) AND {rule.where} LIMIT %s)"
         )
-        params += [*rule.join_params, user_id, term, *rule.where_params, share]
+        params += [*rule.join_params, user_id, *group, *rule.where_params, share]
     sql = (
         "WITH terms AS MATERIALIZED (SELECT phraseto_tsquery('english', w.t) AS q, w.w "
         "FROM unnest(%s::text[], %s::float8[]) AS w(t, w)), "
