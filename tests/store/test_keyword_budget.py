@@ -100,6 +100,12 @@ def test_the_trash_and_the_trust_level_hold(filled: Store) -> None:
     assert found == exact(filled, filter=restricted, limit=12)
 
 
+def test_the_budget_counts_terms_as_the_service_does_so_both_share_the_cached_counts() -> None:
+    from remember.service import search
+
+    assert keywords.COUNT_CAP == search.POSTINGS_BUDGET + 1
+
+
 @pytest.mark.postgres
 def test_below_the_budget_every_matching_row_is_ranked(postgres_url: str) -> None:
     assert keywords.plan(["a", "b"], [30, 30], 1_000, 60, 10) is None
