@@ -100,6 +100,12 @@ def test_the_trash_and_the_trust_level_hold(filled: Store) -> None:
     assert found == exact(filled, filter=restricted, limit=12)
 
 
+@pytest.mark.parametrize("odd", ["a & b", "!zither", "<->", "'", "guitar:*", "(x | y)", "\\", "%s"])
+def test_any_term_is_only_text_in_the_budgeted_ranking(filled: Store, odd: str) -> None:
+    found = filled.keyword_candidates("alice", ["zither", odd, "guitar"], filter=None, deleted="exclude", limit=20)
+    assert len(found) == 20 and ids(found) >= zither(TRASHED)
+
+
 def test_the_budget_counts_terms_as_the_service_does_so_both_share_the_cached_counts() -> None:
     from remember.service import search
 
@@ -117,6 +123,8 @@ def test_below_the_budget_every_matching_row_is_ranked(postgres_url: str) -> Non
     assert two is not None  # memories holding both common terms are sought too
     assert two.whole == ["owl"]
     assert two.sampled == [(("dog",), 20), (("cat",), 20), (("dog", "cat"), 20)]
+    many = keywords.plan([f"t{i}" for i in range(10)], [1_500 + i for i in range(10)], 20_000, 1_000, 50)
+    assert many is not None and len(many.sampled) == 10 + 6  # pairs of the four rarest only
     assert chosen.idf["rare"] > chosen.idf["mid"] > chosen.idf["common"] > 0
     store = open_store(postgres_url)
     try:

@@ -7,7 +7,7 @@ first, then ranked exactly with the same score:
 
 - every memory holding one of the rarest terms, taken while their counts fit the
   budget (rare terms weigh most: these are the memories that rank highest);
-- of each remaining (common) term, and of each pair of them (a memory holding two
+- of each remaining (common) term, and of each pair of the four rarest (a memory holding two
   outranks one holding either), its first rows through the GIN index that pass
   the filter: an equal share of what the budget has left (at least ``limit``).
 
@@ -32,6 +32,7 @@ from remember.store.postgres import filtersql
 RANK_BUDGET = 1_000
 # Term counts are made up to this cap, the service's (POSTINGS_BUDGET + 1), so both share the cached counts.
 COUNT_CAP = 10_001
+PAIRED = 4  # pairs are sought among this many of the rarest common terms (at most 6 pairs)
 
 INDEX_DELETED = {"exclude": "NOT x.deleted", "include": "TRUE", "only": "x.deleted"}
 # ts_rank weights in the order {D, C, B, A}: content (A) and date (B) 1.0, context (C) 0.5, as bm25 on SQLite.
@@ -67,7 +68,7 @@ def plan(terms: Sequence[str], counts: Sequence[int], total: int, budget: int, l
         whole.append(term)
         used += n
     rest = [term for _, term in ranked[len(whole) :]]
-    groups = [(term,) for term in rest] + list(itertools.combinations(rest, 2))
+    groups = [(term,) for term in rest] + list(itertools.combinations(rest[:PAIRED], 2))
     share = max(limit, (budget - used) // len(groups))
     weights = {term: idf(total, n) for n, term in ranked if n > 0}
     return Plan(whole, [(group, share) for group in groups], weights)
