@@ -22,6 +22,7 @@ from bench import (
     locomo,
     longmemeval,
     moving,
+    pgkeyword,
     prefill,
     relationships,
     remote,
@@ -51,6 +52,7 @@ SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "moving": moving.run,
     "relationships": relationships.run,
     "scale": scale.run,
+    "pgkeyword": pgkeyword.run,
     "browsing": browsing.run,
     "analytics": analytics.run,
 }
@@ -67,7 +69,9 @@ def main() -> None:
     )  # fmt: skip
     parser.add_argument("--scale-size", type=int, default=scale.SIZE, help="memories in the scale suite")
     parser.add_argument("--scale-no-postgres", action="store_true", help="the scale suite on SQLite only")
+    parser.add_argument("--pgkeyword-size", type=int, default=pgkeyword.SIZE, help="memories in the pgkeyword suite")
     args = parser.parse_args()
+    pgkeyword.SIZE = args.pgkeyword_size
     relationships.SIZE = args.relationships_size
     scale.SIZE, scale.POSTGRES = args.scale_size, not args.scale_no_postgres
     results = {"machine": {"python": platform.python_version(), "cpu": platform.processor() or platform.machine()}}

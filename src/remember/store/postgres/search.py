@@ -28,17 +28,15 @@ from typing import Any
 
 from remember.filters import Filter
 from remember.models import DeletedMode, IndexEntry, Memory
-from remember.store.postgres import filtersql
+from remember.store.postgres import filtersql, keywords
 from remember.store.postgres.connection import Connection, Database
 from remember.store.postgres.vectors import VectorParam, vector_from_binary
 from remember.store.sql.index import IndexTables, conversation_of, previous_in_conversation
 from remember.store.sql.session import Session
 
 DELETED = {"exclude": "m.deleted_at IS NULL", "include": "TRUE", "only": "m.deleted_at IS NOT NULL"}
-INDEX_DELETED = {"exclude": "NOT x.deleted", "include": "TRUE", "only": "x.deleted"}
-
-# ts_rank weights in the order {D, C, B, A}: content (A) and date (B) 1.0, context (C) 0.5, as bm25 on SQLite.
-RANK_WEIGHTS = "'{0, 0.5, 1.0, 1.0}'::float4[]"
+INDEX_DELETED = keywords.INDEX_DELETED
+RANK_WEIGHTS = keywords.RANK_WEIGHTS
 # advisory lock of vector index changes (one-key form); "remindex" in ASCII
 INDEX_LOCK_KEY = 0x72656D696E646578
 
@@ -163,6 +161,8 @@ def approximate_sql(dimension: int, where: str) -> str:
 class SearchTables(IndexTables):
     db: Database
     pgvector: tuple[int, ...] = ITERATIVE_SCAN_SINCE  # the server's version, read on open
+    # Most rows one keyword search ranks (None: all of them; keywords.py)
+    keyword_rank_budget: int | None = keywords.RANK_BUDGET
 
     # the hooks of shared writes (store/sql/memories.py), inside the memory's transaction
 
@@ -218,10 +218,19 @@ class SearchTables(IndexTables):
     def keyword_candidates(
         self, user_id: str, terms: Sequence[str], *, filter: Filter | None, deleted: DeletedMode, limit: int
     ) -> list[tuple[str, float]]:
-        """Memory ids and keyword scores (higher is better) of the user's memories holding any of ``terms``."""
+        """Memory ids and keyword scores (higher is better) of the user's memories holding any of ``terms``.
+
+        When more rows hold the terms than ``keyword_rank_budget``, the rows ranked are chosen
+        within it first (``keywords.py``); below it, every matching row is ranked.
+        """
         terms = list(dict.fromkeys(t for t in terms if t.strip()))
         if not terms:
             return []
+        if self.keyword_rank_budget is not None:
+            total, counts = self.term_document_counts(user_id, terms, cap=keywords.COUNT_CAP)
+            chosen = keywords.plan(terms, counts, total, self.keyword_rank_budget, limit)
+            if chosen is not None:
+                return self._ranked(user_id, chosen, filter, deleted, limit)
         either = " || ".join("phraseto_tsquery('english', %s)" for _ in terms)
         join, where, filter_params = "", INDEX_DELETED[deleted], []
         if filter is not None:  # the filter reads the memory; without one, the index row says enough
@@ -247,6 +256,14 @@ class SearchTables(IndexTables):
         )
         # the user's total comes from the short-lived cache: counting it here was most of a search's time
         params = [terms, user_id, *terms, self._user_total(user_id), *filter_params, limit]
+        with self.db.read() as conn:
+            rows = conn.execute(sql, params).fetchall()
+        return [(memory_id, float(score)) for memory_id, score in rows]
+
+    def _ranked(
+        self, user_id: str, chosen: keywords.Plan, filter: Filter | None, deleted: DeletedMode, limit: int
+    ) -> list[tuple[str, float]]:
+        sql, params = keywords.ranked_sql(user_id, chosen, filter=filter, deleted=deleted, limit=limit)
         with self.db.read() as conn:
             rows = conn.execute(sql, params).fetchall()
         return [(memory_id, float(score)) for memory_id, score in rows]

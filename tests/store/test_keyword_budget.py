@@ -1,0 +1,135 @@
+"""Keyword search over more matching rows than PostgreSQL's ranking budget (store/postgres/keywords.py).
+
+A corpus where the budget must not change the answer: a rare term held by a few
+memories, a common one by hundreds. The memories holding the rare term rank first
+on both backends; on PostgreSQL, ranked within a budget far below the matching
+rows, they are the exact ranking's, with its scores, and filters, the trash and
+the trust level still decide what comes back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from remember.filters import Filter, parse_filter
+from remember.models import DeletedMode, IndexEntry, Memory
+from remember.store import Store, open_store
+from remember.store.postgres import PostgresStore, keywords
+
+T0 = datetime(2026, 3, 1, tzinfo=UTC)
+COMMON = 400  # memories holding "guitar"
+RARE = range(0, COMMON, 25)  # 16 of them also hold "zither"
+SPECIAL = range(3, COMMON, 40)  # 10 memories of type "special", none holding "zither"
+SECRET = (0, 50)  # zither memories above a restricted caller's trust
+TRASHED = (25, 75)  # zither memories in the trash
+BUDGET = 60  # far below the 416 matching rows
+
+
+def memory(i: int) -> tuple[Memory, IndexEntry]:
+    at = T0 + timedelta(minutes=i)
+    words = f"guitar lesson {i} with zither" if i in RARE else f"guitar lesson {i} at home"
+    m = Memory(
+        id=f"m{i:05d}", user_id="alice", content=words, type="special" if i in SPECIAL else "note",
+        weight=0.5, trust=0.9 if i in SECRET else 0.5, created_at=at, updated_at=at, occurred_at=at,
+        deleted_at=at if i in TRASHED else None,
+    )  # fmt: skip
+    return m, IndexEntry(words, "1 March 2026", None)
+
+
+@pytest.fixture
+def filled(store_url: str) -> Iterator[Store]:
+    store = open_store(store_url)
+    store.insert_memories([memory(i) for i in range(COMMON)])
+    store.insert_memories([(replace(m, user_id="bob"), e) for m, e in (memory(i) for i in RARE)])
+    if isinstance(store, PostgresStore):
+        store.keyword_rank_budget = BUDGET
+    yield store
+    store.close()
+
+
+def ranked(store: Store, filter: Filter | None = None, deleted: DeletedMode = "exclude", limit: int = 10) -> Any:
+    return store.keyword_candidates("alice", ["zither", "guitar"], filter=filter, deleted=deleted, limit=limit)
+
+
+def exact(store: Store, filter: Filter | None = None, deleted: DeletedMode = "exclude", limit: int = 10) -> Any:
+    """The ranking of every matching row (PostgreSQL without a budget; SQLite as it is)."""
+    budget = getattr(store, "keyword_rank_budget", None)
+    if isinstance(store, PostgresStore):
+        store.keyword_rank_budget = None
+    try:
+        return ranked(store, filter, deleted, limit)
+    finally:
+        if isinstance(store, PostgresStore):
+            store.keyword_rank_budget = budget
+
+
+def ids(found: list[tuple[str, float]]) -> set[str]:
+    return {i for i, _ in found}
+
+
+def zither(*leaving: tuple[int, ...]) -> set[str]:
+    out = set(RARE).difference(*leaving)
+    return {f"m{i:05d}" for i in out}
+
+
+def test_the_memories_holding_the_rare_term_rank_first(filled: Store) -> None:
+    found = ranked(filled, limit=14)
+    assert ids(found) == zither(TRASHED)
+    assert found == exact(filled, limit=14)
+    assert all(i.startswith("m") for i in ids(ranked(filled, limit=50)))  # bob's never
+
+
+def test_a_filter_holds_in_the_budget_and_reaches_memories_of_common_terms_alone(filled: Store) -> None:
+    special = parse_filter({"type": "special"})
+    found = ranked(filled, filter=special, limit=20)
+    assert ids(found) == {f"m{i:05d}" for i in SPECIAL}  # none holds "zither"; all ten still come back
+    assert found == exact(filled, filter=special, limit=20)
+
+
+def test_the_trash_and_the_trust_level_hold(filled: Store) -> None:
+    assert ids(ranked(filled, deleted="only", limit=10)) == {f"m{i:05d}" for i in TRASHED}
+    assert ranked(filled, deleted="only") == exact(filled, deleted="only")
+    restricted = parse_filter({"trust": {"lte": 0.5}})
+    found = ranked(filled, filter=restricted, limit=12)
+    assert ids(found) == zither(TRASHED, SECRET)
+    assert found == exact(filled, filter=restricted, limit=12)
+
+
+@pytest.mark.parametrize("odd", ["a & b", "!zither", "<->", "'", "guitar:*", "(x | y)", "\\", "%s"])
+def test_any_term_is_only_text_in_the_budgeted_ranking(filled: Store, odd: str) -> None:
+    found = filled.keyword_candidates("alice", ["zither", odd, "guitar"], filter=None, deleted="exclude", limit=20)
+    assert len(found) == 20 and ids(found) >= zither(TRASHED)
+
+
+def test_the_budget_counts_terms_as_the_service_does_so_both_share_the_cached_counts() -> None:
+    from remember.service import search
+
+    assert keywords.COUNT_CAP == search.POSTINGS_BUDGET + 1
+
+
+@pytest.mark.postgres
+def test_below_the_budget_every_matching_row_is_ranked(postgres_url: str) -> None:
+    assert keywords.plan(["a", "b"], [30, 30], 1_000, 60, 10) is None
+    chosen = keywords.plan(["common", "rare", "mid"], [500, 5, 40], 1_000, 60, 10)
+    assert chosen is not None
+    assert chosen.whole == ["rare", "mid"]
+    assert chosen.sampled == [(("common",), 15)]  # what the budget leaves, at least the limit
+    two = keywords.plan(["cat", "dog", "owl"], [900, 800, 5], 1_000, 65, 10)
+    assert two is not None  # memories holding both common terms are sought too
+    assert two.whole == ["owl"]
+    assert two.sampled == [(("dog",), 20), (("cat",), 20), (("dog", "cat"), 20)]
+    many = keywords.plan([f"t{i}" for i in range(10)], [1_500 + i for i in range(10)], 20_000, 1_000, 50)
+    assert many is not None and len(many.sampled) == 10 + 6  # pairs of the four rarest only
+    assert chosen.idf["rare"] > chosen.idf["mid"] > chosen.idf["common"] > 0
+    store = open_store(postgres_url)
+    try:
+        store.insert_memories([memory(i) for i in range(40)])
+        assert isinstance(store, PostgresStore)
+        assert ranked(store, limit=50) == exact(store, limit=50)
+    finally:
+        store.close()
