@@ -3,17 +3,22 @@ credentials, numbers JSON does not allow, nesting past Python's limits, and serv
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
+import math
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
 
 import httpx2
 import pytest
 
-from http_support import HttpServer
+from http_support import HttpServer, logical_fingerprint
 from remember.clock import parse_moment
+from remember.errors import ValidationFailed
+from remember.service import Services
 from remember.service.tokens import TokenService
 from remember.store import Store
+from remember.web.responses import error_response, json_safe
 
 WRITE = {"X-Remember-Request": "1"}
 
@@ -23,6 +28,20 @@ def server(tmp_path: Path, store: Store) -> Iterator[HttpServer]:
     started = HttpServer(tmp_path / "home", store.url).start()
     yield started
     started.stop()
+
+
+@pytest.fixture
+def web(server: HttpServer) -> Iterator[Callable[[str], httpx2.Client]]:
+    """A client of the server sending a token (closed after the test)."""
+    made: list[httpx2.Client] = []
+
+    def client(token: str) -> httpx2.Client:
+        made.append(httpx2.Client(base_url=server.url, headers=_as(token), timeout=30))
+        return made[-1]
+
+    yield client
+    for c in made:
+        c.close()
 
 
 def _as(token: str) -> dict[str, str]:
@@ -65,3 +84,54 @@ def test_a_session_sees_and_revokes_only_tokens_at_most_as_trusted(server: HttpS
     assert httpx2.delete(f"{server.url}/api/tokens/{low.token.id}", headers=_as(session.secret)).status_code == 200
     full = httpx2.get(f"{server.url}/api/tokens", headers=_as(owner.secret)).json()["tokens"]
     assert sorted(t["name"] for t in full) == ["half", "low", "owner"]
+
+
+def _refused(answer: httpx2.Response, field: str) -> str:
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["errors"][0]["field"] == field, answer.text
+    return str(answer.json()["message"])
+
+
+def test_nan_infinity_and_huge_numbers_are_refused_naming_the_field(
+    store: Store, web: Callable[[str], httpx2.Client]
+) -> None:
+    services = Services.over(store)
+    memory = services.memories.create("eve", {"content": "a steady note"})
+    eve = web(services.tokens.create("eve").secret)
+    before = logical_fingerprint(store, ["eve"])
+    for alpha in ("nan", "inf", "-Infinity"):
+        assert "alpha" in _refused(eve.get("/api/search", params={"q": "x", "alpha": alpha}), "alpha")
+    edit = b'{"version": 1, "changes": {"weight": NaN}}'
+    said = _refused(eve.patch(f"/api/memories/{memory.id}", content=edit), "changes.weight")
+    assert "NaN" in said and "finite number" in said
+    _refused(eve.post("/api/tokens", content=b'{"trust_level": NaN}'), "trust_level")
+    _refused(eve.post("/api/tokens", content=b'{"trust_level": -Infinity}'), "trust_level")
+    huge = eve.post("/api/tokens", content=b'{"trust_level": 1' + b"0" * 400 + b"}")
+    assert "from 0 to 1" in _refused(huge, "trust_level")
+    values = b'{"values": {"search.default_alpha": Infinity}}'
+    _refused(eve.patch("/api/preferences", content=values), "values.search.default_alpha")
+    assert logical_fingerprint(store, ["eve"]) == before
+    assert [t.trust_level for t in services.tokens.list("eve")] == [1.0]
+
+
+def test_filters_and_bodies_nested_past_the_limit_are_refused(
+    server: HttpServer, store: Store, web: Callable[[str], httpx2.Client]
+) -> None:
+    fay = web(TokenService(store).create("fay").secret)
+    deep_list = "[" * 5_000 + "]" * 5_000
+    assert "nested too deeply" in _refused(fay.get("/api/memories", params={"filters": deep_list}), "filters")
+    deep_and = '{"and": [' * 600 + '{"type": "x"}' + "]}" * 600
+    _refused(fay.get("/api/memories", params={"filters": deep_and}), "filters")
+    _refused(fay.get("/api/search", params={"q": "x", "filters": deep_and}), "filters")
+    _refused(fay.get("/api/memories", params={"filters": '{"weight": {"gt": NaN}}'}), "filters.weight.gt")
+    login = httpx2.post(f"{server.url}/api/session", content=b"[" * 100_000, headers=WRITE)
+    assert login.status_code == 422
+    assert fay.get("/api/memories").status_code == 200  # the server is well
+
+
+def test_an_error_echoing_a_non_finite_number_is_still_json() -> None:
+    problem = ValidationFailed.single("weight", "range", "A weight is from 0 to 1.", math.nan)
+    answer = error_response(problem)
+    assert answer.status_code == 422
+    assert json.loads(answer.body)["errors"][0]["value"] == "nan"
+    assert json_safe({"a": [math.inf, 1.5, {"b": -math.inf}]}) == {"a": ["inf", 1.5, {"b": "-inf"}]}

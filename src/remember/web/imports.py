@@ -126,7 +126,20 @@ def _records(path: Path) -> Iterator[Any]:
 
 def _json(line: str, number: int) -> Any:
     try:
-        return json.loads(line)
+        return json.loads(line, parse_constant=_not_a_number)
     except json.JSONDecodeError as exc:
         message = f"Line {number} is not JSON: {exc.msg}. A remember export has one JSON object a line."
         raise ValidationFailed.single(f"line {number}", "json", message) from exc
+    except RecursionError as exc:
+        raise ValidationFailed.single(f"line {number}", "depth", f"Line {number} is nested too deeply.") from exc
+    except _NotANumber as exc:
+        message = f"Line {number} holds {exc}, which is not a JSON number (a remember export never does)."
+        raise ValidationFailed.single(f"line {number}", "number", message) from exc
+
+
+class _NotANumber(ValueError):
+    """``NaN`` or ``Infinity`` in a line (Python's JSON reads them; JSON has neither)."""
+
+
+def _not_a_number(text: str) -> Any:
+    raise _NotANumber(text)
