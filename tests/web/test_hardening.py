@@ -3,11 +3,16 @@ credentials, numbers JSON does not allow, nesting past Python's limits, and serv
 
 from __future__ import annotations
 
+import io
 import json
 import math
+import time
+import warnings
+import zipfile
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import httpx2
 import pytest
@@ -135,3 +140,41 @@ def test_an_error_echoing_a_non_finite_number_is_still_json() -> None:
     assert answer.status_code == 422
     assert json.loads(answer.body)["errors"][0]["value"] == "nan"
     assert json_safe({"a": [math.inf, 1.5, {"b": -math.inf}]}) == {"a": ["inf", 1.5, {"b": "-inf"}]}
+
+
+def _zip(*members: tuple[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with warnings.catch_warnings(), zipfile.ZipFile(buffer, "w") as archive:
+        warnings.simplefilter("ignore")  # a duplicate name is what is being tested
+        for name, data in members:
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def _failed_import(client: httpx2.Client, format: str, data: bytes, name: str) -> dict[str, Any]:
+    job = client.post("/api/imports", params={"format": format, "name": name}, content=data).json()
+    for _ in range(600):
+        if job["state"] != "running":
+            break
+        time.sleep(0.05)
+        job = client.get(f"/api/imports/{job['id']}").json()
+    assert job["state"] == "failed", job
+    error: dict[str, Any] = job["error"]
+    assert "remember-import-" not in json.dumps(error) and "/tmp" not in json.dumps(error), error
+    return error
+
+
+def test_import_errors_name_the_upload_and_its_members_not_server_paths(
+    store: Store, web: Callable[[str], httpx2.Client]
+) -> None:
+    gus = web(TokenService(store).create("gus").secret)
+    not_json = _failed_import(gus, "mem0", b"{not json", "C:\\Users\\gus\\mem0 export.json")
+    assert not_json["message"].startswith("Cannot import mem0 export.json: it is not JSON"), not_json
+    not_text = _failed_import(gus, "server-memory", b"\xff\xfe\x00", "graph.jsonl")
+    assert "Cannot import graph.jsonl: it is not UTF-8 text" in not_text["message"], not_text
+    nested = _failed_import(gus, "basic-memory", _zip(("a.md", b"# A"), ("a.md/b.md", b"# B")), "notes.zip")
+    assert nested["error"] == "ValidationFailed", nested
+    assert "'a.md/b.md' cannot be unpacked" in nested["message"] and "same path" in nested["message"]
+    twice = _failed_import(gus, "basic-memory", _zip(("a.md", b"# A"), ("a.md", b"# A again")), "notes.zip")
+    assert "'a.md' cannot be unpacked" in twice["message"], twice
+    assert not Services.over(store).memories.list("gus").items
