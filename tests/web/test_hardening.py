@@ -24,6 +24,8 @@ from remember.service import Services
 from remember.service.tokens import TokenService
 from remember.store import Store
 from remember.web.responses import error_response, json_safe
+from remember.web.routes import SECURITY_HEADERS
+from web_support import Site
 
 WRITE = {"X-Remember-Request": "1"}
 
@@ -178,3 +180,13 @@ def test_import_errors_name_the_upload_and_its_members_not_server_paths(
     twice = _failed_import(gus, "basic-memory", _zip(("a.md", b"# A"), ("a.md", b"# A again")), "notes.zip")
     assert "'a.md' cannot be unpacked" in twice["message"], twice
     assert not Services.over(store).memories.list("gus").items
+
+
+def test_a_missing_static_file_answers_404_with_the_security_headers(site: Site) -> None:
+    for path in ("/static/nothing.js", "/static/deep/missing.css", "/static/"):
+        answer = httpx2.get(f"{site.url}{path}")
+        assert answer.status_code in (404, 405), path
+        for name, value in SECURITY_HEADERS.items():
+            assert answer.headers.get(name) == value, (path, name)
+    found = httpx2.get(f"{site.url}/static/app.js")
+    assert found.status_code == 200 and found.headers["x-frame-options"] == "DENY"
