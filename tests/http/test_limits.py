@@ -125,28 +125,37 @@ def test_made_up_tokens_are_limited_per_address_and_real_sessions_keep_their_buc
         server.stop()
 
 
+async def _refusing_guesses(scope: Any, receive: Any, send: Any) -> None:
+    """An app answering 401 to a token with "guess" in it, 200 to any other (which it does not check)."""
+    status = 401 if b"guess" in dict(scope["headers"]).get(b"authorization", b"") else 200
+    await send({"type": "http.response.start", "status": status, "headers": []})
+    await send({"type": "http.response.body", "body": b""})
+
+
+async def _through(guard: Guard, authorization: bytes) -> int:
+    sent: list[Any] = []
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    async def receive() -> Any:
+        return {"type": "http.request", "body": b""}
+
+    scope = {"type": "http", "path": "/", "client": ("10.0.0.1", 1), "headers": [(b"authorization", authorization)]}
+    await guard(scope, receive, send)
+    return int(sent[0]["status"])
+
+
 async def test_unaccepted_credentials_make_no_buckets() -> None:
     limit = RateLimit(1000)
-
-    async def app(scope: Any, receive: Any, send: Any) -> None:
-        status = 401 if b"guess" in dict(scope["headers"]).get(b"authorization", b"") else 200
-        await send({"type": "http.response.start", "status": status, "headers": []})
-        await send({"type": "http.response.body", "body": b""})
-
-    async def request(authorization: bytes) -> int:
-        sent: list[Any] = []
-
-        async def send(message: Any) -> None:
-            sent.append(message)
-
-        async def receive() -> Any:
-            return {"type": "http.request", "body": b""}
-
-        scope = {"type": "http", "path": "/", "client": ("10.0.0.1", 1), "headers": [(b"authorization", authorization)]}
-        await Guard(app, limit)(scope, receive, send)
-        return int(sent[0]["status"])
-
+    guard = Guard(_refusing_guesses, limit)
     for i in range(200):  # unchecked (200 without an accepted token) or refused (401): none gets a bucket
-        assert await request(f"Bearer guess-{i}".encode()) in (200, 401)
-        assert await request(f"Bearer unchecked-{i}".encode()) == 200
+        assert await _through(guard, f"Bearer guess-{i}".encode()) == 401
+        assert await _through(guard, f"Bearer unchecked-{i}".encode()) == 200
     assert len(limit) == 2  # the address's bucket and its failed logins' bucket
+
+
+async def test_unchecked_made_up_credentials_count_against_their_address() -> None:
+    guard = Guard(_refusing_guesses, RateLimit(5))
+    codes = [await _through(guard, f"Bearer unchecked-{i}".encode()) for i in range(7)]
+    assert codes == [200] * 5 + [429, 429]

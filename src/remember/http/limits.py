@@ -6,8 +6,9 @@ credential (its bearer token or the dashboard's session cookie), answers 429 wit
 ``Retry-After`` past it, and lets a client that can only set a fixed header
 send its token as ``X-Remember-Token``. A credential has a bucket of its own only
 once the server has accepted it: a request with a
-credential not yet known is checked against its address's bucket of failed
-logins, which each ``401`` answer draws from (the SDK's bearer middleware notes an
+credential not yet known is checked against its address's bucket (which it draws
+from when nothing checked it) and its address's bucket of failed logins, which
+each ``401`` answer draws from (the SDK's bearer middleware notes an
 accepted token in the request's scope; the dashboard calls ``accepted``), so made-up tokens cost their
 sender, not the database, and cannot push real users' buckets out. Requests
 without a credential (or with one that nothing checked) count per client
@@ -116,8 +117,10 @@ class Guard:
             return
         limit, credential, address = self.limit, _credential(headers), _address(scope)
         known = credential is not None and limit.known(credential)
-        # A credential not yet accepted is not even checked while its address fails too often.
-        wait = limit.take(credential or address) if credential is None or known else limit.waiting(_failed(address))
+        if credential is None or known:
+            wait = limit.take(credential or address)
+        else:  # not even checked while its address fails (or sends unchecked requests) too often
+            wait = max(limit.waiting(_failed(address)), limit.waiting(address))
         if wait > 0:
             await _answer(send, 429, "rate_limited", f"Too many requests; try again in {_seconds(wait)} s.", wait)
             return
