@@ -16,10 +16,12 @@ from typing import Any
 
 import httpx2
 import pytest
+from mcp.server.auth.provider import AccessToken
 
 from http_support import HttpServer, logical_fingerprint
 from remember.clock import parse_moment
 from remember.errors import ValidationFailed
+from remember.http.auth import caller_of_token
 from remember.service import Services
 from remember.service.tokens import TokenService
 from remember.store import Store
@@ -190,3 +192,9 @@ def test_a_missing_static_file_answers_404_with_the_security_headers(site: Site)
             assert answer.headers.get(name) == value, (path, name)
     found = httpx2.get(f"{site.url}/static/app.js")
     assert found.status_code == 200 and found.headers["x-frame-options"] == "DENY"
+
+
+def test_the_end_of_a_verified_token_reaches_its_caller() -> None:
+    oauth = AccessToken(token="t", client_id="c", scopes=[], expires_at=1_900_000_000, subject="hal")
+    assert caller_of_token(oauth).expires_at == 1_900_000_000
+    assert caller_of_token(oauth.model_copy(update={"expires_at": None})).expires_at is None

@@ -4,16 +4,17 @@
 average, as many at once. ``Guard`` keys it by a hash of the request's
 credential (its bearer token or the dashboard's session cookie), answers 429 with
 ``Retry-After`` past it, and lets a client that can only set a fixed header
-send its token as ``X-Remember-Token``. A credential has a bucket of its own only
-once the server has accepted it: a request with a
-credential not yet known is checked against its address's bucket (which it draws
-from when nothing checked it) and its address's bucket of failed logins, which
-each ``401`` answer draws from (the SDK's bearer middleware notes an
-accepted token in the request's scope; the dashboard calls ``accepted``), so made-up tokens cost their
-sender, not the database, and cannot push real users' buckets out. Requests
-without a credential (or with one that nothing checked) count per client
-address. A database out of reach while a request is checked answers 503 with
-``Retry-After`` and the reason, not a server error.
+send its token as ``X-Remember-Token``.
+
+A credential has a bucket of its own only once the server has accepted it (the
+SDK's bearer middleware notes an accepted token in the request's scope; the
+dashboard calls ``accepted``). A request with a credential not yet known waits
+while its address's bucket, or its address's bucket of failed logins, is empty;
+afterwards a ``401`` draws from the failed logins, an answer nothing checked the
+credential for from the address: made-up tokens cost their sender, not the
+database, and cannot push real users' buckets out. Requests without a credential
+count per client address. A database out of reach while a request is checked
+answers 503 with ``Retry-After`` and the reason, not a server error.
 """
 
 from __future__ import annotations
