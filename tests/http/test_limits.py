@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import httpx2
 import pytest
 from mcp import Client
 
 from http_support import HttpServer, connect, initialize_body
-from remember.http.limits import RateLimit
+from remember.http.limits import Guard, RateLimit
 from remember.mcp.server import CallLimits, build_server
 from remember.service import Services
 from remember.service.tokens import TokenService
@@ -100,3 +101,61 @@ async def test_a_call_past_the_time_limit_answers_with_an_error(services: Servic
         said = error(await client.call_tool("slow_tool", {}))
         assert "took longer than 0.2 s" in said and "REMEMBER_CALL_TIMEOUT" in said
         ok(await client.call_tool("remember_get_preferences", {}))  # a quick call is answered
+
+
+@pytest.mark.slow
+def test_made_up_tokens_are_limited_per_address_and_real_sessions_keep_their_buckets(
+    store: Store, tmp_path: Path, tokens: TokenService
+) -> None:
+    server = HttpServer(tmp_path / "home", store.url, env={"REMEMBER_HTTP_RATE_LIMIT": "3"}).start()
+    try:
+        alice = tokens.create("alice").secret
+        assert httpx2.get(f"{server.url}/api/me", cookies={"remember_session": alice}).status_code == 200
+        made_up = [f"rmb_{i:016x}_guess" for i in range(5)]
+        codes = [httpx2.get(f"{server.url}/api/me", cookies={"remember_session": t}).status_code for t in made_up]
+        assert codes == [401, 401, 401, 429, 429]
+        mcp = httpx2.post(
+            f"{server.url}/mcp",
+            json=initialize_body(),
+            headers={"Authorization": "Bearer another-guess", "Accept": "application/json, text/event-stream"},
+        )
+        assert mcp.status_code == 429
+        assert httpx2.get(f"{server.url}/api/me", cookies={"remember_session": alice}).status_code == 200
+    finally:
+        server.stop()
+
+
+async def _refusing_guesses(scope: Any, receive: Any, send: Any) -> None:
+    """An app answering 401 to a token with "guess" in it, 200 to any other (which it does not check)."""
+    status = 401 if b"guess" in dict(scope["headers"]).get(b"authorization", b"") else 200
+    await send({"type": "http.response.start", "status": status, "headers": []})
+    await send({"type": "http.response.body", "body": b""})
+
+
+async def _through(guard: Guard, authorization: bytes) -> int:
+    sent: list[Any] = []
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    async def receive() -> Any:
+        return {"type": "http.request", "body": b""}
+
+    scope = {"type": "http", "path": "/", "client": ("10.0.0.1", 1), "headers": [(b"authorization", authorization)]}
+    await guard(scope, receive, send)
+    return int(sent[0]["status"])
+
+
+async def test_unaccepted_credentials_make_no_buckets() -> None:
+    limit = RateLimit(1000)
+    guard = Guard(_refusing_guesses, limit)
+    for i in range(200):  # unchecked (200 without an accepted token) or refused (401): none gets a bucket
+        assert await _through(guard, f"Bearer guess-{i}".encode()) == 401
+        assert await _through(guard, f"Bearer unchecked-{i}".encode()) == 200
+    assert len(limit) == 2  # the address's bucket and its failed logins' bucket
+
+
+async def test_unchecked_made_up_credentials_count_against_their_address() -> None:
+    guard = Guard(_refusing_guesses, RateLimit(5))
+    codes = [await _through(guard, f"Bearer unchecked-{i}".encode()) for i in range(7)]
+    assert codes == [200] * 5 + [429, 429]

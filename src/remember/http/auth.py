@@ -64,8 +64,8 @@ def http_caller() -> Caller:
 
 
 def caller_of_token(token: AccessToken) -> Caller:
-    """Who a verified token acts for: its subject, at its trust level (1 unless it names one)."""
+    """Who a verified token acts for: its subject, at its trust level (1 unless it names one), until it ends."""
     if not token.subject:
         raise AccessDenied("This token names no user; make one with `remember token create --user NAME`.")
     trust = (token.claims or {}).get(TRUST_CLAIM, 1.0)
-    return Caller(token.subject, min(1.0, max(0.0, float(trust))))
+    return Caller(token.subject, min(1.0, max(0.0, float(trust))), token.expires_at)

@@ -2,10 +2,19 @@
 
 ``RateLimit`` is a token bucket per key: ``per_minute`` requests a minute on
 average, as many at once. ``Guard`` keys it by a hash of the request's
-credential (its bearer token or the dashboard's session cookie; by client address when there is none), answers 429 with
+credential (its bearer token or the dashboard's session cookie), answers 429 with
 ``Retry-After`` past it, and lets a client that can only set a fixed header
-send its token as ``X-Remember-Token``. A database out of reach while a request
-is checked answers 503 with ``Retry-After`` and the reason, not a server error.
+send its token as ``X-Remember-Token``.
+
+A credential has a bucket of its own only once the server has accepted it (the
+SDK's bearer middleware notes an accepted token in the request's scope; the
+dashboard calls ``accepted``). A request with a credential not yet known waits
+while its address's bucket, or its address's bucket of failed logins, is empty;
+afterwards a ``401`` draws from the failed logins, an answer nothing checked the
+credential for from the address: made-up tokens cost their sender, not the
+database, and cannot push real users' buckets out. Requests without a credential
+count per client address. A database out of reach while a request is checked
+answers 503 with ``Retry-After`` and the reason, not a server error.
 """
 
 from __future__ import annotations
@@ -18,6 +27,8 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from contextvars import ContextVar
+from dataclasses import dataclass
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
@@ -30,6 +41,23 @@ SESSION_COOKIE = b"remember_session"  # the dashboard's (web/session.py)
 MAX_KEYS = 100_000  # buckets kept; the least recently used go first
 log = logging.getLogger(__name__)
 UNAVAILABLE_RETRY = 5  # seconds a client is told to wait while the database is unreachable
+
+
+@dataclass
+class _Checked:
+    """Whether the credential of the request being served was accepted."""
+
+    accepted: bool = False
+
+
+_checked: ContextVar[_Checked | None] = ContextVar("remember_credential_checked", default=None)
+
+
+def accepted() -> None:
+    """Note that the request being served carries a credential the server accepts (its own bucket from now on)."""
+    found = _checked.get()
+    if found is not None:
+        found.accepted = True
 
 
 class RateLimit:
@@ -52,6 +80,21 @@ class RateLimit:
                 self._buckets.popitem(last=False)
         return wait
 
+    def known(self, key: str) -> bool:
+        with self._lock:
+            return key in self._buckets
+
+    def waiting(self, key: str) -> float:
+        """What ``take`` would answer for ``key``, without taking (nor keeping a bucket)."""
+        now = self.clock()
+        with self._lock:
+            level, at = self._buckets.get(key, (self.capacity, now))
+        level = min(self.capacity, level + (now - at) * self.rate)
+        return 0.0 if level >= 1.0 else (1.0 - level) / self.rate
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
 
 class Guard:
     """ASGI middleware: the token header, then the rate limit (``/health`` is never limited)."""
@@ -70,24 +113,55 @@ class Guard:
         if static is not None and b"authorization" not in names:
             headers.append((b"authorization", b"Bearer " + static.strip()))
             scope = {**scope, "headers": headers}
-        if self.limit is not None and not _unlimited(str(scope.get("path", ""))):
-            wait = self.limit.take(_key(scope, headers))
-            if wait > 0:
-                await _answer(send, 429, "rate_limited", f"Too many requests; try again in {_seconds(wait)} s.", wait)
-                return
-        started = False
+        if self.limit is None or _unlimited(str(scope.get("path", ""))):
+            await self._serve(scope, receive, send)
+            return
+        limit, credential, address = self.limit, _credential(headers), _address(scope)
+        known = credential is not None and limit.known(credential)
+        if credential is None or known:
+            wait = limit.take(credential or address)
+        else:  # not even checked while its address fails (or sends unchecked requests) too often
+            wait = max(limit.waiting(_failed(address)), limit.waiting(address))
+        if wait > 0:
+            await _answer(send, 429, "rate_limited", f"Too many requests; try again in {_seconds(wait)} s.", wait)
+            return
+        checked = _Checked()
+        bound = _checked.set(checked)
+        try:
+            status = await self._serve(scope, receive, send)
+        finally:
+            _checked.reset(bound)
+        if credential is not None and not known:
+            self._charge(limit, credential, address, status, checked.accepted or _authenticated(scope))
+
+    @staticmethod
+    def _charge(limit: RateLimit, credential: str, address: str, status: int | None, accepted: bool) -> None:
+        """After a request with a credential not yet known: its own first request, or its address's."""
+        if status == 401:
+            limit.take(_failed(address))
+        elif accepted:
+            limit.take(credential)
+        else:
+            limit.take(address)
+
+    async def _serve(self, scope: Scope, receive: Receive, send: Send) -> int | None:
+        """The app's answer to the request; its status (None when it sent none)."""
+        status: int | None = None
 
         async def sending(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
             await send(message)
 
         try:
             await self.app(scope, receive, sending)
         except StoreUnavailable as exc:  # e.g. checking the token while the database is down
-            if not started:
+            if status is None:
                 await _answer(send, 503, "temporarily_unavailable", str(exc), UNAVAILABLE_RETRY)
+                status = 503
             log.warning("database unavailable: %s", exc)  # answered (503) by unavailable() if not here
+        return status
 
 
 def _unlimited(path: str) -> bool:
@@ -95,14 +169,27 @@ def _unlimited(path: str) -> bool:
     return path == "/health" or path.startswith("/static/")
 
 
-def _key(scope: Scope, headers: list[tuple[bytes, bytes]]) -> str:
+def _credential(headers: list[tuple[bytes, bytes]]) -> str | None:
+    """The bucket key of the request's token (bearer or session cookie), None when it carries none."""
     credential = next((value for name, value in headers if name == b"authorization"), None)
     if credential is None:
         credential = _session_cookie(headers)
-    if credential is not None:
-        return "t:" + hashlib.sha256(credential).hexdigest()
+    return None if credential is None else "t:" + hashlib.sha256(credential).hexdigest()
+
+
+def _authenticated(scope: Scope) -> bool:
+    """Whether the SDK's bearer middleware accepted the request's token (it notes the user in the scope)."""
+    return bool(getattr(scope.get("user"), "is_authenticated", False))
+
+
+def _address(scope: Scope) -> str:
     client = scope.get("client") or ("?", 0)
     return f"a:{client[0]}"
+
+
+def _failed(address: str) -> str:
+    """The bucket of the failed logins from ``address``."""
+    return "f:" + address
 
 
 def _session_cookie(headers: list[tuple[bytes, bytes]]) -> bytes | None:

@@ -21,10 +21,14 @@ _current: ContextVar[str | None] = ContextVar("remember_caller", default=None)
 
 @dataclass(frozen=True)
 class Caller:
-    """Who a request acts for, and the highest memory trust it reaches."""
+    """Who a request acts for, the highest memory trust it reaches, and when its credential ends.
+
+    ``expires_at`` (Unix seconds) is the end of the token the request carries, None when it has no end.
+    """
 
     user: str
     trust: float = FULL
+    expires_at: int | None = None
 
 
 @contextmanager

@@ -81,10 +81,12 @@ class TokenService:
     def list(self, user_id: str | None) -> list[ApiToken]:
         return self.store.list_tokens(user_id)
 
-    def revoke(self, token_id: str, *, user_id: str | None = None) -> ApiToken:
-        """Revoke a token (only one of ``user_id``'s when given); revoking twice is not an error."""
+    def revoke(self, token_id: str, *, user_id: str | None = None, max_trust: float | None = None) -> ApiToken:
+        """Revoke a token (only one of ``user_id``'s, at most at ``max_trust``, when given); twice is no error."""
         found = self.store.get_token(token_id.strip())
         if found is None or (user_id is not None and found.user_id != user_id):
+            raise NotFound(f"No token with id {excerpt(token_id)}. `remember token list` shows the ids.")
+        if max_trust is not None and found.trust_level > max_trust:
             raise NotFound(f"No token with id {excerpt(token_id)}. `remember token list` shows the ids.")
         now = self.clock()
         self.store.revoke_token(found.id, now)

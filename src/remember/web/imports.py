@@ -15,6 +15,8 @@ import json
 import re
 import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +38,7 @@ def importer(services: Services, format: str, data: bytes, name: str, *, dry_run
     """The work of a job importing ``data`` (a file named ``name``) as ``format``."""
 
     def work(job: ImportJob) -> dict[str, Any]:
-        with tempfile.TemporaryDirectory(prefix="remember-import-") as folder:
+        with tempfile.TemporaryDirectory(prefix="remember-import-") as folder, _naming(Path(folder), name):
             if format == "basic-memory" and data.startswith(ZIP_MAGIC):
                 notes.unpack(data, Path(folder) / "notes")
                 return _add(services, job, format, Path(folder) / "notes", dry_run)
@@ -47,6 +49,25 @@ def importer(services: Services, format: str, data: bytes, name: str, *, dry_run
             return _add(services, job, format, Path(folder) if format == "basic-memory" else path, dry_run)
 
     return work
+
+
+@contextmanager
+def _naming(folder: Path, name: str) -> Iterator[None]:
+    """Errors that name the upload as it was sent, never the server's temporary folder it is read from."""
+    try:
+        yield
+    except ValidationFailed as problem:
+        shown = Path(name.replace("\\", "/")).name[:120] or "the uploaded file"
+
+        def named(text: str) -> str:
+            for where in sorted((str(p) for p in folder.iterdir()), key=len, reverse=True):
+                text = text.replace(where, shown)
+            return text.replace(str(folder), shown)
+
+        problem.errors = [replace(e, message=named(e.message)) for e in problem.errors]
+        problem.message = named(problem.message)
+        problem.args = (problem.message,)
+        raise
 
 
 def file_name(given: str, format: str) -> str:
@@ -126,7 +147,20 @@ def _records(path: Path) -> Iterator[Any]:
 
 def _json(line: str, number: int) -> Any:
     try:
-        return json.loads(line)
+        return json.loads(line, parse_constant=_not_a_number)
     except json.JSONDecodeError as exc:
         message = f"Line {number} is not JSON: {exc.msg}. A remember export has one JSON object a line."
         raise ValidationFailed.single(f"line {number}", "json", message) from exc
+    except RecursionError as exc:
+        raise ValidationFailed.single(f"line {number}", "depth", f"Line {number} is nested too deeply.") from exc
+    except _NotANumber as exc:
+        message = f"Line {number} holds {exc}, which is not a JSON number (a remember export never does)."
+        raise ValidationFailed.single(f"line {number}", "number", message) from exc
+
+
+class _NotANumber(ValueError):
+    """``NaN`` or ``Infinity`` in a line (Python's JSON reads them; JSON has neither)."""
+
+
+def _not_a_number(text: str) -> Any:
+    raise _NotANumber(text)

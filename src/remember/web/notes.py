@@ -44,7 +44,10 @@ def _target(folder: Path, member: zipfile.ZipInfo) -> Path:
     if name.is_absolute() or ".." in name.parts or stat.S_ISLNK(member.external_attr >> 16):
         raise _refused(f"its member {member.filename[:100]!r} points outside the archive.")
     target = folder.joinpath(*name.parts)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # e.g. a.md and a.md/b.md: a note where a folder must be
+        raise _refused(f"its member {member.filename[:100]!r} cannot be unpacked ({_why(exc)}).") from exc
     return target
 
 
@@ -56,9 +59,17 @@ def _extract(archive: zipfile.ZipFile, member: zipfile.ZipInfo, target: Path, bu
                 if budget > MAX_UNPACKED:
                     raise _refused(f"its notes unpack to more than {MAX_UNPACKED >> 20} MiB; import it in parts.")
                 out.write(chunk)
-    except (zipfile.BadZipFile, NotImplementedError, RuntimeError, OSError) as exc:
+    except OSError as exc:  # its message would name the server's temporary folder
+        raise _refused(f"its member {member.filename[:100]!r} cannot be unpacked ({_why(exc)}).") from exc
+    except (zipfile.BadZipFile, NotImplementedError, RuntimeError) as exc:
         raise _refused(f"its member {member.filename[:100]!r} cannot be unpacked ({exc}).") from exc
     return budget
+
+
+def _why(exc: OSError) -> str:
+    if isinstance(exc, FileExistsError | NotADirectoryError):
+        return "another member of the archive has the same path, or a note stands where a folder must"
+    return exc.strerror or type(exc).__name__
 
 
 def _refused(why: str) -> ValidationFailed:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -121,6 +122,10 @@ def endpoint(ctx: WebContext, handler: Handler) -> Endpoint:
             result = await anyio.to_thread.run_sync(_acting, caller, handler, call)
         except RememberError as problem:
             return error_response(problem)
+        except RecursionError:
+            return error_response(ValidationFailed.single("body", "depth", "The request is nested too deeply."))
+        except OverflowError:
+            return error_response(ValidationFailed.single("body", "range", "A number in the request is too large."))
         if isinstance(result, Response):
             return result
         return JSONResponse(jsonable(result), headers=NO_STORE)
@@ -185,11 +190,42 @@ async def _body(request: Request, limit: int) -> Any:
     if not raw.strip():
         return None
     try:
-        return json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return read_json(raw, "body")
+    except UnicodeDecodeError as exc:
         raise ValidationFailed.single("body", "json", f"The request body is not JSON: {exc}.") from exc
+
+
+class _NonFinite:
+    """Where ``NaN``, ``Infinity`` or ``-Infinity`` stood in JSON read (none is a JSON number)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def read_json(raw: str | bytes, field: str) -> Any:
+    """The JSON ``raw`` (the value of ``field``); a 422 naming where a NaN or an Infinity is, or nesting too deep."""
+    try:
+        parsed = json.loads(raw, parse_constant=_NonFinite)
+    except json.JSONDecodeError as exc:
+        where = "The request body" if field == "body" else f"The {field}"
+        raise ValidationFailed.single(field, "json", f"{where} is not JSON: {exc}.") from exc
     except RecursionError as exc:
-        raise ValidationFailed.single("body", "depth", "The request body is nested too deeply.") from exc
+        raise ValidationFailed.single(field, "depth", f"The {field} is nested too deeply.") from exc
+    _refuse_non_finite(parsed, field)
+    return parsed
+
+
+def _refuse_non_finite(parsed: Any, field: str) -> None:
+    pending: list[tuple[str, Any]] = [(field, parsed)]
+    while pending:
+        path, value = pending.pop()
+        if isinstance(value, _NonFinite):
+            message = f"{path} is {value.text}, which is not a JSON number: send a finite number."
+            raise ValidationFailed.single(path, "number", message, value.text)
+        if isinstance(value, dict):
+            pending += [(f"{path}.{key}" if path != "body" else str(key), v) for key, v in value.items()]
+        elif isinstance(value, list):
+            pending += [(f"{path}[{i}]", v) for i, v in enumerate(value)]
 
 
 def jsonable(result: Any) -> Any:
@@ -213,4 +249,17 @@ def error_response(problem: RememberError) -> JSONResponse:
         body["errors"] = [e.as_dict() for e in problem.errors]
     if status_of(problem) >= 500:
         log.warning("dashboard request failed: %s", problem.message)
-    return JSONResponse(jsonable(body), status_code=status_of(problem), headers=NO_STORE)
+    return JSONResponse(json_safe(jsonable(body)), status_code=status_of(problem), headers=NO_STORE)
+
+
+def json_safe(value: Any, depth: int = 0) -> Any:
+    """``value`` with every non-finite float as its text (JSON has no NaN or Infinity), for any error's echo."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if depth > 64:
+        return value if isinstance(value, str | int | float | bool | None) else "…"
+    if isinstance(value, dict):
+        return {k: json_safe(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return [json_safe(v, depth + 1) for v in value]
+    return value

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, RedirectResponse, Response
+from starlette.responses import FileResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -63,7 +64,11 @@ def _login_link(ctx: WebContext) -> Endpoint:
 
 
 class Secured:
-    """ASGI wrapper adding ``SECURITY_HEADERS`` to every answer of the app it wraps."""
+    """ASGI wrapper adding ``SECURITY_HEADERS`` to every answer of the app it wraps.
+
+    Its errors too: ``StaticFiles`` raises ``HTTPException`` for a missing file (404), which
+    is answered here, with the headers, rather than by the application's handler without them.
+    """
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -76,4 +81,8 @@ class Secured:
                 message = {**message, "headers": headers}
             await send(message)
 
-        await self.app(scope, receive, sending)
+        try:
+            await self.app(scope, receive, sending)
+        except HTTPException as exc:
+            answer = PlainTextResponse(exc.detail, status_code=exc.status_code, headers=exc.headers)
+            await answer(scope, receive, sending)

@@ -18,6 +18,7 @@ from starlette.requests import Request
 
 from remember.errors import AccessDenied
 from remember.http.auth import caller_of_token
+from remember.http.limits import accepted
 from remember.mcp.caller import Caller
 from remember.web.context import WebContext
 
@@ -53,6 +54,7 @@ async def caller_of(request: Request, ctx: WebContext) -> Caller:
     found = await ctx.verifier.verify_token(token)
     if found is None:
         raise NotLoggedIn("This token is unknown, revoked or expired: log in with a current one.")
+    accepted()  # the rate limit gives it a bucket of its own
     return caller_of_token(found)
 
 

@@ -12,7 +12,7 @@ the templates a filter can name, ``…/{id}`` their fields (inherited ones too).
 
 from __future__ import annotations
 
-import json
+import math
 from typing import Any
 
 from starlette.routing import Route
@@ -22,7 +22,7 @@ from remember.mcp.relationship_schemas import RelatedOut, links
 from remember.mcp.schemas import DeletionOut, HistoryOut, MemoryDetailOut, MemoryOut, RestoredOut, WrittenMemoryOut
 from remember.service.browsing import Browsed
 from remember.web.context import WebContext
-from remember.web.responses import Call, Handler, route
+from remember.web.responses import Call, Handler, read_json, route
 
 MAX_FILTERS = 20_000  # characters of the filters' JSON in a query string
 MAX_DEPTH = 2  # relationships away in the graph view
@@ -147,10 +147,7 @@ def _filters(call: Call) -> dict[str, Any] | None:
         return None
     if len(given) > MAX_FILTERS:
         raise ValidationFailed.single("filters", "size", f"The filters are at most {MAX_FILTERS:,} characters.")
-    try:
-        parsed = json.loads(given)
-    except json.JSONDecodeError as exc:
-        raise ValidationFailed.single("filters", "json", f"The filters are not JSON: {exc}.") from exc
+    parsed = read_json(given, "filters")
     if not isinstance(parsed, dict):
         raise ValidationFailed.single("filters", "type", 'The filters are a JSON object, e.g. {"type": "book"}.')
     return parsed
@@ -161,6 +158,9 @@ def _alpha(call: Call) -> float | None:
     if given is None:
         return None
     try:
-        return float(given)
+        alpha = float(given)
     except ValueError as exc:
         raise ValidationFailed.single("alpha", "type", "alpha is a number from 0 to 1.", given) from exc
+    if not math.isfinite(alpha):
+        raise ValidationFailed.single("alpha", "range", "alpha is a number from 0 to 1.", given)
+    return alpha

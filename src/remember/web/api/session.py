@@ -16,7 +16,7 @@ from starlette.routing import Route
 from remember.errors import RememberError, ValidationFailed
 from remember.http.auth import caller_of_token
 from remember.web.context import WebContext
-from remember.web.responses import NO_STORE, Call, Endpoint, endpoint, error_response, guarded, read_body
+from remember.web.responses import NO_STORE, Call, Endpoint, endpoint, error_response, guarded, read_body, read_json
 from remember.web.session import COOKIE, NotLoggedIn, check_request
 
 MAX_TOKEN = 4096  # characters of a presented token
@@ -64,12 +64,10 @@ def _log_out(ctx: WebContext) -> Endpoint:
 
 
 async def _token_of(request: Request, limit: int) -> str:
-    import json
-
     raw = await read_body(request, limit)
     try:
-        body = json.loads(raw or b"null")
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        body = read_json(raw or b"null", "body")
+    except (UnicodeDecodeError, ValidationFailed):  # not JSON, nested too deeply, a NaN: no token in it
         body = None
     token = body.get("token") if isinstance(body, dict) else None
     if not isinstance(token, str) or not token.strip():

@@ -1,27 +1,34 @@
 """The tokens page's API: the caller's own API tokens, listed, made and revoked.
 
 ``GET /api/tokens`` lists the caller's tokens (never a secret, never another
-user's); the one the request itself is made with is marked ``current``.
+user's, never one of a higher trust level than the session's); the one the request
+itself is made with is marked ``current``.
 ``POST /api/tokens`` with ``{"name", "expires": "30d", "trust_level"}`` makes one
 for the caller, at most at the caller's own trust level (a session at 0.5 cannot
-mint a token that reads everything); the answer holds its secret, shown once.
-``DELETE /api/tokens/{id}`` revokes one of the caller's tokens (another user's id
-is unknown here: 404); revoking the current one ends this session at its next request.
+mint a token that reads everything) and ending no later than the session's own
+token (without ``expires`` it ends with it; a longer lifetime is refused), so no
+token made here outlives the access it was made with; the answer holds its
+secret, shown once. ``DELETE /api/tokens/{id}`` revokes one of the caller's tokens
+at most at the session's trust level (another user's id, or a more trusted
+token's, is unknown here: 404); revoking the current one ends this session at its
+next request.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from contextvars import ContextVar
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from remember.clock import to_text
+from remember.clock import to_text, utc_now
 from remember.errors import NotFound, ValidationFailed, excerpt
+from remember.mcp.caller import Caller
 from remember.models import ApiToken
 from remember.service.tokens import duration
 from remember.web.context import WebContext
@@ -58,7 +65,8 @@ def _knowing_session(serve: Endpoint) -> Endpoint:
 
 def listing(call: Call) -> dict[str, Any]:
     current = _session_token.get()
-    return {"tokens": [_public(t, current) for t in call.services.tokens.list(call.user)]}
+    seen = [t for t in call.services.tokens.list(call.user) if t.trust_level <= call.caller.trust]
+    return {"tokens": [_public(t, current) for t in seen]}
 
 
 def create(call: Call) -> dict[str, Any]:
@@ -69,7 +77,7 @@ def create(call: Call) -> dict[str, Any]:
     issued = call.services.tokens.create(
         call.user,
         name=(name.strip() or None) if isinstance(name, str) else None,  # a blank name is no name
-        expires_in=_expires(body.get("expires")),
+        expires_in=_lifetime(body.get("expires"), call.caller),
         trust_level=_trust_level(body.get("trust_level"), call.caller.trust),
     )
     return {**_public(issued.token, None), "token": issued.secret}
@@ -79,11 +87,32 @@ def revoke(call: Call) -> dict[str, Any]:
     token_id = call.path["token_id"]
     if not _ID.match(token_id):
         raise NotFound(f"No token with id {excerpt(token_id)}. The tokens page lists yours.")
-    revoked = call.services.tokens.revoke(token_id, user_id=call.user)
+    revoked = call.services.tokens.revoke(token_id, user_id=call.user, max_trust=call.caller.trust)
     return {**_public(revoked, _session_token.get()), "logged_out": revoked.id == _session_token.get()}
 
 
-def _expires(given: Any) -> Any:
+def _lifetime(given: Any, caller: Caller) -> timedelta | None:
+    """The new token's lifetime: never past the end of the token the session is made with."""
+    asked = _expires(given)
+    if caller.expires_at is None:
+        return asked
+    ends = datetime.fromtimestamp(caller.expires_at, UTC)
+    left = ends - utc_now()
+    if asked is None:
+        return left  # it ends with the session
+    if asked > left:
+        raise ValidationFailed.single(
+            "expires",
+            "max",
+            f"This session's token ends at {to_text(ends)}: a token made here ends no later. "
+            "Ask for a shorter lifetime (or none: it then ends with this session), "
+            "or make a longer-lived one with `remember token create`.",
+            given,
+        )
+    return asked
+
+
+def _expires(given: Any) -> timedelta | None:
     if given is None or given == "":
         return None
     if not isinstance(given, str):
@@ -97,7 +126,12 @@ def _trust_level(given: Any, ceiling: float) -> float:
         return ceiling
     if isinstance(given, bool) or not isinstance(given, int | float):
         raise ValidationFailed.single("trust_level", "type", "A trust level is a number from 0 to 1.", given)
-    level = float(given)
+    try:
+        level = float(given)
+    except OverflowError:
+        level = math.inf
+    if not math.isfinite(level):
+        raise ValidationFailed.single("trust_level", "range", "A trust level is a number from 0 to 1.", given)
     if level > ceiling:
         raise ValidationFailed.single(
             "trust_level",
