@@ -287,3 +287,17 @@ def test_the_model_still_loads_after_the_index_library() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "(1, 384)" in done.stdout
+
+
+def test_a_memory_is_its_own_nearest_neighbour_through_the_index(services: Services) -> None:
+    """Searching by a stored memory's own vector finds that memory first (cosine 1), as exact search does."""
+    store = _store(services)
+    with store.db.read() as conn:
+        rows = conn.execute(
+            "SELECT memory_id, vector FROM memory_index WHERE user_id = ? ORDER BY seq LIMIT 300", (USER,)
+        ).fetchall()
+    assert len(rows) == 300
+    for memory_id, vector in rows[::7]:
+        found = _agree(services, vector, limit=10)
+        assert found[0][0] == memory_id and found[0][1] == pytest.approx(1.0, abs=1e-5)
+    assert store._approximate is not None and store._approximate._indexes  # answered through the index
