@@ -167,3 +167,27 @@ def test_four_threads_share_one_lazily_loaded_embedder() -> None:
     assert not errors
     for worker in range(4):
         np.testing.assert_allclose(results[worker], expected[worker::4], atol=1e-5)
+
+
+def test_a_text_embedded_again_gets_the_row_the_model_computes() -> None:
+    embedder, fresh = MiniLMEmbedder(), MiniLMEmbedder()
+    text = "Caroline: I went to the LGBTQ support group yesterday."
+    first = embedder.embed([text])
+    first[0, 0] = 9.0  # a caller changing its rows does not change the kept ones
+    again = embedder.embed([text])
+    assert embedder.recent_hits == 1
+    assert np.array_equal(again, fresh.embed([text]))
+    assert np.array_equal(embedder.embed_query(text), fresh.embed_query(text))
+
+
+def test_only_the_last_few_single_texts_are_kept() -> None:
+    from remember.search.embedders.minilm import RECENT_TEXTS
+
+    embedder = MiniLMEmbedder()
+    texts = [f"note number {i}" for i in range(RECENT_TEXTS + 1)]
+    for text in texts:
+        embedder.embed([text])
+    embedder.embed(texts[:2])  # a batch is computed, never kept nor looked up
+    embedder.embed([texts[0]])
+    embedder.embed([texts[-1]])
+    assert embedder.recent_hits == 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +34,9 @@ if TYPE_CHECKING:
 #: The model's own limit (sentence-transformers' max_seq_length); longer texts are cut.
 MAX_TOKENS = 256
 DIMENSION = 384
+#: Single texts whose rows are kept: storing a memory embeds its text, and the template
+#: suggestions that follow embed the same text again (a few, for the threads of one server).
+RECENT_TEXTS = 8
 _ORT_LOG_ERROR = 3
 
 
@@ -49,7 +53,9 @@ class MiniLMEmbedder:
     ``threads`` defaults to the cores this process may run on. Texts longer than
     256 tokens are truncated. A call's texts are sorted by length and run in
     batches of ``batch_size`` so that little time is spent on padding; the rows
-    come back in the order the texts were given.
+    come back in the order the texts were given. The rows of the last few single
+    texts are kept and given again for the same text: a text alone is always padded
+    the same way, so the row is the one the model would compute.
     """
 
     def __init__(
@@ -72,6 +78,9 @@ class MiniLMEmbedder:
         self._threads = threads if threads is not None else _available_cores()
         self._runtime: _Runtime | None = None
         self._lock = threading.Lock()
+        self._recent: OrderedDict[str, Vectors] = OrderedDict()
+        self._recent_lock = threading.Lock()
+        self.recent_hits = 0  # single texts answered from the recent ones, not the model
 
     @property
     def loaded(self) -> bool:
@@ -83,12 +92,32 @@ class MiniLMEmbedder:
         self._get_runtime()
 
     def embed(self, texts: Sequence[str]) -> Vectors:
-        import numpy as np
-
         if isinstance(texts, str):
             raise TypeError("embed() takes a sequence of texts; use embed_query() for a single text")
         if not texts:
             return empty_vectors(self.dimension)
+        if len(texts) == 1:
+            return self._embed_one(texts[0])
+        return self._embed_many(texts)
+
+    def _embed_one(self, text: str) -> Vectors:
+        """The row of one text, from the recent ones when it was just embedded."""
+        with self._recent_lock:
+            row = self._recent.get(text)
+            if row is not None:
+                self._recent.move_to_end(text)
+                self.recent_hits += 1
+                return row.copy()
+        row = self._embed_many([text])
+        with self._recent_lock:
+            self._recent[text] = row.copy()
+            while len(self._recent) > RECENT_TEXTS:
+                self._recent.popitem(last=False)
+        return row
+
+    def _embed_many(self, texts: Sequence[str]) -> Vectors:
+        import numpy as np
+
         runtime = self._get_runtime()
         token_ids = [encoding.ids for encoding in runtime.tokenizer.encode_batch(list(texts))]
         order = sorted(range(len(token_ids)), key=lambda i: len(token_ids[i]))
