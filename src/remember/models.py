@@ -343,6 +343,17 @@ class ApiToken:
     def usable_at(self, now: datetime) -> bool:
         return self.revoked_at is None and (self.expires_at is None or now < self.expires_at)
 
+    def public(self) -> dict[str, Any]:
+        """The token's record without its hash, as `remember token list --json` and the dashboard show it."""
+        moments = {
+            "created_at": self.created_at,
+            "expires_at": self.expires_at,
+            "revoked_at": self.revoked_at,
+            "last_used_at": self.last_used_at,
+        }
+        stamps = {name: to_text(at) if at else None for name, at in moments.items()}
+        return {"id": self.id, "user_id": self.user_id, "name": self.name, "trust_level": self.trust_level, **stamps}
+
 
 @dataclass(frozen=True)
 class Relationship:

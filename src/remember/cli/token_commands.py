@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from datetime import datetime
-from typing import Any
 
 from remember.cli import output
 from remember.clock import to_text
-from remember.models import ApiToken
 from remember.service import Services
 from remember.service.tokens import duration
 
@@ -20,7 +17,7 @@ def run(services: Services, user: str, args: argparse.Namespace) -> None:
         expires = duration(args.expires) if args.expires else None
         issued = tokens.create(user, name=args.name, expires_in=expires, trust_level=args.trust_level)
         if args.json:
-            output.emit({**_public(issued.token), "token": issued.secret})
+            output.emit({**issued.token.public(), "token": issued.secret})
             return
         print(issued.secret)
         print(
@@ -31,7 +28,7 @@ def run(services: Services, user: str, args: argparse.Namespace) -> None:
     elif args.action == "list":
         found = tokens.list(None if args.all_users else user)
         if args.json:
-            output.emit([_public(t) for t in found])
+            output.emit([t.public() for t in found])
             return
         for t in found:
             state = "revoked" if t.revoked_at else f"expires {to_text(t.expires_at)}" if t.expires_at else "active"
@@ -41,24 +38,6 @@ def run(services: Services, user: str, args: argparse.Namespace) -> None:
     else:
         revoked = tokens.revoke(args.token_id, user_id=None)
         if args.json:
-            output.emit(_public(revoked))
+            output.emit(revoked.public())
         else:
             print(f"Revoked token {revoked.id} of {revoked.user_id}.")
-
-
-def _public(t: ApiToken) -> dict[str, Any]:
-    """A token's record without its hash."""
-    return {
-        "id": t.id,
-        "user_id": t.user_id,
-        "name": t.name,
-        "trust_level": t.trust_level,
-        "created_at": _stamp(t.created_at),
-        "expires_at": _stamp(t.expires_at),
-        "revoked_at": _stamp(t.revoked_at),
-        "last_used_at": _stamp(t.last_used_at),
-    }
-
-
-def _stamp(moment: datetime | None) -> str | None:
-    return to_text(moment) if moment else None

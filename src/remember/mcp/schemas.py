@@ -190,6 +190,17 @@ class TemplatePageOut(_Out):
     offset: int
     has_more: bool
 
+    @classmethod
+    def of(cls, views: Sequence[TemplateView], total: int, limit: int, offset: int) -> TemplatePageOut:
+        """A page of ``views`` of ``total`` matching templates, from ``offset``."""
+        return cls(
+            templates=[TemplateOut.of(v) for v in views],
+            total=total,
+            limit=limit,
+            offset=offset,
+            has_more=offset + len(views) < total,
+        )
+
 
 class TemplateUpdateOut(_Out):
     """What an update made: the new version (remember_get_template reads the whole template)."""

@@ -11,7 +11,6 @@ from remember.mcp.schemas import (
     TemplateCopyOut,
     TemplateDeletionOut,
     TemplateDetailOut,
-    TemplateOut,
     TemplatePageOut,
     TemplateUpdateOut,
     ValidationOut,
@@ -106,13 +105,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
             tc.user(), include_default=include_default, include_user=include_user, category=category, tags=tags,
             sort_by=sort_by, limit=limit, offset=offset,
         )  # fmt: skip
-        return TemplatePageOut(
-            templates=[TemplateOut.of(v) for v in views],
-            total=total,
-            limit=limit,
-            offset=offset,
-            has_more=offset + len(views) < total,
-        )
+        return TemplatePageOut.of(views, total, limit, offset)
 
     def remember_get_template(template_id: TemplateId) -> TemplateDetailOut:
         """Get a template: its definition, every field (inherited too) and its JSON Schema; read it

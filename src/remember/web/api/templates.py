@@ -25,7 +25,7 @@ from starlette.routing import Route
 
 from remember.documents import parse_document
 from remember.errors import ValidationFailed
-from remember.mcp.schemas import TemplateCopyOut, TemplateDeletionOut, TemplateOut, TemplatePageOut, ValidationOut
+from remember.mcp.schemas import TemplateCopyOut, TemplateDeletionOut, TemplatePageOut, ValidationOut
 from remember.web.api.template_views import detail, memory_rows, version_rows
 from remember.web.context import WebContext
 from remember.web.responses import Call, Handler, route
@@ -64,13 +64,7 @@ def list_templates(call: Call) -> TemplatePageOut:
         tags=call.query_lists.get("tag") or None, sort_by=call.text("sort_by", "name") or "name",
         limit=limit, offset=offset, search=call.text("search"),
     )  # fmt: skip
-    return TemplatePageOut(
-        templates=[TemplateOut.of(v) for v in views],
-        total=total,
-        limit=limit,
-        offset=offset,
-        has_more=offset + len(views) < total,
-    )
+    return TemplatePageOut.of(views, total, limit, offset)
 
 
 def get(call: Call) -> dict[str, Any]:

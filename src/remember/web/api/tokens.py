@@ -143,18 +143,5 @@ def _trust_level(given: Any, ceiling: float) -> float:
 
 
 def _public(t: ApiToken, current: str | None) -> dict[str, Any]:
-    """A token's record without its hash (as `remember token list --json` shows it)."""
-    return {
-        "id": t.id,
-        "name": t.name,
-        "trust_level": t.trust_level,
-        "created_at": _stamp(t.created_at),
-        "expires_at": _stamp(t.expires_at),
-        "revoked_at": _stamp(t.revoked_at),
-        "last_used_at": _stamp(t.last_used_at),
-        "current": t.id == current,
-    }
-
-
-def _stamp(moment: datetime | None) -> str | None:
-    return to_text(moment) if moment else None
+    """A token's record without its hash, marked when it is the one the request carries."""
+    return {**t.public(), "current": t.id == current}
