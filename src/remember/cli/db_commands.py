@@ -13,7 +13,7 @@ from remember.cli import moving_commands, output
 from remember.config import Settings
 from remember.errors import ValidationFailed
 from remember.service import Services
-from remember.service.transfer import export_records, import_records, refuse_existing
+from remember.service.transfer import export_records, import_records, refuse_existing, write_export
 
 
 def export(services: Services, user: str, args: argparse.Namespace) -> None:
@@ -22,10 +22,7 @@ def export(services: Services, user: str, args: argparse.Namespace) -> None:
         return
     users = None if args.all_users else [user]
     with _opened(args.target or args.output, "w") as out:
-        written = 0
-        for record in export_records(services.store, users):
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
-            written += 1
+        written = write_export(services.store, users, out)
     print(f"Exported {written - 1} records.", file=sys.stderr)
 
 

@@ -72,9 +72,9 @@ class RateLimit:
         """0 when a request of ``key`` may go now; else the seconds until it may."""
         now = self.clock()
         with self._lock:
-            level, at = self._buckets.pop(key, (self.capacity, now))
-            level = min(self.capacity, level + (now - at) * self.rate)
-            wait = 0.0 if level >= 1.0 else (1.0 - level) / self.rate
+            level = self._refilled(key, now)
+            wait = self._wait(level)
+            self._buckets.pop(key, None)  # re-inserted last: the most recently used
             self._buckets[key] = (level - 1.0 if wait == 0.0 else level, now)
             while len(self._buckets) > MAX_KEYS:
                 self._buckets.popitem(last=False)
@@ -88,8 +88,14 @@ class RateLimit:
         """What ``take`` would answer for ``key``, without taking (nor keeping a bucket)."""
         now = self.clock()
         with self._lock:
-            level, at = self._buckets.get(key, (self.capacity, now))
-        level = min(self.capacity, level + (now - at) * self.rate)
+            return self._wait(self._refilled(key, now))
+
+    def _refilled(self, key: str, now: float) -> float:
+        """The level of ``key``'s bucket at ``now`` (full for a key without one); the lock is held."""
+        level, at = self._buckets.get(key, (self.capacity, now))
+        return min(self.capacity, level + (now - at) * self.rate)
+
+    def _wait(self, level: float) -> float:
         return 0.0 if level >= 1.0 else (1.0 - level) / self.rate
 
     def __len__(self) -> int:

@@ -36,6 +36,12 @@ class IssuedToken:
     secret: str  # the whole token text: shown once, never stored
 
 
+def token_id_of(presented: str) -> str | None:
+    """The id inside a token of the shape ``create`` makes, else None."""
+    shape = _SHAPE.match(presented)
+    return shape.group(1) if shape else None
+
+
 def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
@@ -78,15 +84,16 @@ class TokenService:
         self.store.insert_token(token)
         return IssuedToken(token, f"{PREFIX}{token_id}_{secret}")
 
-    def list(self, user_id: str | None) -> list[ApiToken]:
-        return self.store.list_tokens(user_id)
+    def list(self, user_id: str | None, *, max_trust: float | None = None) -> list[ApiToken]:
+        """The tokens (of ``user_id`` when given; at most at ``max_trust`` when given)."""
+        found = self.store.list_tokens(user_id)
+        return found if max_trust is None else [t for t in found if t.trust_level <= max_trust]
 
     def revoke(self, token_id: str, *, user_id: str | None = None, max_trust: float | None = None) -> ApiToken:
         """Revoke a token (only one of ``user_id``'s, at most at ``max_trust``, when given); twice is no error."""
         found = self.store.get_token(token_id.strip())
-        if found is None or (user_id is not None and found.user_id != user_id):
-            raise NotFound(f"No token with id {excerpt(token_id)}. `remember token list` shows the ids.")
-        if max_trust is not None and found.trust_level > max_trust:
+        mine = found is not None and (user_id is None or found.user_id == user_id)
+        if found is None or not mine or (max_trust is not None and found.trust_level > max_trust):
             raise NotFound(f"No token with id {excerpt(token_id)}. `remember token list` shows the ids.")
         now = self.clock()
         self.store.revoke_token(found.id, now)

@@ -13,9 +13,10 @@ the one that made them; otherwise they are rebuilt.
 from __future__ import annotations
 
 import base64
+import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
 from remember import __version__
 from remember.access import restricted
@@ -63,6 +64,15 @@ def export_records(store: Store, users: Sequence[str] | None = None) -> Iterator
     }
     for user in users if users is not None else store.user_ids():
         yield from _user_records(store, user)
+
+
+def write_export(store: Store, users: Sequence[str] | None, out: IO[str]) -> int:
+    """``export_records`` written to ``out`` as JSON Lines; how many records (the header included)."""
+    written = 0
+    for record in export_records(store, users):
+        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        written += 1
+    return written
 
 
 def _user_records(store: Store, user: str) -> Iterator[Record]:

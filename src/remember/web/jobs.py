@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from remember.clock import to_text, utc_now
-from remember.errors import Conflict, NotFound, RememberError, ValidationFailed, excerpt
+from remember.errors import Conflict, NotFound, RememberError, excerpt
 from remember.mcp.caller import Caller, acting_as
+from remember.web.responses import error_body
 
 KEPT = 20  # finished jobs kept per user
 MAX_JOBS = 10_000  # finished jobs kept in all; the oldest go first
@@ -80,8 +81,7 @@ class Jobs:
                 job.report = work(job)
             job.state = "done"
         except RememberError as problem:
-            errors = [e.as_dict() for e in problem.errors] if isinstance(problem, ValidationFailed) else []
-            job.error = {"error": type(problem).__name__, "message": problem.message, "errors": errors}
+            job.error = {"errors": [], **error_body(problem)}
             job.state = "failed"
         except Exception:  # a bug: the page learns the import failed, the log keeps the details
             log.exception("import %s failed", job.id)

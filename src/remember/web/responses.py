@@ -243,13 +243,18 @@ def status_of(problem: RememberError) -> int:
     return next((status for kind, status in statuses if isinstance(problem, kind)), 400)
 
 
-def error_response(problem: RememberError) -> JSONResponse:
+def error_body(problem: RememberError) -> dict[str, Any]:
+    """What the dashboard answers of an error: its kind, its message, and every field problem."""
     body: dict[str, Any] = {"error": type(problem).__name__, "message": problem.message}
     if isinstance(problem, ValidationFailed):
         body["errors"] = [e.as_dict() for e in problem.errors]
+    return body
+
+
+def error_response(problem: RememberError) -> JSONResponse:
     if status_of(problem) >= 500:
         log.warning("dashboard request failed: %s", problem.message)
-    return JSONResponse(json_safe(jsonable(body)), status_code=status_of(problem), headers=NO_STORE)
+    return JSONResponse(json_safe(jsonable(error_body(problem))), status_code=status_of(problem), headers=NO_STORE)
 
 
 def json_safe(value: Any, depth: int = 0) -> Any:

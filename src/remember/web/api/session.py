@@ -13,11 +13,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from remember.errors import RememberError, ValidationFailed
+from remember.errors import ValidationFailed
 from remember.http.auth import caller_of_token
 from remember.web.context import WebContext
-from remember.web.responses import NO_STORE, Call, Endpoint, endpoint, error_response, guarded, read_body, read_json
-from remember.web.session import COOKIE, NotLoggedIn, check_request
+from remember.web.responses import NO_STORE, Call, Endpoint, endpoint, guarded, read_body, read_json
+from remember.web.session import COOKIE, NotLoggedIn
 
 MAX_TOKEN = 4096  # characters of a presented token
 
@@ -36,22 +36,18 @@ def me(call: Call) -> dict[str, Any]:
 
 def _log_in(ctx: WebContext) -> Endpoint:
     async def serve(request: Request) -> Response:
-        try:
-            check_request(request, ctx.allowed_hosts)
-            token = await _token_of(request, ctx.settings.http.max_body)
-            if ctx.verifier is None:
-                raise ValidationFailed.single("token", "unused", "This server runs without tokens: no login needed.")
-            found = await ctx.verifier.verify_token(token)
-            if found is None:
-                raise NotLoggedIn("This token is unknown, revoked or expired. `remember token create` makes one.")
-            caller = caller_of_token(found)
-        except RememberError as problem:
-            return error_response(problem)
+        token = await _token_of(request, ctx.settings.http.max_body)
+        if ctx.verifier is None:
+            raise ValidationFailed.single("token", "unused", "This server runs without tokens: no login needed.")
+        found = await ctx.verifier.verify_token(token)
+        if found is None:
+            raise NotLoggedIn("This token is unknown, revoked or expired. `remember token create` makes one.")
+        caller = caller_of_token(found)
         response = JSONResponse({"user": caller.user, "trust_level": caller.trust}, headers=NO_STORE)
         set_session(response, ctx, token)
         return response
 
-    return serve
+    return guarded(ctx, serve)
 
 
 def _log_out(ctx: WebContext) -> Endpoint:

@@ -30,12 +30,11 @@ from remember.clock import to_text, utc_now
 from remember.errors import NotFound, ValidationFailed, excerpt
 from remember.mcp.caller import Caller
 from remember.models import ApiToken
-from remember.service.tokens import duration
+from remember.service.tokens import duration, token_id_of
 from remember.web.context import WebContext
 from remember.web.responses import Call, Endpoint, endpoint
 from remember.web.session import presented_token
 
-_TOKEN_ID = re.compile(r"^rmb_([0-9a-f]{16})_")
 _ID = re.compile(r"^[0-9a-f]{16}$")
 # The id of the API token the request being served presents (None for OAuth tokens and --no-auth).
 _session_token: ContextVar[str | None] = ContextVar("remember_session_token", default=None)
@@ -53,8 +52,7 @@ def _knowing_session(serve: Endpoint) -> Endpoint:
     """``serve`` with the id of the request's own token at hand (a context variable reaches the worker thread)."""
 
     async def wrapped(request: Request) -> Response:
-        found = _TOKEN_ID.match(presented_token(request) or "")
-        bound = _session_token.set(found.group(1) if found else None)
+        bound = _session_token.set(token_id_of(presented_token(request) or ""))
         try:
             return await serve(request)
         finally:
@@ -65,7 +63,7 @@ def _knowing_session(serve: Endpoint) -> Endpoint:
 
 def listing(call: Call) -> dict[str, Any]:
     current = _session_token.get()
-    seen = [t for t in call.services.tokens.list(call.user) if t.trust_level <= call.caller.trust]
+    seen = call.services.tokens.list(call.user, max_trust=call.caller.trust)
     return {"tokens": [_public(t, current) for t in seen]}
 
 

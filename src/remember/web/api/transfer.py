@@ -13,7 +13,6 @@ Markdown, one note per memory, comes as a zip of the notes.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import tempfile
@@ -29,7 +28,7 @@ from starlette.routing import Route
 
 from remember.errors import RememberError, ValidationFailed, excerpt
 from remember.service.moving.exporting import EXPORT_FORMATS, to_markdown, to_server_memory
-from remember.service.transfer import export_records
+from remember.service.transfer import write_export
 from remember.web.context import WebContext
 from remember.web.imports import IMPORT_FORMATS, importer
 from remember.web.jobs import Jobs
@@ -135,9 +134,8 @@ def _write(call: Call, format: str, path: Path) -> None:
     with path.open("w", encoding="utf-8") as out:
         if format == "server-memory":
             to_server_memory(store, call.user, out)
-            return
-        for record in export_records(store, [call.user]):
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        else:
+            write_export(store, [call.user], out)
 
 
 def _zip(folder: Path, target: Path) -> None:

@@ -10,7 +10,7 @@ export class ApiError extends Error {
   }
 }
 
-export let onLoggedOut = () => {};
+let onLoggedOut = () => {};
 export function whenLoggedOut(handler) { onLoggedOut = handler; }
 
 function url(path, query) {
@@ -22,20 +22,21 @@ function url(path, query) {
   return u.pathname + u.search;
 }
 
-export async function api(path, { method = "GET", body, query, raw = false } = {}) {
+// `body` is sent as JSON; `file` (a File or Blob) as the request body itself.
+export async function api(path, { method = "GET", body, file, query } = {}) {
   const headers = { "Accept": "application/json" };
   if (method !== "GET") headers["X-Remember-Request"] = "1";
   if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (file !== undefined) headers["Content-Type"] = "application/octet-stream";
   let response;
   try {
     response = await fetch(url(path, query), {
       method, headers, credentials: "same-origin",
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: file !== undefined ? file : body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (e) {
     throw new ApiError(0, { error: "Unreachable", message: "The server cannot be reached: is `remember` still running?" });
   }
-  if (raw && response.ok) return response;
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch (e) { data = { message: text }; }

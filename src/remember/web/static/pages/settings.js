@@ -1,6 +1,6 @@
 // Settings: preferences, API tokens, import and export (#/settings/preferences|tokens|import|export).
 
-import { api, ApiError, onLoggedOut } from "../api.js";
+import { api } from "../api.js";
 import { currentUser } from "../app.js";
 import { announce, clear, errorBox, h, labelled, okBox, when } from "../ui.js";
 
@@ -293,22 +293,9 @@ async function importSection(body) {
   );
 }
 
-async function upload(chosen, format, dryRun) {
-  const query = new URLSearchParams({ format, dry_run: dryRun ? "1" : "0", name: chosen.name });
-  let response;
-  try {
-    response = await fetch(`/api/imports?${query}`, { method: "POST", body: chosen, credentials: "same-origin",
-      headers: { "X-Remember-Request": "1", "Content-Type": "application/octet-stream", "Accept": "application/json" } });
-  } catch (e) {
-    throw new ApiError(0, { message: "The server cannot be reached: is `remember` still running?" });
-  }
-  const data = await response.json().catch(() => null);
-  if (!response.ok) {
-    const error = new ApiError(response.status, data);
-    if (response.status === 401) onLoggedOut(error);
-    throw error;
-  }
-  return data;
+function upload(chosen, format, dryRun) {
+  const query = { format, dry_run: dryRun ? "1" : "0", name: chosen.name };
+  return api("/api/imports", { method: "POST", query, file: chosen });
 }
 
 async function runImport(chosen, format, dryRun, box) {
