@@ -12,8 +12,8 @@ from psycopg import errors as pgerrors
 from remember.errors import StoreError
 from remember.store.postgres.connection import Connection
 from remember.store.postgres.dialect import DIALECT
-from remember.store.sql import fingerprint, schema
-from remember.store.sql.migrations import apply_pending
+from remember.store.sql import schema
+from remember.store.sql.migrations import apply_pending, backend_steps
 from remember.store.sql.session import Session
 
 # pg_advisory_xact_lock key: "remember" in ASCII, read as a number.
@@ -43,12 +43,8 @@ def _pgvector(conn: Connection) -> None:
 
 def _initial(conn: Connection) -> None:
     _pgvector(conn)
-    conn.execute(TYPES.render(schema.INITIAL))
+    _run(conn, TYPES.render(schema.INITIAL))
     conn.execute("CREATE INDEX memories_structured ON memories USING gin (structured_content jsonb_path_ops)")
-
-
-def _templates(conn: Connection) -> None:
-    conn.execute(TYPES.render(schema.TEMPLATES))
 
 
 def _search(conn: Connection) -> None:
@@ -103,50 +99,20 @@ def _search(conn: Connection) -> None:
     )
 
 
-def _suggestions(conn: Connection) -> None:
-    conn.execute(TYPES.render(schema.SUGGESTIONS))
+def _nothing(conn: Connection) -> None:
+    """On SQLite, 0005 adds a value index for structured_content filters and 0006 widens it;
+    here the GIN index on structured_content (0001) serves those filters already."""
 
 
-def _fields(conn: Connection) -> None:
-    # On SQLite this step adds a value index for structured_content filters; here the
-    # GIN index on structured_content (0001) serves them already. Kept so that both
-    # backends record the same steps.
-    pass
+def _run(conn: Connection, script: str) -> None:
+    conn.execute(script)
 
 
-def _covering_fields(conn: Connection) -> None:
-    # On SQLite this step widens the value index of 0005; nothing to change here.
-    pass
-
-
-def _api_tokens(conn: Connection) -> None:
-    conn.execute(TYPES.render(schema.API_TOKENS))
-
-
-def _relationships(conn: Connection) -> None:
-    conn.execute(TYPES.render(schema.RELATIONSHIPS))
-
-
-def _content_hash(conn: Connection) -> None:
-    conn.execute(TYPES.render(schema.CONTENT_HASH))
-    fingerprint.backfill(Session(conn, DIALECT))
-
-
-def _memory_timeline(conn: Connection) -> None:
-    conn.execute(TYPES.render(schema.MEMORY_TIMELINE))
-
-
-MIGRATIONS = schema.steps(
-    _initial,
-    _templates,
-    _search,
-    _suggestions,
-    _fields,
-    _covering_fields,
-    _api_tokens,
-    _relationships,
-    _content_hash,
-    _memory_timeline,
+MIGRATIONS = backend_steps(
+    TYPES,
+    _run,
+    DIALECT,
+    {"0001_initial": _initial, "0003_search": _search, "0005_fields": _nothing, "0006_covering_fields": _nothing},
 )
 
 

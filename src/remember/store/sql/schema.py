@@ -16,29 +16,8 @@ user is known, so that table is keyed by the token id (a reference table there).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from string import Template
-from typing import Any
-
-# Every backend's steps, in order, under these names: both report the same schema history.
-STEP_NAMES = (
-    "0001_initial",
-    "0002_templates",
-    "0003_search",
-    "0004_suggestions",
-    "0005_fields",
-    "0006_covering_fields",
-    "0007_api_tokens",
-    "0008_relationships",
-    "0009_content_hash",
-    "0010_memory_timeline",
-)
-
-
-def steps(*functions: Callable[[Any], None]) -> tuple[tuple[str, Callable[[Any], None]], ...]:
-    """A backend's migration steps, named in order (one function per name)."""
-    return tuple(zip(STEP_NAMES, functions, strict=True))
 
 
 @dataclass(frozen=True)
@@ -60,7 +39,35 @@ class ColumnTypes:
         return Template(script).substitute(asdict(self))
 
 
-INITIAL = """
+def _tags(owner: str, table: str) -> str:
+    """The tags of the rows of ``table`` (``owner``: the singular its columns are named by), one row each."""
+    return f"""CREATE TABLE {owner}_tags (
+    user_id $key NOT NULL,
+    {owner}_id $key NOT NULL,
+    tag $key NOT NULL,
+    PRIMARY KEY (user_id, {owner}_id, tag),
+    FOREIGN KEY (user_id, {owner}_id) REFERENCES {table} (user_id, id) ON DELETE CASCADE
+)$compact;
+CREATE INDEX {owner}_tags_tag ON {owner}_tags (user_id, tag);"""
+
+
+def _history(owner: str, table: str) -> str:
+    """The earlier versions of the rows of ``table``, one row per change."""
+    return f"""CREATE TABLE {owner}_history (
+    user_id $key NOT NULL,
+    {owner}_id $key NOT NULL,
+    version $integer NOT NULL,
+    action $text NOT NULL,
+    previous $json NOT NULL,
+    reason $text,
+    at $moment NOT NULL,
+    PRIMARY KEY (user_id, {owner}_id, version),
+    FOREIGN KEY (user_id, {owner}_id) REFERENCES {table} (user_id, id) ON DELETE CASCADE
+)$compact;"""
+
+
+INITIAL = (
+    """
 CREATE TABLE memories (
     user_id $key NOT NULL,
     id $key NOT NULL,
@@ -93,26 +100,13 @@ CREATE INDEX memories_occurred ON memories (user_id, occurred_at);
 CREATE INDEX memories_type ON memories (user_id, type);
 CREATE INDEX memories_template ON memories (user_id, template_id);
 
-CREATE TABLE memory_tags (
-    user_id $key NOT NULL,
-    memory_id $key NOT NULL,
-    tag $key NOT NULL,
-    PRIMARY KEY (user_id, memory_id, tag),
-    FOREIGN KEY (user_id, memory_id) REFERENCES memories (user_id, id) ON DELETE CASCADE
-)$compact;
-CREATE INDEX memory_tags_tag ON memory_tags (user_id, tag);
+"""
+    + _tags("memory", "memories")
+    + """
 
-CREATE TABLE memory_history (
-    user_id $key NOT NULL,
-    memory_id $key NOT NULL,
-    version $integer NOT NULL,
-    action $text NOT NULL,
-    previous $json NOT NULL,
-    reason $text,
-    at $moment NOT NULL,
-    PRIMARY KEY (user_id, memory_id, version),
-    FOREIGN KEY (user_id, memory_id) REFERENCES memories (user_id, id) ON DELETE CASCADE
-)$compact;
+"""
+    + _history("memory", "memories")
+    + """
 
 CREATE TABLE preferences (
     user_id $key NOT NULL,
@@ -133,6 +127,7 @@ CREATE TABLE preference_history (
     PRIMARY KEY (user_id, seq)
 )$compact;
 """
+)
 
 TEMPLATES = """
 CREATE TABLE templates (
@@ -199,7 +194,8 @@ CREATE INDEX api_tokens_user ON api_tokens (user_id, created_at);
 # in-process matrices of observation vectors catch up by reading only newer rows
 # (store/sql/relationship_vectors.py). The observation's keyword terms are rows too
 # (relationship_terms): one inverted index, the same SQL on both backends.
-RELATIONSHIPS = """
+RELATIONSHIPS = (
+    """
 CREATE TABLE relationships (
     user_id $key NOT NULL,
     id $key NOT NULL,
@@ -230,14 +226,9 @@ CREATE TABLE relationship_members (
 )$compact;
 CREATE INDEX relationship_members_memory ON relationship_members (user_id, memory_id, relationship_id);
 
-CREATE TABLE relationship_tags (
-    user_id $key NOT NULL,
-    relationship_id $key NOT NULL,
-    tag $key NOT NULL,
-    PRIMARY KEY (user_id, relationship_id, tag),
-    FOREIGN KEY (user_id, relationship_id) REFERENCES relationships (user_id, id) ON DELETE CASCADE
-)$compact;
-CREATE INDEX relationship_tags_tag ON relationship_tags (user_id, tag);
+"""
+    + _tags("relationship", "relationships")
+    + """
 
 CREATE TABLE relationship_terms (
     user_id $key NOT NULL,
@@ -249,18 +240,9 @@ CREATE TABLE relationship_terms (
 )$compact;
 CREATE INDEX relationship_terms_relationship ON relationship_terms (user_id, relationship_id);
 
-CREATE TABLE relationship_history (
-    user_id $key NOT NULL,
-    relationship_id $key NOT NULL,
-    version $integer NOT NULL,
-    action $text NOT NULL,
-    previous $json NOT NULL,
-    reason $text,
-    at $moment NOT NULL,
-    PRIMARY KEY (user_id, relationship_id, version),
-    FOREIGN KEY (user_id, relationship_id) REFERENCES relationships (user_id, id) ON DELETE CASCADE
-)$compact;
 """
+    + _history("relationship", "relationships")
+)
 
 # A memory's normalised text hash (store/sql/fingerprint.py), so that a create finds
 # its twin by index inside the transaction that writes it.
@@ -274,3 +256,18 @@ CREATE INDEX memories_content_hash ON memories (user_id, content_hash);
 MEMORY_TIMELINE = """
 CREATE INDEX memories_timeline ON memories (user_id, created_at, type, template_id, trust, deleted_at);
 """
+
+# Every backend's steps, in order, under these names (both report the same schema history), each
+# with the script both backends run, in their column types; None where each has a step of its own.
+STEPS: tuple[tuple[str, str | None], ...] = (
+    ("0001_initial", INITIAL),
+    ("0002_templates", TEMPLATES),
+    ("0003_search", None),
+    ("0004_suggestions", SUGGESTIONS),
+    ("0005_fields", None),
+    ("0006_covering_fields", None),
+    ("0007_api_tokens", API_TOKENS),
+    ("0008_relationships", RELATIONSHIPS),
+    ("0009_content_hash", CONTENT_HASH),
+    ("0010_memory_timeline", MEMORY_TIMELINE),
+)

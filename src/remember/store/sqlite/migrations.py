@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from remember.store.sql import fingerprint, schema
-from remember.store.sql.migrations import apply_pending, refuse_unknown
+from remember.store.sql import schema
+from remember.store.sql.migrations import apply_pending, backend_steps, refuse_unknown
 from remember.store.sql.session import Session
 from remember.store.sqlite.dialect import DIALECT
 
@@ -28,14 +28,6 @@ def run_script(conn: sqlite3.Connection, script: str) -> None:
             pending = ""
     if pending.strip():
         raise ValueError(f"incomplete SQL statement in migration: {pending.strip()[:80]}")
-
-
-def _initial(conn: sqlite3.Connection) -> None:
-    run_script(conn, TYPES.render(schema.INITIAL))
-
-
-def _templates(conn: sqlite3.Connection) -> None:
-    run_script(conn, TYPES.render(schema.TEMPLATES))
 
 
 def _search(conn: sqlite3.Connection) -> None:
@@ -65,10 +57,6 @@ def _search(conn: sqlite3.Connection) -> None:
         CREATE TABLE index_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         """,
     )
-
-
-def _suggestions(conn: sqlite3.Connection) -> None:
-    run_script(conn, TYPES.render(schema.SUGGESTIONS))
 
 
 def _fields(conn: sqlite3.Connection) -> None:
@@ -113,34 +101,11 @@ def _covering_fields(conn: sqlite3.Connection) -> None:
     )
 
 
-def _api_tokens(conn: sqlite3.Connection) -> None:
-    run_script(conn, TYPES.render(schema.API_TOKENS))
-
-
-def _relationships(conn: sqlite3.Connection) -> None:
-    run_script(conn, TYPES.render(schema.RELATIONSHIPS))
-
-
-def _content_hash(conn: sqlite3.Connection) -> None:
-    run_script(conn, TYPES.render(schema.CONTENT_HASH))
-    fingerprint.backfill(Session(conn, DIALECT))
-
-
-def _memory_timeline(conn: sqlite3.Connection) -> None:
-    run_script(conn, TYPES.render(schema.MEMORY_TIMELINE))
-
-
-MIGRATIONS = schema.steps(
-    _initial,
-    _templates,
-    _search,
-    _suggestions,
-    _fields,
-    _covering_fields,
-    _api_tokens,
-    _relationships,
-    _content_hash,
-    _memory_timeline,
+MIGRATIONS = backend_steps(
+    TYPES,
+    run_script,
+    DIALECT,
+    {"0003_search": _search, "0005_fields": _fields, "0006_covering_fields": _covering_fields},
 )
 
 
