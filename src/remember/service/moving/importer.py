@@ -45,10 +45,7 @@ def run(
     unique, same_as = _once(prepared, stamped, report)
     stored_as: dict[str, str] = {}  # prepared memory id -> the id it is stored under
     for done, part in enumerate(_parts(unique), start=1):
-        if dry_run:
-            _look(memories, user_id, part, stamped, report, stored_as)
-        else:
-            _write(memories, user_id, part, stamped, report, stored_as)
+        _store(memories, user_id, part, stamped, report, stored_as, write=not dry_run)
         if progress:
             progress(min(done * PART, len(unique)), len(unique))
     report.memory_ids = _ids(keys, same_as, stored_as)
@@ -76,43 +73,32 @@ def _ids(keys: dict[str, str], same_as: dict[str, str], stored_as: dict[str, str
     return out
 
 
-def _write(
+def _store(
     memories: MemoryService,
     user_id: str,
     part: list[Prepared],
     stamped: set[str],
     report: ImportReport,
     stored_as: dict[str, str],
+    *,
+    write: bool,
 ) -> None:
-    """One part in one transaction; the memories stored already are not embedded again."""
+    """One part in one transaction (or, without ``write``, what it would create); the memories
+    stored already are neither embedded nor stored again."""
     found = _present(memories, user_id, part, stamped)
     fresh = [p for p in part if p[0].id not in found]
-    try:
-        repeats = memories.insert_prepared(fresh, stamped) if fresh else []
-    except StoreError as exc:
-        raise type(exc)(
-            f"{exc.message}\n{report.created} memories were imported before this and are kept; once the "
-            "problem is fixed, run the same import again to finish it (nothing is imported twice)."
-        ) from exc
-    found.update({m.id: r.id for (m, _), r in zip(fresh, repeats, strict=True) if r is not None})
+    if write and fresh:
+        try:
+            repeats = memories.insert_prepared(fresh, stamped)
+        except StoreError as exc:
+            raise type(exc)(
+                f"{exc.message}\n{report.created} memories were imported before this and are kept; once the "
+                "problem is fixed, run the same import again to finish it (nothing is imported twice)."
+            ) from exc
+        found.update({m.id: r.id for (m, _), r in zip(fresh, repeats, strict=True) if r is not None})
     for memory, _ in part:
         _count(report, memory, memory.id not in found)
         stored_as[memory.id] = found.get(memory.id, memory.id)
-
-
-def _look(
-    memories: MemoryService,
-    user_id: str,
-    part: list[Prepared],
-    stamped: set[str],
-    report: ImportReport,
-    stored_as: dict[str, str],
-) -> None:
-    """A dry run of ``_write``: what it would create, and what is stored already."""
-    present = _present(memories, user_id, part, stamped)
-    for memory, _ in part:
-        _count(report, memory, memory.id not in present)
-        stored_as[memory.id] = present.get(memory.id, memory.id)
 
 
 def _parts(items: list[Prepared]) -> list[list[Prepared]]:

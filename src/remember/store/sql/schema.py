@@ -39,31 +39,26 @@ class ColumnTypes:
         return Template(script).substitute(asdict(self))
 
 
+def _owned(table: str, columns: tuple[str, ...], key: str, *owners: tuple[str, str]) -> str:
+    """A table whose rows belong to rows of ``owners`` ((singular, table) pairs) and go with them."""
+    lines = ["user_id $key NOT NULL", *columns, f"PRIMARY KEY (user_id, {key})"]
+    lines += [f"FOREIGN KEY (user_id, {o}_id) REFERENCES {t} (user_id, id) ON DELETE CASCADE" for o, t in owners]
+    return f"CREATE TABLE {table} (\n" + ",\n".join("    " + line for line in lines) + "\n)$compact;"
+
+
 def _tags(owner: str, table: str) -> str:
     """The tags of the rows of ``table`` (``owner``: the singular its columns are named by), one row each."""
-    return f"""CREATE TABLE {owner}_tags (
-    user_id $key NOT NULL,
-    {owner}_id $key NOT NULL,
-    tag $key NOT NULL,
-    PRIMARY KEY (user_id, {owner}_id, tag),
-    FOREIGN KEY (user_id, {owner}_id) REFERENCES {table} (user_id, id) ON DELETE CASCADE
-)$compact;
-CREATE INDEX {owner}_tags_tag ON {owner}_tags (user_id, tag);"""
+    columns = (f"{owner}_id $key NOT NULL", "tag $key NOT NULL")
+    return _owned(f"{owner}_tags", columns, f"{owner}_id, tag", (owner, table)) + (
+        f"\nCREATE INDEX {owner}_tags_tag ON {owner}_tags (user_id, tag);"
+    )
 
 
 def _history(owner: str, table: str) -> str:
     """The earlier versions of the rows of ``table``, one row per change."""
-    return f"""CREATE TABLE {owner}_history (
-    user_id $key NOT NULL,
-    {owner}_id $key NOT NULL,
-    version $integer NOT NULL,
-    action $text NOT NULL,
-    previous $json NOT NULL,
-    reason $text,
-    at $moment NOT NULL,
-    PRIMARY KEY (user_id, {owner}_id, version),
-    FOREIGN KEY (user_id, {owner}_id) REFERENCES {table} (user_id, id) ON DELETE CASCADE
-)$compact;"""
+    columns = (f"{owner}_id $key NOT NULL", "version $integer NOT NULL", "action $text NOT NULL",
+               "previous $json NOT NULL", "reason $text", "at $moment NOT NULL")  # fmt: skip
+    return _owned(f"{owner}_history", columns, f"{owner}_id, version", (owner, table))
 
 
 INITIAL = (
@@ -129,7 +124,8 @@ CREATE TABLE preference_history (
 """
 )
 
-TEMPLATES = """
+TEMPLATES = (
+    """
 CREATE TABLE templates (
     user_id $key NOT NULL,
     id $key NOT NULL,
@@ -145,16 +141,15 @@ CREATE TABLE templates (
 CREATE UNIQUE INDEX templates_name ON templates (user_id, name_key);
 CREATE INDEX templates_parent ON templates (user_id, parent_template_id);
 
-CREATE TABLE template_versions (
-    user_id $key NOT NULL,
-    template_id $key NOT NULL,
-    version $text NOT NULL,
-    definition $json NOT NULL,
-    at $moment NOT NULL,
-    PRIMARY KEY (user_id, template_id, version),
-    FOREIGN KEY (user_id, template_id) REFERENCES templates (user_id, id) ON DELETE CASCADE
-)$compact;
 """
+    + _owned(
+        "template_versions",
+        ("template_id $key NOT NULL", "version $text NOT NULL", "definition $json NOT NULL", "at $moment NOT NULL"),
+        "template_id, version",
+        ("template", "templates"),
+    )
+    + "\n"
+)
 
 # Numbered per user like preference_history (no sequence: the table shards by user as it is).
 SUGGESTIONS = """
@@ -215,29 +210,29 @@ CREATE INDEX relationships_created ON relationships (user_id, created_at);
 CREATE INDEX relationships_seq ON relationships (user_id, seq);
 CREATE INDEX relationships_type ON relationships (user_id, relationship_type);
 
-CREATE TABLE relationship_members (
-    user_id $key NOT NULL,
-    relationship_id $key NOT NULL,
-    memory_id $key NOT NULL,
-    position $integer NOT NULL,
-    PRIMARY KEY (user_id, relationship_id, memory_id),
-    FOREIGN KEY (user_id, relationship_id) REFERENCES relationships (user_id, id) ON DELETE CASCADE,
-    FOREIGN KEY (user_id, memory_id) REFERENCES memories (user_id, id) ON DELETE CASCADE
-)$compact;
+"""
+    + _owned(
+        "relationship_members",
+        ("relationship_id $key NOT NULL", "memory_id $key NOT NULL", "position $integer NOT NULL"),
+        "relationship_id, memory_id",
+        ("relationship", "relationships"),
+        ("memory", "memories"),
+    )
+    + """
 CREATE INDEX relationship_members_memory ON relationship_members (user_id, memory_id, relationship_id);
 
 """
     + _tags("relationship", "relationships")
     + """
 
-CREATE TABLE relationship_terms (
-    user_id $key NOT NULL,
-    term $key NOT NULL,
-    relationship_id $key NOT NULL,
-    hits $integer NOT NULL,
-    PRIMARY KEY (user_id, term, relationship_id),
-    FOREIGN KEY (user_id, relationship_id) REFERENCES relationships (user_id, id) ON DELETE CASCADE
-)$compact;
+"""
+    + _owned(
+        "relationship_terms",
+        ("term $key NOT NULL", "relationship_id $key NOT NULL", "hits $integer NOT NULL"),
+        "term, relationship_id",
+        ("relationship", "relationships"),
+    )
+    + """
 CREATE INDEX relationship_terms_relationship ON relationship_terms (user_id, relationship_id);
 
 """
