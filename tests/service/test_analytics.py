@@ -135,7 +135,7 @@ def test_a_template_has_its_completion_and_acceptance_over_time(timed: Services,
     clock.now = MONDAY + timedelta(days=14)
     timed.suggestions.suggest(ALICE, "another recipe I cooked")
     plain = remember_on(timed, clock, 14, content="I cooked soup from a recipe", type="note")
-    timed.apply_template(ALICE, plain.id, recipe, {"dish": "Soup"})
+    timed.applier.apply_template(ALICE, plain.id, recipe, {"dish": "Soup"})
     found = timed.analytics.template(ALICE, recipe)
     assert found["memory_count"] == 3
     assert found["field_usage_statistics"]["cuisine"]["fill_rate"] == pytest.approx(1 / 3)

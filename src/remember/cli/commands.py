@@ -46,7 +46,7 @@ def add(services: Services, user: str, args: argparse.Namespace) -> None:
     applied = False
     if best is not None and args.accept_suggestion:
         try:
-            memory = services.apply_template(user, memory.id, best.template_id, best.prefill or None)
+            memory = services.applier.apply_template(user, memory.id, best.template_id, best.prefill or None)
             applied = True
         except ValidationFailed as problem:
             output.not_applied(memory, best, problem)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from remember.cli.grammar import Commands, command
+from remember.cli.grammar import Commands
 
 FORMATS = ("server-memory", "mcp-memory-service", "basic-memory", "mem0")
 EXPORT_FORMATS = ("jsonl", "markdown", "server-memory")
@@ -21,8 +21,7 @@ def add_db_commands(commands: Commands) -> None:
     export.add_argument("--format", choices=EXPORT_FORMATS, default="jsonl", help="what to write (default: jsonl)")
     export.add_argument("--all-users", action="store_true", help="every user, not only --user (jsonl only)")
 
-    load = command(
-        commands,
+    load = commands.add_parser(
         "import",
         help="read an export, or another memory server's data, into the database",
         description="Read a remember export (JSON Lines; each user must not exist yet), or with --from FORMAT "
@@ -37,18 +36,18 @@ def add_db_commands(commands: Commands) -> None:
         help="whose data it is (default: a remember export)",
     )  # fmt: skip
     load.add_argument("--dry-run", action="store_true", help="show what would be created, write nothing")
+    load.add_argument("--json", action="store_true", help="print JSON for scripts")
 
     db = commands.add_parser("db", help="database maintenance", description="Database maintenance.")
     actions = db.add_subparsers(dest="action", metavar="ACTION", required=True, help="what to do")
-    command(actions, "upgrade", help="apply pending schema migrations", description="Apply pending schema migrations.")
-    command(
-        actions,
-        "check",
-        help="look for damage in the SQLite file (a full integrity check)",
-        description="Run a full integrity check of the SQLite database; exit 1 and say how to recover if damaged.",
-    )
-    copy = command(
-        actions,
+    for name, summary, description in (
+        ("upgrade", "apply pending schema migrations", "Apply pending schema migrations."),
+        ("check", "look for damage in the SQLite file (a full integrity check)",
+         "Run a full integrity check of the SQLite database; exit 1 and say how to recover if damaged."),
+    ):  # fmt: skip
+        plain = actions.add_parser(name, help=summary, description=description)
+        plain.add_argument("--json", action="store_true", help="print JSON for scripts")
+    copy = actions.add_parser(
         "copy",
         help="copy users from one database to another (SQLite or PostgreSQL, either way)",
         description="Copy every user (or only --user) from FROM_URL into TO_URL, with nothing lost.",
@@ -56,3 +55,4 @@ def add_db_commands(commands: Commands) -> None:
     copy.add_argument("source", metavar="FROM_URL", help="the database to read")
     copy.add_argument("target", metavar="TO_URL", help="the database to write (its users must be new there)")
     copy.add_argument("--only-user", action="store_true", help="copy only --user, not every user")
+    copy.add_argument("--json", action="store_true", help="print JSON for scripts")

@@ -6,7 +6,7 @@ import argparse
 
 from remember import __version__
 from remember.cli.db_parser import add_db_commands
-from remember.cli.grammar import Commands, command
+from remember.cli.grammar import Commands
 from remember.cli.relationship_parser import add_relationship_commands
 from remember.cli.search_parser import add_search_commands
 from remember.cli.template_parser import add_suggest_command, add_template_commands
@@ -68,7 +68,9 @@ def _accept_everywhere(commands: Commands, options: tuple[tuple[str, str, str], 
 
 
 def _command(commands: Commands, name: str, summary: str) -> argparse.ArgumentParser:
-    return command(commands, name, help=summary, description=summary)
+    sub = commands.add_parser(name, help=summary, description=summary)
+    sub.add_argument("--json", action="store_true", help="print JSON for scripts")
+    return sub
 
 
 def _serve(commands: Commands) -> None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from remember.cli.grammar import Commands, command
+from remember.cli.grammar import Commands
 
 
 def add_search_commands(commands: Commands) -> None:
-    search = command(commands, "search", help="find memories by meaning and keywords", description="Search memories.")
+    search = commands.add_parser("search", help="find memories by meaning and keywords", description="Search memories.")
     search.add_argument("query", help="what to look for")
     search.add_argument("--alpha", type=float, help="1 = by meaning only, 0 = by keywords only (default 0.3)")
     search.add_argument("--filter", metavar="JSON", help='a filter, e.g. \'{"structured_content.rating": {"gte": 4}}\'')
@@ -14,17 +14,18 @@ def add_search_commands(commands: Commands) -> None:
     search.add_argument("--offset", type=int, default=0, help="skip this many")
     search.add_argument("--deleted", choices=["exclude", "include", "only"], default="exclude", help="deleted ones")
     search.add_argument("--explain", action="store_true", help="show why each result matched")
+    search.add_argument("--json", action="store_true", help="print JSON for scripts")
 
-    similar = command(
-        commands, "similar", help="find memories like one memory or a text", description="Find similar memories."
+    similar = commands.add_parser(
+        "similar", help="find memories like one memory or a text", description="Find similar memories."
     )
     similar.add_argument("memory_id", nargs="?", help="the memory to compare with (or give --text)")
     similar.add_argument("--text", help="a text to compare with instead")
     similar.add_argument("--min", type=float, default=0.0, dest="min_similarity", help="lowest similarity, -1 to 1")
     similar.add_argument("--limit", type=int, default=10, help="how many, 1-100 (default 10)")
+    similar.add_argument("--json", action="store_true", help="print JSON for scripts")
 
-    context = command(
-        commands,
+    context = commands.add_parser(
         "context",
         help="the memories that answer a question, packed for a model",
         description="Gather the memories that answer a question into one context with numbered sources.",
@@ -35,10 +36,8 @@ def add_search_commands(commands: Commands) -> None:
     )
     context.add_argument("--alpha", type=float, help="1 = by meaning only, 0 = by keywords only (default 0.3)")
     context.add_argument("--filter", metavar="JSON", help="a filter, as for search")
+    context.add_argument("--json", action="store_true", help="print JSON for scripts")
 
-    command(
-        commands,
-        "reindex",
-        help="rebuild the search index (after changing the embedder)",
-        description="Re-embed and re-index every memory of every user, with the configured embedder.",
-    )
+    redo = "Re-embed and re-index every memory of every user, with the configured embedder."
+    reindex = commands.add_parser("reindex", help="rebuild the search index (new embedder)", description=redo)
+    reindex.add_argument("--json", action="store_true", help="print JSON for scripts")

@@ -114,7 +114,7 @@ def validate(services: Services, user: str, args: argparse.Namespace) -> int:
 
 def apply(services: Services, user: str, args: argparse.Namespace) -> None:
     template_id = _id(services, user, args)
-    memory = services.apply_template(user, args.memory_id, template_id, _fields(args), reason=args.reason)
+    memory = services.applier.apply_template(user, args.memory_id, template_id, _fields(args), reason=args.reason)
     if args.json:
         output.emit(memory.as_dict())
         return

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from remember.cli.grammar import Commands, command
+from remember.cli.grammar import Commands
 
 SORTS = ["usage_count", "name", "recent"]
 
@@ -28,7 +28,8 @@ def add_template_commands(commands: Commands) -> None:
 
 
 def _action(actions: Commands, name: str, summary: str, *, target: bool = True) -> argparse.ArgumentParser:
-    sub = command(actions, name, help=summary, description=summary)
+    sub = actions.add_parser(name, help=summary, description=summary)
+    sub.add_argument("--json", action="store_true", help="print JSON for scripts")
     if target:
         sub.add_argument("template", help="the template's id or name")
     return sub
@@ -110,11 +111,8 @@ def _infer(actions: Commands) -> None:
 
 
 def add_suggest_command(commands: Commands) -> None:
-    sub = command(
-        commands,
-        "suggest",
-        help="which templates fit a text",
-        description="Which templates fit a text, with the fields read.",
+    sub = commands.add_parser(
+        "suggest", help="which templates fit a text", description="Which templates fit a text, with the fields read."
     )
     sub.add_argument("text", help="what was said or is to be remembered ('-' reads standard input)")
     sub.add_argument(
@@ -122,3 +120,4 @@ def add_suggest_command(commands: Commands) -> None:
         help='the moment, e.g. \'{"time_of_day": "dinner", "participants_present": true}\'',
     )  # fmt: skip
     sub.add_argument("--limit", type=int, help="most suggestions, 1-10 (default: preference)")
+    sub.add_argument("--json", action="store_true", help="print JSON for scripts")

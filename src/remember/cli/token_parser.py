@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from remember.cli.grammar import Commands, command
+from remember.cli.grammar import Commands
 
 
 def add_token_commands(commands: Commands) -> None:
@@ -12,8 +12,7 @@ def add_token_commands(commands: Commands) -> None:
         description="Manage API tokens: each lets an HTTP client act for one user (see docs/http.md).",
     )
     actions = group.add_subparsers(dest="action", metavar="ACTION", required=True, help="what to do")
-    create = command(
-        actions,
+    create = actions.add_parser(
         "create",
         help="make a token for --user (shown once)",
         description="Make a token for --user. It is printed once; only its hash is kept.",
@@ -27,17 +26,14 @@ def add_token_commands(commands: Commands) -> None:
         metavar="LEVEL",
         help="highest memory trust it reaches, 0-1 (default 1: all)",
     )
-    listing = command(
-        actions,
-        "list",
-        help="show --user's tokens (never their secrets)",
-        description="Show tokens (never their secrets).",
+    create.add_argument("--json", action="store_true", help="print JSON for scripts")
+    listing = actions.add_parser(
+        "list", help="show --user's tokens (never their secrets)", description="Show tokens (never their secrets)."
     )
     listing.add_argument("--all-users", action="store_true", help="every user's tokens, not only --user's")
-    revoke = command(
-        actions,
-        "revoke",
-        help="stop a token working, at once",
-        description="Revoke a token: refused from its next request.",
+    listing.add_argument("--json", action="store_true", help="print JSON for scripts")
+    revoke = actions.add_parser(
+        "revoke", help="stop a token working, at once", description="Revoke a token: refused from its next request."
     )
     revoke.add_argument("token_id", help="the token's id (from `remember token list`)")
+    revoke.add_argument("--json", action="store_true", help="print JSON for scripts")

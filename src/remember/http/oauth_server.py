@@ -21,6 +21,7 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import anyio.to_thread
 from mcp.server.auth.provider import (
@@ -184,24 +185,19 @@ class RememberAuthorizationServer:
             raise TokenError("invalid_grant", "The API token this access was granted with is revoked or expired.")
         access, refresh = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
         now = int(time.time())
+        grant: dict[str, Any] = {"client_id": client_id, "scopes": scopes, "resource": self.resource, "subject": user}
         granted = AccessToken(
             token=_digest(access),
-            client_id=client_id,
-            scopes=scopes,
             expires_at=now + ACCESS_SECONDS,
-            resource=self.resource,
-            subject=user,
             claims={"iss": self.issuer, TRUST_CLAIM: source.trust_level, API_TOKEN_CLAIM: api_token_id},
+            **grant,
         )
         kept = Refresh(
             token=_digest(refresh),
-            client_id=client_id,
-            scopes=scopes,
             expires_at=now + REFRESH_SECONDS,
-            resource=self.resource,
-            subject=user,
             api_token_id=api_token_id,
             access_digest=granted.token,
+            **grant,
         )
         with self._lock:
             self._sweep()

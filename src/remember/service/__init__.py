@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from remember.clock import Clock, utc_now
-from remember.models import Memory
 from remember.service.analytics import AnalyticsService
-from remember.service.apply import apply_template
+from remember.service.apply import Applier
 from remember.service.drafts import MemoryDraft, MemoryPatch, TemplatePatch
 from remember.service.indexer import Indexer
 from remember.service.inference import InferenceService
@@ -28,6 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AnalyticsService",
+    "Applier",
     "Deletion",
     "InferenceService",
     "MemoryDraft",
@@ -62,6 +61,7 @@ class Services:
     relationships: RelationshipService
     related: RelatedService
     analytics: AnalyticsService
+    applier: Applier
 
     @classmethod
     def over(cls, store: Store, clock: Clock = utc_now, embedder: Embedder | None = None) -> Services:
@@ -73,9 +73,7 @@ class Services:
         suggestions = SuggestionService(store, preferences, templates, embedder, clock)
         relationships = RelationshipService(store, indexer, clock)
 
-        def apply(user_id: str, memory_id: str, template_id: str) -> Memory:
-            return apply_template(memories, suggestions, user_id, memory_id, template_id)
-
+        applier = Applier(memories, suggestions)
         return cls(
             store=store,
             memories=memories,
@@ -85,24 +83,12 @@ class Services:
             indexer=indexer,
             suggestions=suggestions,
             tokens=TokenService(store, clock),
-            inference=InferenceService(memories, templates, embedder, apply, clock),
+            inference=InferenceService(memories, templates, embedder, applier.apply_template, clock),
+            applier=applier,
             relationships=relationships,
             related=RelatedService(store, relationships, preferences),
             analytics=AnalyticsService(store, templates, suggestions),
         )
-
-    def apply_template(
-        self,
-        user_id: str,
-        memory_id: str,
-        template_id: str,
-        structured_content: Mapping[str, Any] | None = None,
-        *,
-        reason: str | None = None,
-    ) -> Memory:
-        """Make a stored memory a templated one (``service.apply.apply_template``)."""
-        return apply_template(self.memories, self.suggestions, user_id, memory_id, template_id, structured_content,
-                              reason=reason)  # fmt: skip
 
     def close(self) -> None:
         self.store.close()

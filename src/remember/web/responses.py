@@ -133,9 +133,13 @@ def endpoint(ctx: WebContext, handler: Handler) -> Endpoint:
     return serve
 
 
-def route(ctx: WebContext, method: str, path: str, handler: Handler) -> Route:
-    """``handler`` served at ``method path`` as an ``endpoint``."""
-    return Route(path, endpoint(ctx, handler), methods=[method])
+def routes_at(ctx: WebContext, table: Mapping[str, Mapping[str, Handler]]) -> list[Route]:
+    """Each handler of ``table`` (path -> method -> handler) served as an ``endpoint``."""
+    return [
+        Route(path, endpoint(ctx, handler), methods=[method])
+        for path, by in table.items()
+        for method, handler in by.items()
+    ]
 
 
 def guarded(ctx: WebContext, serve: Endpoint) -> Endpoint:

@@ -48,7 +48,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
         Example: {"memory_id": "0b6f...", "template_id": "builtin:restaurant_review",
         "structured_content": {"restaurant_name": "Nobu", "rating": 5}}
         """
-        updated = services.apply_template(tc.user(), memory_id, template_id, structured_content, reason=reason)
+        updated = services.applier.apply_template(tc.user(), memory_id, template_id, structured_content, reason=reason)
         return AppliedOut.of(updated)
 
     def remember_infer_templates(

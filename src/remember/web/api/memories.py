@@ -22,7 +22,7 @@ from remember.mcp.relationship_schemas import RelatedOut, links
 from remember.mcp.schemas import DeletionOut, HistoryOut, MemoryDetailOut, MemoryOut, RestoredOut, WrittenMemoryOut
 from remember.service.browsing import Browsed
 from remember.web.context import WebContext
-from remember.web.responses import Call, Handler, read_json, route
+from remember.web.responses import Call, read_json, routes_at
 
 MAX_FILTERS = 20_000  # characters of the filters' JSON in a query string
 MAX_DEPTH = 2  # relationships away in the graph view
@@ -30,21 +30,16 @@ EDIT_KEYS = frozenset({"version", "changes", "reason"})
 
 
 def routes(ctx: WebContext) -> list[Route]:
-    def at(path: str, handler: Handler, method: str) -> Route:
-        return route(ctx, method, path, handler)
-
-    return [
-        at("/api/search", search, "GET"),
-        at("/api/memories", listing, "GET"),
-        at("/api/trash", trash, "GET"),
-        at("/api/memory-templates", templates, "GET"),
-        at("/api/memory-templates/{template_id}", template_fields, "GET"),
-        at("/api/memories/{memory_id}", detail, "GET"),
-        at("/api/memories/{memory_id}/related", related, "GET"),
-        at("/api/memories/{memory_id}", edit, "PATCH"),
-        at("/api/memories/{memory_id}", delete, "DELETE"),
-        at("/api/memories/{memory_id}/restore", restore, "POST"),
-    ]
+    return routes_at(ctx, {
+        "/api/search": {"GET": search},
+        "/api/memories": {"GET": listing},
+        "/api/trash": {"GET": trash},
+        "/api/memory-templates": {"GET": templates},
+        "/api/memory-templates/{template_id}": {"GET": template_fields},
+        "/api/memories/{memory_id}": {"GET": detail, "PATCH": edit, "DELETE": delete},
+        "/api/memories/{memory_id}/related": {"GET": related},
+        "/api/memories/{memory_id}/restore": {"POST": restore},
+    })  # fmt: skip
 
 
 def search(call: Call) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from remember.errors import ValidationFailed
 from remember.mcp.schemas import TemplateCopyOut, TemplateDeletionOut, TemplatePageOut, ValidationOut
 from remember.web.api.template_views import detail, memory_rows, version_rows
 from remember.web.context import WebContext
-from remember.web.responses import Call, Handler, route
+from remember.web.responses import Call, routes_at
 
 MAX_DEFINITION = 200_000  # characters of a definition's text
 MAX_CONTENT = 1_000_000  # characters of sample content's text
@@ -36,21 +36,15 @@ ORIGINS = {"all": (True, True), "builtin": (True, False), "mine": (False, True)}
 
 
 def routes(ctx: WebContext) -> list[Route]:
-    def at(path: str, handler: Handler, method: str) -> Route:
-        return route(ctx, method, path, handler)
-
-    return [
-        at("/api/templates", list_templates, "GET"),
-        at("/api/templates", create, "POST"),
-        at("/api/templates/check", check, "POST"),
-        at("/api/templates/check-content", check_content, "POST"),
-        at("/api/templates/{template_id}", get, "GET"),
-        at("/api/templates/{template_id}", replace, "PUT"),
-        at("/api/templates/{template_id}", delete, "DELETE"),
-        at("/api/templates/{template_id}/copy", copy, "POST"),
-        at("/api/templates/{template_id}/versions", versions, "GET"),
-        at("/api/templates/{template_id}/memories", memories, "GET"),
-    ]
+    return routes_at(ctx, {
+        "/api/templates": {"GET": list_templates, "POST": create},
+        "/api/templates/check": {"POST": check},
+        "/api/templates/check-content": {"POST": check_content},
+        "/api/templates/{template_id}": {"GET": get, "PUT": replace, "DELETE": delete},
+        "/api/templates/{template_id}/copy": {"POST": copy},
+        "/api/templates/{template_id}/versions": {"GET": versions},
+        "/api/templates/{template_id}/memories": {"GET": memories},
+    })  # fmt: skip
 
 
 def list_templates(call: Call) -> TemplatePageOut:
