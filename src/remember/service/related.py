@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from remember.access import trust_level
 from remember.clock import parse_moment
@@ -37,8 +37,7 @@ class RelationshipResults:
     has_more: bool
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     """One hop of a walk: through which relationship, to which memory."""
 
     relationship_id: str

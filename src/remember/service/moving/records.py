@@ -56,13 +56,9 @@ class ImportReport:
     memory_ids: dict[str, str] = field(default_factory=dict)  # source key -> the memory holding it
 
     def as_dict(self) -> dict[str, Any]:
+        counts = ("format", "dry_run", "read", "created", "already_present", "repeated_in_source")
         return {
-            "format": self.format,
-            "dry_run": self.dry_run,
-            "read": self.read,
-            "created": self.created,
-            "already_present": self.already_present,
-            "repeated_in_source": self.repeated_in_source,
+            **{name: getattr(self, name) for name in counts},
             "skipped": [{"where": w, "why": why} for w, why in self.skipped],
             "unmapped": dict(sorted(self.unmapped.items())),
             "links": dict(self.links),

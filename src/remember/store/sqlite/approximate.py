@@ -160,15 +160,22 @@ def selected(db: Database, user_id: str, deleted: DeletedMode) -> set[str]:
 
 def keyed_rows(db: Database, user_id: str, after_seq: int) -> Iterator[list[tuple[int, int, bytes | None]]]:
     """The user's index rows changed since ``after_seq`` as (memories rowid, seq, vector), in seq order."""
+    for rows in index_changes(db, user_id, after_seq, "m.rowid, mi.seq, mi.vector", KEY_CHUNK):
+        yield [(int(r[0]), int(r[1]), r[2]) for r in rows]
+
+
+def index_changes(db: Database, user_id: str, after_seq: int, columns: str, chunk: int) -> Iterator[list[Any]]:
+    """``columns`` (of ``mi``, memory_index, and ``m``, memories) of the user's index rows changed since
+    ``after_seq`` (all of them from 0), in seq order, ``chunk`` rows at a time: a first load never
+    holds every row twice."""
     with db.read() as conn:
         cursor = conn.execute(
-            "SELECT m.rowid, mi.seq, mi.vector FROM memory_index mi "
-            "JOIN memories m ON m.user_id = mi.user_id AND m.id = mi.memory_id "
+            f"SELECT {columns} FROM memory_index mi JOIN memories m ON m.user_id = mi.user_id AND m.id = mi.memory_id "
             "WHERE mi.user_id = ? AND mi.seq > ? ORDER BY mi.seq",
             (user_id, after_seq),
         )
-        while rows := cursor.fetchmany(KEY_CHUNK):
-            yield [(int(r[0]), int(r[1]), r[2]) for r in rows]
+        while rows := cursor.fetchmany(chunk):
+            yield rows
 
 
 def max_seq(db: Database, user_id: str) -> int:

@@ -271,17 +271,10 @@ class SearchTables(IndexTables):
         return cache.snapshot(user_id, lambda seq: self._vector_rows(user_id, seq), self._purges)
 
     def _vector_rows(self, user_id: str, after_seq: int) -> Iterator[list[VectorRow]]:
-        """The user's vectors changed since ``after_seq`` (all of them from 0), with deletion
-        state, in chunks: a first load never holds every vector twice (as rows and in the matrix)."""
-        with self.db.read() as conn:
-            cursor = conn.execute(
-                "SELECT mi.memory_id, mi.seq, mi.vector, m.deleted_at IS NOT NULL FROM memory_index mi "
-                "JOIN memories m ON m.user_id = mi.user_id AND m.id = mi.memory_id "
-                "WHERE mi.user_id = ? AND mi.seq > ? ORDER BY mi.seq",
-                (user_id, after_seq),
-            )
-            while rows := cursor.fetchmany(VECTOR_CHUNK):
-                yield [VectorRow(r[0], r[1], r[2], bool(r[3])) for r in rows]
+        """The user's vectors changed since ``after_seq``, with deletion state, in chunks."""
+        columns = "mi.memory_id, mi.seq, mi.vector, m.deleted_at IS NOT NULL"
+        for rows in approximate.index_changes(self.db, user_id, after_seq, columns, VECTOR_CHUNK):
+            yield [VectorRow(r[0], r[1], r[2], bool(r[3])) for r in rows]
 
     def _purges(self) -> int:
         """How many memories were ever purged from this database (any user)."""

@@ -10,7 +10,7 @@ user's local time if known, for relative dates), optionally the situation
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -46,14 +46,7 @@ class Suggestion:
     prefill: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "template_id": self.template_id,
-            "name": self.name,
-            "description": self.description,
-            "confidence": self.confidence,
-            "reason": self.reason,
-            "prefill": dict(self.prefill),
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True)
