@@ -239,3 +239,66 @@ def test_keys_with_dots_are_not_nested_paths(store: Store) -> None:
     for value, expected in ((1, 0), (2, 1)):
         page = store.list_memories("alice", MemoryQuery(filter=parse_filter({"structured_content.a.b": value})))
         assert (page.total, len(page.items)) == (expected, expected)
+
+
+TAG_FILTERS: list[dict[str, Any]] = [
+    {"tags": {"any": ["red", "blue"]}},
+    {"tags": {"all": ["red", "blue"]}},
+    {"tags": {"all": ["red", "red"]}},
+    {"tags": {"none": ["red"]}},
+    {"tags": {"contains": "green"}},
+    {"tags": {"exists": True}},
+    {"tags": {"exists": False}},
+    {"not": {"tags": {"any": ["blue"]}}},
+    {"or": [{"tags": {"all": ["red", "green"]}}, {"tags": {"none": ["blue", "green"]}}]},
+]
+TAGS = ["red", "blue", "green"]
+
+
+def test_sqlite_tag_index_and_tag_lookups_agree_for_one_user_only(db_path: Any) -> None:
+    """SQLite answers tag conditions two ways (one read of the tag index, or a lookup per memory):
+    both give the Python reference's memories, and neither sees another user's tags."""
+    from remember.store import open_store
+    from remember.store.sqlite import filtersql
+
+    store = open_store(str(db_path))
+    rng = random.Random(11)
+    tagged: dict[str, set[str]] = {}
+    for user in ("alice", "bob"):
+        for i in range(120):
+            tags = tuple(rng.sample(TAGS, rng.randint(0, 3)))
+            store.insert_memory(
+                Memory(id=f"{user}{i:03}", user_id=user, content="x", type="t", weight=0.5, trust=0.5,
+                       created_at=T0, updated_at=T0, occurred_at=T0, tags=tags)
+            )  # fmt: skip
+            if user == "alice":
+                tagged[f"alice{i:03}"] = set(tags)
+    # bob's memories have the same tags: a read of the tag index that ignored the user would return his ids
+    conn = store.db.connection  # type: ignore[attr-defined]
+    reference = {
+        0: lambda t: bool(t & {"red", "blue"}),
+        1: lambda t: {"red", "blue"} <= t,
+        2: lambda t: "red" in t,
+        3: lambda t: "red" not in t,
+        4: lambda t: "green" in t,
+        5: bool,
+        6: lambda t: not t,
+        7: lambda t: "blue" not in t,
+        8: lambda t: {"red", "green"} <= t or not (t & {"blue", "green"}),
+    }
+    for n, raw in enumerate(TAG_FILTERS):
+        expected = sorted(i for i, tags in tagged.items() if reference[n](tags))
+        assert 0 < len(expected) < len(tagged), raw
+        sqls = set()
+        for indexed in (True, False):
+            params: list[Any] = ["alice"]
+            where = filtersql.render(parse_filter(raw), params, "alice", indexed=indexed)  # type: ignore[arg-type]
+            sqls.add(where)
+            got = sorted(
+                r[0] for r in conn.execute(f"SELECT m.id FROM memories m WHERE m.user_id = ? AND {where}", params)
+            )
+            assert got == expected, (raw, indexed)
+        assert len(sqls) == 2, raw  # the two ways really are two
+        page = store.list_memories("alice", MemoryQuery(filter=parse_filter(raw), limit=1000))
+        assert sorted(m.id for m in page.items) == expected, raw
+    store.close()

@@ -12,29 +12,50 @@ from remember.models import normalize_tag
 TAGS_OF_M = "SELECT 1 FROM memory_tags t WHERE t.user_id = m.user_id AND t.memory_id = m.id"
 
 
-def tags_condition(c: Condition, params: list[Any], mark: str, storable: Callable[[str], bool]) -> str:
+def tags_condition(
+    c: Condition, params: list[Any], mark: str, storable: Callable[[str], bool], user_id: str | None = None
+) -> str:
     """SQL for a ``tags`` condition of the memory ``m``; ``mark`` is the backend's placeholder.
 
-    A tag the backend could never store (``storable`` false) is on no memory.
+    With ``user_id`` the tagged memories are one uncorrelated set read from the tag index, best
+    when the query is driven by the matches (a rare tag among a million memories: a few ms instead
+    of a probe per memory); without it, a lookup per memory examined, best when few are. Both mean
+    the same. A tag the backend could never store (``storable`` false) is on no memory.
     """
-    if c.op == "exists":
-        return f"({'' if c.value else 'NOT '}EXISTS ({TAGS_OF_M}))"
-    given = c.value if isinstance(c.value, tuple) else (c.value,)
+    given = () if c.op == "exists" else c.value if isinstance(c.value, tuple) else (c.value,)
     values = [normalize_tag(v) for v in given if storable(v)]
-    if len(values) < len(given) and c.op == "all":
+    if c.op == "all" and len(values) < len(given):
         return "(1 = 0)"
-    if not values:
+    if c.op != "exists" and not values:
         return "(1 = 1)" if c.op == "none" else "(1 = 0)"
+    negate = "NOT " if c.op == "none" or (c.op == "exists" and not c.value) else ""
+    if user_id is not None:
+        return f"({negate}m.id IN ({_tagged(c.op, values, params, mark, user_id)}))"
     params.extend(values)
     marks = ", ".join(mark for _ in values)
+    if c.op == "exists":
+        return f"({negate}EXISTS ({TAGS_OF_M}))"
     if c.op == "all":
         params.append(len(set(values)))
         return (
             "((SELECT count(DISTINCT t.tag) FROM memory_tags t "
             f"WHERE t.user_id = m.user_id AND t.memory_id = m.id AND t.tag IN ({marks})) = {mark})"
         )
-    negate = "NOT " if c.op == "none" else ""
     return f"({negate}EXISTS ({TAGS_OF_M} AND t.tag IN ({marks})))"
+
+
+def _tagged(op: str, values: list[str], params: list[Any], mark: str, user_id: str) -> str:
+    """The ids of the user's memories with any (``all``: every one) of ``values`` (``exists``: any tag)."""
+    params.append(user_id)
+    sql = f"SELECT t.memory_id FROM memory_tags t WHERE t.user_id = {mark}"
+    if op == "exists":
+        return sql
+    params.extend(values)
+    sql += f" AND t.tag IN ({', '.join(mark for _ in values)})"
+    if op == "all":
+        params.append(len(set(values)))
+        sql += f" GROUP BY t.memory_id HAVING count(DISTINCT t.tag) = {mark}"
+    return sql
 
 
 _COMPARE = {"eq": "=", "ne": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}

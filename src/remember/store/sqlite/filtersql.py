@@ -26,7 +26,8 @@ def render(tree: Filter, params: list[Any], user_id: str, *, indexed: bool = Tru
     ``indexed`` answers structured-content conditions from the value index (best when
     the query is driven by the matching rows: counts, selective filters); without it
     they read each memory's JSON (best when few memories are examined: an early-stopping
-    ordered page, full-text candidates). Both mean exactly the same.
+    ordered page, full-text candidates); tag conditions likewise read the tag index
+    once or look each memory's tags up. Both mean exactly the same.
     """
     if isinstance(tree, AllOf):
         return _join(tree.parts, " AND ", "1", params, user_id, indexed)
@@ -45,7 +46,7 @@ def _join(parts: tuple[Filter, ...], glue: str, empty: str, params: list[Any], u
 
 def _condition(c: Condition, params: list[Any], user_id: str, indexed: bool) -> str:
     if c.kind == "tags":
-        return tags_condition(c, params, "?", lambda _: True)
+        return tags_condition(c, params, "?", lambda _: True, user_id if indexed else None)
     if c.kind == "links":
         return links_condition(c, params, "?")
     if c.kind == "json":
