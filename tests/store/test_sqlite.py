@@ -94,3 +94,30 @@ def test_a_failed_commit_leaves_the_connection_usable(tmp_path: Path) -> None:
         conn.execute("INSERT INTO preferences VALUES ('u', 'search.default_limit', '5', 'now')")
     assert store.get_preferences("u") == {"search.default_limit": 5}
     store.close()
+
+
+def test_a_backend_must_bring_exactly_the_steps_the_schema_does_not_share() -> None:
+    from remember.store.sql import schema
+    from remember.store.sql.migrations import backend_steps
+    from remember.store.sqlite.dialect import DIALECT
+    from remember.store.sqlite.migrations import TYPES, run_script
+
+    unshared = {name: (lambda conn: None) for name, script in schema.STEPS if script is None}
+    assert [name for name, _ in backend_steps(TYPES, run_script, DIALECT, unshared)] == [n for n, _ in schema.STEPS]
+    missing = dict(list(unshared.items())[1:])
+    with pytest.raises(ValueError, match="its own steps"):
+        backend_steps(TYPES, run_script, DIALECT, missing)
+    with pytest.raises(ValueError, match="its own steps"):
+        backend_steps(TYPES, run_script, DIALECT, {**unshared, "0099_unknown": lambda conn: None})
+
+
+def test_each_shared_step_runs_in_the_backends_column_types(tmp_path: Path) -> None:
+    """Both backends render the same shared scripts; SQLite's rendering keeps its own types."""
+    path = tmp_path / "r.db"
+    open_store(str(path)).close()
+    with sqlite3.connect(path) as conn:
+        (tags,) = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'relationship_tags'").fetchone()
+        (versions,) = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'template_versions'").fetchone()
+    assert "tag TEXT NOT NULL" in tags and tags.rstrip().endswith("WITHOUT ROWID")
+    assert "REFERENCES relationships (user_id, id) ON DELETE CASCADE" in tags
+    assert "REFERENCES templates (user_id, id) ON DELETE CASCADE" in versions and "$" not in versions
