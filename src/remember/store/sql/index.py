@@ -112,7 +112,10 @@ def _previous_nearby(s: Session, memory: Memory) -> str | None:
     found = s.one(
         "SELECT mi.memory_id, m.occurred_at FROM memory_index mi "
         "JOIN memories m ON m.user_id = mi.user_id AND m.id = mi.memory_id "
-        "WHERE mi.user_id = ? AND mi.conversation_id IS NULL AND mi.memory_id <> ? ORDER BY mi.seq DESC LIMIT 1",
+        "WHERE mi.user_id = ? AND mi.conversation_id IS NULL AND mi.memory_id <> ? "
+        # conversation_id is NULL in every row read; ordering by it too lets PostgreSQL walk the index
+        # backwards and stop at the first row, where ORDER BY seq alone reads and sorts them all.
+        "ORDER BY mi.conversation_id DESC, mi.seq DESC LIMIT 1",
         (memory.user_id, memory.id),
     )
     if found is None or abs(s.dialect.from_moment(found[1]) - memory.occurred_at) > IMPLICIT_GAP:
