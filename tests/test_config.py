@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from remember.config import Settings
+from remember.config import VECTOR_INDEX_MIN, Settings
 from remember.errors import ConfigError
 
 
@@ -48,13 +48,18 @@ def test_an_empty_database_flag_is_refused(tmp_path: Path) -> None:
         Settings.from_env({"REMEMBER_HOME": str(tmp_path)}, database_url="")
 
 
-def test_the_approximate_vector_index_is_off_unless_asked_for(tmp_path: Path) -> None:
-    assert Settings.from_env({"REMEMBER_HOME": str(tmp_path)}).vector_index_min is None
+def test_the_approximate_vector_index_serves_large_users_unless_turned_off(tmp_path: Path) -> None:
+    assert Settings.from_env({"REMEMBER_HOME": str(tmp_path)}).vector_index_min == VECTOR_INDEX_MIN == 150_000
     asked = Settings.from_env({"REMEMBER_HOME": str(tmp_path), "REMEMBER_VECTOR_INDEX_MIN": "200000"})
     assert asked.vector_index_min == 200_000
+    for off in ("off", " OFF "):
+        assert (
+            Settings.from_env({"REMEMBER_HOME": str(tmp_path), "REMEMBER_VECTOR_INDEX_MIN": off}).vector_index_min
+            is None
+        )
 
 
 @pytest.mark.parametrize("value", ["lots", "10", "2.5", "-1"])
 def test_a_bad_vector_index_minimum_says_what_to_give(tmp_path: Path, value: str) -> None:
-    with pytest.raises(ConfigError, match=r"REMEMBER_VECTOR_INDEX_MIN=.*a whole number from 1000"):
+    with pytest.raises(ConfigError, match=r"REMEMBER_VECTOR_INDEX_MIN=.*a whole number from 1000 .*, or off"):
         Settings.from_env({"REMEMBER_HOME": str(tmp_path), "REMEMBER_VECTOR_INDEX_MIN": value})

@@ -9,7 +9,8 @@
 | ``REMEMBER_EMBEDDER_MODEL``, ``REMEMBER_EMBEDDER_URL``, ``REMEMBER_EMBEDDER_API_KEY`` | unset |
 | ``REMEMBER_LOG_LEVEL``     | ``WARNING``                               |
 | ``REMEMBER_TRUST_LEVEL``   | ``1`` (the stdio server's trust level)    |
-| ``REMEMBER_VECTOR_INDEX_MIN`` | unset (exact vector search; SQLite: approximate from N memories) |
+| ``REMEMBER_VECTOR_INDEX_MIN`` | ``150000`` (SQLite: memories past which a user is searched |
+|                            | through an approximate index; ``off``: exact search for all) |
 
 The HTTP server's settings are ``HttpSettings``.
 """
@@ -25,6 +26,10 @@ from pathlib import Path
 from remember.errors import ConfigError, excerpt
 
 DEFAULT_USER = "local"
+# Past this many memories, a SQLite user's vectors are searched through an approximate index:
+# exact search over an in-memory matrix costs ~6 ms and 150 MB per 100,000 vectors, the index
+# ~1 ms and 50 MB of file, read only where searches touch it (docs/search.md#vectors-at-scale).
+VECTOR_INDEX_MIN = 150_000
 USER_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -40,7 +45,7 @@ class Settings:
     embedder_api_key: str | None = None
     log_level: str = "WARNING"
     trust_level: float = 1.0
-    vector_index_min: int | None = None  # SQLite: users with this many memories use the approximate index
+    vector_index_min: int | None = VECTOR_INDEX_MIN  # SQLite: users with this many memories use the approximate index
     http: HttpSettings = field(default_factory=lambda: HttpSettings())  # noqa: PLW0108 - defined below
 
     @classmethod
@@ -67,7 +72,7 @@ class Settings:
             embedder_api_key=env.get("REMEMBER_EMBEDDER_API_KEY") or None,
             log_level=_log_level(env.get("REMEMBER_LOG_LEVEL", "WARNING")),
             trust_level=_number(env, "REMEMBER_TRUST_LEVEL", 1.0, 0.0, 1.0),
-            vector_index_min=_optional_whole(env, "REMEMBER_VECTOR_INDEX_MIN", 1_000, 10**9),
+            vector_index_min=_vector_index_min(env),
             http=HttpSettings.from_env(env),
         )
 
@@ -163,12 +168,15 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def _optional_whole(env: Mapping[str, str], name: str, low: int, high: int) -> int | None:
-    """A whole number from ``env`` in ``low..high``, or None when it is not set."""
-    raw = env.get(name)
-    if raw is None or raw.strip() == "":
+def _vector_index_min(env: Mapping[str, str]) -> int | None:
+    """REMEMBER_VECTOR_INDEX_MIN: a whole number of memories (1,000 or more), or ``off`` (None: exact search)."""
+    raw = env.get("REMEMBER_VECTOR_INDEX_MIN", "")
+    if raw.strip().lower() == "off":
         return None
-    return int(_number(env, name, low, low, high, whole=True))
+    try:
+        return int(_number(env, "REMEMBER_VECTOR_INDEX_MIN", VECTOR_INDEX_MIN, 1_000, 10**9, whole=True))
+    except ConfigError as exc:
+        raise ConfigError(f"{exc.message.removesuffix('.')}, or off (exact search for everyone).") from None
 
 
 def _number(

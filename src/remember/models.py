@@ -6,7 +6,7 @@ ones instead of mutating, the edges turn them into JSON with ``as_dict``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, Literal
@@ -16,6 +16,7 @@ from remember.clock import from_text, to_text
 DeletedMode = Literal["exclude", "include", "only"]
 SortField = Literal["created_at", "updated_at", "weight", "occurred_at"]
 HistoryAction = Literal["update", "delete", "restore"]
+Progress = Callable[[int, int], None]  # (done, total) of a long task: an import, a reindex, an index build
 
 
 @dataclass(frozen=True)

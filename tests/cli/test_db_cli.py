@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from remember.search.embedders import MiniLMEmbedder
+from remember.service import Services
+from remember.store import open_store
 from support import run, run_json
 
 
@@ -84,3 +87,33 @@ def test_bad_imports_say_which_line(
 def test_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "import", "/nonexistent/dump.jsonl")
     assert code == 1 and "Cannot open /nonexistent/dump.jsonl" in err
+
+
+def test_an_import_past_the_index_threshold_builds_the_vector_index(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    """A user imported past REMEMBER_VECTOR_INDEX_MIN finds their index built, not built by their first search;
+    `remember reindex` builds it again from the new vectors."""
+    source = Services.over(open_store(str(tmp_path / "big.db"), vector_index_min=None), embedder=embedder)
+    source.memories.create_many(
+        "local", [{"content": f"Note {i}: errand number {i} of the week"} for i in range(1_000)]
+    )
+    source.close()
+    dump = tmp_path / "big.jsonl"
+    run(capsys, "--db", str(tmp_path / "big.db"), "export", "-o", str(dump))
+    monkeypatch.setenv("REMEMBER_VECTOR_INDEX_MIN", "1000")
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    target = tmp_path / "target.db"
+    code, _, err = run(capsys, "--db", str(target), "import", str(dump))
+    assert code == 0 and "indexing vectors of local [" + "#" * 30 + "] 1000/1000" in err
+    (first,) = Path(str(target) + ".vectors").glob("*.usearch")
+    hits = run_json(capsys, "--db", str(target), "search", "errand number 517", "--alpha", "1")
+    assert hits["results"][0]["memory"]["content"].startswith("Note 517:")
+    code, _, err = run(capsys, "--db", str(target), "reindex")
+    assert code == 0 and "indexing vectors of local" in err
+    (second,) = Path(str(target) + ".vectors").glob("*.usearch")
+    assert second != first  # built again from the new vectors, the old file gone
+    monkeypatch.setenv("REMEMBER_VECTOR_INDEX_MIN", "off")
+    small = tmp_path / "exact.db"
+    assert run_json(capsys, "--db", str(small), "import", str(dump))["memories"] == 1_000
+    assert not Path(str(small) + ".vectors").exists()

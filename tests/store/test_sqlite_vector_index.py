@@ -12,12 +12,15 @@ import random
 import shutil
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from remember.config import VECTOR_INDEX_MIN
 from remember.filters import Filter, parse_filter
 from remember.models import DeletedMode
 from remember.search.embedders import MiniLMEmbedder
@@ -123,16 +126,94 @@ def test_below_the_threshold_no_index_is_made(services: Services, db: Path, embe
     assert _files(db) == []
 
 
-def test_by_default_every_user_is_searched_exactly(db: Path, embedder: MiniLMEmbedder) -> None:
+def test_by_default_users_below_the_threshold_are_searched_exactly(db: Path, embedder: MiniLMEmbedder) -> None:
     services = Services.over(open_store(str(db)), embedder=embedder)
     services.memories.create_many(USER, [{"content": t} for t in _texts(2 * SMALL)])
-    assert _store(services).vector_index_min is None
+    assert _store(services).vector_index_min == VECTOR_INDEX_MIN
     _store(services).vector_candidates(USER, _query(embedder, QUERIES[0]), filter=None, deleted="exclude", limit=5)
     assert _files(db) == [] and _store(services)._vectors is not None  # the exact in-memory path
     services.close()
     chosen = open_store(str(db), vector_index_min=SMALL)
     assert isinstance(chosen, SqliteStore) and chosen.vector_index_min == SMALL
     chosen.close()
+    exact = open_store(str(db), vector_index_min=None)
+    assert isinstance(exact, SqliteStore) and exact.build_vector_index(USER, 384) is False
+    exact.close()
+
+
+def test_a_large_user_is_searched_exactly_while_the_index_builds_apart(
+    services: Services, db: Path, embedder: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No search waits for a large build: it runs in a thread of its own while searches are exact."""
+    from remember.store.sqlite import approximate
+
+    monkeypatch.setattr(approximate, "BUILD_INLINE_AT", 10)  # 300 rows are "many"
+    store = _store(services)
+    started = threading.Event()
+    release = threading.Event()
+    build = ann.UserIndex.build
+
+    def held_build(self: ann.UserIndex, read_rows: ann.KeyedRows, progress: object = None) -> None:
+        started.set()
+        assert release.wait(60)
+        build(self, read_rows)
+
+    monkeypatch.setattr(ann.UserIndex, "build", held_build)
+    vector = _query(embedder, QUERIES[4])
+    during = store.vector_candidates(USER, vector, filter=None, deleted="exclude", limit=10)
+    assert started.wait(60) and _files(db) == []
+    assert store._vectors is not None and len(store._vectors._users) == 1  # answered by the exact matrix
+    assert during == _search(services, vector, exact=True)
+    made = services.memories.create(USER, {"content": "Piano lessons moved to Thursday evenings"})
+    release.set()
+    assert store._approximate is not None
+    (thread,) = store._approximate._builders.values()
+    thread.join(60)
+    assert len(_files(db)) == 1
+    _search(services, vector)
+    assert store._approximate.ready(USER, 384) and not store._vectors._users  # the matrix is dropped
+    _agree(services, vector)
+    assert made.id in _ids(_agree(services, _query(embedder, "piano lessons on Thursday"), limit=3))
+
+
+def test_closing_the_store_stops_a_background_build(
+    db: Path, embedder: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from remember.store.sqlite import approximate
+
+    monkeypatch.setattr(approximate, "BUILD_INLINE_AT", 10)
+    monkeypatch.setattr(approximate, "KEY_CHUNK", 16)  # many chunks: the build checks between them
+    services = _open(db, embedder)
+    services.memories.create_many(USER, [{"content": t} for t in _texts(300)])
+    store = _store(services)
+    reading = threading.Event()
+    rows = approximate.keyed_rows
+
+    def slow_rows(db_: object, user_id: str, after_seq: int) -> Iterator[list[tuple[int, int, bytes | None]]]:
+        for chunk in rows(db_, user_id, after_seq):  # type: ignore[arg-type]
+            reading.set()
+            time.sleep(0.05)
+            yield chunk
+
+    monkeypatch.setattr(approximate, "keyed_rows", slow_rows)
+    store.vector_candidates(USER, _query(embedder, QUERIES[0]), filter=None, deleted="exclude", limit=5)
+    assert reading.wait(60)
+    services.close()  # returns once the build has stopped
+    assert store._approximate is not None
+    assert not any(t.is_alive() for t in store._approximate._builders.values())
+    assert _files(db) == []  # a half-built graph is never written
+    assert not list(Path(str(db) + ".vectors").glob("*.tmp")) if Path(str(db) + ".vectors").exists() else True
+
+
+def test_an_explicit_build_makes_the_file_before_any_search(
+    services: Services, db: Path, embedder: MiniLMEmbedder
+) -> None:
+    store = _store(services)
+    seen: list[tuple[int, int]] = []
+    assert store.build_vector_index(USER, 384, lambda done, total: seen.append((done, total))) is True
+    assert len(_files(db)) == 1 and seen[-1] == (300, 300) and seen == sorted(seen)
+    assert store._approximate is not None and store._approximate.ready(USER, 384)
+    _agree(services, _query(embedder, QUERIES[5]))
 
 
 def test_recall_of_the_graph_alone(services: Services, embedder: MiniLMEmbedder) -> None:

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from typing import IO, Any
 
 from remember.cli import moving_commands, output
+from remember.cli.indexing import build_vector_indexes
 from remember.config import Settings
 from remember.errors import ValidationFailed
 from remember.service import Services
@@ -47,6 +48,7 @@ def load(services: Services, user: str, args: argparse.Namespace) -> None:
     refuse_existing(services.store, users)
     counts = import_records(services.store, services.indexer, records(), _progress("importing", total))
     output.progress_done()
+    build_vector_indexes(services, counts, quiet=args.json)
     _report(counts, args.json, "Imported")
 
 
@@ -88,10 +90,11 @@ def copy(settings: Settings, args: argparse.Namespace) -> None:
         users = [settings.user] if args.only_user else source.user_ids()
         refuse_existing(target.store, users)
         counts = import_records(target.store, target.indexer, export_records(source, users), _progress("copying"))
+        output.progress_done()
+        build_vector_indexes(target, counts, quiet=args.json)
     finally:
         source.close()
         target.close()
-    output.progress_done()
     _report(counts, args.json, "Copied")
 
 

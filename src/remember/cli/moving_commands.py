@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from remember.cli import output
+from remember.cli.indexing import build_vector_indexes
 from remember.errors import ValidationFailed
 from remember.service import Services
 from remember.service.moving import ImportReport, read, run
@@ -21,6 +22,8 @@ def load(services: Services, user: str, args: argparse.Namespace) -> None:
         services.memories, services.relationships, user, args.source, parsed, dry_run=args.dry_run, progress=_bar
     )
     output.progress_done()
+    if report.created and not args.dry_run:
+        build_vector_indexes(services, [user], quiet=args.json)
     if args.json:
         output.emit(report.as_dict())
     else:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from remember.errors import ConfigError, StoreError
-from remember.models import IndexEntry, Memory
+from remember.models import IndexEntry, Memory, Progress
 from remember.search import text
 from remember.store import IndexMaintenance
 
@@ -56,6 +56,13 @@ class Indexer:
         assert self.embedder is not None
         # One call: the embedder sorts by length and batches itself, so padding stays small.
         return [row.astype("<f4").tobytes() for row in self.embedder.embed(list(texts))]
+
+    def build_vector_index(self, user_id: str, progress: Progress | None = None) -> bool:
+        """After a bulk write (an import, a reindex): the user's approximate vector index built now,
+        in bulk, where their searches use one, so that no search waits for it; False where none is."""
+        if self.state() != "ready":
+            return False
+        return self.store.build_vector_index(user_id, self.dimension, progress)
 
     def query_vector(self, query: str) -> Any:
         """The unit vector of a query, or ConfigError saying why semantic search cannot run."""

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from remember.errors import RememberError
-from remember.models import Memory
+from remember.models import Memory, Progress
 from remember.service.indexer import Indexer
 from remember.service.templates import TemplateService, UserTemplates
 from remember.store import Store
@@ -13,7 +11,6 @@ from remember.templates import render_text
 
 BATCH = 256
 RETRIES = 5  # rounds for memories changed while their batch was embedded (each change indexed itself anyway)
-Progress = Callable[[int, int], None]
 
 
 def reindex(store: Store, indexer: Indexer, templates: TemplateService, progress: Progress | None = None) -> int:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -28,6 +28,7 @@ from remember.models import (
     Memory,
     MemoryQuery,
     PreferenceChange,
+    Progress,
     Relationship,
     SuggestionEvent,
     TemplateRecord,
@@ -48,7 +49,6 @@ FORMAT_VERSION = 1
 PAGE = 500
 PART = 500  # memories written per transaction of an import
 Record = dict[str, Any]
-Progress = Callable[[int, int], None]
 
 
 def export_records(store: Store, users: Sequence[str] | None = None) -> Iterator[Record]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from remember.config import VECTOR_INDEX_MIN
 from remember.errors import ConfigError, excerpt
 from remember.store.protocols import (
     AnalyticsStore,
@@ -43,13 +44,14 @@ __all__ = [
 _POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
-def open_store(url: str, *, vector_index_min: int | None = None) -> Store:
+def open_store(url: str, *, vector_index_min: int | None = VECTOR_INDEX_MIN) -> Store:
     """Open (and migrate) the database at ``url``.
 
     ``sqlite:///relative.db``, ``sqlite:////absolute/path.db`` or a plain file path
     select the embedded SQLite backend; ``postgresql://...`` (or ``postgres://...``)
     selects PostgreSQL. ``vector_index_min``: on SQLite, users with at least that many
-    memories are searched through the approximate vector index (None: exact for everyone).
+    memories are searched through the approximate vector index (default ``VECTOR_INDEX_MIN``;
+    None: exact for everyone).
     """
     if is_postgres_url(url):
         _require_postgres_drivers()

@@ -31,6 +31,7 @@ from remember.models import (
     MomentColumn,
     Page,
     PreferenceChange,
+    Progress,
     Relationship,
     RelationshipChange,
     RelationshipQuery,
@@ -192,6 +193,11 @@ class IndexMaintenance(Protocol):
 
     def count_memories(self) -> int:
         """How many memories the database holds, all users."""
+
+    def build_vector_index(self, user_id: str, dimension: int, progress: Progress | None = None) -> bool:
+        """After a bulk write: build the user's approximate vector index now, in bulk, where their
+        searches use one that the backend keeps apart (SQLite past ``REMEMBER_VECTOR_INDEX_MIN``),
+        so that no search waits for it; False where there is nothing to build."""
 
 
 class SuggestionLog(Protocol):

@@ -10,11 +10,9 @@ running it again.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from remember.access import trust_level
 from remember.errors import NotFound, StoreError, ValidationFailed
-from remember.models import Memory
+from remember.models import Memory, Progress
 from remember.service import dedup
 from remember.service.memories import MemoryService
 from remember.service.moving.linking import relate
@@ -24,7 +22,6 @@ from remember.store.sql.fingerprint import content_hash
 
 PART = 500
 EXAMPLES = 5
-Progress = Callable[[int, int], None]
 Prepared = tuple[Memory, str | None]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from remember.models import Progress
 from remember.store.postgres.connection import Connection, Database
 from remember.store.postgres.dialect import DIALECT
 from remember.store.postgres.filtersql import choose_fold_collation
@@ -51,6 +52,10 @@ class PostgresStore(
 
     def close(self) -> None:
         self.db.close()
+
+    def build_vector_index(self, user_id: str, dimension: int, progress: Progress | None = None) -> bool:  # noqa: ARG002
+        """Nothing to build: PostgreSQL keeps its HNSW index up to date as rows are written."""
+        return False
 
 
 def _ensure_vector_index(conn: Connection, pgvector: tuple[int, ...]) -> None:

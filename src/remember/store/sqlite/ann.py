@@ -64,16 +64,20 @@ class UserIndex:
 
     # keeping up with the database
 
-    def refresh(self, read_rows: KeyedRows, max_seq: int) -> None:
-        """Open (or rebuild) the file if needed, then read the rows changed since."""
+    def refresh(self, read_rows: KeyedRows, max_seq: int) -> bool:
+        """Open the newest usable file if none is open, then read the rows changed since; False when
+        there is no usable file (``build`` makes one)."""
         if self.base is None or self.base_seq > max_seq:
-            self._open(read_rows, max_seq)
+            self._open(max_seq)
+        if self.base is None:
+            return False
         for chunk in read_rows(self.seq):
             self._apply(chunk)
         if len(self.delta) > FOLD_AT:
             self._fold()
+        return True
 
-    def _open(self, read_rows: KeyedRows, max_seq: int) -> None:
+    def _open(self, max_seq: int) -> None:
         self.base, self.base_seq, self.delta, self._stacked = None, 0, {}, None
         found = self._newest_file()
         if found is not None:
@@ -81,16 +85,15 @@ class UserIndex:
             index = _view(path, self.dimension)
             if index is not None and seq <= max_seq:
                 self.base, self.base_seq, self._mapped = index, seq, True
-        if self.base is None:
-            self._build(read_rows)
         self.seq = self.base_seq
 
-    def _build(self, read_rows: KeyedRows) -> None:
-        """A new file from every row of the database."""
+    def build(self, read_rows: KeyedRows, progress: Callable[[int], None] | None = None) -> None:
+        """A new file from every row of the database, built in bulk and opened (``progress``: rows
+        read so far). Where no file can be written (a read-only place) the index stays in memory."""
         import numpy as np
 
         index = _new_index(self.dimension)
-        seq = 0
+        seq = done = 0
         for chunk in read_rows(0):
             keys, vectors = [], []
             for key, row_seq, data in chunk:
@@ -100,7 +103,11 @@ class UserIndex:
                     vectors.append(np.frombuffer(data, dtype=np.float32))
             if keys:
                 _add(index, keys, np.vstack(vectors))
-        self.base, self.base_seq = self._save(index, seq), seq
+            done += len(chunk)
+            if progress is not None:
+                progress(done)
+        saved = self._save(index, seq)
+        self.base, self.base_seq, self.seq, self.delta, self._stacked = saved, seq, seq, {}, None
 
     def _fold(self) -> None:
         """Write the delta into a new file, so that the next process starts with it."""

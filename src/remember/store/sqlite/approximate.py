@@ -11,10 +11,11 @@ reach until enough pass, falling back to exact search over the filtered ids.
 from __future__ import annotations
 
 import threading
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from remember.errors import StoreError
 from remember.models import DeletedMode
 from remember.store.sqlite.ann import UserIndex
 from remember.store.sqlite.connection import Database
@@ -25,6 +26,7 @@ WIDEN = 4  # each further round asks this many times more
 MAX_REACH = 20_000  # past this, exact search over the allowed memories
 ID_CHUNK = 500  # ids per IN (...) list
 KEY_CHUNK = 8_192  # rows read at a time when an index is built or caught up
+BUILD_INLINE_AT = 20_000  # a user with more rows than this gets their index built in the background
 
 
 def index_directory(db: Database) -> Path | None:
@@ -33,23 +35,34 @@ def index_directory(db: Database) -> Path | None:
 
 
 class ApproximateSearch:
-    """The approximate path of ``SearchTables``: one ``UserIndex`` per user, caught up on every search."""
+    """The approximate path of ``SearchTables``: one ``UserIndex`` per user, caught up on every search.
+
+    A user without a usable index file gets one built: within the search when they have at most
+    ``BUILD_INLINE_AT`` rows, else by a background thread while their searches are answered
+    exactly (``nearest`` returns None), so no search waits minutes for a build. ``build`` makes
+    one in the foreground, as an import does once it has written.
+    """
 
     def __init__(self, db: Database, directory: Path) -> None:
         self.db = db
         self.directory = directory
         self._indexes: dict[tuple[str, int], UserIndex] = {}
         self._lock = threading.Lock()
+        self._builders: dict[tuple[str, int], threading.Thread] = {}
+        self._closing = threading.Event()
 
     def nearest(
         self, user_id: str, vector: bytes, allowed: set[str] | None, deleted: DeletedMode, limit: int, total: int
-    ) -> list[tuple[str, float]]:
-        """The ``limit`` memories closest to ``vector`` among ``allowed`` (None: any) in the ``deleted`` mode."""
+    ) -> list[tuple[str, float]] | None:
+        """The ``limit`` memories closest to ``vector`` among ``allowed`` (None: any) in the ``deleted`` mode;
+        None while the user's index is being built (search exactly meanwhile)."""
         if allowed is not None and len(allowed) <= EXACT_AT_MOST:
             return exact(self.db, user_id, vector, allowed, limit)
         reach = max(FIRST_REACH, WIDEN * limit)
         while True:
-            keys = self._proposed(user_id, vector, reach)
+            keys = self._proposed(user_id, vector, reach, total)
+            if keys is None:
+                return None
             passing = [
                 (memory_id, score)
                 for memory_id, score, is_deleted in rescored(self.db, user_id, vector, keys)
@@ -61,14 +74,84 @@ class ApproximateSearch:
             if reach > MAX_REACH:
                 return exact(self.db, user_id, vector, allowed or selected(self.db, user_id, deleted), limit)
 
-    def _proposed(self, user_id: str, vector: bytes, count: int) -> list[int]:
+    def ready(self, user_id: str, dimension: int) -> bool:
+        """Whether the user's index is usable (opened and caught up if it was not)."""
+        with self._lock:
+            index = self._index(user_id, dimension)
+            return index.refresh(lambda seq: keyed_rows(self.db, user_id, seq), max_seq(self.db, user_id))
+
+    def build(self, user_id: str, dimension: int, progress: Callable[[int], None] | None = None) -> None:
+        """Build the user's index from the database now, in bulk, and open it."""
+        fresh = UserIndex(self.directory, user_id, dimension)
+        fresh.build(lambda seq: keyed_rows(self.db, user_id, seq), progress)
+        with self._lock:
+            self._indexes[user_id, dimension] = fresh
+
+    def close(self) -> None:
+        """Stop background builds (their half-built graphs are dropped, nothing is written)."""
+        self._closing.set()
+        for thread in list(self._builders.values()):
+            thread.join()
+
+    def _proposed(self, user_id: str, vector: bytes, count: int, total: int) -> list[int] | None:
         dimension = len(vector) // 4
         with self._lock:
-            index = self._indexes.get((user_id, dimension))
-            if index is None:
-                index = self._indexes[user_id, dimension] = UserIndex(self.directory, user_id, dimension)
+            index = self._index(user_id, dimension)
+            if index.refresh(lambda seq: keyed_rows(self.db, user_id, seq), max_seq(self.db, user_id)):
+                return index.search(vector, count)
+            if total > BUILD_INLINE_AT:
+                self._build_aside(user_id, dimension)
+                return None
+        self.build(user_id, dimension)
+        with self._lock:
+            index = self._index(user_id, dimension)
             index.refresh(lambda seq: keyed_rows(self.db, user_id, seq), max_seq(self.db, user_id))
             return index.search(vector, count)
+
+    def _index(self, user_id: str, dimension: int) -> UserIndex:
+        """The user's ``UserIndex`` (called under the lock)."""
+        index = self._indexes.get((user_id, dimension))
+        if index is None:
+            index = self._indexes[user_id, dimension] = UserIndex(self.directory, user_id, dimension)
+        return index
+
+    def _build_aside(self, user_id: str, dimension: int) -> None:
+        """Start a background build of the user's index, unless one is running (called under the lock)."""
+        key = (user_id, dimension)
+        running = self._builders.get(key)
+        if (running is not None and running.is_alive()) or self._closing.is_set():
+            return
+        thread = threading.Thread(
+            target=self._build_apart, args=(user_id, dimension), name=f"vector-index-{len(self._builders)}", daemon=True
+        )
+        self._builders[key] = thread
+        thread.start()
+
+    def _build_apart(self, user_id: str, dimension: int) -> None:
+        """A build on a connection of its own: the store's connection stays free for searches and writes."""
+        try:
+            own = Database(self.db.path)
+        except StoreError:
+            return  # searches stay exact; the next one tries again
+        try:
+            fresh = UserIndex(self.directory, user_id, dimension)
+            fresh.build(lambda seq: self._until_closed(keyed_rows(own, user_id, seq)))
+        except (StoreError, _Closing):
+            return
+        finally:
+            own.close()
+        with self._lock:
+            self._indexes[user_id, dimension] = fresh
+
+    def _until_closed(self, rows: Iterator[list[tuple[int, int, bytes | None]]]) -> Iterator[list[Any]]:
+        for chunk in rows:
+            if self._closing.is_set():
+                raise _Closing
+            yield chunk
+
+
+class _Closing(Exception):
+    """The store is closing: a background build stops."""
 
 
 def _keeps(deleted: DeletedMode, is_deleted: bool) -> bool:

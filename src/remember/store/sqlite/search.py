@@ -9,9 +9,10 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from remember.config import VECTOR_INDEX_MIN
 from remember.errors import NotFound
 from remember.filters import Filter
-from remember.models import DeletedMode, IndexEntry, Memory, VectorRow
+from remember.models import DeletedMode, IndexEntry, Memory, Progress, VectorRow
 from remember.store.sql.index import IndexTables, conversation_of, previous_in_conversation
 from remember.store.sql.session import Session
 from remember.store.sqlite import approximate, filtersql
@@ -56,9 +57,9 @@ class SearchTables(IndexTables):
     _vectors: VectorCache | None = None
     _approximate: approximate.ApproximateSearch | None = None
     # Users with at least this many indexed memories are searched through an approximate
-    # index (store/sqlite/ann.py); None (the default): exact search for everyone. Set by
+    # index (store/sqlite/ann.py); None: exact search for everyone. Set by
     # REMEMBER_VECTOR_INDEX_MIN (measured: docs/search.md#vectors-at-scale).
-    vector_index_min: int | None = None
+    vector_index_min: int | None = VECTOR_INDEX_MIN
     _stem_cache: dict[str, str]
 
     # the hooks of shared writes (store/sql/memories.py), inside the memory's transaction
@@ -241,17 +242,31 @@ class SearchTables(IndexTables):
         search = self._approximate_for(user_id)
         if search is not None:
             allowed = None if filter is None and deleted != "only" else self._matching_ids(user_id, filter, deleted)
-            return search.nearest(user_id, vector, allowed, deleted, limit, self._indexed_total(user_id))
-        snap = self._snapshot(user_id, len(vector) // 4)
+            found = search.nearest(user_id, vector, allowed, deleted, limit, self._indexed_total(user_id))
+            if found is not None:
+                self._drop_matrix(user_id)
+                return found
+        snap = self._snapshot(user_id, len(vector) // 4)  # exact: the index is being built, or not wanted
         scores = snap.scores(vector)
         allowed = snap.live(deleted) if filter is None else snap.rows_of(self._matching_ids(user_id, filter, deleted))
         return snap.top(scores, allowed, limit)
 
     def cosines(self, user_id: str, vector: bytes, memory_ids: Sequence[str]) -> dict[str, float]:
         """The cosine between ``vector`` and each of these memories that has a vector."""
-        if self._approximate_for(user_id) is not None:  # the user's matrix is never loaded
+        if self._approximate_for(user_id) is not None:  # read from the database: no matrix loaded for these
             return approximate.cosines(self.db, user_id, vector, memory_ids)
         return self._snapshot(user_id, len(vector) // 4).pick(vector, memory_ids)
+
+    def build_vector_index(self, user_id: str, dimension: int, progress: Progress | None = None) -> bool:
+        """Build the user's approximate vector index now, in bulk, if their searches will use one;
+        False if they will not (too few memories, or exact search asked for)."""
+        search = self._approximate_for(user_id)
+        if search is None:
+            return False
+        total = self._count_indexed(user_id)
+        search.build(user_id, dimension, None if progress is None else lambda done: progress(done, total))
+        self._drop_matrix(user_id)
+        return True
 
     def _approximate_for(self, user_id: str) -> approximate.ApproximateSearch | None:
         """The approximate path, when the user has enough memories and the database is a file."""
@@ -263,6 +278,16 @@ class SearchTables(IndexTables):
                 return None
             self._approximate = approximate.ApproximateSearch(self.db, directory)
         return self._approximate
+
+    def _drop_matrix(self, user_id: str) -> None:
+        """Forget the user's in-memory matrix: their searches go through the index from now on."""
+        if self._vectors is not None:
+            self._vectors.drop(user_id)
+
+    def close_search(self) -> None:
+        """Stop what runs in the background (index builds)."""
+        if self._approximate is not None:
+            self._approximate.close()
 
     def _snapshot(self, user_id: str, dimension: int) -> Snapshot:
         cache = self._vectors

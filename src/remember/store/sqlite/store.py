@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
+from remember.config import VECTOR_INDEX_MIN
 from remember.models import IndexEntry, Memory
 from remember.store.sql.analytics import AnalyticsTables
 from remember.store.sql.preferences import PreferenceTables
@@ -26,7 +27,7 @@ BULK = 500  # a batch this large refreshes the planner's statistics
 class SqliteStore(
     RelationshipSearch, TransferTables, AnalyticsTables, PreferenceTables, TokenTables, ListingTables, SearchTables
 ):
-    def __init__(self, path: str, *, url: str | None = None, vector_index_min: int | None = None) -> None:
+    def __init__(self, path: str, *, url: str | None = None, vector_index_min: int | None = VECTOR_INDEX_MIN) -> None:
         self.url = url or f"sqlite:///{path}"
         self.vector_index_min = vector_index_min
         self.dialect = DIALECT
@@ -42,6 +43,7 @@ class SqliteStore(
             raise
 
     def close(self) -> None:
+        self.close_search()
         self.db.close()
 
     def _migrate(self, path: str) -> None:

@@ -158,6 +158,11 @@ class VectorCache:
             self._evict()
             return vectors.snapshot()
 
+    def drop(self, user_id: str) -> None:
+        """Forget one user's matrix (it is loaded again if they are searched exactly again)."""
+        with self._lock:
+            self._users.pop(user_id, None)
+
     def _evict(self) -> None:
         total = sum(len(v.ids) for v in self._users.values())
         while total > self.budget and len(self._users) > 1:
