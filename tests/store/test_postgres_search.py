@@ -117,6 +117,57 @@ def test_a_recorded_dimension_gets_its_hnsw_index_and_a_new_one_replaces_it(pg: 
     assert pg.index_settings() == {"embedding_model": "b", "embedding_dimension": "3072"}
 
 
+def _hnsw_indexes(store: PostgresStore) -> list[str]:
+    found = rows(store.db.target.conninfo, "SELECT indexname FROM pg_indexes WHERE tablename = 'memory_vectors'")
+    return sorted(n for (n,) in found if n.startswith("memory_vectors_hnsw_"))
+
+
+def test_a_bulk_load_that_doubles_the_vectors_builds_the_hnsw_index_at_its_end(
+    pg: PostgresStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from remember.store.postgres import bulk
+
+    monkeypatch.setattr(bulk, "REBUILD_AT_LEAST", 100)
+    vectors = clustered(400, seed=4)
+    fill(pg, vectors[:100])
+    with pg.bulk_vectors(50) as set_aside:  # too few: the index stays and grows row by row
+        assert set_aside is False and _hnsw_indexes(pg) == ["memory_vectors_hnsw_384"]
+    with pg.bulk_vectors(300) as set_aside:
+        assert set_aside is True and _hnsw_indexes(pg) == []
+        made = [(memory(i), IndexEntry(f"memory {i}", "1 March 2026", vectors[i].tobytes())) for i in range(100, 400)]
+        pg.insert_memories(made)
+        during = pg.vector_candidates("alice", vectors[7].tobytes(), filter=None, deleted="exclude", limit=10)
+        assert positions(during) == exact_top(vectors, vectors[7], 10)  # exact meanwhile, never wrong
+    assert _hnsw_indexes(pg) == ["memory_vectors_hnsw_384"]
+    assert "Index Scan using memory_vectors_hnsw_384" in plan(pg, vectors[7].tobytes())
+    after = pg.vector_candidates("alice", vectors[7].tobytes(), filter=None, deleted="exclude", limit=10)
+    assert len(set(positions(after)) & set(exact_top(vectors, vectors[7], 10))) >= 9
+
+
+def test_a_failed_bulk_load_still_builds_the_index_and_a_missing_one_is_built_on_open(
+    pg: PostgresStore, postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from remember.store.postgres import bulk
+
+    monkeypatch.setattr(bulk, "REBUILD_AT_LEAST", 10)
+    pg.set_index_settings({"embedding_model": "test", "embedding_dimension": str(DIMENSION)})
+    seen: list[list[str]] = []
+
+    def failing_import() -> None:
+        with pg.bulk_vectors(1_000):
+            seen.append(_hnsw_indexes(pg))
+            raise RuntimeError("the import failed")
+
+    with pytest.raises(RuntimeError):
+        failing_import()
+    assert seen == [[]] and _hnsw_indexes(pg) == ["memory_vectors_hnsw_384"]
+    with psycopg.connect(postgres_url, autocommit=True) as conn:  # as a process killed during a load leaves it
+        conn.execute("DROP INDEX memory_vectors_hnsw_384")
+    again = open_store(postgres_url)
+    assert _hnsw_indexes(pg) == ["memory_vectors_hnsw_384"]
+    again.close()
+
+
 def test_semantic_search_uses_the_hnsw_index_and_recalls_what_exact_search_finds(pg: PostgresStore) -> None:
     vectors = clustered(2000, seed=1)
     fill(pg, vectors)

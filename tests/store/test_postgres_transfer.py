@@ -71,3 +71,35 @@ def test_sqlite_to_postgres_and_back(
         assert arrived.store.index_settings()["embedding_dimension"] == "384"
     finally:
         arrived.close()
+
+
+def test_a_large_copy_builds_the_hnsw_index_once_at_its_end(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    postgres_url: str,
+    embedder: MiniLMEmbedder,
+) -> None:
+    import sys
+
+    import psycopg
+
+    from remember.store.postgres import bulk
+
+    source = f"sqlite:///{tmp_path / 'source.db'}"
+    services = Services.over(open_store(source), TickingClock(), embedder)
+    services.memories.create_many("alice", [{"content": f"errand {i} of the week"} for i in range(30)])
+    services.close()
+    monkeypatch.setattr(bulk, "REBUILD_AT_LEAST", 10)  # 30 memories are "large"
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    code = main(["db", "copy", source, postgres_url])
+    _, err = capsys.readouterr()
+    assert code == 0 and "building the vector index of about 30 memories" in err
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        names = [r[0] for r in conn.execute("SELECT indexname FROM pg_indexes WHERE tablename = 'memory_vectors'")]
+    assert "memory_vectors_hnsw_384" in names
+    arrived = Services.over(open_store(postgres_url), TickingClock(), embedder)
+    try:
+        assert arrived.search.search("alice", "errand 17", alpha=1.0).hits[0].memory.content == "errand 17 of the week"
+    finally:
+        arrived.close()

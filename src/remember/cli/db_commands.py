@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from typing import IO, Any
 
 from remember.cli import moving_commands, output
-from remember.cli.indexing import build_vector_indexes
+from remember.cli.indexing import build_vector_indexes, bulk_vectors
 from remember.config import Settings
 from remember.errors import ValidationFailed
 from remember.service import Services
@@ -46,8 +46,9 @@ def load(services: Services, user: str, args: argparse.Namespace) -> None:
             users.add(r["user_id"])
             total += r.get("kind") == "memory"
     refuse_existing(services.store, users)
-    counts = import_records(services.store, services.indexer, records(), _progress("importing", total))
-    output.progress_done()
+    with bulk_vectors(services, total, quiet=args.json):
+        counts = import_records(services.store, services.indexer, records(), _progress("importing", total))
+        output.progress_done()
     build_vector_indexes(services, counts, quiet=args.json)
     _report(counts, args.json, "Imported")
 
@@ -89,8 +90,9 @@ def copy(settings: Settings, args: argparse.Namespace) -> None:
     try:
         users = [settings.user] if args.only_user else source.user_ids()
         refuse_existing(target.store, users)
-        counts = import_records(target.store, target.indexer, export_records(source, users), _progress("copying"))
-        output.progress_done()
+        with bulk_vectors(target, source.count_memories(), quiet=args.json):
+            counts = import_records(target.store, target.indexer, export_records(source, users), _progress("copying"))
+            output.progress_done()
         build_vector_indexes(target, counts, quiet=args.json)
     finally:
         source.close()

@@ -7,7 +7,8 @@ the server's first search finds it ready instead of starting a build of its own.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
 from remember.cli import output
 from remember.service import Services
@@ -26,3 +27,16 @@ def build_vector_indexes(services: Services, users: Iterable[str], *, quiet: boo
     if built and not quiet:
         output.progress_done()
     return built
+
+
+@contextmanager
+def bulk_vectors(services: Services, expected: int, *, quiet: bool = False) -> Iterator[None]:
+    """A bulk write of about ``expected`` memories; a shared vector index set aside for it is built at its
+    end (PostgreSQL), said on stderr since that takes a while."""
+    services.indexer.state()  # a new database records its embedder (and makes its index) before the load
+    with services.store.bulk_vectors(expected) as set_aside:
+        yield
+        if set_aside and not quiet:
+            output.progress(f"building the vector index of about {expected} memories (this takes a while)")
+    if set_aside and not quiet:
+        output.progress_done()

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from remember.cli import output
-from remember.cli.indexing import build_vector_indexes
+from remember.cli.indexing import build_vector_indexes, bulk_vectors
 from remember.errors import ValidationFailed
 from remember.service import Services
 from remember.service.moving import ImportReport, read, run
@@ -18,10 +18,11 @@ def load(services: Services, user: str, args: argparse.Namespace) -> None:
     if args.file == "-":
         raise ValidationFailed.single("file", "invalid", f"--from {args.source} reads a file or folder, not stdin.")
     parsed = read(args.source, Path(args.file))
-    report = run(
-        services.memories, services.relationships, user, args.source, parsed, dry_run=args.dry_run, progress=_bar
-    )
-    output.progress_done()
+    with bulk_vectors(services, 0 if args.dry_run else len(parsed.memories), quiet=args.json):
+        report = run(
+            services.memories, services.relationships, user, args.source, parsed, dry_run=args.dry_run, progress=_bar
+        )
+        output.progress_done()
     if report.created and not args.dry_run:
         build_vector_indexes(services, [user], quiet=args.json)
     if args.json:

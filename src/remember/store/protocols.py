@@ -14,6 +14,7 @@ default) and ``remember.store.postgres``; one contract suite tests both.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -198,6 +199,11 @@ class IndexMaintenance(Protocol):
         """After a bulk write: build the user's approximate vector index now, in bulk, where their
         searches use one that the backend keeps apart (SQLite past ``REMEMBER_VECTOR_INDEX_MIN``),
         so that no search waits for it; False where there is nothing to build."""
+
+    def bulk_vectors(self, expected: int) -> AbstractContextManager[bool]:
+        """A block of bulk writes of about ``expected`` vectors: a backend whose shared vector index is
+        cheaper to build afresh than to grow row by row (PostgreSQL's HNSW, when the block at least
+        doubles the vectors stored) drops it for the block and builds it at its end. It yields whether it did."""
 
 
 class SuggestionLog(Protocol):

@@ -31,7 +31,7 @@ from remember.models import DeletedMode, IndexEntry, Memory
 from remember.store.postgres import filtersql, keywords
 from remember.store.postgres.connection import Connection, Database
 from remember.store.postgres.vectors import VectorParam, vector_from_binary
-from remember.store.sql.index import IndexTables, conversation_of, previous_in_conversation
+from remember.store.sql.index import IndexTables, conversation_of, previous_in_conversation, previous_of_new
 from remember.store.sql.session import Session
 
 DELETED = {"exclude": "m.deleted_at IS NULL", "include": "TRUE", "only": "m.deleted_at IS NOT NULL"}
@@ -189,6 +189,30 @@ class SearchTables(IndexTables):
                 {**key, "v": VectorParam(entry.vector)},
             )
         _refresh_successors(s.raw, memory.user_id, memory.id, memory.content)
+
+    def write_new_index(self, s: Session, batch: Sequence[tuple[Memory, IndexEntry]]) -> None:
+        """Index memories inserted in this transaction: their predecessors and sequence numbers worked
+        out first, then one pipelined statement per table (a round trip per part, not per memory).
+        No other memory can name a new one as its context, so there are no successors to refresh."""
+        previous = previous_of_new(s, [m for m, _ in batch])
+        seqs: dict[str, int] = {}
+        rows, vectors = [], []
+        for (memory, entry), before in zip(batch, previous, strict=True):
+            user = memory.user_id
+            if user not in seqs:
+                seqs[user] = int(s.value("SELECT coalesce(max(seq), 0) FROM memory_index WHERE user_id = ?", (user,)))
+            seqs[user] += 1
+            rows.append((user, memory.id, seqs[user], conversation_of(memory), before, memory.is_deleted,
+                         entry.text, entry.date, user, before))  # fmt: skip
+            if entry.vector is not None:
+                vectors.append((user, memory.id, VectorParam(entry.vector)))
+        s.many(
+            "INSERT INTO memory_index (user_id, memory_id, seq, conversation_id, context_of, deleted, body, date, "
+            "context) VALUES (?, ?, ?, ?, ?, ?, ?, ?, coalesce((SELECT content FROM memories WHERE user_id = ? "
+            "AND id = ? AND deleted_at IS NULL), ''))",
+            rows,
+        )
+        s.many("INSERT INTO memory_vectors (user_id, memory_id, vector) VALUES (?, ?, ?::vector)", vectors)
 
     def touch_index(self, s: Session, memory: Memory) -> None:
         """Move a memory's sequence number and note whether it is deleted (after a soft delete or a restore);

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
+
 from remember.models import Progress
+from remember.store.postgres import bulk
 from remember.store.postgres.connection import Connection, Database
 from remember.store.postgres.dialect import DIALECT
 from remember.store.postgres.filtersql import choose_fold_collation
@@ -54,8 +57,12 @@ class PostgresStore(
         self.db.close()
 
     def build_vector_index(self, user_id: str, dimension: int, progress: Progress | None = None) -> bool:  # noqa: ARG002
-        """Nothing to build: PostgreSQL keeps its HNSW index up to date as rows are written."""
+        """Nothing to build per user: PostgreSQL keeps its HNSW index up to date as rows are written."""
         return False
+
+    def bulk_vectors(self, expected: int) -> AbstractContextManager[bool]:
+        """A block of bulk writes: the HNSW index is built afresh at its end when that pays (bulk.py)."""
+        return bulk.bulk_vectors(self.db, self.pgvector, expected)
 
 
 def _ensure_vector_index(conn: Connection, pgvector: tuple[int, ...]) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Protocol
 
@@ -42,6 +42,11 @@ class SqlBase:
     def write_index(self, s: Session, memory: Memory, entry: IndexEntry) -> None:
         """(Re)index one memory."""
         raise NotImplementedError
+
+    def write_new_index(self, s: Session, batch: Sequence[tuple[Memory, IndexEntry]]) -> None:
+        """Index memories inserted in this transaction, in this order (a backend may send them together)."""
+        for memory, entry in batch:
+            self.write_index(s, memory, entry)
 
     def touch_index(self, s: Session, memory: Memory) -> None:
         """A memory changed without a new index entry (soft delete, restore, compliance)."""

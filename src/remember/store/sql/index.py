@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from remember.models import IndexEntry, Memory
@@ -105,6 +105,34 @@ def previous_in_conversation(s: Session, memory: Memory) -> str | None:
         (memory.user_id, conversation, memory.id),
     )
     return None if found is None else str(found)
+
+
+def previous_of_new(s: Session, memories: Sequence[Memory]) -> list[str | None]:
+    """``previous_in_conversation`` of each of these memories, new to the index and indexed in this
+    order: a memory's predecessor is the one before it here in its conversation, else the database's."""
+    last: dict[tuple[str, str | None], tuple[str, datetime] | None] = {}
+    out: list[str | None] = []
+    for memory in memories:
+        key = (memory.user_id, conversation_of(memory))
+        if key not in last:
+            last[key] = _last_indexed(s, memory.user_id, key[1])
+        before = last[key]
+        near = before is not None and (key[1] is not None or abs(before[1] - memory.occurred_at) <= IMPLICIT_GAP)
+        out.append(before[0] if before is not None and near else None)
+        last[key] = (memory.id, memory.occurred_at)
+    return out
+
+
+def _last_indexed(s: Session, user_id: str, conversation: str | None) -> tuple[str, datetime] | None:
+    """The user's memory indexed last in ``conversation`` (None: among those without one), and when it happened."""
+    same = "= ?" if conversation is not None else "IS NULL"  # IS NOT DISTINCT FROM would use no index
+    found = s.one(
+        "SELECT mi.memory_id, m.occurred_at FROM memory_index mi "
+        "JOIN memories m ON m.user_id = mi.user_id AND m.id = mi.memory_id "
+        f"WHERE mi.user_id = ? AND mi.conversation_id {same} ORDER BY mi.conversation_id DESC, mi.seq DESC LIMIT 1",
+        (user_id, conversation) if conversation is not None else (user_id,),
+    )
+    return None if found is None else (str(found[0]), s.dialect.from_moment(found[1]))
 
 
 def _previous_nearby(s: Session, memory: Memory) -> str | None:

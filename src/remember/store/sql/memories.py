@@ -41,8 +41,7 @@ class MemoryTables(SqlBase):
         try:
             with self.writing() as s:
                 s.lock_users(m.user_id for m, index in batch if index is not None)
-                for memory, index in batch:
-                    self.insert_row(s, memory, index)
+                self.insert_rows(s, batch)
         except StoreError as exc:
             if isinstance(exc.__cause__, self.dialect.unique_violation):
                 which = f"Memory {batch[0][0].id}" if len(batch) == 1 else "One of these memories"
@@ -204,6 +203,22 @@ class MemoryTables(SqlBase):
         self.write_fields(s, memory)
         if index is not None:
             self.write_index(s, memory, index)
+
+    def insert_rows(self, s: Session, batch: Sequence[tuple[Memory, IndexEntry | None]]) -> None:
+        """Insert new memories, their tags and index entries, a statement per table where the backend
+        can send them together (the caller holds the users' index locks)."""
+        d = self.dialect
+        s.many(
+            f"INSERT INTO memories ({MEMORY_COLUMNS}, content_hash) VALUES ({MEMORY_PLACEHOLDERS}, ?)",
+            [(*memory_params(d, m), content_hash(m.content)) for m, _ in batch],
+        )
+        s.many(
+            "INSERT INTO memory_tags (user_id, memory_id, tag) VALUES (?, ?, ?)",
+            [(m.user_id, m.id, tag) for m, _ in batch for tag in m.tags],
+        )
+        for memory, _ in batch:
+            self.write_fields(s, memory)
+        self.write_new_index(s, [(m, index) for m, index in batch if index is not None])
 
     def write_change(self, s: Session, change: MemoryChange, index: IndexEntry | None = None) -> None:
         """Write a memory's new state and its history entry, if it is still at the expected version.

@@ -61,9 +61,8 @@ class TransferTables(TemplateTables, SuggestionTables):
                 _refuse_existing(s, user.user_id)
             self._restore_preferences(s, user)
             self._restore_templates(s, user)
-            for memory, history, index in user.memories:
-                self.insert_row(s, memory, index)
-                s.many(HISTORY_INSERT, [history_params(d, h) for h in history])
+            self.insert_rows(s, [(memory, index) for memory, _, index in user.memories])
+            s.many(HISTORY_INSERT, [history_params(d, h) for _, history, _ in user.memories for h in history])
             s.many(
                 EVENT_INSERT,
                 [

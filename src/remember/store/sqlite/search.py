@@ -5,8 +5,10 @@ Writes happen inside the transaction that writes the memory (see memories.py).
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 from remember.config import VECTOR_INDEX_MIN
@@ -267,6 +269,10 @@ class SearchTables(IndexTables):
         search.build(user_id, dimension, None if progress is None else lambda done: progress(done, total))
         self._drop_matrix(user_id)
         return True
+
+    def bulk_vectors(self, expected: int) -> AbstractContextManager[bool]:  # noqa: ARG002
+        """Nothing to set aside: a user's approximate index catches up after the block (or is built by it)."""
+        return contextlib.nullcontext(False)
 
     def _approximate_for(self, user_id: str) -> approximate.ApproximateSearch | None:
         """The approximate path, when the user has enough memories and the database is a file."""

@@ -1,0 +1,65 @@
+"""Bulk writes on PostgreSQL: the HNSW index built afresh after a large load instead of grown row by row.
+
+Inserting a vector into an HNSW graph costs about as much as the rest of a
+memory's write together (measured: 405 memories/s imported with the index in
+place, 1,765/s without it, and the index built from 20,000 rows in 6 s). A load
+that at least doubles the stored vectors (``REBUILD_AT_LEAST`` or more) drops the
+index for its duration and builds it at the end, with room for the graph in
+memory. Meanwhile semantic searches (of every user) read the table exactly:
+slower, never wrong. Should the process die during the load, opening the store
+builds the missing index (``store.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from remember.store.postgres.connection import Connection, Database
+from remember.store.postgres.search import ensure_vector_index, recorded_dimension, vector_index_name
+
+REBUILD_AT_LEAST = 20_000  # vectors a load must bring before the index is dropped for it
+GRAPH_BYTES_PER_ROW = 512  # an HNSW graph's own memory per vector (m = 16), besides the vector
+MAX_BUILD_MEMORY = 4 << 30  # bytes: maintenance_work_mem of a build, at most
+
+
+@contextmanager
+def bulk_vectors(db: Database, pgvector: tuple[int, ...], expected: int) -> Iterator[bool]:
+    """A block of writes of about ``expected`` vectors, the HNSW index dropped during it when that pays
+    (it yields whether it was)."""
+    dimension = _dropped_for(db, expected)
+    try:
+        yield dimension is not None
+    finally:
+        if dimension is not None:
+            with db.direct() as conn:
+                build(conn, dimension, pgvector)
+
+
+def _dropped_for(db: Database, expected: int) -> int | None:
+    """Drop the index if a load of ``expected`` vectors should rebuild it; the dimension it was for."""
+    if expected < REBUILD_AT_LEAST:
+        return None
+    with db.direct() as conn:
+        dimension = recorded_dimension(conn)
+        if dimension is None:
+            return None
+        stored = conn.execute("SELECT count(*) FROM memory_vectors").fetchone()
+        if stored is None or int(stored[0]) > expected:
+            return None
+        conn.execute(f"DROP INDEX IF EXISTS {vector_index_name(dimension)}")
+    return dimension
+
+
+def build(conn: Connection, dimension: int, pgvector: tuple[int, ...]) -> None:
+    """The HNSW index of ``dimension`` built (if missing) with room for its graph in memory."""
+    stored = conn.execute("SELECT count(*) FROM memory_vectors").fetchone()
+    rows = int(stored[0]) if stored else 0
+    wanted = min(MAX_BUILD_MEMORY, rows * (4 * dimension + GRAPH_BYTES_PER_ROW))
+    with conn.transaction():
+        conn.execute(
+            "SELECT set_config('maintenance_work_mem', greatest(pg_size_bytes(current_setting('maintenance_work_mem')),"
+            " %s)::text || 'B', true)",
+            (wanted,),
+        )
+        ensure_vector_index(conn, dimension, pgvector)
