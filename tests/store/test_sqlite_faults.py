@@ -206,3 +206,24 @@ def test_a_full_database_still_reads(tmp_path: Path) -> None:
     assert services.search.search(ALICE, "disk", alpha=0.0).hits
     assert services.memories.list(ALICE, limit=5).total == len(made) + 1
     store.close()
+
+
+def test_the_check_at_open_stops_at_its_deadline_and_leaves_the_connection_usable(tmp_path: Path) -> None:
+    """SQLite runs the whole check as one step that no progress handler can stop: the deadline holds
+    all the same (a timer interrupts it), and a later statement is never interrupted by it."""
+    import sqlite3
+    import time
+
+    db = tmp_path / "large.db"
+    with sqlite3.connect(str(db)) as made:  # 64 MB of pages: their check takes ten times the deadline below
+        made.execute("CREATE TABLE pages (data BLOB)")
+        made.executemany("INSERT INTO pages VALUES (?)", [(random.Random(n).randbytes(3_000),) for n in range(20_000)])
+    made.close()
+    damage(db, 4_096, at=0.9)
+    conn = sqlite3.connect(str(db), check_same_thread=False)
+    assert health.quick_check(conn, seconds=0.0) is None  # no time: nothing checked
+    assert health.quick_check(conn, seconds=0.005) is None  # stopped before it reached the damage
+    assert health.quick_check(conn, seconds=600) is not None  # the whole check finds it
+    time.sleep(0.05)
+    assert conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 1
+    conn.close()

@@ -57,12 +57,12 @@ def test_the_shortcut_and_the_general_query_agree(services: Services, deleted: D
 def test_the_shortcut_answers_when_it_can_be_sure_and_steps_aside_when_not(services: Services) -> None:
     ids = _fill(services, "solo", 40)
     store = _store(services)
-    taken = store._best_ranked("solo", '"guitar"', "exclude", 5)
+    taken = store._best_ranked("solo", '"guitar"', 0, "exclude", 5)
     assert taken is not None and [i for i, _ in taken] == ids[:5]
     for memory_id in ids[:25]:
         services.memories.delete("solo", memory_id)
-    assert store._best_ranked("solo", '"guitar"', "exclude", 5) is None  # its reach holds only trashed rows
-    taken = store._best_ranked("solo", '"guitar"', "exclude", 30)  # the reach covers every match: exact
+    assert store._best_ranked("solo", '"guitar"', 0, "exclude", 5) is None  # its reach holds only trashed rows
+    taken = store._best_ranked("solo", '"guitar"', 0, "exclude", 30)  # the reach covers every match: exact
     assert taken is not None and [i for i, _ in taken] == ids[25:]
 
 
@@ -72,3 +72,27 @@ def test_with_a_second_user_each_sees_only_their_own(services: Services) -> None
     for user, own in (("alice", mine), ("bob", theirs)):
         quick = _quick(services, user, "exclude", 20)
         assert quick == own and quick == _general(services, user, "exclude", 20)
+
+
+@pytest.mark.parametrize("others", [False, True], ids=["sole user", "shared file"])
+def test_past_the_reach_only_the_newest_memories_holding_a_common_term_are_ranked(
+    services: Services, monkeypatch: pytest.MonkeyPatch, others: bool
+) -> None:
+    """A query whose rarest term is in more memories than KEYWORD_REACH ranks the newest of them only,
+    exactly as it would rank them alone; below the reach, every memory holding a term is ranked."""
+    from remember.store.sqlite import search
+
+    ids = _fill(services, "solo", 60)  # the oldest rank best: 'guitar' is repeated more in them
+    if others:
+        _fill(services, "other", 30)
+    everyone = _general(services, "solo", "exclude", 60)
+    assert everyone[:3] == ids[:3]
+    monkeypatch.setattr(search, "KEYWORD_REACH", 20)
+    _store(services).term_stats = type(_store(services).term_stats)()  # counts made afresh
+    newest = set(ids[-20:])
+    for ranked in (_quick(services, "solo", "exclude", 10), _general(services, "solo", "exclude", 10)):
+        assert set(ranked) <= newest
+        assert ranked == [i for i in everyone if i in newest][:10]  # the same order the full ranking gives them
+    monkeypatch.setattr(search, "KEYWORD_REACH", 60)
+    _store(services).term_stats = type(_store(services).term_stats)()
+    assert _quick(services, "solo", "exclude", 10) == everyone[:10]

@@ -26,6 +26,9 @@ DELETED = {"exclude": "m.deleted_at IS NULL", "include": "1", "only": "m.deleted
 BM25_WEIGHTS = "1.0, 1.0, 0.5"
 STEM_CACHE_SIZE = 50_000
 VECTOR_CHUNK = 4_096  # vectors read at a time when a user's matrix is loaded or caught up
+# Most memories one keyword search ranks: when even a query's rarest term is in more (the service's
+# postings budget keeps at least one term), the newest of them (docs/search.md#vectors-at-scale).
+KEYWORD_REACH = 10_000
 
 
 def next_seq(conn: sqlite3.Connection, user_id: str) -> int:
@@ -122,12 +125,13 @@ class SearchTables(IndexTables):
         if not terms:
             return []
         match = match_expression(terms)
+        floor = self._newest_reach(user_id, terms, match)
         if filter is None and self._indexed_total(user_id) == self._indexed_total(None):
-            ranked = self._best_ranked(user_id, match, deleted, limit)
+            ranked = self._best_ranked(user_id, match, floor, deleted, limit)
             if ranked is not None:
                 return ranked
-        params: list[Any] = [match, user_id]
-        where = f"memory_fts MATCH ? AND m.user_id = ? AND {DELETED[deleted]}"
+        params: list[Any] = [match, floor, user_id]
+        where = f"memory_fts MATCH ? AND memory_fts.rowid >= ? AND m.user_id = ? AND {DELETED[deleted]}"
         if filter is not None:
             where += " AND " + filtersql.render(filter, params, user_id, indexed=False)
         with self.db.read() as conn:
@@ -138,8 +142,22 @@ class SearchTables(IndexTables):
             ).fetchall()
         return [(memory_id, -rank) for memory_id, rank in rows]
 
+    def _newest_reach(self, user_id: str, terms: Sequence[str], match: str) -> int:
+        """The lowest rowid worth ranking: past KEYWORD_REACH memories holding the terms (a query whose
+        rarest term alone is that common), only the newest KEYWORD_REACH of them are ranked."""
+        _, counts = self.term_document_counts(user_id, terms, cap=KEYWORD_REACH + 1)
+        if sum(counts) <= KEYWORD_REACH:
+            return 0
+        with self.db.read() as conn:
+            row = conn.execute(
+                "SELECT f.rowid FROM memory_fts f JOIN memories m ON m.rowid = f.rowid "
+                "WHERE memory_fts MATCH ? AND m.user_id = ? ORDER BY f.rowid DESC LIMIT 1 OFFSET ?",
+                (match, user_id, KEYWORD_REACH - 1),
+            ).fetchone()
+        return int(row[0]) if row else 0
+
     def _best_ranked(
-        self, user_id: str, match: str, deleted: DeletedMode, limit: int
+        self, user_id: str, match: str, floor: int, deleted: DeletedMode, limit: int
     ) -> list[tuple[str, float]] | None:
         """The same answer as the general query when the user owns (nearly) every indexed row:
         the best-ranked rows are taken from the full-text index alone, then kept if they are the
@@ -151,13 +169,14 @@ class SearchTables(IndexTables):
         with self.db.read() as conn:
             rows = conn.execute(
                 f"SELECT m.id, f.rank FROM (SELECT rowid, bm25(memory_fts, {BM25_WEIGHTS}) AS rank FROM memory_fts "
-                f"WHERE memory_fts MATCH ? ORDER BY rank LIMIT ?) f JOIN memories m ON m.rowid = f.rowid "
-                f"WHERE m.user_id = ? AND {DELETED[deleted]} ORDER BY f.rank",
-                (match, reach, user_id),
+                f"WHERE memory_fts MATCH ? AND rowid >= ? ORDER BY rank LIMIT ?) f JOIN memories m "
+                f"ON m.rowid = f.rowid WHERE m.user_id = ? AND {DELETED[deleted]} ORDER BY f.rank",
+                (match, floor, reach, user_id),
             ).fetchall()
             if len(rows) < limit:
                 seen = conn.execute(
-                    "SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)", (match, reach)
+                    "SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ? AND rowid >= ? LIMIT ?)",
+                    (match, floor, reach),
                 ).fetchone()[0]
                 if seen >= reach:  # rows beyond the reach might have passed
                     return None
