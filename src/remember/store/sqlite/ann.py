@@ -37,7 +37,7 @@ FOLD_AT = 20_000  # rows changed since the file was written before a new file is
 BUILD_BATCH = 8_192
 CONNECTIVITY = 16
 EXPANSION_ADD = 128
-EXPANSION_SEARCH = 160
+EXPANSION_SEARCH = 320
 
 # (memories rowid, seq, float32 vector bytes or None), in seq order
 KeyedRows = Callable[[int], Iterable[Sequence[tuple[int, int, bytes | None]]]]
@@ -87,9 +87,10 @@ class UserIndex:
                 self.base, self.base_seq, self._mapped = index, seq, True
         self.seq = self.base_seq
 
-    def build(self, read_rows: KeyedRows, progress: Callable[[int], None] | None = None) -> None:
+    def build(self, read_rows: KeyedRows, progress: Callable[[int], None] | None = None, *, threads: int = 1) -> None:
         """A new file from every row of the database, built in bulk and opened (``progress``: rows
-        read so far). Where no file can be written (a read-only place) the index stays in memory."""
+        read so far; ``threads``: the cores full batches are added with). Where no file can be
+        written (a read-only place) the index stays in memory."""
         import numpy as np
 
         index = _new_index(self.dimension)
@@ -102,7 +103,7 @@ class UserIndex:
                     keys.append(key)
                     vectors.append(np.frombuffer(data, dtype=np.float32))
             if keys:
-                _add(index, keys, np.vstack(vectors))
+                _add(index, keys, np.vstack(vectors), threads)
             done += len(chunk)
             if progress is not None:
                 progress(done)
@@ -226,14 +227,16 @@ def _new_index(dimension: int) -> Index:
     )
 
 
-def _add(index: Index, keys: list[int], vectors: Any) -> None:
-    """Add in one thread: usearch's threaded insertion built graphs that lost true neighbours
-    run to run (seen with 300 vectors, a shortlist of 100 missing one of the best 10)."""
+def _add(index: Index, keys: list[int], vectors: Any, threads: int = 1) -> None:
+    """Add full batches with ``threads``, smaller ones in one thread: usearch's threaded insertion
+    built small graphs that lost true neighbours run to run (seen with 300 vectors, a shortlist of
+    100 missing one of the best 10); batches of 8,192 onto 200,000 lost none (recall@10 0.99 with
+    one thread or two) in 55 s instead of 130."""
     import numpy as np
 
     for start in range(0, len(keys), BUILD_BATCH):
         part = np.asarray(keys[start : start + BUILD_BATCH], dtype=np.uint64)
-        index.add(part, vectors[start : start + BUILD_BATCH], threads=1)
+        index.add(part, vectors[start : start + BUILD_BATCH], threads=threads if len(part) == BUILD_BATCH else 1)
 
 
 def _restore(path: Path) -> Index | None:

@@ -10,6 +10,7 @@ reach until enough pass, falling back to exact search over the filtered ids.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
@@ -21,8 +22,9 @@ from remember.store.sqlite.ann import UserIndex
 from remember.store.sqlite.connection import Database
 
 EXACT_AT_MOST = 20_000  # allowed memories searched exactly rather than through the index
-FIRST_REACH = 100  # candidates asked of the index at first (at least 4x the limit)
+FIRST_REACH = 100  # candidates asked of the index at first, at the least
 WIDEN = 4  # each further round asks this many times more
+SHORTLIST = 4  # candidates asked of the index at first, per result asked for
 MAX_REACH = 20_000  # past this, exact search over the allowed memories
 ID_CHUNK = 500  # ids per IN (...) list
 KEY_CHUNK = 8_192  # rows read at a time when an index is built or caught up
@@ -58,7 +60,7 @@ class ApproximateSearch:
         None while the user's index is being built (search exactly meanwhile)."""
         if allowed is not None and len(allowed) <= EXACT_AT_MOST:
             return exact(self.db, user_id, vector, allowed, limit)
-        reach = max(FIRST_REACH, WIDEN * limit)
+        reach = max(FIRST_REACH, SHORTLIST * limit)
         while True:
             keys = self._proposed(user_id, vector, reach, total)
             if keys is None:
@@ -81,9 +83,9 @@ class ApproximateSearch:
             return index.refresh(lambda seq: keyed_rows(self.db, user_id, seq), max_seq(self.db, user_id))
 
     def build(self, user_id: str, dimension: int, progress: Callable[[int], None] | None = None) -> None:
-        """Build the user's index from the database now, in bulk, and open it."""
+        """Build the user's index from the database now, in bulk (on every core), and open it."""
         fresh = UserIndex(self.directory, user_id, dimension)
-        fresh.build(lambda seq: keyed_rows(self.db, user_id, seq), progress)
+        fresh.build(lambda seq: keyed_rows(self.db, user_id, seq), progress, threads=_cores())
         with self._lock:
             self._indexes[user_id, dimension] = fresh
 
@@ -148,6 +150,10 @@ class ApproximateSearch:
             if self._closing.is_set():
                 raise _Closing
             yield chunk
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 class _Closing(Exception):

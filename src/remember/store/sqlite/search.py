@@ -148,11 +148,13 @@ class SearchTables(IndexTables):
         _, counts = self.term_document_counts(user_id, terms, cap=KEYWORD_REACH + 1)
         if sum(counts) <= KEYWORD_REACH:
             return 0
+        sole = self._indexed_total(user_id) == self._indexed_total(None)
+        join = "" if sole else "JOIN memories m ON m.rowid = f.rowid AND m.user_id = ? "
         with self.db.read() as conn:
             row = conn.execute(
-                "SELECT f.rowid FROM memory_fts f JOIN memories m ON m.rowid = f.rowid "
-                "WHERE memory_fts MATCH ? AND m.user_id = ? ORDER BY f.rowid DESC LIMIT 1 OFFSET ?",
-                (match, user_id, KEYWORD_REACH - 1),
+                f"SELECT f.rowid FROM memory_fts f {join}WHERE memory_fts MATCH ? "
+                "ORDER BY f.rowid DESC LIMIT 1 OFFSET ?",
+                (*(() if sole else (user_id,)), match, KEYWORD_REACH - 1),
             ).fetchone()
         return int(row[0]) if row else 0
 
@@ -186,39 +188,27 @@ class SearchTables(IndexTables):
         """How many of the user's memories are indexed, and how many contain each term (after
         stemming), counted up to ``cap`` (a count of ``cap`` means "at least that many").
 
-        When the user is the only one in the database, the full-text vocabulary answers
-        at once; otherwise each term is counted among the user's memories alone, so that
-        other users' memories never shape one user's search.
+        Each term is counted among the user's memories alone, so that other users' memories never
+        shape one user's search; when the user is the only one in the database, straight from the
+        full-text index. A count stops at ``cap`` rows (the vocabulary's exact count of a term in a
+        third of a million memories took 9 ms; a count capped at 10,001, under 1 ms).
         """
         stems = self._stems(terms)
         user_total = self._indexed_total(user_id)
-        if user_total == self._indexed_total(None):
-            return user_total, self.term_stats.counts(None, stems, cap, self._vocabulary_counts)
-        return user_total, self.term_stats.counts(
-            user_id, stems, cap, lambda missing, upto: self._user_counts(user_id, missing, upto)
-        )
+        owner = None if user_total == self._indexed_total(None) else user_id
+        counted = self.term_stats.counts(owner, stems, cap, lambda missing, upto: self._counts(owner, missing, upto))
+        return user_total, counted
 
-    def _vocabulary_counts(self, stems: list[str], cap: int) -> list[int]:  # noqa: ARG002 - exact counts
-        """Documents holding each stem, all users (exact, whatever ``cap``: the vocabulary keeps them)."""
+    def _counts(self, user_id: str | None, stems: list[str], cap: int) -> list[int]:
+        """Memories holding each stem, up to ``cap``: of ``user_id``, or of anyone (None)."""
+        join = "" if user_id is None else "JOIN memories m ON m.rowid = memory_fts.rowid AND m.user_id = ? "
+        sql = f"SELECT count(*) FROM (SELECT 1 FROM memory_fts {join}WHERE memory_fts MATCH ? LIMIT ?)"
+        owner = () if user_id is None else (user_id,)
         with self.db.read() as conn:
-            rows = [
-                conn.execute("SELECT doc FROM temp.memory_vocab WHERE term = ?", (stem,)).fetchone() for stem in stems
+            return [
+                int(conn.execute(sql, (*owner, '"' + stem.replace('"', '""') + '"', cap)).fetchone()[0]) if stem else 0
+                for stem in stems
             ]
-        return [int(row[0]) if row and stem else 0 for stem, row in zip(stems, rows, strict=True)]
-
-    def _user_counts(self, user_id: str, stems: list[str], cap: int) -> list[int]:
-        with self.db.read() as conn:
-            return [self._user_count(conn, user_id, stem, cap) if stem else 0 for stem in stems]
-
-    @staticmethod
-    def _user_count(conn: sqlite3.Connection, user_id: str, stem: str, cap: int) -> int:
-        match = '"' + stem.replace('"', '""') + '"'
-        row = conn.execute(
-            "SELECT count(*) FROM (SELECT 1 FROM memory_fts JOIN memories m ON m.rowid = memory_fts.rowid "
-            "WHERE memory_fts MATCH ? AND m.user_id = ? LIMIT ?)",
-            (match, user_id, cap),
-        ).fetchone()
-        return int(row[0])
 
     def _stems(self, terms: Sequence[str]) -> list[str]:
         missing = [t for t in terms if t not in self._stem_cache]
@@ -354,7 +344,6 @@ def match_expression(terms: Sequence[str]) -> str:
 
 
 def create_scratch(conn: sqlite3.Connection) -> None:
-    """Per-connection helpers to learn a term's stem and its document count (fts5vocab)."""
+    """Per-connection helpers to learn a term's stem (fts5vocab over a scratch full-text table)."""
     conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.term_scratch USING fts5(t, tokenize = 'porter unicode61')")
     conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.term_stems USING fts5vocab(temp, term_scratch, 'instance')")
-    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.memory_vocab USING fts5vocab(main, memory_fts, 'row')")
