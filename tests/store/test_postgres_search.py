@@ -339,6 +339,33 @@ def test_term_counts_are_the_users_own_and_capped(pg: PostgresStore) -> None:
     assert pg.term_document_counts("bob", ["common", "rare"], cap=1000) == (0, [0, 0])
 
 
+def test_common_terms_of_a_user_who_holds_the_table_come_from_its_statistics(
+    pg: PostgresStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A term ANALYZE found in enough rows is at the cap without a row read, for a user holding
+    (nearly) every row; with other users' memories beside theirs, every term is counted."""
+    from remember.store.postgres import common_terms
+
+    def text(i: int) -> str:
+        return f"common {'often' if i % 5 < 3 else 'seldom'} {'rare' if i < 5 else 'plain'} n{i}"
+
+    pg.insert_memories([(memory(i), IndexEntry(text(i), "1 March 2026", None)) for i in range(1_200)])
+    with pg.db.write() as conn:
+        conn.execute("ANALYZE memory_index")
+    with pg.db.read() as conn:
+        assert pg.common_terms.at_cap(conn, 1_200, ["common", "often", "rare", "nothing"], 500) == {"common", "often"}
+        assert pg.common_terms.at_cap(conn, 1_200, ["common"], 1_300) == set()  # not that common
+    assert pg.term_document_counts("alice", ["common", "often", "rare"], cap=500) == (1_200, [500, 500, 5])
+    pg.insert_memories(
+        [(memory(2_000 + i, user="bob"), IndexEntry(f"common n{i}", "1 March 2026", None)) for i in range(300)]
+    )
+    with pg.db.write() as conn:
+        conn.execute("ANALYZE memory_index")
+    monkeypatch.setattr(common_terms, "SECONDS", 0.0)  # read the statistics again
+    with pg.db.read() as conn:
+        assert pg.common_terms.at_cap(conn, 1_200, ["common", "often"], 500) == set()  # 1,200 of 1,500: not theirs
+
+
 def test_term_counts_are_reused_for_a_few_seconds(pg: PostgresStore, monkeypatch: pytest.MonkeyPatch) -> None:
     clock = [1000.0]
     monkeypatch.setattr(term_stats.time, "monotonic", lambda: clock[0])

@@ -7,7 +7,8 @@ that at least doubles the stored vectors (``REBUILD_AT_LEAST`` or more) drops th
 index for its duration and builds it at the end, with room for the graph in
 memory. Meanwhile semantic searches (of every user) read the table exactly:
 slower, never wrong. Should the process die during the load, opening the store
-builds the missing index (``store.py``).
+builds the missing index (``store.py``). A large load ends with ``ANALYZE``, so
+that the planner and keyword search (``common_terms.py``) see what it brought.
 """
 
 from __future__ import annotations
@@ -31,9 +32,12 @@ def bulk_vectors(db: Database, pgvector: tuple[int, ...], expected: int) -> Iter
     try:
         yield dimension is not None
     finally:
-        if dimension is not None:
+        if expected >= REBUILD_AT_LEAST:
             with db.direct() as conn:
-                build(conn, dimension, pgvector)
+                if dimension is not None:
+                    build(conn, dimension, pgvector)
+                # fresh statistics for the planner and for the common terms of keyword search
+                conn.execute("ANALYZE memories, memory_index, memory_vectors")
 
 
 def _dropped_for(db: Database, expected: int) -> int | None:

@@ -29,6 +29,7 @@ from typing import Any
 from remember.filters import Filter
 from remember.models import DeletedMode, IndexEntry, Memory
 from remember.store.postgres import filtersql, keywords
+from remember.store.postgres.common_terms import CommonTerms
 from remember.store.postgres.connection import Connection, Database
 from remember.store.postgres.vectors import VectorParam, vector_from_binary
 from remember.store.sql.index import IndexTables, conversation_of, previous_in_conversation, previous_of_new
@@ -163,6 +164,7 @@ class SearchTables(IndexTables):
     pgvector: tuple[int, ...] = ITERATIVE_SCAN_SINCE  # the server's version, read on open
     # Most rows one keyword search ranks (None: all of them; keywords.py)
     keyword_rank_budget: int | None = keywords.RANK_BUDGET
+    common_terms: CommonTerms
 
     # the hooks of shared writes (store/sql/memories.py), inside the memory's transaction
 
@@ -299,14 +301,19 @@ class SearchTables(IndexTables):
         return self._user_total(user_id), counts
 
     def _count(self, user_id: str, terms: list[str], cap: int) -> list[int]:
+        """Each term's count up to ``cap``: terms the table's statistics know to be that common are
+        not read (``common_terms.py``); the others are counted through the GIN index."""
         with self.db.read() as conn:
+            common = self.common_terms.at_cap(conn, self._user_total(user_id), terms, cap)
+            rest = [t for t in terms if t not in common]
             rows = conn.execute(
-                "SELECT (SELECT count(*) FROM (SELECT 1 FROM memory_index s WHERE s.user_id = %s "
+                "SELECT w.t, (SELECT count(*) FROM (SELECT 1 FROM memory_index s WHERE s.user_id = %s "
                 "AND s.keywords @@ phraseto_tsquery('english', w.t) LIMIT %s) x) "
-                "FROM unnest(%s::text[]) WITH ORDINALITY AS w(t, i) ORDER BY w.i",
-                (user_id, cap, terms),
+                "FROM unnest(%s::text[]) AS w(t)",
+                (user_id, cap, rest),
             ).fetchall()
-        return [int(row[0]) for row in rows]
+        counted = {str(term): int(n) for term, n in rows}
+        return [cap if t in common else counted[t] for t in terms]
 
     def _user_total(self, user_id: str) -> int:
         """How many of the user's memories the index holds; recounted every few seconds at most."""

@@ -6,6 +6,7 @@ from contextlib import AbstractContextManager
 
 from remember.models import Progress
 from remember.store.postgres import bulk
+from remember.store.postgres.common_terms import CommonTerms
 from remember.store.postgres.connection import Connection, Database
 from remember.store.postgres.dialect import DIALECT
 from remember.store.postgres.filtersql import choose_fold_collation
@@ -40,6 +41,7 @@ class PostgresStore(
         self.url = redact(url)
         self.dialect = DIALECT
         self.term_stats = TermStatistics()
+        self.common_terms = CommonTerms()
         self.relationship_vectors = RelationshipVectors()
         target = parse_url(url)
         self.location = target.location
