@@ -171,7 +171,8 @@ def test_a_large_user_is_searched_exactly_while_the_index_builds_apart(
     thread.join(60)
     assert len(_files(db)) == 1
     _search(services, vector)
-    assert store._approximate.ready(USER, 384) and not store._vectors._users  # the matrix is dropped
+    assert store._approximate._indexes[USER, 384].base is not None  # answered through the index
+    assert not store._vectors._users  # and the matrix is dropped
     _agree(services, vector)
     assert made.id in _ids(_agree(services, _query(embedder, "piano lessons on Thursday"), limit=3))
 
@@ -212,7 +213,7 @@ def test_an_explicit_build_makes_the_file_before_any_search(
     seen: list[tuple[int, int]] = []
     assert store.build_vector_index(USER, 384, lambda done, total: seen.append((done, total))) is True
     assert len(_files(db)) == 1 and seen[-1] == (300, 300) and seen == sorted(seen)
-    assert store._approximate is not None and store._approximate.ready(USER, 384)
+    assert store._approximate is not None and store._approximate._indexes[USER, 384].base is not None
     _agree(services, _query(embedder, QUERIES[5]))
 
 

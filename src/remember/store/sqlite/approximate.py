@@ -76,12 +76,6 @@ class ApproximateSearch:
             if reach > MAX_REACH:
                 return exact(self.db, user_id, vector, allowed or selected(self.db, user_id, deleted), limit)
 
-    def ready(self, user_id: str, dimension: int) -> bool:
-        """Whether the user's index is usable (opened and caught up if it was not)."""
-        with self._lock:
-            index = self._index(user_id, dimension)
-            return index.refresh(lambda seq: keyed_rows(self.db, user_id, seq), max_seq(self.db, user_id))
-
     def build(self, user_id: str, dimension: int, progress: Callable[[int], None] | None = None) -> None:
         """Build the user's index from the database now, in bulk (on every core), and open it."""
         fresh = UserIndex(self.directory, user_id, dimension)
