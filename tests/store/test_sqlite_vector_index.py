@@ -383,3 +383,14 @@ def test_a_memory_is_its_own_nearest_neighbour_through_the_index(services: Servi
         found = _agree(services, vector, limit=10)
         assert found[0][0] == memory_id and found[0][1] == pytest.approx(1.0, abs=1e-5)
     assert store._approximate is not None and store._approximate._indexes  # answered through the index
+
+
+def test_an_explicit_build_counts_the_memories_a_bulk_write_just_brought(db: Path, embedder: MiniLMEmbedder) -> None:
+    """The count that decides it is made then, not the few-seconds-old one a search may have cached."""
+    services = _open(db, embedder)
+    services.memories.create_many(USER, [{"content": t} for t in _texts(10)])
+    store = _store(services)
+    assert store._indexed_total(USER) == 10  # cached
+    services.memories.create_many(USER, [{"content": t} for t in _texts(300)[10:]])
+    assert store.build_vector_index(USER, 384) is True and len(_files(db)) == 1
+    services.close()

@@ -271,10 +271,10 @@ class SearchTables(IndexTables):
     def build_vector_index(self, user_id: str, dimension: int, progress: Progress | None = None) -> bool:
         """Build the user's approximate vector index now, in bulk, if their searches will use one;
         False if they will not (too few memories, or exact search asked for)."""
-        search = self._approximate_for(user_id)
+        total = self._count_indexed(user_id)  # counted now: a bulk write just moved it
+        search = self._approximate_for(user_id, total)
         if search is None:
             return False
-        total = self._count_indexed(user_id)
         search.build(user_id, dimension, None if progress is None else lambda done: progress(done, total))
         self._drop_matrix(user_id)
         return True
@@ -283,9 +283,12 @@ class SearchTables(IndexTables):
         """Nothing to set aside: a user's approximate index catches up after the block (or is built by it)."""
         return contextlib.nullcontext(False)
 
-    def _approximate_for(self, user_id: str) -> approximate.ApproximateSearch | None:
-        """The approximate path, when the user has enough memories and the database is a file."""
-        if self.vector_index_min is None or self._indexed_total(user_id) < self.vector_index_min:
+    def _approximate_for(self, user_id: str, total: int | None = None) -> approximate.ApproximateSearch | None:
+        """The approximate path, when the user has enough memories (``total``, else the recent count)
+        and the database is a file."""
+        if self.vector_index_min is None:
+            return None
+        if (self._indexed_total(user_id) if total is None else total) < self.vector_index_min:
             return None
         if self._approximate is None:
             directory = approximate.index_directory(self.db)
