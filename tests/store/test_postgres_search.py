@@ -271,9 +271,9 @@ def test_older_pgvector_gets_no_iterative_scan_and_no_halfvec_index(pg: Postgres
 
 
 @pytest.mark.parametrize(
-    ("configured", "limit", "used"), [(None, 10, 100), ("40", 10, 100), ("300", 10, 300), (None, 500, 500)]
+    ("configured", "limit", "used"), [(None, 10, 200), ("40", 10, 200), ("300", 10, 300), (None, 500, 500)]
 )
-def test_ef_search_is_at_least_100_and_the_number_asked_unless_configured_higher(
+def test_ef_search_is_at_least_200_and_the_number_asked_unless_configured_higher(
     pg: PostgresStore, configured: str | None, limit: int, used: int
 ) -> None:
     with pg.db.read() as conn:
