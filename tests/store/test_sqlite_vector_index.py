@@ -8,6 +8,7 @@ memory it should not, or misses a change made since its file was written.
 from __future__ import annotations
 
 import itertools
+import os
 import random
 import shutil
 import subprocess
@@ -394,3 +395,22 @@ def test_an_explicit_build_counts_the_memories_a_bulk_write_just_brought(db: Pat
     services.memories.create_many(USER, [{"content": t} for t in _texts(300)[10:]])
     assert store.build_vector_index(USER, 384) is True and len(_files(db)) == 1
     services.close()
+
+
+def test_a_file_left_half_written_by_a_dead_process_is_removed(
+    services: Services, db: Path, embedder: MiniLMEmbedder
+) -> None:
+    """One being written by a live process (this one, another thread) is left alone."""
+    folder = Path(str(db) + ".vectors")
+    folder.mkdir(exist_ok=True)
+    stem = ann.user_stem(USER)
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True
+    )
+    left = folder / f".{stem}-7.{int(dead.stdout)}.1.tmp"
+    writing = folder / f".{stem}-9.{os.getpid()}.2.tmp"
+    other = folder / f".{ann.user_stem('bob')}-7.{int(dead.stdout)}.1.tmp"
+    for path in (left, writing, other):
+        path.write_bytes(b"half an index")
+    _agree(services, _query(embedder, QUERIES[0]))  # builds and saves this user's index
+    assert not left.exists() and writing.exists() and other.exists()  # another user's is theirs to sweep

@@ -168,6 +168,10 @@ class UserIndex:
             if path != final:
                 with contextlib.suppress(OSError):  # another process may have removed it already
                     path.unlink()
+        for path in self.directory.glob(f".{self.stem}-*.tmp"):
+            if not _writer_alive(path):  # left by a process that died writing it (half a GB at 1M)
+                with contextlib.suppress(OSError):
+                    path.unlink()
         viewed = _view(final, self.dimension)
         self._mapped = viewed is not None
         return viewed if viewed is not None else index
@@ -201,6 +205,22 @@ class UserIndex:
                 return None
             self._stacked = (np.array([k for k, _ in live]), np.vstack([v for _, v in live]))
         return self._stacked
+
+
+def _writer_alive(aside: Path) -> bool:
+    """Whether the process that names itself in a file being written aside still runs."""
+    pid = aside.name.split(".")[-3]
+    if not pid.isdigit():
+        return False
+    if os.name != "posix":  # signal 0 asks only on POSIX (elsewhere os.kill ends the process)
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it runs, as another user; or this system cannot tell: leave it
+        return True
+    return True
 
 
 def _index_class() -> type[Index]:
