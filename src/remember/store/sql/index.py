@@ -97,14 +97,7 @@ def previous_in_conversation(s: Session, memory: Memory) -> str | None:
     )
     if existing is not None and existing[0] == conversation:
         return None if existing[1] is None else str(existing[1])
-    if conversation is None:
-        return _previous_nearby(s, memory)
-    found = s.value(
-        "SELECT memory_id FROM memory_index WHERE user_id = ? AND conversation_id = ? AND memory_id <> ? "
-        "ORDER BY seq DESC LIMIT 1",
-        (memory.user_id, conversation, memory.id),
-    )
-    return None if found is None else str(found)
+    return previous_of_new(s, [memory])[0]  # its conversation is new to it: as if it were new
 
 
 def previous_of_new(s: Session, memories: Sequence[Memory]) -> list[str | None]:
@@ -133,19 +126,3 @@ def _last_indexed(s: Session, user_id: str, conversation: str | None) -> tuple[s
         (user_id, conversation) if conversation is not None else (user_id,),
     )
     return None if found is None else (str(found[0]), s.dialect.from_moment(found[1]))
-
-
-def _previous_nearby(s: Session, memory: Memory) -> str | None:
-    """The user's memory indexed last among those with no conversation id, if it happened close in time."""
-    found = s.one(
-        "SELECT mi.memory_id, m.occurred_at FROM memory_index mi "
-        "JOIN memories m ON m.user_id = mi.user_id AND m.id = mi.memory_id "
-        "WHERE mi.user_id = ? AND mi.conversation_id IS NULL AND mi.memory_id <> ? "
-        # conversation_id is NULL in every row read; ordering by it too lets PostgreSQL walk the index
-        # backwards and stop at the first row, where ORDER BY seq alone reads and sorts them all.
-        "ORDER BY mi.conversation_id DESC, mi.seq DESC LIMIT 1",
-        (memory.user_id, memory.id),
-    )
-    if found is None or abs(s.dialect.from_moment(found[1]) - memory.occurred_at) > IMPLICIT_GAP:
-        return None
-    return str(found[0])
