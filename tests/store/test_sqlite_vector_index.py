@@ -27,7 +27,7 @@ from remember.models import DeletedMode
 from remember.search.embedders import MiniLMEmbedder
 from remember.service import Services
 from remember.store import open_store
-from remember.store.sqlite import ann
+from remember.store.sqlite import ann, approximate
 from remember.store.sqlite.store import SqliteStore
 
 USER = "alice"
@@ -77,6 +77,11 @@ def _query(embedder: MiniLMEmbedder, text: str) -> bytes:
     return np.asarray(embedder.embed([text])[0], dtype=np.float32).tobytes()
 
 
+# The index scores with float16 copies of the unit vectors: each term of the cosine is off by at most
+# 2**-11 of itself, so the cosine by at most 2**-11 (Cauchy-Schwarz).
+FLOAT16 = 2**-11
+
+
 def _search(
     services: Services,
     vector: bytes,
@@ -97,13 +102,13 @@ def _search(
 def _agree(services: Services, vector: bytes, **kwargs: object) -> list[tuple[str, float]]:
     """The approximate answer, checked against exact search: the same scores in the same order, each
     memory's score its exact one, and a memory exact search does not return only in a tie at the end
-    (scores equal to float precision may swap: the two paths sum in different orders)."""
+    (scores equal to float16 precision may swap: the index scores with its float16 copy)."""
     found = _search(services, vector, **kwargs)  # type: ignore[arg-type]
     expected = _search(services, vector, exact=True, **kwargs)  # type: ignore[arg-type]
-    assert [s for _, s in found] == pytest.approx([s for _, s in expected], abs=1e-5)
+    assert [s for _, s in found] == pytest.approx([s for _, s in expected], abs=FLOAT16)
     exact_scores = dict(expected)
     for memory_id, score in found:
-        assert score == pytest.approx(exact_scores.get(memory_id, expected[-1][1]), abs=1e-5)
+        assert score == pytest.approx(exact_scores.get(memory_id, expected[-1][1]), abs=FLOAT16)
     return found
 
 
@@ -273,6 +278,29 @@ def test_an_old_file_is_caught_up_and_an_impossible_one_rebuilt(
     future.close()
 
 
+def test_an_int8_file_of_an_earlier_version_is_rebuilt_as_float16(
+    services: Services, db: Path, embedder: MiniLMEmbedder
+) -> None:
+    vector = _query(embedder, QUERIES[2])
+    before = _agree(services, vector)
+    (path,) = _files(db)
+    services.close()
+    old = ann._index_class()(ndim=384, metric="cos", dtype="i8")
+    fresh = ann._index_class().restore(str(path), view=False)
+    assert fresh is not None and str(fresh.dtype).endswith("F16")
+    keys = np.asarray(fresh.keys, dtype=np.uint64)
+    rows = fresh.get(keys, dtype="f32")
+    assert isinstance(rows, tuple)
+    old.add(keys, np.vstack([row for row in rows if row is not None]))
+    old.save(str(path))
+    again = _open(db, embedder)
+    assert _ids(_agree(again, vector)) == _ids(before)
+    (rebuilt,) = _files(db)
+    restored = ann._index_class().restore(str(rebuilt), view=True)
+    assert restored is not None and str(restored.dtype).endswith("F16")
+    again.close()
+
+
 def test_deleted_restored_updated_and_purged_memories(services: Services, embedder: MiniLMEmbedder) -> None:
     vector = _query(embedder, QUERIES[0])
     top = _agree(services, vector)[0][0]
@@ -356,6 +384,34 @@ def test_cosines_are_exact_without_loading_the_matrix(services: Services, embedd
     assert found == pytest.approx(store.cosines(USER, vector, ids))
 
 
+def test_cosines_come_from_the_open_index_and_the_changes_since(
+    services: Services, embedder: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[str] = []
+    from_database = approximate.stored_cosines
+
+    def stored(db: object, user_id: str, vector: bytes, memory_ids: list[str]) -> dict[str, float]:
+        asked.extend(memory_ids)
+        return from_database(db, user_id, vector, memory_ids)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(approximate, "stored_cosines", stored)
+    store = _store(services)
+    vector = _query(embedder, QUERIES[4])
+    _agree(services, vector)  # the index is open now
+    changed = services.memories.create(USER, {"content": "a cello lesson on Thursday"})
+    _agree(services, vector)  # a search catches the index up: the new memory is in its delta
+    ids = [m.id for m in services.memories.list(USER, limit=30).items if m.id != changed.id]
+    services.memories.create("bob", {"content": "bob's own piano lesson"})
+    bobs = services.memories.list("bob", limit=1).items[0].id
+    found = store.cosines(USER, vector, [*ids, changed.id, "no-such-memory", bobs])
+    assert sorted(asked) == sorted(["no-such-memory", bobs])  # only what the index cannot have
+    assert set(found) == {*ids, changed.id}  # nothing for an unknown id, nor for another user's memory
+    store.vector_index_min = 10**9
+    exact = store.cosines(USER, vector, [*ids, changed.id])
+    assert found == pytest.approx(exact, abs=FLOAT16)
+    assert found[changed.id] == pytest.approx(exact[changed.id], abs=1e-6)  # the delta keeps float32
+
+
 def test_hybrid_search_through_the_service(services: Services) -> None:
     hits = services.search.search(USER, "who complained about the broken boiler", limit=5)
     assert len(hits.hits) == 5
@@ -382,7 +438,7 @@ def test_a_memory_is_its_own_nearest_neighbour_through_the_index(services: Servi
     assert len(rows) == 300
     for memory_id, vector in rows[::7]:
         found = _agree(services, vector, limit=10)
-        assert found[0][0] == memory_id and found[0][1] == pytest.approx(1.0, abs=1e-5)
+        assert found[0][0] == memory_id and found[0][1] == pytest.approx(1.0, abs=FLOAT16)
     assert store._approximate is not None and store._approximate._indexes  # answered through the index
 
 

@@ -1,4 +1,4 @@
-"""Approximate nearest neighbours of one user's vectors (usearch HNSW, int8), on disk beside the database.
+"""Approximate nearest neighbours of one user's vectors (usearch HNSW, float16), on disk beside the database.
 
 Used only for users with many memories (``SearchTables.vector_index_min``); below
 that, exact search over an in-memory matrix is cheap and stays in use. The
@@ -15,9 +15,14 @@ return:
   is folded into a new file (written aside, then renamed into place).
 - A missing, unreadable or impossible file (of another dimension, or of a seq
   the database never reached) is rebuilt from the database.
-- The caller re-reads every candidate's vector, owner and deletion state from
-  the database and scores it exactly, so a memory purged, deleted or moved since
-  the file was written is never returned with a stale score.
+- The caller re-reads every candidate's owner and deletion state from the
+  database, so a memory purged, deleted or moved since the file was written is
+  never returned, and scores it with the vector kept here (``vectors``): the
+  delta's float32 one, or the file's float16 copy, whose cosine is within 1e-4 of
+  the float32 one (reading the float32 vectors back from the database took 6 ms
+  for 200 candidates at a million memories; this, under 1 ms).
+- A file of another dimension or element type (an int8 file of an earlier
+  version) is rebuilt.
 """
 
 from __future__ import annotations
@@ -38,6 +43,9 @@ BUILD_BATCH = 8_192
 CONNECTIVITY = 16
 EXPANSION_ADD = 128
 EXPANSION_SEARCH = 320
+# float16: the re-scoring reads its vectors back (an int8 copy is off by up to 0.06 in cosine); measured
+# at 200,000 vectors, the same recall as int8 and the same search time, for a 1.45x longer build.
+ELEMENT = "f16"
 
 # (memories rowid, seq, float32 vector bytes or None), in seq order
 KeyedRows = Callable[[int], Iterable[Sequence[tuple[int, int, bytes | None]]]]
@@ -178,6 +186,25 @@ class UserIndex:
 
     # searching
 
+    def vectors(self, keys: Sequence[int]) -> dict[int, Any]:
+        """The float32 vector of each of these keys that has one: the delta's, else the file's."""
+        import numpy as np
+
+        found: dict[int, Any] = {}
+        in_file: list[int] = []
+        for key in keys:
+            if key in self.delta:
+                row = self.delta[key]
+                if row is not None:
+                    found[key] = row
+            else:
+                in_file.append(key)
+        if in_file and self.base is not None:
+            rows = self.base.get(np.asarray(in_file, dtype=np.uint64), dtype="f32")
+            if rows is not None:  # one row a key (None: not in the file)
+                found.update((key, row) for key, row in zip(in_file, rows, strict=True) if row is not None)
+        return found
+
     def search(self, vector: bytes, count: int) -> list[int]:
         """Keys of up to ``count`` rows near ``vector`` (approximate order: the caller re-scores)."""
         import numpy as np
@@ -240,7 +267,7 @@ def _new_index(dimension: int) -> Index:
     return Index(
         ndim=dimension,
         metric="cos",
-        dtype="i8",
+        dtype=ELEMENT,
         connectivity=CONNECTIVITY,
         expansion_add=EXPANSION_ADD,
         expansion_search=EXPANSION_SEARCH,
@@ -269,13 +296,13 @@ def _restore(path: Path) -> Index | None:
 
 
 def _view(path: Path, dimension: int) -> Index | None:
-    """The file memory-mapped, or None if it is unreadable or of another dimension."""
+    """The file memory-mapped, or None if it is unreadable, of another dimension or of another element type."""
     Index = _index_class()
     try:
         index = Index.restore(str(path), view=True)
     except (RuntimeError, ValueError, OSError):
         return None
-    if index is None or index.ndim != dimension:
+    if index is None or index.ndim != dimension or str(index.dtype).rpartition(".")[2].lower() != ELEMENT:
         return None
     index.expansion_search = EXPANSION_SEARCH  # type: ignore[misc]  # a setter the stubs miss
     return index

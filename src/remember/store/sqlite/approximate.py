@@ -1,8 +1,9 @@
 """Semantic search for users with many memories: an approximate index proposes, the database decides.
 
-Every candidate the index proposes is re-read from the database (its owner, its
-deletion state, its float32 vector) and scored exactly, so scores are those of
-exact search and nothing filtered out, deleted or purged is returned. A filter
+Every candidate the index proposes is re-read from the database (its owner and
+its deletion state), so nothing filtered out, deleted or purged is returned, and
+scored with its vector (the index's float16 copy: within 1e-4 of exact search's
+cosine; ann.py). A filter
 that selects few memories (``EXACT_AT_MOST``) is answered by exact search over
 exactly those memories; a broad one takes the index's nearest and widens the
 reach until enough pass, falling back to exact search over the filtered ids.
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -62,12 +63,13 @@ class ApproximateSearch:
             return exact(self.db, user_id, vector, allowed, limit)
         reach = max(FIRST_REACH, SHORTLIST * limit)
         while True:
-            keys = self._proposed(user_id, vector, reach, total)
-            if keys is None:
+            proposed = self._proposed(user_id, vector, reach, total)
+            if proposed is None:
                 return None
+            keys, vectors = proposed
             passing = [
                 (memory_id, score)
-                for memory_id, score, is_deleted in rescored(self.db, user_id, vector, keys)
+                for memory_id, score, is_deleted in rescored(self.db, user_id, vector, vectors)
                 if _keeps(deleted, is_deleted) and (allowed is None or memory_id in allowed)
             ]
             if len(passing) >= limit or len(keys) < reach or reach >= total:
@@ -75,6 +77,20 @@ class ApproximateSearch:
             reach *= WIDEN
             if reach > MAX_REACH:
                 return exact(self.db, user_id, vector, allowed or selected(self.db, user_id, deleted), limit)
+
+    def cosines(self, user_id: str, vector: bytes, memory_ids: Collection[str]) -> dict[str, float]:
+        """The cosine of each of these memories that has a vector: scored from the user's index where
+        it is open, else (while it is built) from the database."""
+        import numpy as np
+
+        query = np.frombuffer(vector, dtype=np.float32)
+        keys = rowids(self.db, user_id, memory_ids)
+        with self._lock:
+            index = self._indexes.get((user_id, len(vector) // 4))
+            found = {} if index is None else index.vectors(list(keys))
+        scores = {memory_id: float(found[key] @ query) for key, memory_id in keys.items() if key in found}
+        missing = [memory_id for memory_id in memory_ids if memory_id not in scores]
+        return scores | (stored_cosines(self.db, user_id, vector, missing) if missing else {})
 
     def build(self, user_id: str, dimension: int, progress: Callable[[int], None] | None = None) -> None:
         """Build the user's index from the database now, in bulk (on every core), and open it."""
@@ -89,12 +105,13 @@ class ApproximateSearch:
         for thread in list(self._builders.values()):
             thread.join()
 
-    def _proposed(self, user_id: str, vector: bytes, count: int, total: int) -> list[int] | None:
+    def _proposed(self, user_id: str, vector: bytes, count: int, total: int) -> Proposed | None:
+        """The index's nearest keys, and their vectors; None while the index is built in the background."""
         dimension = len(vector) // 4
         with self._lock:
             index = self._index(user_id, dimension)
             if index.refresh(lambda seq: keyed_rows(self.db, user_id, seq), max_seq(self.db, user_id)):
-                return index.search(vector, count)
+                return _with_vectors(index, index.search(vector, count))
             if total > BUILD_INLINE_AT:
                 self._build_aside(user_id, dimension)
                 return None
@@ -102,7 +119,7 @@ class ApproximateSearch:
         with self._lock:
             index = self._index(user_id, dimension)
             index.refresh(lambda seq: keyed_rows(self.db, user_id, seq), max_seq(self.db, user_id))
-            return index.search(vector, count)
+            return _with_vectors(index, index.search(vector, count))
 
     def _index(self, user_id: str, dimension: int) -> UserIndex:
         """The user's ``UserIndex`` (called under the lock)."""
@@ -146,6 +163,13 @@ class ApproximateSearch:
             yield chunk
 
 
+Proposed = tuple[list[int], dict[int, Any]]  # keys in the index's order, and the vector of each
+
+
+def _with_vectors(index: UserIndex, keys: list[int]) -> Proposed:
+    return keys, index.vectors(keys)
+
+
 def _cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
@@ -162,30 +186,40 @@ def ranked(scored: Sequence[tuple[str, float]], limit: int) -> list[tuple[str, f
     return sorted(scored, key=lambda p: (-p[1], p[0]))[:limit]
 
 
-def rescored(db: Database, user_id: str, vector: bytes, keys: Sequence[int]) -> list[tuple[str, float, bool]]:
-    """(memory id, exact cosine, deleted) of the user's memories among these rowids that have a vector."""
+def rescored(db: Database, user_id: str, vector: bytes, vectors: Mapping[int, Any]) -> list[tuple[str, float, bool]]:
+    """(memory id, cosine, deleted) of the user's memories among these rowids, scored with their ``vectors``."""
     import numpy as np
 
     query = np.frombuffer(vector, dtype=np.float32)
+    keys = list(vectors)
     out: list[tuple[str, float, bool]] = []
     with db.read() as conn:
         for start in range(0, len(keys), ID_CHUNK):
-            part = list(dict.fromkeys(keys[start : start + ID_CHUNK]))
+            part = keys[start : start + ID_CHUNK]
             marks = ",".join("?" * len(part))
             rows = conn.execute(
-                "SELECT m.id, mi.vector, m.deleted_at IS NOT NULL FROM memories m JOIN memory_index mi "
-                f"ON mi.user_id = m.user_id AND mi.memory_id = m.id WHERE m.rowid IN ({marks}) AND m.user_id = ?",
+                f"SELECT rowid, id, deleted_at IS NOT NULL FROM memories WHERE rowid IN ({marks}) AND user_id = ?",
                 [*part, user_id],
             ).fetchall()
-            out.extend(
-                (memory_id, float(np.frombuffer(data, dtype=np.float32) @ query), bool(is_deleted))
-                for memory_id, data, is_deleted in rows
-                if data is not None and len(data) == len(vector)
-            )
+            out.extend((memory_id, float(vectors[key] @ query), bool(gone)) for key, memory_id, gone in rows)
     return out
 
 
-def cosines(db: Database, user_id: str, vector: bytes, memory_ids: Collection[str]) -> dict[str, float]:
+def rowids(db: Database, user_id: str, memory_ids: Collection[str]) -> dict[int, str]:
+    """The ``memories`` rowid (the index's key) of each of these memories of the user."""
+    ids = list(memory_ids)
+    found: dict[int, str] = {}
+    with db.read() as conn:
+        for start in range(0, len(ids), ID_CHUNK):
+            part = ids[start : start + ID_CHUNK]
+            marks = ",".join("?" * len(part))
+            found.update(
+                conn.execute(f"SELECT rowid, id FROM memories WHERE user_id = ? AND id IN ({marks})", [user_id, *part])
+            )
+    return found
+
+
+def stored_cosines(db: Database, user_id: str, vector: bytes, memory_ids: Collection[str]) -> dict[str, float]:
     """The exact cosine of each of these memories that has a vector, read from the database."""
     import numpy as np
 

@@ -264,8 +264,9 @@ class SearchTables(IndexTables):
 
     def cosines(self, user_id: str, vector: bytes, memory_ids: Sequence[str]) -> dict[str, float]:
         """The cosine between ``vector`` and each of these memories that has a vector."""
-        if self._approximate_for(user_id) is not None:  # read from the database: no matrix loaded for these
-            return approximate.cosines(self.db, user_id, vector, memory_ids)
+        search = self._approximate_for(user_id)
+        if search is not None:  # no matrix loaded for these: from the index, else the database
+            return search.cosines(user_id, vector, memory_ids)
         return self._snapshot(user_id, len(vector) // 4).pick(vector, memory_ids)
 
     def build_vector_index(self, user_id: str, dimension: int, progress: Progress | None = None) -> bool:
