@@ -334,6 +334,25 @@ def test_filters_select_exactly(services: Services, embedder: MiniLMEmbedder, sp
             assert not {i for i, _ in found} & tagged
 
 
+def test_a_filtered_search_scores_changes_since_the_file_and_works_before_any_file(
+    services: Services, db: Path, embedder: MiniLMEmbedder
+) -> None:
+    tree = parse_filter({"tags": "tenth"})
+    vector = _query(embedder, "a violin lesson for my niece")
+    _agree(services, vector)  # the file is written
+    made = services.memories.create(USER, {"content": "A violin lesson for my niece", "tags": ["tenth"]})
+    moved = services.memories.list(USER, limit=100).items[-1]
+    services.memories.update(USER, moved.id, {"content": "My niece's violin lesson was moved", "tags": ["tenth"]})
+    found = _agree(services, vector, filter=tree, limit=5)  # both are in the index's delta, not its file
+    assert {made.id, moved.id} <= set(_ids(found))
+    services.close()
+    shutil.rmtree(str(db) + ".vectors")
+    again = _open(db, embedder)
+    assert _ids(_agree(again, vector, filter=tree, limit=5)) == _ids(found)  # no file yet: from the database
+    assert _files(db) == []
+    again.close()
+
+
 def test_a_broad_filter_that_the_nearest_fail_falls_back_to_exact(
     services: Services, embedder: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -55,12 +55,18 @@ class ApproximateSearch:
         self._closing = threading.Event()
 
     def nearest(
-        self, user_id: str, vector: bytes, allowed: set[str] | None, deleted: DeletedMode, limit: int, total: int
+        self,
+        user_id: str,
+        vector: bytes,
+        allowed: Mapping[str, int] | None,
+        deleted: DeletedMode,
+        limit: int,
+        total: int,
     ) -> list[tuple[str, float]] | None:
-        """The ``limit`` memories closest to ``vector`` among ``allowed`` (None: any) in the ``deleted`` mode;
-        None while the user's index is being built (search exactly meanwhile)."""
+        """The ``limit`` memories closest to ``vector`` among ``allowed`` (None: any; else memory id to
+        rowid) in the ``deleted`` mode; None while the user's index is being built (search exactly meanwhile)."""
         if allowed is not None and len(allowed) <= EXACT_AT_MOST:
-            return exact(self.db, user_id, vector, allowed, limit)
+            return self.exact(user_id, vector, allowed, limit)
         reach = max(FIRST_REACH, SHORTLIST * limit)
         while True:
             proposed = self._proposed(user_id, vector, reach, total)
@@ -76,7 +82,31 @@ class ApproximateSearch:
                 return ranked(passing, limit)
             reach *= WIDEN
             if reach > MAX_REACH:
-                return exact(self.db, user_id, vector, allowed or selected(self.db, user_id, deleted), limit)
+                return self.exact(user_id, vector, allowed or selected(self.db, user_id, deleted), limit)
+
+    def exact(self, user_id: str, vector: bytes, allowed: Mapping[str, int], limit: int) -> list[tuple[str, float]]:
+        """Exact search over the ``allowed`` memories only (memory id to rowid): every one scored with
+        the vector the index keeps, those it has none of (its file is being built) with the database's."""
+        import numpy as np
+
+        query = np.frombuffer(vector, dtype=np.float32)
+        ids = {rowid: memory_id for memory_id, rowid in allowed.items()}
+        dimension = len(vector) // 4
+        with self._lock:
+            index = self._index(user_id, dimension)
+            ready = index.refresh(lambda seq: keyed_rows(self.db, user_id, seq), max_seq(self.db, user_id))
+            found = index.vectors(list(ids)) if ready else {}
+        best: list[tuple[str, float]] = []
+        if found:
+            keys = list(found)
+            scores = np.vstack([found[key] for key in keys]) @ query
+            if len(keys) > limit:  # the best ``limit``, and any tied with the last of them (``ranked`` decides)
+                kept = np.nonzero(scores >= np.partition(scores, len(keys) - limit)[len(keys) - limit])[0]
+            else:
+                kept = np.arange(len(keys))
+            best = [(ids[keys[i]], float(scores[i])) for i in kept]
+        missing = [memory_id for key, memory_id in ids.items() if key not in found]
+        return ranked([*best, *(stored_exact(self.db, user_id, vector, missing, limit) if missing else [])], limit)
 
     def cosines(self, user_id: str, vector: bytes, memory_ids: Collection[str]) -> dict[str, float]:
         """The cosine of each of these memories that has a vector: scored from the user's index where
@@ -229,10 +259,10 @@ def stored_cosines(db: Database, user_id: str, vector: bytes, memory_ids: Collec
             if data is not None and len(data) == len(vector)}  # fmt: skip
 
 
-def exact(
+def stored_exact(
     db: Database, user_id: str, vector: bytes, memory_ids: Collection[str], limit: int
 ) -> list[tuple[str, float]]:
-    """Exact search over these memories only."""
+    """Exact search over these memories only, with the vectors the database holds."""
     import numpy as np
 
     best: list[tuple[str, float]] = []
@@ -268,11 +298,11 @@ def vectors_of(db: Database, user_id: str, memory_ids: Collection[str]) -> Itera
             )
 
 
-def selected(db: Database, user_id: str, deleted: DeletedMode) -> set[str]:
-    """The ids of the user's memories in the ``deleted`` mode."""
+def selected(db: Database, user_id: str, deleted: DeletedMode) -> dict[str, int]:
+    """The ids (and rowids) of the user's memories in the ``deleted`` mode."""
     where = {"exclude": "deleted_at IS NULL", "include": "1", "only": "deleted_at IS NOT NULL"}[deleted]
     with db.read() as conn:
-        return {r[0] for r in conn.execute(f"SELECT id FROM memories WHERE user_id = ? AND {where}", (user_id,))}
+        return dict(conn.execute(f"SELECT id, rowid FROM memories WHERE user_id = ? AND {where}", (user_id,)))
 
 
 def keyed_rows(db: Database, user_id: str, after_seq: int) -> Iterator[list[tuple[int, int, bytes | None]]]:

@@ -326,13 +326,14 @@ class SearchTables(IndexTables):
             row = conn.execute("SELECT value FROM index_settings WHERE key = 'purges'").fetchone()
         return int(row[0]) if row else 0
 
-    def _matching_ids(self, user_id: str, filter: Filter | None, deleted: DeletedMode) -> set[str]:
+    def _matching_ids(self, user_id: str, filter: Filter | None, deleted: DeletedMode) -> dict[str, int]:
+        """The user's memories that pass ``filter`` in the ``deleted`` mode: id to rowid (the index's key)."""
         params: list[Any] = [user_id]
         where = f"m.user_id = ? AND {DELETED[deleted]}"
         if filter is not None:
             where += " AND " + filtersql.render(filter, params, user_id)
         with self.db.read() as conn:
-            return {r[0] for r in conn.execute(f"SELECT m.id FROM memories m WHERE {where}", params)}
+            return dict(conn.execute(f"SELECT m.id, m.rowid FROM memories m WHERE {where}", params))
 
     def get_vector(self, user_id: str, memory_id: str) -> bytes | None:
         with self.db.read() as conn:
