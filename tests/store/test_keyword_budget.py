@@ -133,3 +133,17 @@ def test_below_the_budget_every_matching_row_is_ranked(postgres_url: str) -> Non
         assert ranked(store, limit=50) == exact(store, limit=50)
     finally:
         store.close()
+
+
+STEMMED = {"morning exercises": 3, "a universal remote": 2, "choose wisely": 4, "the film studios": 1}
+
+
+def test_a_term_is_counted_as_the_index_stems_it(store: Store) -> None:
+    # Counted by the stem itself, "exercises" (stem "exercis", stemmed again "exerci") held no memory:
+    # a common word looked rare, was kept first, and ranked every memory holding it.
+    rows = [text for text, times in STEMMED.items() for _ in range(times)]
+    apart = [replace(memory(i)[0], content=text, occurred_at=T0 + timedelta(days=i)) for i, text in enumerate(rows)]
+    store.insert_memories([(m, IndexEntry(m.content, "1 March 2026", None)) for m in apart])  # no context
+    words = ["exercises", "exercise", "universal", "choose", "choosing", "studios", "absent"]
+    assert store.term_document_counts("alice", words, cap=100) == (10, [3, 3, 2, 4, 4, 1, 0])
+    assert store.term_document_counts("alice", words, cap=2) == (10, [2, 2, 2, 2, 2, 1, 0])

@@ -196,18 +196,24 @@ class SearchTables(IndexTables):
         stems = self._stems(terms)
         user_total = self._indexed_total(user_id)
         owner = None if user_total == self._indexed_total(None) else user_id
-        counted = self.term_stats.counts(owner, stems, cap, lambda missing, upto: self._counts(owner, missing, upto))
+        # Counted by a word of each stem, which MATCH stems: the stem itself would be stemmed again,
+        # and Porter's stemmer is not idempotent ("exercises" -> "exercis" -> "exerci" matches nothing).
+        spelled = {stem: term for term, stem in zip(terms, stems, strict=True) if stem}
+        counted = self.term_stats.counts(
+            owner, stems, cap, lambda missing, upto: self._counts(owner, [spelled.get(s, "") for s in missing], upto)
+        )
         return user_total, counted
 
-    def _counts(self, user_id: str | None, stems: list[str], cap: int) -> list[int]:
-        """Memories holding each stem, up to ``cap``: of ``user_id``, or of anyone (None)."""
+    def _counts(self, user_id: str | None, words: list[str], cap: int) -> list[int]:
+        """Memories holding each word (stemmed as the index is), up to ``cap``: of ``user_id``, or of
+        anyone (None); 0 for an empty word."""
         join = "" if user_id is None else "JOIN memories m ON m.rowid = memory_fts.rowid AND m.user_id = ? "
         sql = f"SELECT count(*) FROM (SELECT 1 FROM memory_fts {join}WHERE memory_fts MATCH ? LIMIT ?)"
         owner = () if user_id is None else (user_id,)
         with self.db.read() as conn:
             return [
-                int(conn.execute(sql, (*owner, '"' + stem.replace('"', '""') + '"', cap)).fetchone()[0]) if stem else 0
-                for stem in stems
+                int(conn.execute(sql, (*owner, match_expression([word]), cap)).fetchone()[0]) if word else 0
+                for word in words
             ]
 
     def _stems(self, terms: Sequence[str]) -> list[str]:
