@@ -318,3 +318,29 @@ def test_a_query_of_common_words_still_searches(store: Store, clock: Any) -> Non
 def test_similar_never_returns_the_memory_itself(services: Services, corpus: dict[str, str]) -> None:
     near = services.search.similar(ALICE, memory_id=f"  {corpus['mom']} ", limit=3)
     assert corpus["mom"] not in [h.memory.id for h in near]
+
+
+def test_the_query_is_embedded_beside_the_keyword_side(
+    services: Services, corpus: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    caller = threading.get_ident()
+    seen: dict[str, int] = {}
+    embed, keywords = services.indexer.query_vector, services.store.keyword_candidates
+
+    def embedding(question: str) -> Any:
+        seen["embedded on"] = threading.get_ident()
+        return embed(question)
+
+    def keyword_side(*args: Any, **kwargs: Any) -> Any:
+        seen["keywords on"] = threading.get_ident()
+        return keywords(*args, **kwargs)
+
+    expected = top(services, "who works at Google?")
+    monkeypatch.setattr(services.indexer, "query_vector", embedding)
+    monkeypatch.setattr(services.store, "keyword_candidates", keyword_side)
+    assert top(services, "who works at Google?") == expected
+    assert seen["keywords on"] == caller != seen["embedded on"]
+    services.close()  # stops the embedding threads
+    assert not any(t.name.startswith("query-vector") for t in threading.enumerate())

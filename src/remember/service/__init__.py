@@ -91,4 +91,5 @@ class Services:
         )
 
     def close(self) -> None:
+        self.search.close()
         self.store.close()

@@ -8,6 +8,7 @@ the same filter selects in SQL. docs/search.md describes ranking and its figures
 from __future__ import annotations
 
 from collections.abc import Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +33,7 @@ GUARD_FLOOR = 1_000
 POSTINGS_BUDGET = 10_000
 MAX_LIMIT = 100
 MAX_OFFSET = 1_000
+QUERY_THREADS = 4  # queries embedded at once (searches of several clients over HTTP)
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,7 @@ class SearchService:
         self.indexer = indexer
         self.clock = clock
         self.recipe = Recipe()
+        self._embedder_threads: ThreadPoolExecutor | None = None
 
     def search(
         self,
@@ -92,11 +95,15 @@ class SearchService:
         tree, mode = visibility.within_reach(parse_filter(filters)), checks.deleted_mode(deleted)
         pool = max(POOL, start + size + 1)
         span = when.span(question, self.clock()) if self.recipe.time_boost else None
+        embedding = self._embedding(question) if weight > 0 else None  # beside the keyword side
         keyword = self._keyword(user_id, question, tree, mode, pool) if weight < 1 else {}
         if span is not None and self.recipe.time_pool and weight < 1:
             within = _within(tree, span)
             keyword |= self._keyword(user_id, question, within, mode, self.recipe.time_pool)
-        cosine = self._semantic(user_id, question, tree, mode, pool, extra=keyword, span=span) if weight > 0 else {}
+        cosine = {}
+        if embedding is not None:
+            vector = _bytes(embedding.result())
+            cosine = self._semantic(user_id, vector, tree, mode, pool, extra=keyword, span=span)
         boosts = Boosts(
             prefs["search.weight_boost"], prefs["search.recency_boost"], prefs["search.recency_half_life_days"],
             self.recipe.time_boost, span,
@@ -170,10 +177,22 @@ class SearchService:
 
     # vector side
 
+    def _embedding(self, question: str) -> Future[Any]:
+        """The query's vector, computed on another thread: the keyword side runs meanwhile (both
+        wait on native code that lets other threads run, so a search uses two cores)."""
+        if self._embedder_threads is None:
+            self._embedder_threads = ThreadPoolExecutor(QUERY_THREADS, thread_name_prefix="query-vector")
+        return self._embedder_threads.submit(self.indexer.query_vector, question)
+
+    def close(self) -> None:
+        """Stop the threads that embed queries."""
+        if self._embedder_threads is not None:
+            self._embedder_threads.shutdown()
+
     def _semantic(
         self,
         user_id: str,
-        question: str,
+        vector: bytes,
         tree: Filter | None,
         mode: DeletedMode,
         pool: int,
@@ -181,7 +200,6 @@ class SearchService:
         extra: Mapping[str, float],
         span: when.Span | None = None,
     ) -> dict[str, float]:
-        vector = _bytes(self.indexer.query_vector(question))
         chosen = dict(self.store.vector_candidates(user_id, vector, filter=tree, deleted=mode, limit=pool))
         if span is not None and self.recipe.time_pool:
             chosen.update(
