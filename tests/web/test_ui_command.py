@@ -41,7 +41,14 @@ def running_ui(home: Path, url: str, port: int) -> Iterator[str]:
 def _start_ui(home: Path, url: str, port: int) -> tuple[subprocess.Popen[str], str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("REMEMBER_")}
     env |= {"REMEMBER_HOME": str(home), "REMEMBER_DATABASE_URL": url, "REMEMBER_EMBEDDER": "hash"}
-    command = [sys.executable, "-m", "remember", "--user", "carol", "ui", "--no-browser", "--port", str(port)]
+    # Ctrl-C as at a terminal: a run started in the background (``scripts/test &``) ignores SIGINT, and
+    # so would the command (uvicorn stops on it all the same, but the command then ends with 0, not 130).
+    interruptible = (
+        "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "sys.argv = ['remember', *sys.argv[1:]]; runpy.run_module('remember', run_name='__main__')"
+    )
+    arguments = ["--user", "carol", "ui", "--no-browser", "--port", str(port)]
+    command = [sys.executable, "-c", interruptible, *arguments]
     process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
     assert process.stderr is not None
     lines = [process.stderr.readline() for _ in range(3)]

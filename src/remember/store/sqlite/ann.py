@@ -13,16 +13,15 @@ return:
   from the database into a small in-memory delta, searched exactly; their keys
   are ignored in the file's answers. When the delta grows past ``FOLD_AT``, it
   is folded into a new file (written aside, then renamed into place).
-- A missing, unreadable or impossible file (of another dimension, or of a seq
-  the database never reached) is rebuilt from the database.
+- A missing, unreadable or impossible file (of another dimension or element
+  type, such as the int8 files of earlier versions, or of a seq the database
+  never reached) is rebuilt from the database.
 - The caller re-reads every candidate's owner and deletion state from the
   database, so a memory purged, deleted or moved since the file was written is
   never returned, and scores it with the vector kept here (``vectors``): the
-  delta's float32 one, or the file's float16 copy, whose cosine is within 1e-4 of
-  the float32 one (reading the float32 vectors back from the database took 6 ms
-  for 200 candidates at a million memories; this, under 1 ms).
-- A file of another dimension or element type (an int8 file of an earlier
-  version) is rebuilt.
+  delta's float32 one, or the file's float16 copy, whose cosine is within
+  2**-11 of the float32 one (reading the float32 vectors back from the database
+  took 6 ms for 200 candidates at a million memories; this, under 1 ms).
 """
 
 from __future__ import annotations

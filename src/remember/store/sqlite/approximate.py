@@ -2,11 +2,11 @@
 
 Every candidate the index proposes is re-read from the database (its owner and
 its deletion state), so nothing filtered out, deleted or purged is returned, and
-scored with its vector (the index's float16 copy: within 1e-4 of exact search's
-cosine; ann.py). A filter
-that selects few memories (``EXACT_AT_MOST``) is answered by exact search over
-exactly those memories; a broad one takes the index's nearest and widens the
-reach until enough pass, falling back to exact search over the filtered ids.
+scored with the vector the index keeps (its float16 copy: within 2**-11 of
+exact search's cosine; ann.py). A filter that selects few memories
+(``EXACT_AT_MOST``) is answered by exact search over exactly those memories; a
+broad one takes the index's nearest and widens the reach until enough pass,
+falling back to exact search over the filtered ids.
 """
 
 from __future__ import annotations
