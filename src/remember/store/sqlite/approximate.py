@@ -12,6 +12,7 @@ falling back to exact search over the filtered ids.
 from __future__ import annotations
 
 import os
+import sqlite3
 import threading
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -221,32 +222,17 @@ def rescored(db: Database, user_id: str, vector: bytes, vectors: Mapping[int, An
     import numpy as np
 
     query = np.frombuffer(vector, dtype=np.float32)
-    keys = list(vectors)
-    out: list[tuple[str, float, bool]] = []
+    sql = "SELECT rowid, id, deleted_at IS NOT NULL FROM memories WHERE user_id = ? AND rowid IN ({marks})"
     with db.read() as conn:
-        for start in range(0, len(keys), ID_CHUNK):
-            part = keys[start : start + ID_CHUNK]
-            marks = ",".join("?" * len(part))
-            rows = conn.execute(
-                f"SELECT rowid, id, deleted_at IS NOT NULL FROM memories WHERE rowid IN ({marks}) AND user_id = ?",
-                [*part, user_id],
-            ).fetchall()
-            out.extend((memory_id, float(vectors[key] @ query), bool(gone)) for key, memory_id, gone in rows)
-    return out
+        rows = list(_among(conn, sql, user_id, list(vectors)))
+    return [(memory_id, float(vectors[key] @ query), bool(gone)) for key, memory_id, gone in rows]
 
 
 def rowids(db: Database, user_id: str, memory_ids: Collection[str]) -> dict[int, str]:
     """The ``memories`` rowid (the index's key) of each of these memories of the user."""
-    ids = list(memory_ids)
-    found: dict[int, str] = {}
+    sql = "SELECT rowid, id FROM memories WHERE user_id = ? AND id IN ({marks})"
     with db.read() as conn:
-        for start in range(0, len(ids), ID_CHUNK):
-            part = ids[start : start + ID_CHUNK]
-            marks = ",".join("?" * len(part))
-            found.update(
-                conn.execute(f"SELECT rowid, id FROM memories WHERE user_id = ? AND id IN ({marks})", [user_id, *part])
-            )
-    return found
+        return dict(_among(conn, sql, user_id, list(memory_ids)))
 
 
 def stored_cosines(db: Database, user_id: str, vector: bytes, memory_ids: Collection[str]) -> dict[str, float]:
@@ -287,15 +273,17 @@ def _scored(ids: list[str], rows: list[Any], query: Any) -> list[tuple[str, floa
 
 
 def vectors_of(db: Database, user_id: str, memory_ids: Collection[str]) -> Iterator[tuple[str, bytes | None]]:
-    ids = list(memory_ids)
+    sql = "SELECT memory_id, vector FROM memory_index WHERE user_id = ? AND memory_id IN ({marks})"
     with db.read() as conn:
-        for start in range(0, len(ids), ID_CHUNK):
-            part = ids[start : start + ID_CHUNK]
-            marks = ",".join("?" * len(part))
-            yield from conn.execute(
-                f"SELECT memory_id, vector FROM memory_index WHERE user_id = ? AND memory_id IN ({marks})",
-                [user_id, *part],
-            )
+        yield from _among(conn, sql, user_id, list(memory_ids))
+
+
+def _among(conn: sqlite3.Connection, sql: str, user_id: str, keys: Sequence[Any]) -> Iterator[Any]:
+    """The rows of ``sql`` for these keys, ``ID_CHUNK`` at a time: its ``{marks}`` are the ``IN`` list's
+    places, its first parameter the user."""
+    for start in range(0, len(keys), ID_CHUNK):
+        part = keys[start : start + ID_CHUNK]
+        yield from conn.execute(sql.format(marks=",".join("?" * len(part))), [user_id, *part])
 
 
 def selected(db: Database, user_id: str, deleted: DeletedMode) -> dict[str, int]:
