@@ -101,6 +101,28 @@ def test_damage_found_by_a_read_stops_later_writes(tmp_path: Path, monkeypatch: 
     store.close()
 
 
+def test_damage_found_by_the_vector_side_stops_later_writes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The vector side of a search reads through a connection of its own; what it finds damaged
+    is the database's damage, as if the store's connection had found it."""
+    db = tmp_path / "remember.db"
+    filled(db, 1_500)
+    damage(db, db.stat().st_size // 3, at=0.3)
+    monkeypatch.setattr(health, "CHECK_SECONDS", 0.0)
+    store = open_store(str(db))
+    services = Services.over(store)
+
+    def read_everything() -> None:
+        with store.vector_db.read() as conn:  # type: ignore[attr-defined]
+            for table in ("memories", "memory_index", "memory_fts_data"):
+                conn.execute(f"SELECT * FROM {table}").fetchall()
+
+    with pytest.raises(StoreDamaged, match="is damaged"):
+        read_everything()
+    with pytest.raises(StoreDamaged, match="writes are refused"):
+        services.memories.create(ALICE, {"content": "after the damage showed"})
+    store.close()
+
+
 def test_a_sound_file_passes_the_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "remember.db"
     filled(db, 10)

@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 from remember.config import VECTOR_INDEX_MIN
+from remember.errors import StoreError
 from remember.filters import Filter, parse_filter
 from remember.models import DeletedMode
 from remember.search.embedders import MiniLMEmbedder
@@ -489,3 +490,45 @@ def test_a_file_left_half_written_by_a_dead_process_is_removed(
         path.write_bytes(b"half an index")
     _agree(services, _query(embedder, QUERIES[0]))  # builds and saves this user's index
     assert not left.exists() and writing.exists() and other.exists()  # another user's is theirs to sweep
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_the_vector_side_reads_beside_a_keyword_search_holding_the_connection(
+    services: Services, embedder: MiniLMEmbedder, exact: bool
+) -> None:
+    """A search's vector side runs on another thread while its keyword side reads (service/search.py):
+    it reads through a connection of its own, so it answers while the store's connection is held."""
+    store = _store(services)
+    vector = _query(embedder, "who asked about the boiler?")
+    expected = _search(services, vector, exact=exact, filter=parse_filter({"tags": {"contains": "tenth"}}))
+    answers: list[list[tuple[str, float]]] = []
+
+    def vector_side() -> None:
+        answers.append(_search(services, vector, exact=exact, filter=parse_filter({"tags": {"contains": "tenth"}})))
+
+    with store.db.read():  # what a keyword search holds while it ranks
+        worker = threading.Thread(target=vector_side, daemon=True)
+        worker.start()
+        worker.join(timeout=60)
+        assert not worker.is_alive(), "the vector side waited for the store's connection"
+    assert answers == [expected] and len(expected) == 10
+
+
+def test_the_vector_side_sees_what_was_just_written(services: Services, embedder: MiniLMEmbedder) -> None:
+    for exact in (False, True):
+        made = services.memories.create(USER, {"content": f"the lighthouse keeper counted seagulls ({exact})"})
+        vector = _query(embedder, f"the lighthouse keeper counted seagulls ({exact})")
+        assert _ids(_search(services, vector, exact=exact, limit=1)) == [made.id]
+        services.memories.delete(USER, made.id)
+        assert made.id not in _ids(_search(services, vector, exact=exact))
+
+
+def test_the_vector_side_connection_closes_with_the_store(db: Path, embedder: MiniLMEmbedder) -> None:
+    store = open_store(str(db))
+    assert isinstance(store, SqliteStore) and store.vector_db is not store.db
+    store.close()
+    with pytest.raises(StoreError, match="closed database"), store.vector_db.read():
+        pass
+    memory = SqliteStore(":memory:")
+    assert memory.vector_db is memory.db  # one connection is the whole database
+    memory.close()

@@ -71,7 +71,7 @@ class SearchService:
         self.indexer = indexer
         self.clock = clock
         self.recipe = Recipe()
-        self._embedder_threads: ThreadPoolExecutor | None = None
+        self._threads: ThreadPoolExecutor | None = None
 
     def search(
         self,
@@ -95,15 +95,17 @@ class SearchService:
         tree, mode = visibility.within_reach(parse_filter(filters)), checks.deleted_mode(deleted)
         pool = max(POOL, start + size + 1)
         span = when.span(question, self.clock()) if self.recipe.time_boost else None
-        embedding = self._embedding(question) if weight > 0 else None  # beside the keyword side
+        semantic = self._beside(user_id, question, tree, mode, pool, span) if weight > 0 else None
         keyword = self._keyword(user_id, question, tree, mode, pool) if weight < 1 else {}
         if span is not None and self.recipe.time_pool and weight < 1:
             within = _within(tree, span)
             keyword |= self._keyword(user_id, question, within, mode, self.recipe.time_pool)
-        cosine = {}
-        if embedding is not None:
-            vector = _bytes(embedding.result())
-            cosine = self._semantic(user_id, vector, tree, mode, pool, extra=keyword, span=span)
+        cosine: dict[str, float] = {}
+        if semantic is not None:
+            vector, cosine = semantic.result()
+            missing = [i for i in keyword if i not in cosine]
+            if missing:  # the cosine of every keyword candidate too, for fusion
+                cosine |= self.store.cosines(user_id, vector, missing)
         boosts = Boosts(
             prefs["search.weight_boost"], prefs["search.recency_boost"], prefs["search.recency_half_life_days"],
             self.recipe.time_boost, span,
@@ -177,29 +179,23 @@ class SearchService:
 
     # vector side
 
-    def _embedding(self, question: str) -> Future[Any]:
-        """The query's vector, computed on another thread: the keyword side runs meanwhile (both
-        wait on native code that lets other threads run, so a search uses two cores)."""
-        if self._embedder_threads is None:
-            self._embedder_threads = ThreadPoolExecutor(QUERY_THREADS, thread_name_prefix="query-vector")
-        return self._embedder_threads.submit(self.indexer.query_vector, question)
+    def _beside(self, *args: Any) -> Future[tuple[bytes, dict[str, float]]]:
+        """The vector side (``_semantic(*args)``) on another thread, while the keyword side runs on this
+        one: both wait on native code that lets other threads run, so a search uses two cores."""
+        if self._threads is None:
+            self._threads = ThreadPoolExecutor(QUERY_THREADS, thread_name_prefix="vector-side")
+        return self._threads.submit(self._semantic, *args)
 
     def close(self) -> None:
-        """Stop the threads that embed queries."""
-        if self._embedder_threads is not None:
-            self._embedder_threads.shutdown()
+        """Stop the threads that run the vector side of searches."""
+        if self._threads is not None:
+            self._threads.shutdown()
 
     def _semantic(
-        self,
-        user_id: str,
-        vector: bytes,
-        tree: Filter | None,
-        mode: DeletedMode,
-        pool: int,
-        *,
-        extra: Mapping[str, float],
-        span: when.Span | None = None,
-    ) -> dict[str, float]:
+        self, user_id: str, question: str, tree: Filter | None, mode: DeletedMode, pool: int, span: when.Span | None
+    ) -> tuple[bytes, dict[str, float]]:
+        """The query's vector, and the cosines of the memories nearest to it."""
+        vector = _bytes(self.indexer.query_vector(question))
         chosen = dict(self.store.vector_candidates(user_id, vector, filter=tree, deleted=mode, limit=pool))
         if span is not None and self.recipe.time_pool:
             chosen.update(
@@ -207,10 +203,7 @@ class SearchService:
                     user_id, vector, filter=_within(tree, span), deleted=mode, limit=self.recipe.time_pool
                 )
             )
-        missing = [i for i in extra if i not in chosen]
-        if missing:  # the cosine of every keyword candidate too, for fusion
-            chosen.update(self.store.cosines(user_id, vector, missing))
-        return chosen
+        return vector, chosen
 
     def _anchor(self, user_id: str, memory_id: str | None, text_query: str | None) -> tuple[bytes, str | None]:
         """The vector to compare with, and the memory it belongs to (left out of the results)."""

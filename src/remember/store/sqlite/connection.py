@@ -33,14 +33,25 @@ BUSY_TIMEOUT_MS = 30_000
 
 
 class Database:
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, *, check: bool = True) -> None:
         self.path = path
         self._lock = threading.RLock()
         self.damage: str | None = None  # what is wrong with the file, once known
         self.read_only: str | None = None  # why the database cannot be written, if it cannot
+        self._origin: Database | None = None  # the database a companion reads beside (it shares the damage)
         self._conn, self.read_only = _connect(path)
-        if self._conn_is_file():
+        if check and self._conn_is_file():
             self.damage = health.quick_check(self._conn)
+
+    def companion(self) -> Database:
+        """A second connection to the same file, for reads that run beside this one's (a search's
+        vector side while its keyword side holds this connection); itself for an in-memory database.
+        What it finds damaged is this database's damage too."""
+        if not self._conn_is_file():
+            return self
+        other = Database(self.path, check=False)
+        other._origin = self
+        return other
 
     def close(self) -> None:
         with self._lock:
@@ -121,6 +132,8 @@ class Database:
         except sqlite3.DatabaseError as exc:
             if health.is_damage(exc):
                 self.damage = str(exc)
+                if self._origin is not None:
+                    self._origin.damage = self.damage
                 raise health.damaged(self.path, self.damage) from exc
             raise translated(self.path, exc) from exc
 

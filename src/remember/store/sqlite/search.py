@@ -59,6 +59,9 @@ def _refresh_successors(conn: sqlite3.Connection, user_id: str, memory_id: str, 
 
 class SearchTables(IndexTables):
     db: Database
+    # The vector side's connection (``Database.companion``): a search's vector side reads through it
+    # while its keyword side holds ``db``, so the two run side by side.
+    vector_db: Database
     _vectors: VectorCache | None = None
     _approximate: approximate.ApproximateSearch | None = None
     # Users with at least this many indexed memories are searched through an approximate
@@ -301,7 +304,7 @@ class SearchTables(IndexTables):
             directory = approximate.index_directory(self.db)
             if directory is None:
                 return None
-            self._approximate = approximate.ApproximateSearch(self.db, directory)
+            self._approximate = approximate.ApproximateSearch(self.vector_db, directory)
         return self._approximate
 
     def _drop_matrix(self, user_id: str) -> None:
@@ -310,9 +313,11 @@ class SearchTables(IndexTables):
             self._vectors.drop(user_id)
 
     def close_search(self) -> None:
-        """Stop what runs in the background (index builds)."""
+        """Stop what runs in the background (index builds), and close the vector side's connection."""
         if self._approximate is not None:
             self._approximate.close()
+        if self.vector_db is not self.db:
+            self.vector_db.close()
 
     def _snapshot(self, user_id: str, dimension: int) -> Snapshot:
         cache = self._vectors
@@ -323,12 +328,12 @@ class SearchTables(IndexTables):
     def _vector_rows(self, user_id: str, after_seq: int) -> Iterator[list[VectorRow]]:
         """The user's vectors changed since ``after_seq``, with deletion state, in chunks."""
         columns = "mi.memory_id, mi.seq, mi.vector, m.deleted_at IS NOT NULL"
-        for rows in approximate.index_changes(self.db, user_id, after_seq, columns, VECTOR_CHUNK):
+        for rows in approximate.index_changes(self.vector_db, user_id, after_seq, columns, VECTOR_CHUNK):
             yield [VectorRow(r[0], r[1], r[2], bool(r[3])) for r in rows]
 
     def _purges(self) -> int:
         """How many memories were ever purged from this database (any user)."""
-        with self.db.read() as conn:
+        with self.vector_db.read() as conn:
             row = conn.execute("SELECT value FROM index_settings WHERE key = 'purges'").fetchone()
         return int(row[0]) if row else 0
 
@@ -338,7 +343,7 @@ class SearchTables(IndexTables):
         where = f"m.user_id = ? AND {DELETED[deleted]}"
         if filter is not None:
             where += " AND " + filtersql.render(filter, params, user_id)
-        with self.db.read() as conn:
+        with self.vector_db.read() as conn:
             return dict(conn.execute(f"SELECT m.id, m.rowid FROM memories m WHERE {where}", params))
 
     def get_vector(self, user_id: str, memory_id: str) -> bytes | None:

@@ -38,6 +38,7 @@ class SqliteStore(
         try:
             self._migrate(path)
             create_scratch(self.db.connection)
+            self.vector_db = self.db.companion()
         except BaseException:
             self.db.close()
             raise
