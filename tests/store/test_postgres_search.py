@@ -342,8 +342,9 @@ def test_term_counts_are_the_users_own_and_capped(pg: PostgresStore) -> None:
 def test_common_terms_of_a_user_who_holds_the_table_come_from_its_statistics(
     pg: PostgresStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A term ANALYZE found in enough rows is at the cap without a row read, for a user holding
-    (nearly) every row; with other users' memories beside theirs, every term is counted."""
+    """A term ANALYZE found in enough rows is counted from its share of the sample, without a row
+    read, for a user holding (nearly) every row; with other users' memories beside theirs, every
+    term is counted."""
     from remember.store.postgres import common_terms
 
     def text(i: int) -> str:
@@ -353,8 +354,10 @@ def test_common_terms_of_a_user_who_holds_the_table_come_from_its_statistics(
     with pg.db.write() as conn:
         conn.execute("ANALYZE memory_index")
     with pg.db.read() as conn:
-        assert pg.common_terms.at_cap(conn, 1_200, ["common", "often", "rare", "nothing"], 500) == {"common", "often"}
-        assert pg.common_terms.at_cap(conn, 1_200, ["common"], 1_300) == set()  # not that common
+        estimated = pg.common_terms.estimated(conn, 1_200, ["common", "often", "rare", "nothing"], 500)
+        assert estimated == {"common": 500, "often": 500}  # at the cap
+        # past the cap's reach: the sample's share, from ESTIMATED_FROM memories on ("often": 720)
+        assert pg.common_terms.estimated(conn, 1_200, ["common", "often"], 5_000) == {"common": 1_200}
     assert pg.term_document_counts("alice", ["common", "often", "rare"], cap=500) == (1_200, [500, 500, 5])
     pg.insert_memories(
         [(memory(2_000 + i, user="bob"), IndexEntry(f"common n{i}", "1 March 2026", None)) for i in range(300)]
@@ -363,7 +366,30 @@ def test_common_terms_of_a_user_who_holds_the_table_come_from_its_statistics(
         conn.execute("ANALYZE memory_index")
     monkeypatch.setattr(common_terms, "SECONDS", 0.0)  # read the statistics again
     with pg.db.read() as conn:
-        assert pg.common_terms.at_cap(conn, 1_200, ["common", "often"], 500) == set()  # 1,200 of 1,500: not theirs
+        assert pg.common_terms.estimated(conn, 1_200, ["common", "often"], 500) == {}  # 1,200 of 1,500: not theirs
+
+
+def test_a_common_terms_count_follows_the_share_at_the_last_analyze(pg: PostgresStore, postgres_url: str) -> None:
+    """The statistics give a share of the user's memories, not a count: memories written since the
+    table was analyzed move the estimate with the user's total, until the next ANALYZE."""
+    pg.insert_memories([(memory(i), IndexEntry(f"lantern n{i}", "1 March 2026", None)) for i in range(1_500)])
+    with pg.db.write() as conn:
+        conn.execute("ANALYZE memory_index")
+    assert pg.term_document_counts("alice", ["lantern"], cap=5_000) == (1_500, [1_500])
+    pg.insert_memories([(memory(3_000 + i), IndexEntry(f"meadow n{i}", "1 March 2026", None)) for i in range(500)])
+    fresh = open_store(postgres_url)  # no cached counts or statistics
+    try:
+        assert fresh.term_document_counts("alice", ["lantern", "meadow"], cap=5_000) == (2_000, [2_000, 500])
+    finally:
+        fresh.close()
+
+
+def test_the_keywords_keep_ten_thousand_common_lexemes(pg: PostgresStore) -> None:
+    with pg.db.read() as conn:
+        row = conn.execute(
+            "SELECT attstattarget FROM pg_attribute WHERE attrelid = 'memory_index'::regclass AND attname = 'keywords'"
+        ).fetchone()
+    assert row is not None and row[0] == 1_000  # ANALYZE keeps ten times as many common lexemes
 
 
 def test_term_counts_are_reused_for_a_few_seconds(pg: PostgresStore, monkeypatch: pytest.MonkeyPatch) -> None:

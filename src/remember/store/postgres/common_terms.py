@@ -1,13 +1,15 @@
-"""Which query terms are common, read from PostgreSQL's own statistics instead of counted row by row.
+"""How many memories hold a common query term, read from PostgreSQL's own statistics instead of counted.
 
-Counting the memories that hold a common term, even stopped at 10,001, reads that
-many table rows through the GIN index: at a million memories 30-75 ms a term,
-most of a search (measured: 166 of 237 ms). ``ANALYZE`` keeps the most common
-lexemes of ``memory_index.keywords`` with their frequencies (``pg_stats``); a
-term whose lexeme is among them, often enough to reach the count's cap, is known
-to be that common without reading a row. This holds for a user's own memories
-only when the table is (nearly) all theirs, so it is used only then: a user
-holding nine in ten of the indexed memories. Others are counted exactly.
+Counting the memories that hold a term, even stopped at 10,001, reads that many
+table rows through the GIN index: at a million memories 30-75 ms for a common
+term, most of a search (measured: 166 of 237 ms), and 5-65 ms for a term in a few
+thousand. ``ANALYZE`` keeps the most common lexemes of ``memory_index.keywords``
+with the share of its sample holding each (``pg_stats``); a term whose lexeme is
+among them, in at least ``ESTIMATED_FROM`` memories, is taken to be in that share
+of the user's memories (up to the count's cap) without reading a row. This holds
+for a user's own memories only when the table is (nearly) all theirs, so it is
+used only then: a user holding nine in ten of the indexed memories. Rarer terms,
+and every term of other users, are counted exactly.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from remember.store.postgres.connection import Connection
 
 OWN_SHARE = 0.9  # of the indexed memories a user must hold for the table's statistics to be theirs
 SECONDS = 60.0  # statistics change only when the table is analyzed: read them again after this
+# Terms in fewer of the user's memories are counted (cheap, and a sample's share of them is least sure).
+ESTIMATED_FROM = 1_000
 
 
 class CommonTerms:
@@ -31,17 +35,22 @@ class CommonTerms:
         self._frequency: dict[str, float] = {}
         self._lock = threading.Lock()
 
-    def at_cap(self, conn: Connection, user_total: int, terms: Sequence[str], cap: int) -> set[str]:
-        """The terms the statistics put in at least ``cap`` of the user's memories (none unless the
-        table is the user's: ``OWN_SHARE``)."""
+    def estimated(self, conn: Connection, user_total: int, terms: Sequence[str], cap: int) -> dict[str, int]:
+        """The terms the statistics put in at least ``ESTIMATED_FROM`` of the user's memories, with
+        that many (``cap`` at most); none unless the table is the user's (``OWN_SHARE``)."""
         rows, frequency = self._statistics(conn)
         if not frequency or rows <= 0 or user_total < OWN_SHARE * rows:
-            return set()
+            return {}
         lexemes = conn.execute(
             "SELECT w.t, tsvector_to_array(to_tsvector('english', w.t)) FROM unnest(%s::text[]) AS w(t)",
             (list(terms),),
         ).fetchall()
-        return {term for term, found in lexemes if len(found) == 1 and frequency.get(found[0], 0.0) * user_total >= cap}
+        shares = {term: frequency.get(found[0], 0.0) for term, found in lexemes if len(found) == 1}
+        return {
+            term: min(cap, round(share * user_total))
+            for term, share in shares.items()
+            if share * user_total >= min(ESTIMATED_FROM, cap)
+        }
 
     def _statistics(self, conn: Connection) -> tuple[float, dict[str, float]]:
         now = time.monotonic()

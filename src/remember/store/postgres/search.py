@@ -301,10 +301,10 @@ class SearchTables(IndexTables):
         return self._user_total(user_id), counts
 
     def _count(self, user_id: str, terms: list[str], cap: int) -> list[int]:
-        """Each term's count up to ``cap``: terms the table's statistics know to be that common are
-        not read (``common_terms.py``); the others are counted through the GIN index."""
+        """Each term's count up to ``cap``: the common terms' from the table's statistics
+        (``common_terms.py``); the others counted through the GIN index."""
         with self.db.read() as conn:
-            common = self.common_terms.at_cap(conn, self._user_total(user_id), terms, cap)
+            common = self.common_terms.estimated(conn, self._user_total(user_id), terms, cap)
             rest = [t for t in terms if t not in common]
             rows = conn.execute(
                 "SELECT w.t, (SELECT count(*) FROM (SELECT 1 FROM memory_index s WHERE s.user_id = %s "
@@ -313,7 +313,7 @@ class SearchTables(IndexTables):
                 (user_id, cap, rest),
             ).fetchall()
         counted = {str(term): int(n) for term, n in rows}
-        return [cap if t in common else counted[t] for t in terms]
+        return [common[t] if t in common else counted[t] for t in terms]
 
     def _user_total(self, user_id: str) -> int:
         """How many of the user's memories the index holds; recounted every few seconds at most."""

@@ -101,12 +101,20 @@ def _covering_fields(conn: sqlite3.Connection) -> None:
     )
 
 
+def _keyword_statistics(conn: sqlite3.Connection) -> None:
+    """On PostgreSQL, 0011 has ANALYZE keep more of the keywords' common lexemes; SQLite counts a
+    term's memories through its full-text index, capped, and keeps no such statistics."""
+
+
 MIGRATIONS = backend_steps(
     TYPES,
     run_script,
     DIALECT,
-    {"0003_search": _search, "0005_fields": _fields, "0006_covering_fields": _covering_fields},
-)
+    {
+        "0003_search": _search, "0005_fields": _fields, "0006_covering_fields": _covering_fields,
+        "0011_keyword_statistics": _keyword_statistics,
+    },
+)  # fmt: skip
 
 
 def pending(conn: sqlite3.Connection, location: str) -> list[str]:
