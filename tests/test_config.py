@@ -49,7 +49,7 @@ def test_an_empty_database_flag_is_refused(tmp_path: Path) -> None:
 
 
 def test_the_approximate_vector_index_serves_large_users_unless_turned_off(tmp_path: Path) -> None:
-    assert Settings.from_env({"REMEMBER_HOME": str(tmp_path)}).vector_index_min == VECTOR_INDEX_MIN == 150_000
+    assert Settings.from_env({"REMEMBER_HOME": str(tmp_path)}).vector_index_min == VECTOR_INDEX_MIN == 50_000
     asked = Settings.from_env({"REMEMBER_HOME": str(tmp_path), "REMEMBER_VECTOR_INDEX_MIN": "200000"})
     assert asked.vector_index_min == 200_000
     for off in ("off", " OFF "):
