@@ -179,12 +179,14 @@ class SearchService:
 
     # vector side
 
-    def _beside(self, *args: Any) -> Future[tuple[bytes, dict[str, float]]]:
-        """The vector side (``_semantic(*args)``) on another thread, while the keyword side runs on this
-        one: both wait on native code that lets other threads run, so a search uses two cores."""
+    def _beside(
+        self, user_id: str, question: str, tree: Filter | None, mode: DeletedMode, pool: int, span: when.Span | None
+    ) -> Future[tuple[bytes, dict[str, float]]]:
+        """The vector side (``_semantic``) on another thread, while the keyword side runs on this one:
+        both wait on native code that lets other threads run, so a search uses two cores."""
         if self._threads is None:
             self._threads = ThreadPoolExecutor(QUERY_THREADS, thread_name_prefix="vector-side")
-        return self._threads.submit(self._semantic, *args)
+        return self._threads.submit(self._semantic, user_id, question, tree, mode, pool, span)
 
     def close(self) -> None:
         """Stop the threads that run the vector side of searches."""
