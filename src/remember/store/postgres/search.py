@@ -306,12 +306,16 @@ class SearchTables(IndexTables):
         with self.db.read() as conn:
             common = self.common_terms.estimated(conn, self._user_total(user_id), terms, cap)
             rest = [t for t in terms if t not in common]
-            rows = conn.execute(
-                "SELECT w.t, (SELECT count(*) FROM (SELECT 1 FROM memory_index s WHERE s.user_id = %s "
-                "AND s.keywords @@ phraseto_tsquery('english', w.t) LIMIT %s) x) "
-                "FROM unnest(%s::text[]) AS w(t)",
-                (user_id, cap, rest),
-            ).fetchall()
+            rows = (
+                conn.execute(
+                    "SELECT w.t, (SELECT count(*) FROM (SELECT 1 FROM memory_index s WHERE s.user_id = %s "
+                    "AND s.keywords @@ phraseto_tsquery('english', w.t) LIMIT %s) x) "
+                    "FROM unnest(%s::text[]) AS w(t)",
+                    (user_id, cap, rest),
+                ).fetchall()
+                if rest  # every term estimated: nothing to count
+                else []
+            )
         counted = {str(term): int(n) for term, n in rows}
         return [common[t] if t in common else counted[t] for t in terms]
 
