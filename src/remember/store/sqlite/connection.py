@@ -55,7 +55,7 @@ class Database:
 
     def close(self) -> None:
         with self._lock:
-            if self.writable:
+            if self.writable and self._origin is None:  # a companion leaves it to the database it reads beside
                 with contextlib.suppress(sqlite3.Error):  # statistics for the query planner; best effort
                     self._conn.execute("PRAGMA optimize")
             self._conn.close()
