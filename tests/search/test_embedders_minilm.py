@@ -14,6 +14,7 @@ import pytest
 
 from remember.errors import ConfigError
 from remember.search.embedders import MODEL_SHA256, Embedder, MiniLMEmbedder
+from remember.search.embedders.minilm import plan_batches
 from remember.search.embedders.model_files import default_model_path, file_sha256
 
 REFERENCE = json.loads((Path(__file__).parent / "data" / "minilm_reference.json").read_text("utf-8"))
@@ -93,6 +94,32 @@ def test_order_is_kept_although_texts_run_sorted_by_length() -> None:
     single = MiniLMEmbedder()
     expected = np.stack([single.embed_query(text) for text in texts])
     np.testing.assert_allclose(batched, expected, atol=1e-5)
+
+
+def test_batches_of_a_token_budget_give_the_rows_of_texts_run_alone() -> None:
+    texts = [("word " * n).strip() + f" {n}" for n in (120, 1, 5, 250, 7, 3, 60, 2, 30)]
+    budgeted = MiniLMEmbedder(batch_tokens=64).embed(texts)
+    single = MiniLMEmbedder()
+    expected = np.stack([single.embed_query(text) for text in texts])
+    np.testing.assert_allclose(budgeted, expected, atol=1e-5)
+
+
+def test_batches_hold_at_most_their_rows_and_padded_tokens() -> None:
+    lengths = [30, 5, 200, 6, 600, 7, 31, 5, 8]
+    batches = plan_batches(lengths, max_rows=3, max_tokens=64)
+    assert sorted(i for batch in batches for i in batch) == list(range(len(lengths)))
+    for batch in batches:
+        longest = max(lengths[i] for i in batch)
+        assert len(batch) == 1 or (len(batch) <= 3 and len(batch) * longest <= 64)
+    assert [lengths[batch[0]] for batch in batches] == sorted(lengths[batch[0]] for batch in batches)
+    assert [[lengths[i] for i in batch] for batch in batches] == [[5, 5, 6], [7, 8], [30, 31], [200], [600]]
+    assert plan_batches([], 64, 512) == []
+    assert plan_batches([10] * 130, 64, 10_000) == [list(range(64)), list(range(64, 128)), [128, 129]]
+
+
+def test_a_batch_budget_below_one_token_is_refused() -> None:
+    with pytest.raises(ConfigError, match="token budget"):
+        MiniLMEmbedder(batch_tokens=0)
 
 
 def test_loading_waits_for_the_first_embed() -> None:

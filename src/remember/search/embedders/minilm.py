@@ -38,6 +38,10 @@ DIMENSION = 384
 #: Single texts whose rows are kept: storing a memory embeds its text, and the template
 #: suggestions that follow embed the same text again (a few, for the threads of one server).
 RECENT_TEXTS = 8
+#: Padded tokens in one run of the model (rows times the longest row). Small batches of
+#: short texts share the model's per-call cost; a big batch of long ones is slower per
+#: text than one text at a time (its activations are allocated afresh for every layer).
+BATCH_TOKENS = 512
 _ORT_LOG_ERROR = 3
 
 
@@ -53,8 +57,9 @@ class MiniLMEmbedder:
 
     ``threads`` defaults to the cores this process may run on. Texts longer than
     256 tokens are truncated. A call's texts are sorted by length and run in
-    batches of ``batch_size`` so that little time is spent on padding; the rows
-    come back in the order the texts were given. The rows of the last few single
+    batches of at most ``batch_size`` texts and ``batch_tokens`` padded tokens, so
+    that little time is spent on padding; the rows come back in the order the
+    texts were given. The rows of the last few single
     texts are kept and given again for the same text: a text alone is always padded
     the same way, so the row is the one the model would compute.
     """
@@ -66,16 +71,20 @@ class MiniLMEmbedder:
         tokenizer_path: Path | None = None,
         expected_sha256: str = MODEL_SHA256,
         batch_size: int = 64,
+        batch_tokens: int = BATCH_TOKENS,
         threads: int | None = None,
     ) -> None:
         if batch_size < 1:
             raise ConfigError(f"The embedding batch size must be at least 1, not {batch_size}.")
+        if batch_tokens < 1:
+            raise ConfigError(f"The embedding batch's token budget must be at least 1, not {batch_tokens}.")
         self.name = "onnx:all-MiniLM-L6-v2-int8"
         self.dimension = DIMENSION
         self._model_path = model_path
         self._tokenizer_path = tokenizer_path
         self._expected_sha256 = expected_sha256
         self._batch_size = batch_size
+        self._batch_tokens = batch_tokens
         self._threads = threads if threads is not None else _available_cores()
         self._runtime: _Runtime | None = None
         self._lock = threading.Lock()
@@ -121,12 +130,11 @@ class MiniLMEmbedder:
 
         runtime = self._get_runtime()
         token_ids = [encoding.ids for encoding in runtime.tokenizer.encode_batch(list(texts))]
-        order = sorted(range(len(token_ids)), key=lambda i: len(token_ids[i]))
         vectors = np.empty((len(token_ids), self.dimension), dtype=np.float32)
-        for start in range(0, len(order), self._batch_size):
-            rows = order[start : start + self._batch_size]
+        batches = plan_batches([len(ids) for ids in token_ids], self._batch_size, self._batch_tokens)
+        for rows in batches:
             vectors[rows] = _embed_batch(runtime, [token_ids[i] for i in rows])
-        if len(order) > self._batch_size:  # the batches' activations were freed: give them back
+        if len(batches) > 1:  # the batches' activations were freed: give them back
             release_freed_memory()
         return vectors
 
@@ -150,6 +158,24 @@ class MiniLMEmbedder:
         release_freed_memory()  # what the graph optimiser freed (~60 MB of the ~150 it took)
         names = frozenset(str(i.name) for i in session.get_inputs())
         return _Runtime(session, names, _open_tokenizer(self._tokenizer_path or default_tokenizer_path()))
+
+
+def plan_batches(lengths: Sequence[int], max_rows: int, max_tokens: int) -> list[list[int]]:
+    """Indexes of texts (by their token counts) grouped into batches, shortest texts first.
+
+    A batch holds at most ``max_rows`` texts and, padded to its longest, at most
+    ``max_tokens`` tokens; a text longer than the budget is a batch of its own.
+    """
+    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+    batches: list[list[int]] = []
+    for index in order:
+        batch = batches[-1] if batches else None
+        # Sorted by length, so this text is the batch's longest once added.
+        if batch is not None and len(batch) < max_rows and (len(batch) + 1) * lengths[index] <= max_tokens:
+            batch.append(index)
+        else:
+            batches.append([index])
+    return batches
 
 
 def _embed_batch(runtime: _Runtime, token_ids: list[list[int]]) -> Vectors:
