@@ -2,8 +2,8 @@
 
 Retrieval benchmarks embed tens of thousands of turns; on a shared machine each
 experiment should not pay for that again. Vectors are kept in a SQLite file
-under ``.cache/`` named after the model file's sha256 (a changed model is a new
-file), keyed by the sha256 of the text. The service sees an ordinary embedder.
+under ``.cache/`` named after the model file's sha256 and how it computes (a
+changed model or computation is a new file), keyed by the sha256 of the text. The service sees an ordinary embedder.
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ CACHE_DIR = Path(__file__).resolve().parents[1] / ".cache" / "embeddings"
 
 
 class CachedEmbedder:
-    def __init__(self, inner: Any, model_sha256: str, directory: Path = CACHE_DIR) -> None:
+    def __init__(self, inner: Any, model_key: str, directory: Path = CACHE_DIR) -> None:
         self.inner = inner
         self.name = inner.name
         self.dimension = inner.dimension
         directory.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(directory / f"{model_sha256[:16]}.sqlite"), check_same_thread=False)
+        self._db = sqlite3.connect(str(directory / f"{model_key}.sqlite"), check_same_thread=False)
         self._db.execute("CREATE TABLE IF NOT EXISTS vectors (key BLOB PRIMARY KEY, vector BLOB NOT NULL)")
         self._lock = threading.Lock()
         self.computed = 0
@@ -65,6 +65,7 @@ class CachedEmbedder:
 
 def cached_minilm() -> CachedEmbedder:
     from remember.search.embedders import MiniLMEmbedder
+    from remember.search.embedders.int8_graph import COMPUTATION
     from remember.search.embedders.model_files import MODEL_SHA256
 
-    return CachedEmbedder(MiniLMEmbedder(), MODEL_SHA256)
+    return CachedEmbedder(MiniLMEmbedder(), f"{MODEL_SHA256[:16]}-{COMPUTATION}")

@@ -14,7 +14,6 @@ import pytest
 
 from remember.errors import ConfigError
 from remember.search.embedders import MODEL_SHA256, Embedder, MiniLMEmbedder
-from remember.search.embedders.minilm import plan_batches
 from remember.search.embedders.model_files import default_model_path, file_sha256
 
 REFERENCE = json.loads((Path(__file__).parent / "data" / "minilm_reference.json").read_text("utf-8"))
@@ -34,7 +33,11 @@ def test_vectors_match_the_fp32_reference_model(minilm: MiniLMEmbedder) -> None:
     reference = np.asarray(REFERENCE["vectors"], dtype=np.float32)
     reference /= np.linalg.norm(reference, axis=1, keepdims=True)
     cosines = (vectors * reference).sum(axis=1)
-    assert cosines.min() >= 0.99, dict(zip(REFERENCE["sentences"], cosines.round(4), strict=True))
+    # int8 products: 0.990-0.996, and 0.973 for "ok" (three tokens); float32 products gave 0.9995
+    # and 0.996 (docs/embeddings.md, with what each gives on the retrieval benchmarks).
+    seen = dict(zip(REFERENCE["sentences"], cosines.round(4), strict=True))
+    assert cosines.min() >= 0.97, seen
+    assert np.median(cosines) >= 0.99, seen
 
 
 def test_paraphrases_score_higher_than_unrelated_sentences(minilm: MiniLMEmbedder) -> None:
@@ -88,38 +91,26 @@ def test_long_texts_are_truncated_at_256_tokens(minilm: MiniLMEmbedder) -> None:
     assert np.isfinite(huge).all()
 
 
-def test_order_is_kept_although_texts_run_sorted_by_length() -> None:
+def test_order_is_kept_although_texts_run_on_several_threads() -> None:
     texts = [("word " * n).strip() + f" {n}" for n in (40, 1, 200, 7, 0, 90, 3, 300, 15, 2, 60)]
-    batched = MiniLMEmbedder(batch_size=3).embed(texts)
+    together = MiniLMEmbedder(threads=3).embed(texts)
     single = MiniLMEmbedder()
     expected = np.stack([single.embed_query(text) for text in texts])
-    np.testing.assert_allclose(batched, expected, atol=1e-5)
+    np.testing.assert_array_equal(together, expected)
 
 
-def test_batches_of_a_token_budget_give_the_rows_of_texts_run_alone() -> None:
-    texts = [("word " * n).strip() + f" {n}" for n in (120, 1, 5, 250, 7, 3, 60, 2, 30)]
-    budgeted = MiniLMEmbedder(batch_tokens=64).embed(texts)
-    single = MiniLMEmbedder()
-    expected = np.stack([single.embed_query(text) for text in texts])
-    np.testing.assert_allclose(budgeted, expected, atol=1e-5)
+def test_a_text_gets_the_same_row_whatever_is_embedded_with_it() -> None:
+    texts = ["a short one", "word " * 200 + "long", "Caroline: I went to the support group yesterday.", "ok"]
+    alone = MiniLMEmbedder(threads=1)
+    expected = np.stack([alone.embed_query(text) for text in texts])
+    for threads in (1, 2, 3):
+        np.testing.assert_array_equal(MiniLMEmbedder(threads=threads).embed(texts), expected)
+    np.testing.assert_array_equal(alone.embed(texts[2:3] + texts[:2])[0], expected[2])
 
 
-def test_batches_hold_at_most_their_rows_and_padded_tokens() -> None:
-    lengths = [30, 5, 200, 6, 600, 7, 31, 5, 8]
-    batches = plan_batches(lengths, max_rows=3, max_tokens=64)
-    assert sorted(i for batch in batches for i in batch) == list(range(len(lengths)))
-    for batch in batches:
-        longest = max(lengths[i] for i in batch)
-        assert len(batch) == 1 or (len(batch) <= 3 and len(batch) * longest <= 64)
-    assert [lengths[batch[0]] for batch in batches] == sorted(lengths[batch[0]] for batch in batches)
-    assert [[lengths[i] for i in batch] for batch in batches] == [[5, 5, 6], [7, 8], [30, 31], [200], [600]]
-    assert plan_batches([], 64, 512) == []
-    assert plan_batches([10] * 130, 64, 10_000) == [list(range(64)), list(range(64, 128)), [128, 129]]
-
-
-def test_a_batch_budget_below_one_token_is_refused() -> None:
-    with pytest.raises(ConfigError, match="token budget"):
-        MiniLMEmbedder(batch_tokens=0)
+def test_fewer_than_one_thread_is_refused() -> None:
+    with pytest.raises(ConfigError, match="at least one thread"):
+        MiniLMEmbedder(threads=0)
 
 
 def test_loading_waits_for_the_first_embed() -> None:
@@ -157,12 +148,12 @@ loaded = own_mb()
 rng = random.Random(7)
 words = "the book I read last summer was long and its author wrote about rivers and cities".split()
 embedder.embed([" ".join(rng.choice(words) for _ in range(200)) for _ in range(300)])
-print(json.dumps({"model": loaded - before, "batches": own_mb() - loaded}))
+print(json.dumps({"model": loaded - before, "texts": own_mb() - loaded}))
 """
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the process's memory from /proc")
-def test_the_memory_freed_by_loading_and_by_large_batches_goes_back_to_the_system() -> None:
+def test_the_memory_freed_by_loading_and_by_many_texts_goes_back_to_the_system() -> None:
     from remember.search.embedders.heap import release_freed_memory
 
     if not release_freed_memory():
@@ -170,10 +161,10 @@ def test_the_memory_freed_by_loading_and_by_large_batches_goes_back_to_the_syste
     result = subprocess.run([sys.executable, "-c", _OWN_MEMORY], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
     grown = json.loads(result.stdout)
-    # Measured: the model and tokenizer keep ~116 MB (float32 weights ~90); untrimmed ~168 MB, and
-    # 300 texts of 200 words leave ~180 MB more behind.
+    # Measured: the model and tokenizer keep ~107 MB (the word table widened to float32, 47);
+    # untrimmed ~168 MB, and 300 texts of 200 words left 64 MB more behind.
     assert grown["model"] < 140, grown
-    assert grown["batches"] < 40, grown
+    assert grown["texts"] < 40, grown
 
 
 def test_loading_and_embedding_print_nothing_on_stdout() -> None:

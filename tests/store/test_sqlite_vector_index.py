@@ -401,7 +401,7 @@ def test_cosines_are_exact_without_loading_the_matrix(services: Services, embedd
     found = store.cosines(USER, vector, [*ids, "no-such-memory"])
     assert store._vectors is None  # the in-memory matrix was never loaded
     store.vector_index_min = 10**9
-    assert found == pytest.approx(store.cosines(USER, vector, ids))
+    assert found == pytest.approx(store.cosines(USER, vector, ids), rel=1e-6, abs=1e-7)
 
 
 def test_cosines_come_from_the_open_index_and_the_changes_since(

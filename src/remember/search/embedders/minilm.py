@@ -1,5 +1,8 @@
 """The default embedder: all-MiniLM-L6-v2 (int8 ONNX) run locally by ONNX Runtime.
 
+Its matrix products run in int8 (``int8_graph``), one text at a time, the texts
+of a call spread over the cores: a text's vector never depends on the others.
+
 No PyTorch and no network: the model file comes from an installed package and
 is checked against a pinned sha256, the tokenizer is vendored. Nothing heavy
 happens until the first text is embedded, so that constructing the embedder
@@ -13,13 +16,16 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from remember.errors import ConfigError
 from remember.search.embedders.base import empty_vectors, l2_normalise
 from remember.search.embedders.heap import release_freed_memory
+from remember.search.embedders.int8_graph import int8_products
 from remember.search.embedders.model_files import (
     MODEL_SHA256,
     default_model_path,
@@ -38,10 +44,6 @@ DIMENSION = 384
 #: Single texts whose rows are kept: storing a memory embeds its text, and the template
 #: suggestions that follow embed the same text again (a few, for the threads of one server).
 RECENT_TEXTS = 8
-#: Padded tokens in one run of the model (rows times the longest row). Small batches of
-#: short texts share the model's per-call cost; a big batch of long ones is slower per
-#: text than one text at a time (its activations are allocated afresh for every layer).
-BATCH_TOKENS = 512
 _ORT_LOG_ERROR = 3
 
 
@@ -55,13 +57,11 @@ class _Runtime:
 class MiniLMEmbedder:
     """all-MiniLM-L6-v2 through ONNX Runtime; 384 dimensions; loads on first use.
 
-    ``threads`` defaults to the cores this process may run on. Texts longer than
-    256 tokens are truncated. A call's texts are sorted by length and run in
-    batches of at most ``batch_size`` texts and ``batch_tokens`` padded tokens, so
-    that little time is spent on padding; the rows come back in the order the
-    texts were given. The rows of the last few single
-    texts are kept and given again for the same text: a text alone is always padded
-    the same way, so the row is the one the model would compute.
+    ``threads`` (default: the cores this process may run on) texts of one call are
+    embedded at once, each alone on one core, so that no text is padded and none
+    changes another's row. Texts longer than 256 tokens are truncated. The rows of
+    the last few single texts are kept and given again for the same text: they are
+    the rows the model would compute.
     """
 
     def __init__(
@@ -70,21 +70,15 @@ class MiniLMEmbedder:
         model_path: Path | None = None,
         tokenizer_path: Path | None = None,
         expected_sha256: str = MODEL_SHA256,
-        batch_size: int = 64,
-        batch_tokens: int = BATCH_TOKENS,
         threads: int | None = None,
     ) -> None:
-        if batch_size < 1:
-            raise ConfigError(f"The embedding batch size must be at least 1, not {batch_size}.")
-        if batch_tokens < 1:
-            raise ConfigError(f"The embedding batch's token budget must be at least 1, not {batch_tokens}.")
+        if threads is not None and threads < 1:
+            raise ConfigError(f"The embedder needs at least one thread, not {threads}.")
         self.name = "onnx:all-MiniLM-L6-v2-int8"
         self.dimension = DIMENSION
         self._model_path = model_path
         self._tokenizer_path = tokenizer_path
         self._expected_sha256 = expected_sha256
-        self._batch_size = batch_size
-        self._batch_tokens = batch_tokens
         self._threads = threads if threads is not None else _available_cores()
         self._runtime: _Runtime | None = None
         self._lock = threading.Lock()
@@ -130,13 +124,15 @@ class MiniLMEmbedder:
 
         runtime = self._get_runtime()
         token_ids = [encoding.ids for encoding in runtime.tokenizer.encode_batch(list(texts))]
-        vectors = np.empty((len(token_ids), self.dimension), dtype=np.float32)
-        batches = plan_batches([len(ids) for ids in token_ids], self._batch_size, self._batch_tokens)
-        for rows in batches:
-            vectors[rows] = _embed_batch(runtime, [token_ids[i] for i in rows])
-        if len(batches) > 1:  # the batches' activations were freed: give them back
+        workers = min(self._threads, len(token_ids))
+        if workers == 1:
+            rows = [_embed_alone(runtime, ids) for ids in token_ids]
+        else:  # ONNX Runtime runs one session from several threads, outside the GIL
+            with ThreadPoolExecutor(workers, thread_name_prefix="embed") as pool:
+                rows = list(pool.map(partial(_embed_alone, runtime), token_ids))
+        if len(rows) > 1:  # the texts' activations were freed: give them back
             release_freed_memory()
-        return vectors
+        return np.stack(rows)
 
     def embed_query(self, text: str) -> Vectors:
         vector: Vectors = self.embed([text])[0]
@@ -154,67 +150,41 @@ class MiniLMEmbedder:
     def _load_runtime(self) -> _Runtime:
         model_path = self._model_path or default_model_path()
         verify_model_file(model_path, self._expected_sha256)
-        session = _open_session(model_path, self._threads)
+        session = _open_session(int8_products(model_path.read_bytes()), model_path)
         release_freed_memory()  # what the graph optimiser freed (~60 MB of the ~150 it took)
         names = frozenset(str(i.name) for i in session.get_inputs())
         return _Runtime(session, names, _open_tokenizer(self._tokenizer_path or default_tokenizer_path()))
 
 
-def plan_batches(lengths: Sequence[int], max_rows: int, max_tokens: int) -> list[list[int]]:
-    """Indexes of texts (by their token counts) grouped into batches, shortest texts first.
-
-    A batch holds at most ``max_rows`` texts and, padded to its longest, at most
-    ``max_tokens`` tokens; a text longer than the budget is a batch of its own.
-    """
-    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
-    batches: list[list[int]] = []
-    for index in order:
-        batch = batches[-1] if batches else None
-        # Sorted by length, so this text is the batch's longest once added.
-        if batch is not None and len(batch) < max_rows and (len(batch) + 1) * lengths[index] <= max_tokens:
-            batch.append(index)
-        else:
-            batches.append([index])
-    return batches
-
-
-def _embed_batch(runtime: _Runtime, token_ids: list[list[int]]) -> Vectors:
-    """Pad one batch to its longest text, run the model, mean-pool over real tokens."""
+def _embed_alone(runtime: _Runtime, token_ids: list[int]) -> Vectors:
+    """One text through the model, mean-pooled over its tokens and normalised."""
     import numpy as np
 
-    width = max(len(ids) for ids in token_ids)
-    input_ids = np.zeros((len(token_ids), width), dtype=np.int64)
-    mask = np.zeros((len(token_ids), width), dtype=np.int64)
-    for row, ids in enumerate(token_ids):
-        input_ids[row, : len(ids)] = ids
-        mask[row, : len(ids)] = 1
-    feeds = {"input_ids": input_ids, "attention_mask": mask, "token_type_ids": np.zeros_like(input_ids)}
+    ids = np.asarray([token_ids], dtype=np.int64)
+    feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": np.zeros_like(ids)}
     feeds = {name: array for name, array in feeds.items() if name in runtime.input_names}
     hidden = runtime.session.run(["last_hidden_state"], feeds)[0]
-    weights = mask[:, :, None].astype(np.float32)
-    pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
-    return l2_normalise(pooled.astype(np.float32))
+    row: Vectors = l2_normalise(hidden.mean(axis=1, dtype=np.float32))[0]
+    return row
 
 
-def _open_session(model_path: Path, threads: int) -> Any:
+def _open_session(model: bytes, model_path: Path) -> Any:
     import onnxruntime as ort  # type: ignore[import-untyped]
 
     ort.set_default_logger_severity(_ORT_LOG_ERROR)
     ort.disable_telemetry_events()
     options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
+    options.intra_op_num_threads = 1  # a text runs on one core; the texts of a call on several
     options.inter_op_num_threads = 1
-    # Measured on this model (2 cores): basic graph optimisation runs as fast as "all",
-    # and without the memory arena a batch of long texts no longer grows the process
-    # by gigabytes (the arena keeps its peak for the life of the session).
+    # Measured on this model (2 cores): the "all" graph optimisations were slower than the
+    # basic ones with the int8 products; the memory arena would keep a long text's peak
+    # for the life of the session.
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
     options.enable_cpu_mem_arena = False
     options.enable_mem_pattern = False
-    # Idle worker threads would spin on the cores that numpy and SQLite need next.
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.log_severity_level = _ORT_LOG_ERROR
     try:
-        return ort.InferenceSession(str(model_path), sess_options=options, providers=["CPUExecutionProvider"])
+        return ort.InferenceSession(model, sess_options=options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # ONNX Runtime raises its own unexported exception types
         raise ConfigError(f"ONNX Runtime cannot load the embedding model {model_path}: {exc}") from exc
 

@@ -1,0 +1,58 @@
+"""The graph edit that runs the model's matrix products in int8, on the pinned model file."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from remember.errors import ConfigError
+from remember.search.embedders.int8_graph import EXPECTED_PRODUCTS, _model_class, int8_products
+from remember.search.embedders.model_files import default_model_path
+
+
+@pytest.fixture(scope="module")
+def original() -> bytes:
+    return default_model_path().read_bytes()
+
+
+def _parsed(model: bytes) -> object:
+    message = _model_class()()
+    message.ParseFromString(model)
+    return message
+
+
+def test_every_int8_weight_product_runs_in_int8_and_the_widening_nodes_are_gone(original: bytes) -> None:
+    before, after = _parsed(original), _parsed(int8_products(original))
+    ops_before = Counter(node.op_type for node in before.graph.node)  # type: ignore[attr-defined]
+    ops_after = Counter((node.op_type, node.domain) for node in after.graph.node)  # type: ignore[attr-defined]
+    assert ops_after[("DynamicQuantizeMatMul", "com.microsoft")] == EXPECTED_PRODUCTS == 36
+    # 48 products: 36 with int8 weights, 12 between activations (attention) stay float.
+    assert ops_after[("MatMul", "")] == ops_before["MatMul"] - EXPECTED_PRODUCTS == 12
+    assert ops_after[("Cast", "")] == ops_before["Cast"] - EXPECTED_PRODUCTS
+    assert ops_after[("Mul", "")] == ops_before["Mul"] - EXPECTED_PRODUCTS
+    int8 = {t.name for t in after.graph.initializer if t.data_type == 3}  # type: ignore[attr-defined]
+    for node in after.graph.node:  # type: ignore[attr-defined]
+        if node.op_type == "DynamicQuantizeMatMul":
+            assert node.input[1] in int8
+    assert ("com.microsoft", 1) in {(o.domain, o.version) for o in after.opset_import}  # type: ignore[attr-defined]
+
+
+def test_the_weights_pass_through_unchanged(original: bytes) -> None:
+    edited = int8_products(original)
+    # The nodes and the opset change (a few KB); the 22 MB of weights are carried as they were.
+    assert abs(len(edited) - len(original)) < 10_000
+    weights = [t.SerializeToString() for t in _parsed(original).graph.initializer]  # type: ignore[attr-defined]
+    assert weights == [t.SerializeToString() for t in _parsed(edited).graph.initializer]  # type: ignore[attr-defined]
+
+
+def test_a_graph_without_the_expected_products_is_refused(original: bytes) -> None:
+    edited = int8_products(original)
+    with pytest.raises(ConfigError, match="0 int8 matrix products where 36 were expected"):
+        int8_products(edited)
+
+
+@pytest.mark.parametrize("model", [b"", b"\xff\xfe not protobuf", b"\x0a\x05short"])
+def test_bytes_that_are_no_model_are_refused(model: bytes) -> None:
+    with pytest.raises(ConfigError, match=r"ONNX model|int8 matrix products"):
+        int8_products(model)
