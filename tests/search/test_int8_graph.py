@@ -4,10 +4,17 @@ from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from remember.errors import ConfigError
-from remember.search.embedders.int8_graph import EXPECTED_PRODUCTS, _model_class, int8_products
+from remember.search.embedders.int8_graph import (
+    EXPECTED_LOOKUPS,
+    EXPECTED_PRODUCTS,
+    _model_class,
+    _narrow_lookups,
+    int8_products,
+)
 from remember.search.embedders.model_files import default_model_path
 
 
@@ -29,8 +36,10 @@ def test_every_int8_weight_product_runs_in_int8_and_the_widening_nodes_are_gone(
     assert ops_after[("DynamicQuantizeMatMul", "com.microsoft")] == EXPECTED_PRODUCTS == 36
     # 48 products: 36 with int8 weights, 12 between activations (attention) stay float.
     assert ops_after[("MatMul", "")] == ops_before["MatMul"] - EXPECTED_PRODUCTS == 12
+    # The lookups' widening moves after them (same count), and each looks up its scales too.
     assert ops_after[("Cast", "")] == ops_before["Cast"] - EXPECTED_PRODUCTS
     assert ops_after[("Mul", "")] == ops_before["Mul"] - EXPECTED_PRODUCTS
+    assert ops_after[("Gather", "")] == ops_before["Gather"] + EXPECTED_LOOKUPS
     int8 = {t.name for t in after.graph.initializer if t.data_type == 3}  # type: ignore[attr-defined]
     for node in after.graph.node:  # type: ignore[attr-defined]
         if node.op_type == "DynamicQuantizeMatMul":
@@ -44,6 +53,32 @@ def test_the_weights_pass_through_unchanged(original: bytes) -> None:
     assert abs(len(edited) - len(original)) < 10_000
     weights = [t.SerializeToString() for t in _parsed(original).graph.initializer]  # type: ignore[attr-defined]
     assert weights == [t.SerializeToString() for t in _parsed(edited).graph.initializer]  # type: ignore[attr-defined]
+
+
+def test_the_tables_looked_up_before_widening_give_the_same_vectors_bit_for_bit(original: bytes) -> None:
+    import onnxruntime as ort  # type: ignore[import-untyped]
+
+    from remember.search.embedders.minilm import _open_tokenizer
+    from remember.search.embedders.model_files import default_tokenizer_path
+
+    tokenizer = _open_tokenizer(default_tokenizer_path())
+    narrow, wide = (
+        ort.InferenceSession(int8_products(original, narrow_lookups=flag), providers=["CPUExecutionProvider"])
+        for flag in (True, False)
+    )
+    names = {i.name for i in narrow.get_inputs()}
+    for text in ("ok", "The cat sat on the mat.", "word " * 300):
+        ids = np.asarray([tokenizer.encode(text).ids], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": np.zeros_like(ids)}
+        feeds = {name: array for name, array in feeds.items() if name in names}
+        np.testing.assert_array_equal(narrow.run(None, feeds)[0], wide.run(None, feeds)[0])
+
+
+def test_a_graph_without_the_expected_lookups_is_refused(original: bytes) -> None:
+    narrowed = _parsed(int8_products(original))
+    int8 = {t.name for t in narrowed.graph.initializer if t.data_type == 3}  # type: ignore[attr-defined]
+    with pytest.raises(ConfigError, match="0 int8 lookup tables where 2 were expected"):
+        _narrow_lookups(narrowed.graph, int8)  # type: ignore[attr-defined]
 
 
 def test_a_graph_without_the_expected_products_is_refused(original: bytes) -> None:
