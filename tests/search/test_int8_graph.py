@@ -12,7 +12,6 @@ from remember.search.embedders.int8_graph import (
     EXPECTED_LOOKUPS,
     EXPECTED_PRODUCTS,
     _model_class,
-    _narrow_lookups,
     int8_products,
 )
 from remember.search.embedders.model_files import default_model_path
@@ -75,10 +74,13 @@ def test_the_tables_looked_up_before_widening_give_the_same_vectors_bit_for_bit(
 
 
 def test_a_graph_without_the_expected_lookups_is_refused(original: bytes) -> None:
-    narrowed = _parsed(int8_products(original))
-    int8 = {t.name for t in narrowed.graph.initializer if t.data_type == 3}  # type: ignore[attr-defined]
-    with pytest.raises(ConfigError, match="0 int8 lookup tables where 2 were expected"):
-        _narrow_lookups(narrowed.graph, int8)  # type: ignore[attr-defined]
+    model = _parsed(original)
+    words = next(n for n in model.graph.node if n.op_type == "Gather")  # type: ignore[attr-defined]
+    words.op_type = "GatherElements"  # the word table no longer looked up by row
+    changed = model.SerializeToString()  # type: ignore[attr-defined]
+    with pytest.raises(ConfigError, match="1 int8 lookup tables where 2 were expected"):
+        int8_products(changed)
+    assert int8_products(changed, narrow_lookups=False)  # the products alone are still rewritten
 
 
 def test_a_graph_without_the_expected_products_is_refused(original: bytes) -> None:

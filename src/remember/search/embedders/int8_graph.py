@@ -60,41 +60,58 @@ def int8_products(model: bytes, *, narrow_lookups: bool = True) -> bytes:
         raise ConfigError(f"The embedding model file is not a readable ONNX model: {exc}") from exc
     graph = message.graph
     weights = {t.name for t in graph.initializer if t.data_type == _INT8}
-    rewritten, dead = _rewrite_products(graph.node, weights)
-    if rewritten != EXPECTED_PRODUCTS:
-        raise ConfigError(
-            f"The embedding model has {rewritten} int8 matrix products where {EXPECTED_PRODUCTS} were "
-            "expected; it is not the all-MiniLM-L6-v2 file this version of remember was made for."
-        )
-    for index in sorted(dead, reverse=True):
-        del graph.node[index]
+    products, lookups, dropped = _plan(graph.node, weights, narrow_lookups)
+    _expect(products, EXPECTED_PRODUCTS, "int8 matrix products")
     if narrow_lookups:
-        _narrow_lookups(graph, weights)
+        _expect(len(lookups), EXPECTED_LOOKUPS, "int8 lookup tables")
+    rebuilt: list[Any] = []
+    for index, node in enumerate(graph.node):
+        if index not in dropped:
+            rebuilt.extend(lookups.get(index, [node]))
+    kept = [node.SerializeToString() for node in rebuilt]
+    del graph.node[:]
+    for serialized in kept:
+        graph.node.add().ParseFromString(serialized)
     if not any(opset.domain == _MICROSOFT for opset in message.opset_import):
         message.opset_import.add(domain=_MICROSOFT, version=1)
     edited: bytes = message.SerializeToString()
     return edited
 
 
-def _rewrite_products(nodes: Any, weights: set[str]) -> tuple[int, set[int]]:
-    """Rewrite each ``MatMul(x, Mul(Cast(int8), scale))`` in place; the indexes of the widening nodes
-    left without a use."""
+def _plan(nodes: Any, weights: set[str], narrow_lookups: bool) -> tuple[int, dict[int, list[Any]], set[int]]:
+    """Rewrite each ``MatMul(x, Mul(Cast(int8), scale))`` in place as ``DynamicQuantizeMatMul(x, int8,
+    scale)``; with ``narrow_lookups``, the nodes that replace each ``Gather(Mul(Cast(int8), scale), ids)``
+    by ``Mul(Cast(Gather(int8, ids)), Gather(scale, ids))``, by the Gather's index. Returns the count of
+    products rewritten, those replacements and the indexes of the widening nodes left without a use."""
     producer = {output: index for index, node in enumerate(nodes) for output in node.output}
     uses = Counter(name for node in nodes for name in node.input)
-    rewritten, dead = 0, set[int]()
-    for node in nodes:
-        if node.op_type != "MatMul" or node.domain or len(node.input) != 2:
+    products, lookups, dropped = 0, dict[int, list[Any]](), set[int]()
+    for index, node in enumerate(nodes):
+        if node.domain or len(node.input) != 2:
             continue
-        widened = _widening(nodes, producer, uses, node.input[1], weights)
-        if widened is None:
-            continue
-        mul, cast = widened
-        int8_weight, scale = nodes[cast].input[0], nodes[mul].input[1]
-        node.op_type, node.domain = "DynamicQuantizeMatMul", _MICROSOFT
-        node.input[:] = [node.input[0], int8_weight, scale]
-        dead.update((mul, cast))
-        rewritten += 1
-    return rewritten, dead
+        if node.op_type == "MatMul":
+            widened = _widening(nodes, producer, uses, node.input[1], weights)
+            if widened is not None:
+                mul, cast = widened
+                node.op_type, node.domain = "DynamicQuantizeMatMul", _MICROSOFT
+                node.input[:] = [node.input[0], nodes[cast].input[0], nodes[mul].input[1]]
+                products += 1
+                dropped.update(widened)
+        elif node.op_type == "Gather" and narrow_lookups and _axis(node) == 0:
+            widened = _widening(nodes, producer, uses, node.input[0], weights)
+            if widened is not None:
+                mul, cast = widened
+                lookups[index] = _narrowed(node, nodes[mul], nodes[cast])
+                dropped.update(widened)
+    return products, lookups, dropped
+
+
+def _expect(found: int, expected: int, what: str) -> None:
+    if found != expected:
+        raise ConfigError(
+            f"The embedding model has {found} {what} where {expected} were expected; "
+            "it is not the all-MiniLM-L6-v2 file this version of remember was made for."
+        )
 
 
 def _widening(
@@ -110,37 +127,6 @@ def _widening(
     if nodes[cast].input[0] not in weights or nodes[mul].input[1] in producer:  # the scale: a constant
         return None
     return mul, cast
-
-
-def _narrow_lookups(graph: Any, weights: set[str]) -> None:
-    """Rewrite each ``Gather(Mul(Cast(int8), scale), ids)`` as ``Mul(Cast(Gather(int8, ids)), Gather(scale, ids))``."""
-    nodes = graph.node
-    producer = {output: index for index, node in enumerate(nodes) for output in node.output}
-    uses = Counter(name for node in nodes for name in node.input)
-    replaced: dict[int, list[Any]] = {}
-    dropped: set[int] = set()
-    for index, node in enumerate(nodes):
-        if node.op_type != "Gather" or node.domain or len(node.input) != 2 or _axis(node) != 0:
-            continue
-        widened = _widening(nodes, producer, uses, node.input[0], weights)
-        if widened is None:
-            continue
-        mul, cast = widened
-        replaced[index] = _narrowed(node, nodes[mul], nodes[cast])
-        dropped.update((mul, cast))
-    if len(replaced) != EXPECTED_LOOKUPS:
-        raise ConfigError(
-            f"The embedding model has {len(replaced)} int8 lookup tables where {EXPECTED_LOOKUPS} were "
-            "expected; it is not the all-MiniLM-L6-v2 file this version of remember was made for."
-        )
-    rebuilt: list[Any] = []
-    for index, node in enumerate(nodes):
-        if index not in dropped:
-            rebuilt.extend(replaced.get(index, [node]))
-    kept = [node.SerializeToString() for node in rebuilt]
-    del nodes[:]
-    for serialized in kept:
-        nodes.add().ParseFromString(serialized)
 
 
 def _narrowed(gather: Any, mul: Any, cast: Any) -> list[Any]:
