@@ -287,6 +287,22 @@ def test_ef_search_is_at_least_200_and_the_number_asked_unless_configured_higher
         conn.execute("RESET hnsw.ef_search")
 
 
+def test_statements_run_again_are_planned_for_their_own_parameters(pg: PostgresStore) -> None:
+    """psycopg prepares a statement run five times; PostgreSQL would then plan it once for any terms
+    (a word in 50 memories or in 50,000). Every pooled connection plans for the parameters given."""
+    sql = "SELECT count(*) FROM memory_index WHERE user_id = %s AND keywords @@ phraseto_tsquery('english', %s)"
+    with pg.db.read() as conn:
+        for i in range(15):
+            conn.execute(sql, ("alice", f"word{i}"))
+        plans = conn.execute(
+            "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE %s",
+            ("%phraseto_tsquery('english', $2)",),
+        ).fetchone()
+    assert plans is not None  # prepared, as psycopg does
+    generic, custom = plans
+    assert generic == 0 and custom >= 5
+
+
 # keywords
 
 

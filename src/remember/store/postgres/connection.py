@@ -135,6 +135,10 @@ class Database:
 def _configure(conn: Connection) -> None:
     set_json_loads(_loads, conn)
     conn.adapters.register_dumper(VectorParam, VectorDumper)
+    # psycopg prepares a statement run five times; PostgreSQL then plans it once for any parameters.
+    # A search's best plan depends on its terms (a word in 50 memories or in 50,000) and filters, so
+    # every statement is planned for its own parameters (docs/postgres.md#sizing-the-server).
+    conn.execute("SET plan_cache_mode = force_custom_plan")
 
 
 def _loads(data: str | bytes) -> Any:

@@ -95,28 +95,31 @@ def passes(user_id: str, filter: Filter | None, deleted: DeletedMode) -> Passes:
 def ranked_sql(
     user_id: str, chosen: Plan, *, filter: Filter | None, deleted: DeletedMode, limit: int
 ) -> tuple[str, list[Any]]:
-    """The query ranking the rows ``chosen`` picks, and its parameters (all bound, none spliced)."""
+    """The query ranking the rows ``chosen`` picks, and its parameters (all bound, none spliced).
+
+    Each pick reads the rows that pass with their keywords, which are ranked as they are: reading
+    each picked row again by its key took a third of the query (1,000 rows at a million memories).
+    """
     rule = passes(user_id, filter, deleted)
     params: list[Any] = [list(chosen.idf), list(chosen.idf.values())]
     picks: list[str] = []
+    reads = f"SELECT x.memory_id, x.keywords FROM memory_index x {rule.join}WHERE x.user_id = %s AND x.keywords @@"
     if chosen.whole:
         either = " || ".join("phraseto_tsquery('english', %s)" for _ in chosen.whole)
-        picks.append(f"SELECT x.memory_id FROM memory_index x WHERE x.user_id = %s AND x.keywords @@ ({either})")
-        params += [user_id, *chosen.whole]
+        picks.append(f"{reads} ({either}) AND {rule.where}")
+        params += [*rule.join_params, user_id, *chosen.whole, *rule.where_params]
     for group, share in chosen.sampled:  # the filter inside: a sample of rows that pass
         every = " && ".join("phraseto_tsquery('english', %s)" for _ in group)
-        picks.append(
-            f"(SELECT x.memory_id FROM memory_index x {rule.join}WHERE x.user_id = %s "
-            f"AND x.keywords @@ ({every}) AND {rule.where} LIMIT %s)"
-        )
+        picks.append(f"({reads} ({every}) AND {rule.where} LIMIT %s)")
         params += [*rule.join_params, user_id, *group, *rule.where_params, share]
+    # a memory picked twice (by a term and by a pair) is ranked once
+    picked = picks[0] if len(picks) == 1 else f"SELECT DISTINCT ON (memory_id) * FROM ({' UNION ALL '.join(picks)}) u"
     sql = (
         "WITH terms AS MATERIALIZED (SELECT phraseto_tsquery('english', w.t) AS q, w.w "
         "FROM unnest(%s::text[], %s::float8[]) AS w(t, w)), "
-        f"picked AS MATERIALIZED ({' UNION '.join(picks)}) "
+        f"picked AS MATERIALIZED ({picked}) "
         f"SELECT x.memory_id, (SELECT sum(t.w * ts_rank({RANK_WEIGHTS}, x.keywords, t.q)) FROM terms t "
         "WHERE numnode(t.q) > 0 AND x.keywords @@ t.q) AS score "
-        "FROM picked p JOIN memory_index x ON x.user_id = %s AND x.memory_id = p.memory_id "
-        f"{rule.join}WHERE {rule.where} ORDER BY score DESC, x.memory_id LIMIT %s"
+        "FROM picked x ORDER BY score DESC, x.memory_id LIMIT %s"
     )
-    return sql, [*params, user_id, *rule.join_params, *rule.where_params, limit]
+    return sql, [*params, limit]
