@@ -99,7 +99,10 @@ class Indexer:
         )
 
     def warn_if_changed(self) -> None:
-        """At start: log (stderr) when the stored vectors were made by another model than the configured one."""
+        """At start: log (stderr) when the stored vectors were made by another model than the configured
+        one, and what the database's server would need to search them fast."""
+        for advice in self.store.sizing_advice():
+            logging.getLogger("remember").warning("%s", advice)
         recorded = self.store.index_settings().get(MODEL_KEY)
         if self.embedder is not None and recorded is not None and recorded != self.embedder.name:
             logging.getLogger("remember").warning(

@@ -205,6 +205,10 @@ class IndexMaintenance(Protocol):
         cheaper to build afresh than to grow row by row (PostgreSQL's HNSW, when the block at least
         doubles the vectors stored) drops it for the block and builds it at its end. It yields whether it did."""
 
+    def sizing_advice(self) -> list[str]:
+        """What the database's server would need to search fast at this size (said at start, on stderr);
+        empty when nothing is amiss or the backend has no such setting."""
+
 
 class SuggestionLog(Protocol):
     def log_suggestions(self, user_id: str, events: Sequence[SuggestionEvent]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 
 from remember.models import Progress
-from remember.store.postgres import bulk
+from remember.store.postgres import bulk, sizing
 from remember.store.postgres.common_terms import CommonTerms
 from remember.store.postgres.connection import Connection, Database
 from remember.store.postgres.dialect import DIALECT
@@ -65,6 +65,10 @@ class PostgresStore(
     def bulk_vectors(self, expected: int) -> AbstractContextManager[bool]:
         """A block of bulk writes: the HNSW index is built afresh at its end when that pays (bulk.py)."""
         return bulk.bulk_vectors(self.db, self.pgvector, expected)
+
+    def sizing_advice(self) -> list[str]:
+        with self.db.read() as conn:
+            return sizing.advice(*sizing.buffers_and_index(conn))
 
 
 def _ensure_vector_index(conn: Connection, pgvector: tuple[int, ...]) -> None:

@@ -289,6 +289,9 @@ class SearchTables(IndexTables):
         self._drop_matrix(user_id)
         return True
 
+    def sizing_advice(self) -> list[str]:
+        return []  # the index file is mapped, the page cache is the operating system's
+
     def bulk_vectors(self, expected: int) -> AbstractContextManager[bool]:  # noqa: ARG002
         """Nothing to set aside: a user's approximate index catches up after the block (or is built by it)."""
         return contextlib.nullcontext(False)
