@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 
 import numpy as np
@@ -49,18 +51,24 @@ def test_an_index_larger_than_the_buffers_gets_a_value_to_set_and_where_to_read_
     assert "docs/postgres.md#sizing-the-server" in message
 
 
-def test_a_small_database_on_the_default_buffers_gets_no_advice(postgres_url: str) -> None:
-    store = open_store(postgres_url)
+@contextmanager
+def filled(url: str, count: int) -> Iterator[tuple[PostgresStore, int, int]]:
+    """A store holding ``count`` vectors, the server's shared_buffers and the vector index's size."""
+    store = open_store(url)
     assert isinstance(store, PostgresStore)
     try:
-        fill(store, 300)
+        fill(store, count)
         with store.db.read() as conn:
-            buffers, index = sizing.buffers_and_index(conn)
+            yield (store, *sizing.buffers_and_index(conn))
+    finally:
+        store.close()
+
+
+def test_a_small_database_on_the_default_buffers_gets_no_advice(postgres_url: str) -> None:
+    with filled(postgres_url, 300) as (store, buffers, index):
         assert buffers == 128 * MB  # PostgreSQL's default
         assert 0 < index < buffers  # the HNSW index is found and measured
         assert store.sizing_advice() == []
-    finally:
-        store.close()
 
 
 @pytest.mark.slow
@@ -71,17 +79,9 @@ def test_a_server_whose_buffers_cannot_hold_the_index_is_told_so_at_start(
         conn.execute("ALTER SYSTEM SET shared_buffers = '1MB'")
     own_postgres_server.stop()
     own_postgres_server.start()
-    url = own_postgres_server.url(own_postgres_server.create_database())
-    store = open_store(url)
-    assert isinstance(store, PostgresStore)
-    try:
-        fill(store, 1500)
-        with store.db.read() as conn:
-            buffers, index = sizing.buffers_and_index(conn)
+    with filled(own_postgres_server.url(own_postgres_server.create_database()), 1500) as (store, buffers, index):
         assert buffers == 1 * MB and index > buffers
         with caplog.at_level(logging.WARNING, logger="remember"):
             Indexer(store, embedder=None).warn_if_changed()
-        (record,) = [r for r in caplog.records if "shared_buffers" in r.getMessage()]
-        assert "shared_buffers (1 MB) is smaller than the vector index" in record.getMessage()
-    finally:
-        store.close()
+    (record,) = [r for r in caplog.records if "shared_buffers" in r.getMessage()]
+    assert "shared_buffers (1 MB) is smaller than the vector index" in record.getMessage()
