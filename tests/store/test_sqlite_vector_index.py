@@ -30,6 +30,7 @@ from remember.service import Services
 from remember.store import open_store
 from remember.store.sqlite import ann, approximate
 from remember.store.sqlite.store import SqliteStore
+from remember.store.sqlite.vector_file import VectorFile, vectors_path
 
 USER = "alice"
 SUBJECTS = ["my sister", "the landlord", "our dentist", "the piano teacher", "a colleague", "the neighbour's dog"]
@@ -225,7 +226,7 @@ def test_an_explicit_build_makes_the_file_before_any_search(
 
 
 def test_recall_of_the_graph_alone(services: Services, embedder: MiniLMEmbedder) -> None:
-    """The index's own order (before re-scoring) finds most of the exact top 10 among its first 10."""
+    """The index alone (the graph's proposals chosen by their float16 vectors) finds most of the exact top 10."""
     store = _store(services)
     _search(services, _query(embedder, QUERIES[0]))
     assert store._approximate is not None
@@ -234,7 +235,7 @@ def test_recall_of_the_graph_alone(services: Services, embedder: MiniLMEmbedder)
     for question in QUERIES:
         vector = _query(embedder, question)
         expected = {i for i, _ in _search(services, vector, exact=True)}
-        keys = index.search(vector, 10)
+        keys = list(index.nearest(vector, 10))
         with store.db.read() as conn:
             marks = ",".join("?" * len(keys))
             found = {r[0] for r in conn.execute(f"SELECT id FROM memories WHERE rowid IN ({marks})", keys)}
@@ -279,27 +280,79 @@ def test_an_old_file_is_caught_up_and_an_impossible_one_rebuilt(
     future.close()
 
 
-def test_an_int8_file_of_an_earlier_version_is_rebuilt_as_float16(
+def test_a_float16_graph_of_an_earlier_version_is_rebuilt_as_bits(
     services: Services, db: Path, embedder: MiniLMEmbedder
 ) -> None:
     vector = _query(embedder, QUERIES[2])
     before = _agree(services, vector)
     (path,) = _files(db)
     services.close()
-    old = ann._index_class()(ndim=384, metric="cos", dtype="i8")
     fresh = ann._index_class().restore(str(path), view=False)
-    assert fresh is not None and str(fresh.dtype).endswith("F16")
-    keys = np.asarray(fresh.keys, dtype=np.uint64)
-    rows = fresh.get(keys, dtype="f32")
-    assert isinstance(rows, tuple)
-    old.add(keys, np.vstack([row for row in rows if row is not None]))
+    assert fresh is not None and str(fresh.dtype).endswith("B1")
+    rows = VectorFile.opened(vectors_path(path), 384)
+    assert rows is not None and len(rows) == len(fresh)
+    old = ann._index_class()(ndim=384, metric="cos", dtype="f16")
+    old.add(rows.keys, rows.rows.astype(np.float32))
     old.save(str(path))
     again = _open(db, embedder)
     assert _ids(_agree(again, vector)) == _ids(before)
     (rebuilt,) = _files(db)
     restored = ann._index_class().restore(str(rebuilt), view=True)
-    assert restored is not None and str(restored.dtype).endswith("F16")
+    assert restored is not None and str(restored.dtype).endswith("B1")
     again.close()
+
+
+@pytest.mark.parametrize("damage", ["missing", "garbage", "short", "other dimension"])
+def test_a_graph_without_its_vectors_file_is_rebuilt(
+    services: Services, db: Path, embedder: MiniLMEmbedder, damage: str
+) -> None:
+    vector = _query(embedder, QUERIES[1])
+    before = _agree(services, vector)
+    (path,) = _files(db)
+    services.close()
+    rows = vectors_path(path)
+    good = rows.read_bytes()
+    if damage == "missing":
+        rows.unlink()
+    elif damage == "garbage":
+        rows.write_bytes(b"not vectors" * 100)
+    elif damage == "short":
+        rows.write_bytes(good[:-2])
+    else:
+        VectorFile.in_memory(np.asarray([1, 2], dtype=np.uint64), np.ones((2, 8), dtype=np.float32)).write(rows)
+    again = _open(db, embedder)
+    assert _ids(_agree(again, vector)) == _ids(before)
+    (rebuilt,) = _files(db)
+    assert VectorFile.opened(vectors_path(rebuilt), 384) is not None
+    again.close()
+
+
+def test_the_vectors_file_gives_each_key_its_row() -> None:
+    keys = np.asarray([42, 7, 1_000_000_007, 3], dtype=np.uint64)
+    rows = np.arange(4 * 6, dtype=np.float32).reshape(4, 6) / 10
+    made = VectorFile.in_memory(keys, rows)
+    assert made.keys.tolist() == sorted(keys.tolist())
+    got = made.get([7, 8, 1_000_000_007, 0, 99_999_999_999])
+    assert set(got) == {7, 1_000_000_007}
+    np.testing.assert_allclose(got[7], rows[1], atol=1e-3)
+    np.testing.assert_allclose(got[1_000_000_007], rows[2], atol=1e-3)
+    assert VectorFile.in_memory(np.zeros(0, dtype=np.uint64), np.zeros((0, 6))).get([1]) == {}
+
+
+def test_the_vectors_file_round_trips(tmp_path: Path) -> None:
+    rng = np.random.default_rng(3)
+    keys = rng.choice(10**9, size=5_000, replace=False).astype(np.uint64)
+    rows = rng.standard_normal((5_000, 384)).astype(np.float32)
+    path = tmp_path / "v.f16"
+    VectorFile.in_memory(keys, rows).write(path)
+    opened = VectorFile.opened(path, 384)
+    assert opened is not None and len(opened) == 5_000
+    picked = [int(k) for k in keys[::97]]
+    got = opened.get(picked)
+    for key in picked:
+        np.testing.assert_allclose(got[key], rows[int(np.nonzero(keys == key)[0][0])], rtol=1e-3, atol=1e-3)
+    assert opened.without({int(keys[0])})[0].shape == (4_999,)
+    assert VectorFile.opened(path, 768) is None  # of another dimension
 
 
 def test_deleted_restored_updated_and_purged_memories(services: Services, embedder: MiniLMEmbedder) -> None:

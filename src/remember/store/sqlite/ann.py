@@ -1,21 +1,26 @@
-"""Approximate nearest neighbours of one user's vectors (usearch HNSW, float16), on disk beside the database.
+"""Approximate nearest neighbours of one user's vectors (usearch HNSW over sign bits), on disk beside the database.
 
 Used only for users with many memories (``SearchTables.vector_index_min``); below
 that, exact search over an in-memory matrix is cheap and stays in use. The
 database is the source of truth, and the index never decides what a search may
 return:
 
-- A user's index is a file ``<db>.vectors/<user hash>-<seq>.usearch``: the graph
-  of every vector whose ``memory_index.seq`` is at most ``seq``, keyed by the
-  ``memories`` rowid. A process memory-maps it (``Index.view``), so a fresh
-  server reads only the pages its searches touch.
+- A user's index is two files ``<db>.vectors/<user hash>-<seq>.usearch`` and
+  ``.f16``: the graph of every vector whose ``memory_index.seq`` is at most
+  ``seq``, keyed by the ``memories`` rowid, over one bit a dimension (the sign:
+  48 bytes a 384-dimension vector, Hamming distance), and the float16 vectors by
+  key (vector_file.py). The graph proposes ``GRAPH_REACH`` times the candidates
+  asked for and their float16 vectors choose among them. A process
+  memory-maps the graph (``Index.view``) and reads the vectors a page at a time,
+  so a fresh server holds only the graph's pages its searches touch (197 MB at a
+  million memories, where a graph of float16 vectors was 917 MB).
 - Rows whose seq moved past the file's (written since, by any process) are read
   from the database into a small in-memory delta, searched exactly; their keys
   are ignored in the file's answers. When the delta grows past ``FOLD_AT``, it
   is folded into a new file (written aside, then renamed into place).
 - A missing, unreadable or impossible file (of another dimension or element
-  type, such as the int8 files of earlier versions, or of a seq the database
-  never reached) is rebuilt from the database.
+  type, such as the int8 and float16 graphs of earlier versions, without its
+  vectors file, or of a seq the database never reached) is rebuilt from the database.
 - The caller re-reads every candidate's owner and deletion state from the
   database, so a memory purged, deleted or moved since the file was written is
   never returned, and scores it with the vector kept here (``vectors``): the
@@ -34,6 +39,8 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from remember.store.sqlite.vector_file import VectorFile, vectors_path
+
 if TYPE_CHECKING:
     from usearch.index import Index
 
@@ -42,9 +49,12 @@ BUILD_BATCH = 8_192
 CONNECTIVITY = 16
 EXPANSION_ADD = 128
 EXPANSION_SEARCH = 320
-# float16: the re-scoring reads its vectors back (an int8 copy is off by up to 0.06 in cosine); measured
-# at 200,000 vectors, the same recall as int8 and the same search time, for a 1.45x longer build.
-ELEMENT = "f16"
+# The graph over sign bits (docs/search.md#vectors-at-scale): at a million vectors, 1,000 proposed and
+# chosen by their float16 vectors find 0.98 of the exact top 10 (500: 0.95) in ~3 ms; the graph's file
+# is 197 MB (with float16 vectors in it: 917 MB) and builds in 216 s (float16: 345-700 s).
+ELEMENT = "b1"
+METRIC = "hamming"
+GRAPH_REACH = 5  # the graph proposes this many times the candidates asked for
 
 # (memories rowid, seq, float32 vector bytes or None), in seq order
 KeyedRows = Callable[[int], Iterable[Sequence[tuple[int, int, bytes | None]]]]
@@ -63,6 +73,7 @@ class UserIndex:
         self.stem = user_stem(user_id)
         self.dimension = dimension
         self.base: Index | None = None
+        self.file: VectorFile | None = None  # the float16 vectors of the base's keys
         self.base_seq = 0
         self.seq = 0
         self.delta: dict[int, Any] = {}  # key -> float32 vector (or None: no vector)
@@ -85,13 +96,14 @@ class UserIndex:
         return True
 
     def _open(self, max_seq: int) -> None:
-        self.base, self.base_seq, self.delta, self._stacked = None, 0, {}, None
+        self.base, self.file, self.base_seq, self.delta, self._stacked = None, None, 0, {}, None
         found = self._newest_file()
         if found is not None:
             path, seq = found
-            index = _view(path, self.dimension)
-            if index is not None and seq <= max_seq:
-                self.base, self.base_seq, self._mapped = index, seq, True
+            index = _view(path, self.dimension) if seq <= max_seq else None
+            rows = VectorFile.opened(vectors_path(path), self.dimension) if index is not None else None
+            if index is not None and rows is not None and len(rows) == len(index):
+                self.base, self.file, self.base_seq, self._mapped = index, rows, seq, True
         self.seq = self.base_seq
 
     def build(self, read_rows: KeyedRows, progress: Callable[[int], None] | None = None, *, threads: int = 1) -> None:
@@ -102,6 +114,8 @@ class UserIndex:
 
         index = _new_index(self.dimension)
         seq = done = 0
+        all_keys: list[int] = []
+        all_rows: list[Any] = []
         for chunk in read_rows(0):
             keys, vectors = [], []
             for key, row_seq, data in chunk:
@@ -110,12 +124,16 @@ class UserIndex:
                     keys.append(key)
                     vectors.append(np.frombuffer(data, dtype=np.float32))
             if keys:
-                _add(index, keys, np.vstack(vectors), threads)
+                matrix = np.vstack(vectors)
+                _add(index, keys, matrix, threads)
+                all_keys += keys
+                all_rows.append(matrix.astype(np.float16))
             done += len(chunk)
             if progress is not None:
                 progress(done)
-        saved = self._save(index, seq)
-        self.base, self.base_seq, self.seq, self.delta, self._stacked = saved, seq, seq, {}, None
+        rows = VectorFile.in_memory(np.asarray(all_keys, dtype=np.uint64), _stacked_rows(all_rows, self.dimension))
+        self.base, self.file = self._save(index, rows, seq)
+        self.base_seq, self.seq, self.delta, self._stacked = seq, seq, {}, None
 
     def _fold(self) -> None:
         """Write the delta into a new file, so that the next process starts with it."""
@@ -132,8 +150,12 @@ class UserIndex:
         fresh = [(key, v) for key, v in self.delta.items() if v is not None]
         if fresh:
             _add(index, [k for k, _ in fresh], np.vstack([v for _, v in fresh]))
-        self.base, self.base_seq = self._save(index, self.seq), self.seq
-        self.delta, self._stacked = {}, None
+        kept_keys, kept_rows = self.file.without(set(self.delta)) if self.file is not None else ([], [])
+        added = np.asarray([k for k, _ in fresh], dtype=np.uint64)
+        keys = np.concatenate([np.asarray(kept_keys, dtype=np.uint64), added])
+        rows = VectorFile.in_memory(keys, _stacked_rows([kept_rows, *(v for _, v in fresh)], self.dimension))
+        self.base, self.file = self._save(index, rows, self.seq)
+        self.base_seq, self.delta, self._stacked = self.seq, {}, None
 
     def _apply(self, chunk: Sequence[tuple[int, int, bytes | None]]) -> None:
         import numpy as np
@@ -158,21 +180,28 @@ class UserIndex:
                 best = (path, int(seq))
         return best
 
-    def _save(self, index: Index, seq: int) -> Index:
-        """Write ``index`` as the file for ``seq`` (aside first, then renamed), drop older files, map it."""
+    def _save(self, index: Index, rows: VectorFile, seq: int) -> tuple[Index, VectorFile]:
+        """Write ``rows`` and ``index`` as the files for ``seq`` (each aside first, then renamed; the vectors
+        before the graph, so a graph found has its vectors), drop older files, map them."""
         final = self._path(seq)
-        aside = self.directory / f".{self.stem}-{seq}.{os.getpid()}.{threading.get_ident()}.tmp"
+        asides = [
+            self.directory / f".{self.stem}-{seq}.{kind}.{os.getpid()}.{threading.get_ident()}.tmp"
+            for kind in ("f16", "usearch")
+        ]
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
-            index.save(str(aside))
-            os.replace(aside, final)
+            rows.write(asides[0])
+            os.replace(asides[0], vectors_path(final))
+            index.save(str(asides[1]))
+            os.replace(asides[1], final)
         except (OSError, RuntimeError):  # a read-only place: this process keeps the index in memory
-            with contextlib.suppress(OSError):
-                aside.unlink()
+            for aside in asides:
+                with contextlib.suppress(OSError):
+                    aside.unlink()
             self._mapped = False
-            return index
-        for path in self.directory.glob(f"{self.stem}-*.usearch"):
-            if path != final:
+            return index, rows
+        for path in [*self.directory.glob(f"{self.stem}-*.usearch"), *self.directory.glob(f"{self.stem}-*.f16")]:
+            if path not in (final, vectors_path(final)):
                 with contextlib.suppress(OSError):  # another process may have removed it already
                     path.unlink()
         for path in self.directory.glob(f".{self.stem}-*.tmp"):
@@ -180,14 +209,14 @@ class UserIndex:
                 with contextlib.suppress(OSError):
                     path.unlink()
         viewed = _view(final, self.dimension)
-        self._mapped = viewed is not None
-        return viewed if viewed is not None else index
+        opened = VectorFile.opened(vectors_path(final), self.dimension)
+        self._mapped = viewed is not None and opened is not None
+        return (viewed, opened) if viewed is not None and opened is not None else (index, rows)
 
     # searching
 
     def vectors(self, keys: Sequence[int]) -> dict[int, Any]:
         """The float32 vector of each of these keys that has one: the delta's, else the file's."""
-        import numpy as np
 
         found: dict[int, Any] = {}
         in_file: list[int] = []
@@ -198,29 +227,35 @@ class UserIndex:
                     found[key] = row
             else:
                 in_file.append(key)
-        if in_file and self.base is not None:
-            rows = self.base.get(np.asarray(in_file, dtype=np.uint64), dtype="f32")
-            if rows is not None:  # one row a key (None: not in the file)
-                found.update((key, row) for key, row in zip(in_file, rows, strict=True) if row is not None)
+        if in_file and self.file is not None:
+            found.update(self.file.get(in_file))
         return found
 
-    def search(self, vector: bytes, count: int) -> list[int]:
-        """Keys of up to ``count`` rows near ``vector`` (approximate order: the caller re-scores)."""
+    def nearest(self, vector: bytes, count: int) -> dict[int, Any]:
+        """Up to ``count`` rows near ``vector``, key to float32 vector: the file's nearest by their
+        float16 vectors among those its graph proposes, and the delta's nearest (approximate order:
+        the caller re-scores the two together)."""
         import numpy as np
 
         query = np.frombuffer(vector, dtype=np.float32)
-        keys: list[int] = []
-        if self.base is not None and len(self.base) > 0:
-            found = self.base.search(query, count)
-            keys = [int(k) for k in found.keys if int(k) not in self.delta]
+        found: dict[int, Any] = {}
+        if self.base is not None and len(self.base) > 0 and self.file is not None:
+            wanted = count * GRAPH_REACH
+            self.base.expansion_search = max(EXPANSION_SEARCH, wanted)  # type: ignore[misc]  # the stubs miss it
+            proposed = self.base.search(_bits(query), wanted).keys
+            keys, rows = self.file.rows_of([int(k) for k in proposed if int(k) not in self.delta])
+            if len(keys):
+                take = min(count, len(keys))
+                best = np.argpartition(-(rows @ query), take - 1)[:take]
+                found = {int(keys[i]): rows[i] for i in best}
         stacked = self._delta_matrix()
         if stacked is not None:
             delta_keys, matrix = stacked
             scores = matrix @ query
             take = min(count, len(delta_keys))
             best = np.argpartition(-scores, take - 1)[:take]
-            keys.extend(int(delta_keys[i]) for i in best)
-        return keys
+            found.update((int(delta_keys[i]), matrix[i]) for i in best)
+        return found
 
     def _delta_matrix(self) -> tuple[Any, Any] | None:
         import numpy as np
@@ -265,7 +300,7 @@ def _new_index(dimension: int) -> Index:
 
     return Index(
         ndim=dimension,
-        metric="cos",
+        metric=METRIC,
         dtype=ELEMENT,
         connectivity=CONNECTIVITY,
         expansion_add=EXPANSION_ADD,
@@ -282,7 +317,23 @@ def _add(index: Index, keys: list[int], vectors: Any, threads: int = 1) -> None:
 
     for start in range(0, len(keys), BUILD_BATCH):
         part = np.asarray(keys[start : start + BUILD_BATCH], dtype=np.uint64)
-        index.add(part, vectors[start : start + BUILD_BATCH], threads=threads if len(part) == BUILD_BATCH else 1)
+        bits = _bits(vectors[start : start + BUILD_BATCH])
+        index.add(part, bits, threads=threads if len(part) == BUILD_BATCH else 1)
+
+
+def _bits(vectors: Any) -> Any:
+    """The sign of each dimension, packed eight to a byte (what the graph holds and compares)."""
+    import numpy as np
+
+    return np.packbits(np.asarray(vectors) > 0, axis=-1)
+
+
+def _stacked_rows(parts: Sequence[Any], dimension: int) -> Any:
+    """float16 rows from matrices and single rows, in order (none: an empty matrix)."""
+    import numpy as np
+
+    found = [np.asarray(p, dtype=np.float16).reshape(-1, dimension) for p in parts if len(p)]
+    return np.vstack(found) if found else np.zeros((0, dimension), dtype=np.float16)
 
 
 def _restore(path: Path) -> Index | None:

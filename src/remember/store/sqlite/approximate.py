@@ -24,7 +24,7 @@ from remember.store.sqlite.ann import UserIndex
 from remember.store.sqlite.connection import Database
 
 EXACT_AT_MOST = 20_000  # allowed memories searched exactly rather than through the index
-FIRST_REACH = 100  # candidates asked of the index at first, at the least
+FIRST_REACH = 200  # candidates asked of the index at first, at the least
 WIDEN = 4  # each further round asks this many times more
 SHORTLIST = 4  # candidates asked of the index at first, per result asked for
 MAX_REACH = 20_000  # past this, exact search over the allowed memories
@@ -142,7 +142,7 @@ class ApproximateSearch:
         with self._lock:
             index = self._index(user_id, dimension)
             if index.refresh(lambda seq: keyed_rows(self.db, user_id, seq), max_seq(self.db, user_id)):
-                return _with_vectors(index, index.search(vector, count))
+                return _proposal(index.nearest(vector, count))
             if total > BUILD_INLINE_AT:
                 self._build_aside(user_id, dimension)
                 return None
@@ -150,7 +150,7 @@ class ApproximateSearch:
         with self._lock:
             index = self._index(user_id, dimension)
             index.refresh(lambda seq: keyed_rows(self.db, user_id, seq), max_seq(self.db, user_id))
-            return _with_vectors(index, index.search(vector, count))
+            return _proposal(index.nearest(vector, count))
 
     def _index(self, user_id: str, dimension: int) -> UserIndex:
         """The user's ``UserIndex`` (called under the lock)."""
@@ -197,8 +197,8 @@ class ApproximateSearch:
 Proposed = tuple[list[int], dict[int, Any]]  # keys in the index's order, and the vector of each
 
 
-def _with_vectors(index: UserIndex, keys: list[int]) -> Proposed:
-    return keys, index.vectors(keys)
+def _proposal(found: dict[int, Any]) -> Proposed:
+    return list(found), found
 
 
 def _cores() -> int:

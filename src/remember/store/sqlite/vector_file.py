@@ -1,0 +1,114 @@
+"""The float16 vectors beside an approximate index's graph (ann.py), by key, read a page at a time.
+
+The graph holds one bit a dimension (its sign), enough to propose neighbours;
+the candidates are then scored with these vectors. The file is
+``magic | count | dimension | keys (uint64, ascending) | rows (float16)``: the
+keys are read into memory (8 bytes a vector), the rows are memory-mapped and,
+after each read, the mapping's pages are released again (``MADV_DONTNEED``:
+they stay in the page cache, not in the process), so a server's resident
+memory does not grow by the rows its searches have touched.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import mmap
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+MAGIC = b"RMBVEC1\x00"
+HEADER = len(MAGIC) + 16
+
+
+class VectorFile:
+    """Rows by key: from a mapped file, or from arrays in memory (where no file could be written)."""
+
+    def __init__(self, keys: Any, rows: Any, mapping: mmap.mmap | None = None) -> None:
+        self.keys = keys  # ascending uint64
+        self.rows = rows  # float16, one row a key
+        self._mapping = mapping
+
+    def __len__(self) -> int:
+        return int(self.keys.shape[0])
+
+    @classmethod
+    def in_memory(cls, keys: Any, rows: Any) -> VectorFile:
+        """From unsorted keys and their float rows (converted to float16, sorted by key)."""
+        import numpy as np
+
+        order = np.argsort(keys, kind="stable")
+        return cls(np.asarray(keys, dtype=np.uint64)[order], np.asarray(rows, dtype=np.float16)[order])
+
+    def write(self, path: Path) -> None:
+        """The rows as a file at ``path`` (the caller writes aside and renames)."""
+        import numpy as np
+
+        with path.open("wb") as out:
+            out.write(MAGIC)
+            out.write(np.asarray([len(self), self.rows.shape[1] if len(self) else 0], dtype="<u8").tobytes())
+            out.write(np.ascontiguousarray(self.keys, dtype="<u8").tobytes())
+            for start in range(0, len(self), 65_536):  # a chunk at a time: the rows may be a mapping
+                out.write(np.ascontiguousarray(self.rows[start : start + 65_536], dtype="<f2").tobytes())
+        self.release()
+
+    @classmethod
+    def opened(cls, path: Path, dimension: int) -> VectorFile | None:
+        """The file mapped, or None if it is missing, damaged or of another dimension."""
+        import numpy as np
+
+        try:
+            with path.open("rb") as f:
+                mapping = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        except (OSError, ValueError):  # missing, unreadable or empty
+            return None
+        count, width = (int(x) for x in np.frombuffer(mapping, dtype="<u8", count=2, offset=len(MAGIC)))
+        if mapping[: len(MAGIC)] != MAGIC or width not in (0, dimension):
+            mapping.close()
+            return None
+        if len(mapping) != HEADER + count * 8 + count * width * 2:
+            mapping.close()
+            return None
+        keys = np.frombuffer(mapping, dtype="<u8", count=count, offset=HEADER).copy()
+        rows = np.frombuffer(mapping, dtype="<f2", count=count * width, offset=HEADER + count * 8)
+        found = cls(keys, rows.reshape(count, width) if count else rows.reshape(0, dimension), mapping)
+        found.release()
+        return found
+
+    def get(self, keys: Sequence[int]) -> dict[int, Any]:
+        """The float32 row of each of these keys that the file holds."""
+        held, rows = self.rows_of(keys)
+        return {int(k): row for k, row in zip(held, rows, strict=True)}
+
+    def rows_of(self, keys: Sequence[int]) -> tuple[Any, Any]:
+        """(the keys the file holds, their float32 rows), in the order asked."""
+        import numpy as np
+
+        if not len(keys) or not len(self):
+            return np.zeros(0, dtype=np.uint64), np.zeros((0, self.rows.shape[1]), dtype=np.float32)
+        wanted = np.asarray(keys, dtype=np.uint64)
+        at = np.minimum(np.searchsorted(self.keys, wanted), len(self) - 1)
+        held = self.keys[at] == wanted
+        rows = self.rows[at[held]].astype(np.float32)
+        self.release()
+        return wanted[held], rows
+
+    def without(self, dropped: set[int]) -> tuple[Any, Any]:
+        """(keys, float16 rows) of every key but ``dropped``, in memory."""
+        import numpy as np
+
+        kept = ~np.isin(self.keys, np.fromiter(dropped, dtype=np.uint64, count=len(dropped)))
+        found = self.keys[kept], np.asarray(self.rows[kept], dtype=np.float16)
+        self.release()
+        return found
+
+    def release(self) -> None:
+        """Give the mapping's pages back (the next read maps them again from the page cache)."""
+        if self._mapping is not None and hasattr(mmap, "MADV_DONTNEED"):
+            with contextlib.suppress(OSError, ValueError):
+                self._mapping.madvise(mmap.MADV_DONTNEED)
+
+
+def vectors_path(index_path: Path) -> Path:
+    """The vectors file of an index file (``<stem>-<seq>.usearch`` -> ``<stem>-<seq>.f16``)."""
+    return index_path.with_suffix(".f16")
