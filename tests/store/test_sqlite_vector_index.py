@@ -302,7 +302,7 @@ def test_a_float16_graph_of_an_earlier_version_is_rebuilt_as_bits(
     again.close()
 
 
-@pytest.mark.parametrize("damage", ["missing", "garbage", "short", "other dimension"])
+@pytest.mark.parametrize("damage", ["missing", "garbage", "tiny", "short", "other dimension"])
 def test_a_graph_without_its_vectors_file_is_rebuilt(
     services: Services, db: Path, embedder: MiniLMEmbedder, damage: str
 ) -> None:
@@ -316,6 +316,8 @@ def test_a_graph_without_its_vectors_file_is_rebuilt(
         rows.unlink()
     elif damage == "garbage":
         rows.write_bytes(b"not vectors" * 100)
+    elif damage == "tiny":
+        rows.write_bytes(good[:5])
     elif damage == "short":
         rows.write_bytes(good[:-2])
     else:

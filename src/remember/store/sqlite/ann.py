@@ -217,7 +217,6 @@ class UserIndex:
 
     def vectors(self, keys: Sequence[int]) -> dict[int, Any]:
         """The float32 vector of each of these keys that has one: the delta's, else the file's."""
-
         found: dict[int, Any] = {}
         in_file: list[int] = []
         for key in keys:

@@ -62,11 +62,11 @@ class VectorFile:
                 mapping = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
         except (OSError, ValueError):  # missing, unreadable or empty
             return None
-        count, width = (int(x) for x in np.frombuffer(mapping, dtype="<u8", count=2, offset=len(MAGIC)))
-        if mapping[: len(MAGIC)] != MAGIC or width not in (0, dimension):
+        if len(mapping) < HEADER or mapping[: len(MAGIC)] != MAGIC:
             mapping.close()
             return None
-        if len(mapping) != HEADER + count * 8 + count * width * 2:
+        count, width = (int(x) for x in np.frombuffer(mapping, dtype="<u8", count=2, offset=len(MAGIC)))
+        if width not in (0, dimension) or len(mapping) != HEADER + count * 8 + count * width * 2:
             mapping.close()
             return None
         keys = np.frombuffer(mapping, dtype="<u8", count=count, offset=HEADER).copy()
