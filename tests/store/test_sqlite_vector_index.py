@@ -28,7 +28,7 @@ from remember.models import DeletedMode
 from remember.search.embedders import MiniLMEmbedder
 from remember.service import Services
 from remember.store import open_store
-from remember.store.sqlite import ann, approximate
+from remember.store.sqlite import ann, approximate, vector_file
 from remember.store.sqlite.store import SqliteStore
 from remember.store.sqlite.vector_file import VectorFile, vectors_path
 
@@ -341,7 +341,8 @@ def test_the_vectors_file_gives_each_key_its_row() -> None:
     assert VectorFile.in_memory(np.zeros(0, dtype=np.uint64), np.zeros((0, 6))).get([1]) == {}
 
 
-def test_the_vectors_file_round_trips(tmp_path: Path) -> None:
+def test_the_vectors_file_round_trips(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vector_file, "CHUNK", 777)  # several chunks, the last one partial
     rng = np.random.default_rng(3)
     keys = rng.choice(10**9, size=5_000, replace=False).astype(np.uint64)
     rows = rng.standard_normal((5_000, 384)).astype(np.float32)
@@ -353,7 +354,13 @@ def test_the_vectors_file_round_trips(tmp_path: Path) -> None:
     got = opened.get(picked)
     for key in picked:
         np.testing.assert_allclose(got[key], rows[int(np.nonzero(keys == key)[0][0])], rtol=1e-3, atol=1e-3)
-    assert opened.without({int(keys[0])})[0].shape == (4_999,)
+    gone, new_key = int(keys[0]), 10**9 + 1
+    merged = opened.merged({gone, int(keys[1])}, np.asarray([new_key, int(keys[1])]), rng.standard_normal((2, 384)))
+    assert (
+        len(merged) == 5_000 and gone not in merged.get([gone]) and merged.keys.tolist() == sorted(merged.keys.tolist())
+    )
+    np.testing.assert_allclose(merged.get([int(keys[2])])[int(keys[2])], rows[2], rtol=1e-3, atol=1e-3)
+    assert set(merged.get([new_key, int(keys[1])])) == {new_key, int(keys[1])}
     assert VectorFile.opened(path, 768) is None  # of another dimension
 
 

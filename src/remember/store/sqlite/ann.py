@@ -150,10 +150,12 @@ class UserIndex:
         fresh = [(key, v) for key, v in self.delta.items() if v is not None]
         if fresh:
             _add(index, [k for k, _ in fresh], np.vstack([v for _, v in fresh]))
-        kept_keys, kept_rows = self.file.without(set(self.delta)) if self.file is not None else ([], [])
         added = np.asarray([k for k, _ in fresh], dtype=np.uint64)
-        keys = np.concatenate([np.asarray(kept_keys, dtype=np.uint64), added])
-        rows = VectorFile.in_memory(keys, _stacked_rows([kept_rows, *(v for _, v in fresh)], self.dimension))
+        vectors = _stacked_rows([v for _, v in fresh], self.dimension)
+        if self.file is not None:
+            rows = self.file.merged(set(self.delta), added, vectors)
+        else:
+            rows = VectorFile.in_memory(added, vectors)
         self.base, self.file = self._save(index, rows, self.seq)
         self.base_seq, self.delta, self._stacked = self.seq, {}, None
 
