@@ -338,7 +338,10 @@ def test_the_vectors_file_gives_each_key_its_row() -> None:
     assert set(got) == {7, 1_000_000_007}
     np.testing.assert_allclose(got[7], rows[1], atol=1e-3)
     np.testing.assert_allclose(got[1_000_000_007], rows[2], atol=1e-3)
-    assert VectorFile.in_memory(np.zeros(0, dtype=np.uint64), np.zeros((0, 6))).get([1]) == {}
+    empty = VectorFile.in_memory(np.zeros(0, dtype=np.uint64), np.zeros((0, 6)))
+    assert empty.get([1]) == {}
+    assert len(empty.merged({1}, np.zeros(0, dtype=np.uint64), np.zeros((0, 6)))) == 0
+    assert set(empty.merged(set(), np.asarray([5], dtype=np.uint64), np.ones((1, 6))).get([5])) == {5}
 
 
 def test_the_vectors_file_round_trips(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

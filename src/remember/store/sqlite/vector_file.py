@@ -107,7 +107,7 @@ class VectorFile:
         order = np.argsort(every, kind="stable")
         place = np.empty(len(every), dtype=np.int64)
         place[order] = np.arange(len(every))  # where each row of ``every`` goes
-        width = self.rows.shape[1] if len(self) else np.asarray(rows).reshape(len(added), -1).shape[1]
+        width = self.rows.shape[1]
         out = np.empty((len(every), width), dtype=np.float16)
         for start in range(0, len(kept), CHUNK):
             end = min(start + CHUNK, len(kept))
