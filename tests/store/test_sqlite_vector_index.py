@@ -334,6 +334,8 @@ def test_the_vectors_file_gives_each_key_its_row() -> None:
     rows = np.arange(4 * 6, dtype=np.float32).reshape(4, 6) / 10
     made = VectorFile.in_memory(keys, rows)
     assert made.keys.tolist() == sorted(keys.tolist())
+    ordered = VectorFile.in_memory(np.sort(keys), rows[np.argsort(keys)])
+    assert ordered.keys.tolist() == made.keys.tolist() and np.array_equal(ordered.rows, made.rows)
     got = made.get([7, 8, 1_000_000_007, 0, 99_999_999_999])
     assert set(got) == {7, 1_000_000_007}
     np.testing.assert_allclose(got[7], rows[1], atol=1e-3)
@@ -358,12 +360,15 @@ def test_the_vectors_file_round_trips(tmp_path: Path, monkeypatch: pytest.Monkey
     for key in picked:
         np.testing.assert_allclose(got[key], rows[int(np.nonzero(keys == key)[0][0])], rtol=1e-3, atol=1e-3)
     gone, new_key = int(keys[0]), 10**9 + 1
-    merged = opened.merged({gone, int(keys[1])}, np.asarray([new_key, int(keys[1])]), rng.standard_normal((2, 384)))
+    replacing = rng.standard_normal((2, 384))
+    merged = opened.merged({gone, int(keys[1])}, np.asarray([new_key, int(keys[1])]), replacing)
     assert (
         len(merged) == 5_000 and gone not in merged.get([gone]) and merged.keys.tolist() == sorted(merged.keys.tolist())
     )
     np.testing.assert_allclose(merged.get([int(keys[2])])[int(keys[2])], rows[2], rtol=1e-3, atol=1e-3)
-    assert set(merged.get([new_key, int(keys[1])])) == {new_key, int(keys[1])}
+    changed = merged.get([new_key, int(keys[1])])
+    np.testing.assert_allclose(changed[new_key], replacing[0], rtol=1e-2, atol=1e-2)
+    np.testing.assert_allclose(changed[int(keys[1])], replacing[1], rtol=1e-2, atol=1e-2)
     assert VectorFile.opened(path, 768) is None  # of another dimension
 
 

@@ -131,7 +131,9 @@ class UserIndex:
             done += len(chunk)
             if progress is not None:
                 progress(done)
-        rows = VectorFile.in_memory(np.asarray(all_keys, dtype=np.uint64), _stacked_rows(all_rows, self.dimension))
+        stacked = _stacked_rows(all_rows, self.dimension)
+        all_rows.clear()  # the chunks, now copied into ``stacked``
+        rows = VectorFile.in_memory(np.asarray(all_keys, dtype=np.uint64), stacked)
         self.base, self.file = self._save(index, rows, seq)
         self.base_seq, self.seq, self.delta, self._stacked = seq, seq, {}, None
 

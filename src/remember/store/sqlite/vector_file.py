@@ -35,11 +35,15 @@ class VectorFile:
 
     @classmethod
     def in_memory(cls, keys: Any, rows: Any) -> VectorFile:
-        """From unsorted keys and their float rows (converted to float16, sorted by key)."""
+        """From keys and their float rows (converted to float16, sorted by key; rows already in key
+        order, as a build from the database mostly reads them, are not copied again)."""
         import numpy as np
 
+        keys, rows = np.asarray(keys, dtype=np.uint64), np.asarray(rows, dtype=np.float16)
+        if np.all(keys[:-1] < keys[1:]):
+            return cls(keys, rows)
         order = np.argsort(keys, kind="stable")
-        return cls(np.asarray(keys, dtype=np.uint64)[order], np.asarray(rows, dtype=np.float16)[order])
+        return cls(keys[order], rows[order])
 
     def write(self, path: Path) -> None:
         """The rows as a file at ``path`` (the caller writes aside and renames)."""
@@ -49,9 +53,8 @@ class VectorFile:
             out.write(MAGIC)
             out.write(np.asarray([len(self), self.rows.shape[1] if len(self) else 0], dtype="<u8").tobytes())
             out.write(np.ascontiguousarray(self.keys, dtype="<u8").tobytes())
-            for start in range(0, len(self), CHUNK):  # a chunk at a time: the rows may be a mapping
+            for start in range(0, len(self), CHUNK):  # a chunk at a time: no second copy of every row
                 out.write(np.ascontiguousarray(self.rows[start : start + CHUNK], dtype="<f2").tobytes())
-        self.release()
 
     @classmethod
     def opened(cls, path: Path, dimension: int) -> VectorFile | None:
