@@ -292,7 +292,7 @@ def test_a_float16_graph_of_an_earlier_version_is_rebuilt_as_bits(
     rows = VectorFile.opened(vectors_path(path), 384)
     assert rows is not None and len(rows) == len(fresh)
     old = ann._index_class()(ndim=384, metric="cos", dtype="f16")
-    old.add(rows.keys, rows.rows.astype(np.float32))
+    old.add(rows.keys, rows.between(0, len(rows)).astype(np.float32))
     old.save(str(path))
     again = _open(db, embedder)
     assert _ids(_agree(again, vector)) == _ids(before)
@@ -335,7 +335,7 @@ def test_the_vectors_file_gives_each_key_its_row() -> None:
     made = VectorFile.in_memory(keys, rows)
     assert made.keys.tolist() == sorted(keys.tolist())
     ordered = VectorFile.in_memory(np.sort(keys), rows[np.argsort(keys)])
-    assert ordered.keys.tolist() == made.keys.tolist() and np.array_equal(ordered.rows, made.rows)
+    assert ordered.keys.tolist() == made.keys.tolist() and np.array_equal(ordered.between(0, 4), made.between(0, 4))
     got = made.get([7, 8, 1_000_000_007, 0, 99_999_999_999])
     assert set(got) == {7, 1_000_000_007}
     np.testing.assert_allclose(got[7], rows[1], atol=1e-3)
@@ -370,6 +370,36 @@ def test_the_vectors_file_round_trips(tmp_path: Path, monkeypatch: pytest.Monkey
     np.testing.assert_allclose(changed[new_key], replacing[0], rtol=1e-2, atol=1e-2)
     np.testing.assert_allclose(changed[int(keys[1])], replacing[1], rtol=1e-2, atol=1e-2)
     assert VectorFile.opened(path, 768) is None  # of another dimension
+
+
+def test_the_vectors_file_reads_rows_where_they_lie_and_closes_once_dropped(tmp_path: Path) -> None:
+    rng = np.random.default_rng(4)
+    keys = np.arange(10, 410, dtype=np.uint64)
+    rows = rng.standard_normal((400, 16)).astype(np.float32)
+    path = tmp_path / "v.f16"
+    VectorFile.in_memory(keys, rows).write(path)
+    opened = VectorFile.opened(path, 16)
+    assert opened is not None
+    asked = [399, 12, 250, 11, 398]  # out of file order: answered in the order asked
+    held, got = opened.rows_of(asked)
+    assert held.tolist() == asked
+    np.testing.assert_allclose(got, rows[[k - 10 for k in asked]], rtol=1e-3, atol=1e-3)
+    np.testing.assert_array_equal(opened.between(390, 500), rows[390:].astype(np.float16))
+    descriptors = len(os.listdir("/proc/self/fd")) if Path("/proc/self/fd").is_dir() else None
+    del opened
+    if descriptors is not None:
+        assert len(os.listdir("/proc/self/fd")) == descriptors - 1
+
+
+def test_a_vectors_file_cut_short_while_open_fails_with_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "v.f16"
+    VectorFile.in_memory(np.arange(100, dtype=np.uint64), np.ones((100, 8), dtype=np.float32)).write(path)
+    opened = VectorFile.opened(path, 8)
+    assert opened is not None
+    os.truncate(path, path.stat().st_size - 16 * 10)  # another program cuts it under the process
+    assert set(opened.get([0, 5])) == {0, 5}
+    with pytest.raises(StoreError, match=r"cut short.*rebuilt"):
+        opened.get([99])
 
 
 def test_deleted_restored_updated_and_purged_memories(services: Services, embedder: MiniLMEmbedder) -> None:

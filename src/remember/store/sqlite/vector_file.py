@@ -1,21 +1,23 @@
-"""The float16 vectors beside an approximate index's graph (ann.py), by key, read a page at a time.
+"""The float16 vectors beside an approximate index's graph (ann.py), by key, read a row at a time.
 
 The graph holds one bit a dimension (its sign), enough to propose neighbours;
 the candidates are then scored with these vectors. The file is
 ``magic | count | dimension | keys (uint64, ascending) | rows (float16)``: the
-keys are read into memory (8 bytes a vector), the rows are memory-mapped and,
-after each read, the mapping's pages are released again (``MADV_DONTNEED``:
-they stay in the page cache, not in the process), so a server's resident
-memory does not grow by the rows its searches have touched.
+keys are read into memory (8 bytes a vector); each row a search asks for is read
+from the file where it lies (``os.pread``, in file order), so the rows stay in
+the operating system's page cache and never become the server's resident memory.
 """
 
 from __future__ import annotations
 
-import contextlib
-import mmap
+import os
+import threading
+import weakref
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from remember.errors import StoreError
 
 MAGIC = b"RMBVEC1\x00"
 HEADER = len(MAGIC) + 16
@@ -23,15 +25,19 @@ CHUNK = 65_536  # rows copied at a time
 
 
 class VectorFile:
-    """Rows by key: from a mapped file, or from arrays in memory (where no file could be written)."""
+    """Rows by key: read from a file, or from an array in memory (where no file could be written)."""
 
-    def __init__(self, keys: Any, rows: Any, mapping: mmap.mmap | None = None) -> None:
+    def __init__(self, keys: Any, rows: Any = None, source: RowFile | None = None) -> None:
         self.keys = keys  # ascending uint64
-        self.rows = rows  # float16, one row a key
-        self._mapping = mapping
+        self._rows = rows  # float16, one row a key (in memory), or None: read from ``source``
+        self._source = source
 
     def __len__(self) -> int:
         return int(self.keys.shape[0])
+
+    @property
+    def width(self) -> int:
+        return self._source.width if self._source is not None else int(self._rows.shape[1])
 
     @classmethod
     def in_memory(cls, keys: Any, rows: Any) -> VectorFile:
@@ -51,33 +57,34 @@ class VectorFile:
 
         with path.open("wb") as out:
             out.write(MAGIC)
-            out.write(np.asarray([len(self), self.rows.shape[1] if len(self) else 0], dtype="<u8").tobytes())
+            out.write(np.asarray([len(self), self.width if len(self) else 0], dtype="<u8").tobytes())
             out.write(np.ascontiguousarray(self.keys, dtype="<u8").tobytes())
             for start in range(0, len(self), CHUNK):  # a chunk at a time: no second copy of every row
-                out.write(np.ascontiguousarray(self.rows[start : start + CHUNK], dtype="<f2").tobytes())
+                out.write(np.ascontiguousarray(self.between(start, start + CHUNK), dtype="<f2").tobytes())
 
     @classmethod
     def opened(cls, path: Path, dimension: int) -> VectorFile | None:
-        """The file mapped, or None if it is missing, damaged or of another dimension."""
+        """The file opened (its keys read), or None if it is missing, damaged or of another dimension."""
         import numpy as np
 
         try:
-            with path.open("rb") as f:
-                mapping = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-        except (OSError, ValueError):  # missing, unreadable or empty
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+        except OSError:
             return None
-        if len(mapping) < HEADER or mapping[: len(MAGIC)] != MAGIC:
-            mapping.close()
+        source = RowFile(fd, str(path), 0, dimension)  # closes the descriptor however it is dropped
+        try:
+            head = source.read(HEADER, 0)
+            count, width = (int(x) for x in np.frombuffer(head, dtype="<u8", count=2, offset=len(MAGIC)))
+            whole = HEADER + count * 8 + count * width * 2
+            valid = head[: len(MAGIC)] == MAGIC and width in (0, dimension) and os.fstat(fd).st_size == whole
+            keys = np.frombuffer(source.read(count * 8, HEADER), dtype="<u8").astype(np.uint64) if valid else None
+        except (OSError, StoreError):
+            keys = None
+        if keys is None:
+            source.close()
             return None
-        count, width = (int(x) for x in np.frombuffer(mapping, dtype="<u8", count=2, offset=len(MAGIC)))
-        if width not in (0, dimension) or len(mapping) != HEADER + count * 8 + count * width * 2:
-            mapping.close()
-            return None
-        keys = np.frombuffer(mapping, dtype="<u8", count=count, offset=HEADER).copy()
-        rows = np.frombuffer(mapping, dtype="<f2", count=count * width, offset=HEADER + count * 8)
-        found = cls(keys, rows.reshape(count, width) if count else rows.reshape(0, dimension), mapping)
-        found.release()
-        return found
+        source.offset = HEADER + count * 8
+        return cls(keys, source=source)
 
     def get(self, keys: Sequence[int]) -> dict[int, Any]:
         """The float32 row of each of these keys that the file holds."""
@@ -89,13 +96,18 @@ class VectorFile:
         import numpy as np
 
         if not len(keys) or not len(self):
-            return np.zeros(0, dtype=np.uint64), np.zeros((0, self.rows.shape[1]), dtype=np.float32)
+            return np.zeros(0, dtype=np.uint64), np.zeros((0, self.width), dtype=np.float32)
         wanted = np.asarray(keys, dtype=np.uint64)
         at = np.minimum(np.searchsorted(self.keys, wanted), len(self) - 1)
         held = self.keys[at] == wanted
-        rows = self.rows[at[held]].astype(np.float32)
-        self.release()
-        return wanted[held], rows
+        return wanted[held], self._taken(at[held]).astype(np.float32)
+
+    def between(self, start: int, end: int) -> Any:
+        """The float16 rows at positions ``start`` to ``end`` (in key order)."""
+        end = min(end, len(self))
+        if self._source is not None:
+            return self._source.between(start, end)
+        return self._rows[start:end]
 
     def merged(self, dropped: set[int], keys: Any, rows: Any) -> VectorFile:
         """A new file in memory: these rows but ``dropped``, and ``keys`` with their float ``rows``.
@@ -104,27 +116,84 @@ class VectorFile:
         allocation (a merge through intermediate copies held three times that)."""
         import numpy as np
 
-        kept = np.flatnonzero(~np.isin(self.keys, np.fromiter(dropped, dtype=np.uint64, count=len(dropped))))
+        keep = ~np.isin(self.keys, np.fromiter(dropped, dtype=np.uint64, count=len(dropped)))
+        kept = np.flatnonzero(keep)
         added = np.asarray(keys, dtype=np.uint64)
         every = np.concatenate([self.keys[kept], added])
         order = np.argsort(every, kind="stable")
         place = np.empty(len(every), dtype=np.int64)
         place[order] = np.arange(len(every))  # where each row of ``every`` goes
-        width = self.rows.shape[1]
-        out = np.empty((len(every), width), dtype=np.float16)
-        for start in range(0, len(kept), CHUNK):
-            end = min(start + CHUNK, len(kept))
-            out[place[start:end]] = self.rows[kept[start:end]]
+        out = np.empty((len(every), self.width), dtype=np.float16)
+        done = 0
+        for start in range(0, len(self), CHUNK):
+            chosen = keep[start : start + CHUNK]
+            taken = int(chosen.sum())
+            out[place[done : done + taken]] = self.between(start, start + CHUNK)[chosen]
+            done += taken
         if len(added):
-            out[place[len(kept) :]] = np.asarray(rows, dtype=np.float16).reshape(len(added), width)
-        self.release()
+            out[place[len(kept) :]] = np.asarray(rows, dtype=np.float16).reshape(len(added), self.width)
         return VectorFile(every[order], out)
 
-    def release(self) -> None:
-        """Give the mapping's pages back (the next read maps them again from the page cache)."""
-        if self._mapping is not None and hasattr(mmap, "MADV_DONTNEED"):
-            with contextlib.suppress(OSError, ValueError):
-                self._mapping.madvise(mmap.MADV_DONTNEED)
+    def close(self) -> None:
+        if self._source is not None:
+            self._source.close()
+
+    def _taken(self, positions: Any) -> Any:
+        """The float16 rows at these positions, in the order given."""
+        if self._source is not None:
+            return self._source.taken(positions)
+        return self._rows[positions]
+
+
+class RowFile:
+    """The rows of an open vectors file, read where they lie (nothing mapped, nothing kept)."""
+
+    def __init__(self, fd: int, name: str, offset: int, width: int) -> None:
+        self.fd = fd
+        self.name = name
+        self.offset = offset  # where the first row starts
+        self.width = width
+        self._lock = threading.Lock()  # for systems without positioned reads
+        self._closer = weakref.finalize(self, os.close, fd)
+
+    def taken(self, positions: Any) -> Any:
+        """The rows at these positions, in the order given; read in file order."""
+        import numpy as np
+
+        size = self.width * 2
+        order = np.argsort(positions, kind="stable")
+        data = b"".join(self.read(size, self.offset + int(p) * size) for p in positions[order].tolist())
+        rows = np.empty((len(positions), self.width), dtype=np.float16)
+        rows[order] = np.frombuffer(data, dtype="<f2").reshape(len(positions), self.width)
+        return rows
+
+    def between(self, start: int, end: int) -> Any:
+        import numpy as np
+
+        size = self.width * 2
+        data = self.read(max(0, end - start) * size, self.offset + start * size)
+        return np.frombuffer(data, dtype="<f2").reshape(-1, self.width)
+
+    def read(self, size: int, at: int) -> bytes:
+        """``size`` bytes from ``at``; a StoreError if the file no longer holds them."""
+        try:
+            if hasattr(os, "pread"):
+                data = os.pread(self.fd, size, at)
+            else:
+                with self._lock:
+                    os.lseek(self.fd, at, os.SEEK_SET)
+                    data = os.read(self.fd, size)
+        except OSError as exc:
+            raise StoreError(f"The vector index file {self.name} could not be read: {exc}.") from exc
+        if len(data) != size:
+            raise StoreError(
+                f"The vector index file {self.name} was cut short ({size} bytes expected at {at}, {len(data)} read); "
+                "remove it and the index is rebuilt from the database."
+            )
+        return data
+
+    def close(self) -> None:
+        self._closer()
 
 
 def vectors_path(index_path: Path) -> Path:
