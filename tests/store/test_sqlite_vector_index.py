@@ -8,6 +8,7 @@ memory it should not, or misses a change made since its file was written.
 from __future__ import annotations
 
 import itertools
+import logging
 import os
 import random
 import shutil
@@ -327,6 +328,36 @@ def test_a_graph_without_its_vectors_file_is_rebuilt(
     (rebuilt,) = _files(db)
     assert VectorFile.opened(vectors_path(rebuilt), 384) is not None
     again.close()
+
+
+@pytest.mark.parametrize("use", ["search", "filtered", "cosines"])
+def test_a_vectors_file_damaged_under_a_running_server_is_rebuilt(
+    services: Services, db: Path, embedder: MiniLMEmbedder, caplog: pytest.LogCaptureFixture, use: str
+) -> None:
+    vector = _query(embedder, QUERIES[0])
+    tenth = parse_filter({"tags": "tenth"})
+    before = _agree(services, vector)
+    (path,) = _files(db)
+    rows = vectors_path(path)
+    opened = VectorFile.opened(rows, 384)
+    assert opened is not None
+    count = len(opened)
+    del opened
+    os.truncate(rows, vector_file.HEADER + 8 * count + 100)  # the keys are whole, the rows cut away
+    with caplog.at_level(logging.WARNING, logger=approximate.__name__):
+        if use == "search":
+            assert _ids(_agree(services, vector)) == _ids(before)
+        elif use == "filtered":
+            _agree(services, vector, filter=tenth)
+        else:
+            scores = _store(services).cosines(USER, vector, _ids(before))
+            assert [scores[i] for i in _ids(before)] == pytest.approx([s for _, s in before], abs=FLOAT16)
+    assert "cut short" in caplog.text and "rebuilt from the database" in caplog.text
+    assert not rows.exists()  # discarded
+    assert _ids(_agree(services, vector)) == _ids(before)  # the next search builds the index again
+    (rebuilt,) = _files(db)
+    fresh = VectorFile.opened(vectors_path(rebuilt), 384)
+    assert fresh is not None and len(fresh) == count
 
 
 def test_the_vectors_file_gives_each_key_its_row() -> None:

@@ -95,6 +95,16 @@ class UserIndex:
             self._fold()
         return True
 
+    def discard(self) -> None:
+        """Close and remove the user's files (a damaged vectors file): the next ``refresh`` finds none,
+        so the index is built again from the database."""
+        if self.file is not None:
+            self.file.close()
+        for path in [*self.directory.glob(f"{self.stem}-*.usearch"), *self.directory.glob(f"{self.stem}-*.f16")]:
+            with contextlib.suppress(OSError):  # another process may have removed it already
+                path.unlink()
+        self.base, self.file, self.base_seq, self.seq, self.delta, self._stacked = None, None, 0, 0, {}, None
+
     def _open(self, max_seq: int) -> None:
         self.base, self.file, self.base_seq, self.delta, self._stacked = None, None, 0, {}, None
         found = self._newest_file()

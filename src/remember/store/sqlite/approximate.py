@@ -11,6 +11,7 @@ falling back to exact search over the filtered ids.
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 import threading
@@ -22,6 +23,7 @@ from remember.errors import StoreError
 from remember.models import DeletedMode
 from remember.store.sqlite.ann import UserIndex
 from remember.store.sqlite.connection import Database
+from remember.store.sqlite.vector_file import DamagedVectors
 
 EXACT_AT_MOST = 20_000  # allowed memories searched exactly rather than through the index
 FIRST_REACH = 200  # candidates asked of the index at first, at the least
@@ -31,6 +33,8 @@ MAX_REACH = 20_000  # past this, exact search over the allowed memories
 ID_CHUNK = 500  # ids per IN (...) list
 KEY_CHUNK = 8_192  # rows read at a time when an index is built or caught up
 BUILD_INLINE_AT = 20_000  # a user with more rows than this gets their index built in the background
+
+_log = logging.getLogger(__name__)
 
 
 def index_directory(db: Database) -> Path | None:
@@ -65,9 +69,27 @@ class ApproximateSearch:
         total: int,
     ) -> list[tuple[str, float]] | None:
         """The ``limit`` memories closest to ``vector`` among ``allowed`` (None: any; else memory id to
-        rowid) in the ``deleted`` mode; None while the user's index is being built (search exactly meanwhile)."""
+        rowid) in the ``deleted`` mode; None while the user's index is being built, or when its vectors file
+        proved damaged (it is then built again): search exactly meanwhile."""
         if allowed is not None and len(allowed) <= EXACT_AT_MOST:
             return self.exact(user_id, vector, allowed, limit)
+        try:
+            return self._walk(user_id, vector, allowed, deleted, limit, total)
+        except DamagedVectors as exc:  # searched exactly this once; the next search rebuilds the index
+            with self._lock:
+                _discard(self._index(user_id, len(vector) // 4), exc)
+            return None
+
+    def _walk(
+        self,
+        user_id: str,
+        vector: bytes,
+        allowed: Mapping[str, int] | None,
+        deleted: DeletedMode,
+        limit: int,
+        total: int,
+    ) -> list[tuple[str, float]] | None:
+        """``nearest`` through the index: its nearest, widening the reach until enough pass."""
         reach = max(FIRST_REACH, SHORTLIST * limit)
         while True:
             proposed = self._proposed(user_id, vector, reach, total)
@@ -96,7 +118,7 @@ class ApproximateSearch:
         with self._lock:
             index = self._index(user_id, dimension)
             ready = index.refresh(lambda seq: keyed_rows(self.db, user_id, seq), max_seq(self.db, user_id))
-            found = index.vectors(list(ids)) if ready else {}
+            found = _held(index, list(ids)) if ready else {}
         best: list[tuple[str, float]] = []
         if found:
             keys = list(found)
@@ -118,7 +140,7 @@ class ApproximateSearch:
         keys = rowids(self.db, user_id, memory_ids)
         with self._lock:
             index = self._indexes.get((user_id, len(vector) // 4))
-            found = {} if index is None else index.vectors(list(keys))
+            found = {} if index is None else _held(index, list(keys))
         scores = {memory_id: float(found[key] @ query) for key, memory_id in keys.items() if key in found}
         missing = [memory_id for memory_id in memory_ids if memory_id not in scores]
         return scores | (stored_cosines(self.db, user_id, vector, missing) if missing else {})
@@ -207,6 +229,21 @@ def _cores() -> int:
 
 class _Closing(Exception):
     """The store is closing: a background build stops."""
+
+
+def _held(index: UserIndex, keys: list[int]) -> dict[int, Any]:
+    """The index's vectors of these keys; none if its vectors file proves damaged (then it is
+    discarded, to be built again, and the caller reads the database's vectors)."""
+    try:
+        return index.vectors(keys)
+    except DamagedVectors as exc:
+        _discard(index, exc)
+        return {}
+
+
+def _discard(index: UserIndex, exc: DamagedVectors) -> None:
+    _log.warning("%s Searching exactly meanwhile.", exc.message)
+    index.discard()
 
 
 def _keeps(deleted: DeletedMode, is_deleted: bool) -> bool:

@@ -24,6 +24,10 @@ HEADER = len(MAGIC) + 16
 CHUNK = 65_536  # rows copied at a time
 
 
+class DamagedVectors(StoreError):
+    """A vectors file no longer holds what its header promised (cut short, or unreadable)."""
+
+
 class VectorFile:
     """Rows by key: read from a file, or from an array in memory (where no file could be written)."""
 
@@ -184,11 +188,11 @@ class RowFile:
                     os.lseek(self.fd, at, os.SEEK_SET)
                     data = os.read(self.fd, size)
         except OSError as exc:
-            raise StoreError(f"The vector index file {self.name} could not be read: {exc}.") from exc
+            raise DamagedVectors(f"The vector index file {self.name} could not be read: {exc}.") from exc
         if len(data) != size:
-            raise StoreError(
+            raise DamagedVectors(
                 f"The vector index file {self.name} was cut short ({size} bytes expected at {at}, {len(data)} read); "
-                "remove it and the index is rebuilt from the database."
+                "the index is rebuilt from the database."
             )
         return data
 
