@@ -192,13 +192,13 @@ class RowFile:
 
     def read(self, size: int, at: int) -> bytes:
         """``size`` bytes from ``at``; a StoreError if the file no longer holds them."""
+        data = b""
         try:
-            if hasattr(os, "pread"):
-                data = os.pread(self.fd, size, at)
-            else:
-                with self._lock:
-                    os.lseek(self.fd, at, os.SEEK_SET)
-                    data = os.read(self.fd, size)
+            while len(data) < size:  # a single read returns at most ~2 GB
+                part = self._read_at(size - len(data), at + len(data))
+                if not part:
+                    break
+                data += part
         except OSError as exc:
             raise DamagedVectors(f"The vector index file {self.name} could not be read: {exc}.") from exc
         if len(data) != size:
@@ -210,6 +210,13 @@ class RowFile:
 
     def close(self) -> None:
         self._closer()
+
+    def _read_at(self, size: int, at: int) -> bytes:
+        if hasattr(os, "pread"):
+            return os.pread(self.fd, size, at)
+        with self._lock:
+            os.lseek(self.fd, at, os.SEEK_SET)
+            return os.read(self.fd, size)
 
 
 def vectors_path(index_path: Path) -> Path:
