@@ -244,30 +244,26 @@ class UserIndex:
             found.update(self.file.get(in_file))
         return found
 
-    def nearest(self, vector: bytes, count: int) -> dict[int, Any]:
-        """Up to ``count`` rows near ``vector``, key to float32 vector: the file's nearest by their
-        float16 vectors among those its graph proposes, and the delta's nearest (approximate order:
-        the caller re-scores the two together)."""
+    def nearest(self, vector: bytes, count: int) -> dict[int, float]:
+        """Up to ``count`` rows near ``vector``, key to cosine: the file's nearest by their float16
+        vectors among those its graph proposes, and the delta's nearest (approximate order: the caller
+        ranks the two together)."""
         import numpy as np
 
         query = np.frombuffer(vector, dtype=np.float32)
-        found: dict[int, Any] = {}
+        found: dict[int, float] = {}
         if self.base is not None and len(self.base) > 0 and self.file is not None:
             wanted = count * GRAPH_REACH
             self.base.expansion_search = max(EXPANSION_SEARCH, wanted)  # type: ignore[misc]  # the stubs miss it
-            proposed = self.base.search(_bits(query), wanted).keys
-            keys, rows = self.file.rows_of([int(k) for k in proposed if int(k) not in self.delta])
-            if len(keys):
-                take = min(count, len(keys))
-                best = np.argpartition(-(rows @ query), take - 1)[:take]
-                found = {int(keys[i]): rows[i] for i in best}
+            proposed = np.asarray(self.base.search(_bits(query), wanted).keys, dtype=np.uint64)
+            if self.delta:  # the file's answer for a changed row is stale
+                proposed = proposed[~np.isin(proposed, np.fromiter(self.delta, dtype=np.uint64, count=len(self.delta)))]
+            keys, rows = self.file.rows_of(proposed)
+            found = _best(keys, rows @ query, count)
         stacked = self._delta_matrix()
         if stacked is not None:
             delta_keys, matrix = stacked
-            scores = matrix @ query
-            take = min(count, len(delta_keys))
-            best = np.argpartition(-scores, take - 1)[:take]
-            found.update((int(delta_keys[i]), matrix[i]) for i in best)
+            found.update(_best(delta_keys, matrix @ query, count))
         return found
 
     def _delta_matrix(self) -> tuple[Any, Any] | None:
@@ -279,6 +275,17 @@ class UserIndex:
                 return None
             self._stacked = (np.array([k for k, _ in live]), np.vstack([v for _, v in live]))
         return self._stacked
+
+
+def _best(keys: Any, scores: Any, count: int) -> dict[int, float]:
+    """The ``count`` best-scored keys (in no particular order), key to score."""
+    import numpy as np
+
+    take = min(count, len(keys))
+    if take == 0:
+        return {}
+    best = np.argpartition(-scores, take - 1)[:take]
+    return dict(zip(keys[best].tolist(), scores[best].tolist(), strict=True))
 
 
 def _writer_alive(aside: Path) -> bool:

@@ -95,13 +95,12 @@ class ApproximateSearch:
             proposed = self._proposed(user_id, vector, reach, total)
             if proposed is None:
                 return None
-            keys, vectors = proposed
             passing = [
                 (memory_id, score)
-                for memory_id, score, is_deleted in rescored(self.db, user_id, vector, vectors)
+                for memory_id, score, is_deleted in rescored(self.db, user_id, proposed)
                 if _keeps(deleted, is_deleted) and (allowed is None or memory_id in allowed)
             ]
-            if len(passing) >= limit or len(keys) < reach or reach >= total:
+            if len(passing) >= limit or len(proposed) < reach or reach >= total:
                 return ranked(passing, limit)
             reach *= WIDEN
             if reach > MAX_REACH:
@@ -158,13 +157,13 @@ class ApproximateSearch:
         for thread in list(self._builders.values()):
             thread.join()
 
-    def _proposed(self, user_id: str, vector: bytes, count: int, total: int) -> Proposed | None:
-        """The index's nearest keys, and their vectors; None while the index is built in the background."""
+    def _proposed(self, user_id: str, vector: bytes, count: int, total: int) -> dict[int, float] | None:
+        """The index's nearest keys, and their cosines; None while the index is built in the background."""
         dimension = len(vector) // 4
         with self._lock:
             index = self._index(user_id, dimension)
             if index.refresh(lambda seq: keyed_rows(self.db, user_id, seq), max_seq(self.db, user_id)):
-                return _proposal(index.nearest(vector, count))
+                return index.nearest(vector, count)
             if total > BUILD_INLINE_AT:
                 self._build_aside(user_id, dimension)
                 return None
@@ -172,7 +171,7 @@ class ApproximateSearch:
         with self._lock:
             index = self._index(user_id, dimension)
             index.refresh(lambda seq: keyed_rows(self.db, user_id, seq), max_seq(self.db, user_id))
-            return _proposal(index.nearest(vector, count))
+            return index.nearest(vector, count)
 
     def _index(self, user_id: str, dimension: int) -> UserIndex:
         """The user's ``UserIndex`` (called under the lock)."""
@@ -216,13 +215,6 @@ class ApproximateSearch:
             yield chunk
 
 
-Proposed = tuple[list[int], dict[int, Any]]  # keys in the index's order, and the vector of each
-
-
-def _proposal(found: dict[int, Any]) -> Proposed:
-    return list(found), found
-
-
 def _cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
@@ -254,15 +246,12 @@ def ranked(scored: Sequence[tuple[str, float]], limit: int) -> list[tuple[str, f
     return sorted(scored, key=lambda p: (-p[1], p[0]))[:limit]
 
 
-def rescored(db: Database, user_id: str, vector: bytes, vectors: Mapping[int, Any]) -> list[tuple[str, float, bool]]:
-    """(memory id, cosine, deleted) of the user's memories among these rowids, scored with their ``vectors``."""
-    import numpy as np
-
-    query = np.frombuffer(vector, dtype=np.float32)
+def rescored(db: Database, user_id: str, scores: Mapping[int, float]) -> list[tuple[str, float, bool]]:
+    """(memory id, cosine, deleted) of the user's memories among these rowids (key to cosine)."""
     sql = "SELECT rowid, id, deleted_at IS NOT NULL FROM memories WHERE user_id = ? AND rowid IN ({marks})"
     with db.read() as conn:
-        rows = list(_among(conn, sql, user_id, list(vectors)))
-    return [(memory_id, float(vectors[key] @ query), bool(gone)) for key, memory_id, gone in rows]
+        rows = list(_among(conn, sql, user_id, list(scores)))
+    return [(memory_id, scores[key], bool(gone)) for key, memory_id, gone in rows]
 
 
 def rowids(db: Database, user_id: str, memory_ids: Collection[str]) -> dict[int, str]:

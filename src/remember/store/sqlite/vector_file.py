@@ -107,8 +107,8 @@ class VectorFile:
         held, rows = self.rows_of(keys)
         return {int(k): row for k, row in zip(held, rows, strict=True)}
 
-    def rows_of(self, keys: Sequence[int]) -> tuple[Any, Any]:
-        """(the keys the file holds, their float32 rows), in the order asked."""
+    def rows_of(self, keys: Any) -> tuple[Any, Any]:
+        """(the keys the file holds, their float32 rows), in the order asked (``keys``: ints, or an array)."""
         import numpy as np
 
         if not len(keys) or not len(self):
