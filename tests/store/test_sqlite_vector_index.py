@@ -330,7 +330,7 @@ def test_a_graph_without_its_vectors_file_is_rebuilt(
     again.close()
 
 
-@pytest.mark.parametrize("use", ["search", "filtered", "cosines"])
+@pytest.mark.parametrize("use", ["search", "filtered", "cosines", "fold"])
 def test_a_vectors_file_damaged_under_a_running_server_is_rebuilt(
     services: Services,
     db: Path,
@@ -358,9 +358,14 @@ def test_a_vectors_file_damaged_under_a_running_server_is_rebuilt(
                 assert _ids(_agree(running, vector)) == _ids(before)
             elif use == "filtered":
                 _agree(running, vector, filter=parse_filter({"tags": "tenth"}))
-            else:
+            elif use == "cosines":
                 scores = _store(running).cosines(USER, vector, _ids(before))
                 assert [scores[i] for i in _ids(before)] == pytest.approx([s for _, s in before], abs=FLOAT16)
+            else:  # enough changes that the next search folds them into a new file, reading the old one
+                monkeypatch.setattr(ann, "FOLD_AT", 2)
+                for memory_id in _ids(before)[-3:]:
+                    running.memories.update(USER, memory_id, {"tags": ["changed"]})
+                assert _ids(_agree(running, vector)) == _ids(before)
         assert "cut short" in caplog.text and "rebuilt from the database" in caplog.text
         assert not rows.exists()  # discarded
         assert _ids(_agree(running, vector)) == _ids(before)  # the next search builds the index again

@@ -73,23 +73,6 @@ class ApproximateSearch:
         proved damaged (it is then built again): search exactly meanwhile."""
         if allowed is not None and len(allowed) <= EXACT_AT_MOST:
             return self.exact(user_id, vector, allowed, limit)
-        try:
-            return self._walk(user_id, vector, allowed, deleted, limit, total)
-        except DamagedVectors as exc:  # searched exactly this once; the next search rebuilds the index
-            with self._lock:
-                _discard(self._index(user_id, len(vector) // 4), exc)
-            return None
-
-    def _walk(
-        self,
-        user_id: str,
-        vector: bytes,
-        allowed: Mapping[str, int] | None,
-        deleted: DeletedMode,
-        limit: int,
-        total: int,
-    ) -> list[tuple[str, float]] | None:
-        """``nearest`` through the index: its nearest, widening the reach until enough pass."""
         reach = max(FIRST_REACH, SHORTLIST * limit)
         while True:
             proposed = self._proposed(user_id, vector, reach, total)
@@ -116,8 +99,7 @@ class ApproximateSearch:
         dimension = len(vector) // 4
         with self._lock:
             index = self._index(user_id, dimension)
-            ready = index.refresh(lambda seq: keyed_rows(self.db, user_id, seq), max_seq(self.db, user_id))
-            found = _held(index, list(ids)) if ready else {}
+            found = _held(index, list(ids)) if _refreshed(index, self.db, user_id) else {}
         best: list[tuple[str, float]] = []
         if found:
             keys = list(found)
@@ -162,16 +144,16 @@ class ApproximateSearch:
         dimension = len(vector) // 4
         with self._lock:
             index = self._index(user_id, dimension)
-            if index.refresh(lambda seq: keyed_rows(self.db, user_id, seq), max_seq(self.db, user_id)):
-                return index.nearest(vector, count)
+            if _refreshed(index, self.db, user_id):
+                return _nearest(index, vector, count)
             if total > BUILD_INLINE_AT:
                 self._build_aside(user_id, dimension)
                 return None
         self.build(user_id, dimension)
         with self._lock:
             index = self._index(user_id, dimension)
-            index.refresh(lambda seq: keyed_rows(self.db, user_id, seq), max_seq(self.db, user_id))
-            return index.nearest(vector, count)
+            _refreshed(index, self.db, user_id)
+            return _nearest(index, vector, count)
 
     def _index(self, user_id: str, dimension: int) -> UserIndex:
         """The user's ``UserIndex`` (called under the lock)."""
@@ -221,6 +203,26 @@ def _cores() -> int:
 
 class _Closing(Exception):
     """The store is closing: a background build stops."""
+
+
+def _refreshed(index: UserIndex, db: Database, user_id: str) -> bool:
+    """The index caught up with the database; False when it has no usable file (none yet, or its
+    vectors file proved damaged while caught up: then it is discarded, to be built again)."""
+    try:
+        return index.refresh(lambda seq: keyed_rows(db, user_id, seq), max_seq(db, user_id))
+    except DamagedVectors as exc:
+        _discard(index, exc)
+        return False
+
+
+def _nearest(index: UserIndex, vector: bytes, count: int) -> dict[int, float] | None:
+    """The index's nearest (key to cosine); None if its vectors file proved damaged (it is discarded,
+    to be built again: search exactly meanwhile)."""
+    try:
+        return index.nearest(vector, count)
+    except DamagedVectors as exc:
+        _discard(index, exc)
+        return None
 
 
 def _held(index: UserIndex, keys: list[int]) -> dict[int, Any]:
