@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
 from remember.clock import from_text, to_text
@@ -17,6 +17,10 @@ DeletedMode = Literal["exclude", "include", "only"]
 SortField = Literal["created_at", "updated_at", "weight", "occurred_at"]
 HistoryAction = Literal["update", "delete", "restore"]
 Progress = Callable[[int, int], None]  # (done, total) of a long task: an import, a reindex, an index build
+#: A memory with no conversation id continues the user's previous one without an id when the two
+#: happened at most this far apart: a client that passes no ids still stores a chat's turns in order
+#: (measured on LoCoMo without ids: docs/search.md).
+IMPLICIT_GAP = timedelta(minutes=30)
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from remember.search.expand import spread, strongest
+import pytest
+
+from remember.search.expand import spread, strongest, together
 from remember.search.fusion import Fused
 from remember.service import Services
 from remember.service.search import Recipe
@@ -67,7 +70,7 @@ def chat(services: Services) -> list[str]:
 def test_neighbours_of_strong_hits_are_lifted(services: Services) -> None:
     ids = chat(services)
     assert ids[2] not in top(services, "pottery workshop", alpha=0.0)  # shares no word with the query
-    services.search.recipe = Recipe(neighbours_of=1, neighbour_share=0.8)
+    services.search.recipe = Recipe(neighbours_of=1, neighbour_share=0.8, conversation_share=0.0)
     hits = services.search.search(ALICE, "pottery workshop", alpha=0.0).hits
     assert [h.memory.id for h in hits][:2] == [ids[0], ids[1]]  # the best hit, then its reply
     assert hits[1].score == round(0.8 * hits[0].score, 6)
@@ -118,3 +121,41 @@ def test_the_time_pool_finds_memories_of_that_time_beyond_the_usual_candidates(s
     services.search.recipe = Recipe(time_boost=1.0, time_pool=5)
     assert top(services, "gym last week", limit=1) == [then.id]
     assert top(services, "gym last week", limit=1, filters={"tags": {"any": ["x"]}}) == []  # filters still apply
+
+
+def test_together_lifts_by_the_best_other_hit_of_the_conversation() -> None:
+    t0 = datetime(2026, 3, 1, 12, tzinfo=UTC)
+    items = [
+        ("c1", t0, 1.0), ("c1", t0, 0.4), ("c1", t0, 0.4), ("c2", t0, 0.9),  # c2 alone: nothing to lift it
+        (None, t0, 0.8), (None, t0 + timedelta(minutes=20), 0.3), (None, t0 + timedelta(hours=2), 0.7),
+        ("c3", t0, -0.2), ("c3", t0, 0.5),  # a negative score lifts nothing
+    ]  # fmt: skip
+    assert together(items, 0.5) == [0.2, 0.5, 0.5, 0.0, 0.15, 0.4, 0.0, 0.25, 0.0]
+    assert together([], 0.5) == []
+    assert together([("c", t0, 0.3), ("c", t0, 0.3)], 1.0) == [0.3, 0.3]  # a tie: each the other's best
+
+
+def test_hits_in_the_company_of_other_hits_are_lifted(services: Services) -> None:
+    services.memories.create_many(
+        ALICE,
+        [{"content": "Caroline: the pottery class is on Saturday", "context": {"conversation_id": "s1"}},
+         {"content": "Melanie: I loved the pottery bowl you made", "context": {"conversation_id": "s1"}},
+         {"content": "Caroline: pottery glaze shopping list", "context": {"conversation_id": "s2"}},
+         {"content": "Melanie: the weather is nice", "context": {"conversation_id": "s2"}}],
+    )  # fmt: skip
+    services.search.recipe = Recipe(conversation_share=0.0)
+    plain = services.search.search(ALICE, "pottery", alpha=0.0, explain=True).hits
+    services.search.recipe = Recipe()  # on by default
+    hits = services.search.search(ALICE, "pottery", alpha=0.0, explain=True).hits
+    before = {h.memory.id: h.score for h in plain}
+    for hit in hits:
+        assert hit.why is not None
+        same = [
+            h for h in plain if h.memory.context.get("conversation_id") == hit.memory.context.get("conversation_id")
+        ]
+        others = [before[h.memory.id] for h in same if h.memory.id != hit.memory.id]
+        lift = 0.15 * max(others) if others else 0.0
+        assert hit.why["conversation_boost"] == pytest.approx(lift, abs=1e-6)
+        assert hit.score == pytest.approx(before[hit.memory.id] + lift, abs=2e-6)
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    assert {h.memory.id for h in hits} == {h.memory.id for h in plain}  # a lift re-ranks, never adds

@@ -9,7 +9,8 @@ memory. ``alpha`` 1 is semantic only, 0 keyword only. Then
     score = fused + weight_boost * (weight - 0.5) + recency_boost * 0.5 ** (age_days / half_life_days)
             [+ time_boost when the memory happened within the time the query names]
 
-docs/search.md gives the measurements behind the defaults.
+and each hit then gains a share of the best other hit of its conversation
+(``expand.together``). docs/search.md gives the measurements behind the defaults.
 """
 
 from __future__ import annotations

@@ -3,18 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
-from remember.models import IndexEntry, Memory
+from remember.models import IMPLICIT_GAP, IndexEntry, Memory
 from remember.store.sql.base import SqlBase
 from remember.store.sql.session import Session
 from remember.store.sql.terms import TermStatistics
-
-#: A memory with no conversation id continues the user's previous one without an id when the two
-#: happened at most this far apart: a client that passes no ids still stores a chat's turns in order
-#: (measured on LoCoMo without ids: docs/search.md).
-IMPLICIT_GAP = timedelta(minutes=30)
 
 SETTING_UPSERT = (
     "INSERT INTO index_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
