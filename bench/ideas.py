@@ -23,7 +23,7 @@ IDEAS: dict[str, dict[str, dict[str, Any]]] = {
     "time the query names": {
         f"boost {b}, pool {p}": {"time_boost": b, "time_pool": p} for b in (0.1, 0.2) for p in (0, 20)
     },
-    "the best other hit of the conversation": {f"share {s}": {"conversation_share": s} for s in (0.0, 0.1, 0.2)},
+    "the best other hit of the conversation": {f"share {s}": {"conversation_share": s} for s in (0.1, 0.15, 0.2)},
 }
 
 

@@ -70,7 +70,7 @@ def chat(services: Services) -> list[str]:
 def test_neighbours_of_strong_hits_are_lifted(services: Services) -> None:
     ids = chat(services)
     assert ids[2] not in top(services, "pottery workshop", alpha=0.0)  # shares no word with the query
-    services.search.recipe = Recipe(neighbours_of=1, neighbour_share=0.8, conversation_share=0.0)
+    services.search.recipe = Recipe(neighbours_of=1, neighbour_share=0.8)
     hits = services.search.search(ALICE, "pottery workshop", alpha=0.0).hits
     assert [h.memory.id for h in hits][:2] == [ids[0], ids[1]]  # the best hit, then its reply
     assert hits[1].score == round(0.8 * hits[0].score, 6)
@@ -143,9 +143,9 @@ def test_hits_in_the_company_of_other_hits_are_lifted(services: Services) -> Non
          {"content": "Caroline: pottery glaze shopping list", "context": {"conversation_id": "s2"}},
          {"content": "Melanie: the weather is nice", "context": {"conversation_id": "s2"}}],
     )  # fmt: skip
-    services.search.recipe = Recipe(conversation_share=0.0)
     plain = services.search.search(ALICE, "pottery", alpha=0.0, explain=True).hits
-    services.search.recipe = Recipe()  # on by default
+    assert all(h.why is not None and "conversation_boost" not in h.why for h in plain)  # off by default
+    services.search.recipe = Recipe(conversation_share=0.15)
     hits = services.search.search(ALICE, "pottery", alpha=0.0, explain=True).hits
     before = {h.memory.id: h.score for h in plain}
     for hit in hits:

@@ -4,9 +4,9 @@ The evidence of a question is often a few turns in a row (a statement and the
 reply that gives the detail), and only one of them shares words or meaning with
 the question. A memory adjacent in its conversation to one of the best fused
 candidates is lifted to a share of that candidate's score, if it scored lower on
-its own. And a memory whose conversation holds other strong hits is likelier the
-one asked about than a stray match elsewhere: it can be lifted by a share of the
-best of them. docs/search.md gives what each was worth.
+its own. And a memory whose conversation holds other strong hits may be likelier
+the one asked about than a stray match elsewhere: it can be lifted by a share of
+the best of them. Both are off by default; docs/search.md gives what each was worth.
 """
 
 from __future__ import annotations

@@ -44,9 +44,9 @@ class Recipe:
     neighbour_share: float = 0.0  # ... to this share of their own score
     time_boost: float = 0.0  # added to memories within the time the query names ("last Friday")
     time_pool: int = 0  # candidates taken from that time on each side, besides the usual ones
-    # a hit is lifted by this share of the best other hit of its conversation: on by default (LoCoMo recall@5
-    # 0.665 -> 0.676, LongMemEval 0.620 -> 0.627; docs/search.md#the-company-a-hit-keeps)
-    conversation_share: float = 0.15
+    # a hit is lifted by this share of the best other hit of its conversation (off: it gains recall@5 on
+    # both benchmarks and loses LongMemEval's recall@10; docs/search.md#the-company-a-hit-keeps)
+    conversation_share: float = 0.0
 
 
 @dataclass(frozen=True)
