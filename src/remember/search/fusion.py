@@ -9,8 +9,8 @@ memory. ``alpha`` 1 is semantic only, 0 keyword only. Then
     score = fused + weight_boost * (weight - 0.5) + recency_boost * 0.5 ** (age_days / half_life_days)
             [+ time_boost when the memory happened within the time the query names]
 
-and each hit then gains a share of the best other hit of its conversation
-(``expand.together``). docs/search.md gives the measurements behind the defaults.
+and, where the search's recipe asks for it (off by default), each hit gains a
+share of the best other hit of its conversation (``expand.together``). docs/search.md gives the measurements behind the defaults.
 """
 
 from __future__ import annotations
