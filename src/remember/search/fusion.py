@@ -10,7 +10,8 @@ memory. ``alpha`` 1 is semantic only, 0 keyword only. Then
             [+ time_boost when the memory happened within the time the query names]
 
 and, where the search's recipe asks for it (off by default), each hit gains a
-share of the best other hit of its conversation (``expand.together``). docs/search.md gives the measurements behind the defaults.
+share of the best other hit of its conversation (``expand.together``).
+docs/search.md gives the measurements behind the defaults.
 """
 
 from __future__ import annotations
