@@ -147,3 +147,14 @@ def test_a_term_is_counted_as_the_index_stems_it(store: Store) -> None:
     words = ["exercises", "exercise", "universal", "choose", "choosing", "studios", "absent"]
     assert store.term_document_counts("alice", words, cap=100) == (10, [3, 3, 2, 4, 4, 1, 0])
     assert store.term_document_counts("alice", words, cap=2) == (10, [2, 2, 2, 2, 2, 1, 0])
+
+
+@pytest.mark.parametrize("neighbour", ["", "aaron", "zoe"])  # no one else; a user before alice, after her
+def test_a_users_total_is_their_own_alone_or_not(store: Store, neighbour: str) -> None:
+    store.insert_memories([memory(i) for i in range(7)])
+    if neighbour:
+        store.insert_memories([(replace(m, user_id=neighbour), e) for m, e in (memory(i) for i in range(3))])
+    assert store.term_document_counts("alice", ["guitar"], cap=100) == (7, [7])
+    if neighbour:
+        assert store.term_document_counts(neighbour, ["guitar"], cap=100) == (3, [3])
+    assert store.term_document_counts("nobody", ["guitar"], cap=100) == (0, [0])

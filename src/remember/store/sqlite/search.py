@@ -241,8 +241,11 @@ class SearchTables(IndexTables):
         return self.term_stats.total(user_id, lambda: self._count_indexed(user_id))
 
     def _count_indexed(self, user_id: str | None) -> int:
+        """The index's rows (of one user, or all). A user alone in the database is counted as the whole
+        table is, which SQLite counts page by page without reading a row: at a million memories 9 ms
+        against 66 for the rows of one user (which a search after a few idle seconds would pay)."""
         with self.db.read() as conn:
-            if user_id is None:
+            if user_id is None or not _others_in(conn, user_id):
                 row = conn.execute("SELECT count(*) FROM memory_index").fetchone()
             else:
                 row = conn.execute("SELECT count(*) FROM memory_index WHERE user_id = ?", (user_id,)).fetchone()
@@ -355,6 +358,16 @@ class SearchTables(IndexTables):
                 "SELECT vector FROM memory_index WHERE user_id = ? AND memory_id = ?", (user_id, memory_id)
             ).fetchone()
         return row[0] if row else None
+
+
+def _others_in(conn: sqlite3.Connection, user_id: str) -> bool:
+    """Whether the index holds rows of any user but this one (two seeks in ``memory_index_seq``)."""
+    row = conn.execute(
+        "SELECT EXISTS (SELECT 1 FROM memory_index WHERE user_id < ?) OR "
+        "EXISTS (SELECT 1 FROM memory_index WHERE user_id > ?)",
+        (user_id, user_id),
+    ).fetchone()
+    return bool(row[0])
 
 
 def match_expression(terms: Sequence[str]) -> str:
