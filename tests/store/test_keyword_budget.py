@@ -20,6 +20,7 @@ from remember.filters import Filter, parse_filter
 from remember.models import DeletedMode, IndexEntry, Memory
 from remember.store import Store, open_store
 from remember.store.postgres import PostgresStore, keywords
+from remember.store.sql.terms import TermStatistics
 
 T0 = datetime(2026, 3, 1, tzinfo=UTC)
 COMMON = 400  # memories holding "guitar"
@@ -158,3 +159,18 @@ def test_a_users_total_is_their_own_alone_or_not(store: Store, neighbour: str) -
     if neighbour:
         assert store.term_document_counts(neighbour, ["guitar"], cap=100) == (3, [3])
     assert store.term_document_counts("nobody", ["guitar"], cap=100) == (0, [0])
+
+
+def test_counts_and_totals_are_reused_until_forgotten() -> None:
+    stats, asked = TermStatistics(), []
+
+    def count(terms: list[str], cap: int) -> list[int]:
+        asked.append(sorted(terms))
+        return [len(t) for t in terms]
+
+    assert stats.counts("alice", ["ab", "abc"], 10, count) == [2, 3]
+    assert stats.counts("alice", ["abc"], 10, count) == [3] and asked == [["ab", "abc"]]  # reused
+    assert stats.total("alice", lambda: 7) == 7 and stats.total("alice", lambda: 8) == 7
+    stats.forget()  # as after a pause of a few seconds
+    assert stats.counts("alice", ["abc"], 10, count) == [3] and asked == [["ab", "abc"], ["abc"]]
+    assert stats.total("alice", lambda: 8) == 8

@@ -88,11 +88,11 @@ def test_past_the_reach_only_the_newest_memories_holding_a_common_term_are_ranke
     everyone = _general(services, "solo", "exclude", 60)
     assert everyone[:3] == ids[:3]
     monkeypatch.setattr(search, "KEYWORD_REACH", 20)
-    _store(services).term_stats = type(_store(services).term_stats)()  # counts made afresh
+    _store(services).term_stats.forget()  # counts made afresh
     newest = set(ids[-20:])
     for ranked in (_quick(services, "solo", "exclude", 10), _general(services, "solo", "exclude", 10)):
         assert set(ranked) <= newest
         assert ranked == [i for i in everyone if i in newest][:10]  # the same order the full ranking gives them
     monkeypatch.setattr(search, "KEYWORD_REACH", 60)
-    _store(services).term_stats = type(_store(services).term_stats)()
+    _store(services).term_stats.forget()
     assert _quick(services, "solo", "exclude", 10) == everyone[:10]

@@ -60,6 +60,12 @@ class TermStatistics:
                     self._counts[(user_id, term)] = (now, n, cap)
         return [min(int(known[term] or 0), cap) for term in terms]
 
+    def forget(self) -> None:
+        """Drop every count and total, as if the last search were more than ``SECONDS`` ago."""
+        with self._lock:
+            self._totals.clear()
+            self._counts.clear()
+
     def _cached(self, user_id: str | None, term: str, cap: int, now: float) -> int | None:
         with self._lock:
             cached = self._counts.get((user_id, term))
