@@ -20,6 +20,7 @@ from remember.filters import Filter, parse_filter
 from remember.models import DeletedMode, IndexEntry, Memory
 from remember.store import Store, open_store
 from remember.store.postgres import PostgresStore, keywords
+from remember.store.sql import terms
 from remember.store.sql.terms import TermStatistics
 
 T0 = datetime(2026, 3, 1, tzinfo=UTC)
@@ -174,3 +175,33 @@ def test_counts_and_totals_are_reused_until_forgotten() -> None:
     stats.forget()  # as after a pause of a few seconds
     assert stats.counts("alice", ["abc"], 10, count) == [3] and asked == [["ab", "abc"], ["abc"]]
     assert stats.total("alice", lambda: 8) == 8
+
+
+def test_a_total_stays_while_its_index_has_not_moved(monkeypatch: pytest.MonkeyPatch) -> None:
+    stats, newest, counted = TermStatistics(), [10], []
+
+    def count() -> int:
+        counted.append(newest[0])
+        return newest[0] * 2
+
+    def total() -> int:
+        return stats.total("alice", count, lambda: newest[0])
+
+    assert total() == 20 and counted == [10]
+    stats.forget()
+    assert total() == 20 and counted == [10]  # checked, not counted: nothing new since
+    newest[0] = 11
+    stats.forget()
+    assert total() == 22 and counted == [10, 11]  # a memory written: counted again
+    monkeypatch.setattr(terms, "UNMOVED_SECONDS", 0.0)
+    stats.forget()
+    assert total() == 22 and counted == [10, 11, 11]  # kept unmoved too long (a purge moves no seq): counted again
+
+
+def test_a_memory_written_moves_the_total_at_the_next_look(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    store.insert_memories([memory(i) for i in range(5)])
+    assert store.term_document_counts("alice", ["guitar"], cap=100)[0] == 5
+    monkeypatch.setattr(terms, "SECONDS", 0.0)  # every look is after a pause
+    assert store.term_document_counts("alice", ["guitar"], cap=100)[0] == 5
+    store.insert_memories([memory(i) for i in range(5, 8)])
+    assert store.term_document_counts("alice", ["guitar"], cap=100)[0] == 8

@@ -58,6 +58,7 @@ EXACT_SEARCH_BELOW = 5_000  # a filter passing at most this many memories: exact
 # writing the index (inside the memory's transaction)
 
 _NEXT_SEQ = "(SELECT coalesce(max(seq), 0) + 1 FROM memory_index WHERE user_id = %(u)s)"
+NEWEST_SEQ = "SELECT coalesce(max(seq), 0) FROM memory_index WHERE user_id = %s"
 
 
 def _refresh_successors(conn: Connection, user_id: str, memory_id: str, text: str) -> None:
@@ -321,7 +322,12 @@ class SearchTables(IndexTables):
 
     def _user_total(self, user_id: str) -> int:
         """How many of the user's memories the index holds; recounted every few seconds at most."""
-        return self.term_stats.total(user_id, lambda: self._count_indexed(user_id))
+        return self.term_stats.total(user_id, lambda: self._count_indexed(user_id), lambda: self._newest_seq(user_id))
+
+    def _newest_seq(self, user_id: str) -> int:
+        with self.db.read() as conn:
+            row = conn.execute(NEWEST_SEQ, (user_id,)).fetchone()
+        return int(row[0]) if row else 0
 
     def _count_indexed(self, user_id: str) -> int:
         with self.db.read() as conn:

@@ -9,11 +9,16 @@ are reused for ``SECONDS``: one cache, whichever backend counts.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable, Sequence
 
 SECONDS = 5.0
+# A total whose user's index has not moved since it was counted (the same newest seq) is kept this long:
+# counting a user's million rows takes 60-70 ms, which a search after a pause would otherwise pay.
+# A purge removes rows without moving the seq; such a total is counted again once this has passed.
+UNMOVED_SECONDS = 60.0
 SIZE = 100_000  # entries kept before the cache starts over
 
 Key = tuple[str | None, str]
@@ -21,22 +26,28 @@ Key = tuple[str | None, str]
 
 class TermStatistics:
     def __init__(self) -> None:
-        self._totals: dict[str | None, tuple[float, int]] = {}
+        self._totals: dict[str | None, tuple[float, int, int | None, float]] = {}  # (checked, total, seq, counted)
         self._counts: dict[Key, tuple[float, int, int]] = {}  # (user, term) -> (when, count, counted up to)
         self._lock = threading.Lock()
 
-    def total(self, user_id: str | None, count: Callable[[], int]) -> int:
-        """How many memories the index holds for ``user_id`` (None: everyone), reused for a few seconds."""
+    def total(self, user_id: str | None, count: Callable[[], int], newest: Callable[[], int] | None = None) -> int:
+        """How many memories the index holds for ``user_id`` (None: everyone), reused for a few seconds,
+        and for up to ``UNMOVED_SECONDS`` while ``newest()`` (the index's newest seq) has not moved."""
         now = time.monotonic()
         with self._lock:
             cached = self._totals.get(user_id)
         if cached is not None and now - cached[0] < SECONDS:
             return cached[1]
+        mark = newest() if newest is not None else None
+        if cached is not None and mark is not None and cached[2] == mark and now - cached[3] < UNMOVED_SECONDS:
+            with self._lock:
+                self._totals[user_id] = (now, cached[1], mark, cached[3])
+            return cached[1]
         total = count()
         with self._lock:
             if len(self._totals) > SIZE:
                 self._totals.clear()
-            self._totals[user_id] = (now, total)
+            self._totals[user_id] = (now, total, mark, now)
         return total
 
     def counts(
@@ -61,9 +72,10 @@ class TermStatistics:
         return [min(int(known[term] or 0), cap) for term in terms]
 
     def forget(self) -> None:
-        """Drop every count and total, as if the last search were more than ``SECONDS`` ago."""
+        """As if the last search were more than ``SECONDS`` ago: the counts are made again, the totals
+        checked again (a total whose index has not moved stays)."""
         with self._lock:
-            self._totals.clear()
+            self._totals = {k: (-math.inf, n, seq, counted) for k, (_, n, seq, counted) in self._totals.items()}
             self._counts.clear()
 
     def _cached(self, user_id: str | None, term: str, cap: int, now: float) -> int | None:
