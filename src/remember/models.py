@@ -86,6 +86,12 @@ class Memory:
         }
 
 
+def conversation_of(memory: Memory) -> str | None:
+    """The conversation id the memory's context names, if any."""
+    conversation: Any = memory.context.get("conversation_id")
+    return conversation if isinstance(conversation, str) else None
+
+
 def memory_from_dict(user_id: str, data: Mapping[str, Any]) -> Memory:
     """The inverse of ``Memory.as_dict`` (for imports): ``context.timestamp`` becomes ``occurred_at``."""
 

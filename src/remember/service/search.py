@@ -15,7 +15,7 @@ from typing import Any
 from remember.clock import Clock, utc_now
 from remember.errors import ValidationFailed
 from remember.filters import Filter, conjoin, parse_filter
-from remember.models import DeletedMode, Memory
+from remember.models import DeletedMode, Memory, conversation_of
 from remember.search import expand, text, when
 from remember.search.fusion import Boosts, Fused, fuse
 from remember.service import checks, visibility
@@ -266,18 +266,13 @@ def _contenders(fused: list[Fused], needed: int, boosts: Boosts, company: float 
 
 def _in_company(hits: list[Hit], share: float) -> list[Hit]:
     """The hits re-ranked with each lifted by ``share`` of the best other hit of its conversation."""
-    lifts = expand.together([(_conversation(h.memory), h.memory.occurred_at, h.score) for h in hits], share)
+    lifts = expand.together([(conversation_of(h.memory), h.memory.occurred_at, h.score) for h in hits], share)
     lifted = []
     for hit, lift in zip(hits, lifts, strict=True):
         why = None if hit.why is None else {**hit.why, "conversation_boost": round(lift, 6)}
         lifted.append(Hit(hit.memory, round(hit.score + lift, 6), why))
     lifted.sort(key=lambda h: (-h.score, h.memory.id))
     return lifted
-
-
-def _conversation(memory: Memory) -> str | None:
-    conversation = memory.context.get("conversation_id")
-    return conversation if isinstance(conversation, str) else None
 
 
 def _within(tree: Filter | None, span: when.Span) -> Filter | None:

@@ -27,12 +27,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from remember.filters import Filter
-from remember.models import DeletedMode, IndexEntry, Memory
+from remember.models import DeletedMode, IndexEntry, Memory, conversation_of
 from remember.store.postgres import filtersql, keywords
 from remember.store.postgres.common_terms import CommonTerms
 from remember.store.postgres.connection import Connection, Database
 from remember.store.postgres.vectors import VectorParam, vector_from_binary
-from remember.store.sql.index import IndexTables, conversation_of, previous_in_conversation, previous_of_new
+from remember.store.sql.index import IndexTables, previous_in_conversation, previous_of_new
 from remember.store.sql.session import Session
 
 DELETED = {"exclude": "m.deleted_at IS NULL", "include": "TRUE", "only": "m.deleted_at IS NOT NULL"}

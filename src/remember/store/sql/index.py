@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from remember.models import IMPLICIT_GAP, IndexEntry, Memory
+from remember.models import IMPLICIT_GAP, IndexEntry, Memory, conversation_of
 from remember.store.sql.base import SqlBase
 from remember.store.sql.session import Session
 from remember.store.sql.terms import TermStatistics
@@ -73,11 +73,6 @@ class IndexTables(SqlBase):
 
     def index_settings_written(self, s: Session) -> None:
         """The index settings changed in this transaction (a backend may build an index for them)."""
-
-
-def conversation_of(memory: Memory) -> str | None:
-    conversation: Any = memory.context.get("conversation_id")
-    return conversation if isinstance(conversation, str) else None
 
 
 def previous_in_conversation(s: Session, memory: Memory) -> str | None:

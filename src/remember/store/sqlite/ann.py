@@ -100,7 +100,7 @@ class UserIndex:
         so the index is built again from the database."""
         if self.file is not None:
             self.file.close()
-        for path in [*self.directory.glob(f"{self.stem}-*.usearch"), *self.directory.glob(f"{self.stem}-*.f16")]:
+        for path in self._files():
             with contextlib.suppress(OSError):  # another process may have removed it already
                 path.unlink()
         self.base, self.file, self.base_seq, self.seq, self.delta, self._stacked = None, None, 0, 0, {}, None
@@ -183,6 +183,10 @@ class UserIndex:
 
     # files
 
+    def _files(self) -> list[Path]:
+        """The user's graph and vectors files, of every seq."""
+        return [*self.directory.glob(f"{self.stem}-*.usearch"), *self.directory.glob(f"{self.stem}-*.f16")]
+
     def _path(self, seq: int) -> Path:
         return self.directory / f"{self.stem}-{seq}.usearch"
 
@@ -214,7 +218,7 @@ class UserIndex:
                     aside.unlink()
             self._mapped = False
             return index, rows
-        for path in [*self.directory.glob(f"{self.stem}-*.usearch"), *self.directory.glob(f"{self.stem}-*.f16")]:
+        for path in self._files():
             if path not in (final, vectors_path(final)):
                 with contextlib.suppress(OSError):  # another process may have removed it already
                     path.unlink()

@@ -17,7 +17,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from remember.errors import StoreError
 from remember.models import DeletedMode
@@ -35,6 +35,7 @@ KEY_CHUNK = 8_192  # rows read at a time when an index is built or caught up
 BUILD_INLINE_AT = 20_000  # a user with more rows than this gets their index built in the background
 
 _log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def index_directory(db: Database) -> Path | None:
@@ -206,38 +207,29 @@ class _Closing(Exception):
 
 
 def _refreshed(index: UserIndex, db: Database, user_id: str) -> bool:
-    """The index caught up with the database; False when it has no usable file (none yet, or its
-    vectors file proved damaged while caught up: then it is discarded, to be built again)."""
-    try:
-        return index.refresh(lambda seq: keyed_rows(db, user_id, seq), max_seq(db, user_id))
-    except DamagedVectors as exc:
-        _discard(index, exc)
-        return False
+    """The index caught up with the database; False when it has no usable file (none yet, or a damaged one)."""
+    return _guarded(index, lambda: index.refresh(lambda seq: keyed_rows(db, user_id, seq), max_seq(db, user_id)), False)
 
 
 def _nearest(index: UserIndex, vector: bytes, count: int) -> dict[int, float] | None:
-    """The index's nearest (key to cosine); None if its vectors file proved damaged (it is discarded,
-    to be built again: search exactly meanwhile)."""
-    try:
-        return index.nearest(vector, count)
-    except DamagedVectors as exc:
-        _discard(index, exc)
-        return None
+    """The index's nearest (key to cosine); None if its vectors file proved damaged (search exactly meanwhile)."""
+    return _guarded(index, lambda: index.nearest(vector, count), None)
 
 
 def _held(index: UserIndex, keys: list[int]) -> dict[int, Any]:
-    """The index's vectors of these keys; none if its vectors file proves damaged (then it is
-    discarded, to be built again, and the caller reads the database's vectors)."""
+    """The index's vectors of these keys; none if its vectors file proved damaged (the database's are read)."""
+    return _guarded(index, lambda: index.vectors(keys), {})
+
+
+def _guarded(index: UserIndex, read: Callable[[], T], otherwise: T) -> T:
+    """``read()`` from the index, or ``otherwise`` if its vectors file proves damaged: then the index is
+    discarded, with a warning, to be built again."""
     try:
-        return index.vectors(keys)
+        return read()
     except DamagedVectors as exc:
-        _discard(index, exc)
-        return {}
-
-
-def _discard(index: UserIndex, exc: DamagedVectors) -> None:
-    _log.warning("%s Searching exactly meanwhile.", exc.message)
-    index.discard()
+        _log.warning("%s Searching exactly meanwhile.", exc.message)
+        index.discard()
+        return otherwise
 
 
 def _keeps(deleted: DeletedMode, is_deleted: bool) -> bool:

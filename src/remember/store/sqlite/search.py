@@ -14,8 +14,8 @@ from typing import Any
 from remember.config import VECTOR_INDEX_MIN
 from remember.errors import NotFound
 from remember.filters import Filter
-from remember.models import DeletedMode, IndexEntry, Memory, Progress, VectorRow
-from remember.store.sql.index import IndexTables, conversation_of, previous_in_conversation
+from remember.models import DeletedMode, IndexEntry, Memory, Progress, VectorRow, conversation_of
+from remember.store.sql.index import IndexTables, previous_in_conversation
 from remember.store.sql.session import Session
 from remember.store.sqlite import approximate, filtersql
 from remember.store.sqlite.connection import Database
@@ -29,7 +29,6 @@ VECTOR_CHUNK = 4_096  # vectors read at a time when a user's matrix is loaded or
 # Most memories one keyword search ranks: when even a query's rarest term is in more (the service's
 # postings budget keeps at least one term), the newest of them (docs/search.md#vectors-at-scale).
 KEYWORD_REACH = 10_000
-NEWEST_SEQ = "SELECT coalesce(max(seq), 0) FROM memory_index WHERE user_id = ?"
 
 
 def next_seq(conn: sqlite3.Connection, user_id: str) -> int:
@@ -239,12 +238,8 @@ class SearchTables(IndexTables):
 
     def _indexed_total(self, user_id: str | None) -> int:
         """How many memories the index holds (of one user, or all); recounted every few seconds at most."""
-        newest = None if user_id is None else (lambda: self._newest_seq(user_id))
+        newest = None if user_id is None else (lambda: approximate.max_seq(self.db, user_id))
         return self.term_stats.total(user_id, lambda: self._count_indexed(user_id), newest)
-
-    def _newest_seq(self, user_id: str) -> int:
-        with self.db.read() as conn:
-            return int(conn.execute(NEWEST_SEQ, (user_id,)).fetchone()[0])
 
     def _count_indexed(self, user_id: str | None) -> int:
         """The index's rows (of one user, or all). A user alone in the database is counted as the whole
