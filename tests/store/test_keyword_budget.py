@@ -198,6 +198,69 @@ def test_a_total_stays_while_its_index_has_not_moved(monkeypatch: pytest.MonkeyP
     assert total() == 22 and counted == [10, 11, 11]  # kept unmoved too long (a purge moves no seq): counted again
 
 
+def test_a_count_outlives_a_pause_while_few_memories_are_written() -> None:
+    stats, newest, asked = TermStatistics(), [100], []
+
+    def count(terms: list[str], cap: int) -> list[int]:
+        asked.extend(terms)
+        return [{"common": 200, "rare": 2, "none": 0}[t] for t in terms]
+
+    def look(*words: str) -> list[int]:
+        return stats.counts("alice", list(words), 1_000, count, lambda: newest[0])
+
+    assert look("common", "rare", "none") == [200, 2, 0] and asked == ["common", "rare", "none"]
+    stats.pause()
+    assert look("common", "rare", "none") == [200, 2, 0] and len(asked) == 3  # nothing written: all kept
+    newest[0] += int(terms.DRIFT * 200)  # as many writes as could move "common" by DRIFT
+    stats.pause()
+    assert look("common", "rare", "none") == [200, 2, 0] and asked[3:] == ["rare", "none"]
+    newest[0] += 1
+    stats.pause()
+    assert look("common") == [200] and asked[5:] == ["common"]  # one write past DRIFT: counted again
+    assert look("common") == [200] and asked[6:] == []  # within SECONDS of the count: no look at all
+
+
+def test_a_count_is_counted_again_when_old_or_the_seq_went_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    stats, newest, asked = TermStatistics(), [100], []
+
+    def look() -> list[int]:
+        return stats.counts("alice", ["common"], 1_000, lambda t, _: asked.append(t) or [200], lambda: newest[0])
+
+    look()
+    newest[0] = 99  # the newest memory purged: the seq goes back
+    stats.pause()
+    look()
+    assert len(asked) == 2
+    monkeypatch.setattr(terms, "KEPT_SECONDS", 0.0)  # a purge moves no seq: old counts go
+    stats.pause()
+    look()
+    assert len(asked) == 3
+    assert stats.counts("alice", ["common"], 1_000, lambda t, _: asked.append(t) or [200]) == [200]
+    stats.pause()
+    assert stats.counts("alice", ["common"], 1_000, lambda t, _: asked.append(t) or [200]) == [200]
+    assert len(asked) == 4  # without the newest seq, nothing outlives SECONDS
+
+
+def test_a_stores_counts_outlive_a_pause_until_enough_is_written(store: Store) -> None:
+    stats = store.term_stats  # type: ignore[attr-defined]
+
+    def look() -> tuple[int, list[int]]:
+        return store.term_document_counts("alice", ["guitar", "zither"], cap=100)
+
+    store.insert_memories([memory(i) for i in range(40)])
+    (_, (guitar, zither)) = look()
+    assert guitar == 40 and zither > 0
+    store.insert_memories([memory(i) for i in range(40, 42)])  # 2 writes: within DRIFT of 40, not of zither's
+    stats.pause()
+    assert look() == (42, [40, zither])  # the total and zither's count looked at again, guitar's kept
+    store.insert_memories([memory(i) for i in range(42, 51)])  # zither in memory 50
+    stats.pause()
+    total, (guitar, more) = look()
+    assert (total, guitar) == (51, 51) and more > zither  # 11 writes since guitar's count: counted again
+    stats.forget()
+    assert look() == (51, [51, more])
+
+
 def test_a_memory_written_moves_the_total_at_the_next_look(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     store.insert_memories([memory(i) for i in range(5)])
     assert store.term_document_counts("alice", ["guitar"], cap=100)[0] == 5

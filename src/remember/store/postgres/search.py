@@ -298,7 +298,10 @@ class SearchTables(IndexTables):
     def term_document_counts(self, user_id: str, terms: Sequence[str], *, cap: int) -> tuple[int, list[int]]:
         """How many of the user's memories are indexed, and how many of them contain each term
         (after stemming), counted through the GIN index up to ``cap``. Other users never count."""
-        counts = self.term_stats.counts(user_id, terms, cap, lambda missing, upto: self._count(user_id, missing, upto))
+        counts = self.term_stats.counts(
+            user_id, terms, cap, lambda missing, upto: self._count(user_id, missing, upto),
+            lambda: self._newest_seq(user_id),
+        )  # fmt: skip
         return self._user_total(user_id), counts
 
     def _count(self, user_id: str, terms: list[str], cap: int) -> list[int]:

@@ -202,8 +202,12 @@ class SearchTables(IndexTables):
         # Counted by a word of each stem, which MATCH stems: the stem itself would be stemmed again,
         # and Porter's stemmer is not idempotent ("exercises" -> "exercis" -> "exerci" matches nothing).
         spelled = {stem: term for term, stem in zip(terms, stems, strict=True) if stem}
-        counted = self.term_stats.counts(
-            owner, stems, cap, lambda missing, upto: self._counts(owner, [spelled.get(s, "") for s in missing], upto)
+        counted = self.term_stats.counts(  # kept per user: counted over the table, they were the user's alone
+            user_id,
+            stems,
+            cap,
+            lambda missing, upto: self._counts(owner, [spelled.get(s, "") for s in missing], upto),
+            lambda: approximate.max_seq(self.db, user_id),
         )
         return user_total, counted
 
