@@ -13,6 +13,7 @@ from bench import (
     analytics,
     backends,
     browsing,
+    crowd,
     dedup,
     foundation,
     hostile,
@@ -52,6 +53,7 @@ SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "moving": moving.run,
     "relationships": relationships.run,
     "scale": scale.run,
+    "crowd": crowd.run,
     "pgkeyword": pgkeyword.run,
     "browsing": browsing.run,
     "analytics": analytics.run,
@@ -69,9 +71,11 @@ def main() -> None:
     )  # fmt: skip
     parser.add_argument("--scale-size", type=int, default=scale.SIZE, help="memories in the scale suite")
     parser.add_argument("--scale-no-postgres", action="store_true", help="the scale suite on SQLite only")
+    parser.add_argument("--crowd-size", type=int, default=crowd.SIZE, help="other memories in the crowd suite")
     parser.add_argument("--pgkeyword-size", type=int, default=pgkeyword.SIZE, help="memories in the pgkeyword suite")
     args = parser.parse_args()
     pgkeyword.SIZE = args.pgkeyword_size
+    crowd.SIZE = args.crowd_size
     relationships.SIZE = args.relationships_size
     scale.SIZE, scale.POSTGRES = args.scale_size, not args.scale_no_postgres
     results = {"machine": {"python": platform.python_version(), "cpu": platform.processor() or platform.machine()}}

@@ -54,7 +54,7 @@ def measure(services: Any, questions: list[str], budget: int | None) -> tuple[li
     store.keyword_rank_budget = budget
     times, tops, budgeted = [], [], 0
     for q in questions:
-        terms = services.search._selected_terms("bench", text.query_terms(q))
+        terms, _ = services.search._selected_terms("bench", text.query_terms(q))
         if not terms:
             continue
         if budget is not None:

@@ -85,25 +85,31 @@ def blended(n: int, base: list[str], embedder: Any) -> tuple[list[str], Any]:
     return texts, out
 
 
-def records(texts: list[str], vectors: Any, model: str) -> Iterator[dict[str, Any]]:
-    """The memories as a remember export's records (``remember import``'s input), their vectors given."""
+def records(texts: list[str], vectors: Any, model: str, first: int = 0) -> Iterator[dict[str, Any]]:
+    """The memories as a remember export's records (``remember import``'s input), their vectors given;
+    numbered from ``first`` (``memory``)."""
     import base64
-    from datetime import UTC, datetime, timedelta
 
-    from remember.models import Memory
     from remember.service.transfer import FORMAT
 
     yield {"format": FORMAT, "format_version": 1, "embedding_model": model, "embedding_dimension": "384"}
-    start = datetime(2020, 1, 1, tzinfo=UTC)
-    for i, content in enumerate(texts):
-        at = start + timedelta(minutes=i)
-        memory = Memory(
-            id=f"m{i:07}", user_id=USER, content=content, type="note", weight=0.5, trust=0.5,
-            tags=("rare",) if i % RARE_EVERY == 0 else ("common",),
-            created_at=at, updated_at=at, occurred_at=at,
-        )  # fmt: skip
-        vector = base64.b64encode(vectors[i].astype("<f4").tobytes()).decode()
-        yield {"kind": "memory", "user_id": USER, "memory": memory.as_dict(), "vector": vector}
+    for i, content in enumerate(texts, start=first):
+        vector = base64.b64encode(vectors[i - first].astype("<f4").tobytes()).decode()
+        yield {"kind": "memory", "user_id": USER, "memory": memory(i, content).as_dict(), "vector": vector}
+
+
+def memory(number: int, content: str) -> Any:
+    """The ``number``-th memory of the corpus: its id, and a minute of its own since 2020."""
+    from datetime import UTC, datetime, timedelta
+
+    from remember.models import Memory
+
+    at = datetime(2020, 1, 1, tzinfo=UTC) + timedelta(minutes=number)
+    return Memory(
+        id=f"m{number:07}", user_id=USER, content=content, type="note", weight=0.5, trust=0.5,
+        tags=("rare",) if number % RARE_EVERY == 0 else ("common",),
+        created_at=at, updated_at=at, occurred_at=at,
+    )  # fmt: skip
 
 
 def ingest(services: Any, texts: list[str], vectors: Any) -> tuple[float, float]:

@@ -96,3 +96,60 @@ def test_past_the_reach_only_the_newest_memories_holding_a_common_term_are_ranke
     monkeypatch.setattr(search, "KEYWORD_REACH", 60)
     _store(services).term_stats.forget()
     assert _quick(services, "solo", "exclude", 10) == everyone[:10]
+
+
+def _crowd(services: Services, user: str) -> tuple[list[str], list[str]]:
+    """30 memories holding 'zither', 10 of them 'lesson' too; 30 holding 'lesson' alone; 150 holding
+    neither. Each text its own length (no two scores tie), each its own conversation (no text is
+    another's context)."""
+    texts = ["zither" + " note" * i + (" lesson" if i % 3 == 0 else "") for i in range(30)]
+    texts += ["lesson" + " chord" * i for i in range(30)] + [f"quiet day {i}" for i in range(150)]
+    made = services.memories.create_many(
+        user, [{"content": t, "context": {"conversation_id": f"c{i}"}} for i, t in enumerate(texts)]
+    )
+    ids = [m.id for m in made]
+    return ids[:30], ids[30:60]
+
+
+def _rounded(hits: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    return [(i, round(score, 9)) for i, score in hits]
+
+
+@pytest.mark.parametrize("others", [False, True], ids=["sole user", "shared file"])
+def test_terms_that_only_score_rank_what_the_kept_terms_find_as_all_terms_would(
+    services: Services, others: bool
+) -> None:
+    zither, lesson_alone = _crowd(services, "solo")
+    if others:
+        _crowd(services, "other")
+    store = _store(services)
+    everything = store.keyword_candidates("solo", ["zither", "lesson"], filter=None, deleted="exclude", limit=60)
+    found = [hit for hit in everything if hit[0] in zither]  # the memories 'zither' finds, scored by both terms
+    for filter in (None, ALWAYS):
+        for limit in (3, 10, 30):
+            scored = store.keyword_candidates(
+                "solo", ["zither"], filter=filter, deleted="exclude", limit=limit, also=["lesson"]
+            )
+            assert _rounded(scored) == _rounded(found[:limit])
+            assert not {i for i, _ in scored} & set(lesson_alone)  # 'lesson' finds nothing by itself
+    plain = store.keyword_candidates("solo", ["zither"], filter=None, deleted="exclude", limit=10)
+    assert [i for i, _ in plain] != [i for i, _ in found[:10]]  # without 'lesson', another order
+    same_stem = store.keyword_candidates("solo", ["zither"], filter=None, deleted="exclude", limit=10, also=["zithers"])
+    assert same_stem == plain  # a term the kept ones already hold (after stemming) is not counted twice
+
+
+def test_a_search_keeps_the_rare_terms_to_find_and_the_common_ones_to_score(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from remember.service import search
+
+    _crowd(services, "solo")  # of 210: zither 30, lesson 40, note 29, chord 29
+    pick = services.search._selected_terms
+    assert pick("solo", ["zither", "lesson"]) == (["zither", "lesson"], [])  # within the budget: all find
+    monkeypatch.setattr(search, "POSTINGS_BUDGET", 35)
+    assert pick("solo", ["lesson", "zither", "absent"]) == (["absent", "zither"], ["lesson"])
+    monkeypatch.setattr(search, "ALSO_TERMS", 1)
+    assert pick("solo", ["lesson", "note", "zither"]) == (["note"], ["zither"])  # the rarest of the rest
+    monkeypatch.setattr(search, "GUARD_FLOOR", 10)
+    monkeypatch.setattr(search, "MAX_DF_SHARE", 0.1)  # a ceiling of 21 of the 210: every term over it
+    assert pick("solo", ["lesson", "zither"]) == (["zither"], [])

@@ -31,6 +31,9 @@ POOL = 50  # candidates taken from each side before fusion (measured: docs/searc
 MAX_DF_SHARE = 0.2
 GUARD_FLOOR = 1_000
 POSTINGS_BUDGET = 10_000
+# Terms past the budget still score the memories the kept terms find, up to this many (rarest first):
+# LoCoMo's conversations among a million other memories, recall@5 0.282 -> 0.600 (docs/search.md#a-crowded-memory).
+ALSO_TERMS = 4
 MAX_LIMIT = 100
 MAX_OFFSET = 1_000
 QUERY_THREADS = 4  # queries embedded at once (searches of several clients over HTTP)
@@ -153,16 +156,19 @@ class SearchService:
     def _keyword(
         self, user_id: str, question: str, tree: Filter | None, mode: DeletedMode, pool: int
     ) -> dict[str, float]:
-        terms = self._selected_terms(user_id, text.query_terms(question))
+        terms, also = self._selected_terms(user_id, text.query_terms(question))
         if not terms:
             return {}
-        return dict(self.store.keyword_candidates(user_id, terms, filter=tree, deleted=mode, limit=pool))
+        found = self.store.keyword_candidates(user_id, terms, filter=tree, deleted=mode, limit=pool, also=also)
+        return dict(found)
 
-    def _selected_terms(self, user_id: str, terms: list[str]) -> list[str]:
-        """Drop terms most of the user's memories contain; keep the rarest within a budget of postings
-        (speed at scale). The rarest term is always kept, so a query of common words still searches."""
+    def _selected_terms(self, user_id: str, terms: list[str]) -> tuple[list[str], list[str]]:
+        """The terms that find memories, and those that only score them: the rarest are kept to find
+        within a budget of postings (speed at scale); the rest (at most ALSO_TERMS, rarest first, none
+        that most memories contain) score the memories found. The rarest term is always kept, so a
+        query of common words still searches."""
         if not terms:
-            return []
+            return [], []
         total, counts = self.store.term_document_counts(user_id, terms, cap=POSTINGS_BUDGET + 1)
         ranked = sorted((n, i) for i, n in enumerate(counts))
         ceiling = max(MAX_DF_SHARE * total, GUARD_FLOOR)
@@ -173,7 +179,8 @@ class SearchService:
                 break
             kept.append(terms[i])
             budget += n
-        return kept
+        rest = [terms[i] for n, i in ranked[len(kept) :] if n <= ceiling]
+        return kept, rest[:ALSO_TERMS]
 
     def _spread(self, user_id: str, candidates: list[Fused]) -> list[Fused]:
         recipe = self.recipe

@@ -243,12 +243,20 @@ class SearchTables(IndexTables):
     # keywords
 
     def keyword_candidates(
-        self, user_id: str, terms: Sequence[str], *, filter: Filter | None, deleted: DeletedMode, limit: int
+        self,
+        user_id: str,
+        terms: Sequence[str],
+        *,
+        filter: Filter | None,
+        deleted: DeletedMode,
+        limit: int,
+        also: Sequence[str] = (),  # noqa: ARG002
     ) -> list[tuple[str, float]]:
         """Memory ids and keyword scores (higher is better) of the user's memories holding any of ``terms``.
 
         When more rows hold the terms than ``keyword_rank_budget``, the rows ranked are chosen
-        within it first (``keywords.py``); below it, every matching row is ranked.
+        within it first (``keywords.py``); below it, every matching row is ranked. The ``also``
+        terms (scoring, not finding) are not used here yet: see docs/search.md#a-crowded-memory.
         """
         terms = list(dict.fromkeys(t for t in terms if t.strip()))
         if not terms:

@@ -122,13 +122,39 @@ class SearchTables(IndexTables):
     # keywords
 
     def keyword_candidates(
-        self, user_id: str, terms: Sequence[str], *, filter: Filter | None, deleted: DeletedMode, limit: int
+        self,
+        user_id: str,
+        terms: Sequence[str],
+        *,
+        filter: Filter | None,
+        deleted: DeletedMode,
+        limit: int,
+        also: Sequence[str] = (),
     ) -> list[tuple[str, float]]:
-        """Memory ids and bm25 scores (higher is better) of the user's memories holding any of ``terms``."""
+        """Memory ids and bm25 scores (higher is better) of the user's memories holding any of ``terms``.
+
+        ``also``: terms that score the memories found without finding any themselves (the common terms
+        a search leaves out of the finding). A memory's score is bm25 over ``terms`` and the ``also``
+        terms it holds; the memories holding one are ranked by a second query, whose best are exactly
+        the best of them (bm25 sums its phrases' parts), so the ``limit`` best overall are exact too.
+        """
         if not terms:
             return []
         match = match_expression(terms)
         floor = self._newest_reach(user_id, terms, match)
+        found = self._ranked(user_id, match, floor, filter, deleted, limit)
+        kept = set(self._stems(terms))
+        extra = list({stem: t for t, stem in zip(also, self._stems(also), strict=True) if stem not in kept}.values())
+        if not extra:
+            return found
+        scored = f"({match}) AND ({match_expression(extra)})"
+        merged = dict(found) | dict(self._ranked(user_id, scored, floor, filter, deleted, limit))
+        return sorted(merged.items(), key=lambda hit: (-hit[1], hit[0]))[:limit]
+
+    def _ranked(
+        self, user_id: str, match: str, floor: int, filter: Filter | None, deleted: DeletedMode, limit: int
+    ) -> list[tuple[str, float]]:
+        """The ``limit`` best of the user's memories matching ``match`` from rowid ``floor`` on, best first."""
         if filter is None and self._indexed_total(user_id) == self._indexed_total(None):
             ranked = self._best_ranked(user_id, match, floor, deleted, limit)
             if ranked is not None:
