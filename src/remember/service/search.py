@@ -34,6 +34,7 @@ POSTINGS_BUDGET = 10_000
 # Terms past the budget still score the memories the kept terms find, up to this many (rarest first):
 # LoCoMo's conversations among a million other memories, recall@5 0.282 -> 0.600 (docs/search.md#a-crowded-memory).
 ALSO_TERMS = 4
+ALSO_REACH = 10_000
 MAX_LIMIT = 100
 MAX_OFFSET = 1_000
 QUERY_THREADS = 4  # queries embedded at once (searches of several clients over HTTP)
@@ -179,6 +180,8 @@ class SearchService:
                 break
             kept.append(terms[i])
             budget += n
+        if budget > ALSO_REACH:
+            return kept, []
         rest = [terms[i] for n, i in ranked[len(kept) :] if n <= ceiling]
         return kept, rest[:ALSO_TERMS]
 
