@@ -268,3 +268,49 @@ def test_a_memory_written_moves_the_total_at_the_next_look(store: Store, monkeyp
     assert store.term_document_counts("alice", ["guitar"], cap=100)[0] == 5
     store.insert_memories([memory(i) for i in range(5, 8)])
     assert store.term_document_counts("alice", ["guitar"], cap=100)[0] == 8
+
+
+def scoring_corpus(store: Store) -> set[str]:
+    """Of 210 memories, 30 hold 'zither' (10 'lesson' too), 30 'lesson' alone; the ids holding 'zither'
+    in their text (the next memory holds it as its context). Each text its own length: no two scores tie."""
+    texts = ["zither" + " note" * i + (" lesson" if i % 3 == 0 else "") for i in range(30)]
+    texts += ["lesson" + " chord" * i for i in range(30)] + [f"quiet day {i}" for i in range(150)]
+    rows = [(replace(memory(i)[0], content=t), IndexEntry(t, "1 March 2026", None)) for i, t in enumerate(texts)]
+    store.insert_memories(rows)
+    return {f"m{i:05d}" for i in range(30)}
+
+
+def _rounded(hits: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    return [(i, round(score, 6)) for i, score in hits]
+
+
+def test_terms_that_only_score_rank_what_the_found_ones_find_as_all_terms_would(store: Store) -> None:
+    scoring_corpus(store)
+    everything = store.keyword_candidates("alice", ["zither", "lesson"], filter=None, deleted="exclude", limit=90)
+    holding = {i for i, _ in store.keyword_candidates("alice", ["zither"], filter=None, deleted="exclude", limit=90)}
+    found = [hit for hit in everything if hit[0] in holding]  # what 'zither' finds, scored by both terms
+    assert len(found) >= 29
+    for filter in (None, parse_filter({"weight": {"gte": 0}})):
+        for limit in (3, 30):
+            scored = store.keyword_candidates(
+                "alice", ["zither"], filter=filter, deleted="exclude", limit=limit, also=["lesson", "zithers"]
+            )
+            assert _rounded(scored) == _rounded(found[:limit])  # 'zithers' is 'zither': not counted twice
+    plain = store.keyword_candidates("alice", ["zither"], filter=None, deleted="exclude", limit=10)
+    assert [i for i, _ in plain] != [i for i, _ in found[:10]]
+
+
+def test_terms_that_only_score_weigh_in_within_the_budget(postgres_url: str) -> None:
+    store = open_store(postgres_url)
+    assert isinstance(store, PostgresStore)
+    try:
+        zither = scoring_corpus(store)
+        exact = dict(store.keyword_candidates("alice", ["zither", "lesson"], filter=None, deleted="exclude", limit=60))
+        store.keyword_rank_budget = 10  # 30 memories hold 'zither': ranked within the budget
+        scored = store.keyword_candidates(
+            "alice", ["zither"], filter=None, deleted="exclude", limit=10, also=["lesson"]
+        )
+        assert scored and {i for i, _ in scored} <= zither
+        assert all(round(score, 6) == round(exact[i], 6) for i, score in scored)  # every picked row, both terms
+    finally:
+        store.close()

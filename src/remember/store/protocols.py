@@ -166,8 +166,7 @@ class SearchIndex(Protocol):
     ) -> list[tuple[str, float]]:
         """Memory ids and keyword scores (higher is better) of the user's memories that hold any of
         ``terms`` (plain words, matched as the backend stems them) and pass ``filter``; ``also``:
-        terms that add to the score of the memories found without finding any (a backend may not
-        use them: SQLite does, PostgreSQL not yet)."""
+        terms that add to the score of the memories found without finding any."""
 
     def term_document_counts(self, user_id: str, terms: Sequence[str], *, cap: int) -> tuple[int, list[int]]:
         """How many of the user's memories are indexed, and how many of them contain each term,

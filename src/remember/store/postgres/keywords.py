@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from remember.filters import Filter
@@ -39,13 +39,28 @@ INDEX_DELETED = {"exclude": "NOT x.deleted", "include": "TRUE", "only": "x.delet
 RANK_WEIGHTS = "'{0, 0.5, 1.0, 1.0}'::float4[]"
 
 
+# Terms that score the rows found without finding any (``keyword_candidates``'s ``also``): a CTE
+# ``scoring`` (q, w) from two array parameters (terms, idf), leaving out any the CTE ``found`` holds.
+SCORING_ONLY = (
+    "scoring AS (SELECT a.q, a.w FROM (SELECT phraseto_tsquery('english', s.t) AS q, s.w "
+    "FROM unnest(%s::text[], %s::float8[]) AS s(t, w)) a "
+    "WHERE numnode(a.q) > 0 AND NOT EXISTS (SELECT 1 FROM found f WHERE f.q = a.q))"
+)
+
+
 @dataclass(frozen=True)
 class Plan:
-    """Which terms are read whole, which are sampled and how many rows each, and every term's idf."""
+    """Which terms are read whole, which are sampled and how many rows each, and every term's idf
+    (with the terms that only score: ``also``)."""
 
     whole: list[str]
     sampled: list[tuple[tuple[str, ...], int]]  # memories holding all these terms, at most this many
     idf: dict[str, float]
+    also: dict[str, float] = field(default_factory=dict)
+
+    def scoring(self, also: dict[str, float]) -> Plan:
+        """This plan, the rows it picks scored by ``also``'s terms too (idf by term)."""
+        return replace(self, also={t: w for t, w in also.items() if t not in self.idf})
 
 
 def idf(total: int, count: int) -> float:
@@ -115,11 +130,12 @@ def ranked_sql(
     # a memory picked twice (by a term and by a pair) is ranked once
     picked = picks[0] if len(picks) == 1 else f"SELECT DISTINCT ON (memory_id) * FROM ({' UNION ALL '.join(picks)}) u"
     sql = (
-        "WITH terms AS MATERIALIZED (SELECT phraseto_tsquery('english', w.t) AS q, w.w "
+        "WITH found AS MATERIALIZED (SELECT phraseto_tsquery('english', w.t) AS q, w.w "
         "FROM unnest(%s::text[], %s::float8[]) AS w(t, w)), "
+        f"{SCORING_ONLY}, terms AS (SELECT q, w FROM found UNION ALL SELECT q, w FROM scoring), "
         f"picked AS MATERIALIZED ({picked}) "
         f"SELECT x.memory_id, (SELECT sum(t.w * ts_rank({RANK_WEIGHTS}, x.keywords, t.q)) FROM terms t "
         "WHERE numnode(t.q) > 0 AND x.keywords @@ t.q) AS score "
         "FROM picked x ORDER BY score DESC, x.memory_id LIMIT %s"
     )
-    return sql, [*params, limit]
+    return sql, [*params[:2], list(chosen.also), list(chosen.also.values()), *params[2:], limit]

@@ -250,22 +250,26 @@ class SearchTables(IndexTables):
         filter: Filter | None,
         deleted: DeletedMode,
         limit: int,
-        also: Sequence[str] = (),  # noqa: ARG002
+        also: Sequence[str] = (),
     ) -> list[tuple[str, float]]:
         """Memory ids and keyword scores (higher is better) of the user's memories holding any of ``terms``.
 
         When more rows hold the terms than ``keyword_rank_budget``, the rows ranked are chosen
         within it first (``keywords.py``); below it, every matching row is ranked. The ``also``
-        terms (scoring, not finding) are not used here yet: see docs/search.md#a-crowded-memory.
+        terms add to the score of the rows found (weighed by the user's counts, as the budgeted
+        ranking weighs its terms) without finding any; one spelled as a term is (after stemming)
+        counts once.
         """
         terms = list(dict.fromkeys(t for t in terms if t.strip()))
         if not terms:
             return []
+        extra = [t for t in dict.fromkeys(also) if t.strip() and t not in terms]
+        weights = self._weights(user_id, extra)
         if self.keyword_rank_budget is not None:
             total, counts = self.term_document_counts(user_id, terms, cap=keywords.COUNT_CAP)
             chosen = keywords.plan(terms, counts, total, self.keyword_rank_budget, limit)
             if chosen is not None:
-                return self._ranked(user_id, chosen, filter, deleted, limit)
+                return self._ranked(user_id, chosen.scoring(weights), filter, deleted, limit)
         either = " || ".join("phraseto_tsquery('english', %s)" for _ in terms)
         join, where, filter_params = "", INDEX_DELETED[deleted], []
         if filter is not None:  # the filter reads the memory; without one, the index row says enough
@@ -281,19 +285,30 @@ class SearchTables(IndexTables):
             f"WHERE s.user_id = %s AND s.keywords @@ ({either})), "
             # the cached total may predate memories just written: never below what matched
             "total AS MATERIALIZED (SELECT greatest(%s::int, (SELECT count(*) FROM matched), 1)::float8 AS n), "
-            "idf AS MATERIALIZED (SELECT t.q, "
+            "found AS MATERIALIZED (SELECT t.q, "
             "ln(1 + (total.n - count(x.memory_id) + 0.5) / (count(x.memory_id) + 0.5)) AS w "
             "FROM terms t CROSS JOIN total LEFT JOIN matched x ON x.keywords @@ t.q "
-            "WHERE numnode(t.q) > 0 GROUP BY t.i, t.q, total.n) "
+            "WHERE numnode(t.q) > 0 GROUP BY t.i, t.q, total.n), "
+            # the terms that only score, weighed from the user's counts; none the found terms hold
+            f"{keywords.SCORING_ONLY}, "
+            "idf AS (SELECT q, w FROM found UNION ALL SELECT q, w FROM scoring) "
             f"SELECT x.memory_id, (SELECT sum(idf.w * ts_rank({RANK_WEIGHTS}, x.keywords, idf.q)) "
             f"FROM idf WHERE x.keywords @@ idf.q) AS score FROM matched x {join}"
             f"WHERE {where} ORDER BY score DESC, x.memory_id LIMIT %s"
         )
         # the user's total comes from the short-lived cache: counting it here was most of a search's time
-        params = [terms, user_id, *terms, self._user_total(user_id), *filter_params, limit]
+        params = [terms, user_id, *terms, self._user_total(user_id), list(weights), list(weights.values()),
+                  *filter_params, limit]  # fmt: skip
         with self.db.read() as conn:
             rows = conn.execute(sql, params).fetchall()
         return [(memory_id, float(score)) for memory_id, score in rows]
+
+    def _weights(self, user_id: str, terms: list[str]) -> dict[str, float]:
+        """The idf of each term, from the user's (capped) counts; none for a term in no memory."""
+        if not terms:
+            return {}
+        total, counts = self.term_document_counts(user_id, terms, cap=keywords.COUNT_CAP)
+        return {t: keywords.idf(total, n) for t, n in zip(terms, counts, strict=True) if n > 0}
 
     def _ranked(
         self, user_id: str, chosen: keywords.Plan, filter: Filter | None, deleted: DeletedMode, limit: int
