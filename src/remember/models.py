@@ -6,7 +6,7 @@ ones instead of mutating, the edges turn them into JSON with ``as_dict``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
@@ -17,6 +17,7 @@ DeletedMode = Literal["exclude", "include", "only"]
 SortField = Literal["created_at", "updated_at", "weight", "occurred_at"]
 HistoryAction = Literal["update", "delete", "restore"]
 Progress = Callable[[int, int], None]  # (done, total) of a long task: an import, a reindex, an index build
+Words = Sequence[str]  # a search's terms: plain words, matched as the backend stems them
 #: A memory with no conversation id continues the user's previous one without an id when the two
 #: happened at most this far apart: a client that passes no ids still stores a chat's turns in order
 #: (measured on LoCoMo without ids: docs/search.md).

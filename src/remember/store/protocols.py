@@ -45,6 +45,7 @@ from remember.models import (
     TimeSpan,
     TimeUnit,
     UserDump,
+    Words,
 )
 
 
@@ -155,14 +156,7 @@ class PreferenceStore(Protocol):
 
 class SearchIndex(Protocol):
     def keyword_candidates(
-        self,
-        user_id: str,
-        terms: Sequence[str],
-        *,
-        filter: Filter | None,
-        deleted: DeletedMode,
-        limit: int,
-        also: Sequence[str] = (),
+        self, user_id: str, terms: Words, *, filter: Filter | None, deleted: DeletedMode, limit: int, also: Words = ()
     ) -> list[tuple[str, float]]:
         """Memory ids and keyword scores (higher is better) of the user's memories that hold any of
         ``terms`` (plain words, matched as the backend stems them) and pass ``filter``; ``also``:

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from remember.filters import Filter
-from remember.models import DeletedMode, IndexEntry, Memory, conversation_of
+from remember.models import DeletedMode, IndexEntry, Memory, Words, conversation_of
 from remember.store.postgres import filtersql, keywords
 from remember.store.postgres.common_terms import CommonTerms
 from remember.store.postgres.connection import Connection, Database
@@ -243,14 +243,7 @@ class SearchTables(IndexTables):
     # keywords
 
     def keyword_candidates(
-        self,
-        user_id: str,
-        terms: Sequence[str],
-        *,
-        filter: Filter | None,
-        deleted: DeletedMode,
-        limit: int,
-        also: Sequence[str] = (),
+        self, user_id: str, terms: Words, *, filter: Filter | None, deleted: DeletedMode, limit: int, also: Words = ()
     ) -> list[tuple[str, float]]:
         """Memory ids and keyword scores (higher is better) of the user's memories holding any of ``terms``.
 

@@ -14,7 +14,7 @@ from typing import Any
 from remember.config import VECTOR_INDEX_MIN
 from remember.errors import NotFound
 from remember.filters import Filter
-from remember.models import DeletedMode, IndexEntry, Memory, Progress, VectorRow, conversation_of
+from remember.models import DeletedMode, IndexEntry, Memory, Progress, VectorRow, Words, conversation_of
 from remember.store.sql.index import IndexTables, previous_in_conversation
 from remember.store.sql.session import Session
 from remember.store.sqlite import approximate, filtersql
@@ -122,14 +122,7 @@ class SearchTables(IndexTables):
     # keywords
 
     def keyword_candidates(
-        self,
-        user_id: str,
-        terms: Sequence[str],
-        *,
-        filter: Filter | None,
-        deleted: DeletedMode,
-        limit: int,
-        also: Sequence[str] = (),
+        self, user_id: str, terms: Words, *, filter: Filter | None, deleted: DeletedMode, limit: int, also: Words = ()
     ) -> list[tuple[str, float]]:
         """Memory ids and bm25 scores (higher is better) of the user's memories holding any of ``terms``.
 
