@@ -137,7 +137,7 @@ class SearchTables(IndexTables):
         floor = self._newest_reach(user_id, terms, match)
         found = self._ranked(user_id, match, floor, filter, deleted, limit)
         kept = set(self._stems(terms))
-        extra = list({stem: t for t, stem in zip(also, self._stems(also), strict=True) if stem not in kept}.values())
+        extra = list({s: t for t, s in zip(also, self._stems(also), strict=True) if s and s not in kept}.values())
         if not extra:
             return found
         scored = f"({match}) AND ({match_expression(extra)})"
