@@ -9,7 +9,7 @@ whichever backend counts.
 
 Past those seconds a count or total is kept while the user's index has barely
 moved since it was made: each memory written moves the index's newest seq by
-one and any count by at most one, so a count ``n`` is kept while fewer than
+one and any count by at most one, so a count ``n`` is kept while at most
 ``DRIFT * n`` memories have been written since (a common term's count, the
 costly one, survives hundreds of writes; a rare term's, none), for up to
 ``KEPT_SECONDS`` (a purge removes rows without moving the seq).
@@ -37,16 +37,25 @@ Key = tuple[str | None, str]
 
 @dataclass(frozen=True, slots=True)
 class _Count:
+    """A cached count (of a term's memories, or a user's total)."""
+
     checked: float  # when last found fresh (reused without a look within SECONDS of it)
     n: int
-    counted_to: int  # the cap it was counted up to: n == counted_to means "at least n"
+    counted_to: int  # the cap it was counted up to: n == counted_to means "at least n" (a total: n)
     seq: int | None  # the user's newest seq when counted (None: not known)
     counted: float  # when counted
+
+    def holds(self, mark: int | None, now: float, drift: float, seconds: float) -> bool:
+        """Whether it still holds past SECONDS: at most ``drift`` of it written since (``mark``, the
+        newest seq now, against ``seq``), and counted less than ``seconds`` ago."""
+        if self.seq is None or mark is None or now - self.counted >= seconds:
+            return False
+        return 0 <= mark - self.seq <= drift * self.n
 
 
 class TermStatistics:
     def __init__(self) -> None:
-        self._totals: dict[str | None, tuple[float, int, int | None, float]] = {}  # (checked, total, seq, counted)
+        self._totals: dict[str | None, _Count] = {}
         self._counts: dict[Key, _Count] = {}
         self._lock = threading.Lock()
 
@@ -56,18 +65,18 @@ class TermStatistics:
         now = time.monotonic()
         with self._lock:
             cached = self._totals.get(user_id)
-        if cached is not None and now - cached[0] < SECONDS:
-            return cached[1]
+        if cached is not None and now - cached.checked < SECONDS:
+            return cached.n
         mark = newest() if newest is not None else None
-        if cached is not None and mark is not None and cached[2] == mark and now - cached[3] < UNMOVED_SECONDS:
+        if cached is not None and cached.holds(mark, now, 0.0, UNMOVED_SECONDS):
             with self._lock:
-                self._totals[user_id] = (now, cached[1], mark, cached[3])
-            return cached[1]
+                self._totals[user_id] = replace(cached, checked=now)
+            return cached.n
         total = count()
         with self._lock:
             if len(self._totals) > SIZE:
                 self._totals.clear()
-            self._totals[user_id] = (now, total, mark, now)
+            self._totals[user_id] = _Count(now, total, total, mark, now)
         return total
 
     def counts(
@@ -91,7 +100,7 @@ class TermStatistics:
         known = {t: c.n for t, c in usable.items() if now - c.checked < SECONDS}
         unsure = [term for term in dict.fromkeys(terms) if term not in known]
         mark = newest() if unsure and newest is not None else None  # before counting: a write meanwhile is seen
-        settled = {t: c for t, c in usable.items() if t in unsure and _settled(c, mark, now)}
+        settled = {t: c for t, c in usable.items() if t in unsure and c.holds(mark, now, DRIFT, KEPT_SECONDS)}
         known |= {t: c.n for t, c in settled.items()}
         missing = [term for term in unsure if term not in known]
         fresh = count(missing, cap) if missing else []
@@ -116,12 +125,5 @@ class TermStatistics:
         """As if the last search were more than ``SECONDS`` ago, the terms searched for before: totals
         and counts are checked against the index's newest seq, and kept if it has barely moved."""
         with self._lock:
-            self._totals = {k: (-math.inf, n, seq, counted) for k, (_, n, seq, counted) in self._totals.items()}
+            self._totals = {k: replace(c, checked=-math.inf) for k, c in self._totals.items()}
             self._counts = {k: replace(c, checked=-math.inf) for k, c in self._counts.items()}
-
-
-def _settled(c: _Count, mark: int | None, now: float) -> bool:
-    """Whether a count made a while ago still holds: few memories written since, not too long ago."""
-    if c.seq is None or mark is None or now - c.counted >= KEPT_SECONDS:
-        return False
-    return 0 <= mark - c.seq <= DRIFT * c.n
