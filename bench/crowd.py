@@ -5,12 +5,11 @@ The dev conversations go into one user's memory (each session a conversation id,
 default; half stored before the conversations, half after, so the conversations are
 neither the newest memories nor the oldest) that hold none of their turns: pairs of
 LongMemEval turns with their vectors given, as the scale suite makes its corpus
-(``bench/scale.py``). Each question is asked
-of the whole memory, and a hit counts only in its own conversation. The same
-conversations alone in the memory give the baseline. What a crowd changes is what
-the collection's size switches on: the postings budget and the newest-rows reach of
-the keyword side, the approximate vector index, and common terms that stop being
-rare.
+(``bench/scale.py``). Each question is asked of the whole memory, and a hit counts
+only in its own conversation. The same conversations alone in the memory give the
+baseline. What a crowd changes is what the collection's size switches on: the
+postings budget and the newest-rows reach of the keyword side, the approximate
+vector index, and common terms that stop being rare.
 
     python -m bench --only crowd [--crowd-size N]
 """
@@ -20,13 +19,12 @@ from __future__ import annotations
 import json
 import tempfile
 import time
-from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from bench import locomo, scale
-from bench.report import Table
+from bench.report import Table, percentiles
 from bench.retrieval import DEPTH, Scored, figures, summarise
 
 SIZE = 100_000  # other memories in the crowd; --crowd-size sets it
@@ -76,14 +74,14 @@ def after(services: Any, texts: list[str], vectors: Any, first: int) -> None:
     (what an import writes; an import refuses a user who has memories already)."""
     from remember.models import IndexEntry
     from remember.search import text
+    from remember.service.indexer import Indexer
 
     for start in range(0, len(texts), scale.BATCH):
         batch = []
         for i in range(start, min(len(texts), start + scale.BATCH)):
             m = scale.memory(first + i, texts[i])
-            entry = IndexEntry(text.index_text(m.title, m.content, m.tags, None), text.date_text(m.occurred_at),
-                               vectors[i].astype("<f4").tobytes())  # fmt: skip
-            batch.append((m, entry))
+            vector = vectors[i].astype("<f4").tobytes()
+            batch.append((m, IndexEntry(Indexer.keyword_text(m, None), text.date_text(m.occurred_at), vector)))
         services.store.insert_memories(batch)
 
 
@@ -104,7 +102,7 @@ def asked(services: Any, data: list[dict[str, Any]], owners: Owners) -> tuple[li
     return rows, times
 
 
-def crowded(data: list[dict[str, Any]], size: int, folder: Path, tune: Callable[[Any], None] | None = None) -> Any:
+def crowded(data: list[dict[str, Any]], size: int, folder: Path) -> tuple[list[Scored], list[float]]:
     """The questions' figures with ``size`` other memories beside the conversations."""
     from bench.embedcache import cached_minilm
     from remember.service import Services
@@ -112,17 +110,12 @@ def crowded(data: list[dict[str, Any]], size: int, folder: Path, tune: Callable[
 
     services = Services.over(open_store(str(folder / f"crowd-{size}.db")), embedder=cached_minilm())
     try:
-        owners = fill(services, data, size)
-        if tune is not None:
-            tune(services)
-        return asked(services, data, owners)
+        return asked(services, data, fill(services, data, size))
     finally:
         services.close()
 
 
 def run(quick: bool = False) -> dict[str, Any]:
-    from bench.report import percentiles
-
     data = json.loads(locomo.DATA.read_text())
     size = QUICK_SIZE if quick else SIZE
     if quick:

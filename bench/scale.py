@@ -85,16 +85,15 @@ def blended(n: int, base: list[str], embedder: Any) -> tuple[list[str], Any]:
     return texts, out
 
 
-def records(texts: list[str], vectors: Any, model: str, first: int = 0) -> Iterator[dict[str, Any]]:
-    """The memories as a remember export's records (``remember import``'s input), their vectors given;
-    numbered from ``first`` (``memory``)."""
+def records(texts: list[str], vectors: Any, model: str) -> Iterator[dict[str, Any]]:
+    """The memories as a remember export's records (``remember import``'s input), their vectors given."""
     import base64
 
     from remember.service.transfer import FORMAT
 
     yield {"format": FORMAT, "format_version": 1, "embedding_model": model, "embedding_dimension": "384"}
-    for i, content in enumerate(texts, start=first):
-        vector = base64.b64encode(vectors[i - first].astype("<f4").tobytes()).decode()
+    for i, content in enumerate(texts):
+        vector = base64.b64encode(vectors[i].astype("<f4").tobytes()).decode()
         yield {"kind": "memory", "user_id": USER, "memory": memory(i, content).as_dict(), "vector": vector}
 
 
