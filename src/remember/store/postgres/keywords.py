@@ -59,8 +59,9 @@ class Plan:
     also: dict[str, float] = field(default_factory=dict)
 
     def scoring(self, also: dict[str, float]) -> Plan:
-        """This plan, the rows it picks scored by ``also``'s terms too (idf by term)."""
-        return replace(self, also={t: w for t, w in also.items() if t not in self.idf})
+        """This plan, the rows it picks scored by ``also``'s terms too (idf by term; none of the plan's
+        terms: ``keyword_candidates`` leaves them out, and the query any that stem alike)."""
+        return replace(self, also=also)
 
 
 def idf(total: int, count: int) -> float:
