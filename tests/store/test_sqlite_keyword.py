@@ -150,6 +150,10 @@ def test_a_search_keeps_the_rare_terms_to_find_and_the_common_ones_to_score(
     assert pick("solo", ["lesson", "zither", "absent"]) == (["absent", "zither"], ["lesson"])
     monkeypatch.setattr(search, "ALSO_TERMS", 1)
     assert pick("solo", ["lesson", "note", "zither"]) == (["note"], ["zither"])  # the rarest of the rest
+    monkeypatch.setattr(search, "ALSO_REACH", 28)  # 'note' finds 29 memories: too many to score again
+    assert pick("solo", ["lesson", "note", "zither"]) == (["note"], [])
+    monkeypatch.setattr(search, "ALSO_REACH", 29)
+    assert pick("solo", ["lesson", "note", "zither"]) == (["note"], ["zither"])
     monkeypatch.setattr(search, "GUARD_FLOOR", 10)
     monkeypatch.setattr(search, "MAX_DF_SHARE", 0.1)  # a ceiling of 21 of the 210: every term over it
     assert pick("solo", ["lesson", "zither"]) == (["zither"], [])
