@@ -41,8 +41,10 @@ RANK_WEIGHTS = "'{0, 0.5, 1.0, 1.0}'::float4[]"
 
 # Terms that score the rows found without finding any (``keyword_candidates``'s ``also``): a CTE
 # ``scoring`` (q, w) from two array parameters (terms, idf), leaving out any the CTE ``found`` holds.
+# The term lists are MATERIALIZED: inlined, each ranked row made every term's tsquery again (a
+# crowd of 100,000: the query 11.7 -> 8.9 ms mean, 19.5 -> 14.5 p95; docs/postgres.md).
 SCORING_ONLY = (
-    "scoring AS (SELECT a.q, a.w FROM (SELECT phraseto_tsquery('english', s.t) AS q, s.w "
+    "scoring AS MATERIALIZED (SELECT a.q, a.w FROM (SELECT phraseto_tsquery('english', s.t) AS q, s.w "
     "FROM unnest(%s::text[], %s::float8[]) AS s(t, w)) a "
     "WHERE numnode(a.q) > 0 AND NOT EXISTS (SELECT 1 FROM found f WHERE f.q = a.q))"
 )
@@ -133,7 +135,7 @@ def ranked_sql(
     sql = (
         "WITH found AS MATERIALIZED (SELECT phraseto_tsquery('english', w.t) AS q, w.w "
         "FROM unnest(%s::text[], %s::float8[]) AS w(t, w)), "
-        f"{SCORING_ONLY}, terms AS (SELECT q, w FROM found UNION ALL SELECT q, w FROM scoring), "
+        f"{SCORING_ONLY}, terms AS MATERIALIZED (SELECT q, w FROM found UNION ALL SELECT q, w FROM scoring), "
         f"picked AS MATERIALIZED ({picked}) "
         f"SELECT x.memory_id, (SELECT sum(t.w * ts_rank({RANK_WEIGHTS}, x.keywords, t.q)) FROM terms t "
         "WHERE numnode(t.q) > 0 AND x.keywords @@ t.q) AS score "

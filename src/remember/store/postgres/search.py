@@ -284,7 +284,7 @@ class SearchTables(IndexTables):
             "WHERE numnode(t.q) > 0 GROUP BY t.i, t.q, total.n), "
             # the terms that only score, weighed from the user's counts; none the found terms hold
             f"{keywords.SCORING_ONLY}, "
-            "idf AS (SELECT q, w FROM found UNION ALL SELECT q, w FROM scoring) "
+            "idf AS MATERIALIZED (SELECT q, w FROM found UNION ALL SELECT q, w FROM scoring) "
             f"SELECT x.memory_id, (SELECT sum(idf.w * ts_rank({RANK_WEIGHTS}, x.keywords, idf.q)) "
             f"FROM idf WHERE x.keywords @@ idf.q) AS score FROM matched x {join}"
             f"WHERE {where} ORDER BY score DESC, x.memory_id LIMIT %s"
