@@ -455,6 +455,9 @@ def test_a_vectors_file_cut_short_while_open_fails_with_a_clear_error(
     assert set(opened.get([0, 5])) == {0, 5}
     with pytest.raises(StoreError, match=r"cut short.*rebuilt"):
         opened.get([99])
+    with pytest.raises(StoreError, match=r"cut short.*rebuilt"):  # one short row among those read at once
+        opened.get([0, 5, 50, 99])
+    assert opened.get([0, 5, 50])[50] == pytest.approx(np.ones(8))
 
 
 def test_deleted_restored_updated_and_purged_memories(services: Services, embedder: MiniLMEmbedder) -> None:
