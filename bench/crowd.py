@@ -66,6 +66,7 @@ def fill(services: Any, data: list[dict[str, Any]], size: int) -> Owners:
     if size - half:
         after(services, texts[half:], vectors[half:], half)
         services.indexer.build_vector_index(USER)
+        services.indexer.build_keyword_index(USER)
     return owners
 
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from remember.config import VECTOR_INDEX_MIN, Settings
+from remember.config import KEYWORD_INDEX_MIN, VECTOR_INDEX_MIN, Settings
 from remember.errors import ConfigError
 
 
@@ -63,3 +63,12 @@ def test_the_approximate_vector_index_serves_large_users_unless_turned_off(tmp_p
 def test_a_bad_vector_index_minimum_says_what_to_give(tmp_path: Path, value: str) -> None:
     with pytest.raises(ConfigError, match=r"REMEMBER_VECTOR_INDEX_MIN=.*a whole number from 1000 .*, or off"):
         Settings.from_env({"REMEMBER_HOME": str(tmp_path), "REMEMBER_VECTOR_INDEX_MIN": value})
+    with pytest.raises(ConfigError, match=r"REMEMBER_KEYWORD_INDEX_MIN=.*from 1000 .*, or off \(FTS5 for everyone\)"):
+        Settings.from_env({"REMEMBER_HOME": str(tmp_path), "REMEMBER_KEYWORD_INDEX_MIN": value})
+
+
+def test_the_ranked_keyword_index_serves_large_users_unless_turned_off(tmp_path: Path) -> None:
+    assert Settings.from_env({"REMEMBER_HOME": str(tmp_path)}).keyword_index_min == KEYWORD_INDEX_MIN == 50_000
+    env = {"REMEMBER_HOME": str(tmp_path), "REMEMBER_KEYWORD_INDEX_MIN": "120000"}
+    assert Settings.from_env(env).keyword_index_min == 120_000
+    assert Settings.from_env(env | {"REMEMBER_KEYWORD_INDEX_MIN": "off"}).keyword_index_min is None

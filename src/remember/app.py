@@ -17,9 +17,18 @@ if TYPE_CHECKING:
 
 def open_services(settings: Settings) -> Services:
     """The services over the configured database, with the configured embedder (loaded on first use)."""
+    return services_over(open_configured_store(settings), settings)
+
+
+def open_configured_store(settings: Settings) -> Store:
+    """The configured database, opened with the configured sizes past which users get search indexes."""
     from remember.store import open_store
 
-    return services_over(open_store(settings.database_url, vector_index_min=settings.vector_index_min), settings)
+    return open_store(
+        settings.database_url,
+        vector_index_min=settings.vector_index_min,
+        keyword_index_min=settings.keyword_index_min,
+    )
 
 
 def services_over(store: Store, settings: Settings) -> Services:

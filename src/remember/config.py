@@ -11,6 +11,8 @@
 | ``REMEMBER_TRUST_LEVEL``   | ``1`` (the stdio server's trust level)    |
 | ``REMEMBER_VECTOR_INDEX_MIN`` | ``50000`` (SQLite: memories past which a user is searched  |
 |                            | through an approximate index; ``off``: exact search for all) |
+| ``REMEMBER_KEYWORD_INDEX_MIN`` | ``50000`` (SQLite: memories past which a user's keyword    |
+|                            | searches use a ranked index; ``off``: FTS5 for all)          |
 
 The HTTP server's settings are ``HttpSettings``.
 """
@@ -31,6 +33,10 @@ DEFAULT_USER = "local"
 # cores, a hybrid search 22.6 / 30.1 ms (p50 / p95) at 50,000 against 12.6 / 19.1 through the index,
 # recall@10 0.999 (docs/search.md#vectors-at-scale).
 VECTOR_INDEX_MIN = 50_000
+# Past this many memories, a SQLite user's unfiltered keyword searches are answered by a ranked index
+# (tantivy): FTS5 scores every memory a query's terms find; at 100,000 memories its keyword side took
+# 9.1 / 16.5 ms (mean / p95) against the index's 0.5 / 0.9, recall the same (docs/search.md).
+KEYWORD_INDEX_MIN = 50_000
 USER_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -47,6 +53,7 @@ class Settings:
     log_level: str = "WARNING"
     trust_level: float = 1.0
     vector_index_min: int | None = VECTOR_INDEX_MIN  # SQLite: users with this many memories use the approximate index
+    keyword_index_min: int | None = KEYWORD_INDEX_MIN  # SQLite: and the ranked keyword index
     http: HttpSettings = field(default_factory=lambda: HttpSettings())  # noqa: PLW0108 - defined below
 
     @classmethod
@@ -73,7 +80,8 @@ class Settings:
             embedder_api_key=env.get("REMEMBER_EMBEDDER_API_KEY") or None,
             log_level=_log_level(env.get("REMEMBER_LOG_LEVEL", "WARNING")),
             trust_level=_number(env, "REMEMBER_TRUST_LEVEL", 1.0, 0.0, 1.0),
-            vector_index_min=_vector_index_min(env),
+            vector_index_min=_index_min(env, "REMEMBER_VECTOR_INDEX_MIN", VECTOR_INDEX_MIN, "exact search"),
+            keyword_index_min=_index_min(env, "REMEMBER_KEYWORD_INDEX_MIN", KEYWORD_INDEX_MIN, "FTS5"),
             http=HttpSettings.from_env(env),
         )
 
@@ -169,15 +177,16 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def _vector_index_min(env: Mapping[str, str]) -> int | None:
-    """REMEMBER_VECTOR_INDEX_MIN: a whole number of memories (1,000 or more), or ``off`` (None: exact search)."""
-    raw = env.get("REMEMBER_VECTOR_INDEX_MIN", "")
+def _index_min(env: Mapping[str, str], name: str, default: int, otherwise: str) -> int | None:
+    """REMEMBER_VECTOR_INDEX_MIN or REMEMBER_KEYWORD_INDEX_MIN: a whole number of memories (1,000 or more),
+    or ``off`` (None: ``otherwise`` for everyone)."""
+    raw = env.get(name, "")
     if raw.strip().lower() == "off":
         return None
     try:
-        return int(_number(env, "REMEMBER_VECTOR_INDEX_MIN", VECTOR_INDEX_MIN, 1_000, 10**9, whole=True))
+        return int(_number(env, name, default, 1_000, 10**9, whole=True))
     except ConfigError as exc:
-        raise ConfigError(f"{exc.message.removesuffix('.')}, or off (exact search for everyone).") from None
+        raise ConfigError(f"{exc.message.removesuffix('.')}, or off ({otherwise} for everyone).") from None
 
 
 def _number(

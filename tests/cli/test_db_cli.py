@@ -89,7 +89,7 @@ def test_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 1 and "Cannot open /nonexistent/dump.jsonl" in err
 
 
-def test_an_import_past_the_index_threshold_builds_the_vector_index(
+def test_an_import_past_the_index_thresholds_builds_the_search_indexes(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, embedder: MiniLMEmbedder
 ) -> None:
     """A user imported past REMEMBER_VECTOR_INDEX_MIN finds their index built, not built by their first search;
@@ -102,11 +102,18 @@ def test_an_import_past_the_index_threshold_builds_the_vector_index(
     dump = tmp_path / "big.jsonl"
     run(capsys, "--db", str(tmp_path / "big.db"), "export", "-o", str(dump))
     monkeypatch.setenv("REMEMBER_VECTOR_INDEX_MIN", "1000")
+    monkeypatch.setenv("REMEMBER_KEYWORD_INDEX_MIN", "1000")
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     target = tmp_path / "target.db"
     code, _, err = run(capsys, "--db", str(target), "import", str(dump))
     assert code == 0 and "indexing vectors of local [" + "#" * 30 + "] 1000/1000" in err
+    assert "indexing keywords of local [" + "#" * 30 + "] 1000/1000" in err
     (first,) = Path(str(target) + ".vectors").glob("*.usearch")
+    (keywords,) = Path(str(target) + ".keywords").iterdir()
+    found = run_json(capsys, "--db", str(target), "search", "errand number 517", "--alpha", "0")
+    # the note, and the one after it, which holds it as its context
+    assert any(r["memory"]["content"].startswith("Note 517:") for r in found["results"][:2])
+    assert Path(str(target) + ".keywords").iterdir().__next__() == keywords  # answered from the index built
     hits = run_json(capsys, "--db", str(target), "search", "errand number 517", "--alpha", "1")
     # The notes differ by their number alone: 517 is among the nearest few (511 is a hair nearer).
     assert any(r["memory"]["content"].startswith("Note 517:") for r in hits["results"][:3])
@@ -115,6 +122,7 @@ def test_an_import_past_the_index_threshold_builds_the_vector_index(
     (second,) = Path(str(target) + ".vectors").glob("*.usearch")
     assert second != first  # built again from the new vectors, the old file gone
     monkeypatch.setenv("REMEMBER_VECTOR_INDEX_MIN", "off")
+    monkeypatch.setenv("REMEMBER_KEYWORD_INDEX_MIN", "off")
     small = tmp_path / "exact.db"
     assert run_json(capsys, "--db", str(small), "import", str(dump))["memories"] == 1_000
-    assert not Path(str(small) + ".vectors").exists()
+    assert not Path(str(small) + ".vectors").exists() and not Path(str(small) + ".keywords").exists()

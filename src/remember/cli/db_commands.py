@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from typing import IO, Any
 
 from remember.cli import moving_commands, output
-from remember.cli.indexing import build_vector_indexes, bulk_vectors
+from remember.cli.indexing import build_search_indexes, bulk_vectors
 from remember.config import Settings
 from remember.errors import ValidationFailed
 from remember.service import Services
@@ -49,7 +49,7 @@ def load(services: Services, user: str, args: argparse.Namespace) -> None:
     with bulk_vectors(services, total, quiet=args.json):
         counts = import_records(services.store, services.indexer, records(), _progress("importing", total))
         output.progress_done()
-    build_vector_indexes(services, counts, quiet=args.json)
+    build_search_indexes(services, counts, quiet=args.json)
     _report(counts, args.json, "Imported")
 
 
@@ -93,7 +93,7 @@ def copy(settings: Settings, args: argparse.Namespace) -> None:
         with bulk_vectors(target, source.count_memories(), quiet=args.json):
             counts = import_records(target.store, target.indexer, export_records(source, users), _progress("copying"))
             output.progress_done()
-        build_vector_indexes(target, counts, quiet=args.json)
+        build_search_indexes(target, counts, quiet=args.json)
     finally:
         source.close()
         target.close()

@@ -1,8 +1,10 @@
-"""After a bulk write from the command line: each user's approximate vector index built at once.
+"""After a bulk write from the command line: each user's search indexes built at once.
 
-A user past ``REMEMBER_VECTOR_INDEX_MIN`` memories is searched through an index
-kept beside the database (SQLite). Built here, in bulk and with a progress bar,
-the server's first search finds it ready instead of starting a build of its own.
+A user past ``REMEMBER_VECTOR_INDEX_MIN`` memories is searched through an
+approximate vector index kept beside the database (SQLite), and past
+``REMEMBER_KEYWORD_INDEX_MIN`` through a ranked keyword index. Built here, in
+bulk and with a progress bar, the server's first search finds them ready
+instead of starting a build of its own.
 """
 
 from __future__ import annotations
@@ -11,22 +13,31 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from remember.cli import output
+from remember.models import Progress
 from remember.service import Services
 
 
-def build_vector_indexes(services: Services, users: Iterable[str], *, quiet: bool = False) -> int:
-    """Build the index of each of ``users`` whose searches use one; how many were built."""
+def build_search_indexes(services: Services, users: Iterable[str], *, quiet: bool = False) -> int:
+    """Build the indexes of each of ``users`` whose searches use them; how many were built."""
     built = 0
     for user in users:
-
-        def progress(done: int, total: int, user: str = user) -> None:
-            share = done / total if total else 1.0
-            output.progress(f"indexing vectors of {user} [{'#' * int(share * 30):<30}] {done}/{total}")
-
-        built += services.indexer.build_vector_index(user, None if quiet else progress)
-    if built and not quiet:
-        output.progress_done()
+        for kind, build in (
+            ("vectors", services.indexer.build_vector_index),
+            ("keywords", services.indexer.build_keyword_index),
+        ):
+            done = build(user, None if quiet else _bar(kind, user))
+            if done and not quiet:
+                output.progress_done()
+            built += done
     return built
+
+
+def _bar(kind: str, user: str) -> Progress:
+    def progress(done: int, total: int) -> None:
+        share = done / total if total else 1.0
+        output.progress(f"indexing {kind} of {user} [{'#' * int(share * 30):<30}] {done}/{total}")
+
+    return progress
 
 
 @contextmanager

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from remember.cli import output
-from remember.cli.indexing import build_vector_indexes, bulk_vectors
+from remember.cli.indexing import build_search_indexes, bulk_vectors
 from remember.errors import ValidationFailed
 from remember.service import Services
 from remember.service.moving import ImportReport, read, run
@@ -24,7 +24,7 @@ def load(services: Services, user: str, args: argparse.Namespace) -> None:
         )
         output.progress_done()
     if report.created and not args.dry_run:
-        build_vector_indexes(services, [user], quiet=args.json)
+        build_search_indexes(services, [user], quiet=args.json)
     if args.json:
         output.emit(report.as_dict())
     else:

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from remember.cli import files, output
-from remember.cli.indexing import build_vector_indexes
+from remember.cli.indexing import build_search_indexes
 from remember.service import Services
 from remember.service.context import question_context
 from remember.service.reindex import reindex as rebuild
@@ -71,7 +71,7 @@ def reindex(services: Services, _user: str, args: argparse.Namespace) -> None:
     count = rebuild(services.store, services.indexer, services.templates, None if args.json else progress)
     if not args.json:
         output.progress_done()
-    build_vector_indexes(services, services.store.user_ids(), quiet=args.json)
+    build_search_indexes(services, services.store.user_ids(), quiet=args.json)
     if args.json:
         output.emit({"reindexed": count})
     else:

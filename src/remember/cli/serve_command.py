@@ -50,12 +50,12 @@ def _serve_http(settings: Settings, args: argparse.Namespace) -> None:
 
 
 def _serve_stdio(settings: Settings) -> None:
+    from remember.app import open_configured_store
     from remember.mcp.caller import Caller
     from remember.mcp.server import build_server
     from remember.mcp.stdio import answering_bad_lines
-    from remember.store import open_store
 
-    store = open_store(settings.database_url, vector_index_min=settings.vector_index_min)
+    store = open_configured_store(settings)
     try:
         caller = Caller(settings.user, settings.trust_level)
         server = build_server(lambda: _services(store, settings), lambda: caller, cache_dir=settings.home / "cache")

@@ -64,6 +64,10 @@ class Indexer:
             return False
         return self.store.build_vector_index(user_id, self.dimension, progress)
 
+    def build_keyword_index(self, user_id: str, progress: Progress | None = None) -> bool:
+        """After a bulk write: the user's ranked keyword index built now, where their searches use one."""
+        return self.store.build_keyword_index(user_id, progress)
+
     def query_vector(self, query: str) -> Any:
         """The unit vector of a query, or ConfigError saying why semantic search cannot run."""
         state = self.state()

@@ -158,7 +158,12 @@ class SearchService:
     def _keyword(
         self, user_id: str, question: str, tree: Filter | None, mode: DeletedMode, pool: int
     ) -> dict[str, float]:
-        terms, also = self._selected_terms(user_id, text.query_terms(question))
+        every = text.query_terms(question)
+        if tree is None and mode == "exclude":  # a ranked index, where the store keeps one, weighs every term
+            ranked = self.store.ranked_keyword_candidates(user_id, every, limit=pool)
+            if ranked is not None:
+                return dict(ranked)
+        terms, also = self._selected_terms(user_id, every)
         if not terms:
             return {}
         found = self.store.keyword_candidates(user_id, terms, filter=tree, deleted=mode, limit=pool, also=also)

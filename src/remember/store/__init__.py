@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from remember.config import VECTOR_INDEX_MIN
+from remember.config import KEYWORD_INDEX_MIN, VECTOR_INDEX_MIN
 from remember.errors import ConfigError, excerpt
 from remember.store.protocols import (
     AnalyticsStore,
@@ -44,14 +44,16 @@ __all__ = [
 _POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
-def open_store(url: str, *, vector_index_min: int | None = VECTOR_INDEX_MIN) -> Store:
+def open_store(
+    url: str, *, vector_index_min: int | None = VECTOR_INDEX_MIN, keyword_index_min: int | None = KEYWORD_INDEX_MIN
+) -> Store:
     """Open (and migrate) the database at ``url``.
 
     ``sqlite:///relative.db``, ``sqlite:////absolute/path.db`` or a plain file path
     select the embedded SQLite backend; ``postgresql://...`` (or ``postgres://...``)
     selects PostgreSQL. ``vector_index_min``: on SQLite, users with at least that many
     memories are searched through the approximate vector index (default ``VECTOR_INDEX_MIN``;
-    None: exact for everyone).
+    None: exact for everyone); ``keyword_index_min``, through the ranked keyword index (None: FTS5).
     """
     if is_postgres_url(url):
         _require_postgres_drivers()
@@ -60,7 +62,9 @@ def open_store(url: str, *, vector_index_min: int | None = VECTOR_INDEX_MIN) -> 
         return PostgresStore(url)
     from remember.store.sqlite import SqliteStore
 
-    return SqliteStore(sqlite_path(url), url=url, vector_index_min=vector_index_min)
+    return SqliteStore(
+        sqlite_path(url), url=url, vector_index_min=vector_index_min, keyword_index_min=keyword_index_min
+    )
 
 
 def migrate(url: str) -> list[str]:

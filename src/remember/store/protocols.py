@@ -162,6 +162,11 @@ class SearchIndex(Protocol):
         ``terms`` (plain words, matched as the backend stems them) and pass ``filter``; ``also``:
         terms that add to the score of the memories found without finding any."""
 
+    def ranked_keyword_candidates(self, user_id: str, terms: Words, *, limit: int) -> list[tuple[str, float]] | None:
+        """The ``limit`` best of the user's live memories holding any of ``terms``, best first, from a
+        ranked keyword index that scores every term without reading every memory found; None where
+        there is none (the backend has none, the user has few memories, or it is being built)."""
+
     def term_document_counts(self, user_id: str, terms: Sequence[str], *, cap: int) -> tuple[int, list[int]]:
         """How many of the user's memories are indexed, and how many of them contain each term,
         counted up to ``cap``. Other users' memories never count."""
@@ -201,6 +206,10 @@ class IndexMaintenance(Protocol):
         """After a bulk write: build the user's approximate vector index now, in bulk, where their
         searches use one that the backend keeps apart (SQLite past ``REMEMBER_VECTOR_INDEX_MIN``),
         so that no search waits for it; False where there is nothing to build."""
+
+    def build_keyword_index(self, user_id: str, progress: Progress | None = None) -> bool:
+        """After a bulk write: build the user's ranked keyword index now, in bulk, where their searches
+        use one (SQLite past ``REMEMBER_KEYWORD_INDEX_MIN``); False where there is nothing to build."""
 
     def bulk_vectors(self, expected: int) -> AbstractContextManager[bool]:
         """A block of bulk writes of about ``expected`` vectors: a backend whose shared vector index is

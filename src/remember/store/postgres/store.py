@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from contextlib import AbstractContextManager
 
-from remember.models import Progress
+from remember.models import Progress, Words
 from remember.store.postgres import bulk, sizing
 from remember.store.postgres.common_terms import CommonTerms
 from remember.store.postgres.connection import Connection, Database
@@ -61,6 +61,14 @@ class PostgresStore(
     def build_vector_index(self, user_id: str, dimension: int, progress: Progress | None = None) -> bool:  # noqa: ARG002
         """Nothing to build per user: PostgreSQL keeps its HNSW index up to date as rows are written."""
         return False
+
+    def build_keyword_index(self, user_id: str, progress: Progress | None = None) -> bool:  # noqa: ARG002
+        """Nothing to build: PostgreSQL's keyword search reads its own GIN index."""
+        return False
+
+    def ranked_keyword_candidates(self, user_id: str, terms: Words, *, limit: int) -> list[tuple[str, float]] | None:  # noqa: ARG002
+        """None: PostgreSQL's keyword search (``keyword_candidates``) answers every search."""
+        return None
 
     def bulk_vectors(self, expected: int) -> AbstractContextManager[bool]:
         """A block of bulk writes: the HNSW index is built afresh at its end when that pays (bulk.py)."""

@@ -223,7 +223,7 @@ class UserIndex:
                 with contextlib.suppress(OSError):  # another process may have removed it already
                     path.unlink()
         for path in self.directory.glob(f".{self.stem}-*.tmp"):
-            if not _writer_alive(path):  # left by a process that died writing it (half a GB at 1M)
+            if not writer_alive(path):  # left by a process that died writing it (half a GB at 1M)
                 with contextlib.suppress(OSError):
                     path.unlink()
         viewed = _view(final, self.dimension)
@@ -292,7 +292,7 @@ def _best(keys: Any, scores: Any, count: int) -> dict[int, float]:
     return dict(zip(keys[best].tolist(), scores[best].tolist(), strict=True))
 
 
-def _writer_alive(aside: Path) -> bool:
+def writer_alive(aside: Path) -> bool:
     """Whether the process that names itself in a file being written aside still runs."""
     pid = aside.name.split(".")[-3]
     if not pid.isdigit():

@@ -130,7 +130,7 @@ class ApproximateSearch:
     def build(self, user_id: str, dimension: int, progress: Callable[[int], None] | None = None) -> None:
         """Build the user's index from the database now, in bulk (on every core), and open it."""
         fresh = UserIndex(self.directory, user_id, dimension)
-        fresh.build(lambda seq: keyed_rows(self.db, user_id, seq), progress, threads=_cores())
+        fresh.build(lambda seq: keyed_rows(self.db, user_id, seq), progress, threads=cores())
         with self._lock:
             self._indexes[user_id, dimension] = fresh
 
@@ -198,7 +198,7 @@ class ApproximateSearch:
             yield chunk
 
 
-def _cores() -> int:
+def cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
@@ -242,10 +242,14 @@ def ranked(scored: Sequence[tuple[str, float]], limit: int) -> list[tuple[str, f
 
 def rescored(db: Database, user_id: str, scores: Mapping[int, float]) -> list[tuple[str, float, bool]]:
     """(memory id, cosine, deleted) of the user's memories among these rowids (key to cosine)."""
+    return [(memory_id, scores[key], gone) for key, (memory_id, gone) in owned(db, user_id, list(scores)).items()]
+
+
+def owned(db: Database, user_id: str, keys: Sequence[int]) -> dict[int, tuple[str, bool]]:
+    """Rowid to (memory id, deleted) of the user's memories among these rowids."""
     sql = "SELECT rowid, id, deleted_at IS NOT NULL FROM memories WHERE user_id = ? AND rowid IN ({marks})"
     with db.read() as conn:
-        rows = list(_among(conn, sql, user_id, list(scores)))
-    return [(memory_id, scores[key], bool(gone)) for key, memory_id, gone in rows]
+        return {key: (memory_id, bool(gone)) for key, memory_id, gone in _among(conn, sql, user_id, keys)}
 
 
 def rowids(db: Database, user_id: str, memory_ids: Collection[str]) -> dict[int, str]:

@@ -11,13 +11,13 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
-from remember.config import VECTOR_INDEX_MIN
+from remember.config import KEYWORD_INDEX_MIN, VECTOR_INDEX_MIN
 from remember.errors import NotFound
 from remember.filters import Filter
 from remember.models import DeletedMode, IndexEntry, Memory, Progress, VectorRow, Words, conversation_of
 from remember.store.sql.index import IndexTables, previous_in_conversation
 from remember.store.sql.session import Session
-from remember.store.sqlite import approximate, filtersql
+from remember.store.sqlite import approximate, filtersql, ranked_search
 from remember.store.sqlite.connection import Database
 from remember.store.sqlite.vectors import Snapshot, VectorCache
 
@@ -49,12 +49,19 @@ def _content_of(conn: sqlite3.Connection, user_id: str, memory_id: str) -> str:
 
 
 def _refresh_successors(conn: sqlite3.Connection, user_id: str, memory_id: str, text: str) -> None:
+    """Set the context of the memories that follow this one in its conversation; their seq moves on, so
+    the ranked keyword index, which holds the context, re-reads them."""
     rows = conn.execute(
-        "SELECT m.rowid FROM memory_index mi JOIN memories m ON m.user_id = mi.user_id AND m.id = mi.memory_id "
-        "WHERE mi.user_id = ? AND mi.context_of = ?",
+        "SELECT m.rowid, mi.memory_id FROM memory_index mi "
+        "JOIN memories m ON m.user_id = mi.user_id AND m.id = mi.memory_id WHERE mi.user_id = ? AND mi.context_of = ?",
         (user_id, memory_id),
     ).fetchall()
     conn.executemany("UPDATE memory_fts SET context = ? WHERE rowid = ?", [(text, r[0]) for r in rows])
+    for _, successor in rows:
+        conn.execute(
+            "UPDATE memory_index SET seq = ? WHERE user_id = ? AND memory_id = ?",
+            (next_seq(conn, user_id), user_id, successor),
+        )
 
 
 class SearchTables(IndexTables):
@@ -68,6 +75,10 @@ class SearchTables(IndexTables):
     # index (store/sqlite/ann.py); None: exact search for everyone. Set by
     # REMEMBER_VECTOR_INDEX_MIN (measured: docs/search.md#vectors-at-scale).
     vector_index_min: int | None = VECTOR_INDEX_MIN
+    _ranked_index: ranked_search.RankedKeywords | None = None
+    # Users with at least this many indexed memories have their unfiltered keyword searches answered by
+    # a ranked index (store/sqlite/ranked.py); None: FTS5 for everyone. Set by REMEMBER_KEYWORD_INDEX_MIN.
+    keyword_index_min: int | None = KEYWORD_INDEX_MIN
     _stem_cache: dict[str, str]
 
     # the hooks of shared writes (store/sql/memories.py), inside the memory's transaction
@@ -143,6 +154,37 @@ class SearchTables(IndexTables):
         scored = f"({match}) AND ({match_expression(extra)})"
         merged = dict(found) | dict(self._ranked(user_id, scored, floor, filter, deleted, limit))
         return sorted(merged.items(), key=lambda hit: (-hit[1], hit[0]))[:limit]
+
+    def ranked_keyword_candidates(self, user_id: str, terms: Words, *, limit: int) -> list[tuple[str, float]] | None:
+        """The ``limit`` best of the user's live memories holding any of ``terms``, from the ranked index
+        (BM25 over every term, no postings budget); None when the user has none (too few memories, or
+        it is being built): ``keyword_candidates`` answers."""
+        ranked = self._ranked_for(user_id)
+        if ranked is None or not terms:
+            return None
+        return ranked.best(user_id, terms, limit, self._indexed_total(user_id))
+
+    def build_keyword_index(self, user_id: str, progress: Progress | None = None) -> bool:
+        """Build the user's ranked keyword index now, in bulk, if their searches will use one; False if not."""
+        total = self._count_indexed(user_id)
+        ranked = self._ranked_for(user_id, total)
+        if ranked is None:
+            return False
+        ranked.build(user_id, progress, total)
+        return True
+
+    def _ranked_for(self, user_id: str, total: int | None = None) -> ranked_search.RankedKeywords | None:
+        """The ranked keyword path, when the user has enough memories and the database is a file."""
+        if self.keyword_index_min is None:
+            return None
+        if (self._indexed_total(user_id) if total is None else total) < self.keyword_index_min:
+            return None
+        if self._ranked_index is None:
+            directory = ranked_search.keyword_directory(self.db)
+            if directory is None:
+                return None
+            self._ranked_index = ranked_search.RankedKeywords(self.db, directory)
+        return self._ranked_index
 
     def _ranked(
         self, user_id: str, match: str, floor: int, filter: Filter | None, deleted: DeletedMode, limit: int
@@ -346,6 +388,8 @@ class SearchTables(IndexTables):
         """Stop what runs in the background (index builds), and close the vector side's connection."""
         if self._approximate is not None:
             self._approximate.close()
+        if self._ranked_index is not None:
+            self._ranked_index.close()
         if self.vector_db is not self.db:
             self.vector_db.close()
 

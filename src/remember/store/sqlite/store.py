@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from remember.config import VECTOR_INDEX_MIN
+from remember.config import KEYWORD_INDEX_MIN, VECTOR_INDEX_MIN
 from remember.models import IndexEntry, Memory
 from remember.store.sql.analytics import AnalyticsTables
 from remember.store.sql.preferences import PreferenceTables
@@ -27,9 +27,17 @@ BULK = 500  # a batch this large refreshes the planner's statistics
 class SqliteStore(
     RelationshipSearch, TransferTables, AnalyticsTables, PreferenceTables, TokenTables, ListingTables, SearchTables
 ):
-    def __init__(self, path: str, *, url: str | None = None, vector_index_min: int | None = VECTOR_INDEX_MIN) -> None:
+    def __init__(
+        self,
+        path: str,
+        *,
+        url: str | None = None,
+        vector_index_min: int | None = VECTOR_INDEX_MIN,
+        keyword_index_min: int | None = KEYWORD_INDEX_MIN,
+    ) -> None:
         self.url = url or f"sqlite:///{path}"
         self.vector_index_min = vector_index_min
+        self.keyword_index_min = keyword_index_min
         self.dialect = DIALECT
         self.db = Database(path)
         self.term_stats = TermStatistics()

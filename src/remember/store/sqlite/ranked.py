@@ -1,0 +1,332 @@
+"""A ranked keyword index of one user's memories (tantivy's BM25), on disk beside the database.
+
+Used only for users with many memories (``SearchTables.keyword_index_min``) and
+for searches without a filter: FTS5's ``bm25`` scores every memory a query's
+terms find, where this index's block-max WAND skips the memories that cannot
+reach the best; at a million memories the keyword side took 2.3 ms where FTS5
+took 16 (docs/search.md#a-ranked-keyword-index). The database stays the source
+of truth:
+
+- A user's index is a directory ``<db>.keywords/<user hash>-<generation>``
+  holding the memories whose ``memory_index.seq`` is at most the ``seq`` of its
+  ``state.json``; one document a live memory, its keyword row's three texts
+  (content, date, context) in one field, keyed by the ``memories`` rowid.
+- Rows changed since (by any process) are applied before a search answers:
+  each changed row's document is replaced, or removed when the memory is in the
+  trash. Past ``CATCH_UP_INLINE`` changed rows, the index catches up in the
+  background while FTS5 answers.
+- Every hit is re-read from the database (its owner and its deletion state): a
+  purged memory, which leaves no changed row behind, is never returned, and
+  its document is removed at the next catch-up.
+- A missing, unreadable or impossible index (of another format, or of a seq
+  the database never reached) is built again from the database.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import tantivy
+
+from remember.store.sqlite.ann import user_stem, writer_alive
+from remember.store.sqlite.connection import Database
+
+FORMAT = 1  # the documents' layout; an index of another is built again
+TOKENIZER = "remember"
+STATE = "state.json"
+CATCH_UP_HEAP = 32_000_000  # bytes the writer of a catch-up may hold
+BUILD_HEAP = 128_000_000  # and of a build (split between its threads)
+ROW_CHUNK = 4_096  # rows read from the database at a time
+
+# (memories rowid, seq, the keyword row's texts or None when the memory is in the trash)
+KeywordRow = tuple[int, int, str | None]
+
+
+class IndexUnusable(Exception):
+    """The index cannot be read or written now (damaged, or another process writes it)."""
+
+
+class Stopped(Exception):
+    """The store is closing: a background build or catch-up stops."""
+
+
+def _analyzer() -> tantivy.TextAnalyzer:
+    """Words as FTS5's ``unicode61`` splits them (letters and digits, accents folded), lower-cased and stemmed."""
+
+    return (
+        tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
+        .filter(tantivy.Filter.remove_long(40))
+        .filter(tantivy.Filter.lowercase())
+        .filter(tantivy.Filter.ascii_fold())
+        .filter(tantivy.Filter.stemmer("english"))
+        .build()
+    )
+
+
+def _schema() -> tantivy.Schema:
+    builder = tantivy.SchemaBuilder()
+    builder.add_text_field("text", tokenizer_name=TOKENIZER, index_option="freq")
+    builder.add_integer_field("rid", indexed=True, fast=True)
+    return builder.build()
+
+
+class UserKeywords:
+    """One user's ranked keyword index: the newest usable directory, and the seq it holds."""
+
+    def __init__(self, directory: Path, user_id: str) -> None:
+        self.directory = directory
+        self.stem = user_stem(user_id)
+        self.path: Path | None = None
+        self.seq = 0
+        self.gone: set[int] = set()  # rowids found stale by a search, removed at the next catch-up
+        self._index: Any = None
+        self._searcher: Any = None
+        self._analyzer: Any = None
+        self._seen: tuple[int, int] | None = None  # (directory listing, state file) change times
+
+    # opening
+
+    def refresh(self, max_seq: int) -> bool:
+        """Open the newest usable directory, again when it or its state changed (another process wrote);
+        False when there is none usable (``build`` makes one)."""
+        stamps = self._stamps()
+        if self._index is None or stamps != self._seen:
+            self._close()
+            newest = self._newest()
+            if newest is not None:
+                try:
+                    self._open(newest)
+                except IndexUnusable:
+                    _remove(newest)
+            self._seen = self._stamps()
+        if self._index is not None and self.seq > max_seq:  # of another database, or of one restored since
+            self.discard()
+        return self._index is not None
+
+    def _stamps(self) -> tuple[int, int]:
+        """When the user's directories and the open one's state last changed."""
+        return _mtime(self.directory), _mtime(self.path / STATE) if self.path is not None else 0
+
+    def _open(self, path: Path) -> None:
+        seq = _state_seq(path)
+        if seq is None:
+            raise IndexUnusable(f"{path} has no state of format {FORMAT}")
+
+        try:
+            index = tantivy.Index.open(str(path))
+            index.register_tokenizer(TOKENIZER, _analyzer())
+            index.reload()
+            searcher = index.searcher()
+        except (ValueError, OSError, RuntimeError) as exc:
+            raise IndexUnusable(str(exc)) from exc
+        self._index, self._searcher, self.path, self.seq = index, searcher, path, seq
+
+    def _close(self) -> None:
+        self._index = self._searcher = self.path = None
+        self.seq = 0
+
+    def _newest(self) -> Path | None:
+        """The user's newest complete directory (one with a state file); older ones are removed."""
+        found = sorted(
+            (int(p.name.rpartition("-")[2]), p)
+            for p in _listing(self.directory, f"{self.stem}-*")
+            if p.name.rpartition("-")[2].isdigit() and (p / STATE).is_file()
+        )
+        for _, older in found[:-1]:
+            _remove(older)
+        return found[-1][1] if found else None
+
+    # keeping up with the database
+
+    def catch_up(self, rows: Iterable[Sequence[KeywordRow]]) -> None:
+        """Apply the rows changed since ``seq`` and drop the ``gone`` rowids, in one commit."""
+        if self._index is None or self.path is None:
+            raise IndexUnusable("no index is open")
+        try:
+            writer = self._index.writer(heap_size=CATCH_UP_HEAP, num_threads=1)
+        except ValueError as exc:  # another process holds the writer's lock
+            raise IndexUnusable(str(exc)) from exc
+        gone = set(self.gone)
+        try:
+            for rowid in gone:
+                writer.delete_documents_by_term("rid", rowid)
+            seq = _written(writer, rows, self.seq)
+            writer.commit()
+        except (ValueError, OSError, RuntimeError) as exc:
+            with contextlib.suppress(ValueError, RuntimeError):
+                writer.rollback()
+            raise IndexUnusable(str(exc)) from exc
+        finally:
+            del writer  # releases the lock
+        _write_state(self.path, seq)
+        self.gone -= gone
+        self.seq = seq
+        self._reload()
+        self._seen = self._stamps()
+
+    def build(self, rows: Iterable[Sequence[KeywordRow]], threads: int) -> None:
+        """A new directory from every row of the database, written aside, then renamed into place and opened."""
+        generation = time.time_ns()
+        aside = self.directory / f".{self.stem}-{generation}.{os.getpid()}.{threading.get_ident()}.tmp"
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            _clear_abandoned(self.directory, self.stem)
+            aside.mkdir()
+        except OSError as exc:  # a read-only place
+            raise IndexUnusable(f"cannot write {self.directory}: {exc.strerror or exc}") from exc
+        try:
+            index = tantivy.Index(_schema(), path=str(aside))
+            index.register_tokenizer(TOKENIZER, _analyzer())
+            writer = index.writer(heap_size=BUILD_HEAP, num_threads=threads)
+            seq = _written(writer, rows, 0, replace=False)
+            writer.commit()
+            writer.wait_merging_threads()
+            _write_state(aside, seq)
+            final = self.directory / f"{self.stem}-{generation}"
+            os.replace(aside, final)
+        except (ValueError, OSError, RuntimeError) as exc:
+            _remove(aside)
+            raise IndexUnusable(str(exc)) from exc
+        except BaseException:
+            _remove(aside)
+            raise
+        self.gone.clear()
+        self._open(final)
+        self._newest()  # removes the older ones
+        self._seen = self._stamps()
+
+    def _reload(self) -> None:
+        try:
+            self._index.reload()
+            self._searcher = self._index.searcher()
+        except (ValueError, OSError, RuntimeError) as exc:
+            raise IndexUnusable(str(exc)) from exc
+
+    def discard(self) -> None:
+        """Close and remove the open directory (found damaged): the next search builds it again."""
+        if self.path is not None:
+            _remove(self.path)
+        self._close()
+        self._seen = None
+
+    # searching
+
+    def best(self, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
+        """Up to ``limit`` rowids holding any of ``terms`` (stemmed here), best BM25 first."""
+        if self._searcher is None:
+            raise IndexUnusable("no index is open")
+        if self._analyzer is None:
+            self._analyzer = _analyzer()
+
+        schema = self._index.schema
+        stems = sorted({token for term in terms for token in self._analyzer.analyze(term)})
+        if not stems:
+            return []
+        should = tantivy.Occur.Should
+        query = tantivy.Query.boolean_query(
+            [(should, tantivy.Query.term_query(schema, "text", stem, index_option="freq")) for stem in stems]
+        )
+        try:
+            hits = self._searcher.search(query, limit, count=False).hits
+            keys = self._searcher.fast_field_values("rid", [address for _, address in hits])
+        except (ValueError, OSError, RuntimeError) as exc:
+            raise IndexUnusable(str(exc)) from exc
+        return [(int(key), float(score)) for (score, _), key in zip(hits, keys, strict=True) if key is not None]
+
+
+def _written(writer: Any, rows: Iterable[Sequence[KeywordRow]], seq: int, *, replace: bool = True) -> int:
+    """Add (``replace``: in place of the rowid's earlier document) every row's document; the highest seq seen."""
+
+    for chunk in rows:
+        for rowid, row_seq, text in chunk:
+            seq = max(seq, row_seq)
+            if replace:
+                writer.delete_documents_by_term("rid", rowid)
+            if text is not None:
+                document = tantivy.Document()
+                document.add_text("text", text)
+                document.add_integer("rid", rowid)
+                writer.add_document(document)
+    return seq
+
+
+def keyword_rows(
+    db: Database, user_id: str, after_seq: int, until: Callable[[], bool] | None = None
+) -> Iterator[list[KeywordRow]]:
+    """The user's keyword rows changed since ``after_seq`` as (memories rowid, seq, the texts or None
+    for a memory in the trash), in seq order, ``ROW_CHUNK`` at a time; ``until``: stop when it says so."""
+    with db.read() as conn:
+        cursor = conn.execute(
+            "SELECT m.rowid, mi.seq, m.deleted_at IS NULL, f.content, f.date, f.context FROM memory_index mi "
+            "JOIN memories m ON m.user_id = mi.user_id AND m.id = mi.memory_id "
+            "LEFT JOIN memory_fts f ON f.rowid = m.rowid WHERE mi.user_id = ? AND mi.seq > ? ORDER BY mi.seq",
+            (user_id, after_seq),
+        )
+        while rows := cursor.fetchmany(ROW_CHUNK):
+            if until is not None and until():
+                raise Stopped
+            yield [(int(r[0]), int(r[1]), _document_text(r[3:]) if r[2] and r[3] is not None else None) for r in rows]
+
+
+def _document_text(texts: Sequence[str | None]) -> str:
+    """The keyword row's content, date and context, one to a line."""
+    return "\n".join(text or "" for text in texts)
+
+
+def changed_count(db: Database, user_id: str, after_seq: int, cap: int) -> int:
+    """How many of the user's keyword rows changed since ``after_seq``, counted up to ``cap``."""
+    with db.read() as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM memory_index WHERE user_id = ? AND seq > ? LIMIT ?)",
+            (user_id, after_seq, cap),
+        ).fetchone()
+    return int(row[0])
+
+
+def _state_seq(path: Path) -> int | None:
+    try:
+        state = json.loads((path / STATE).read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(state, dict) or state.get("format") != FORMAT or not isinstance(state.get("seq"), int):
+        return None
+    return int(state["seq"])
+
+
+def _write_state(path: Path, seq: int) -> None:
+    aside = path / f".{STATE}.{os.getpid()}.{threading.get_ident()}.tmp"
+    aside.write_text(json.dumps({"format": FORMAT, "seq": seq}))
+    os.replace(aside, path / STATE)
+
+
+def _mtime(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return 0
+
+
+def _listing(directory: Path, pattern: str) -> list[Path]:
+    try:
+        return list(directory.glob(pattern))
+    except OSError:
+        return []
+
+
+def _remove(path: Path) -> None:
+    shutil.rmtree(path, ignore_errors=True)  # another process may have removed it already
+
+
+def _clear_abandoned(directory: Path, stem: str) -> None:
+    """Remove directories a process that died while building left behind."""
+    for aside in _listing(directory, f".{stem}-*.tmp"):
+        if not writer_alive(aside):
+            _remove(aside)
