@@ -9,6 +9,7 @@ last caught up.
 from __future__ import annotations
 
 import shutil
+import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -189,6 +190,27 @@ def test_an_index_of_a_later_database_is_built_again(services: Services, db: Pat
         restored.close()
 
 
+def test_an_index_of_a_later_database_is_told_apart_after_writes(
+    services: Services, db: Path, embedder: MiniLMEmbedder
+) -> None:
+    """Restored from an earlier copy, then written to past the index's seq before any search."""
+    _ranked(services, "boiler")
+    services.close()
+    shutil.copy(db, db.with_suffix(".copy"))
+    later = Services.over(open_store(str(db), keyword_index_min=10), embedder=embedder)
+    later.memories.create_many(USER, [{"content": f"a quince jam recipe {i}"} for i in range(5)])
+    assert len(_ranked(later, "quince")) == 5
+    later.close()
+    shutil.copy(db.with_suffix(".copy"), db)
+    restored = Services.over(open_store(str(db), keyword_index_min=10), embedder=embedder)
+    try:
+        fresh = restored.memories.create_many(USER, [{"content": f"a fig chutney label {i}"} for i in range(8)])
+        assert {m for m, _ in _ranked(restored, "fig chutney")} == {m.id for m in fresh}
+        assert _ranked(restored, "quince") == []
+    finally:
+        restored.close()
+
+
 def test_another_writer_leaves_the_search_to_fts5(services: Services, db: Path) -> None:
     _ranked(services, "boiler")
     (folder,) = _index_dirs(db)
@@ -201,8 +223,7 @@ def test_another_writer_leaves_the_search_to_fts5(services: Services, db: Path) 
         assert found.hits[0].memory.id == added.id  # FTS5 answered
     finally:
         del writer
-    _store(services)._ranked_for(USER)._failed.clear()  # type: ignore[union-attr]  # no wait for the retry
-    assert added.id in {m for m, _ in _ranked(services, "boiler")}
+    assert added.id in {m for m, _ in _ranked(services, "boiler")}  # the next search catches up itself
 
 
 def test_a_place_that_cannot_be_written_leaves_the_search_to_fts5(db: Path, embedder: MiniLMEmbedder) -> None:
@@ -263,3 +284,97 @@ def _eventually(store: SqliteStore, terms: list[str]) -> list[tuple[str, float]]
             return found
         time.sleep(0.05)
     raise AssertionError("the index was not ready within 20 s")
+
+
+def test_a_purge_of_the_newest_memory_never_lets_its_seq_or_words_come_back(services: Services) -> None:
+    """The purged row held the highest seq and rowid: the next memory must not take its place unseen."""
+    newest = services.memories.create(USER, {"content": "the quokka photo from the zoo"})
+    assert [m for m, _ in _ranked(services, "quokka")] == [newest.id]
+    services.memories.delete(USER, newest.id, permanent=True)
+    after = services.memories.create(USER, {"content": "a walrus postcard"})
+    assert _ranked(services, "quokka") == []
+    assert [m for m, _ in _ranked(services, "walrus")] == [after.id]
+    services.memories.delete(USER, after.id, permanent=True)
+    bob = services.memories.create("bob", {"content": "bob's quokka and walrus notes"})  # may take the rowid
+    assert _ranked(services, "quokka walrus") == []
+    assert bob.id not in {m for m, _ in _ranked(services, "bob notes")}
+
+
+def test_two_processes_share_the_index(services: Services, db: Path, embedder: MiniLMEmbedder) -> None:
+    """Another process's writes and catch-ups are seen; a memory it restores is never dropped as stale."""
+    mine = _ranked(services, "boiler")
+    other = Services.over(open_store(str(db), keyword_index_min=10), embedder=embedder)
+    try:
+        assert _ranked(other, "boiler") == mine  # the same directory, opened
+        (memory_id, _) = mine[0]
+        services.memories.delete(USER, memory_id)
+        added = other.memories.create(USER, {"content": "a new boiler manual"})
+        assert memory_id not in {m for m, _ in _ranked(other, "boiler")}  # the other caught up
+        assert {m for m, _ in _ranked(services, "boiler")} == {m for m, _ in _fts5(services, "boiler")}
+        assert added.id in {m for m, _ in _ranked(services, "boiler")}
+        index = _store(services)._ranked_for(USER)
+        assert index is not None
+        index._users[USER].gone.add(_rowid(db, memory_id))  # as if a search had found it in the trash
+        other.memories.restore(USER, memory_id)
+        _ranked(other, "boiler")  # the other process indexes the restored memory
+        assert memory_id in {m for m, _ in _ranked(services, "boiler")}  # not dropped by the stale mark
+        assert memory_id in {m for m, _ in _ranked(other, "boiler")}
+    finally:
+        other.close()
+    assert len(_index_dirs(db)) == 1
+
+
+def test_a_failing_catch_up_leaves_the_search_to_fts5(services: Services, monkeypatch: pytest.MonkeyPatch) -> None:
+    _ranked(services, "boiler")
+
+    def full(*_: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(ranked, "_write_state", full)
+    added = services.memories.create(USER, {"content": "the boiler pressure dropped"})
+    assert _store(services).ranked_keyword_candidates(USER, ["boiler"], limit=50) is None
+    assert services.search.search(USER, "boiler pressure", alpha=0.0).hits[0].memory.id == added.id
+
+
+def test_many_small_catch_ups_keep_the_segments_merged(services: Services) -> None:
+    for i in range(30):
+        services.memories.create(USER, {"content": f"a pebble numbered {i}"})
+        assert len(_ranked(services, "pebble")) == i + 1
+    index = _store(services)._ranked_for(USER)
+    assert index is not None
+    assert index._users[USER]._searcher.num_segments <= 12
+
+
+def test_long_words_are_found(services: Services) -> None:
+    digest = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+    added = services.memories.create(USER, {"content": f"the release checksum is {digest}"})
+    assert [m for m, _ in _ranked(services, digest)] == [added.id]
+
+
+def test_closing_during_a_background_build_leaves_nothing_half_written(
+    services: Services, db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ranked_search, "BUILD_INLINE_AT", 10)
+    assert _store(services).ranked_keyword_candidates(USER, ["boiler"], limit=50) is None
+    services.close()
+    assert not [p for p in Path(str(db) + ".keywords").iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_build_abandoned_by_a_dead_process_is_removed(db: Path, embedder: MiniLMEmbedder) -> None:
+    folder = Path(str(db) + ".keywords")
+    folder.mkdir()
+    left = folder / ".0123456789abcdef01234567-1.999999999.1.tmp"  # no process has that id
+    left.mkdir()
+    (left / "segment").write_bytes(b"half a build")
+    services = Services.over(open_store(str(db), keyword_index_min=10), embedder=embedder)
+    try:
+        services.memories.create_many(USER, [{"content": text} for text in _notes()])
+        assert _ranked(services, "boiler")
+        assert not left.exists()
+    finally:
+        services.close()
+
+
+def _rowid(db: Path, memory_id: str) -> int:
+    with sqlite3.connect(db) as conn:
+        return int(conn.execute("SELECT rowid FROM memories WHERE id = ?", (memory_id,)).fetchone()[0])

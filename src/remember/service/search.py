@@ -107,7 +107,8 @@ class SearchService:
         keyword = self._keyword(user_id, question, tree, mode, pool) if weight < 1 else {}
         if span is not None and self.recipe.time_pool and weight < 1:
             within = _within(tree, span)
-            keyword |= self._keyword(user_id, question, within, mode, self.recipe.time_pool)
+            for memory_id, score in self._keyword(user_id, question, within, mode, self.recipe.time_pool).items():
+                keyword.setdefault(memory_id, score)  # a ranked index's score stands; FTS5 scores the time filter
         cosine: dict[str, float] = {}
         if semantic is not None:
             vector, cosine = semantic.result()

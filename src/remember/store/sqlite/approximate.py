@@ -338,6 +338,20 @@ def index_changes(db: Database, user_id: str, after_seq: int, columns: str, chun
 
 
 def max_seq(db: Database, user_id: str) -> int:
+    """The highest index seq the user ever had (their rows', or a purged row's)."""
     with db.read() as conn:
-        row = conn.execute("SELECT coalesce(max(seq), 0) FROM memory_index WHERE user_id = ?", (user_id,)).fetchone()
+        return seq_high(conn, user_id)
+
+
+def seq_high(conn: sqlite3.Connection, user_id: str) -> int:
+    row = conn.execute(
+        "SELECT max(coalesce((SELECT max(seq) FROM memory_index WHERE user_id = ?), 0), "
+        "coalesce((SELECT CAST(value AS INTEGER) FROM index_settings WHERE key = ?), 0))",
+        (user_id, seq_key(user_id)),
+    ).fetchone()
     return int(row[0])
+
+
+def seq_key(user_id: str) -> str:
+    """The ``index_settings`` key of the highest seq a purge took away from the user."""
+    return f"purged_seq:{user_id}"

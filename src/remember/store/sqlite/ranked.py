@@ -45,13 +45,24 @@ STATE = "state.json"
 CATCH_UP_HEAP = 32_000_000  # bytes the writer of a catch-up may hold
 BUILD_HEAP = 128_000_000  # and of a build (split between its threads)
 ROW_CHUNK = 4_096  # rows read from the database at a time
+LONGEST = 1_000  # bytes of the longest word indexed (a hash, a long identifier, a run of CJK text)
 
 # (memories rowid, seq, the keyword row's texts or None when the memory is in the trash)
-KeywordRow = tuple[int, int, str | None]
+KeywordRow = tuple[int, int, str | None, str]  # and the memory's id
 
 
 class IndexUnusable(Exception):
     """The index cannot be read or written now (damaged, or another process writes it)."""
+
+
+class IndexBusy(IndexUnusable):
+    """Another process writes the index now: FTS5 answers this search, the next one tries again."""
+
+
+def failure(exc: BaseException) -> bool:
+    """Whether ``exc`` is a failure of the index to fall back from: any error, or a panic of tantivy's
+    Rust code (over damaged files), which is raised as a BaseException; not an interrupt."""
+    return isinstance(exc, Exception) or type(exc).__name__ == "PanicException"
 
 
 class Stopped(Exception):
@@ -63,7 +74,7 @@ def _analyzer() -> tantivy.TextAnalyzer:
 
     return (
         tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
-        .filter(tantivy.Filter.remove_long(40))
+        .filter(tantivy.Filter.remove_long(LONGEST))
         .filter(tantivy.Filter.lowercase())
         .filter(tantivy.Filter.ascii_fold())
         .filter(tantivy.Filter.stemmer("english"))
@@ -86,6 +97,7 @@ class UserKeywords:
         self.stem = user_stem(user_id)
         self.path: Path | None = None
         self.seq = 0
+        self.memory: str | None = None  # the memory whose change gave ``seq``
         self.gone: set[int] = set()  # rowids found stale by a search, removed at the next catch-up
         self._index: Any = None
         self._searcher: Any = None
@@ -94,44 +106,62 @@ class UserKeywords:
 
     # opening
 
-    def refresh(self, max_seq: int) -> bool:
+    def refresh(self, max_seq: Callable[[], int], memory_at: Callable[[int], str | None]) -> bool:
         """Open the newest usable directory, again when it or its state changed (another process wrote);
-        False when there is none usable (``build`` makes one)."""
+        False when there is none usable (``build`` makes one). An index of another database, or of this
+        one before it was restored from a copy, is removed: its seq is past the database's highest
+        (``max_seq``, read after the state), or the database gives that seq to another memory (``memory_at``)."""
         stamps = self._stamps()
         if self._index is None or stamps != self._seen:
             self._close()
-            newest = self._newest()
-            if newest is not None:
-                try:
-                    self._open(newest)
-                except IndexUnusable:
-                    _remove(newest)
+            self._open_newest()
             self._seen = self._stamps()
-        if self._index is not None and self.seq > max_seq:  # of another database, or of one restored since
-            self.discard()
+            if self._index is not None and self._foreign(max_seq(), memory_at):
+                self.discard()
         return self._index is not None
 
+    def _foreign(self, max_seq: int, memory_at: Callable[[int], str | None]) -> bool:
+        if self.seq > max_seq:
+            return True
+        holder = memory_at(self.seq) if self.memory is not None else None
+        return holder is not None and holder != self.memory
+
+    def _open_newest(self) -> None:
+        """Open the newest directory; one that cannot be opened twice (not a passing race) is removed."""
+        for attempt in range(2):
+            newest = self._newest()
+            if newest is None:
+                return
+            try:
+                self._open(newest)
+                return
+            except IndexUnusable:
+                if attempt:
+                    _remove(newest)
+
     def _stamps(self) -> tuple[int, int]:
-        """When the user's directories and the open one's state last changed."""
-        return _mtime(self.directory), _mtime(self.path / STATE) if self.path is not None else 0
+        """When the user's directories and the open one's state last changed (0: gone)."""
+        return _mtime(self.directory), _mtime(self.path / STATE) if self.path is not None else -1
 
     def _open(self, path: Path) -> None:
-        seq = _state_seq(path)
-        if seq is None:
+        state = _state(path)
+        if state is None:
             raise IndexUnusable(f"{path} has no state of format {FORMAT}")
 
         try:
             index = tantivy.Index.open(str(path))
+            index.config_reader("Manual")  # reloaded by hand, after a catch-up or when the state changed
             index.register_tokenizer(TOKENIZER, _analyzer())
             index.reload()
             searcher = index.searcher()
         except (ValueError, OSError, RuntimeError) as exc:
             raise IndexUnusable(str(exc)) from exc
-        self._index, self._searcher, self.path, self.seq = index, searcher, path, seq
+        self._index, self._searcher, self.path = index, searcher, path
+        self.seq, self.memory = state
 
     def _close(self) -> None:
         self._index = self._searcher = self.path = None
-        self.seq = 0
+        self.seq, self.memory = 0, None
 
     def _newest(self) -> Path | None:
         """The user's newest complete directory (one with a state file); older ones are removed."""
@@ -146,39 +176,43 @@ class UserKeywords:
 
     # keeping up with the database
 
-    def catch_up(self, rows: Iterable[Sequence[KeywordRow]]) -> None:
-        """Apply the rows changed since ``seq`` and drop the ``gone`` rowids, in one commit."""
+    def catch_up(self, rows: Iterator[Sequence[KeywordRow]], gone: set[int]) -> None:
+        """Drop the ``gone`` rowids (checked against the database just before) and apply the rows changed
+        since ``seq`` (read after), in one commit; the writer waits for the merges it started."""
         if self._index is None or self.path is None:
             raise IndexUnusable("no index is open")
         try:
             writer = self._index.writer(heap_size=CATCH_UP_HEAP, num_threads=1)
         except ValueError as exc:  # another process holds the writer's lock
-            raise IndexUnusable(str(exc)) from exc
-        gone = set(self.gone)
+            _close(rows)
+            raise IndexBusy(str(exc)) from exc
         try:
-            for rowid in gone:
-                writer.delete_documents_by_term("rid", rowid)
-            seq = _written(writer, rows, self.seq)
+            with _closing(rows):
+                for rowid in gone:
+                    writer.delete_documents_by_term("rid", rowid)
+                seq, memory = _written(writer, rows, (self.seq, self.memory))
             writer.commit()
+            writer.wait_merging_threads()  # else the merges a commit starts are dropped with the writer
+            _write_state(self.path, seq, memory)
         except (ValueError, OSError, RuntimeError) as exc:
             with contextlib.suppress(ValueError, RuntimeError):
                 writer.rollback()
+            self._seen = None
             raise IndexUnusable(str(exc)) from exc
         finally:
             del writer  # releases the lock
-        _write_state(self.path, seq)
         self.gone -= gone
-        self.seq = seq
+        self.seq, self.memory = seq, memory
         self._reload()
         self._seen = self._stamps()
 
-    def build(self, rows: Iterable[Sequence[KeywordRow]], threads: int) -> None:
+    def build(self, rows: Iterator[Sequence[KeywordRow]], threads: int) -> None:
         """A new directory from every row of the database, written aside, then renamed into place and opened."""
         generation = time.time_ns()
         aside = self.directory / f".{self.stem}-{generation}.{os.getpid()}.{threading.get_ident()}.tmp"
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
-            _clear_abandoned(self.directory, self.stem)
+            clear_abandoned(self.directory, self.stem)
             aside.mkdir()
         except OSError as exc:  # a read-only place
             raise IndexUnusable(f"cannot write {self.directory}: {exc.strerror or exc}") from exc
@@ -186,10 +220,11 @@ class UserKeywords:
             index = tantivy.Index(_schema(), path=str(aside))
             index.register_tokenizer(TOKENIZER, _analyzer())
             writer = index.writer(heap_size=BUILD_HEAP, num_threads=threads)
-            seq = _written(writer, rows, 0, replace=False)
+            with _closing(rows):
+                seq, memory = _written(writer, rows, (0, None), replace=False)
             writer.commit()
             writer.wait_merging_threads()
-            _write_state(aside, seq)
+            _write_state(aside, seq, memory)
             final = self.directory / f"{self.stem}-{generation}"
             os.replace(aside, final)
         except (ValueError, OSError, RuntimeError) as exc:
@@ -199,8 +234,7 @@ class UserKeywords:
             _remove(aside)
             raise
         self.gone.clear()
-        self._open(final)
-        self._newest()  # removes the older ones
+        self._open_newest()  # this one, unless another process built a newer one meanwhile
         self._seen = self._stamps()
 
     def _reload(self) -> None:
@@ -242,12 +276,15 @@ class UserKeywords:
         return [(int(key), float(score)) for (score, _), key in zip(hits, keys, strict=True) if key is not None]
 
 
-def _written(writer: Any, rows: Iterable[Sequence[KeywordRow]], seq: int, *, replace: bool = True) -> int:
-    """Add (``replace``: in place of the rowid's earlier document) every row's document; the highest seq seen."""
-
+def _written(
+    writer: Any, rows: Iterable[Sequence[KeywordRow]], mark: tuple[int, str | None], *, replace: bool = True
+) -> tuple[int, str | None]:
+    """Add (``replace``: in place of the rowid's earlier document) every row's document; the highest seq
+    seen and its memory (rows come in seq order), else ``mark``."""
     for chunk in rows:
-        for rowid, row_seq, text in chunk:
-            seq = max(seq, row_seq)
+        for rowid, row_seq, text, memory_id in chunk:
+            if row_seq > mark[0]:
+                mark = (row_seq, memory_id)
             if replace:
                 writer.delete_documents_by_term("rid", rowid)
             if text is not None:
@@ -255,7 +292,7 @@ def _written(writer: Any, rows: Iterable[Sequence[KeywordRow]], seq: int, *, rep
                 document.add_text("text", text)
                 document.add_integer("rid", rowid)
                 writer.add_document(document)
-    return seq
+    return mark
 
 
 def keyword_rows(
@@ -265,7 +302,8 @@ def keyword_rows(
     for a memory in the trash), in seq order, ``ROW_CHUNK`` at a time; ``until``: stop when it says so."""
     with db.read() as conn:
         cursor = conn.execute(
-            "SELECT m.rowid, mi.seq, m.deleted_at IS NULL, f.content, f.date, f.context FROM memory_index mi "
+            "SELECT m.rowid, mi.seq, mi.memory_id, m.deleted_at IS NULL, f.content, f.date, f.context "
+            "FROM memory_index mi "
             "JOIN memories m ON m.user_id = mi.user_id AND m.id = mi.memory_id "
             "LEFT JOIN memory_fts f ON f.rowid = m.rowid WHERE mi.user_id = ? AND mi.seq > ? ORDER BY mi.seq",
             (user_id, after_seq),
@@ -273,12 +311,24 @@ def keyword_rows(
         while rows := cursor.fetchmany(ROW_CHUNK):
             if until is not None and until():
                 raise Stopped
-            yield [(int(r[0]), int(r[1]), _document_text(r[3:]) if r[2] and r[3] is not None else None) for r in rows]
+            yield [
+                (int(r[0]), int(r[1]), _document_text(r[4:]) if r[3] and r[4] is not None else None, str(r[2]))
+                for r in rows
+            ]
 
 
 def _document_text(texts: Sequence[str | None]) -> str:
     """The keyword row's content, date and context, one to a line."""
     return "\n".join(text or "" for text in texts)
+
+
+def memory_at(db: Database, user_id: str, seq: int) -> str | None:
+    """The memory whose index row has this seq now, if any."""
+    with db.read() as conn:
+        row = conn.execute(
+            "SELECT memory_id FROM memory_index WHERE user_id = ? AND seq = ?", (user_id, seq)
+        ).fetchone()
+    return None if row is None else str(row[0])
 
 
 def changed_count(db: Database, user_id: str, after_seq: int, cap: int) -> int:
@@ -291,19 +341,36 @@ def changed_count(db: Database, user_id: str, after_seq: int, cap: int) -> int:
     return int(row[0])
 
 
-def _state_seq(path: Path) -> int | None:
+@contextlib.contextmanager
+def _closing(rows: Iterator[Any]) -> Iterator[None]:
+    """Close a generator of rows however its reading ends: it holds the database's lock while suspended."""
+    try:
+        yield
+    finally:
+        _close(rows)
+
+
+def _close(rows: Iterator[Any]) -> None:
+    close = getattr(rows, "close", None)
+    if close is not None:
+        close()
+
+
+def _state(path: Path) -> tuple[int, str | None] | None:
+    """The seq the index holds and the memory whose change gave it; None for a state of another format."""
     try:
         state = json.loads((path / STATE).read_text())
     except (OSError, ValueError):
         return None
     if not isinstance(state, dict) or state.get("format") != FORMAT or not isinstance(state.get("seq"), int):
         return None
-    return int(state["seq"])
+    memory = state.get("memory")
+    return int(state["seq"]), memory if isinstance(memory, str) else None
 
 
-def _write_state(path: Path, seq: int) -> None:
+def _write_state(path: Path, seq: int, memory: str | None) -> None:
     aside = path / f".{STATE}.{os.getpid()}.{threading.get_ident()}.tmp"
-    aside.write_text(json.dumps({"format": FORMAT, "seq": seq}))
+    aside.write_text(json.dumps({"format": FORMAT, "seq": seq, "memory": memory}))
     os.replace(aside, path / STATE)
 
 
@@ -325,8 +392,8 @@ def _remove(path: Path) -> None:
     shutil.rmtree(path, ignore_errors=True)  # another process may have removed it already
 
 
-def _clear_abandoned(directory: Path, stem: str) -> None:
-    """Remove directories a process that died while building left behind."""
-    for aside in _listing(directory, f".{stem}-*.tmp"):
+def clear_abandoned(directory: Path, stem: str = "") -> None:
+    """Remove directories a process that died while building left behind (of one user's ``stem``, or all)."""
+    for aside in _listing(directory, f".{stem}*.tmp"):
         if not writer_alive(aside):
             _remove(aside)

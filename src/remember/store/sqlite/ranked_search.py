@@ -20,7 +20,18 @@ from remember.errors import StoreError
 from remember.models import Progress
 from remember.store.sqlite.approximate import BUILD_INLINE_AT, cores, max_seq, owned, ranked
 from remember.store.sqlite.connection import Database
-from remember.store.sqlite.ranked import IndexUnusable, KeywordRow, Stopped, UserKeywords, changed_count, keyword_rows
+from remember.store.sqlite.ranked import (
+    IndexBusy,
+    IndexUnusable,
+    KeywordRow,
+    Stopped,
+    UserKeywords,
+    changed_count,
+    clear_abandoned,
+    failure,
+    keyword_rows,
+    memory_at,
+)
 
 CATCH_UP_INLINE = 2_000  # rows changed since the index's commit that a search applies itself
 FIRST_REACH = 2  # hits asked of the index at first, per result asked for
@@ -42,6 +53,7 @@ class RankedKeywords:
     def __init__(self, db: Database, directory: Path) -> None:
         self.db = db
         self.directory = directory
+        clear_abandoned(directory)
         self._users: dict[str, UserKeywords] = {}
         self._lock = threading.Lock()
         self._builders: dict[str, threading.Thread] = {}
@@ -59,19 +71,29 @@ class RankedKeywords:
                 if not self._caught_up(index, user_id, total):
                     return None
                 return self._passing(index, user_id, terms, limit)
-            except IndexUnusable as exc:
+            except IndexBusy:
+                return None
+            except BaseException as exc:
+                if not failure(exc):
+                    raise
                 _log.warning("The keyword index of a user cannot be used (%s); searching with FTS5 meanwhile.", exc)
                 self._failed[user_id] = time.monotonic()
                 return None
 
-    def build(self, user_id: str, progress: Progress | None = None, total: int = 0) -> None:
-        """Build the user's index from the database now, in bulk (on every core), and open it."""
+    def build(self, user_id: str, progress: Progress | None = None, total: int = 0) -> bool:
+        """Build the user's index from the database now, in bulk (on two cores), and open it; False (said
+        in the log) where it cannot be written: FTS5 answers then."""
         fresh = UserKeywords(self.directory, user_id)
         counted = _counted(keyword_rows(self.db, user_id, 0), progress, total)
-        fresh.build(counted, threads=min(cores(), 2))
+        try:
+            fresh.build(counted, threads=min(cores(), 2))
+        except IndexUnusable as exc:
+            _log.warning("The keyword index of a user could not be built (%s); FTS5 answers their searches.", exc)
+            return False
         with self._lock:
             self._users[user_id] = fresh
             self._failed.pop(user_id, None)
+        return True
 
     def close(self) -> None:
         """Stop background builds (their half-written directories are removed)."""
@@ -82,7 +104,7 @@ class RankedKeywords:
     def _caught_up(self, index: UserKeywords, user_id: str, total: int) -> bool:
         """The index holds every change of the database (called under the lock); False while that is
         done in the background."""
-        if not index.refresh(max_seq(self.db, user_id)):
+        if not index.refresh(lambda: max_seq(self.db, user_id), lambda seq: memory_at(self.db, user_id, seq)):
             if total > BUILD_INLINE_AT:
                 self._aside(user_id)
                 return False
@@ -93,8 +115,14 @@ class RankedKeywords:
             self._aside(user_id)
             return False
         if changed or index.gone:
-            index.catch_up(keyword_rows(self.db, user_id, index.seq))
+            index.catch_up(keyword_rows(self.db, user_id, index.seq), self._still_gone(user_id, index.gone))
         return True
+
+    def _still_gone(self, user_id: str, rowids: set[int]) -> set[int]:
+        """Of these rowids found stale by a search, those that are still not the user's live memories
+        (one restored since, or reused by a new memory, is indexed again by the rows that follow)."""
+        found = owned(self.db, user_id, sorted(rowids))
+        return {key for key in rowids if key not in found or found[key][1]}
 
     def _passing(self, index: UserKeywords, user_id: str, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:
         """The index's best that are the user's live memories; the others are dropped from it at the next catch-up."""
@@ -139,13 +167,15 @@ class RankedKeywords:
         fresh = UserKeywords(self.directory, user_id)
         closing = self._closing.is_set
         try:
-            if fresh.refresh(max_seq(own, user_id)):
-                fresh.catch_up(keyword_rows(own, user_id, fresh.seq, closing))
+            if fresh.refresh(lambda: max_seq(own, user_id), lambda seq: memory_at(own, user_id, seq)):
+                fresh.catch_up(keyword_rows(own, user_id, fresh.seq, closing), set())
             else:
                 fresh.build(keyword_rows(own, user_id, 0, closing), threads=min(cores(), 2))
-        except (StoreError, Stopped):
+        except Stopped:
             return
-        except (IndexUnusable, OSError) as exc:
+        except BaseException as exc:
+            if not failure(exc):
+                raise
             _log.warning("The keyword index of a user could not be written (%s); searching with FTS5.", exc)
             with self._lock:
                 self._failed[user_id] = time.monotonic()

@@ -32,8 +32,8 @@ KEYWORD_REACH = 10_000
 
 
 def next_seq(conn: sqlite3.Connection, user_id: str) -> int:
-    row = conn.execute("SELECT coalesce(max(seq), 0) + 1 FROM memory_index WHERE user_id = ?", (user_id,)).fetchone()
-    return int(row[0])
+    """The user's next index seq: past every seq they ever had, so a purge never lets one be given again."""
+    return approximate.seq_high(conn, user_id) + 1
 
 
 def _rowid(conn: sqlite3.Connection, user_id: str, memory_id: str) -> int | None:
@@ -121,6 +121,13 @@ class SearchTables(IndexTables):
         if rowid is not None:
             conn.execute("DELETE FROM memory_fts WHERE rowid = ?", (rowid,))
         _refresh_successors(conn, user_id, memory_id, "")
+        # The purged row may hold the user's highest seq: kept, so that the next is past it (the indexes
+        # beside the database know what changed by seq).
+        conn.execute(
+            "INSERT INTO index_settings (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (approximate.seq_key(user_id), approximate.seq_high(conn, user_id)),
+        )
         conn.execute(
             "UPDATE memory_index SET context_of = NULL WHERE user_id = ? AND context_of = ?", (user_id, memory_id)
         )
@@ -170,8 +177,7 @@ class SearchTables(IndexTables):
         ranked = self._ranked_for(user_id, total)
         if ranked is None:
             return False
-        ranked.build(user_id, progress, total)
-        return True
+        return ranked.build(user_id, progress, total)
 
     def _ranked_for(self, user_id: str, total: int | None = None) -> ranked_search.RankedKeywords | None:
         """The ranked keyword path, when the user has enough memories and the database is a file."""
