@@ -378,3 +378,25 @@ def test_a_build_abandoned_by_a_dead_process_is_removed(db: Path, embedder: Mini
 def _rowid(db: Path, memory_id: str) -> int:
     with sqlite3.connect(db) as conn:
         return int(conn.execute("SELECT rowid FROM memories WHERE id = ?", (memory_id,)).fetchone()[0])
+
+
+def test_a_write_is_caught_up_in_the_background_before_the_next_search(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The commit a write needs is made by the catch-up thread, not by the search that follows it."""
+    _ranked(services, "boiler")
+    index = _store(services)._ranked_for(USER)
+    assert index is not None
+    added = services.memories.create(USER, {"content": "the boiler hums at night"})
+    user = index._users[USER]
+    for _ in range(400):
+        if user.memory == added.id:
+            break
+        time.sleep(0.05)
+    assert user.memory == added.id, "the catch-up thread did not apply the write within 20 s"
+
+    def no_catch_up(*_: object) -> None:
+        raise AssertionError("the search had to catch up itself")
+
+    monkeypatch.setattr(user, "catch_up", no_catch_up)
+    assert added.id in {m for m, _ in _ranked(services, "boiler hums")}

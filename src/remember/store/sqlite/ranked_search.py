@@ -38,6 +38,10 @@ FIRST_REACH = 2  # hits asked of the index at first, per result asked for
 WIDEN = 4  # each further round asks this many times more
 MAX_REACH = 5_000  # past this, what passed is the answer
 RETRY_AFTER = 300.0  # seconds before a user's index that could not be written is tried again
+# Seconds a write is given to commit (and the writes after it to join it) before the index catches up
+# with it in the background, so that the next search does not wait for a commit (~15 ms).
+CATCH_UP_AFTER = 0.05
+IDLE_WORKER = 30.0  # seconds the catch-up thread waits for writes before it ends
 
 _log = logging.getLogger(__name__)
 
@@ -59,26 +63,76 @@ class RankedKeywords:
         self._builders: dict[str, threading.Thread] = {}
         self._failed: dict[str, float] = {}  # user -> when their index last could not be built
         self._closing = threading.Event()
+        self._pending: set[str] = set()  # users written to since the catch-up thread last ran
+        self._wake = threading.Condition()
+        self._worker: threading.Thread | None = None
 
     def best(self, user_id: str, terms: Sequence[str], limit: int, total: int) -> list[tuple[str, float]] | None:
         """The ``limit`` best of the user's live memories holding any of ``terms``, best first; None
         when the index cannot answer now (being built or caught up, or unusable): search with FTS5."""
         with self._lock:
-            if self._building(user_id) or time.monotonic() - self._failed.get(user_id, -RETRY_AFTER) < RETRY_AFTER:
+            if self._resting(user_id):
                 return None
             index = self._user(user_id)
             try:
                 if not self._caught_up(index, user_id, total):
                     return None
                 return self._passing(index, user_id, terms, limit)
-            except IndexBusy:
-                return None
             except BaseException as exc:
-                if not failure(exc):
-                    raise
-                _log.warning("The keyword index of a user cannot be used (%s); searching with FTS5 meanwhile.", exc)
-                self._failed[user_id] = time.monotonic()
+                self._failing(user_id, exc)
                 return None
+
+    def changed(self, user_id: str) -> None:
+        """The user's memories were written: their open index catches up in the background shortly."""
+        if user_id not in self._users or self._closing.is_set():
+            return
+        with self._wake:
+            self._pending.add(user_id)
+            if self._worker is None or not self._worker.is_alive():
+                self._worker = threading.Thread(target=self._catching_up, name="keyword-catch-up", daemon=True)
+                self._worker.start()
+            self._wake.notify()
+
+    def _catching_up(self) -> None:
+        """The catch-up thread: after each burst of writes, bring the written users' indexes up to date."""
+        while True:
+            with self._wake:
+                if not self._pending and not self._closing.is_set():
+                    self._wake.wait(IDLE_WORKER)
+                if not self._pending or self._closing.is_set():
+                    self._worker = None
+                    return
+            if self._closing.wait(CATCH_UP_AFTER):
+                return
+            with self._wake:
+                users, self._pending = self._pending, set()
+            for user_id in users:
+                self._prepare(user_id)
+
+    def _prepare(self, user_id: str) -> None:
+        """Catch the user's open index up now (never a build: a search decides on that)."""
+        with self._lock:
+            index = self._users.get(user_id)
+            if index is None or index.path is None or self._resting(user_id):
+                return
+            try:
+                self._caught_up(index, user_id, BUILD_INLINE_AT + 1)
+            except BaseException as exc:
+                self._failing(user_id, exc)
+
+    def _resting(self, user_id: str) -> bool:
+        """Whether the user's index is being built, or failed lately (called under the lock)."""
+        return self._building(user_id) or time.monotonic() - self._failed.get(user_id, -RETRY_AFTER) < RETRY_AFTER
+
+    def _failing(self, user_id: str, exc: BaseException) -> None:
+        """After the index failed (called under the lock): FTS5 answers; another process's writer is
+        passing, anything else is logged and waits ``RETRY_AFTER``. An interrupt is raised again."""
+        if not failure(exc):
+            raise exc
+        if isinstance(exc, IndexBusy):
+            return
+        _log.warning("The keyword index of a user cannot be used (%s); searching with FTS5 meanwhile.", exc)
+        self._failed[user_id] = time.monotonic()
 
     def build(self, user_id: str, progress: Progress | None = None, total: int = 0) -> bool:
         """Build the user's index from the database now, in bulk (on two cores), and open it; False (said
@@ -96,9 +150,12 @@ class RankedKeywords:
         return True
 
     def close(self) -> None:
-        """Stop background builds (their half-written directories are removed)."""
+        """Stop background builds (their half-written directories are removed) and catch-ups."""
         self._closing.set()
-        for thread in list(self._builders.values()):
+        with self._wake:
+            self._wake.notify_all()
+            worker = self._worker
+        for thread in [*self._builders.values(), *([worker] if worker is not None else [])]:
             thread.join()
 
     def _caught_up(self, index: UserKeywords, user_id: str, total: int) -> bool:

@@ -104,6 +104,7 @@ class SearchTables(IndexTables):
              entry.vector),
         )  # fmt: skip
         _refresh_successors(conn, memory.user_id, memory.id, memory.content)
+        self._keywords_changed(memory.user_id)
 
     def touch_index(self, s: Session, memory: Memory) -> None:
         """After a change that leaves the text alone (a soft delete, a restore): vector caches re-read
@@ -113,6 +114,7 @@ class SearchTables(IndexTables):
             (next_seq(s.raw, memory.user_id), memory.user_id, memory.id),
         )
         _refresh_successors(s.raw, memory.user_id, memory.id, "" if memory.is_deleted else memory.content)
+        self._keywords_changed(memory.user_id)
 
     def forget_index(self, s: Session, user_id: str, memory_id: str) -> None:
         """Before a memory is purged: drop its keyword row and erase its text from others' context."""
@@ -136,6 +138,12 @@ class SearchTables(IndexTables):
             "INSERT INTO index_settings (key, value) VALUES ('purges', '1') "
             "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
         )
+        self._keywords_changed(user_id)
+
+    def _keywords_changed(self, user_id: str) -> None:
+        """A write of the user's: their ranked keyword index, if open, catches up once it is committed."""
+        if self._ranked_index is not None:
+            self._ranked_index.changed(user_id)
 
     # keywords
 
