@@ -690,3 +690,15 @@ def test_the_vector_side_connection_closes_with_the_store(db: Path, embedder: Mi
     memory = SqliteStore(":memory:")
     assert memory.vector_db is memory.db  # one connection is the whole database
     memory.close()
+
+
+def test_a_memory_written_after_the_newest_was_purged_is_found(services: Services, embedder: MiniLMEmbedder) -> None:
+    """The purged memory held the user's highest seq: the next memory must get a new one, or the index,
+    which reads changes by seq, never sees it."""
+    newest = services.memories.create(USER, {"content": "a quokka smiling at the zoo"})
+    query = _query(embedder, "a quokka smiling at the zoo")
+    assert _search(services, query, limit=1)[0][0] == newest.id
+    services.memories.delete(USER, newest.id, permanent=True)
+    after = services.memories.create(USER, {"content": "a quokka smiling at the zoo, once more"})
+    assert _search(services, query, limit=1)[0][0] == after.id
+    _agree(services, query, limit=5)

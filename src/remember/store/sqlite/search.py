@@ -189,9 +189,7 @@ class SearchTables(IndexTables):
 
     def _ranked_for(self, user_id: str, total: int | None = None) -> ranked_search.RankedKeywords | None:
         """The ranked keyword path, when the user has enough memories and the database is a file."""
-        if self.keyword_index_min is None:
-            return None
-        if (self._indexed_total(user_id) if total is None else total) < self.keyword_index_min:
+        if not self._sized_for(self.keyword_index_min, user_id, total):
             return None
         if self._ranked_index is None:
             directory = ranked_search.keyword_directory(self.db)
@@ -382,9 +380,7 @@ class SearchTables(IndexTables):
     def _approximate_for(self, user_id: str, total: int | None = None) -> approximate.ApproximateSearch | None:
         """The approximate path, when the user has enough memories (``total``, else the recent count)
         and the database is a file."""
-        if self.vector_index_min is None:
-            return None
-        if (self._indexed_total(user_id) if total is None else total) < self.vector_index_min:
+        if not self._sized_for(self.vector_index_min, user_id, total):
             return None
         if self._approximate is None:
             directory = approximate.index_directory(self.db)
@@ -392,6 +388,10 @@ class SearchTables(IndexTables):
                 return None
             self._approximate = approximate.ApproximateSearch(self.vector_db, directory)
         return self._approximate
+
+    def _sized_for(self, minimum: int | None, user_id: str, total: int | None) -> bool:
+        """Whether the user has at least ``minimum`` memories (``total``, else the recent count); never for None."""
+        return minimum is not None and (self._indexed_total(user_id) if total is None else total) >= minimum
 
     def _drop_matrix(self, user_id: str) -> None:
         """Forget the user's in-memory matrix: their searches go through the index from now on."""
