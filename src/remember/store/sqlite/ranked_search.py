@@ -110,7 +110,7 @@ class RankedKeywords:
                 self._prepare(user_id)
 
     def _prepare(self, user_id: str) -> None:
-        """Catch the user's open index up now (never a build: a search decides on that)."""
+        """Catch the user's open index up now (one gone meanwhile is built again in the background)."""
         with self._lock:
             index = self._users.get(user_id)
             if index is None or index.path is None or self._resting(user_id):
