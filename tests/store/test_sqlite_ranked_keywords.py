@@ -139,6 +139,13 @@ def test_the_context_follows_an_edit_of_the_memory_before(services: Services) ->
     services.memories.update(USER, first.id, {"content": "we planned a trip to Lisbon"})
     assert second.id not in {m for m, _ in _ranked(services, "zanzibar")}
     assert {first.id, second.id} <= {m for m, _ in _ranked(services, "lisbon")}
+    services.memories.delete(USER, first.id)  # its text leaves the context of the next while in the trash
+    assert _ranked(services, "lisbon") == []
+    services.memories.restore(USER, first.id)
+    assert {first.id, second.id} <= {m for m, _ in _ranked(services, "lisbon")}
+    services.memories.delete(USER, first.id, permanent=True)
+    assert _ranked(services, "lisbon") == []
+    assert [m for m, _ in _ranked(services, "flights")] == [second.id]
 
 
 def test_other_users_memories_are_never_returned(services: Services) -> None:

@@ -45,6 +45,7 @@ STATE = "state.json"
 CATCH_UP_HEAP = 32_000_000  # bytes the writer of a catch-up may hold
 BUILD_HEAP = 128_000_000  # and of a build (split between its threads)
 ROW_CHUNK = 4_096  # rows read from the database at a time
+ID_CHUNK = 500  # ids per IN (...) list
 LONGEST = 1_000  # bytes of the longest word indexed (a hash, a long identifier, a run of CJK text)
 
 # (memories rowid, seq, the keyword row's texts or None when the memory is in the trash)
@@ -299,22 +300,36 @@ def keyword_rows(
     db: Database, user_id: str, after_seq: int, until: Callable[[], bool] | None = None
 ) -> Iterator[list[KeywordRow]]:
     """The user's keyword rows changed since ``after_seq`` as (memories rowid, seq, the texts or None
-    for a memory in the trash), in seq order, ``ROW_CHUNK`` at a time; ``until``: stop when it says so."""
+    for a memory in the trash), in seq order, ``ROW_CHUNK`` at a time, then the rows that follow a changed
+    one in its conversation (their context is its text: an edit, a deletion or a restore changed it
+    without moving their seq); ``until``: stop when it says so."""
+    changed: list[str] = []
     with db.read() as conn:
-        cursor = conn.execute(
-            "SELECT m.rowid, mi.seq, mi.memory_id, m.deleted_at IS NULL, f.content, f.date, f.context "
-            "FROM memory_index mi "
-            "JOIN memories m ON m.user_id = mi.user_id AND m.id = mi.memory_id "
-            "LEFT JOIN memory_fts f ON f.rowid = m.rowid WHERE mi.user_id = ? AND mi.seq > ? ORDER BY mi.seq",
-            (user_id, after_seq),
-        )
+        cursor = conn.execute(f"{_ROWS} WHERE mi.user_id = ? AND mi.seq > ? ORDER BY mi.seq", (user_id, after_seq))
         while rows := cursor.fetchmany(ROW_CHUNK):
             if until is not None and until():
                 raise Stopped
-            yield [
-                (int(r[0]), int(r[1]), _document_text(r[4:]) if r[3] and r[4] is not None else None, str(r[2]))
-                for r in rows
-            ]
+            if after_seq:
+                changed += [str(r[2]) for r in rows]
+            yield [_row(r) for r in rows]
+        for start in range(0, len(changed), ID_CHUNK):  # a build (from 0) reads every row already
+            part = changed[start : start + ID_CHUNK]
+            rows = conn.execute(
+                f"{_ROWS} WHERE mi.user_id = ? AND mi.seq <= ? AND mi.context_of IN ({','.join('?' * len(part))})",
+                (user_id, after_seq, *part),
+            ).fetchall()
+            if rows:
+                yield [_row(r) for r in rows]
+
+
+_ROWS = (
+    "SELECT m.rowid, mi.seq, mi.memory_id, m.deleted_at IS NULL, f.content, f.date, f.context FROM memory_index mi "
+    "JOIN memories m ON m.user_id = mi.user_id AND m.id = mi.memory_id LEFT JOIN memory_fts f ON f.rowid = m.rowid"
+)
+
+
+def _row(r: Sequence[Any]) -> KeywordRow:
+    return int(r[0]), int(r[1]), _document_text(r[4:]) if r[3] and r[4] is not None else None, str(r[2])
 
 
 def _document_text(texts: Sequence[str | None]) -> str:

@@ -48,16 +48,19 @@ def _content_of(conn: sqlite3.Connection, user_id: str, memory_id: str) -> str:
     return row[0] if row else ""
 
 
-def _refresh_successors(conn: sqlite3.Connection, user_id: str, memory_id: str, text: str) -> None:
-    """Set the context of the memories that follow this one in its conversation; their seq moves on, so
-    the ranked keyword index, which holds the context, re-reads them."""
+def _refresh_successors(
+    conn: sqlite3.Connection, user_id: str, memory_id: str, text: str, *, purged: bool = False
+) -> None:
+    """Set the context of the memories that follow this one in its conversation. The ranked keyword
+    index, which holds the context, re-reads them with the memory whose seq moved; when that memory is
+    ``purged`` (its row goes), their own seq moves on instead."""
     rows = conn.execute(
         "SELECT m.rowid, mi.memory_id FROM memory_index mi "
         "JOIN memories m ON m.user_id = mi.user_id AND m.id = mi.memory_id WHERE mi.user_id = ? AND mi.context_of = ?",
         (user_id, memory_id),
     ).fetchall()
     conn.executemany("UPDATE memory_fts SET context = ? WHERE rowid = ?", [(text, r[0]) for r in rows])
-    for _, successor in rows:
+    for _, successor in rows if purged else ():
         conn.execute(
             "UPDATE memory_index SET seq = ? WHERE user_id = ? AND memory_id = ?",
             (next_seq(conn, user_id), user_id, successor),
@@ -122,7 +125,7 @@ class SearchTables(IndexTables):
         rowid = _rowid(conn, user_id, memory_id)
         if rowid is not None:
             conn.execute("DELETE FROM memory_fts WHERE rowid = ?", (rowid,))
-        _refresh_successors(conn, user_id, memory_id, "")
+        _refresh_successors(conn, user_id, memory_id, "", purged=True)
         # The purged row may hold the user's highest seq: kept, so that the next is past it (the indexes
         # beside the database know what changed by seq).
         conn.execute(
