@@ -307,6 +307,21 @@ def test_a_purge_of_the_newest_memory_never_lets_its_seq_or_words_come_back(serv
     assert bob.id not in {m for m, _ in _ranked(services, "bob notes")}
 
 
+def test_a_stale_mark_found_live_again_is_cleared(services: Services, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rowid marked stale by a search (its memory purged) and then reused by a new memory is kept in the
+    index, and the mark goes: no later search commits for it again."""
+    newest = services.memories.create(USER, {"content": "an ocarina lesson on Friday"})
+    _ranked(services, "ocarina")
+    services.memories.delete(USER, newest.id, permanent=True)
+    assert _ranked(services, "ocarina") == []  # its document, still indexed, is marked stale
+    user = _store(services)._ranked_for(USER)._users[USER]  # type: ignore[union-attr]
+    assert user.gone
+    monkeypatch.setattr(ranked_search, "CATCH_UP_AFTER", 60.0)  # the search below catches up itself
+    reused = services.memories.create(USER, {"content": "an ocarina recital"})  # takes the purged rowid
+    assert [m for m, _ in _ranked(services, "ocarina")] == [reused.id]
+    assert not user.gone
+
+
 def test_two_processes_share_the_index(services: Services, db: Path, embedder: MiniLMEmbedder) -> None:
     """Another process's writes and catch-ups are seen; a memory it restores is never dropped as stale."""
     mine = _ranked(services, "boiler")

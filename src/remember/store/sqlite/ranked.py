@@ -30,7 +30,7 @@ import os
 import shutil
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -177,9 +177,10 @@ class UserKeywords:
 
     # keeping up with the database
 
-    def catch_up(self, rows: Iterator[Sequence[KeywordRow]], gone: set[int]) -> None:
-        """Drop the ``gone`` rowids (checked against the database just before) and apply the rows changed
-        since ``seq`` (read after), in one commit; the writer waits for the merges it started."""
+    def catch_up(self, rows: Iterator[Sequence[KeywordRow]], gone: set[int], checked: set[int]) -> None:
+        """Drop the ``gone`` rowids (of the ``checked`` marks, those the database, read just before, says
+        are still stale) and apply the rows changed since ``seq`` (read after), in one commit; the writer
+        waits for the merges it started. Every checked mark is cleared."""
         if self._index is None or self.path is None:
             raise IndexUnusable("no index is open")
         try:
@@ -202,7 +203,7 @@ class UserKeywords:
             raise IndexUnusable(str(exc)) from exc
         finally:
             del writer  # releases the lock
-        self.gone -= gone
+        self.gone -= gone | checked
         self.seq, self.memory = seq, memory
         self._reload()
         self._seen = self._stamps()
@@ -298,7 +299,7 @@ def _written(
 
 def keyword_rows(
     db: Database, user_id: str, after_seq: int, until: Callable[[], bool] | None = None
-) -> Iterator[list[KeywordRow]]:
+) -> Generator[list[KeywordRow]]:
     """The user's keyword rows changed since ``after_seq`` as (memories rowid, seq, the texts or None
     for a memory in the trash), in seq order, ``ROW_CHUNK`` at a time, then the rows that follow a changed
     one in its conversation (their context is its text: an edit, a deletion or a restore changed it
@@ -313,6 +314,8 @@ def keyword_rows(
                 changed += [str(r[2]) for r in rows]
             yield [_row(r) for r in rows]
         for start in range(0, len(changed), ID_CHUNK):  # a build (from 0) reads every row already
+            if until is not None and until():
+                raise Stopped
             part = changed[start : start + ID_CHUNK]
             rows = conn.execute(
                 f"{_ROWS} WHERE mi.user_id = ? AND mi.seq <= ? AND mi.context_of IN ({','.join('?' * len(part))})",

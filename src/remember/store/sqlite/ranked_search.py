@@ -10,10 +10,11 @@ None), as it does while many changed rows are caught up.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from pathlib import Path
 
 from remember.errors import StoreError
@@ -89,8 +90,12 @@ class RankedKeywords:
         with self._wake:
             self._pending.add(user_id)
             if self._worker is None or not self._worker.is_alive():
-                self._worker = threading.Thread(target=self._catching_up, name="keyword-catch-up", daemon=True)
-                self._worker.start()
+                worker = threading.Thread(target=self._catching_up, name="keyword-catch-up", daemon=True)
+                try:
+                    worker.start()
+                except RuntimeError:  # no thread to be had (the interpreter ending): the next search catches up
+                    return
+                self._worker = worker
             self._wake.notify()
 
     def _catching_up(self) -> None:
@@ -151,11 +156,13 @@ class RankedKeywords:
 
     def close(self) -> None:
         """Stop background builds (their half-written directories are removed) and catch-ups."""
-        self._closing.set()
+        with self._lock:
+            self._closing.set()
+            builders = list(self._builders.values())
         with self._wake:
             self._wake.notify_all()
             worker = self._worker
-        for thread in [*self._builders.values(), *([worker] if worker is not None else [])]:
+        for thread in [*builders, *([worker] if worker is not None else [])]:
             thread.join()
 
     def _caught_up(self, index: UserKeywords, user_id: str, total: int) -> bool:
@@ -172,7 +179,8 @@ class RankedKeywords:
             self._aside(user_id)
             return False
         if changed or index.gone:
-            index.catch_up(keyword_rows(self.db, user_id, index.seq), self._still_gone(user_id, index.gone))
+            checked = set(index.gone)
+            index.catch_up(keyword_rows(self.db, user_id, index.seq), self._still_gone(user_id, checked), checked)
         return True
 
     def _still_gone(self, user_id: str, rowids: set[int]) -> set[int]:
@@ -225,7 +233,7 @@ class RankedKeywords:
         closing = self._closing.is_set
         try:
             if fresh.refresh(lambda: max_seq(own, user_id), lambda seq: memory_at(own, user_id, seq)):
-                fresh.catch_up(keyword_rows(own, user_id, fresh.seq, closing), set())
+                fresh.catch_up(keyword_rows(own, user_id, fresh.seq, closing), set(), set())
             else:
                 fresh.build(keyword_rows(own, user_id, 0, closing), threads=min(cores(), 2))
         except Stopped:
@@ -243,10 +251,11 @@ class RankedKeywords:
             self._users[user_id] = fresh
 
 
-def _counted(rows: Iterator[list[KeywordRow]], progress: Progress | None, total: int) -> Iterator[list[KeywordRow]]:
+def _counted(rows: Generator[list[KeywordRow]], progress: Progress | None, total: int) -> Iterator[list[KeywordRow]]:
     done = 0
-    for chunk in rows:
-        yield chunk
-        done += len(chunk)
-        if progress is not None:
-            progress(done, max(total, done))
+    with contextlib.closing(rows):  # the reading holds the database's lock while suspended
+        for chunk in rows:
+            yield chunk
+            done += len(chunk)
+            if progress is not None:
+                progress(done, max(total, done))
