@@ -15,7 +15,7 @@ import logging
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Generator, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -274,14 +274,14 @@ def owned(db: Database, user_id: str, keys: Sequence[int]) -> dict[int, tuple[st
     """Rowid to (memory id, deleted) of the user's memories among these rowids."""
     sql = "SELECT rowid, id, deleted_at IS NOT NULL FROM memories WHERE user_id = ? AND rowid IN ({marks})"
     with db.read() as conn:
-        return {key: (memory_id, bool(gone)) for key, memory_id, gone in _among(conn, sql, user_id, keys)}
+        return {key: (memory_id, bool(gone)) for key, memory_id, gone in among(conn, sql, user_id, keys)}
 
 
 def rowids(db: Database, user_id: str, memory_ids: Collection[str]) -> dict[int, str]:
     """The ``memories`` rowid (the index's key) of each of these memories of the user."""
     sql = "SELECT rowid, id FROM memories WHERE user_id = ? AND id IN ({marks})"
     with db.read() as conn:
-        return dict(_among(conn, sql, user_id, list(memory_ids)))
+        return dict(among(conn, sql, user_id, list(memory_ids)))
 
 
 def stored_cosines(db: Database, user_id: str, vector: bytes, memory_ids: Collection[str]) -> dict[str, float]:
@@ -324,10 +324,10 @@ def _scored(ids: list[str], rows: list[Any], query: Any) -> list[tuple[str, floa
 def vectors_of(db: Database, user_id: str, memory_ids: Collection[str]) -> Iterator[tuple[str, bytes | None]]:
     sql = "SELECT memory_id, vector FROM memory_index WHERE user_id = ? AND memory_id IN ({marks})"
     with db.read() as conn:
-        yield from _among(conn, sql, user_id, list(memory_ids))
+        yield from among(conn, sql, user_id, list(memory_ids))
 
 
-def _among(conn: sqlite3.Connection, sql: str, user_id: str, keys: Sequence[Any]) -> Iterator[Any]:
+def among(conn: sqlite3.Connection, sql: str, user_id: str, keys: Sequence[Any]) -> Iterator[Any]:
     """The rows of ``sql`` for these keys, ``ID_CHUNK`` at a time: its ``{marks}`` are the ``IN`` list's
     places, its first parameter the user."""
     for start in range(0, len(keys), ID_CHUNK):
@@ -348,14 +348,16 @@ def keyed_rows(db: Database, user_id: str, after_seq: int) -> Iterator[list[tupl
         yield [(int(r[0]), int(r[1]), r[2]) for r in rows]
 
 
-def index_changes(db: Database, user_id: str, after_seq: int, columns: str, chunk: int) -> Iterator[list[Any]]:
-    """``columns`` (of ``mi``, memory_index, and ``m``, memories) of the user's index rows changed since
-    ``after_seq`` (all of them from 0), in seq order, ``chunk`` rows at a time: a first load never
-    holds every row twice."""
+def index_changes(
+    db: Database, user_id: str, after_seq: int, columns: str, chunk: int, joins: str = ""
+) -> Generator[list[Any]]:
+    """``columns`` (of ``mi``, memory_index, ``m``, memories, and what ``joins`` adds) of the user's index
+    rows changed since ``after_seq`` (all of them from 0), in seq order, ``chunk`` rows at a time: a first
+    load never holds every row twice."""
     with db.read() as conn:
         cursor = conn.execute(
             f"SELECT {columns} FROM memory_index mi JOIN memories m ON m.user_id = mi.user_id AND m.id = mi.memory_id "
-            "WHERE mi.user_id = ? AND mi.seq > ? ORDER BY mi.seq",
+            f"{joins}WHERE mi.user_id = ? AND mi.seq > ? ORDER BY mi.seq",
             (user_id, after_seq),
         )
         while rows := cursor.fetchmany(chunk):

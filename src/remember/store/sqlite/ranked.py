@@ -30,13 +30,14 @@ import os
 import shutil
 import threading
 import time
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import tantivy
 
 from remember.store.sqlite.ann import user_stem, writer_alive
+from remember.store.sqlite.approximate import among, index_changes
 from remember.store.sqlite.connection import Database
 
 FORMAT = 1  # the documents' layout; an index of another is built again
@@ -45,7 +46,6 @@ STATE = "state.json"
 CATCH_UP_HEAP = 32_000_000  # bytes the writer of a catch-up may hold
 BUILD_HEAP = 128_000_000  # and of a build (split between its threads)
 ROW_CHUNK = 4_096  # rows read from the database at a time
-ID_CHUNK = 500  # ids per IN (...) list
 LONGEST = 1_000  # bytes of the longest word indexed (a hash, a long identifier, a run of CJK text)
 
 # (memories rowid, seq, the keyword row's texts or None when the memory is in the trash)
@@ -177,7 +177,7 @@ class UserKeywords:
 
     # keeping up with the database
 
-    def catch_up(self, rows: Iterator[Sequence[KeywordRow]], gone: set[int], checked: set[int]) -> None:
+    def catch_up(self, rows: Generator[Sequence[KeywordRow]], gone: set[int], checked: set[int]) -> None:
         """Drop the ``gone`` rowids (of the ``checked`` marks, those the database, read just before, says
         are still stale) and apply the rows changed since ``seq`` (read after), in one commit; the writer
         waits for the merges it started. Every checked mark is cleared."""
@@ -186,10 +186,10 @@ class UserKeywords:
         try:
             writer = self._index.writer(heap_size=CATCH_UP_HEAP, num_threads=1)
         except ValueError as exc:  # another process holds the writer's lock
-            _close(rows)
+            rows.close()  # its reading holds the database's lock while suspended
             raise IndexBusy(str(exc)) from exc
         try:
-            with _closing(rows):
+            with contextlib.closing(rows):  # however the reading ends, the database's lock goes with it
                 for rowid in gone:
                     writer.delete_documents_by_term("rid", rowid)
                 seq, memory = _written(writer, rows, (self.seq, self.memory))
@@ -208,7 +208,7 @@ class UserKeywords:
         self._reload()
         self._seen = self._stamps()
 
-    def build(self, rows: Iterator[Sequence[KeywordRow]], threads: int) -> None:
+    def build(self, rows: Generator[Sequence[KeywordRow]], threads: int) -> None:
         """A new directory from every row of the database, written aside, then renamed into place and opened."""
         generation = time.time_ns()
         aside = self.directory / f".{self.stem}-{generation}.{os.getpid()}.{threading.get_ident()}.tmp"
@@ -222,7 +222,7 @@ class UserKeywords:
             index = tantivy.Index(_schema(), path=str(aside))
             index.register_tokenizer(TOKENIZER, _analyzer())
             writer = index.writer(heap_size=BUILD_HEAP, num_threads=threads)
-            with _closing(rows):
+            with contextlib.closing(rows):
                 seq, memory = _written(writer, rows, (0, None), replace=False)
             writer.commit()
             writer.wait_merging_threads()
@@ -305,29 +305,27 @@ def keyword_rows(
     one in its conversation (their context is its text: an edit, a deletion or a restore changed it
     without moving their seq); ``until``: stop when it says so."""
     changed: list[str] = []
-    with db.read() as conn:
-        cursor = conn.execute(f"{_ROWS} WHERE mi.user_id = ? AND mi.seq > ? ORDER BY mi.seq", (user_id, after_seq))
-        while rows := cursor.fetchmany(ROW_CHUNK):
+    with contextlib.closing(index_changes(db, user_id, after_seq, _COLUMNS, ROW_CHUNK, _KEYWORD_ROW)) as changes:
+        for rows in changes:
             if until is not None and until():
                 raise Stopped
-            if after_seq:
+            if after_seq:  # a build (from 0) reads every row already
                 changed += [str(r[2]) for r in rows]
             yield [_row(r) for r in rows]
-        for start in range(0, len(changed), ID_CHUNK):  # a build (from 0) reads every row already
-            if until is not None and until():
-                raise Stopped
-            part = changed[start : start + ID_CHUNK]
-            rows = conn.execute(
-                f"{_ROWS} WHERE mi.user_id = ? AND mi.seq <= ? AND mi.context_of IN ({','.join('?' * len(part))})",
-                (user_id, after_seq, *part),
-            ).fetchall()
-            if rows:
-                yield [_row(r) for r in rows]
+    for start in range(0, len(changed), ROW_CHUNK):
+        if until is not None and until():
+            raise Stopped
+        with db.read() as conn:
+            following = [_row(r) for r in among(conn, _FOLLOWING, user_id, changed[start : start + ROW_CHUNK])]
+        if following:
+            yield following
 
 
-_ROWS = (
-    "SELECT m.rowid, mi.seq, mi.memory_id, m.deleted_at IS NULL, f.content, f.date, f.context FROM memory_index mi "
-    "JOIN memories m ON m.user_id = mi.user_id AND m.id = mi.memory_id LEFT JOIN memory_fts f ON f.rowid = m.rowid"
+_COLUMNS = "m.rowid, mi.seq, mi.memory_id, m.deleted_at IS NULL, f.content, f.date, f.context"
+_KEYWORD_ROW = "LEFT JOIN memory_fts f ON f.rowid = m.rowid "
+_FOLLOWING = (
+    f"SELECT {_COLUMNS} FROM memory_index mi JOIN memories m ON m.user_id = mi.user_id AND m.id = mi.memory_id "
+    f"{_KEYWORD_ROW}WHERE mi.user_id = ? AND mi.context_of IN ({{marks}})"
 )
 
 
@@ -357,21 +355,6 @@ def changed_count(db: Database, user_id: str, after_seq: int, cap: int) -> int:
             (user_id, after_seq, cap),
         ).fetchone()
     return int(row[0])
-
-
-@contextlib.contextmanager
-def _closing(rows: Iterator[Any]) -> Iterator[None]:
-    """Close a generator of rows however its reading ends: it holds the database's lock while suspended."""
-    try:
-        yield
-    finally:
-        _close(rows)
-
-
-def _close(rows: Iterator[Any]) -> None:
-    close = getattr(rows, "close", None)
-    if close is not None:
-        close()
 
 
 def _state(path: Path) -> tuple[int, str | None] | None:

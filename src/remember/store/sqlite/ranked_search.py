@@ -14,7 +14,7 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from remember.errors import StoreError
@@ -186,8 +186,7 @@ class RankedKeywords:
     def _still_gone(self, user_id: str, rowids: set[int]) -> set[int]:
         """Of these rowids found stale by a search, those that are still not the user's live memories
         (one restored since, or reused by a new memory, is indexed again by the rows that follow)."""
-        found = owned(self.db, user_id, sorted(rowids))
-        return {key for key in rowids if key not in found or found[key][1]}
+        return _stale(rowids, owned(self.db, user_id, sorted(rowids)))
 
     def _passing(self, index: UserKeywords, user_id: str, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:
         """The index's best that are the user's live memories; the others are dropped from it at the next catch-up."""
@@ -200,7 +199,7 @@ class RankedKeywords:
                 raise
             found = owned(self.db, user_id, list(hits))
             live = [(memory_id, hits[key]) for key, (memory_id, deleted) in found.items() if not deleted]
-            index.gone |= {key for key in hits if key not in found or found[key][1]}
+            index.gone |= _stale(hits, found)
             if len(live) >= limit or len(hits) < reach or reach >= MAX_REACH:
                 return ranked(live, limit)
             reach *= WIDEN
@@ -251,7 +250,12 @@ class RankedKeywords:
             self._users[user_id] = fresh
 
 
-def _counted(rows: Generator[list[KeywordRow]], progress: Progress | None, total: int) -> Iterator[list[KeywordRow]]:
+def _stale(keys: Iterable[int], found: Mapping[int, tuple[str, bool]]) -> set[int]:
+    """Of these rowids, those that are not (as ``owned`` found them) the user's live memories."""
+    return {key for key in keys if key not in found or found[key][1]}
+
+
+def _counted(rows: Generator[list[KeywordRow]], progress: Progress | None, total: int) -> Generator[list[KeywordRow]]:
     done = 0
     with contextlib.closing(rows):  # the reading holds the database's lock while suspended
         for chunk in rows:
