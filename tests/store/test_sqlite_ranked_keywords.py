@@ -1,4 +1,4 @@
-"""The ranked keyword index of SQLite (store/sqlite/ranked.py), at a small size with its threshold lowered.
+"""The ranked keyword index of SQLite (store/index_files/), at a small size with its threshold lowered.
 
 Its answers are compared with FTS5's over the same store (the memories holding a
 query's words), so these tests fail if the index misses a memory, returns one it
@@ -21,7 +21,8 @@ from remember.search.embedders import MiniLMEmbedder
 from remember.search.text import query_terms
 from remember.service import Services
 from remember.store import open_store
-from remember.store.sqlite import ranked, ranked_search
+from remember.store.index_files import keyword_search as ranked_search
+from remember.store.index_files import keywords as ranked
 from remember.store.sqlite.store import SqliteStore
 
 USER = "alice"

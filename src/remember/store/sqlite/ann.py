@@ -32,13 +32,13 @@ return:
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from remember.store.index_files.files import user_stem, writer_alive
 from remember.store.sqlite.vector_file import VectorFile, vectors_path
 
 if TYPE_CHECKING:
@@ -58,11 +58,6 @@ GRAPH_REACH = 5  # the graph proposes this many times the candidates asked for
 
 # (memories rowid, seq, float32 vector bytes or None), in seq order
 KeyedRows = Callable[[int], Iterable[Sequence[tuple[int, int, bytes | None]]]]
-
-
-def user_stem(user_id: str) -> str:
-    """A file-name-safe, fixed-length name for the user's index files."""
-    return hashlib.sha256(user_id.encode()).hexdigest()[:24]
 
 
 class UserIndex:
@@ -290,22 +285,6 @@ def _best(keys: Any, scores: Any, count: int) -> dict[int, float]:
         return {}
     best = np.argpartition(-scores, take - 1)[:take]
     return dict(zip(keys[best].tolist(), scores[best].tolist(), strict=True))
-
-
-def writer_alive(aside: Path) -> bool:
-    """Whether the process that names itself in a file being written aside still runs."""
-    pid = aside.name.split(".")[-3]
-    if not pid.isdigit():
-        return False
-    if os.name != "posix":  # signal 0 asks only on POSIX (elsewhere os.kill ends the process)
-        return True
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # it runs, as another user; or this system cannot tell: leave it
-        return True
-    return True
 
 
 def _index_class() -> type[Index]:

@@ -12,7 +12,6 @@ falling back to exact search over the filtered ids.
 from __future__ import annotations
 
 import logging
-import os
 import sqlite3
 import threading
 from collections.abc import Callable, Collection, Generator, Iterator, Mapping, Sequence
@@ -21,6 +20,7 @@ from typing import Any, TypeVar
 
 from remember.errors import StoreError
 from remember.models import DeletedMode
+from remember.store.index_files.files import cores, ranked
 from remember.store.sqlite.ann import UserIndex
 from remember.store.sqlite.connection import Database
 from remember.store.sqlite.vector_file import DamagedVectors
@@ -201,10 +201,6 @@ class ApproximateSearch:
             yield chunk
 
 
-def cores() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-
-
 class _Closing(Exception):
     """The store is closing: a background build stops."""
 
@@ -259,10 +255,6 @@ def _best_if_all_pass(
 
 def _keeps(deleted: DeletedMode, is_deleted: bool) -> bool:
     return deleted == "include" or is_deleted == (deleted == "only")
-
-
-def ranked(scored: Sequence[tuple[str, float]], limit: int) -> list[tuple[str, float]]:
-    return sorted(scored, key=lambda p: (-p[1], p[0]))[:limit]
 
 
 def rescored(db: Database, user_id: str, scores: Mapping[int, float]) -> list[tuple[str, float, bool]]:

@@ -15,10 +15,12 @@ from remember.config import KEYWORD_INDEX_MIN, VECTOR_INDEX_MIN
 from remember.errors import NotFound
 from remember.filters import Filter
 from remember.models import DeletedMode, IndexEntry, Memory, Progress, VectorRow, Words, conversation_of
+from remember.store.index_files.keyword_search import RankedKeywords
 from remember.store.sql.index import IndexTables, previous_in_conversation
 from remember.store.sql.session import Session
-from remember.store.sqlite import approximate, filtersql, ranked_search
+from remember.store.sqlite import approximate, filtersql
 from remember.store.sqlite.connection import Database
+from remember.store.sqlite.keyword_source import SqliteKeywords, keyword_directory
 from remember.store.sqlite.vectors import Snapshot, VectorCache
 
 DELETED = {"exclude": "m.deleted_at IS NULL", "include": "1", "only": "m.deleted_at IS NOT NULL"}
@@ -78,9 +80,9 @@ class SearchTables(IndexTables):
     # index (store/sqlite/ann.py); None: exact search for everyone. Set by
     # REMEMBER_VECTOR_INDEX_MIN (measured: docs/search.md#vectors-at-scale).
     vector_index_min: int | None = VECTOR_INDEX_MIN
-    _ranked_index: ranked_search.RankedKeywords | None = None
+    _ranked_index: RankedKeywords | None = None
     # Users with at least this many indexed memories have their unfiltered keyword searches answered by
-    # a ranked index (store/sqlite/ranked.py); None: FTS5 for everyone. Set by REMEMBER_KEYWORD_INDEX_MIN.
+    # a ranked index (store/index_files/keywords.py); None: FTS5 for everyone. Set by REMEMBER_KEYWORD_INDEX_MIN.
     keyword_index_min: int | None = KEYWORD_INDEX_MIN
     _stem_cache: dict[str, str]
 
@@ -190,15 +192,15 @@ class SearchTables(IndexTables):
             return False
         return ranked.build(user_id, progress, total)
 
-    def _ranked_for(self, user_id: str, total: int | None = None) -> ranked_search.RankedKeywords | None:
+    def _ranked_for(self, user_id: str, total: int | None = None) -> RankedKeywords | None:
         """The ranked keyword path, when the user has enough memories and the database is a file."""
         if not self._sized_for(self.keyword_index_min, user_id, total):
             return None
         if self._ranked_index is None:
-            directory = ranked_search.keyword_directory(self.db)
+            directory = keyword_directory(self.db)
             if directory is None:
                 return None
-            self._ranked_index = ranked_search.RankedKeywords(self.db, directory)
+            self._ranked_index = RankedKeywords(SqliteKeywords(self.db), directory)
         return self._ranked_index
 
     def _ranked(

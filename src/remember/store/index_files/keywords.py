@@ -1,20 +1,23 @@
 """A ranked keyword index of one user's memories (tantivy's BM25), on disk beside the database.
 
-Used only for users with many memories (``SearchTables.keyword_index_min``) and
-for searches without a filter: FTS5's ``bm25`` scores every memory a query's
-terms find, where this index's block-max WAND skips the memories that cannot
-reach the best; at a million memories the keyword side took 2.3 ms where FTS5
-took 16 (docs/search.md#a-ranked-keyword-index). The database stays the source
-of truth:
+Used only for users with many memories (``keyword_index_min`` of either
+backend's search tables) and for searches without a filter: FTS5's ``bm25``
+and PostgreSQL's ``ts_rank`` score every memory a query's terms find (or a
+budget of them), where this index's block-max WAND skips the memories that
+cannot reach the best; at a million memories the keyword side took 2.3 ms where
+FTS5 took 16 (docs/search.md#a-ranked-keyword-index). The database stays the
+source of truth, read through a ``KeywordSource`` (``keyword_search.py``):
 
-- A user's index is a directory ``<db>.keywords/<user hash>-<generation>``
+- A user's index is a directory ``<directory>/<user hash>-<generation>``
   holding the memories whose ``memory_index.seq`` is at most the ``seq`` of its
   ``state.json``; one document a live memory, its keyword row's three texts
-  (content, date, context) in one field, keyed by the ``memories`` rowid.
+  (content, date, context) in one field, keyed by an integer the backend gives
+  each memory for good (SQLite: the ``memories`` rowid; PostgreSQL:
+  ``memory_index.doc``).
 - Rows changed since (by any process) are applied before a search answers:
   each changed row's document is replaced, or removed when the memory is in the
   trash. Past ``CATCH_UP_INLINE`` changed rows, the index catches up in the
-  background while FTS5 answers.
+  background while the database's own keyword search answers.
 - Every hit is re-read from the database (its owner and its deletion state): a
   purged memory, which leaves no changed row behind, is never returned, and
   its document is removed at the next catch-up.
@@ -36,9 +39,7 @@ from typing import Any
 
 import tantivy
 
-from remember.store.sqlite.ann import user_stem, writer_alive
-from remember.store.sqlite.approximate import among, index_changes
-from remember.store.sqlite.connection import Database
+from remember.store.index_files.files import user_stem, writer_alive
 
 FORMAT = 1  # the documents' layout; an index of another is built again
 TOKENIZER = "remember"
@@ -48,8 +49,8 @@ BUILD_HEAP = 128_000_000  # and of a build (split between its threads)
 ROW_CHUNK = 4_096  # rows read from the database at a time
 LONGEST = 1_000  # bytes of the longest word indexed (a hash, a long identifier, a run of CJK text)
 
-# (memories rowid, seq, the keyword row's texts or None when the memory is in the trash)
-KeywordRow = tuple[int, int, str | None, str]  # and the memory's id
+# (the memory's key, seq, the keyword row's texts or None when the memory is in the trash, the memory's id)
+KeywordRow = tuple[int, int, str | None, str]
 
 
 class IndexUnusable(Exception):
@@ -57,7 +58,7 @@ class IndexUnusable(Exception):
 
 
 class IndexBusy(IndexUnusable):
-    """Another process writes the index now: FTS5 answers this search, the next one tries again."""
+    """Another process writes the index now: the database answers this search, the next one tries again."""
 
 
 def failure(exc: BaseException) -> bool:
@@ -99,7 +100,7 @@ class UserKeywords:
         self.path: Path | None = None
         self.seq = 0
         self.memory: str | None = None  # the memory whose change gave ``seq``
-        self.gone: set[int] = set()  # rowids found stale by a search, removed at the next catch-up
+        self.gone: set[int] = set()  # keys found stale by a search, removed at the next catch-up
         self._index: Any = None
         self._searcher: Any = None
         self._analyzer: Any = None
@@ -178,7 +179,7 @@ class UserKeywords:
     # keeping up with the database
 
     def catch_up(self, rows: Generator[Sequence[KeywordRow]], gone: set[int], checked: set[int]) -> None:
-        """Drop the ``gone`` rowids (of the ``checked`` marks, those the database, read just before, says
+        """Drop the ``gone`` keys (of the ``checked`` marks, those the database, read just before, says
         are still stale) and apply the rows changed since ``seq`` (read after), in one commit; the writer
         waits for the merges it started. Every checked mark is cleared."""
         if self._index is None or self.path is None:
@@ -190,8 +191,8 @@ class UserKeywords:
             raise IndexBusy(str(exc)) from exc
         try:
             with contextlib.closing(rows):  # however the reading ends, the database's lock goes with it
-                for rowid in gone:
-                    writer.delete_documents_by_term("rid", rowid)
+                for key in gone:
+                    writer.delete_documents_by_term("rid", key)
                 seq, memory = _written(writer, rows, (self.seq, self.memory))
             writer.commit()
             writer.wait_merging_threads()  # else the merges a commit starts are dropped with the writer
@@ -256,7 +257,7 @@ class UserKeywords:
     # searching
 
     def best(self, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
-        """Up to ``limit`` rowids holding any of ``terms`` (stemmed here), best BM25 first."""
+        """Up to ``limit`` keys holding any of ``terms`` (stemmed here), best BM25 first."""
         if self._searcher is None:
             raise IndexUnusable("no index is open")
         if self._analyzer is None:
@@ -281,80 +282,25 @@ class UserKeywords:
 def _written(
     writer: Any, rows: Iterable[Sequence[KeywordRow]], mark: tuple[int, str | None], *, replace: bool = True
 ) -> tuple[int, str | None]:
-    """Add (``replace``: in place of the rowid's earlier document) every row's document; the highest seq
+    """Add (``replace``: in place of the key's earlier document) every row's document; the highest seq
     seen and its memory (rows come in seq order), else ``mark``."""
     for chunk in rows:
-        for rowid, row_seq, text, memory_id in chunk:
+        for key, row_seq, text, memory_id in chunk:
             if row_seq > mark[0]:
                 mark = (row_seq, memory_id)
             if replace:
-                writer.delete_documents_by_term("rid", rowid)
+                writer.delete_documents_by_term("rid", key)
             if text is not None:
                 document = tantivy.Document()
                 document.add_text("text", text)
-                document.add_integer("rid", rowid)
+                document.add_integer("rid", key)
                 writer.add_document(document)
     return mark
 
 
-def keyword_rows(
-    db: Database, user_id: str, after_seq: int, until: Callable[[], bool] | None = None
-) -> Generator[list[KeywordRow]]:
-    """The user's keyword rows changed since ``after_seq`` as (memories rowid, seq, the texts or None
-    for a memory in the trash), in seq order, ``ROW_CHUNK`` at a time, then the rows that follow a changed
-    one in its conversation (their context is its text: an edit, a deletion or a restore changed it
-    without moving their seq); ``until``: stop when it says so."""
-    changed: list[str] = []
-    with contextlib.closing(index_changes(db, user_id, after_seq, _COLUMNS, ROW_CHUNK, _KEYWORD_ROW)) as changes:
-        for rows in changes:
-            if until is not None and until():
-                raise Stopped
-            if after_seq:  # a build (from 0) reads every row already
-                changed += [str(r[2]) for r in rows]
-            yield [_row(r) for r in rows]
-    for start in range(0, len(changed), ROW_CHUNK):
-        if until is not None and until():
-            raise Stopped
-        with db.read() as conn:
-            following = [_row(r) for r in among(conn, _FOLLOWING, user_id, changed[start : start + ROW_CHUNK])]
-        if following:
-            yield following
-
-
-_COLUMNS = "m.rowid, mi.seq, mi.memory_id, m.deleted_at IS NULL, f.content, f.date, f.context"
-_KEYWORD_ROW = "LEFT JOIN memory_fts f ON f.rowid = m.rowid "
-_FOLLOWING = (
-    f"SELECT {_COLUMNS} FROM memory_index mi JOIN memories m ON m.user_id = mi.user_id AND m.id = mi.memory_id "
-    f"{_KEYWORD_ROW}WHERE mi.user_id = ? AND mi.context_of IN ({{marks}})"
-)
-
-
-def _row(r: Sequence[Any]) -> KeywordRow:
-    return int(r[0]), int(r[1]), _document_text(r[4:]) if r[3] and r[4] is not None else None, str(r[2])
-
-
-def _document_text(texts: Sequence[str | None]) -> str:
+def document_text(texts: Sequence[str | None]) -> str:
     """The keyword row's content, date and context, one to a line."""
     return "\n".join(text or "" for text in texts)
-
-
-def memory_at(db: Database, user_id: str, seq: int) -> str | None:
-    """The memory whose index row has this seq now, if any."""
-    with db.read() as conn:
-        row = conn.execute(
-            "SELECT memory_id FROM memory_index WHERE user_id = ? AND seq = ?", (user_id, seq)
-        ).fetchone()
-    return None if row is None else str(row[0])
-
-
-def changed_count(db: Database, user_id: str, after_seq: int, cap: int) -> int:
-    """How many of the user's keyword rows changed since ``after_seq``, counted up to ``cap``."""
-    with db.read() as conn:
-        row = conn.execute(
-            "SELECT count(*) FROM (SELECT 1 FROM memory_index WHERE user_id = ? AND seq > ? LIMIT ?)",
-            (user_id, after_seq, cap),
-        ).fetchone()
-    return int(row[0])
 
 
 def _state(path: Path) -> tuple[int, str | None] | None:

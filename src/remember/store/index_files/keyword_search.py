@@ -1,11 +1,13 @@
 """Keyword search for users with many memories: a ranked index proposes, the database decides.
 
-The index (ranked.py) is caught up with the database before it answers, and
+The index (keywords.py) is caught up with the database before it answers, and
 every memory it proposes is re-read from the database, so nothing deleted,
 purged or of another user is returned. A user without a usable index gets one
 built: within the search when they have at most ``BUILD_INLINE_AT`` memories,
-else in the background while FTS5 answers their searches (``best`` returns
-None), as it does while many changed rows are caught up.
+else in the background while the database's own keyword search answers theirs
+(``best`` returns None), as it does while many changed rows are caught up.
+What the index reads of the database comes through a ``KeywordSource``, one per
+backend (store/sqlite/keyword_source.py, store/postgres/keyword_source.py).
 """
 
 from __future__ import annotations
@@ -14,25 +16,25 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import Generator, Iterable, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import Protocol
 
 from remember.errors import StoreError
 from remember.models import Progress
-from remember.store.sqlite.approximate import BUILD_INLINE_AT, cores, max_seq, owned, ranked
-from remember.store.sqlite.connection import Database
-from remember.store.sqlite.ranked import (
+from remember.store.index_files.files import cores, ranked
+from remember.store.index_files.keywords import (
     IndexBusy,
     IndexUnusable,
     KeywordRow,
     Stopped,
     UserKeywords,
-    changed_count,
     clear_abandoned,
     failure,
-    keyword_rows,
-    memory_at,
 )
+
+BUILD_INLINE_AT = 20_000  # a user with more rows than this gets their index built in the background
 
 CATCH_UP_INLINE = 2_000  # rows changed since the index's commit that a search applies itself
 FIRST_REACH = 2  # hits asked of the index at first, per result asked for
@@ -47,16 +49,45 @@ IDLE_WORKER = 30.0  # seconds the catch-up thread waits for writes before it end
 _log = logging.getLogger(__name__)
 
 
-def keyword_directory(db: Database) -> Path | None:
-    """Where a file database keeps its users' keyword indexes (None for an in-memory database)."""
-    return None if db.path in ("", ":memory:") else Path(db.path + ".keywords")
+class KeywordSource(Protocol):
+    """What the ranked index reads of a database (all of it for one user). A memory's key is an integer
+    the database gives it for good; its seq moves on whenever its keyword row or its trash state changes."""
+
+    def rows(
+        self, user_id: str, after_seq: int, until: Callable[[], bool] | None = None
+    ) -> Generator[list[KeywordRow]]:
+        """The keyword rows changed since ``after_seq`` (every row from 0), in seq order, in chunks; then
+        (after 0 only) the rows that follow a changed one in its conversation, whose context is its text.
+        Raises ``Stopped`` between chunks when ``until`` says so."""
+        ...
+
+    def max_seq(self, user_id: str) -> int:
+        """The highest seq the user ever had (their rows', or a purged row's)."""
+        ...
+
+    def memory_at(self, user_id: str, seq: int) -> str | None:
+        """The memory whose row has this seq now, if any."""
+        ...
+
+    def changed_count(self, user_id: str, after_seq: int, cap: int) -> int:
+        """How many of the user's rows changed since ``after_seq``, counted up to ``cap``."""
+        ...
+
+    def owned(self, user_id: str, keys: Sequence[int]) -> dict[int, tuple[str, bool]]:
+        """Key to (memory id, in the trash) of the user's memories among these keys."""
+        ...
+
+    def apart(self) -> AbstractContextManager[KeywordSource]:
+        """The same database for a background build or catch-up (a connection of its own where the
+        store's would otherwise be held for its length). Raises ``StoreError`` when it cannot be had."""
+        ...
 
 
 class RankedKeywords:
-    """The ranked keyword path of ``SearchTables``: one ``UserKeywords`` per user."""
+    """The ranked keyword path of a backend's search tables: one ``UserKeywords`` per user."""
 
-    def __init__(self, db: Database, directory: Path) -> None:
-        self.db = db
+    def __init__(self, source: KeywordSource, directory: Path) -> None:
+        self.source = source
         self.directory = directory
         clear_abandoned(directory)
         self._users: dict[str, UserKeywords] = {}
@@ -70,7 +101,7 @@ class RankedKeywords:
 
     def best(self, user_id: str, terms: Sequence[str], limit: int, total: int) -> list[tuple[str, float]] | None:
         """The ``limit`` best of the user's live memories holding any of ``terms``, best first; None
-        when the index cannot answer now (being built or caught up, or unusable): search with FTS5."""
+        when the index cannot answer now (being built or caught up, or unusable): the database searches."""
         with self._lock:
             if self._resting(user_id):
                 return None
@@ -130,24 +161,24 @@ class RankedKeywords:
         return self._building(user_id) or time.monotonic() - self._failed.get(user_id, -RETRY_AFTER) < RETRY_AFTER
 
     def _failing(self, user_id: str, exc: BaseException) -> None:
-        """After the index failed (called under the lock): FTS5 answers; another process's writer is
+        """After the index failed (called under the lock): the database answers; another process's writer is
         passing, anything else is logged and waits ``RETRY_AFTER``. An interrupt is raised again."""
         if not failure(exc):
             raise exc
         if isinstance(exc, IndexBusy):
             return
-        _log.warning("The keyword index of a user cannot be used (%s); searching with FTS5 meanwhile.", exc)
+        _log.warning("The keyword index of a user cannot be used (%s); the database searches meanwhile.", exc)
         self._failed[user_id] = time.monotonic()
 
     def build(self, user_id: str, progress: Progress | None = None, total: int = 0) -> bool:
         """Build the user's index from the database now, in bulk (on two cores), and open it; False (said
-        in the log) where it cannot be written: FTS5 answers then."""
+        in the log) where it cannot be written: the database answers then."""
         fresh = UserKeywords(self.directory, user_id)
-        counted = _counted(keyword_rows(self.db, user_id, 0), progress, total)
+        counted = _counted(self.source.rows(user_id, 0), progress, total)
         try:
             fresh.build(counted, threads=min(cores(), 2))
         except IndexUnusable as exc:
-            _log.warning("The keyword index of a user could not be built (%s); FTS5 answers their searches.", exc)
+            _log.warning("The keyword index of a user could not be built (%s); the database searches.", exc)
             return False
         with self._lock:
             self._users[user_id] = fresh
@@ -168,25 +199,25 @@ class RankedKeywords:
     def _caught_up(self, index: UserKeywords, user_id: str, total: int) -> bool:
         """The index holds every change of the database (called under the lock); False while that is
         done in the background."""
-        if not index.refresh(lambda: max_seq(self.db, user_id), lambda seq: memory_at(self.db, user_id, seq)):
+        if not _refreshed(index, self.source, user_id):
             if total > BUILD_INLINE_AT:
                 self._aside(user_id)
                 return False
-            index.build(keyword_rows(self.db, user_id, 0), threads=1)
+            index.build(self.source.rows(user_id, 0), threads=1)
             return True
-        changed = changed_count(self.db, user_id, index.seq, CATCH_UP_INLINE + 1)
+        changed = self.source.changed_count(user_id, index.seq, CATCH_UP_INLINE + 1)
         if changed > CATCH_UP_INLINE:
             self._aside(user_id)
             return False
         if changed or index.gone:
             checked = set(index.gone)
-            index.catch_up(keyword_rows(self.db, user_id, index.seq), self._still_gone(user_id, checked), checked)
+            index.catch_up(self.source.rows(user_id, index.seq), self._still_gone(user_id, checked), checked)
         return True
 
-    def _still_gone(self, user_id: str, rowids: set[int]) -> set[int]:
-        """Of these rowids found stale by a search, those that are still not the user's live memories
+    def _still_gone(self, user_id: str, keys: set[int]) -> set[int]:
+        """Of these keys found stale by a search, those that are still not the user's live memories
         (one restored since, or reused by a new memory, is indexed again by the rows that follow)."""
-        return _stale(rowids, owned(self.db, user_id, sorted(rowids)))
+        return _stale(keys, self.source.owned(user_id, sorted(keys)))
 
     def _passing(self, index: UserKeywords, user_id: str, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:
         """The index's best that are the user's live memories; the others are dropped from it at the next catch-up."""
@@ -197,7 +228,7 @@ class RankedKeywords:
             except IndexUnusable:
                 index.discard()
                 raise
-            found = owned(self.db, user_id, list(hits))
+            found = self.source.owned(user_id, list(hits))
             live = [(memory_id, hits[key]) for key, (memory_id, deleted) in found.items() if not deleted]
             index.gone |= _stale(hits, found)
             if len(live) >= limit or len(hits) < reach or reach >= MAX_REACH:
@@ -223,35 +254,40 @@ class RankedKeywords:
         thread.start()
 
     def _apart(self, user_id: str) -> None:
-        """A build or a long catch-up on a connection of its own: the store's stays free for searches."""
+        """A build or a long catch-up, reading the database apart: the store's connection stays free."""
         try:
-            own = Database(self.db.path)
+            with self.source.apart() as own:
+                self._brought_up(own, user_id)
         except StoreError:
-            return  # FTS5 answers; the next search tries again
+            return  # the database answers; the next search tries again
+
+    def _brought_up(self, own: KeywordSource, user_id: str) -> None:
         fresh = UserKeywords(self.directory, user_id)
         closing = self._closing.is_set
         try:
-            if fresh.refresh(lambda: max_seq(own, user_id), lambda seq: memory_at(own, user_id, seq)):
-                fresh.catch_up(keyword_rows(own, user_id, fresh.seq, closing), set(), set())
+            if _refreshed(fresh, own, user_id):
+                fresh.catch_up(own.rows(user_id, fresh.seq, closing), set(), set())
             else:
-                fresh.build(keyword_rows(own, user_id, 0, closing), threads=min(cores(), 2))
+                fresh.build(own.rows(user_id, 0, closing), threads=min(cores(), 2))
         except Stopped:
             return
         except BaseException as exc:
             if not failure(exc):
                 raise
-            _log.warning("The keyword index of a user could not be written (%s); searching with FTS5.", exc)
+            _log.warning("The keyword index of a user could not be written (%s); the database searches.", exc)
             with self._lock:
                 self._failed[user_id] = time.monotonic()
             return
-        finally:
-            own.close()
         with self._lock:
             self._users[user_id] = fresh
 
 
+def _refreshed(index: UserKeywords, source: KeywordSource, user_id: str) -> bool:
+    return index.refresh(lambda: source.max_seq(user_id), lambda seq: source.memory_at(user_id, seq))
+
+
 def _stale(keys: Iterable[int], found: Mapping[int, tuple[str, bool]]) -> set[int]:
-    """Of these rowids, those that are not (as ``owned`` found them) the user's live memories."""
+    """Of these keys, those that are not (as ``owned`` found them) the user's live memories."""
     return {key for key in keys if key not in found or found[key][1]}
 
 
