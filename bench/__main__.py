@@ -71,13 +71,14 @@ def main() -> None:
     )  # fmt: skip
     parser.add_argument("--scale-size", type=int, default=scale.SIZE, help="memories in the scale suite")
     parser.add_argument("--scale-no-postgres", action="store_true", help="the scale suite on SQLite only")
+    parser.add_argument("--scale-no-sqlite", action="store_true", help="the scale suite on PostgreSQL only")
     parser.add_argument("--crowd-size", type=int, default=crowd.SIZE, help="other memories in the crowd suite")
     parser.add_argument("--pgkeyword-size", type=int, default=pgkeyword.SIZE, help="memories in the pgkeyword suite")
     args = parser.parse_args()
     pgkeyword.SIZE = args.pgkeyword_size
     crowd.SIZE = args.crowd_size
     relationships.SIZE = args.relationships_size
-    scale.SIZE, scale.POSTGRES = args.scale_size, not args.scale_no_postgres
+    scale.SIZE, scale.POSTGRES, scale.SQLITE = args.scale_size, not args.scale_no_postgres, not args.scale_no_sqlite
     results = {"machine": {"python": platform.python_version(), "cpu": platform.processor() or platform.machine()}}
     for name in args.only or list(SUITES):
         results[name] = SUITES[name](args.quick)

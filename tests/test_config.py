@@ -63,7 +63,10 @@ def test_the_approximate_vector_index_serves_large_users_unless_turned_off(tmp_p
 def test_a_bad_vector_index_minimum_says_what_to_give(tmp_path: Path, value: str) -> None:
     with pytest.raises(ConfigError, match=r"REMEMBER_VECTOR_INDEX_MIN=.*a whole number from 1000 .*, or off"):
         Settings.from_env({"REMEMBER_HOME": str(tmp_path), "REMEMBER_VECTOR_INDEX_MIN": value})
-    with pytest.raises(ConfigError, match=r"REMEMBER_KEYWORD_INDEX_MIN=.*from 1000 .*, or off \(FTS5 for everyone\)"):
+    with pytest.raises(
+        ConfigError,
+        match=r"REMEMBER_KEYWORD_INDEX_MIN=.*from 1000 .*, or off \(the database.s own keyword search for everyone\)",
+    ):
         Settings.from_env({"REMEMBER_HOME": str(tmp_path), "REMEMBER_KEYWORD_INDEX_MIN": value})
 
 

@@ -28,6 +28,7 @@ def open_configured_store(settings: Settings) -> Store:
         settings.database_url,
         vector_index_min=settings.vector_index_min,
         keyword_index_min=settings.keyword_index_min,
+        keywords_home=settings.home / "keywords",
     )
 
 

@@ -11,8 +11,9 @@
 | ``REMEMBER_TRUST_LEVEL``   | ``1`` (the stdio server's trust level)    |
 | ``REMEMBER_VECTOR_INDEX_MIN`` | ``50000`` (SQLite: memories past which a user is searched  |
 |                            | through an approximate index; ``off``: exact search for all) |
-| ``REMEMBER_KEYWORD_INDEX_MIN`` | ``50000`` (SQLite: memories past which a user's keyword    |
-|                            | searches use a ranked index; ``off``: FTS5 for all)          |
+| ``REMEMBER_KEYWORD_INDEX_MIN`` | ``50000`` (either backend: memories past which a user's    |
+|                            | keyword searches use a ranked index; ``off``: the database's |
+|                            | own keyword search for all)                                  |
 
 The HTTP server's settings are ``HttpSettings``.
 """
@@ -53,7 +54,7 @@ class Settings:
     log_level: str = "WARNING"
     trust_level: float = 1.0
     vector_index_min: int | None = VECTOR_INDEX_MIN  # SQLite: users with this many memories use the approximate index
-    keyword_index_min: int | None = KEYWORD_INDEX_MIN  # SQLite: and the ranked keyword index
+    keyword_index_min: int | None = KEYWORD_INDEX_MIN  # either backend: the ranked keyword index
     http: HttpSettings = field(default_factory=lambda: HttpSettings())  # noqa: PLW0108 - defined below
 
     @classmethod
@@ -81,7 +82,9 @@ class Settings:
             log_level=_log_level(env.get("REMEMBER_LOG_LEVEL", "WARNING")),
             trust_level=_number(env, "REMEMBER_TRUST_LEVEL", 1.0, 0.0, 1.0),
             vector_index_min=_index_min(env, "REMEMBER_VECTOR_INDEX_MIN", VECTOR_INDEX_MIN, "exact search"),
-            keyword_index_min=_index_min(env, "REMEMBER_KEYWORD_INDEX_MIN", KEYWORD_INDEX_MIN, "FTS5"),
+            keyword_index_min=_index_min(
+                env, "REMEMBER_KEYWORD_INDEX_MIN", KEYWORD_INDEX_MIN, "the database's own keyword search"
+            ),
             http=HttpSettings.from_env(env),
         )
 

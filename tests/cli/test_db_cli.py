@@ -126,3 +126,29 @@ def test_an_import_past_the_index_thresholds_builds_the_search_indexes(
     small = tmp_path / "exact.db"
     assert run_json(capsys, "--db", str(small), "import", str(dump))["memories"] == 1_000
     assert not Path(str(small) + ".vectors").exists() and not Path(str(small) + ".keywords").exists()
+
+
+@pytest.mark.postgres
+def test_an_import_into_postgres_builds_the_keyword_index_under_the_home(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    postgres_url: str,
+    embedder: MiniLMEmbedder,
+) -> None:
+    home = tmp_path / "home"  # REMEMBER_HOME (conftest)
+    source = Services.over(open_store(str(tmp_path / "big.db"), vector_index_min=None), embedder=embedder)
+    source.memories.create_many(
+        "local", [{"content": f"Note {i}: parcel number {i} of the week"} for i in range(1_000)]
+    )
+    source.close()
+    dump = tmp_path / "big.jsonl"
+    run(capsys, "--db", str(tmp_path / "big.db"), "export", "-o", str(dump))
+    monkeypatch.setenv("REMEMBER_KEYWORD_INDEX_MIN", "1000")
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    code, _, err = run(capsys, "--db", postgres_url, "import", str(dump))
+    assert code == 0 and "indexing keywords of local [" + "#" * 30 + "] 1000/1000" in err
+    (folder,) = (home / "keywords").glob("*/*")
+    found = run_json(capsys, "--db", postgres_url, "search", "parcel number 517", "--alpha", "0")
+    assert any(r["memory"]["content"].startswith("Note 517:") for r in found["results"][:2])
+    assert list((home / "keywords").glob("*/*")) == [folder]  # answered from the index built

@@ -45,7 +45,11 @@ _POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
 def open_store(
-    url: str, *, vector_index_min: int | None = VECTOR_INDEX_MIN, keyword_index_min: int | None = KEYWORD_INDEX_MIN
+    url: str,
+    *,
+    vector_index_min: int | None = VECTOR_INDEX_MIN,
+    keyword_index_min: int | None = KEYWORD_INDEX_MIN,
+    keywords_home: Path | None = None,
 ) -> Store:
     """Open (and migrate) the database at ``url``.
 
@@ -53,13 +57,15 @@ def open_store(
     select the embedded SQLite backend; ``postgresql://...`` (or ``postgres://...``)
     selects PostgreSQL. ``vector_index_min``: on SQLite, users with at least that many
     memories are searched through the approximate vector index (default ``VECTOR_INDEX_MIN``;
-    None: exact for everyone); ``keyword_index_min``, through the ranked keyword index (None: FTS5).
+    None: exact for everyone); ``keyword_index_min``, on either backend, through the ranked keyword
+    index (None: the database's own keyword search). SQLite keeps that index beside its file;
+    PostgreSQL under ``keywords_home`` (a folder per database), and keeps none without it.
     """
     if is_postgres_url(url):
         _require_postgres_drivers()
         from remember.store.postgres import PostgresStore
 
-        return PostgresStore(url)
+        return PostgresStore(url, keyword_index_min=keyword_index_min, keywords_home=keywords_home)
     from remember.store.sqlite import SqliteStore
 
     return SqliteStore(

@@ -21,8 +21,9 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Protocol
 
+from remember.config import KEYWORD_INDEX_MIN
 from remember.errors import StoreError
-from remember.models import Progress
+from remember.models import Progress, Words
 from remember.store.index_files.files import cores, ranked
 from remember.store.index_files.keywords import (
     IndexBusy,
@@ -299,3 +300,59 @@ def _counted(rows: Generator[list[KeywordRow]], progress: Progress | None, total
             done += len(chunk)
             if progress is not None:
                 progress(done, max(total, done))
+
+
+class RankedKeywordTables:
+    """The ranked keyword path of a backend's search tables: a user with at least ``keyword_index_min``
+    indexed memories has their unfiltered keyword searches answered by a ranked index, when the backend
+    gives one (``_new_ranked_index``); a write tells it (``_keywords_changed``)."""
+
+    keyword_index_min: int | None = KEYWORD_INDEX_MIN
+    _ranked_index: RankedKeywords | None = None
+
+    def _new_ranked_index(self) -> RankedKeywords | None:
+        """The backend's ranked path (None: it keeps none, e.g. an in-memory database)."""
+        raise NotImplementedError
+
+    def _indexed_total(self, user_id: str) -> int:
+        """How many of the user's memories are indexed (a recent count)."""
+        raise NotImplementedError
+
+    def _count_indexed(self, user_id: str) -> int:
+        """How many of the user's memories are indexed, counted now."""
+        raise NotImplementedError
+
+    def ranked_keyword_candidates(self, user_id: str, terms: Words, *, limit: int) -> list[tuple[str, float]] | None:
+        """The ``limit`` best of the user's live memories holding any of ``terms``, from the ranked index
+        (BM25 over every term, no postings budget); None when the user has none (too few memories, or
+        it is being built): ``keyword_candidates`` answers."""
+        ranked = self._ranked_for(user_id)
+        if ranked is None or not terms:
+            return None
+        return ranked.best(user_id, terms, limit, self._indexed_total(user_id))
+
+    def build_keyword_index(self, user_id: str, progress: Progress | None = None) -> bool:
+        """Build the user's ranked keyword index now, in bulk, if their searches will use one; False if not."""
+        total = self._count_indexed(user_id)
+        ranked = self._ranked_for(user_id, total)
+        if ranked is None:
+            return False
+        return ranked.build(user_id, progress, total)
+
+    def _ranked_for(self, user_id: str, total: int | None = None) -> RankedKeywords | None:
+        """The ranked keyword path, when the user has enough memories and the backend keeps one."""
+        minimum = self.keyword_index_min
+        if minimum is None or (self._indexed_total(user_id) if total is None else total) < minimum:
+            return None
+        if self._ranked_index is None:
+            self._ranked_index = self._new_ranked_index()
+        return self._ranked_index
+
+    def _keywords_changed(self, user_id: str) -> None:
+        """A write of the user's: their ranked keyword index, if open, catches up once it is committed."""
+        if self._ranked_index is not None:
+            self._ranked_index.changed(user_id)
+
+    def _close_ranked(self) -> None:
+        if self._ranked_index is not None:
+            self._ranked_index.close()

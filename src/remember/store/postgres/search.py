@@ -24,13 +24,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from remember.filters import Filter
 from remember.models import DeletedMode, IndexEntry, Memory, Words, conversation_of
+from remember.store.index_files.keyword_search import RankedKeywords, RankedKeywordTables
 from remember.store.postgres import filtersql, keywords
 from remember.store.postgres.common_terms import CommonTerms
 from remember.store.postgres.connection import Connection, Database
+from remember.store.postgres.keyword_source import SEQ_HIGH, PostgresKeywords, keyword_directory
 from remember.store.postgres.vectors import VectorParam, vector_from_binary
 from remember.store.sql.index import IndexTables, previous_in_conversation, previous_of_new
 from remember.store.sql.session import Session
@@ -57,7 +60,9 @@ EXACT_SEARCH_BELOW = 5_000  # a filter passing at most this many memories: exact
 
 # writing the index (inside the memory's transaction)
 
-_NEXT_SEQ = "(SELECT coalesce(max(seq), 0) + 1 FROM memory_index WHERE user_id = %(u)s)"
+# past every seq the user ever had, so a purge never lets one be given again (the ranked keyword
+# index, beside the database, knows what changed by seq)
+_NEXT_SEQ = f"({SEQ_HIGH} + 1)"
 NEWEST_SEQ = "SELECT coalesce(max(seq), 0) FROM memory_index WHERE user_id = %s"
 
 
@@ -160,9 +165,12 @@ def approximate_sql(dimension: int, where: str) -> str:
 # reading the index
 
 
-class SearchTables(IndexTables):
+class SearchTables(RankedKeywordTables, IndexTables):
     db: Database
+    location: str
     pgvector: tuple[int, ...] = ITERATIVE_SCAN_SINCE  # the server's version, read on open
+    # Where the users' ranked keyword indexes are kept (a folder per database under it); None: none kept
+    keywords_home: Path | None = None
     # Most rows one keyword search ranks (None: all of them; keywords.py)
     keyword_rank_budget: int | None = keywords.RANK_BUDGET
     common_terms: CommonTerms
@@ -192,6 +200,7 @@ class SearchTables(IndexTables):
                 {**key, "v": VectorParam(entry.vector)},
             )
         _refresh_successors(s.raw, memory.user_id, memory.id, memory.content)
+        self._keywords_changed(memory.user_id)
 
     def write_new_index(self, s: Session, batch: Sequence[tuple[Memory, IndexEntry]]) -> None:
         """Index memories inserted in this transaction: their predecessors and sequence numbers worked
@@ -203,7 +212,7 @@ class SearchTables(IndexTables):
         for (memory, entry), before in zip(batch, previous, strict=True):
             user = memory.user_id
             if user not in seqs:
-                seqs[user] = int(s.value("SELECT coalesce(max(seq), 0) FROM memory_index WHERE user_id = ?", (user,)))
+                seqs[user] = int(s.raw.execute(f"SELECT {SEQ_HIGH}", {"u": user}).fetchone()[0])
             seqs[user] += 1
             rows.append((user, memory.id, seqs[user], conversation_of(memory), before, memory.is_deleted,
                          entry.text, entry.date, user, before))  # fmt: skip
@@ -216,6 +225,8 @@ class SearchTables(IndexTables):
             rows,
         )
         s.many("INSERT INTO memory_vectors (user_id, memory_id, vector) VALUES (?, ?, ?::vector)", vectors)
+        for user in seqs:
+            self._keywords_changed(user)
 
     def touch_index(self, s: Session, memory: Memory) -> None:
         """Move a memory's sequence number and note whether it is deleted (after a soft delete or a restore);
@@ -226,13 +237,30 @@ class SearchTables(IndexTables):
             {"u": memory.user_id, "id": memory.id, "deleted": memory.is_deleted},
         )
         _refresh_successors(s.raw, memory.user_id, memory.id, "" if memory.is_deleted else memory.content)
+        self._keywords_changed(memory.user_id)
 
     def forget_index(self, s: Session, user_id: str, memory_id: str) -> None:
-        """Before a memory is purged: erase its text from others' context (its own rows go with the memory)."""
+        """Before a memory is purged: erase its text from others' context (its own rows go with the memory).
+        Their seq moves on (a ranked keyword index re-reads their context), and the user's highest seq
+        is kept, in case the purged row holds it, so that the next is past it."""
+        key = {"u": user_id, "id": memory_id}
+        following = s.raw.execute(
+            "SELECT memory_id FROM memory_index WHERE user_id = %(u)s AND context_of = %(id)s", key
+        ).fetchall()
         s.raw.execute(
-            "UPDATE memory_index SET context = '', context_of = NULL WHERE user_id = %s AND context_of = %s",
-            (user_id, memory_id),
+            f"INSERT INTO index_settings (key, value) VALUES ('purged_seq:' || %(u)s, {SEQ_HIGH}::text) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            key,
         )
+        s.raw.execute(
+            "UPDATE memory_index SET context = '', context_of = NULL WHERE user_id = %(u)s AND context_of = %(id)s", key
+        )
+        for (successor,) in following:
+            s.raw.execute(
+                f"UPDATE memory_index SET seq = {_NEXT_SEQ} WHERE user_id = %(u)s AND memory_id = %(id)s",
+                {"u": user_id, "id": successor},
+            )
+        self._keywords_changed(user_id)
 
     def index_settings_written(self, s: Session) -> None:
         """A new dimension gets its HNSW index (built here)."""
@@ -241,6 +269,14 @@ class SearchTables(IndexTables):
             ensure_vector_index(s.raw, dimension, self.pgvector)
 
     # keywords
+
+    def _new_ranked_index(self) -> RankedKeywords | None:
+        if self.keywords_home is None:
+            return None
+        return RankedKeywords(PostgresKeywords(self.db), keyword_directory(self.keywords_home, self.location))
+
+    def _indexed_total(self, user_id: str) -> int:
+        return self._user_total(user_id)
 
     def keyword_candidates(
         self, user_id: str, terms: Words, *, filter: Filter | None, deleted: DeletedMode, limit: int, also: Words = ()

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
+from pathlib import Path
 
-from remember.models import Progress, Words
+from remember.config import KEYWORD_INDEX_MIN
+from remember.models import Progress
 from remember.store.postgres import bulk, sizing
 from remember.store.postgres.common_terms import CommonTerms
 from remember.store.postgres.connection import Connection, Database
@@ -34,11 +36,17 @@ class PostgresStore(
     """``Store`` over a PostgreSQL database; migrates it on open.
 
     ``url`` is a libpq URL (``postgresql://user:password@host:5432/db``) and may
-    carry the pool settings of ``remember.store.postgres.url``.
+    carry the pool settings of ``remember.store.postgres.url``. Users with at least
+    ``keyword_index_min`` memories get a ranked keyword index, kept under ``keywords_home``
+    (none without it).
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(
+        self, url: str, *, keyword_index_min: int | None = KEYWORD_INDEX_MIN, keywords_home: Path | None = None
+    ) -> None:
         self.url = redact(url)
+        self.keyword_index_min = keyword_index_min
+        self.keywords_home = keywords_home
         self.dialect = DIALECT
         self.term_stats = TermStatistics()
         self.common_terms = CommonTerms()
@@ -56,19 +64,12 @@ class PostgresStore(
         self.db.open()
 
     def close(self) -> None:
+        self._close_ranked()
         self.db.close()
 
     def build_vector_index(self, user_id: str, dimension: int, progress: Progress | None = None) -> bool:  # noqa: ARG002
         """Nothing to build per user: PostgreSQL keeps its HNSW index up to date as rows are written."""
         return False
-
-    def build_keyword_index(self, user_id: str, progress: Progress | None = None) -> bool:  # noqa: ARG002
-        """Nothing to build: PostgreSQL's keyword search reads its own GIN index."""
-        return False
-
-    def ranked_keyword_candidates(self, user_id: str, terms: Words, *, limit: int) -> list[tuple[str, float]] | None:  # noqa: ARG002
-        """None: PostgreSQL's keyword search (``keyword_candidates``) answers every search."""
-        return None
 
     def bulk_vectors(self, expected: int) -> AbstractContextManager[bool]:
         """A block of bulk writes: the HNSW index is built afresh at its end when that pays (bulk.py)."""

@@ -266,4 +266,5 @@ STEPS: tuple[tuple[str, str | None], ...] = (
     ("0009_content_hash", CONTENT_HASH),
     ("0010_memory_timeline", MEMORY_TIMELINE),
     ("0011_keyword_statistics", None),
+    ("0012_keyword_documents", None),
 )

@@ -106,13 +106,18 @@ def _keyword_statistics(conn: sqlite3.Connection) -> None:
     term's memories through its full-text index, capped, and keeps no such statistics."""
 
 
+def _keyword_documents(conn: sqlite3.Connection) -> None:
+    """On PostgreSQL, 0012 numbers each memory's index row for good (``memory_index.doc``), the key of
+    its document in a ranked keyword index; here the ``memories`` rowid is that key."""
+
+
 MIGRATIONS = backend_steps(
     TYPES,
     run_script,
     DIALECT,
     {
         "0003_search": _search, "0005_fields": _fields, "0006_covering_fields": _covering_fields,
-        "0011_keyword_statistics": _keyword_statistics,
+        "0011_keyword_statistics": _keyword_statistics, "0012_keyword_documents": _keyword_documents,
     },
 )  # fmt: skip
 

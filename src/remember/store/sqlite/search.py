@@ -11,11 +11,11 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
-from remember.config import KEYWORD_INDEX_MIN, VECTOR_INDEX_MIN
+from remember.config import VECTOR_INDEX_MIN
 from remember.errors import NotFound
 from remember.filters import Filter
 from remember.models import DeletedMode, IndexEntry, Memory, Progress, VectorRow, Words, conversation_of
-from remember.store.index_files.keyword_search import RankedKeywords
+from remember.store.index_files.keyword_search import RankedKeywords, RankedKeywordTables
 from remember.store.sql.index import IndexTables, previous_in_conversation
 from remember.store.sql.session import Session
 from remember.store.sqlite import approximate, filtersql
@@ -69,7 +69,7 @@ def _refresh_successors(
         )
 
 
-class SearchTables(IndexTables):
+class SearchTables(RankedKeywordTables, IndexTables):
     db: Database
     # The vector side's connection (``Database.companion``): a search's vector side reads through it
     # while its keyword side holds ``db``, so the two run side by side.
@@ -80,10 +80,6 @@ class SearchTables(IndexTables):
     # index (store/sqlite/ann.py); None: exact search for everyone. Set by
     # REMEMBER_VECTOR_INDEX_MIN (measured: docs/search.md#vectors-at-scale).
     vector_index_min: int | None = VECTOR_INDEX_MIN
-    _ranked_index: RankedKeywords | None = None
-    # Users with at least this many indexed memories have their unfiltered keyword searches answered by
-    # a ranked index (store/index_files/keywords.py); None: FTS5 for everyone. Set by REMEMBER_KEYWORD_INDEX_MIN.
-    keyword_index_min: int | None = KEYWORD_INDEX_MIN
     _stem_cache: dict[str, str]
 
     # the hooks of shared writes (store/sql/memories.py), inside the memory's transaction
@@ -145,11 +141,6 @@ class SearchTables(IndexTables):
         )
         self._keywords_changed(user_id)
 
-    def _keywords_changed(self, user_id: str) -> None:
-        """A write of the user's: their ranked keyword index, if open, catches up once it is committed."""
-        if self._ranked_index is not None:
-            self._ranked_index.changed(user_id)
-
     # keywords
 
     def keyword_candidates(
@@ -175,33 +166,9 @@ class SearchTables(IndexTables):
         merged = dict(found) | dict(self._ranked(user_id, scored, floor, filter, deleted, limit))
         return sorted(merged.items(), key=lambda hit: (-hit[1], hit[0]))[:limit]
 
-    def ranked_keyword_candidates(self, user_id: str, terms: Words, *, limit: int) -> list[tuple[str, float]] | None:
-        """The ``limit`` best of the user's live memories holding any of ``terms``, from the ranked index
-        (BM25 over every term, no postings budget); None when the user has none (too few memories, or
-        it is being built): ``keyword_candidates`` answers."""
-        ranked = self._ranked_for(user_id)
-        if ranked is None or not terms:
-            return None
-        return ranked.best(user_id, terms, limit, self._indexed_total(user_id))
-
-    def build_keyword_index(self, user_id: str, progress: Progress | None = None) -> bool:
-        """Build the user's ranked keyword index now, in bulk, if their searches will use one; False if not."""
-        total = self._count_indexed(user_id)
-        ranked = self._ranked_for(user_id, total)
-        if ranked is None:
-            return False
-        return ranked.build(user_id, progress, total)
-
-    def _ranked_for(self, user_id: str, total: int | None = None) -> RankedKeywords | None:
-        """The ranked keyword path, when the user has enough memories and the database is a file."""
-        if not self._sized_for(self.keyword_index_min, user_id, total):
-            return None
-        if self._ranked_index is None:
-            directory = keyword_directory(self.db)
-            if directory is None:
-                return None
-            self._ranked_index = RankedKeywords(SqliteKeywords(self.db), directory)
-        return self._ranked_index
+    def _new_ranked_index(self) -> RankedKeywords | None:
+        directory = keyword_directory(self.db)
+        return None if directory is None else RankedKeywords(SqliteKeywords(self.db), directory)
 
     def _ranked(
         self, user_id: str, match: str, floor: int, filter: Filter | None, deleted: DeletedMode, limit: int
@@ -407,8 +374,7 @@ class SearchTables(IndexTables):
         """Stop what runs in the background (index builds), and close the vector side's connection."""
         if self._approximate is not None:
             self._approximate.close()
-        if self._ranked_index is not None:
-            self._ranked_index.close()
+        self._close_ranked()
         if self.vector_db is not self.db:
             self.vector_db.close()
 

@@ -1,0 +1,62 @@
+"""What the ranked keyword index (store/index_files/) reads of a PostgreSQL database.
+
+Documents are keyed by ``memory_index.doc`` (migration 0012: a number each index
+row gets once, never given again); their text is the row's ``body``, ``date`` and
+``context``. Every user's index is kept in a directory of its own under the one
+given for the database (``keyword_directory``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+from collections.abc import Generator, Iterator
+from pathlib import Path
+from typing import Any
+
+from remember.store.postgres.connection import Database
+from remember.store.postgres.dialect import DIALECT
+from remember.store.sql.keyword_source import ROW_CHUNK, SqlKeywords
+
+# the user's highest seq ever: their rows', or the one a purge took away (recorded in index_settings)
+SEQ_HIGH = (
+    "greatest((SELECT coalesce(max(seq), 0) FROM memory_index WHERE user_id = %(u)s), "
+    "(SELECT coalesce(max(value::bigint), 0) FROM index_settings WHERE key = 'purged_seq:' || %(u)s))"
+)
+
+
+def keyword_directory(parent: Path, location: str) -> Path:
+    """The directory of one database's keyword indexes under ``parent`` (named from its location)."""
+    return parent / hashlib.sha256(location.encode()).hexdigest()[:16]
+
+
+class PostgresKeywords(SqlKeywords):
+    """The ``KeywordSource`` of a PostgreSQL database."""
+
+    db: Database
+    key = "mi.doc"
+    texts = "mi.body, mi.date, mi.context"
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.dialect = DIALECT
+
+    def _changed(self, user_id: str, after_seq: int) -> Generator[list[Any]]:
+        """Through a server-side cursor, in one transaction (one snapshot)."""
+        with self.db.read() as conn, conn.transaction(), conn.cursor(name="keyword_rows") as cursor:
+            cursor.execute(
+                f"{self.selected()}WHERE mi.user_id = %s AND mi.seq > %s ORDER BY mi.seq",
+                (user_id, after_seq),
+            )
+            while rows := cursor.fetchmany(ROW_CHUNK):
+                yield rows
+
+    def max_seq(self, user_id: str) -> int:
+        with self.db.read() as conn:
+            row = conn.execute(f"SELECT {SEQ_HIGH}", {"u": user_id}).fetchone()
+        return int(row[0]) if row else 0
+
+    @contextlib.contextmanager
+    def apart(self) -> Iterator[PostgresKeywords]:
+        """This source: each reading takes a connection of the pool of its own."""
+        yield self
