@@ -36,6 +36,7 @@ class PostgresKeywords(SqlKeywords):
     db: Database
     key = "mi.doc"
     texts = "mi.body, mi.date, mi.context"
+    owners = "SELECT mi.doc, mi.memory_id, mi.deleted FROM memory_index mi WHERE mi.user_id = ?"  # kept with the memory
 
     def __init__(self, db: Database) -> None:
         self.db = db

@@ -25,6 +25,7 @@ class SqlKeywords(SqlBase):
     key = ""  # the column (of ``mi``, memory_index, or ``m``, memories) that keys a memory's document
     texts = ""  # the columns of its keyword row's content, date and context
     joins = ""  # what ``texts`` needs joined
+    owners = ""  # SELECT key, memory id, in the trash FROM … WHERE the user is ?
 
     def rows(
         self, user_id: str, after_seq: int, until: Callable[[], bool] | None = None
@@ -80,11 +81,7 @@ class SqlKeywords(SqlBase):
         with self.reading() as s:
             params: list[Any] = [user_id]
             where = s.any_of(self.key, list(keys), params)
-            rows = s.all(
-                f"SELECT {self.key}, mi.memory_id, m.deleted_at IS NOT NULL FROM memory_index mi "
-                f"JOIN memories m ON m.user_id = mi.user_id AND m.id = mi.memory_id WHERE mi.user_id = ? AND {where}",
-                params,
-            )
+            rows = s.all(f"{self.owners} AND {where}", params)
         return {int(key): (str(memory_id), bool(gone)) for key, memory_id, gone in rows}
 
     def _changed(self, user_id: str, after_seq: int) -> Generator[list[Any]]:

@@ -29,6 +29,7 @@ class SqliteKeywords(SqlKeywords):
     key = "m.rowid"
     texts = "f.content, f.date, f.context"
     joins = "LEFT JOIN memory_fts f ON f.rowid = m.rowid "
+    owners = "SELECT m.rowid, m.id, m.deleted_at IS NOT NULL FROM memories m WHERE m.user_id = ?"
 
     def __init__(self, db: Database) -> None:
         self.db = db
