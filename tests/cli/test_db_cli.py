@@ -89,18 +89,24 @@ def test_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 1 and "Cannot open /nonexistent/dump.jsonl" in err
 
 
+def _dump_of_notes(capsys: pytest.CaptureFixture[str], tmp_path: Path, embedder: MiniLMEmbedder, thing: str) -> Path:
+    """An export of 1,000 notes of the local user ("Note 517: <thing> number 517 of the week")."""
+    source = Services.over(open_store(str(tmp_path / "big.db"), vector_index_min=None), embedder=embedder)
+    source.memories.create_many(
+        "local", [{"content": f"Note {i}: {thing} number {i} of the week"} for i in range(1_000)]
+    )
+    source.close()
+    dump = tmp_path / "big.jsonl"
+    run(capsys, "--db", str(tmp_path / "big.db"), "export", "-o", str(dump))
+    return dump
+
+
 def test_an_import_past_the_index_thresholds_builds_the_search_indexes(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, embedder: MiniLMEmbedder
 ) -> None:
     """A user imported past REMEMBER_VECTOR_INDEX_MIN finds their index built, not built by their first search;
     `remember reindex` builds it again from the new vectors."""
-    source = Services.over(open_store(str(tmp_path / "big.db"), vector_index_min=None), embedder=embedder)
-    source.memories.create_many(
-        "local", [{"content": f"Note {i}: errand number {i} of the week"} for i in range(1_000)]
-    )
-    source.close()
-    dump = tmp_path / "big.jsonl"
-    run(capsys, "--db", str(tmp_path / "big.db"), "export", "-o", str(dump))
+    dump = _dump_of_notes(capsys, tmp_path, embedder, "errand")
     monkeypatch.setenv("REMEMBER_VECTOR_INDEX_MIN", "1000")
     monkeypatch.setenv("REMEMBER_KEYWORD_INDEX_MIN", "1000")
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
@@ -137,13 +143,7 @@ def test_an_import_into_postgres_builds_the_keyword_index_under_the_home(
     embedder: MiniLMEmbedder,
 ) -> None:
     home = tmp_path / "home"  # REMEMBER_HOME (conftest)
-    source = Services.over(open_store(str(tmp_path / "big.db"), vector_index_min=None), embedder=embedder)
-    source.memories.create_many(
-        "local", [{"content": f"Note {i}: parcel number {i} of the week"} for i in range(1_000)]
-    )
-    source.close()
-    dump = tmp_path / "big.jsonl"
-    run(capsys, "--db", str(tmp_path / "big.db"), "export", "-o", str(dump))
+    dump = _dump_of_notes(capsys, tmp_path, embedder, "parcel")
     monkeypatch.setenv("REMEMBER_KEYWORD_INDEX_MIN", "1000")
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     code, _, err = run(capsys, "--db", postgres_url, "import", str(dump))
