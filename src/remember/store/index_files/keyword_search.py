@@ -341,12 +341,15 @@ class RankedKeywordTables:
 
     def _ranked_for(self, user_id: str, total: int | None = None) -> RankedKeywords | None:
         """The ranked keyword path, when the user has enough memories and the backend keeps one."""
-        minimum = self.keyword_index_min
-        if minimum is None or (self._indexed_total(user_id) if total is None else total) < minimum:
+        if not self._sized_for(self.keyword_index_min, user_id, total):
             return None
         if self._ranked_index is None:
             self._ranked_index = self._new_ranked_index()
         return self._ranked_index
+
+    def _sized_for(self, minimum: int | None, user_id: str, total: int | None) -> bool:
+        """Whether the user has at least ``minimum`` memories (``total``, else the recent count); never for None."""
+        return minimum is not None and (self._indexed_total(user_id) if total is None else total) >= minimum
 
     def _keywords_changed(self, user_id: str) -> None:
         """A write of the user's: their ranked keyword index, if open, catches up once it is committed."""

@@ -46,7 +46,6 @@ TOKENIZER = "remember"
 STATE = "state.json"
 CATCH_UP_HEAP = 32_000_000  # bytes the writer of a catch-up may hold
 BUILD_HEAP = 128_000_000  # and of a build (split between its threads)
-ROW_CHUNK = 4_096  # rows read from the database at a time
 LONGEST = 1_000  # bytes of the longest word indexed (a hash, a long identifier, a run of CJK text)
 
 # (the memory's key, seq, the keyword row's texts or None when the memory is in the trash, the memory's id)

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from remember.store.postgres.connection import Database
+from remember.store.postgres.connection import Connection, Database
 from remember.store.postgres.dialect import DIALECT
 from remember.store.sql.keyword_source import ROW_CHUNK, SqlKeywords
 
@@ -23,6 +23,12 @@ SEQ_HIGH = (
     "greatest((SELECT coalesce(max(seq), 0) FROM memory_index WHERE user_id = %(u)s), "
     "(SELECT coalesce(max(value::bigint), 0) FROM index_settings WHERE key = 'purged_seq:' || %(u)s))"
 )
+
+
+def seq_high(conn: Connection, user_id: str) -> int:
+    """The user's highest seq ever (``SEQ_HIGH``)."""
+    row = conn.execute(f"SELECT {SEQ_HIGH}", {"u": user_id}).fetchone()
+    return int(row[0]) if row else 0
 
 
 def keyword_directory(parent: Path, location: str) -> Path:
@@ -36,7 +42,6 @@ class PostgresKeywords(SqlKeywords):
     db: Database
     key = "mi.doc"
     texts = "mi.body, mi.date, mi.context"
-    owners = "SELECT mi.doc, mi.memory_id, mi.deleted FROM memory_index mi WHERE mi.user_id = ?"  # kept with the memory
 
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -52,10 +57,21 @@ class PostgresKeywords(SqlKeywords):
             while rows := cursor.fetchmany(ROW_CHUNK):
                 yield rows
 
+    def owned(self, user_id: str, keys: Sequence[int]) -> dict[int, tuple[str, bool]]:
+        """From ``memory_index`` alone (its ``deleted`` is written with the memory), through the covering
+        index ``(user_id, doc) INCLUDE (memory_id, deleted)``."""
+        if not keys:
+            return {}
+        with self.db.read() as conn:
+            rows = conn.execute(
+                "SELECT doc, memory_id, deleted FROM memory_index WHERE user_id = %s AND doc = ANY(%s)",
+                (user_id, list(keys)),
+            ).fetchall()
+        return {int(key): (str(memory_id), bool(gone)) for key, memory_id, gone in rows}
+
     def max_seq(self, user_id: str) -> int:
         with self.db.read() as conn:
-            row = conn.execute(f"SELECT {SEQ_HIGH}", {"u": user_id}).fetchone()
-        return int(row[0]) if row else 0
+            return seq_high(conn, user_id)
 
     @contextlib.contextmanager
     def apart(self) -> Iterator[PostgresKeywords]:

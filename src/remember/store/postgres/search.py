@@ -33,7 +33,7 @@ from remember.store.index_files.keyword_search import RankedKeywords, RankedKeyw
 from remember.store.postgres import filtersql, keywords
 from remember.store.postgres.common_terms import CommonTerms
 from remember.store.postgres.connection import Connection, Database
-from remember.store.postgres.keyword_source import SEQ_HIGH, PostgresKeywords, keyword_directory
+from remember.store.postgres.keyword_source import SEQ_HIGH, PostgresKeywords, keyword_directory, seq_high
 from remember.store.postgres.vectors import VectorParam, vector_from_binary
 from remember.store.sql.index import IndexTables, previous_in_conversation, previous_of_new
 from remember.store.sql.session import Session
@@ -212,7 +212,7 @@ class SearchTables(RankedKeywordTables, IndexTables):
         for (memory, entry), before in zip(batch, previous, strict=True):
             user = memory.user_id
             if user not in seqs:
-                seqs[user] = int(s.raw.execute(f"SELECT {SEQ_HIGH}", {"u": user}).fetchone()[0])
+                seqs[user] = seq_high(s.raw, user)
             seqs[user] += 1
             rows.append((user, memory.id, seqs[user], conversation_of(memory), before, memory.is_deleted,
                          entry.text, entry.date, user, before))  # fmt: skip

@@ -25,7 +25,6 @@ class SqlKeywords(SqlBase):
     key = ""  # the column (of ``mi``, memory_index, or ``m``, memories) that keys a memory's document
     texts = ""  # the columns of its keyword row's content, date and context
     joins = ""  # what ``texts`` needs joined
-    owners = ""  # SELECT key, memory id, in the trash FROM … WHERE the user is ?
 
     def rows(
         self, user_id: str, after_seq: int, until: Callable[[], bool] | None = None
@@ -76,13 +75,7 @@ class SqlKeywords(SqlBase):
 
     def owned(self, user_id: str, keys: Sequence[int]) -> dict[int, tuple[str, bool]]:
         """Key to (memory id, in the trash) of the user's memories among these keys."""
-        if not keys:
-            return {}
-        with self.reading() as s:
-            params: list[Any] = [user_id]
-            where = s.any_of(self.key, list(keys), params)
-            rows = s.all(f"{self.owners} AND {where}", params)
-        return {int(key): (str(memory_id), bool(gone)) for key, memory_id, gone in rows}
+        raise NotImplementedError
 
     def _changed(self, user_id: str, after_seq: int) -> Generator[list[Any]]:
         """The rows of ``selected`` changed since ``after_seq``, in seq order, in one snapshot, in chunks."""

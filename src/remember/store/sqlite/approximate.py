@@ -266,14 +266,14 @@ def owned(db: Database, user_id: str, keys: Sequence[int]) -> dict[int, tuple[st
     """Rowid to (memory id, deleted) of the user's memories among these rowids."""
     sql = "SELECT rowid, id, deleted_at IS NOT NULL FROM memories WHERE user_id = ? AND rowid IN ({marks})"
     with db.read() as conn:
-        return {key: (memory_id, bool(gone)) for key, memory_id, gone in among(conn, sql, user_id, keys)}
+        return {key: (memory_id, bool(gone)) for key, memory_id, gone in _among(conn, sql, user_id, keys)}
 
 
 def rowids(db: Database, user_id: str, memory_ids: Collection[str]) -> dict[int, str]:
     """The ``memories`` rowid (the index's key) of each of these memories of the user."""
     sql = "SELECT rowid, id FROM memories WHERE user_id = ? AND id IN ({marks})"
     with db.read() as conn:
-        return dict(among(conn, sql, user_id, list(memory_ids)))
+        return dict(_among(conn, sql, user_id, list(memory_ids)))
 
 
 def stored_cosines(db: Database, user_id: str, vector: bytes, memory_ids: Collection[str]) -> dict[str, float]:
@@ -316,10 +316,10 @@ def _scored(ids: list[str], rows: list[Any], query: Any) -> list[tuple[str, floa
 def vectors_of(db: Database, user_id: str, memory_ids: Collection[str]) -> Iterator[tuple[str, bytes | None]]:
     sql = "SELECT memory_id, vector FROM memory_index WHERE user_id = ? AND memory_id IN ({marks})"
     with db.read() as conn:
-        yield from among(conn, sql, user_id, list(memory_ids))
+        yield from _among(conn, sql, user_id, list(memory_ids))
 
 
-def among(conn: sqlite3.Connection, sql: str, user_id: str, keys: Sequence[Any]) -> Iterator[Any]:
+def _among(conn: sqlite3.Connection, sql: str, user_id: str, keys: Sequence[Any]) -> Iterator[Any]:
     """The rows of ``sql`` for these keys, ``ID_CHUNK`` at a time: its ``{marks}`` are the ``IN`` list's
     places, its first parameter the user."""
     for start in range(0, len(keys), ID_CHUNK):

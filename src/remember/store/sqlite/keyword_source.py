@@ -7,7 +7,7 @@ row (content, date, context).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,6 @@ class SqliteKeywords(SqlKeywords):
     key = "m.rowid"
     texts = "f.content, f.date, f.context"
     joins = "LEFT JOIN memory_fts f ON f.rowid = m.rowid "
-    owners = "SELECT m.rowid, m.id, m.deleted_at IS NOT NULL FROM memories m WHERE m.user_id = ?"
 
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -38,6 +37,9 @@ class SqliteKeywords(SqlKeywords):
     def _changed(self, user_id: str, after_seq: int) -> Generator[list[Any]]:
         columns = f"{self.key}, mi.seq, mi.memory_id, m.deleted_at IS NULL, {self.texts}"
         return approximate.index_changes(self.db, user_id, after_seq, columns, ROW_CHUNK, self.joins)
+
+    def owned(self, user_id: str, keys: Sequence[int]) -> dict[int, tuple[str, bool]]:
+        return approximate.owned(self.db, user_id, keys)
 
     def max_seq(self, user_id: str) -> int:
         return approximate.max_seq(self.db, user_id)

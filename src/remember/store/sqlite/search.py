@@ -361,10 +361,6 @@ class SearchTables(RankedKeywordTables, IndexTables):
             self._approximate = approximate.ApproximateSearch(self.vector_db, directory)
         return self._approximate
 
-    def _sized_for(self, minimum: int | None, user_id: str, total: int | None) -> bool:
-        """Whether the user has at least ``minimum`` memories (``total``, else the recent count); never for None."""
-        return minimum is not None and (self._indexed_total(user_id) if total is None else total) >= minimum
-
     def _drop_matrix(self, user_id: str) -> None:
         """Forget the user's in-memory matrix: their searches go through the index from now on."""
         if self._vectors is not None:
