@@ -40,12 +40,9 @@ class PostgresKeywords(SqlKeywords):
     """The ``KeywordSource`` of a PostgreSQL database."""
 
     db: Database
+    dialect = DIALECT
     key = "mi.doc"
     texts = "mi.body, mi.date, mi.context"
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
-        self.dialect = DIALECT
 
     def _changed(self, user_id: str, after_seq: int) -> Generator[list[Any]]:
         """Through a server-side cursor, in one transaction (one snapshot)."""

@@ -14,7 +14,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from remember.store.index_files.keywords import KeywordRow, Stopped, document_text
-from remember.store.sql.base import SqlBase
+from remember.store.sql.base import Database, SqlBase
 
 ROW_CHUNK = 4_096  # rows read from the database at a time
 
@@ -25,6 +25,9 @@ class SqlKeywords(SqlBase):
     key = ""  # the column (of ``mi``, memory_index, or ``m``, memories) that keys a memory's document
     texts = ""  # the columns of its keyword row's content, date and context
     joins = ""  # what ``texts`` needs joined
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     def rows(
         self, user_id: str, after_seq: int, until: Callable[[], bool] | None = None

@@ -26,13 +26,10 @@ class SqliteKeywords(SqlKeywords):
     """The ``KeywordSource`` of a SQLite database."""
 
     db: Database
+    dialect = DIALECT
     key = "m.rowid"
     texts = "f.content, f.date, f.context"
     joins = "LEFT JOIN memory_fts f ON f.rowid = m.rowid "
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
-        self.dialect = DIALECT
 
     def _changed(self, user_id: str, after_seq: int) -> Generator[list[Any]]:
         columns = f"{self.key}, mi.seq, mi.memory_id, m.deleted_at IS NULL, {self.texts}"
