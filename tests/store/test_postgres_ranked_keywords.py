@@ -216,7 +216,7 @@ def test_without_a_folder_postgres_answers(postgres_url: str, embedder: MiniLMEm
         services.close()
 
 
-def test_a_search_through_the_service_uses_the_index_only_without_a_filter(services: Services) -> None:
+def test_a_search_through_the_service_uses_the_index_with_a_filter_too(services: Services) -> None:
     services.memories.update(USER, _ranked(services, "yoga", limit=1)[0][0], {"tags": ["gym"]})
     unfiltered = services.search.search(USER, "yoga class", alpha=0.0, limit=20)
     assert {r.memory.id for r in unfiltered.hits} == _ids(_ranked(services, "yoga class", limit=20))

@@ -160,8 +160,8 @@ class SearchService:
         self, user_id: str, question: str, tree: Filter | None, mode: DeletedMode, pool: int
     ) -> dict[str, float]:
         every = text.query_terms(question)
-        if tree is None and mode == "exclude":  # a ranked index, where the store keeps one, weighs every term
-            ranked = self.store.ranked_keyword_candidates(user_id, every, limit=pool)
+        if mode == "exclude":  # a ranked index, where the store keeps one, weighs every term
+            ranked = self.store.ranked_keyword_candidates(user_id, every, limit=pool, filter=tree)
             if ranked is not None:
                 return dict(ranked)
         terms, also = self._selected_terms(user_id, every)

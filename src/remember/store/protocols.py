@@ -162,10 +162,13 @@ class SearchIndex(Protocol):
         ``terms`` (plain words, matched as the backend stems them) and pass ``filter``; ``also``:
         terms that add to the score of the memories found without finding any."""
 
-    def ranked_keyword_candidates(self, user_id: str, terms: Words, *, limit: int) -> list[tuple[str, float]] | None:
-        """The ``limit`` best of the user's live memories holding any of ``terms``, best first, from a
-        ranked keyword index that scores every term without reading every memory found; None where
-        there is none (the backend has none, the user has few memories, or it is being built)."""
+    def ranked_keyword_candidates(
+        self, user_id: str, terms: Words, *, limit: int, filter: Filter | None = None
+    ) -> list[tuple[str, float]] | None:
+        """The ``limit`` best of the user's live memories holding any of ``terms`` (and passing ``filter``),
+        best first, from a ranked keyword index that scores every term without reading every memory found;
+        None where there is none (the backend has none, the user has few memories, or it is being built)
+        or too many memories pass the filter."""
 
     def term_document_counts(self, user_id: str, terms: Sequence[str], *, cap: int) -> tuple[int, list[int]]:
         """How many of the user's memories are indexed, and how many of them contain each term,

@@ -23,6 +23,7 @@ from typing import Protocol
 
 from remember.config import KEYWORD_INDEX_MIN
 from remember.errors import StoreError
+from remember.filters import Filter
 from remember.models import Progress, Words
 from remember.store.index_files.files import cores, ranked
 from remember.store.index_files.keywords import (
@@ -41,6 +42,13 @@ CATCH_UP_INLINE = 2_000  # rows changed since the index's commit that a search a
 FIRST_REACH = 2  # hits asked of the index at first, per result asked for
 WIDEN = 4  # each further round asks this many times more
 MAX_REACH = 5_000  # past this, what passed is the answer
+# A filtered search is answered by the index among the keys of the memories that pass the filter when at
+# most FILTERED_AT_MOST pass and their count times the user's memories is at most the tables'
+# ``filtered_work`` (the index's restriction to n keys took ~0.01 ms a key among a million memories,
+# ~0.0003 among 100,000: docs/search.md); past it the database's own keyword search answers, with the
+# filter in its query.
+FILTERED_AT_MOST = 10_000
+FILTERED_WORK = 2_000_000_000
 RETRY_AFTER = 300.0  # seconds before a user's index that could not be written is tried again
 # Seconds a write is given to commit (and the writes after it to join it) before the index catches up
 # with it in the background, so that the next search does not wait for a commit (~15 ms).
@@ -78,6 +86,10 @@ class KeywordSource(Protocol):
         """Key to (memory id, in the trash) of the user's memories among these keys."""
         ...
 
+    def passing(self, user_id: str, filter: Filter, cap: int) -> list[int] | None:
+        """The keys of the user's memories out of the trash that pass ``filter``; None when more than ``cap`` do."""
+        ...
+
     def apart(self) -> AbstractContextManager[KeywordSource]:
         """The same database for a background build or catch-up (a connection of its own where the
         store's would otherwise be held for its length). Raises ``StoreError`` when it cannot be had."""
@@ -100,9 +112,12 @@ class RankedKeywords:
         self._wake = threading.Condition()
         self._worker: threading.Thread | None = None
 
-    def best(self, user_id: str, terms: Sequence[str], limit: int, total: int) -> list[tuple[str, float]] | None:
-        """The ``limit`` best of the user's live memories holding any of ``terms``, best first; None
-        when the index cannot answer now (being built or caught up, or unusable): the database searches."""
+    def best(
+        self, user_id: str, terms: Sequence[str], limit: int, total: int, among: Sequence[int] | None = None
+    ) -> list[tuple[str, float]] | None:
+        """The ``limit`` best of the user's live memories holding any of ``terms`` (only those keyed ``among``
+        these, when given), best first; None when the index cannot answer now (being built or caught up, or
+        unusable): the database searches."""
         with self._lock:
             if self._resting(user_id):
                 return None
@@ -110,7 +125,7 @@ class RankedKeywords:
             try:
                 if not self._caught_up(index, user_id, total):
                     return None
-                return self._passing(index, user_id, terms, limit)
+                return self._passing(index, user_id, terms, limit, among)
             except BaseException as exc:
                 self._failing(user_id, exc)
                 return None
@@ -220,12 +235,14 @@ class RankedKeywords:
         (one restored since, or reused by a new memory, is indexed again by the rows that follow)."""
         return _stale(keys, self.source.owned(user_id, sorted(keys)))
 
-    def _passing(self, index: UserKeywords, user_id: str, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:
+    def _passing(
+        self, index: UserKeywords, user_id: str, terms: Sequence[str], limit: int, among: Sequence[int] | None
+    ) -> list[tuple[str, float]]:
         """The index's best that are the user's live memories; the others are dropped from it at the next catch-up."""
         reach = max(FIRST_REACH * limit, limit + 10)
         while True:
             try:
-                hits = dict(index.best(terms, reach))
+                hits = dict(index.best(terms, reach, among))
             except IndexUnusable:
                 index.discard()
                 raise
@@ -308,6 +325,7 @@ class RankedKeywordTables:
     gives one (``_new_ranked_index``); a write tells it (``_keywords_changed``)."""
 
     keyword_index_min: int | None = KEYWORD_INDEX_MIN
+    filtered_work = FILTERED_WORK  # see FILTERED_AT_MOST
     _ranked_index: RankedKeywords | None = None
 
     def _new_ranked_index(self) -> RankedKeywords | None:
@@ -322,14 +340,23 @@ class RankedKeywordTables:
         """How many of the user's memories are indexed, counted now."""
         raise NotImplementedError
 
-    def ranked_keyword_candidates(self, user_id: str, terms: Words, *, limit: int) -> list[tuple[str, float]] | None:
-        """The ``limit`` best of the user's live memories holding any of ``terms``, from the ranked index
-        (BM25 over every term, no postings budget); None when the user has none (too few memories, or
-        it is being built): ``keyword_candidates`` answers."""
+    def ranked_keyword_candidates(
+        self, user_id: str, terms: Words, *, limit: int, filter: Filter | None = None
+    ) -> list[tuple[str, float]] | None:
+        """The ``limit`` best of the user's live memories holding any of ``terms`` (and passing ``filter``),
+        from the ranked index (BM25 over every term, no postings budget); None when the user has none (too
+        few memories, or it is being built) or too many memories pass the filter (``FILTERED_AT_MOST``):
+        ``keyword_candidates`` answers."""
         ranked = self._ranked_for(user_id)
         if ranked is None or not terms:
             return None
-        return ranked.best(user_id, terms, limit, self._indexed_total(user_id))
+        total = self._indexed_total(user_id)
+        among = None
+        if filter is not None:
+            among = ranked.source.passing(user_id, filter, min(FILTERED_AT_MOST, self.filtered_work // max(1, total)))
+            if among is None:
+                return None
+        return ranked.best(user_id, terms, limit, total, among)
 
     def build_keyword_index(self, user_id: str, progress: Progress | None = None) -> bool:
         """Build the user's ranked keyword index now, in bulk, if their searches will use one; False if not."""

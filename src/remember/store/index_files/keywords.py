@@ -255,8 +255,9 @@ class UserKeywords:
 
     # searching
 
-    def best(self, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
-        """Up to ``limit`` keys holding any of ``terms`` (stemmed here), best BM25 first."""
+    def best(self, terms: Sequence[str], limit: int, among: Sequence[int] | None = None) -> list[tuple[int, float]]:
+        """Up to ``limit`` keys holding any of ``terms`` (stemmed here), best BM25 first; only keys ``among``
+        these when given (the statistics stay the whole index's, so a score is the same either way)."""
         if self._searcher is None:
             raise IndexUnusable("no index is open")
         if self._analyzer is None:
@@ -270,6 +271,11 @@ class UserKeywords:
         query = tantivy.Query.boolean_query(
             [(should, tantivy.Query.term_query(schema, "text", stem, index_option="freq")) for stem in stems]
         )
+        if among is not None:
+            if not among:
+                return []
+            keys = tantivy.Query.const_score_query(tantivy.Query.term_set_query(schema, "rid", list(among)), 0.0)
+            query = tantivy.Query.boolean_query([(tantivy.Occur.Must, query), (tantivy.Occur.Must, keys)])
         try:
             hits = self._searcher.search(query, limit, count=False).hits
             keys = self._searcher.fast_field_values("rid", [address for _, address in hits])

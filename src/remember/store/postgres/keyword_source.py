@@ -14,6 +14,8 @@ from collections.abc import Generator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from remember.filters import Filter
+from remember.store.postgres import filtersql
 from remember.store.postgres.connection import Connection, Database
 from remember.store.postgres.dialect import DIALECT
 from remember.store.sql.keyword_source import ROW_CHUNK, SqlKeywords
@@ -43,6 +45,7 @@ class PostgresKeywords(SqlKeywords):
     dialect = DIALECT
     key = "mi.doc"
     texts = "mi.body, mi.date, mi.context"
+    keyed = "memories m JOIN memory_index mi ON mi.user_id = m.user_id AND mi.memory_id = m.id"
 
     def _changed(self, user_id: str, after_seq: int) -> Generator[list[Any]]:
         """Through a server-side cursor, in one transaction (one snapshot)."""
@@ -65,6 +68,9 @@ class PostgresKeywords(SqlKeywords):
                 (user_id, list(keys)),
             ).fetchall()
         return {int(key): (str(memory_id), bool(gone)) for key, memory_id, gone in rows}
+
+    def _condition(self, filter: Filter, user_id: str, params: list[Any]) -> str:  # noqa: ARG002
+        return filtersql.render(filter, params)
 
     def max_seq(self, user_id: str) -> int:
         with self.db.read() as conn:

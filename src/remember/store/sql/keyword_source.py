@@ -13,6 +13,7 @@ from collections.abc import Callable, Generator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
+from remember.filters import Filter
 from remember.store.index_files.keywords import KeywordRow, Stopped, document_text
 from remember.store.sql.base import Database, SqlBase
 
@@ -25,6 +26,7 @@ class SqlKeywords(SqlBase):
     key = ""  # the column (of ``mi``, memory_index, or ``m``, memories) that keys a memory's document
     texts = ""  # the columns of its keyword row's content, date and context
     joins = ""  # what ``texts`` needs joined
+    keyed = "memories m"  # the memories ``m`` with what ``key`` needs joined
 
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -78,6 +80,21 @@ class SqlKeywords(SqlBase):
 
     def owned(self, user_id: str, keys: Sequence[int]) -> dict[int, tuple[str, bool]]:
         """Key to (memory id, in the trash) of the user's memories among these keys."""
+        raise NotImplementedError
+
+    def passing(self, user_id: str, filter: Filter, cap: int) -> list[int] | None:
+        """The keys of the user's memories out of the trash that pass ``filter``; None when more than ``cap`` do."""
+        params: list[Any] = [user_id]
+        head = self.dialect.statement(
+            f"SELECT {self.key} FROM {self.keyed} WHERE m.user_id = ? AND m.deleted_at IS NULL AND "
+        )
+        condition = self._condition(filter, user_id, params)  # in the backend's own parameter style
+        with self.reading() as s:
+            rows = s.raw.execute(f"{head}{condition} LIMIT {int(cap) + 1}", params).fetchall()
+        return None if len(rows) > cap else [int(r[0]) for r in rows]
+
+    def _condition(self, filter: Filter, user_id: str, params: list[Any]) -> str:
+        """``filter`` as SQL over the memory ``m`` (the backend's renderer); appends its parameters."""
         raise NotImplementedError
 
     def _changed(self, user_id: str, after_seq: int) -> Generator[list[Any]]:

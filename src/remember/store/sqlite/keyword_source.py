@@ -11,8 +11,9 @@ from collections.abc import Generator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from remember.filters import Filter
 from remember.store.sql.keyword_source import ROW_CHUNK, SqlKeywords
-from remember.store.sqlite import approximate
+from remember.store.sqlite import approximate, filtersql
 from remember.store.sqlite.connection import Database
 from remember.store.sqlite.dialect import DIALECT
 
@@ -37,6 +38,9 @@ class SqliteKeywords(SqlKeywords):
 
     def owned(self, user_id: str, keys: Sequence[int]) -> dict[int, tuple[str, bool]]:
         return approximate.owned(self.db, user_id, keys)
+
+    def _condition(self, filter: Filter, user_id: str, params: list[Any]) -> str:
+        return filtersql.render(filter, params, user_id)
 
     def max_seq(self, user_id: str) -> int:
         return approximate.max_seq(self.db, user_id)
