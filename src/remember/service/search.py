@@ -7,7 +7,7 @@ the same filter selects in SQL. docs/search.md describes ranking and its figures
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +36,11 @@ POSTINGS_BUDGET = 10_000
 # among a million other memories, recall@5 0.282 -> 0.587 (docs/search.md#a-crowded-memory).
 ALSO_TERMS = 4
 ALSO_REACH = 10_000
+# A filtered keyword search first takes this many times its pool unfiltered and keeps what passes the
+# filter: a filter most memories pass is answered so, without the database listing every memory that
+# passes it; with too few passing, the filter goes into the search itself (the vector side does the
+# same with the index's proposals: store/sqlite/approximate.py).
+POST_FILTER = 4
 MAX_LIMIT = 100
 MAX_OFFSET = 1_000
 QUERY_THREADS = 4  # queries embedded at once (searches of several clients over HTTP)
@@ -159,6 +164,12 @@ class SearchService:
     def _keyword(
         self, user_id: str, question: str, tree: Filter | None, mode: DeletedMode, pool: int
     ) -> dict[str, float]:
+        if tree is not None:
+            unfiltered = self._passing(
+                user_id, tree, mode, pool, lambda n: self._keyword(user_id, question, None, mode, n)
+            )
+            if unfiltered is not None:
+                return unfiltered
         every = text.query_terms(question)
         if mode == "exclude":  # a ranked index, where the store keeps one, weighs every term
             ranked = self.store.ranked_keyword_candidates(user_id, every, limit=pool, filter=tree)
@@ -228,6 +239,19 @@ class SearchService:
                 )
             )
         return vector, chosen
+
+    def _passing(
+        self, user_id: str, tree: Filter, mode: DeletedMode, pool: int, unfiltered: Callable[[int], dict[str, float]]
+    ) -> dict[str, float] | None:
+        """The best ``pool`` candidates that pass ``tree`` among the ``POST_FILTER`` times as many best
+        ``unfiltered`` ones (best first), when that holds them all; None: search with the filter."""
+        reach = POST_FILTER * pool
+        found = unfiltered(reach)
+        kept = self.store.passing_ids(user_id, list(found), tree, mode)
+        passing = [(memory_id, score) for memory_id, score in found.items() if memory_id in kept]
+        if len(passing) >= pool or len(found) < reach:
+            return dict(passing[:pool])
+        return None
 
     def _anchor(self, user_id: str, memory_id: str | None, text_query: str | None) -> tuple[bytes, str | None]:
         """The vector to compare with, and the memory it belongs to (left out of the results)."""

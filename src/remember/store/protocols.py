@@ -183,6 +183,9 @@ class SearchIndex(Protocol):
     def cosines(self, user_id: str, vector: bytes, memory_ids: Sequence[str]) -> dict[str, float]:
         """The cosine between ``vector`` and each of these memories that has a vector."""
 
+    def passing_ids(self, user_id: str, memory_ids: Sequence[str], filter: Filter, deleted: DeletedMode) -> set[str]:
+        """Which of these of the user's memories pass ``filter`` in the ``deleted`` mode."""
+
     def get_vector(self, user_id: str, memory_id: str) -> bytes | None: ...
 
     def adjacent(self, user_id: str, memory_ids: Sequence[str]) -> dict[str, list[str]]:

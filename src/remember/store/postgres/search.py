@@ -450,6 +450,9 @@ class SearchTables(RankedKeywordTables, IndexTables):
             rows = conn.execute(sql, [*params, limit]).fetchall()
         return [(memory_id, float(score)) for memory_id, score in rows]
 
+    def _row_filter(self, filter: Filter, user_id: str, params: list[Any]) -> str:  # noqa: ARG002
+        return filtersql.render(filter, params)
+
     def cosines(self, user_id: str, vector: bytes, memory_ids: Sequence[str]) -> dict[str, float]:
         """The exact cosine between ``vector`` and each of these memories that is indexed."""
         if not memory_ids:

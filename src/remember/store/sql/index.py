@@ -6,14 +6,18 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from remember.models import IMPLICIT_GAP, IndexEntry, Memory, conversation_of
-from remember.store.sql.base import SqlBase
+from remember.filters import Filter
+from remember.models import IMPLICIT_GAP, DeletedMode, IndexEntry, Memory, conversation_of
+from remember.store.sql.base import Database, SqlBase
 from remember.store.sql.session import Session
 from remember.store.sql.terms import TermStatistics
 
 SETTING_UPSERT = (
     "INSERT INTO index_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
 )
+
+
+IN_TRASH = {"exclude": "m.deleted_at IS NULL", "include": "1 = 1", "only": "m.deleted_at IS NOT NULL"}
 
 
 class IndexTables(SqlBase):
@@ -52,6 +56,30 @@ class IndexTables(SqlBase):
             (memory.user_id, memory.id),
         )
         return None if found is None else int(found)
+
+    def passing_ids(self, user_id: str, memory_ids: Sequence[str], filter: Filter, deleted: DeletedMode) -> set[str]:
+        """Which of these of the user's memories pass ``filter`` in the ``deleted`` mode (each memory's own
+        rows looked up: a check of a search's candidates, however many memories pass overall)."""
+        return self._passing_through(self.db, user_id, memory_ids, filter, deleted)
+
+    def _passing_through(
+        self, db: Database, user_id: str, memory_ids: Sequence[str], filter: Filter, deleted: DeletedMode
+    ) -> set[str]:
+        """``passing_ids``, read through ``db`` (a connection of the search's other side)."""
+        if not memory_ids:
+            return set()
+        params: list[Any] = [user_id]
+        among = self.dialect.any_of("m.id", memory_ids, params)
+        head = self.dialect.statement(
+            f"SELECT m.id FROM memories m WHERE m.user_id = ? AND {among} AND {IN_TRASH[deleted]} AND "
+        )
+        condition = self._row_filter(filter, user_id, params)  # in the backend's own parameter style
+        with db.read() as raw:
+            return {str(row[0]) for row in raw.execute(head + condition, params).fetchall()}
+
+    def _row_filter(self, filter: Filter, user_id: str, params: list[Any]) -> str:
+        """``filter`` as SQL over the memory ``m``, checked memory by memory; appends its parameters."""
+        raise NotImplementedError
 
     def adjacent(self, user_id: str, memory_ids: Sequence[str]) -> dict[str, list[str]]:
         """Per memory: the memories just before and just after it in its conversation (implicit or not)."""

@@ -93,6 +93,33 @@ class ApproximateSearch:
             if reach > MAX_REACH:
                 return self.exact(user_id, vector, allowed or selected(self.db, user_id, deleted), limit)
 
+    def nearest_passing(
+        self,
+        user_id: str,
+        vector: bytes,
+        passes: Callable[[list[str]], set[str]],
+        deleted: DeletedMode,
+        limit: int,
+    ) -> list[tuple[str, float]] | None:
+        """The ``limit`` closest of the index's first proposals that ``passes`` keeps (of the memories
+        given, those that pass a filter), when they hold that many: a filter most memories pass, answered
+        without listing them all; None otherwise, or when the user's index is not written yet (this
+        check never builds it: a filter few memories pass is answered exactly without it)."""
+        reach = max(FIRST_REACH, SHORTLIST * limit)
+        with self._lock:
+            index = self._index(user_id, len(vector) // 4)
+            proposed = _nearest(index, vector, reach) if _refreshed(index, self.db, user_id) else None
+        if proposed is None:
+            return None
+        live = [
+            (memory_id, score)
+            for memory_id, score, gone in rescored(self.db, user_id, proposed)
+            if _keeps(deleted, gone)
+        ]
+        kept = passes([memory_id for memory_id, _ in live])
+        passing = [(memory_id, score) for memory_id, score in live if memory_id in kept]
+        return ranked(passing, limit) if len(passing) >= limit or len(proposed) < reach else None
+
     def exact(self, user_id: str, vector: bytes, allowed: Mapping[str, int], limit: int) -> list[tuple[str, float]]:
         """Exact search over the ``allowed`` memories only (memory id to rowid): every one scored with
         the vector the index keeps, those it has none of (its file is being built) with the database's."""

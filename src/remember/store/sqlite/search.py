@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -23,6 +23,7 @@ from remember.store.sqlite.connection import Database
 from remember.store.sqlite.keyword_source import SqliteKeywords, keyword_directory
 from remember.store.sqlite.vectors import Snapshot, VectorCache
 
+POST_FILTER = 4  # a filtered search checks this many times its limit of the unfiltered nearest first
 DELETED = {"exclude": "m.deleted_at IS NULL", "include": "1", "only": "m.deleted_at IS NOT NULL"}
 # bm25 column weights: content, date, context (measured on LoCoMo: docs/search.md).
 BM25_WEIGHTS = "1.0, 1.0, 0.5"
@@ -314,15 +315,32 @@ class SearchTables(RankedKeywordTables, IndexTables):
         """
         search = self._approximate_for(user_id)
         if search is not None:
-            allowed = None if filter is None and deleted != "only" else self._matching_ids(user_id, filter, deleted)
-            found = search.nearest(user_id, vector, allowed, deleted, limit, self._indexed_total(user_id))
+            total = self._indexed_total(user_id)
+            found = None
+            if filter is not None and POST_FILTER:  # a filter most memories pass: checked on the proposals
+                passes = self._passing_of(user_id, filter, deleted)
+                found = search.nearest_passing(user_id, vector, passes, deleted, limit)
+            if found is None:
+                allowed = None if filter is None and deleted != "only" else self._matching_ids(user_id, filter, deleted)
+                found = search.nearest(user_id, vector, allowed, deleted, limit, total)
             if found is not None:
                 self._drop_matrix(user_id)
                 return found
         snap = self._snapshot(user_id, len(vector) // 4)  # exact: the index is being built, or not wanted
         scores = snap.scores(vector)
-        allowed = snap.live(deleted) if filter is None else snap.rows_of(self._matching_ids(user_id, filter, deleted))
-        return snap.top(scores, allowed, limit)
+        if filter is None:
+            return snap.top(scores, snap.live(deleted), limit)
+        reach = POST_FILTER * limit  # a filter most memories pass: checked on the nearest few alone
+        nearest = snap.top(scores, snap.live(deleted), reach)
+        kept = self._passing_of(user_id, filter, deleted)([memory_id for memory_id, _ in nearest])
+        passing = [(memory_id, score) for memory_id, score in nearest if memory_id in kept]
+        if len(passing) >= limit or len(nearest) < reach:
+            return passing[:limit]
+        return snap.top(scores, snap.rows_of(self._matching_ids(user_id, filter, deleted)), limit)
+
+    def _passing_of(self, user_id: str, filter: Filter, deleted: DeletedMode) -> Callable[[list[str]], set[str]]:
+        """Which of the memories given pass, read through the vector side's own connection."""
+        return lambda memory_ids: self._passing_through(self.vector_db, user_id, memory_ids, filter, deleted)
 
     def cosines(self, user_id: str, vector: bytes, memory_ids: Sequence[str]) -> dict[str, float]:
         """The cosine between ``vector`` and each of these memories that has a vector."""
@@ -391,6 +409,9 @@ class SearchTables(RankedKeywordTables, IndexTables):
         with self.vector_db.read() as conn:
             row = conn.execute("SELECT value FROM index_settings WHERE key = 'purges'").fetchone()
         return int(row[0]) if row else 0
+
+    def _row_filter(self, filter: Filter, user_id: str, params: list[Any]) -> str:
+        return filtersql.render(filter, params, user_id, indexed=False)
 
     def _matching_ids(self, user_id: str, filter: Filter | None, deleted: DeletedMode) -> dict[str, int]:
         """The user's memories that pass ``filter`` in the ``deleted`` mode: id to rowid (the index's key)."""
