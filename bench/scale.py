@@ -43,8 +43,8 @@ MAX_TURN = 400  # characters: longer LongMemEval turns (mostly assistant essays)
 NOISE = 0.01  # per-dimension noise added to a memory's summed vector
 BATCH = 1_000
 ROUNDS = 300
-LABELS = ("hybrid", "keyword", "semantic", "hybrid_rare_tag", "list_rare_tag", "hybrid_after_a_pause",
-          "hybrid_after_a_pause_known_words")  # fmt: skip
+LABELS = ("hybrid", "keyword", "semantic", "hybrid_rare_tag", "hybrid_common_tag", "list_rare_tag",
+          "hybrid_after_a_pause", "hybrid_after_a_pause_known_words")  # fmt: skip
 PAUSED = 50  # searches with nothing cached from the one before, as after a pause of a few seconds
 RECALL_QUERIES = 200  # of each kind: questions, and queries near stored memories
 RARE_EVERY = 200  # one memory in this many carries the tag "rare" (a selective filter)
@@ -143,11 +143,14 @@ def searches(services: Any, questions: list[str]) -> dict[str, Any]:
     rng = random.Random(5)
     chosen = [rng.choice(questions) for _ in range(ROUNDS)]
     services.search.search(USER, chosen[0], record_access=False)  # warm
-    timings: dict[str, list[float]] = {"hybrid": [], "keyword": [], "semantic": [], "hybrid_rare_tag": []}
+    timings: dict[str, list[float]] = {
+        "hybrid": [], "keyword": [], "semantic": [], "hybrid_rare_tag": [], "hybrid_common_tag": []
+    }  # fmt: skip
     # One kind of search after the other: the same question asked again at once would find its term
     # counts cached (for 5 s) by the kind of search before it, which a user's next question does not.
     for label, alpha, filters in (("hybrid", None, None), ("keyword", 0.0, None), ("semantic", 1.0, None),
-                                  ("hybrid_rare_tag", None, {"tags": "rare"})):  # fmt: skip
+                                  ("hybrid_rare_tag", None, {"tags": "rare"}),
+                                  ("hybrid_common_tag", None, {"tags": "common"})):  # fmt: skip
         for q in chosen:
             t = time.perf_counter()
             services.search.search(USER, q, alpha=alpha, filters=filters, record_access=False)
