@@ -16,7 +16,7 @@ from typing import Any
 
 from remember.filters import Filter
 from remember.store.postgres import filtersql
-from remember.store.postgres.connection import Connection, Database
+from remember.store.postgres.connection import Connection
 from remember.store.postgres.dialect import DIALECT
 from remember.store.sql.keyword_source import ROW_CHUNK, SqlKeywords
 
@@ -41,7 +41,6 @@ def keyword_directory(parent: Path, location: str) -> Path:
 class PostgresKeywords(SqlKeywords):
     """The ``KeywordSource`` of a PostgreSQL database."""
 
-    db: Database
     dialect = DIALECT
     key = "mi.doc"
     texts = "mi.body, mi.date, mi.context"
