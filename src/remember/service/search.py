@@ -165,11 +165,9 @@ class SearchService:
         self, user_id: str, question: str, tree: Filter | None, mode: DeletedMode, pool: int
     ) -> dict[str, float]:
         if tree is not None:
-            unfiltered = self._passing(
-                user_id, tree, mode, pool, lambda n: self._keyword(user_id, question, None, mode, n)
-            )
-            if unfiltered is not None:
-                return unfiltered
+            best = self._passing(user_id, tree, mode, pool, lambda n: self._keyword(user_id, question, None, mode, n))
+            if best is not None:
+                return best
         every = text.query_terms(question)
         if mode == "exclude":  # a ranked index, where the store keeps one, weighs every term
             ranked = self.store.ranked_keyword_candidates(user_id, every, limit=pool, filter=tree)
