@@ -6,17 +6,15 @@ from typing import Any
 
 from remember.models import Memory, MemoryQuery, Page
 from remember.store.postgres import filtersql
-from remember.store.sql.base import SqlBase
+from remember.store.sql.base import IN_TRASH, SqlBase
 from remember.store.sql.memories import after_condition, order_by
 from remember.store.sql.rows import MEMORY_COLUMNS_OF_M, memory_from_row
-
-DELETED = {"exclude": "m.deleted_at IS NULL", "include": "TRUE", "only": "m.deleted_at IS NOT NULL"}
 
 
 class ListingTables(SqlBase):
     def list_memories(self, user_id: str, query: MemoryQuery) -> Page:
         params: list[Any] = [user_id]
-        where = f"m.user_id = %s AND {DELETED[query.deleted]}"
+        where = f"m.user_id = %s AND {IN_TRASH[query.deleted]}"
         if query.filter is not None:
             where += " AND " + filtersql.render(query.filter, params)
         sql = (
@@ -32,7 +30,7 @@ class ListingTables(SqlBase):
 
     def list_memories_after(self, user_id: str, query: MemoryQuery) -> list[Memory]:
         params: list[Any] = [user_id]
-        where = f"m.user_id = %s AND {DELETED[query.deleted]}"
+        where = f"m.user_id = %s AND {IN_TRASH[query.deleted]}"
         if query.filter is not None:
             where += " AND " + filtersql.render(query.filter, params)
         where += after_condition(query, self.dialect, params, "%s")

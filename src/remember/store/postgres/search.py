@@ -35,10 +35,10 @@ from remember.store.postgres.common_terms import CommonTerms
 from remember.store.postgres.connection import Connection, Database
 from remember.store.postgres.keyword_source import SEQ_HIGH, PostgresKeywords, keyword_directory, seq_high
 from remember.store.postgres.vectors import VectorParam, vector_from_binary
+from remember.store.sql.base import IN_TRASH
 from remember.store.sql.index import IndexTables, previous_in_conversation, previous_of_new
 from remember.store.sql.session import Session
 
-DELETED = {"exclude": "m.deleted_at IS NULL", "include": "TRUE", "only": "m.deleted_at IS NOT NULL"}
 INDEX_DELETED = keywords.INDEX_DELETED
 RANK_WEIGHTS = keywords.RANK_WEIGHTS
 # advisory lock of vector index changes (one-key form); "remindex" in ASCII
@@ -492,7 +492,7 @@ class SearchTables(RankedKeywordTables, IndexTables):
 
 def _passes(filter: Filter | None, deleted: DeletedMode, params: list[Any]) -> str:
     """The condition on the memory ``m`` of a vector search; appends its parameters."""
-    where = DELETED[deleted]
+    where = IN_TRASH[deleted]
     return where if filter is None else f"{where} AND {filtersql.render(filter, params)}"
 
 

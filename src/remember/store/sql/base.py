@@ -10,6 +10,9 @@ from remember.models import IndexEntry, Memory
 from remember.store.sql.dialect import Dialect
 from remember.store.sql.session import Session
 
+# A memory ``m``'s trash state as each ``deleted`` mode of a search or a listing wants it.
+IN_TRASH = {"exclude": "m.deleted_at IS NULL", "include": "1 = 1", "only": "m.deleted_at IS NOT NULL"}
+
 
 class Database(Protocol):
     """A backend's connection handling: a snapshot to read in, a transaction to write in."""

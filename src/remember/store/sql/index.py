@@ -8,16 +8,13 @@ from typing import Any
 
 from remember.filters import Filter
 from remember.models import IMPLICIT_GAP, DeletedMode, IndexEntry, Memory, conversation_of
-from remember.store.sql.base import Database, SqlBase
+from remember.store.sql.base import IN_TRASH, Database, SqlBase
 from remember.store.sql.session import Session
 from remember.store.sql.terms import TermStatistics
 
 SETTING_UPSERT = (
     "INSERT INTO index_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
 )
-
-
-IN_TRASH = {"exclude": "m.deleted_at IS NULL", "include": "1 = 1", "only": "m.deleted_at IS NOT NULL"}
 
 
 class IndexTables(SqlBase):

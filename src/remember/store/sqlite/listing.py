@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from remember.models import Memory, MemoryQuery, Page
-from remember.store.sql.base import SqlBase
+from remember.store.sql.base import IN_TRASH, SqlBase
 from remember.store.sql.memories import after_condition, order_by
 from remember.store.sql.rows import MEMORY_COLUMNS_OF_M, memory_from_row
 from remember.store.sqlite import filtersql
@@ -13,7 +13,6 @@ from remember.store.sqlite import filtersql
 # A filter matching at most this many memories is answered from the value index's
 # matches; a denser one by walking the memories in order and stopping at the page's end.
 SPARSE_MATCHES = 2_000
-DELETED = {"exclude": "m.deleted_at IS NULL", "include": "1", "only": "m.deleted_at IS NOT NULL"}
 
 
 class ListingTables(SqlBase):
@@ -48,7 +47,7 @@ class ListingTables(SqlBase):
 
 def _where(query: MemoryQuery, user_id: str, *, indexed: bool) -> tuple[str, list[Any]]:
     params: list[Any] = [user_id]
-    where = f"m.user_id = ? AND {DELETED[query.deleted]}"
+    where = f"m.user_id = ? AND {IN_TRASH[query.deleted]}"
     if query.filter is not None:
         where += " AND " + filtersql.render(query.filter, params, user_id, indexed=indexed)
     return where, params

@@ -16,6 +16,7 @@ from remember.errors import NotFound
 from remember.filters import Filter
 from remember.models import DeletedMode, IndexEntry, Memory, Progress, VectorRow, Words, conversation_of
 from remember.store.index_files.keyword_search import RankedKeywords, RankedKeywordTables
+from remember.store.sql.base import IN_TRASH
 from remember.store.sql.index import IndexTables, previous_in_conversation
 from remember.store.sql.session import Session
 from remember.store.sqlite import approximate, filtersql
@@ -24,7 +25,6 @@ from remember.store.sqlite.keyword_source import SqliteKeywords, keyword_directo
 from remember.store.sqlite.vectors import Snapshot, VectorCache
 
 POST_FILTER = 4  # a filtered search checks this many times its limit of the unfiltered nearest first
-DELETED = {"exclude": "m.deleted_at IS NULL", "include": "1", "only": "m.deleted_at IS NOT NULL"}
 # bm25 column weights: content, date, context (measured on LoCoMo: docs/search.md).
 BM25_WEIGHTS = "1.0, 1.0, 0.5"
 STEM_CACHE_SIZE = 50_000
@@ -180,7 +180,7 @@ class SearchTables(RankedKeywordTables, IndexTables):
             if ranked is not None:
                 return ranked
         params: list[Any] = [match, floor, user_id]
-        where = f"memory_fts MATCH ? AND memory_fts.rowid >= ? AND m.user_id = ? AND {DELETED[deleted]}"
+        where = f"memory_fts MATCH ? AND memory_fts.rowid >= ? AND m.user_id = ? AND {IN_TRASH[deleted]}"
         if filter is not None:
             where += " AND " + filtersql.render(filter, params, user_id, indexed=False)
         with self.db.read() as conn:
@@ -221,7 +221,7 @@ class SearchTables(RankedKeywordTables, IndexTables):
             rows = conn.execute(
                 f"SELECT m.id, f.rank FROM (SELECT rowid, bm25(memory_fts, {BM25_WEIGHTS}) AS rank FROM memory_fts "
                 f"WHERE memory_fts MATCH ? AND rowid >= ? ORDER BY rank LIMIT ?) f JOIN memories m "
-                f"ON m.rowid = f.rowid WHERE m.user_id = ? AND {DELETED[deleted]} ORDER BY f.rank",
+                f"ON m.rowid = f.rowid WHERE m.user_id = ? AND {IN_TRASH[deleted]} ORDER BY f.rank",
                 (match, floor, reach, user_id),
             ).fetchall()
             if len(rows) < limit:
@@ -416,7 +416,7 @@ class SearchTables(RankedKeywordTables, IndexTables):
     def _matching_ids(self, user_id: str, filter: Filter | None, deleted: DeletedMode) -> dict[str, int]:
         """The user's memories that pass ``filter`` in the ``deleted`` mode: id to rowid (the index's key)."""
         params: list[Any] = [user_id]
-        where = f"m.user_id = ? AND {DELETED[deleted]}"
+        where = f"m.user_id = ? AND {IN_TRASH[deleted]}"
         if filter is not None:
             where += " AND " + filtersql.render(filter, params, user_id)
         with self.vector_db.read() as conn:
