@@ -7,7 +7,17 @@ from typing import Any
 import pytest
 
 from remember.errors import ValidationFailed
-from remember.filters import MAX_CONDITIONS, MAX_DEPTH, AllOf, AnyOf, Condition, Not, conjoin, parse_filter
+from remember.filters import (
+    MAX_CONDITIONS,
+    MAX_DEPTH,
+    AllOf,
+    AnyOf,
+    Condition,
+    Not,
+    best_passing,
+    conjoin,
+    parse_filter,
+)
 
 
 def codes(raw: Any) -> list[tuple[str, str]]:
@@ -133,3 +143,11 @@ def test_empty_and_oversized_logic_is_refused(raw: Any, code: str) -> None:
 
 def test_huge_lists_are_refused() -> None:
     assert codes({"type": {"in": ["a"] * 101}}) == [("filters.type.in", "bad_filter_value")]
+
+
+def test_the_best_that_pass_are_taken_only_when_enough_pass_or_nothing_else_could() -> None:
+    best = [("a", 0.9), ("b", 0.8), ("c", 0.7), ("d", 0.6)]
+    assert best_passing(best, {"b", "d", "x"}, 2, complete=False) == [("b", 0.8), ("d", 0.6)]
+    assert best_passing(best, {"b", "d"}, 3, complete=False) is None  # another memory might rank third
+    assert best_passing(best, {"b", "d"}, 3, complete=True) == [("b", 0.8), ("d", 0.6)]
+    assert best_passing(best, set(), 1, complete=True) == []

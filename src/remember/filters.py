@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
@@ -243,6 +243,16 @@ class _Parser:
         if not ok:
             self.fail(where, "bad_filter_value", f"Expected {wanted}; got {excerpt(value)}.", value)
         return value
+
+
+def best_passing(
+    best: Iterable[tuple[str, float]], passing: Container[str], limit: int, complete: bool
+) -> list[tuple[str, float]] | None:
+    """The first ``limit`` of a search's ``best`` (memory id and score, best first) whose memories are
+    ``passing`` a filter, when that many are, or when ``best`` held every candidate there is
+    (``complete``): no memory outside ``best`` can then rank among them. None: search with the filter."""
+    kept = [(memory_id, score) for memory_id, score in best if memory_id in passing]
+    return kept[:limit] if len(kept) >= limit or complete else None
 
 
 def _operators(kind: Kind, value: Any) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from remember.clock import Clock, utc_now
 from remember.errors import ValidationFailed
-from remember.filters import Filter, conjoin, parse_filter
+from remember.filters import Filter, best_passing, conjoin, parse_filter
 from remember.models import DeletedMode, Memory, conversation_of
 from remember.search import expand, text, when
 from remember.search.fusion import Boosts, Fused, fuse
@@ -246,10 +246,8 @@ class SearchService:
         reach = POST_FILTER * pool
         found = unfiltered(reach)
         kept = self.store.passing_ids(user_id, list(found), tree, mode)
-        passing = [(memory_id, score) for memory_id, score in found.items() if memory_id in kept]
-        if len(passing) >= pool or len(found) < reach:
-            return dict(passing[:pool])
-        return None
+        best = best_passing(found.items(), kept, pool, len(found) < reach)
+        return None if best is None else dict(best)
 
     def _anchor(self, user_id: str, memory_id: str | None, text_query: str | None) -> tuple[bytes, str | None]:
         """The vector to compare with, and the memory it belongs to (left out of the results)."""

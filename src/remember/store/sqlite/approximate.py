@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from remember.errors import StoreError
+from remember.filters import best_passing
 from remember.models import DeletedMode
 from remember.store.index_files.files import cores, ranked
 from remember.store.sqlite.ann import UserIndex
@@ -117,8 +118,7 @@ class ApproximateSearch:
             if _keeps(deleted, gone)
         ]
         kept = passes([memory_id for memory_id, _ in live])
-        passing = [(memory_id, score) for memory_id, score in live if memory_id in kept]
-        return ranked(passing, limit) if len(passing) >= limit or len(proposed) < reach else None
+        return best_passing(ranked(live, len(live)), kept, limit, len(proposed) < reach)
 
     def exact(self, user_id: str, vector: bytes, allowed: Mapping[str, int], limit: int) -> list[tuple[str, float]]:
         """Exact search over the ``allowed`` memories only (memory id to rowid): every one scored with

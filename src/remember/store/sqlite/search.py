@@ -13,7 +13,7 @@ from typing import Any
 
 from remember.config import VECTOR_INDEX_MIN
 from remember.errors import NotFound
-from remember.filters import Filter
+from remember.filters import Filter, best_passing
 from remember.models import DeletedMode, IndexEntry, Memory, Progress, VectorRow, Words, conversation_of
 from remember.store.index_files.keyword_search import RankedKeywords, RankedKeywordTables
 from remember.store.sql.base import IN_TRASH
@@ -333,9 +333,9 @@ class SearchTables(RankedKeywordTables, IndexTables):
         reach = POST_FILTER * limit  # a filter most memories pass: checked on the nearest few alone
         nearest = snap.top(scores, snap.live(deleted), reach)
         kept = self._passing_of(user_id, filter, deleted)([memory_id for memory_id, _ in nearest])
-        passing = [(memory_id, score) for memory_id, score in nearest if memory_id in kept]
-        if len(passing) >= limit or len(nearest) < reach:
-            return passing[:limit]
+        best = best_passing(nearest, kept, limit, len(nearest) < reach)
+        if best is not None:
+            return best
         return snap.top(scores, snap.rows_of(self._matching_ids(user_id, filter, deleted)), limit)
 
     def _passing_of(self, user_id: str, filter: Filter, deleted: DeletedMode) -> Callable[[list[str]], set[str]]:
