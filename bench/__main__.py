@@ -13,6 +13,7 @@ from bench import (
     analytics,
     backends,
     browsing,
+    cpus,
     crowd,
     dedup,
     foundation,
@@ -59,6 +60,7 @@ SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "pgkeyword": pgkeyword.run,
     "browsing": browsing.run,
     "analytics": analytics.run,
+    "cpus": cpus.run,
 }
 
 
@@ -76,7 +78,9 @@ def main() -> None:
     parser.add_argument("--scale-no-sqlite", action="store_true", help="the scale suite on PostgreSQL only")
     parser.add_argument("--crowd-size", type=int, default=crowd.SIZE, help="other memories in the crowd suite")
     parser.add_argument("--pgkeyword-size", type=int, default=pgkeyword.SIZE, help="memories in the pgkeyword suite")
+    parser.add_argument("--cpus-retrieval", action="store_true", help="LoCoMo on each emulated CPU (~25 min each)")
     args = parser.parse_args()
+    cpus.RETRIEVAL = args.cpus_retrieval
     pgkeyword.SIZE = args.pgkeyword_size
     crowd.SIZE = args.crowd_size
     relationships.SIZE = args.relationships_size

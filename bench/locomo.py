@@ -120,14 +120,18 @@ def service_search(services: Any, asked: dict[str, datetime] | None = None, **op
 
 
 def via_service(
-    data: list[dict[str, Any]], *, with_ids: bool, alphas: Sequence[float | None] = (None,)
+    data: list[dict[str, Any]],
+    *,
+    with_ids: bool,
+    alphas: Sequence[float | None] = (None,),
+    embedder: Any = None,
 ) -> dict[str, Any]:
     from bench.embedcache import cached_minilm
     from remember.service import Services
     from remember.store import open_store
 
     with tempfile.TemporaryDirectory() as tmp:
-        services = Services.over(open_store(str(Path(tmp) / "locomo.db")), embedder=cached_minilm())
+        services = Services.over(open_store(str(Path(tmp) / "locomo.db")), embedder=embedder or cached_minilm())
         ids, _ = ingest(services, data, with_ids=with_ids)
         asked = asked_at(data)
         out = {str(a): score(service_search(services, asked, alpha=a), data, ids) for a in alphas}

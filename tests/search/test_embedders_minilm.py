@@ -34,9 +34,11 @@ def test_vectors_match_the_fp32_reference_model(minilm: MiniLMEmbedder) -> None:
     reference /= np.linalg.norm(reference, axis=1, keepdims=True)
     cosines = (vectors * reference).sum(axis=1)
     # int8 products: 0.990-0.996, and 0.973 for "ok" (three tokens); float32 products gave 0.9995
-    # and 0.996 (docs/embeddings.md, with what each gives on the retrieval benchmarks).
+    # and 0.996. On every kernel path measured (x86 with and without AVX2 or VNNI, ARM with and
+    # without dot products, i8mm or SME2) "ok" came out between 0.9726 and 0.9920: the bound leaves
+    # room for what may differ between CPUs (docs/embeddings.md, "What may differ between machines").
     seen = dict(zip(REFERENCE["sentences"], cosines.round(4), strict=True))
-    assert cosines.min() >= 0.97, seen
+    assert cosines.min() >= 0.96, seen
     assert np.median(cosines) >= 0.99, seen
 
 

@@ -8,13 +8,9 @@ import numpy as np
 import pytest
 
 from remember.errors import ConfigError
-from remember.search.embedders.int8_graph import (
-    EXPECTED_LOOKUPS,
-    EXPECTED_PRODUCTS,
-    _model_class,
-    int8_products,
-)
+from remember.search.embedders.int8_graph import EXPECTED_LOOKUPS, EXPECTED_PRODUCTS, ZERO_POINT, int8_products
 from remember.search.embedders.model_files import default_model_path
+from remember.search.embedders.onnx_subset import INT8, UINT8, model_class
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +19,7 @@ def original() -> bytes:
 
 
 def _parsed(model: bytes) -> object:
-    message = _model_class()()
+    message = model_class()()
     message.ParseFromString(model)
     return message
 
@@ -52,6 +48,23 @@ def test_the_weights_pass_through_unchanged(original: bytes) -> None:
     assert abs(len(edited) - len(original)) < 10_000
     weights = [t.SerializeToString() for t in _parsed(original).graph.initializer]  # type: ignore[attr-defined]
     assert weights == [t.SerializeToString() for t in _parsed(edited).graph.initializer]  # type: ignore[attr-defined]
+
+
+def test_unsigned_weights_are_the_same_integers_shifted_by_a_zero_point_of_128(original: bytes) -> None:
+    signed, unsigned = _parsed(int8_products(original)), _parsed(int8_products(original, weights="unsigned"))
+    before = {t.name: t for t in signed.graph.initializer}  # type: ignore[attr-defined]
+    after = {t.name: t for t in unsigned.graph.initializer}  # type: ignore[attr-defined]
+    products = [n for n in unsigned.graph.node if n.op_type == "DynamicQuantizeMatMul"]  # type: ignore[attr-defined]
+    assert len(products) == EXPECTED_PRODUCTS
+    for node in products:
+        assert list(node.input[2:]) == [node.input[2], ZERO_POINT]
+        weight, old = after[node.input[1]], before[node.input[1]]
+        assert (old.data_type, weight.data_type) == (INT8, UINT8)
+        shifted = np.frombuffer(weight.raw_data, np.uint8).astype(np.int16) - 128
+        np.testing.assert_array_equal(shifted, np.frombuffer(old.raw_data, np.int8))
+    assert (after[ZERO_POINT].data_type, after[ZERO_POINT].raw_data) == (UINT8, bytes([128]))
+    # The lookup tables stay int8: only the products' weights change.
+    assert sum(t.data_type == INT8 for t in after.values()) == EXPECTED_LOOKUPS
 
 
 def test_the_tables_looked_up_before_widening_give_the_same_vectors_bit_for_bit(original: bytes) -> None:

@@ -11,59 +11,66 @@ figures and the retrieval benchmarks).
 Its input is quantized with one scale for the whole tensor, so a text's vector
 would depend on what else shares its batch: the embedder runs every text alone.
 
+ONNX Runtime multiplies its uint8 input by int8 weights exactly on most CPUs,
+but on x86 CPUs with AVX2 or AVX-512 and without VNNI its kernel adds pairs of
+products in 16 bits, which saturate, so the vectors would depend on the CPU.
+There the weights enter as uint8 with a zero point of 128 instead
+(``weights="unsigned"``): the same integers, which every kernel multiplies
+exactly. `int8_kernel.py` finds out which case a CPU is.
+
 The embedding tables (words and positions) are widened the same way before
 their rows are looked up; the lookups are moved ahead of the widening, so that
 only the rows a text uses are widened, with the same arithmetic (the same
 vectors, bit for bit), and the word table stays 12 MB of int8 in memory
 instead of 47 MB of float32.
 
-Only the fields the edit touches are described to protobuf (a node's inputs,
-outputs, operator and domain; an initializer's name and type; the opsets);
-everything else, the weights included, passes through as unknown fields, byte
-for byte. No ``onnx`` package is needed.
+The edit reads and writes the model through a protobuf subset of ONNX
+(`onnx_subset.py`): no ``onnx`` package is needed, and what it does not touch
+passes through byte for byte.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from functools import cache
-from typing import Any
+from typing import Any, Literal
 
 from remember.errors import ConfigError
+from remember.search.embedders.onnx_subset import INT8, MICROSOFT, UINT8, model_class
 
 #: The int8-weight products of all-MiniLM-L6-v2: 6 layers of query, key, value,
 #: attention output and the two feed-forward products.
 EXPECTED_PRODUCTS = 36
 #: Names how the vectors are computed, for caches of them kept outside a database.
-COMPUTATION = "int8-products"
+COMPUTATION = "exact-int8-products"
 #: The int8 tables looked up by token: words and positions.
 EXPECTED_LOOKUPS = 2
-_INT8 = 3  # TensorProto.INT8
-_MICROSOFT = "com.microsoft"
+#: How the int8 weights enter the products: as they are (``signed``), or shifted to uint8 with a
+#: zero point of 128 (``unsigned``: the same integers, for the CPUs whose u8 x s8 kernel saturates).
+Weights = Literal["signed", "unsigned"]
+ZERO_POINT = "remember_weight_zero_point"
+_FLIP_SIGN = bytes(value ^ 0x80 for value in range(256))  # int8 v as uint8 v + 128
 
-_STRING, _INT32, _INT64, _MESSAGE = 9, 5, 3, 11
-_OPTIONAL, _REPEATED = 1, 3
-_TENSOR, _OPSET = ".remember_onnx.Tensor", ".remember_onnx.OperatorSetId"
 
-
-def int8_products(model: bytes, *, narrow_lookups: bool = True) -> bytes:
-    """``model`` with its int8-weight ``MatMul`` products computed in int8 and, with
-    ``narrow_lookups``, its int8 tables widened after their rows are looked up.
+def int8_products(model: bytes, *, weights: Weights = "signed", narrow_lookups: bool = True) -> bytes:
+    """``model`` with its int8-weight ``MatMul`` products computed in int8 (their weights entering
+    as ``weights`` says) and, with ``narrow_lookups``, its int8 tables widened after their rows are
+    looked up.
 
     Raises ConfigError when the graph is not the one this edit was made for.
     """
-    message = _model_class()()
+    message = model_class()()
     try:
         message.ParseFromString(model)
     except Exception as exc:  # protobuf's DecodeError is not part of its typed API
         raise ConfigError(f"The embedding model file is not a readable ONNX model: {exc}") from exc
     graph = message.graph
-    weights = {t.name for t in graph.initializer if t.data_type == _INT8}
-    products, lookups, dropped = _plan(graph.node, weights, narrow_lookups)
-    _expect(products, EXPECTED_PRODUCTS, "int8 matrix products")
+    int8 = {t.name for t in graph.initializer if t.data_type == INT8}
+    products, lookups, dropped = _plan(graph.node, int8, narrow_lookups)
+    _expect(len(products), EXPECTED_PRODUCTS, "int8 matrix products")
     if narrow_lookups:
         _expect(len(lookups), EXPECTED_LOOKUPS, "int8 lookup tables")
+    if weights == "unsigned":
+        _unsigned_weights(graph, products)
     rebuilt: list[Any] = []
     for index, node in enumerate(graph.node):
         if index not in dropped:
@@ -72,20 +79,31 @@ def int8_products(model: bytes, *, narrow_lookups: bool = True) -> bytes:
     del graph.node[:]
     for serialized in kept:
         graph.node.add().ParseFromString(serialized)
-    if not any(opset.domain == _MICROSOFT for opset in message.opset_import):
-        message.opset_import.add(domain=_MICROSOFT, version=1)
+    if not any(opset.domain == MICROSOFT for opset in message.opset_import):
+        message.opset_import.add(domain=MICROSOFT, version=1)
     edited: bytes = message.SerializeToString()
     return edited
 
 
-def _plan(nodes: Any, weights: set[str], narrow_lookups: bool) -> tuple[int, dict[int, list[Any]], set[int]]:
+def _unsigned_weights(graph: Any, products: list[Any]) -> None:
+    """Give each product its weights as uint8 (v + 128) with a zero point of 128: the same integers,
+    which every kernel of ONNX Runtime multiplies exactly (widened to 16 bits before they are paired)."""
+    tensors = {t.name: t for t in graph.initializer}
+    for node in products:
+        tensor = tensors[node.input[1]]  # used by this product alone (`_widening` checked it)
+        tensor.data_type, tensor.raw_data = UINT8, tensor.raw_data.translate(_FLIP_SIGN)
+        node.input.append(ZERO_POINT)  # DynamicQuantizeMatMul(A, B, b_scale, b_zero_point)
+    graph.initializer.add(name=ZERO_POINT, data_type=UINT8, raw_data=bytes([128]))
+
+
+def _plan(nodes: Any, weights: set[str], narrow_lookups: bool) -> tuple[list[Any], dict[int, list[Any]], set[int]]:
     """Rewrite each ``MatMul(x, Mul(Cast(int8), scale))`` in place as ``DynamicQuantizeMatMul(x, int8,
     scale)``; with ``narrow_lookups``, the nodes that replace each ``Gather(Mul(Cast(int8), scale), ids)``
-    by ``Mul(Cast(Gather(int8, ids)), Gather(scale, ids))``, by the Gather's index. Returns the count of
-    products rewritten, those replacements and the indexes of the widening nodes left without a use."""
+    by ``Mul(Cast(Gather(int8, ids)), Gather(scale, ids))``, by the Gather's index. Returns the products
+    rewritten, those replacements and the indexes of the widening nodes left without a use."""
     producer = {output: index for index, node in enumerate(nodes) for output in node.output}
     uses = Counter(name for node in nodes for name in node.input)
-    products, lookups, dropped = 0, dict[int, list[Any]](), set[int]()
+    products, lookups, dropped = list[Any](), dict[int, list[Any]](), set[int]()
     for index, node in enumerate(nodes):
         if node.domain or len(node.input) != 2:
             continue
@@ -93,9 +111,9 @@ def _plan(nodes: Any, weights: set[str], narrow_lookups: bool) -> tuple[int, dic
             widened = _widening(nodes, producer, uses, node.input[1], weights)
             if widened is not None:
                 mul, cast = widened
-                node.op_type, node.domain = "DynamicQuantizeMatMul", _MICROSOFT
+                node.op_type, node.domain = "DynamicQuantizeMatMul", MICROSOFT
                 node.input[:] = [node.input[0], nodes[cast].input[0], nodes[mul].input[1]]
-                products += 1
+                products.append(node)
                 dropped.update(widened)
         elif node.op_type == "Gather" and narrow_lookups and _axis(node) == 0:
             widened = _widening(nodes, producer, uses, node.input[0], weights)
@@ -124,7 +142,9 @@ def _widening(
     cast = producer.get(nodes[mul].input[0])
     if cast is None or nodes[cast].op_type != "Cast" or uses[nodes[mul].input[0]] != 1:
         return None
-    if nodes[cast].input[0] not in weights or nodes[mul].input[1] in producer:  # the scale: a constant
+    if nodes[cast].input[0] not in weights or uses[nodes[cast].input[0]] != 1:
+        return None
+    if nodes[mul].input[1] in producer:  # the scale: a constant
         return None
     return mul, cast
 
@@ -149,52 +169,3 @@ def _narrowed(gather: Any, mul: Any, cast: Any) -> list[Any]:
 
 def _axis(node: Any) -> int:
     return next((int(a.i) for a in node.attribute if a.name == "axis"), 0)
-
-
-@cache
-def _model_class() -> Any:
-    """A ModelProto class that knows only the fields the edit reads or writes."""
-    from google.protobuf import descriptor_pb2, descriptor_pool, message_factory  # type: ignore[import-untyped]
-
-    proto = descriptor_pb2.FileDescriptorProto(name="remember_onnx_subset.proto", package="remember_onnx")
-    _message(proto, "OperatorSetId", [("domain", 1, _STRING, _OPTIONAL), ("version", 2, _INT64, _OPTIONAL)])
-    _message(proto, "Tensor", [("data_type", 2, _INT32, _OPTIONAL), ("name", 8, _STRING, _OPTIONAL)])
-    _message(proto, "Attribute", [("name", 1, _STRING, _OPTIONAL), ("i", 3, _INT64, _OPTIONAL)])
-    _message(
-        proto,
-        "Node",
-        [
-            ("input", 1, _STRING, _REPEATED),
-            ("output", 2, _STRING, _REPEATED),
-            ("name", 3, _STRING, _OPTIONAL),
-            ("op_type", 4, _STRING, _OPTIONAL),
-            ("attribute", 5, ".remember_onnx.Attribute", _REPEATED),
-            ("domain", 7, _STRING, _OPTIONAL),
-        ],
-    )
-    _message(
-        proto,
-        "Graph",
-        [("node", 1, ".remember_onnx.Node", _REPEATED), ("initializer", 5, ".remember_onnx.Tensor", _REPEATED)],
-    )
-    _message(
-        proto,
-        "Model",
-        [
-            ("graph", 7, ".remember_onnx.Graph", _OPTIONAL),
-            ("opset_import", 8, ".remember_onnx.OperatorSetId", _REPEATED),
-        ],
-    )
-    pool = descriptor_pool.DescriptorPool()
-    pool.Add(proto)
-    return message_factory.GetMessageClass(pool.FindMessageTypeByName("remember_onnx.Model"))
-
-
-def _message(proto: Any, name: str, fields: Sequence[tuple[str, int, int | str, int]]) -> None:
-    message = proto.message_type.add(name=name)
-    for field_name, number, kind, label in fields:
-        field = message.field.add(name=field_name, number=number, label=label)
-        if isinstance(kind, str):
-            field.type, field.type_name = _MESSAGE, kind
-        else:
-            field.type = kind

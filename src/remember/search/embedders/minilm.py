@@ -1,7 +1,8 @@
 """The default embedder: all-MiniLM-L6-v2 (int8 ONNX) run locally by ONNX Runtime.
 
-Its matrix products run in int8 (``int8_graph``), one text at a time, the texts
-of a call spread over the cores: a text's vector never depends on the others.
+Its matrix products run in int8 (``int8_graph``), exactly on every CPU
+(``int8_kernel``), one text at a time, the texts of a call spread over the
+cores: a text's vector depends neither on the others nor on the CPU's int8 kernel.
 
 No PyTorch and no network: the model file comes from an installed package and
 is checked against a pinned sha256, the tokenizer is vendored. Nothing heavy
@@ -20,12 +21,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from remember.errors import ConfigError
 from remember.search.embedders.base import empty_vectors, l2_normalise
 from remember.search.embedders.heap import release_freed_memory
 from remember.search.embedders.int8_graph import int8_products
+from remember.search.embedders.int8_kernel import exact_weights
 from remember.search.embedders.model_files import (
     MODEL_SHA256,
     default_model_path,
@@ -45,6 +47,9 @@ DIMENSION = 384
 #: suggestions that follow embed the same text again (a few, for the threads of one server).
 RECENT_TEXTS = 8
 _ORT_LOG_ERROR = 3
+#: How the matrix products run: ``auto`` (int8 where this CPU's kernel is exact, ``int8_kernel``),
+#: int8 with the weights ``signed`` or ``unsigned``, or ``float`` (the model as published).
+Products = Literal["auto", "signed", "unsigned", "float"]
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,7 @@ class _Runtime:
     session: Any  # onnxruntime.InferenceSession (untyped)
     input_names: frozenset[str]
     tokenizer: Tokenizer
+    products: Products
 
 
 class MiniLMEmbedder:
@@ -61,7 +67,8 @@ class MiniLMEmbedder:
     embedded at once, each alone on one core, so that no text is padded and none
     changes another's row. Texts longer than 256 tokens are truncated. The rows of
     the last few single texts are kept and given again for the same text: they are
-    the rows the model would compute.
+    the rows the model would compute. ``products`` says how the matrix products run
+    (``auto``: exactly in int8, as this CPU allows; the others are for tests and checks).
     """
 
     def __init__(
@@ -71,6 +78,7 @@ class MiniLMEmbedder:
         tokenizer_path: Path | None = None,
         expected_sha256: str = MODEL_SHA256,
         threads: int | None = None,
+        products: Products = "auto",
     ) -> None:
         if threads is not None and threads < 1:
             raise ConfigError(f"The embedder needs at least one thread, not {threads}.")
@@ -80,6 +88,7 @@ class MiniLMEmbedder:
         self._tokenizer_path = tokenizer_path
         self._expected_sha256 = expected_sha256
         self._threads = threads if threads is not None else _available_cores()
+        self._products = products
         self._runtime: _Runtime | None = None
         self._lock = threading.Lock()
         self._recent: OrderedDict[str, Vectors] = OrderedDict()
@@ -90,6 +99,11 @@ class MiniLMEmbedder:
     def loaded(self) -> bool:
         """Whether the model is in memory (it loads on the first `embed`, or on `load`)."""
         return self._runtime is not None
+
+    @property
+    def products(self) -> Products:
+        """How the matrix products run, once loaded: ``signed`` or ``unsigned`` int8, or ``float``."""
+        return self._get_runtime().products
 
     def load(self) -> None:
         """Load and verify the model now rather than on first use (e.g. to warm up)."""
@@ -149,11 +163,16 @@ class MiniLMEmbedder:
 
     def _load_runtime(self) -> _Runtime:
         model_path = self._model_path or default_model_path()
-        model = int8_products(read_verified_model(model_path, self._expected_sha256))
+        model = read_verified_model(model_path, self._expected_sha256)
+        _quiet_runtime()  # before the probe opens its session
+        products = self._products if self._products != "auto" else (exact_weights() or "float")
+        if products != "float":
+            model = int8_products(model, weights=products)
         session = _open_session(model, model_path)
         release_freed_memory()  # what the graph optimiser freed (~60 MB of the ~150 it took)
         names = frozenset(str(i.name) for i in session.get_inputs())
-        return _Runtime(session, names, _open_tokenizer(self._tokenizer_path or default_tokenizer_path()))
+        tokenizer = _open_tokenizer(self._tokenizer_path or default_tokenizer_path())
+        return _Runtime(session, names, tokenizer, products)
 
 
 def _embed_alone(runtime: _Runtime, token_ids: list[int]) -> Vectors:
@@ -168,11 +187,17 @@ def _embed_alone(runtime: _Runtime, token_ids: list[int]) -> Vectors:
     return row
 
 
-def _open_session(model: bytes, model_path: Path) -> Any:
+def _quiet_runtime() -> None:
+    """ONNX Runtime logs errors only, to stderr, and sends no telemetry."""
     import onnxruntime as ort  # type: ignore[import-untyped]
 
     ort.set_default_logger_severity(_ORT_LOG_ERROR)
     ort.disable_telemetry_events()
+
+
+def _open_session(model: bytes, model_path: Path) -> Any:
+    import onnxruntime as ort
+
     options = ort.SessionOptions()
     options.intra_op_num_threads = 1  # a text runs on one core; the texts of a call on several
     options.inter_op_num_threads = 1
