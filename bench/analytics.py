@@ -17,6 +17,7 @@ from typing import Any
 
 from bench.postgres import embedded_postgres_url
 from bench.report import Table, timed
+from remember.caller import Caller
 
 TYPES = ("note", "book_review", "meeting", "person", "recipe")
 BATCH = 2_000
@@ -41,7 +42,6 @@ def memories(user: str, n: int, minutes: int) -> list[tuple[Any, None]]:
 
 
 def measure(name: str, url: str, size: int, rounds: int) -> list[dict[str, Any]]:
-    from remember.access import trusted_up_to
     from remember.service import Services
     from remember.store import open_store
 
@@ -55,16 +55,15 @@ def measure(name: str, url: str, size: int, rounds: int) -> list[dict[str, Any]]
         for trust in (1.0, 0.5):
 
             def overview(_: int, bucket: str | None = bucket, trust: float = trust) -> None:
-                with trusted_up_to(trust):
-                    services.analytics.overview("bench", bucket=bucket)
+                services.analytics.overview(Caller("bench", trust), bucket=bucket)
 
             overview(0)  # warm
             rows.append({"backend": name, "bucket": bucket or "auto", "trust": trust, **timed(overview, range(rounds))})
     drop = "DROP INDEX memories_timeline"
     with store.writing() as s:  # type: ignore[attr-defined]
         s.run(drop)
-    rows.append({"backend": name, "bucket": "week", "trust": "1.0, no index",
-                 **timed(lambda _: services.analytics.overview("bench", bucket="week"), range(rounds))})  # fmt: skip
+    week = timed(lambda _: services.analytics.overview(Caller("bench"), bucket="week"), range(rounds))
+    rows.append({"backend": name, "bucket": "week", "trust": "1.0, no index", **week})
     store.close()
     return rows
 

@@ -19,6 +19,7 @@ from typing import Any
 from bench.locomo import DATA, turns
 from bench.postgres import embedded_postgres_url
 from bench.report import Table, percentiles, timed
+from remember.caller import Caller
 
 BATCH = 1_000
 
@@ -67,15 +68,17 @@ def measure_store(
     settle(store)
     rng = random.Random(5)
     chosen = [rng.choice(questions) for _ in range(rounds)]
-    services.search.search("bench", chosen[0], record_access=False)  # warm: vectors, caches
+    services.search.search(Caller("bench"), chosen[0], record_access=False)  # warm: vectors, caches
     timings: dict[str, list[float]] = {"hybrid": [], "keyword": [], "semantic": []}
     for q in chosen:
         for label, alpha in (("hybrid", None), ("keyword", 0.0), ("semantic", 1.0)):
             t = time.perf_counter()
-            services.search.search("bench", q, alpha=alpha, record_access=False)
+            services.search.search(Caller("bench"), q, alpha=alpha, record_access=False)
             timings[label].append((time.perf_counter() - t) * 1000)
     query = {"and": [{"structured_content.rating": {"gte": 4}}, {"template_id": "builtin:book_review"}]}
-    filtered = timed(lambda _: services.memories.list("bench", filters=query, limit=20), range(max(5, rounds // 10)))
+    filtered = timed(
+        lambda _: services.memories.list(Caller("bench"), filters=query, limit=20), range(max(5, rounds // 10))
+    )
     return {
         "backend": name,
         "ingest_per_s": ingest,

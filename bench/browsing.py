@@ -22,6 +22,7 @@ from typing import Any
 
 from bench.postgres import embedded_postgres_url
 from bench.report import Table, percentiles
+from remember.caller import Caller
 
 SIZE = 100_000
 BATCH = 1_000
@@ -109,7 +110,7 @@ def measure(url: str, n: int, rounds: int) -> dict[str, Any]:
     memories = services.memories
     deep_cursor = None
     for _ in range(min(200, n // 20 - 1)):  # 200 pages in: the 4,001st memory on
-        deep_cursor = memories.browse(USER, cursor=deep_cursor).next_cursor
+        deep_cursor = memories.browse(Caller(USER), cursor=deep_cursor).next_cursor
 
     def ms(call: Any) -> dict[str, float]:
         call()  # warm
@@ -122,13 +123,13 @@ def measure(url: str, n: int, rounds: int) -> dict[str, Any]:
 
     last_offset = n - 20
     out = {
-        "first_page_ms": ms(lambda: memories.browse(USER)),
-        "deep_page_ms": ms(lambda: memories.browse(USER, cursor=deep_cursor)),
-        "filtered_page_ms": ms(lambda: memories.browse(USER, filters=RATED)),
-        "filtered_deep_page_ms": ms(lambda: memories.browse(USER, filters=RATED, cursor=deep_cursor)),
-        "offset_last_page_ms": ms(lambda: memories.list(USER, offset=last_offset)),
+        "first_page_ms": ms(lambda: memories.browse(Caller(USER))),
+        "deep_page_ms": ms(lambda: memories.browse(Caller(USER), cursor=deep_cursor)),
+        "filtered_page_ms": ms(lambda: memories.browse(Caller(USER), filters=RATED)),
+        "filtered_deep_page_ms": ms(lambda: memories.browse(Caller(USER), filters=RATED, cursor=deep_cursor)),
+        "offset_last_page_ms": ms(lambda: memories.list(Caller(USER), offset=last_offset)),
         "search_filtered_ms": ms(
-            lambda: services.search.search(USER, "books", alpha=0.0, filters=RATED, record_access=False)
+            lambda: services.search.search(Caller(USER), "books", alpha=0.0, filters=RATED, record_access=False)
         ),
     }
     services.close()

@@ -26,6 +26,7 @@ from typing import Any
 from bench import locomo, scale
 from bench.report import Table, percentiles
 from bench.retrieval import DEPTH, Scored, figures, summarise
+from remember.caller import Caller
 
 SIZE = 100_000  # other memories in the crowd; --crowd-size sets it
 QUICK_SIZE = 5_000
@@ -51,7 +52,7 @@ def conversations(services: Any, data: list[dict[str, Any]]) -> Owners:
         pairs = locomo.turns(sample["conversation"], sample["sample_id"])
         for start in range(0, len(pairs), 1_000):
             chunk = pairs[start : start + 1_000]
-            made = services.memories.create_many(USER, [fields for _, fields in chunk])
+            made = services.memories.create_many(Caller(USER), [fields for _, fields in chunk])
             owners |= {m.id: (sample["sample_id"], dia) for (dia, _), m in zip(chunk, made, strict=True)}
     return owners
 
@@ -94,7 +95,7 @@ def asked(services: Any, data: list[dict[str, Any]], owners: Owners) -> tuple[li
     for sample_id, qa, evidence in locomo.questions(data):
         services.search.clock = lambda s=sample_id: at[s]
         started = time.perf_counter()
-        found = services.search.search(USER, qa["question"], limit=DEPTH, record_access=False)
+        found = services.search.search(Caller(USER), qa["question"], limit=DEPTH, record_access=False)
         times.append((time.perf_counter() - started) * 1000)
         ranked = [
             dia if owner == sample_id else "" for owner, dia in (owners.get(h.memory.id, ("", "")) for h in found.hits)

@@ -24,6 +24,7 @@ import numpy as np
 
 from bench.locomo import DATA, turns
 from bench.report import Table
+from remember.caller import Caller
 
 PAIRS = Path(__file__).resolve().parent / "data" / "dedup_pairs.json"
 COSINES = (0.70, 0.75, 0.78, 0.80, 0.83, 0.85, 0.88, 0.90, 0.92, 0.95)
@@ -116,17 +117,17 @@ def measure(samples: list[dict[str, Any]], pairs: list[dict[str, str]]) -> dict[
             seen: set[str] = set()
             for _, fields in turns(sample["conversation"], sample["sample_id"]):
                 key = normalised(fields["content"])
-                stored = services.memories.store_new(sample["sample_id"], fields)
+                stored = services.memories.store_new(Caller(sample["sample_id"]), fields)
                 if key in seen:
                     repeats += 1
                     continue
                 seen.add(key)
                 distinct += 1
                 flagged += stored.duplicate is not None
-        originals = [services.memories.create("pairs", {"content": p["original"]}).id for p in pairs]
+        originals = [services.memories.create(Caller("pairs"), {"content": p["original"]}).id for p in pairs]
         caught = 0
         for own, pair in zip(originals, pairs, strict=True):
-            found = services.memories.store_new("pairs", {"content": pair["restated"]}).duplicate
+            found = services.memories.store_new(Caller("pairs"), {"content": pair["restated"]}).duplicate
             caught += found is not None and found.memory_id == own
         services.close()
     return {

@@ -16,6 +16,7 @@ from typing import Any
 
 from bench.report import Table, percentiles
 from bench.stdio import StdioPeer
+from remember.caller import Caller
 
 MINIMAL_SERVER = """
 from mcp.server.mcpserver import MCPServer
@@ -78,7 +79,7 @@ def create_via_service(home: Path, n: int, *, embed: bool) -> dict[str, float]:
     samples = []
     for i in range(n):
         started = time.perf_counter()
-        services.memories.create("bench", {"content": f"Memory number {i} about a meeting", "tags": ["bench"]})
+        services.memories.create(Caller("bench"), {"content": f"Memory number {i} about a meeting", "tags": ["bench"]})
         samples.append((time.perf_counter() - started) * 1000)
     services.close()
     return percentiles(samples)
@@ -105,7 +106,7 @@ def list_at_scale(home: Path, n: int, rounds: int) -> dict[str, Any]:
     started = time.perf_counter()
     for i in range(n):
         services.memories.create(
-            "bench",
+            Caller("bench"),
             {"content": f"Note {i}: something worth keeping", "type": ("book", "note", "person")[i % 3],
              "tags": [f"t{i % 20}"], "weight": (i % 10) / 10},
         )  # fmt: skip
@@ -122,7 +123,7 @@ def list_at_scale(home: Path, n: int, rounds: int) -> dict[str, Any]:
         samples = []
         for _ in range(rounds):
             t = time.perf_counter()
-            services.memories.list("bench", **kwargs)
+            services.memories.list(Caller("bench"), **kwargs)
             samples.append((time.perf_counter() - t) * 1000)
         results[name] = percentiles(samples)
     services.close()

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.report import Table, percentiles
+from remember.caller import Caller
 
 
 def _records(folder: Path, count: int) -> list[dict[str, Any]]:
@@ -23,8 +24,8 @@ def _records(folder: Path, count: int) -> list[dict[str, Any]]:
     from remember.store import open_store
 
     source = Services.over(open_store(str(folder / "source.db")))
-    source.memories.create("carol", {"content": "imported note about a meeting", "tags": ["bulk"]})
-    header, *records = export_records(source.store, ["carol"])
+    source.memories.create(Caller("carol"), {"content": "imported note about a meeting", "tags": ["bulk"]})
+    header, *records = export_records(source.store, [Caller("carol")])
     source.close()
     memory = next(r for r in records if r["kind"] == "memory")
     return [header, *({**memory, "memory": {**memory["memory"], "id": f"m{n:07d}"}} for n in range(count))]
@@ -44,7 +45,7 @@ def _import_beside_a_writer(path: Path, records: list[dict[str, Any]], part: int
         while not finished.is_set():
             started = time.perf_counter()
             try:
-                server.memories.create("alice", {"content": f"written during the import ({len(waits)})"})
+                server.memories.create(Caller("alice"), {"content": f"written during the import ({len(waits)})"})
             except StoreError as exc:
                 failures.append(exc.message)
             waits.append(time.perf_counter() - started)

@@ -26,6 +26,7 @@ from typing import Any
 
 from bench.report import Table
 from bench.retrieval import DEPTH, Scored, figures, summarise
+from remember.caller import Caller
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "locomo-dev.json"
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
@@ -85,7 +86,7 @@ def ingest(
         pairs = turns(sample["conversation"], user, with_ids=with_ids)
         made = []
         for start in range(0, len(pairs), 1_000):
-            made += services.memories.create_many(user, [fields for _, fields in pairs[start : start + 1_000]])
+            made += services.memories.create_many(Caller(user), [fields for _, fields in pairs[start : start + 1_000]])
         ids[user] = {m.id: dia for (dia, _), m in zip(pairs, made, strict=True)}
         count += len(made)
     return ids, count / (time.perf_counter() - started)
@@ -113,7 +114,7 @@ def service_search(services: Any, asked: dict[str, datetime] | None = None, **op
     def search(user: str, question: str) -> list[str]:
         if asked is not None:
             services.search.clock = lambda: asked[user]
-        found = services.search.search(user, question, limit=DEPTH, record_access=False, **options)
+        found = services.search.search(Caller(user), question, limit=DEPTH, record_access=False, **options)
         return [h.memory.id for h in found.hits]
 
     return search

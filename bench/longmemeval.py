@@ -23,6 +23,7 @@ from typing import Any
 
 from bench.report import Table
 from bench.retrieval import DEPTH, Scored, figures, hash_fold, summarise
+from remember.caller import Caller
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "longmemeval-s-dev.jsonl.gz"
 SLICES = (
@@ -83,7 +84,9 @@ def ingest(services: Any, question: dict[str, Any], *, with_ids: bool = True) ->
     rows = list(memories(question, with_ids=with_ids))
     made = []
     for start in range(0, len(rows), 1_000):
-        made += services.memories.create_many(question["question_id"], [f for _, _, f in rows[start : start + 1_000]])
+        made += services.memories.create_many(
+            Caller(question["question_id"]), [f for _, _, f in rows[start : start + 1_000]]
+        )
     return {m.id: (key, session) for (key, session, _), m in zip(rows, made, strict=True)}
 
 
@@ -110,7 +113,7 @@ def default_search(services: Any) -> Search:
     def search(user: str, question: dict[str, Any]) -> list[str]:
         asked = when(question["question_date"])
         services.search.clock = lambda: asked
-        found = services.search.search(user, question["question"], limit=DEPTH, record_access=False)
+        found = services.search.search(Caller(user), question["question"], limit=DEPTH, record_access=False)
         return [h.memory.id for h in found.hits]
 
     return search

@@ -17,6 +17,7 @@ from typing import Any
 
 from bench.locomo import DATA, turns
 from bench.report import Table
+from remember.caller import Caller
 
 
 def write_graph(path: Path, count: int) -> None:
@@ -49,14 +50,14 @@ def run(quick: bool = False) -> dict[str, Any]:
             report = import_parsed(
                 services.memories,
                 services.relationships,
-                "bench",
+                Caller("bench"),
                 "server-memory",
                 read("server-memory", graph),
                 dry_run=dry,
             )
             seconds = time.perf_counter() - started
             results[name] = {"seconds": seconds, "per_s": count / seconds, "created": report.created}
-        texts = [m.content for m in services.memories.list("bench", limit=100).items]
+        texts = [m.content for m in services.memories.list(Caller("bench"), limit=100).items]
         started = time.perf_counter()
         embedder.embed(texts * 10)
         results["embedder_per_s"] = len(texts) * 10 / (time.perf_counter() - started)

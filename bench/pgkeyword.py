@@ -19,6 +19,7 @@ from typing import Any
 from bench.backends import BATCH, corpus, settle
 from bench.postgres import embedded_postgres_url
 from bench.report import Table, percentiles
+from remember.caller import Caller
 
 SIZE = 100_000
 ALSO = (2_000,)  # budgets measured besides the default, for the trade
@@ -54,7 +55,7 @@ def measure(services: Any, questions: list[str], budget: int | None) -> tuple[li
     store.keyword_rank_budget = budget
     times, tops, budgeted = [], [], 0
     for q in questions:
-        terms, _ = services.search._selected_terms("bench", text.query_terms(q))
+        terms, _ = services.search._selected_terms(Caller("bench"), text.query_terms(q))
         if not terms:
             continue
         if budget is not None:

@@ -22,6 +22,7 @@ from typing import Any
 from bench.backends import corpus, settle
 from bench.postgres import embedded_postgres_url
 from bench.report import Table, percentiles
+from remember.caller import Caller
 
 SIZE = 5_000
 BATCH = 1_000
@@ -76,13 +77,16 @@ def load(services: Any, n: int, pool: list[str], vectors: list[bytes | None]) ->
     return {"memories_per_s": n / memories_s, "relationships_per_s": n / relationships_s}
 
 
+BENCH = Caller("bench")
+
+
 def measure(name: str, services: Any, rounds: int, n: int) -> dict[str, Any]:
     from remember.service.related import Criteria
 
     related = services.related
     rng = random.Random(13)
     queries = [rng.choice(QUERIES) for _ in range(rounds)]
-    related.search("bench", queries[0])  # warm: the matrix of vectors, caches
+    related.search(BENCH, queries[0])  # warm: the matrix of vectors, caches
     timings: dict[str, list[float]] = {k: [] for k in ("hybrid", "keyword", "semantic", "filtered", "by_member",
                                                        "walk_depth_2", "links_of_20")}  # fmt: skip
     strong = Criteria(types=["mentors", "works_with"], min_strength=0.5)
@@ -90,13 +94,13 @@ def measure(name: str, services: Any, rounds: int, n: int) -> dict[str, Any]:
         member = f"m{rng.randrange(n):07}"
         page = [f"m{rng.randrange(n):07}" for _ in range(20)]
         calls: dict[str, Callable[[], object]] = {
-            "hybrid": partial(related.search, "bench", q),
-            "keyword": partial(related.search, "bench", q, alpha=0.0),
-            "semantic": partial(related.search, "bench", q, alpha=1.0),
-            "filtered": partial(related.search, "bench", q, criteria=strong),
-            "by_member": partial(related.search, "bench", criteria=Criteria(memory_id=member)),
-            "walk_depth_2": partial(related.related, "bench", member, depth=2),
-            "links_of_20": partial(services.relationships.links, "bench", page),
+            "hybrid": partial(related.search, BENCH, q),
+            "keyword": partial(related.search, BENCH, q, alpha=0.0),
+            "semantic": partial(related.search, BENCH, q, alpha=1.0),
+            "filtered": partial(related.search, BENCH, q, criteria=strong),
+            "by_member": partial(related.search, BENCH, criteria=Criteria(memory_id=member)),
+            "walk_depth_2": partial(related.related, BENCH, member, depth=2),
+            "links_of_20": partial(services.relationships.links, BENCH, page),
         }
         for label, call in calls.items():
             started = time.perf_counter()

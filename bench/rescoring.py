@@ -31,6 +31,7 @@ import numpy as np
 
 from bench import locomo, longmemeval
 from bench.report import Table
+from remember.caller import Caller
 
 FEATURES = ("k", "s", "prev_f", "next_f", "prev_s", "next_s", "conv_best", "conv_n", "length", "cover", "cover_idf")
 SETS = {
@@ -120,7 +121,7 @@ def _question(services: Any, pools: Pools, turns: UserTurns, user: str, question
     from remember.search import text
 
     services.search.clock = lambda: asked
-    services.search.search(user, question, limit=20, record_access=False)
+    services.search.search(Caller(user), question, limit=20, record_access=False)
     fused = pools.last
     query = np.asarray(services.indexer.query_vector(question), dtype=np.float32).ravel()
     terms = {text.stem(t) for t in text.query_terms(question)}

@@ -34,6 +34,7 @@ from typing import Any
 from bench.backends import settle
 from bench.postgres import embedded_postgres_url
 from bench.report import Table, percentiles, timed
+from remember.caller import Caller
 
 SIZE = 100_000  # memories; --scale-size sets it
 POSTGRES = True  # --scale-no-postgres clears it
@@ -142,7 +143,7 @@ def ingest(services: Any, texts: list[str], vectors: Any) -> tuple[float, float,
 def searches(services: Any, questions: list[str]) -> dict[str, Any]:
     rng = random.Random(5)
     chosen = [rng.choice(questions) for _ in range(ROUNDS)]
-    services.search.search(USER, chosen[0], record_access=False)  # warm
+    services.search.search(Caller(USER), chosen[0], record_access=False)  # warm
     timings: dict[str, list[float]] = {
         "hybrid": [], "keyword": [], "semantic": [], "hybrid_rare_tag": [], "hybrid_common_tag": []
     }  # fmt: skip
@@ -153,9 +154,9 @@ def searches(services: Any, questions: list[str]) -> dict[str, Any]:
                                   ("hybrid_common_tag", None, {"tags": "common"})):  # fmt: skip
         for q in chosen:
             t = time.perf_counter()
-            services.search.search(USER, q, alpha=alpha, filters=filters, record_access=False)
+            services.search.search(Caller(USER), q, alpha=alpha, filters=filters, record_access=False)
             timings[label].append((time.perf_counter() - t) * 1000)
-    listing = timed(lambda _: services.memories.list(USER, filters={"tags": "rare"}, limit=20), range(30))
+    listing = timed(lambda _: services.memories.list(Caller(USER), filters={"tags": "rare"}, limit=20), range(30))
     # An assistant's searches come seconds apart: its question's terms counted afresh (words not searched
     # for before), or, for words searched for before, their counts checked against what was written since.
     paused: dict[str, list[float]] = {"hybrid_after_a_pause": [], "hybrid_after_a_pause_known_words": []}
@@ -164,7 +165,7 @@ def searches(services: Any, questions: list[str]) -> dict[str, Any]:
                             ("hybrid_after_a_pause_known_words", services.store.term_stats.pause)):  # fmt: skip
             wait()
             t = time.perf_counter()
-            services.search.search(USER, q, record_access=False)
+            services.search.search(Caller(USER), q, record_access=False)
             paused[label].append((time.perf_counter() - t) * 1000)
     return {
         **{f"{k}_ms": percentiles(v) for k, v in (timings | paused).items()},
@@ -244,10 +245,10 @@ def serve(path: str, queries: list[str], spawned: float) -> dict[str, Any]:
     from remember.store import open_store
 
     services = Services.over(open_store(path), embedder=MiniLMEmbedder())
-    services.search.search(USER, queries[0], record_access=False)
+    services.search.search(Caller(USER), queries[0], record_access=False)
     first_s = time.time() - spawned
     fresh, fresh_anon = rss_mb(), rss_mb("RssAnon")
-    search_ms = timed(lambda q: services.search.search(USER, q, record_access=False), queries[:1_000])
+    search_ms = timed(lambda q: services.search.search(Caller(USER), q, record_access=False), queries[:1_000])
     after, after_anon = rss_mb(), rss_mb("RssAnon")
     services.close()
     return {"spawn_to_first_search_s": first_s, "rss_fresh_mb": fresh, "rss_after_mb": after,

@@ -20,6 +20,7 @@ from typing import Any
 
 from bench.locomo import DATA, turns
 from bench.report import Table, timed
+from remember.caller import Caller
 
 NAMES = ["Ana", "Ben", "Chen", "Dara", "Eli", "Fatima", "Goran", "Hana", "Ivo", "Jun", "Kai", "Lena"]
 BATCH = 1_000
@@ -66,16 +67,16 @@ def measure(n: int, rounds: int) -> dict[str, Any]:
         services = Services.over(open_store(str(Path(tmp) / "search.db")), embedder=embedder)
         started = time.perf_counter()
         for start in range(0, n, BATCH):
-            services.memories.create_many("bench", [{"content": t} for t in texts[start : start + BATCH]])
+            services.memories.create_many(Caller("bench"), [{"content": t} for t in texts[start : start + BATCH]])
         ingest_rate = n / (time.perf_counter() - started)
         rng = random.Random(5)
         chosen = [rng.choice(questions) for _ in range(rounds)]
-        services.search.search("bench", chosen[0])  # loads the user's vectors
-        search_ms = timed(lambda q: services.search.search("bench", q, record_access=False), chosen)
-        keyword_ms = timed(lambda q: services.search.search("bench", q, alpha=0.0, record_access=False), chosen)
-        ids = [m.id for m in services.memories.list("bench", limit=100).items]
+        services.search.search(Caller("bench"), chosen[0])  # loads the user's vectors
+        search_ms = timed(lambda q: services.search.search(Caller("bench"), q, record_access=False), chosen)
+        keyword_ms = timed(lambda q: services.search.search(Caller("bench"), q, alpha=0.0, record_access=False), chosen)
+        ids = [m.id for m in services.memories.list(Caller("bench"), limit=100).items]
         similar_ms = timed(
-            lambda i: services.search.similar("bench", memory_id=ids[i % len(ids)], limit=10), range(rounds)
+            lambda i: services.search.similar(Caller("bench"), memory_id=ids[i % len(ids)], limit=10), range(rounds)
         )
         memory = rss_mb()
         services.close()
@@ -102,9 +103,9 @@ def serve(path: str, queries: list[str]) -> dict[str, Any]:
 
     services = Services.over(open_store(path), embedder=MiniLMEmbedder())
     t = time.perf_counter()
-    services.search.search("bench", queries[0], record_access=False)
+    services.search.search(Caller("bench"), queries[0], record_access=False)
     first_ms = (time.perf_counter() - t) * 1000
-    search_ms = timed(lambda q: services.search.search("bench", q, record_access=False), queries)
+    search_ms = timed(lambda q: services.search.search(Caller("bench"), q, record_access=False), queries)
     memory = rss_mb()
     services.close()
     return {"first_search_ms": first_ms, "search_ms": search_ms, "rss_mb": memory}

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.report import Table, percentiles
+from remember.caller import Caller
 
 # 10 fields, two computed and one conditional (the shape its 20,000/s target is set for).
 BENCH_TEMPLATE: dict[str, Any] = {
@@ -70,7 +71,7 @@ def at_scale(home: Path, n: int, rounds: int) -> dict[str, Any]:
     started = time.perf_counter()
     for i in range(n):
         t = time.perf_counter()
-        services.memories.create("bench", {"template_id": template_id, "structured_content": book(rng, i)})
+        services.memories.create(Caller("bench"), {"template_id": template_id, "structured_content": book(rng, i)})
         create_ms.append((time.perf_counter() - t) * 1000)
     ingest = n / (time.perf_counter() - started)
     query = {"and": [{"structured_content.rating": {"gte": 4}}, {"template_id": template_id}]}
@@ -78,7 +79,7 @@ def at_scale(home: Path, n: int, rounds: int) -> dict[str, Any]:
     total = 0
     for _ in range(rounds):
         t = time.perf_counter()
-        total = services.memories.list("bench", filters=query, limit=20).total
+        total = services.memories.list(Caller("bench"), filters=query, limit=20).total
         filter_ms.append((time.perf_counter() - t) * 1000)
     page_ms = dashboard_page_ms(services, template_id, rounds)
     services.close()
@@ -95,18 +96,17 @@ def at_scale(home: Path, n: int, rounds: int) -> dict[str, Any]:
 def dashboard_page_ms(services: Any, template_id: str, rounds: int) -> list[float]:
     """The dashboard's ``GET /api/templates/{id}/memories`` (compliance counts, a page of 20 checked
     again against the template), its handler called as the server calls it, without HTTP."""
-    from remember.mcp.caller import Caller, acting_as
+    from remember.caller import Caller
     from remember.web.api.templates import memories
     from remember.web.responses import Call
 
     caller = Caller("bench", 1.0)
     call = Call(services, caller, {"template_id": template_id}, {"compliance": "all"}, None, {})
     out = []
-    with acting_as(caller):
-        for _ in range(rounds):
-            t = time.perf_counter()
-            memories(call)
-            out.append((time.perf_counter() - t) * 1000)
+    for _ in range(rounds):
+        t = time.perf_counter()
+        memories(call)
+        out.append((time.perf_counter() - t) * 1000)
     return out
 
 

@@ -19,6 +19,7 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from remember.caller import Caller
 from remember.service.transfer import export_records
 from remember.store import Store
 
@@ -99,7 +100,7 @@ async def connect(server: HttpServer, token: str | None, mode: str = "legacy", *
 def logical_fingerprint(store: Store, users: list[str]) -> str:
     """Everything the users have stored (memories with their access counts, history, templates,
     preferences, suggestion events), as text: equal means nothing of theirs was read or changed."""
-    records = [r for r in export_records(store, users) if "format" not in r]
+    records = [r for r in export_records(store, [Caller(user) for user in users]) if "format" not in r]
     return json.dumps(records, sort_keys=True, default=str)
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from remember.caller import Caller
 from remember.search.embedders import MiniLMEmbedder
 from remember.service import Services
 from remember.store import open_store
@@ -93,7 +94,7 @@ def _dump_of_notes(capsys: pytest.CaptureFixture[str], tmp_path: Path, embedder:
     """An export of 1,000 notes of the local user ("Note 517: <thing> number 517 of the week")."""
     source = Services.over(open_store(str(tmp_path / "big.db"), vector_index_min=None), embedder=embedder)
     source.memories.create_many(
-        "local", [{"content": f"Note {i}: {thing} number {i} of the week"} for i in range(1_000)]
+        Caller("local"), [{"content": f"Note {i}: {thing} number {i} of the week"} for i in range(1_000)]
     )
     source.close()
     dump = tmp_path / "big.jsonl"

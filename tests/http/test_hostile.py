@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from http_support import HttpServer, initialize_body, logical_fingerprint
+from remember.caller import Caller
 from remember.service import Services
 from remember.service.tokens import TokenService
 from remember.store import Store
@@ -83,7 +84,7 @@ def unlimited(store: Store, tmp_path: Path) -> Iterator[HttpServer]:
 
 @pytest.fixture
 def fuzzed(unlimited: HttpServer, tokens: TokenService, services: Services) -> Iterator[tuple[Session, dict[str, Any]]]:
-    services.memories.create("alice", {"content": "Alice's untouchable note", "tags": ["keep"]})
+    services.memories.create(Caller("alice"), {"content": "Alice's untouchable note", "tags": ["keep"]})
     session = Session(unlimited, tokens.create("mallory").secret)
     listed = session.post({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}})
     schemas = {t["name"]: t["inputSchema"] for t in _message(listed)["result"]["tools"]}
@@ -131,7 +132,7 @@ def test_fuzzed_arguments_of_every_tool_get_clear_answers(
 def test_malformed_requests_get_4xx_and_change_nothing(
     http_server: HttpServer, tokens: TokenService, services: Services, store: Store, tmp_path: Path
 ) -> None:
-    services.memories.create("alice", {"content": "Alice's note"})
+    services.memories.create(Caller("alice"), {"content": "Alice's note"})
     session = Session(http_server, tokens.create("mallory").secret)
     before = logical_fingerprint(store, store.user_ids())
     url, auth = session.url, session.http.headers["authorization"]

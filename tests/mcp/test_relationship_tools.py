@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from mcp import Client
 
-from remember.mcp.caller import Caller
+from remember.caller import Caller
 from remember.mcp.server import build_server
 from remember.service import Services
 from support import error, fingerprint, ok

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from mcp import Client
 
+from remember.caller import Caller
 from remember.service import Services
 from support import error, fingerprint, ok
 
@@ -63,6 +64,6 @@ async def test_preferences_are_per_user(bob: Client, alices: dict[str, Any]) -> 
 
 async def test_creating_as_bob_leaves_alice_alone(bob: Client, alices: dict[str, Any], services: Services) -> None:
     ok(await bob.call_tool("remember_create_memory", {"content": "Bob's note"}))
-    alice_view = services.memories.list("alice")
+    alice_view = services.memories.list(Caller("alice"))
     assert [m.content for m in alice_view.items] == ["Alice's secret"]
-    assert services.preferences.effective("alice")["search.default_limit"] == 42
+    assert services.preferences.effective(Caller("alice"))["search.default_limit"] == 42

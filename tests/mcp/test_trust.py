@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 from mcp import Client
 
-from remember.access import trusted_up_to
-from remember.mcp.caller import Caller
+from remember.caller import Caller
 from remember.mcp.server import build_server
 from remember.service import RelationshipDraft, Services
 from remember.service.transfer import export_records
@@ -66,9 +65,9 @@ def _unknown(message: str, memory_id: str) -> None:
 async def test_an_id_above_the_level_is_unknown(
     guest: Client, seeded: dict[str, Any], services: Services, tool: str, extra: dict[str, Any]
 ) -> None:
-    before = services.memories.get("alice", seeded["high"], record_access=False)
+    before = services.memories.get(Caller("alice"), seeded["high"], record_access=False)
     _unknown(error(await guest.call_tool(tool, {"memory_id": seeded["high"], **extra})), seeded["high"])
-    assert services.memories.get("alice", seeded["high"], record_access=False) == before
+    assert services.memories.get(Caller("alice"), seeded["high"], record_access=False) == before
 
 
 async def test_an_id_within_the_level_is_reachable(guest: Client, seeded: dict[str, Any]) -> None:
@@ -111,7 +110,7 @@ async def test_deleting_a_template_with_its_memories_keeps_those_above_the_level
 ) -> None:
     args = {"template_id": seeded["template"], "delete_derived_memories": True}
     ok(await guest.call_tool("remember_delete_template", args))
-    assert not services.memories.get("alice", seeded["high_diary"], record_access=False).is_deleted
+    assert not services.memories.get(Caller("alice"), seeded["high_diary"], record_access=False).is_deleted
 
 
 async def test_a_caller_cannot_make_a_memory_above_its_level(guest: Client, seeded: dict[str, Any]) -> None:
@@ -130,9 +129,8 @@ async def test_templates_resources_and_prompts_still_work(guest: Client, seeded:
 
 async def test_export_leaves_out_what_is_above_the_level(services: Services, seeded: dict[str, Any]) -> None:
     for pair in ([seeded["low"], seeded["high"]], [seeded["low"], seeded["high_diary"]]):
-        services.relationships.create("alice", RelationshipDraft(pair, "pair", "a falcon link"))
-    with trusted_up_to(0.5):
-        exported = json.dumps(list(export_records(services.store, ["alice"])))
+        services.relationships.create(Caller("alice"), RelationshipDraft(pair, "pair", "a falcon link"))
+    exported = json.dumps(list(export_records(services.store, [Caller("alice", 0.5)])))
     assert seeded["low"] in exported and seeded["high"] not in exported
     assert '"kind": "relationship"' not in exported  # both link a memory above the level
-    assert seeded["high"] in json.dumps(list(export_records(services.store, ["alice"])))
+    assert seeded["high"] in json.dumps(list(export_records(services.store, [Caller("alice")])))

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from remember.caller import Caller
 from remember.errors import ValidationFailed
 from remember.models import Memory
 from remember.service import Services
@@ -18,11 +19,13 @@ ALICE = "alice"
 
 
 def memories(services: Services) -> dict[str, Memory]:
-    return {m.content: m for m in services.memories.list(ALICE, limit=100).items}
+    return {m.content: m for m in services.memories.list(Caller(ALICE), limit=100).items}
 
 
 def test_mem0(services: Services) -> None:
-    report = run(services.memories, services.relationships, ALICE, "mem0", read("mem0", DATA / "mem0_get_all.json"))
+    report = run(
+        services.memories, services.relationships, Caller(ALICE), "mem0", read("mem0", DATA / "mem0_get_all.json")
+    )
     assert (report.read, report.created, report.skipped) == (3, 3, [])
     assert report.unmapped == {"hash": 3, "id": 3, "score": 1, "updated_at": 1}
     stored = memories(services)
@@ -39,7 +42,9 @@ def test_mem0(services: Services) -> None:
         "conversation_id": "session-42",
     }
     assert stored["Is allergic to shellfish"].as_dict()["context"]["timestamp"] == "2024-07-26T13:20:00.000000Z"
-    again = run(services.memories, services.relationships, ALICE, "mem0", read("mem0", DATA / "mem0_get_all.json"))
+    again = run(
+        services.memories, services.relationships, Caller(ALICE), "mem0", read("mem0", DATA / "mem0_get_all.json")
+    )
     assert (again.created, again.already_present) == (0, 3)
 
 
@@ -47,7 +52,7 @@ def test_mem0_list_form_and_bad_records(services: Services, tmp_path: Path) -> N
     path = tmp_path / "old.json"
     records = [{"memory": "Likes jazz", "created_at": "yesterday"}, {"memory": ""}, "text", {"memory": "Owns a cat"}]
     path.write_text(json.dumps(records))
-    report = run(services.memories, services.relationships, ALICE, "mem0", read("mem0", path))
+    report = run(services.memories, services.relationships, Caller(ALICE), "mem0", read("mem0", path))
     assert report.created == 1
     assert [w for w, _ in report.skipped] == ["record 1", "record 2", "record 3"]
     assert "yesterday" in report.skipped[0][1]
@@ -57,7 +62,7 @@ def test_mem0_list_form_and_bad_records(services: Services, tmp_path: Path) -> N
 def test_mcp_memory_service(services: Services) -> None:
     path = DATA / "mcp_memory_service_export.json"
     report = run(
-        services.memories, services.relationships, ALICE, "mcp-memory-service", read("mcp-memory-service", path)
+        services.memories, services.relationships, Caller(ALICE), "mcp-memory-service", read("mcp-memory-service", path)
     )
     assert (report.read, report.created) == (2, 2)
     assert report.skipped == [("memory 3", "no content")]
@@ -73,7 +78,11 @@ def test_mcp_memory_service(services: Services) -> None:
     assert staging.as_dict()["context"]["timestamp"] == "2025-01-04T14:13:20.500000Z"
     assert (
         run(
-            services.memories, services.relationships, ALICE, "mcp-memory-service", read("mcp-memory-service", path)
+            services.memories,
+            services.relationships,
+            Caller(ALICE),
+            "mcp-memory-service",
+            read("mcp-memory-service", path),
         ).created
         == 0
     )
@@ -81,7 +90,7 @@ def test_mcp_memory_service(services: Services) -> None:
 
 def test_basic_memory(services: Services) -> None:
     parsed = read("basic-memory", DATA / "basic-memory")
-    report = run(services.memories, services.relationships, ALICE, "basic-memory", parsed)
+    report = run(services.memories, services.relationships, Caller(ALICE), "basic-memory", parsed)
     assert (report.read, report.created) == (3, 3)
     [(where, why)] = report.skipped
     assert where == "broken.md" and "frontmatter is not YAML" in why
@@ -91,7 +100,7 @@ def test_basic_memory(services: Services) -> None:
         ("coffee-brewing-methods", "Proper Grinding Technique", "requires", "burr grinder"),
         ("coffee-brewing-methods", "Tea Brewing Methods", "links_to", None),
     ]
-    stored = {m.title: m for m in services.memories.list(ALICE, limit=10).items}
+    stored = {m.title: m for m in services.memories.list(Caller(ALICE), limit=10).items}
     coffee = stored["Coffee Brewing Methods"]
     assert (coffee.type, coffee.tags) == ("note", ("coffee", "brewing"))
     assert coffee.content.startswith("# Coffee Brewing Methods\n\n## Observations\n- [method] Pour over")
@@ -104,7 +113,7 @@ def test_basic_memory(services: Services) -> None:
         run(
             services.memories,
             services.relationships,
-            ALICE,
+            Caller(ALICE),
             "basic-memory",
             read("basic-memory", DATA / "basic-memory"),
         ).created
@@ -121,7 +130,7 @@ def test_json_formats_refuse_what_is_not_theirs(services: Services, tmp_path: Pa
         read(source, not_json)
     with pytest.raises(ValidationFailed, match="no list of memories"):
         read(source, wrong)
-    assert services.memories.list(ALICE).total == 0
+    assert services.memories.list(Caller(ALICE)).total == 0
 
 
 def test_a_folder_format_needs_a_folder(tmp_path: Path) -> None:
@@ -132,10 +141,12 @@ def test_a_folder_format_needs_a_folder(tmp_path: Path) -> None:
 
 
 def test_an_import_reaches_only_its_user(services: Services) -> None:
-    run(services.memories, services.relationships, "bob", "mem0", read("mem0", DATA / "mem0_get_all.json"))
-    assert services.memories.list(ALICE).total == 0
+    run(services.memories, services.relationships, Caller("bob"), "mem0", read("mem0", DATA / "mem0_get_all.json"))
+    assert services.memories.list(Caller(ALICE)).total == 0
     assert (
-        run(services.memories, services.relationships, ALICE, "mem0", read("mem0", DATA / "mem0_get_all.json")).created
+        run(
+            services.memories, services.relationships, Caller(ALICE), "mem0", read("mem0", DATA / "mem0_get_all.json")
+        ).created
         == 3
     )
 
@@ -148,8 +159,8 @@ def test_a_record_the_source_repeats_is_stored_once(services: Services, tmp_path
             [{**record, "id": "a"}, {**record, "id": "b"}, {**record, "id": "c", "memory": "OWNS a cat named Miso!"}]
         )
     )
-    report = run(services.memories, services.relationships, ALICE, "mem0", read("mem0", path))
+    report = run(services.memories, services.relationships, Caller(ALICE), "mem0", read("mem0", path))
     assert (report.created, report.repeated_in_source) == (2, 1)  # other case is another record, kept
-    ids = {m.content: m.id for m in services.memories.list(ALICE).items}
+    ids = {m.content: m.id for m in services.memories.list(Caller(ALICE)).items}
     first, other = ids["Owns a cat named Miso"], ids["OWNS a cat named Miso!"]
     assert report.memory_ids == {"a": first, "b": first, "c": other}

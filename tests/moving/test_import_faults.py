@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from remember.caller import Caller
 from remember.errors import StoreError
 from remember.service import Services
 from remember.service.moving import importer, read, run
@@ -28,12 +29,14 @@ def test_a_full_disk_stops_an_import_that_a_second_run_finishes(
     ballast = small_disk / "ballast"
     ballast.write_bytes(b"\0" * (6 << 20))
     with pytest.raises(StoreError, match="run the same import again to finish it") as failure:
-        run(services.memories, services.relationships, "alice", "server-memory", read("server-memory", graph))
+        run(services.memories, services.relationships, Caller("alice"), "server-memory", read("server-memory", graph))
     kept = int(re.search(r"(\d+) memories were imported before this", failure.value.message).group(1))  # type: ignore[union-attr]
     assert 0 < kept < 600
-    assert services.memories.list("alice").total == kept
+    assert services.memories.list(Caller("alice")).total == kept
     ballast.unlink()
-    again = run(services.memories, services.relationships, "alice", "server-memory", read("server-memory", graph))
+    again = run(
+        services.memories, services.relationships, Caller("alice"), "server-memory", read("server-memory", graph)
+    )
     assert (again.already_present, again.created) == (kept, 600 - kept)
-    assert services.memories.list("alice").total == 600
+    assert services.memories.list(Caller("alice")).total == 600
     services.close()

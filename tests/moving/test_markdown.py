@@ -10,6 +10,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from remember.caller import Caller
 from remember.clock import to_text
 from remember.errors import ValidationFailed
 from remember.models import Memory
@@ -38,11 +39,11 @@ KEPT = (
 
 def test_notes_have_the_fields_as_frontmatter(services: Services, tmp_path: Path) -> None:
     made = services.memories.create(
-        ALICE,
+        Caller(ALICE),
         {"content": "Sarah is a PM at Google.\n\nMet at PyCon.", "title": "Sarah: PM", "type": "person",
          "tags": ["people", "work"], "weight": 0.8, "context": {"timestamp": "2025-04-01", "source": "chat"}},
     )  # fmt: skip
-    assert to_markdown(services.store, ALICE, tmp_path / "notes") == 1
+    assert to_markdown(services.store, Caller(ALICE), tmp_path / "notes") == 1
     [path] = (tmp_path / "notes").iterdir()
     assert path.name == f"sarah-pm-{made.id[:8]}.md"
     head, body = path.read_text().removeprefix("---\n").split("\n---\n\n", 1)
@@ -55,22 +56,22 @@ def test_notes_have_the_fields_as_frontmatter(services: Services, tmp_path: Path
 
 def test_markdown_round_trip(services: Services, tmp_path: Path) -> None:
     services.memories.create(
-        ALICE,
+        Caller(ALICE),
         {"content": "Dune: a desert planet, spice, and a boy who becomes a messiah.", "title": "Dune", "type": "book",
          "tags": ["fiction"], "weight": 0.9, "trust": 0.3, "references": ["https://example.com/dune"],
          "context": {"timestamp": "2024-05-06T07:08:09Z", "conversation_id": "c1", "participants": ["me", "Ann"]},
          "location": {"address": "Berlin", "lat": 52.5, "lon": 13.4}, "structured_content": {"rating": 5}},
     )  # fmt: skip
-    services.memories.create(ALICE, {"content": "# A heading\n\n- a list [[with a link]]\n"})
-    to_markdown(services.store, ALICE, tmp_path / "notes")
+    services.memories.create(Caller(ALICE), {"content": "# A heading\n\n- a list [[with a link]]\n"})
+    to_markdown(services.store, Caller(ALICE), tmp_path / "notes")
     report = run(
-        services.memories, services.relationships, BOB, "basic-memory", read("basic-memory", tmp_path / "notes")
+        services.memories, services.relationships, Caller(BOB), "basic-memory", read("basic-memory", tmp_path / "notes")
     )
     assert (report.created, report.skipped) == (2, [])
     assert report.unmapped == {"created": 2, "remember_id": 2, "updated": 2, "version": 2}
 
     def kept(user: str) -> list[dict[str, object]]:
-        found = services.memories.list(user, sort_by="weight", sort_order="asc").items
+        found = services.memories.list(Caller(user), sort_by="weight", sort_order="asc").items
         return [{k: m.as_dict()[k] for k in KEPT} | {"happened": m.occurred_at} for m in found]
 
     mine, theirs = kept(ALICE), kept(BOB)
@@ -81,10 +82,10 @@ def test_markdown_round_trip(services: Services, tmp_path: Path) -> None:
 
 
 def test_export_refuses_to_overwrite(services: Services, tmp_path: Path) -> None:
-    services.memories.create(ALICE, {"content": "one"})
-    to_markdown(services.store, ALICE, tmp_path / "notes")
+    services.memories.create(Caller(ALICE), {"content": "one"})
+    to_markdown(services.store, Caller(ALICE), tmp_path / "notes")
     with pytest.raises(ValidationFailed, match="exists already"):
-        to_markdown(services.store, ALICE, tmp_path / "notes")
+        to_markdown(services.store, Caller(ALICE), tmp_path / "notes")
 
 
 TEXT = st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\x00"), min_size=1, max_size=80)
@@ -109,18 +110,20 @@ def test_a_note_reads_back_as_it_was_written(title: str, content: str, tags: lis
 
 
 def test_relationships_are_written_as_links_and_read_back(services: Services, tmp_path: Path) -> None:
-    ann = services.memories.create(ALICE, {"content": "Ann leads the data team.", "title": "Ann"})
-    ben = services.memories.create(ALICE, {"content": "Ben runs the offsite.", "title": "Ben"})
-    services.relationships.create(ALICE, RelationshipDraft([ann.id, ben.id], "works_with", "met at the offsite"))
-    to_markdown(services.store, ALICE, tmp_path / "notes")
+    ann = services.memories.create(Caller(ALICE), {"content": "Ann leads the data team.", "title": "Ann"})
+    ben = services.memories.create(Caller(ALICE), {"content": "Ben runs the offsite.", "title": "Ben"})
+    services.relationships.create(
+        Caller(ALICE), RelationshipDraft([ann.id, ben.id], "works_with", "met at the offsite")
+    )
+    to_markdown(services.store, Caller(ALICE), tmp_path / "notes")
     ann_note = (tmp_path / "notes" / f"ann-{ann.id[:8]}.md").read_text()
     assert ann_note.endswith(f"Ann leads the data team.\n\n{RELATIONS}\n\n- works_with [[ben-{ben.id[:8]}]]\n")
 
     report = run(
-        services.memories, services.relationships, BOB, "basic-memory", read("basic-memory", tmp_path / "notes")
+        services.memories, services.relationships, Caller(BOB), "basic-memory", read("basic-memory", tmp_path / "notes")
     )
     assert report.links == {CREATED: 1, PRESENT: 1}  # each note lists the link: made once
-    bobs = {m.title: m for m in services.memories.list(BOB).items}
+    bobs = {m.title: m for m in services.memories.list(Caller(BOB)).items}
     assert bobs["Ann"].content == "Ann leads the data team."  # the section is not part of the text
-    [rel] = services.relationships.links(BOB, [bobs["Ann"].id])[bobs["Ann"].id]
+    [rel] = services.relationships.links(Caller(BOB), [bobs["Ann"].id])[bobs["Ann"].id]
     assert (rel.relationship_type, set(rel.memory_ids)) == ("works_with", {bobs["Ann"].id, bobs["Ben"].id})

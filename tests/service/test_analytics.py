@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from remember.access import trusted_up_to
+from remember.caller import Caller
 from remember.errors import NotFound, ValidationFailed
 from remember.service import Services
 from remember.store import Store
@@ -46,17 +46,17 @@ def timed(store: Store, clock: Clock) -> Services:
 
 def remember_on(services: Services, clock: Clock, day: int, user: str = ALICE, **fields: Any) -> Any:
     clock.now = MONDAY + timedelta(days=day)
-    return services.memories.create(user, {"content": f"memory of day {day}", **fields})
+    return services.memories.create(Caller(user), {"content": f"memory of day {day}", **fields})
 
 
 def test_the_overview_counts_memories_per_week_by_type_and_template(timed: Services, clock: Clock) -> None:
-    recipe = timed.templates.create(ALICE, RECIPE).id
+    recipe = timed.templates.create(Caller(ALICE), RECIPE).id
     remember_on(timed, clock, 0, type="note")
     remember_on(timed, clock, 1, type="note")
     remember_on(timed, clock, 15, template_id=recipe, structured_content={"dish": "Dal", "cuisine": "Indian"})
     remember_on(timed, clock, 16, type="idea", trust=0.9)
     remember_on(timed, clock, 3, user=BOB, type="secret")
-    found = timed.analytics.overview(ALICE, bucket="week")
+    found = timed.analytics.overview(Caller(ALICE), bucket="week")
     assert (found["bucket"], found["when"]) == ("week", "created")
     assert found["periods"] == ["2026-02-02", "2026-02-09", "2026-02-16"]
     assert found["by_type"] == [
@@ -72,25 +72,24 @@ def test_the_overview_counts_memories_per_week_by_type_and_template(timed: Servi
         "memories": 4, "with_template": 1, "types": 3, "templates": 1,
         "first": "2026-02-02T10:00:00.000000Z", "last": "2026-02-18T10:00:00.000000Z",
     }  # fmt: skip
-    with trusted_up_to(0.5):
-        assert timed.analytics.overview(ALICE)["totals"]["memories"] == 3
-    assert [row["type"] for row in timed.analytics.overview(BOB)["by_type"]] == ["secret"]
-    assert timed.analytics.overview(ALICE)["bucket"] == "day"  # 16 days: one bar a day
+    assert timed.analytics.overview(Caller(ALICE, 0.5))["totals"]["memories"] == 3
+    assert [row["type"] for row in timed.analytics.overview(Caller(BOB))["by_type"]] == ["secret"]
+    assert timed.analytics.overview(Caller(ALICE))["bucket"] == "day"  # 16 days: one bar a day
 
 
 def test_the_period_follows_the_span_unless_asked(timed: Services, clock: Clock) -> None:
-    assert timed.analytics.overview(ALICE)["periods"] == []
+    assert timed.analytics.overview(Caller(ALICE))["periods"] == []
     remember_on(timed, clock, 0)
     remember_on(timed, clock, 10)
-    assert timed.analytics.overview(ALICE)["bucket"] == "day"
-    assert len(timed.analytics.overview(ALICE)["periods"]) == 11
-    monthly = timed.analytics.overview(ALICE, bucket="month")
+    assert timed.analytics.overview(Caller(ALICE))["bucket"] == "day"
+    assert len(timed.analytics.overview(Caller(ALICE))["periods"]) == 11
+    monthly = timed.analytics.overview(Caller(ALICE), bucket="month")
     assert (monthly["periods"], monthly["by_type"][0]["counts"]) == (["2026-02-01"], [2])
     remember_on(timed, clock, 400)
-    assert timed.analytics.overview(ALICE)["bucket"] == "week"
+    assert timed.analytics.overview(Caller(ALICE))["bucket"] == "week"
     remember_on(timed, clock, 800)
-    assert timed.analytics.overview(ALICE)["bucket"] == "month"
-    happened = timed.analytics.overview(ALICE, when="occurred", bucket="year")
+    assert timed.analytics.overview(Caller(ALICE))["bucket"] == "month"
+    happened = timed.analytics.overview(Caller(ALICE), when="occurred", bucket="year")
     assert happened["periods"] == ["2026-01-01", "2027-01-01", "2028-01-01"]
 
 
@@ -98,7 +97,7 @@ def test_many_kinds_are_drawn_as_the_largest_and_the_others(timed: Services, clo
     for n in range(14):
         for _ in range(14 - n):
             remember_on(timed, clock, 0, type=f"kind{n:02}", content=f"memory {n} {_}")
-    rows = timed.analytics.overview(ALICE)["by_type"]
+    rows = timed.analytics.overview(Caller(ALICE))["by_type"]
     assert [r["type"] for r in rows] == [*(f"kind{n:02}" for n in range(11)), "(others)"]
     assert rows[-1]["total"] == 3 + 2 + 1
 
@@ -113,7 +112,7 @@ def test_many_kinds_are_drawn_as_the_largest_and_the_others(timed: Services, clo
 )
 def test_a_bad_option_is_refused_with_the_fix(timed: Services, options: dict[str, Any], field: str, says: str) -> None:
     with pytest.raises(ValidationFailed, match=r"bucket|when") as raised:
-        timed.analytics.overview(ALICE, **options)
+        timed.analytics.overview(Caller(ALICE), **options)
     assert raised.value.errors[0].field == field and says in raised.value.message
 
 
@@ -121,22 +120,22 @@ def test_too_many_periods_asks_for_a_longer_bucket(timed: Services, clock: Clock
     remember_on(timed, clock, 0, context={"timestamp": "1900-01-01"})
     remember_on(timed, clock, 1)
     with pytest.raises(ValidationFailed, match="more than 1000 periods of a day; choose week, month, year"):
-        timed.analytics.overview(ALICE, when="occurred", bucket="day")
-    assert timed.analytics.overview(ALICE, when="occurred")["bucket"] == "year"
+        timed.analytics.overview(Caller(ALICE), when="occurred", bucket="day")
+    assert timed.analytics.overview(Caller(ALICE), when="occurred")["bucket"] == "year"
 
 
 def test_a_template_has_its_completion_and_acceptance_over_time(timed: Services, clock: Clock) -> None:
-    recipe = timed.templates.create(ALICE, RECIPE).id
+    recipe = timed.templates.create(Caller(ALICE), RECIPE).id
     remember_on(timed, clock, 0, template_id=recipe, structured_content={"dish": "Dal"})
     remember_on(timed, clock, 1, template_id=recipe, structured_content={"dish": "Pho", "cuisine": "Vietnamese",
                                                                          "minutes": 40})  # fmt: skip
     clock.now = MONDAY
-    timed.suggestions.suggest(ALICE, "I cooked a recipe for dal")
+    timed.suggestions.suggest(Caller(ALICE), "I cooked a recipe for dal")
     clock.now = MONDAY + timedelta(days=14)
-    timed.suggestions.suggest(ALICE, "another recipe I cooked")
+    timed.suggestions.suggest(Caller(ALICE), "another recipe I cooked")
     plain = remember_on(timed, clock, 14, content="I cooked soup from a recipe", type="note")
-    timed.applier.apply_template(ALICE, plain.id, recipe, {"dish": "Soup"})
-    found = timed.analytics.template(ALICE, recipe)
+    timed.applier.apply_template(Caller(ALICE), plain.id, recipe, {"dish": "Soup"})
+    found = timed.analytics.template(Caller(ALICE), recipe)
     assert found["memory_count"] == 3
     assert found["field_usage_statistics"]["cuisine"]["fill_rate"] == pytest.approx(1 / 3)
     assert [b["count"] for b in found["completion_distribution"]] == [0, 2, 0, 0, 1]
@@ -144,13 +143,13 @@ def test_a_template_has_its_completion_and_acceptance_over_time(timed: Services,
         "bucket": "day", "periods": [(MONDAY + timedelta(days=d)).date().isoformat() for d in range(15)],
         "shown": [1] + [0] * 13 + [1], "applied": [0] * 14 + [1],
     }  # fmt: skip
-    weekly = timed.analytics.template(ALICE, recipe, bucket="week")["acceptance_over_time"]
+    weekly = timed.analytics.template(Caller(ALICE), recipe, bucket="week")["acceptance_over_time"]
     assert (weekly["shown"], weekly["applied"]) == ([1, 0, 1], [0, 0, 1])
 
 
 def test_another_users_template_is_unknown(timed: Services) -> None:
-    recipe = timed.templates.create(ALICE, RECIPE).id
+    recipe = timed.templates.create(Caller(ALICE), RECIPE).id
     with pytest.raises(NotFound):
-        timed.analytics.template(BOB, recipe)
-    builtin = timed.analytics.template(BOB, "builtin:book_review")
+        timed.analytics.template(Caller(BOB), recipe)
+    builtin = timed.analytics.template(Caller(BOB), "builtin:book_review")
     assert builtin["memory_count"] == 0 and builtin["acceptance_over_time"]["periods"] == []

@@ -8,6 +8,7 @@ from datetime import UTC, date, datetime, time
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from remember.caller import Caller
 from remember.clock import from_text, to_text
 from remember.service import Services
 
@@ -42,13 +43,14 @@ def test_moments_of_any_year_round_trip_sort_and_filter(
 ) -> None:
     user = f"u{next(USERS)}"
     ids = {
-        services.memories.create(user, {"content": "then", "context": {"timestamp": to_text(m)}}).id: m for m in moments
+        services.memories.create(Caller(user), {"content": "then", "context": {"timestamp": to_text(m)}}).id: m
+        for m in moments
     }
-    assert {i: services.memories.get(user, i).occurred_at for i in ids} == ids
-    page = services.memories.list(user, sort_by="occurred_at", sort_order="asc", limit=10)
+    assert {i: services.memories.get(Caller(user), i).occurred_at for i in ids} == ids
+    page = services.memories.list(Caller(user), sort_by="occurred_at", sort_order="asc", limit=10)
     assert [m.occurred_at for m in page.items] == sorted(moments)
     pivot = data.draw(st.sampled_from(moments))
-    after = services.memories.list(user, filters={"context.timestamp": {"gte": pivot.isoformat()}}, limit=10)
+    after = services.memories.list(Caller(user), filters={"context.timestamp": {"gte": pivot.isoformat()}}, limit=10)
     assert sorted(m.occurred_at for m in after.items) == sorted(m for m in moments if m >= pivot)
 
 
@@ -58,15 +60,17 @@ def test_template_dates_of_any_year_are_kept_and_computed_from(
     services: Services, began: date, ended: datetime
 ) -> None:
     user = f"u{next(USERS)}"
-    span = services.templates.create(user, SPAN).id
+    span = services.templates.create(Caller(user), SPAN).id
     content = {"name": "era", "began": began.isoformat(), "ended": ended.isoformat()}
-    memory = services.memories.create(user, {"template_id": span, "structured_content": content})
+    memory = services.memories.create(Caller(user), {"template_id": span, "structured_content": content})
     stored = memory.structured_content or {}
     assert (stored["began"], stored["ended"]) == (began.isoformat(), to_text(ended))
     began_at = datetime.combine(began, time(), tzinfo=UTC)
     assert stored["days"] == int((ended - began_at).total_seconds() / 86400)
     assert stored["label"] == f"era {began.isoformat()}"
-    found = services.memories.list(user, filters={"structured_content.began": {"lte": began.isoformat()}}, limit=5)
+    found = services.memories.list(
+        Caller(user), filters={"structured_content.began": {"lte": began.isoformat()}}, limit=5
+    )
     assert [m.id for m in found.items] == [memory.id]
-    later = services.memories.list(user, filters={"structured_content.ended": {"gt": to_text(ended)}}, limit=5)
+    later = services.memories.list(Caller(user), filters={"structured_content.ended": {"gt": to_text(ended)}}, limit=5)
     assert later.items == ()

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from remember.caller import Caller
 from remember.errors import NotFound, ValidationFailed
 from remember.service import Services
 from remember.service.checks import MAX_CONTENT
@@ -15,7 +16,7 @@ ALICE, BOB = "alice", "bob"
 
 def create(services: Services, user: str = ALICE, **fields: Any) -> str:
     fields.setdefault("content", "Sarah is a product manager at Google.")
-    return services.memories.create(user, fields).id
+    return services.memories.create(Caller(user), fields).id
 
 
 def problems(exc: pytest.ExceptionInfo[ValidationFailed]) -> list[tuple[str, str]]:
@@ -23,15 +24,15 @@ def problems(exc: pytest.ExceptionInfo[ValidationFailed]) -> list[tuple[str, str
 
 
 def test_create_applies_defaults(services: Services) -> None:
-    m = services.memories.create(ALICE, {"content": "  hello  "})
+    m = services.memories.create(Caller(ALICE), {"content": "  hello  "})
     assert (m.content, m.type, m.weight, m.trust, m.version) == ("hello", "note", 0.5, 0.5, 1)
     assert m.occurred_at == m.created_at == m.updated_at
-    assert services.memories.get(ALICE, m.id, record_access=False) == m
+    assert services.memories.get(Caller(ALICE), m.id, record_access=False) == m
 
 
 def test_create_takes_every_field(services: Services) -> None:
     m = services.memories.create(
-        ALICE,
+        Caller(ALICE),
         {
             "content": "Met Sarah",
             "title": "Sarah",
@@ -59,11 +60,11 @@ def test_create_takes_every_field(services: Services) -> None:
 
 
 def test_defaults_follow_preferences(services: Services) -> None:
-    services.preferences.update(ALICE, "memory.default_type", "fact")
-    services.preferences.update(ALICE, "privacy.default_trust", 0.9)
-    m = services.memories.create(ALICE, {"content": "x"})
+    services.preferences.update(Caller(ALICE), "memory.default_type", "fact")
+    services.preferences.update(Caller(ALICE), "privacy.default_trust", 0.9)
+    m = services.memories.create(Caller(ALICE), {"content": "x"})
     assert (m.type, m.trust) == ("fact", 0.9)
-    assert services.memories.create(BOB, {"content": "x"}).type == "note"
+    assert services.memories.create(Caller(BOB), {"content": "x"}).type == "note"
 
 
 @pytest.mark.parametrize(
@@ -106,14 +107,14 @@ def test_bad_input_is_refused_with_field_and_code(
     services: Services, fields: dict[str, Any], expected: list[tuple[str, str]]
 ) -> None:
     with pytest.raises(ValidationFailed) as exc:
-        services.memories.create(ALICE, fields)
+        services.memories.create(Caller(ALICE), fields)
     assert problems(exc) == expected
-    assert services.memories.list(ALICE, deleted="include").total == 0
+    assert services.memories.list(Caller(ALICE), deleted="include").total == 0
 
 
 def test_all_problems_reported_at_once(services: Services) -> None:
     with pytest.raises(ValidationFailed) as exc:
-        services.memories.create(ALICE, {"content": "", "weight": 2, "trust": -1, "references": ["x"]})
+        services.memories.create(Caller(ALICE), {"content": "", "weight": 2, "trust": -1, "references": ["x"]})
     assert [f for f, _ in problems(exc)] == ["content", "weight", "trust", "references[0]"]
     assert "weight must be a number from 0 to 1" in str(exc.value)
 
@@ -125,32 +126,34 @@ def test_deeply_nested_structured_content_is_refused(services: Services) -> None
         cursor["a"] = {}
         cursor = cursor["a"]
     with pytest.raises(ValidationFailed) as exc:
-        services.memories.create(ALICE, {"content": "x", "structured_content": nested})
+        services.memories.create(Caller(ALICE), {"content": "x", "structured_content": nested})
     assert problems(exc) == [("structured_content", "too_deep")]
 
 
 def test_update_is_partial_versions_and_keeps_history(services: Services) -> None:
     mid = create(services, title="Sarah", tags=["people"])
-    m = services.memories.update(ALICE, mid, {"title": "Sarah (Director)", "weight": 0.9}, reason="promoted")
+    m = services.memories.update(Caller(ALICE), mid, {"title": "Sarah (Director)", "weight": 0.9}, reason="promoted")
     assert (m.title, m.weight, m.tags, m.version) == ("Sarah (Director)", 0.9, ("people",), 2)
-    [entry] = services.memories.history(ALICE, mid)
+    [entry] = services.memories.history(Caller(ALICE), mid)
     assert (entry.version, entry.action, entry.reason) == (1, "update", "promoted")
     assert entry.previous == {"title": "Sarah", "weight": 0.5}
 
 
 def test_update_with_same_values_changes_nothing(services: Services) -> None:
     mid = create(services, title="T")
-    m = services.memories.update(ALICE, mid, {"title": "T"})
+    m = services.memories.update(Caller(ALICE), mid, {"title": "T"})
     assert m.version == 1
-    assert services.memories.history(ALICE, mid) == []
+    assert services.memories.history(Caller(ALICE), mid) == []
 
 
 def test_update_can_clear_and_change_when(services: Services) -> None:
     mid = create(services, title="T", location={"address": "x"})
-    m = services.memories.update(ALICE, mid, {"title": None, "location": None, "context": {"timestamp": "2020-01-01"}})
+    m = services.memories.update(
+        Caller(ALICE), mid, {"title": None, "location": None, "context": {"timestamp": "2020-01-01"}}
+    )
     assert (m.title, m.location) == (None, None)
     assert m.occurred_at.year == 2020
-    assert set(services.memories.history(ALICE, mid)[0].previous) == {"title", "location", "context"}
+    assert set(services.memories.history(Caller(ALICE), mid)[0].previous) == {"title", "location", "context"}
 
 
 @pytest.mark.parametrize(
@@ -167,97 +170,97 @@ def test_update_can_clear_and_change_when(services: Services) -> None:
 )
 def test_bad_updates_change_nothing(services: Services, changes: dict[str, Any], expected: list[Any]) -> None:
     mid = create(services)
-    before = services.memories.get(ALICE, mid, record_access=False)
+    before = services.memories.get(Caller(ALICE), mid, record_access=False)
     with pytest.raises(ValidationFailed) as exc:
-        services.memories.update(ALICE, mid, changes)
+        services.memories.update(Caller(ALICE), mid, changes)
     assert problems(exc) == expected
-    assert services.memories.get(ALICE, mid, record_access=False) == before
+    assert services.memories.get(Caller(ALICE), mid, record_access=False) == before
 
 
 def test_reason_is_checked(services: Services) -> None:
     mid = create(services)
     with pytest.raises(ValidationFailed, match="reason"):
-        services.memories.update(ALICE, mid, {"title": "x"}, reason="r" * 1001)
+        services.memories.update(Caller(ALICE), mid, {"title": "x"}, reason="r" * 1001)
 
 
 def test_soft_delete_restore_and_history(services: Services) -> None:
     mid = create(services)
-    deletion = services.memories.delete(ALICE, mid, reason="asked")
+    deletion = services.memories.delete(Caller(ALICE), mid, reason="asked")
     assert not deletion.permanent
     assert deletion.memory is not None
     assert deletion.memory.is_deleted
-    assert services.memories.list(ALICE).total == 0
-    assert services.memories.list(ALICE, deleted="only").total == 1
-    again = services.memories.delete(ALICE, mid)
+    assert services.memories.list(Caller(ALICE)).total == 0
+    assert services.memories.list(Caller(ALICE), deleted="only").total == 1
+    again = services.memories.delete(Caller(ALICE), mid)
     assert again.memory is not None
     assert again.memory.version == deletion.memory.version
     with pytest.raises(ValidationFailed, match="restore it first"):
-        services.memories.update(ALICE, mid, {"title": "x"})
-    restored = services.memories.restore(ALICE, mid)
+        services.memories.update(Caller(ALICE), mid, {"title": "x"})
+    restored = services.memories.restore(Caller(ALICE), mid)
     assert not restored.is_deleted
     assert restored.version == 3
-    assert [h.action for h in services.memories.history(ALICE, mid)] == ["restore", "delete"]
-    assert services.memories.restore(ALICE, mid).version == 3
+    assert [h.action for h in services.memories.history(Caller(ALICE), mid)] == ["restore", "delete"]
+    assert services.memories.restore(Caller(ALICE), mid).version == 3
 
 
 def test_permanent_delete_erases(services: Services) -> None:
     mid = create(services)
-    services.memories.update(ALICE, mid, {"title": "x"})
-    assert services.memories.delete(ALICE, mid, permanent=True).permanent
+    services.memories.update(Caller(ALICE), mid, {"title": "x"})
+    assert services.memories.delete(Caller(ALICE), mid, permanent=True).permanent
     with pytest.raises(NotFound):
-        services.memories.get(ALICE, mid)
-    assert services.memories.list(ALICE, deleted="include").total == 0
+        services.memories.get(Caller(ALICE), mid)
+    assert services.memories.list(Caller(ALICE), deleted="include").total == 0
 
 
 def test_get_records_access(services: Services) -> None:
     mid = create(services)
-    services.memories.get(ALICE, mid)
-    m = services.memories.get(ALICE, mid)
+    services.memories.get(Caller(ALICE), mid)
+    m = services.memories.get(Caller(ALICE), mid)
     assert m.access_count == 2
     assert m.last_accessed_at is not None
-    assert services.memories.get(ALICE, mid, record_access=False).access_count == 2
+    assert services.memories.get(Caller(ALICE), mid, record_access=False).access_count == 2
 
 
 @pytest.mark.parametrize("bad_id", ["nope", "", "x" * 201, 5, None])
 def test_unknown_or_malformed_ids(services: Services, bad_id: Any) -> None:
     with pytest.raises((NotFound, ValidationFailed)):
-        services.memories.get(ALICE, bad_id)
+        services.memories.get(Caller(ALICE), bad_id)
 
 
 def test_another_users_memory_is_invisible_and_untouchable(services: Services) -> None:
     mid = create(services, user=ALICE)
-    before = services.memories.get(ALICE, mid, record_access=False)
+    before = services.memories.get(Caller(ALICE), mid, record_access=False)
     for action in (
-        lambda: services.memories.get(BOB, mid),
-        lambda: services.memories.update(BOB, mid, {"title": "pwned"}),
-        lambda: services.memories.delete(BOB, mid),
-        lambda: services.memories.delete(BOB, mid, permanent=True),
-        lambda: services.memories.restore(BOB, mid),
-        lambda: services.memories.history(BOB, mid),
+        lambda: services.memories.get(Caller(BOB), mid),
+        lambda: services.memories.update(Caller(BOB), mid, {"title": "pwned"}),
+        lambda: services.memories.delete(Caller(BOB), mid),
+        lambda: services.memories.delete(Caller(BOB), mid, permanent=True),
+        lambda: services.memories.restore(Caller(BOB), mid),
+        lambda: services.memories.history(Caller(BOB), mid),
     ):
         with pytest.raises(NotFound) as exc:
             action()
         assert "No memory with id" in str(exc.value)
-    assert services.memories.list(BOB, deleted="include").total == 0
-    assert services.memories.get(ALICE, mid, record_access=False) == before
+    assert services.memories.list(Caller(BOB), deleted="include").total == 0
+    assert services.memories.get(Caller(ALICE), mid, record_access=False) == before
 
 
 def test_list_shortcuts_and_filters_combine(services: Services) -> None:
     a = create(services, type="book", tags=["fiction"], weight=0.9)
     create(services, type="book", tags=["work"])
     create(services, type="person", tags=["fiction"])
-    page = services.memories.list(ALICE, type="book", tags=["fiction"], filters={"weight": {"gte": 0.8}})
+    page = services.memories.list(Caller(ALICE), type="book", tags=["fiction"], filters={"weight": {"gte": 0.8}})
     assert [m.id for m in page.items] == [a]
-    both = services.memories.list(ALICE, tags=["fiction", "work"], tags_match="all")
+    both = services.memories.list(Caller(ALICE), tags=["fiction", "work"], tags_match="all")
     assert both.total == 0
 
 
 def test_list_date_window(services: Services, clock: Any) -> None:
     first = create(services)
     second = create(services, content="Tom is a designer at Figma.")
-    cut = services.memories.get(ALICE, second, record_access=False).created_at.isoformat()
-    assert [m.id for m in services.memories.list(ALICE, created_after=cut).items] == [second]
-    assert [m.id for m in services.memories.list(ALICE, created_before=cut).items] == [first]
+    cut = services.memories.get(Caller(ALICE), second, record_access=False).created_at.isoformat()
+    assert [m.id for m in services.memories.list(Caller(ALICE), created_after=cut).items] == [second]
+    assert [m.id for m in services.memories.list(Caller(ALICE), created_before=cut).items] == [first]
 
 
 @pytest.mark.parametrize(
@@ -278,5 +281,5 @@ def test_list_date_window(services: Services, clock: Any) -> None:
 )
 def test_list_refuses_bad_arguments(services: Services, kwargs: dict[str, Any], field: str) -> None:
     with pytest.raises(ValidationFailed) as exc:
-        services.memories.list(ALICE, **kwargs)
+        services.memories.list(Caller(ALICE), **kwargs)
     assert exc.value.errors[0].field == field

@@ -4,19 +4,20 @@ from typing import Any
 
 import pytest
 
+from remember.caller import Caller
 from remember.errors import ValidationFailed
 from remember.preferences import SPECS, defaults
 from remember.service import Services
 
 
 def test_every_preference_has_a_default_of_its_kind(services: Services) -> None:
-    values = services.preferences.effective("alice")
+    values = services.preferences.effective(Caller("alice"))
     assert values == defaults()
     assert set(values) == {s.path for s in SPECS}
 
 
 def test_get_nests_by_category_and_filters(services: Services) -> None:
-    assert services.preferences.get("alice", "search") == {
+    assert services.preferences.get(Caller("alice"), "search") == {
         "search": {
             "default_limit": 10,
             "default_alpha": 0.3,
@@ -25,21 +26,23 @@ def test_get_nests_by_category_and_filters(services: Services) -> None:
             "recency_half_life_days": 30.0,
         }
     }
-    assert set(services.preferences.get("alice")) == {"memory", "privacy", "search", "templates"}
+    assert set(services.preferences.get(Caller("alice"))) == {"memory", "privacy", "search", "templates"}
 
 
 def test_update_answers_old_and_new_and_persists(services: Services) -> None:
-    change = services.preferences.update("alice", "search.default_limit", 25, reason="more")
+    change = services.preferences.update(Caller("alice"), "search.default_limit", 25, reason="more")
     assert (change.old_value, change.new_value, change.reason) == (10, 25, "more")
-    again = services.preferences.update("alice", "search.default_limit", 30)
+    again = services.preferences.update(Caller("alice"), "search.default_limit", 30)
     assert again.old_value == 25
-    assert services.preferences.effective("alice")["search.default_limit"] == 30
-    assert services.preferences.effective("bob")["search.default_limit"] == 10
+    assert services.preferences.effective(Caller("alice"))["search.default_limit"] == 30
+    assert services.preferences.effective(Caller("bob"))["search.default_limit"] == 10
 
 
 def test_kinds_are_coerced_sensibly(services: Services) -> None:
-    assert services.preferences.update("alice", "search.default_alpha", 1).new_value == 1.0
-    assert services.preferences.update("alice", "templates.suppressed_templates", ["a", "a", " b"]).new_value == [
+    assert services.preferences.update(Caller("alice"), "search.default_alpha", 1).new_value == 1.0
+    assert services.preferences.update(
+        Caller("alice"), "templates.suppressed_templates", ["a", "a", " b"]
+    ).new_value == [
         "a",
         "b",
     ]
@@ -65,30 +68,30 @@ def test_kinds_are_coerced_sensibly(services: Services) -> None:
 )
 def test_bad_values_are_refused_and_nothing_changes(services: Services, path: str, value: Any, code: str) -> None:
     with pytest.raises(ValidationFailed) as exc:
-        services.preferences.update("alice", path, value)
+        services.preferences.update(Caller("alice"), path, value)
     assert exc.value.errors[0].code == code
-    assert services.preferences.effective("alice") == defaults()
+    assert services.preferences.effective(Caller("alice")) == defaults()
 
 
 def test_unknown_category_lists_the_known_ones(services: Services) -> None:
     with pytest.raises(ValidationFailed, match="Categories: memory, privacy, search, templates"):
-        services.preferences.get("alice", "colours")
+        services.preferences.get(Caller("alice"), "colours")
 
 
 def test_non_text_path_is_refused(services: Services) -> None:
     with pytest.raises(ValidationFailed, match="preference_path must be a text"):
-        services.preferences.update("alice", 5, 1)
+        services.preferences.update(Caller("alice"), 5, 1)
 
 
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
 def test_non_finite_numbers_are_refused(services: Services, value: float) -> None:
     with pytest.raises(ValidationFailed, match="finite number"):
-        services.preferences.update("alice", "memory.default_weight", value)
-    assert services.memories.create("alice", {"content": "still works"}).weight == 0.5
+        services.preferences.update(Caller("alice"), "memory.default_weight", value)
+    assert services.memories.create(Caller("alice"), {"content": "still works"}).weight == 0.5
 
 
 def test_default_type_follows_the_type_rules(services: Services) -> None:
-    assert services.preferences.update("alice", "memory.default_type", "My Notes").new_value == "my_notes"
+    assert services.preferences.update(Caller("alice"), "memory.default_type", "My Notes").new_value == "my_notes"
     with pytest.raises(ValidationFailed, match="letters, digits"):
-        services.preferences.update("alice", "memory.default_type", "My Notes!")
-    assert services.memories.create("alice", {"content": "x"}).type == "my_notes"
+        services.preferences.update(Caller("alice"), "memory.default_type", "My Notes!")
+    assert services.memories.create(Caller("alice"), {"content": "x"}).type == "my_notes"

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from remember.caller import Caller
 from remember.search.embedders import HashEmbedder, MiniLMEmbedder
 from remember.service import Services
 from remember.service.reindex import BATCH, reindex
@@ -40,20 +41,21 @@ class UpdatingWhileEmbedding(HashEmbedder):
 
 
 def found_by(services: Services, word: str) -> set[str]:
-    return {h.memory.id for h in services.search.search(ALICE, word, alpha=0.0, limit=100).hits}
+    return {h.memory.id for h in services.search.search(Caller(ALICE), word, alpha=0.0, limit=100).hits}
 
 
 def test_reindex_keeps_the_entries_of_changes_made_while_it_embeds(two_stores: tuple[Store, Store]) -> None:
     server_store, reindex_store = two_stores
     server = Services.over(server_store, embedder=HashEmbedder())
     made = server.memories.create_many(
-        ALICE, [{"content": f"old wording number {i}", "context": {"conversation_id": f"c{i}"}} for i in range(40)]
+        Caller(ALICE),
+        [{"content": f"old wording number {i}", "context": {"conversation_id": f"c{i}"}} for i in range(40)],
     )
     changed = [m.id for m in made[::4]]
 
     def change() -> None:  # the server, on its own connection, while the reindex holds its snapshot
         for memory_id in changed:
-            server.memories.update(ALICE, memory_id, {"content": "fresh wording"})
+            server.memories.update(Caller(ALICE), memory_id, {"content": "fresh wording"})
 
     beside = Services.over(reindex_store, embedder=UpdatingWhileEmbedding(change))
     assert reindex(beside.store, beside.indexer, beside.templates) == len(made)
@@ -99,7 +101,7 @@ def test_reindex_under_a_stream_of_updates_leaves_no_stale_entry(
     server_store, reindex_store = two_stores
     server = Services.over(server_store, embedder=embedder)
     made = server.memories.create_many(
-        ALICE,
+        Caller(ALICE),
         [{"content": f"first text r0x{i}", "context": {"conversation_id": f"c{i}"}} for i in range(2 * BATCH + 50)],
     )
     done = threading.Event()
@@ -110,7 +112,7 @@ def test_reindex_under_a_stream_of_updates_leaves_no_stale_entry(
         while not done.is_set():
             rounds[0] += 1
             for index in range(rounds[0] % 7, len(made), 7):
-                server.memories.update(ALICE, made[index].id, {"content": f"later text r{rounds[0]}x{index}"})
+                server.memories.update(Caller(ALICE), made[index].id, {"content": f"later text r{rounds[0]}x{index}"})
             overtaken.round_done()
 
     writer = threading.Thread(target=keep_updating)
@@ -122,6 +124,6 @@ def test_reindex_under_a_stream_of_updates_leaves_no_stale_entry(
         done.set()
         writer.join()
     assert rounds[0] >= 3  # a round of updates ran during each of the three batches
-    now = [server.memories.get(ALICE, m.id, record_access=False) for m in made]
+    now = [server.memories.get(Caller(ALICE), m.id, record_access=False) for m in made]
     stale = [m.id for m in now if found_by(server, m.content.split()[-1]) != {m.id}]
     assert stale == [], f"{len(stale)} of {len(made)} memories kept a stale entry after {rounds[0]} rounds of updates"

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from remember.access import trusted_up_to
+from remember.caller import Caller
 from remember.errors import NotFound, ValidationFailed
 from remember.service import RelationshipDraft, Services
 from remember.service.related import Criteria
@@ -15,12 +15,14 @@ ALICE, BOB = "alice", "bob"
 
 
 def memory(services: Services, content: str, user: str = ALICE, **fields: Any) -> str:
-    return services.memories.create(user, {"content": content, **fields}).id
+    return services.memories.create(Caller(user), {"content": content, **fields}).id
 
 
-def relate(services: Services, ids: list[str], kind: str = "works_with", user: str = ALICE, **more: Any) -> str:
+def relate(
+    services: Services, ids: list[str], kind: str = "works_with", user: str | Caller = ALICE, **more: Any
+) -> str:
     draft = RelationshipDraft(memory_ids=ids, relationship_type=kind, **more)
-    return services.relationships.create(user, draft).id
+    return services.relationships.create(user if isinstance(user, Caller) else Caller(user), draft).id
 
 
 @pytest.fixture
@@ -39,7 +41,7 @@ def problems(exc: pytest.ExceptionInfo[ValidationFailed]) -> list[tuple[str, str
 
 def test_create_applies_defaults_and_reads_back(services: Services, people: list[str]) -> None:
     rid = relate(services, people[:2], observation="Tom reports to Sarah since March.")
-    rel = services.relationships.get(ALICE, rid)
+    rel = services.relationships.get(Caller(ALICE), rid)
     assert rel.memory_ids == tuple(people[:2])
     assert (rel.relationship_type, rel.strength, rel.confidence, rel.version, rel.tags) == (
         "works_with",
@@ -49,7 +51,7 @@ def test_create_applies_defaults_and_reads_back(services: Services, people: list
         (),
     )
     assert rel.observation == "Tom reports to Sarah since March."
-    links = services.relationships.links(ALICE, [people[0], people[3]])
+    links = services.relationships.links(Caller(ALICE), [people[0], people[3]])
     assert [r.id for r in links[people[0]]] == [rid] and links[people[3]] == []
 
 
@@ -59,7 +61,7 @@ def test_bad_input_is_refused_all_at_once_and_nothing_is_stored(services: Servic
         tags=[""],
     )  # fmt: skip
     with pytest.raises(ValidationFailed) as exc:
-        services.relationships.create(ALICE, bad)
+        services.relationships.create(Caller(ALICE), bad)
     fields = {f for f, _ in problems(exc)}
     assert {"memory_ids", "relationship_type", "observation", "strength", "confidence", "tags[0]"} <= fields
     for ids in ([people[0], people[0]], "not a list", [people[0], 7], [people[0], "\x00" * 300]):
@@ -67,7 +69,7 @@ def test_bad_input_is_refused_all_at_once_and_nothing_is_stored(services: Servic
             relate(services, ids)  # type: ignore[arg-type]
     with pytest.raises(ValidationFailed):
         relate(services, people * 6)  # 24 members: more than 20
-    assert services.related.search(ALICE).hits == []
+    assert services.related.search(Caller(ALICE)).hits == []
 
 
 def test_other_users_memories_cannot_be_linked_seen_or_changed(services: Services, people: list[str]) -> None:
@@ -78,82 +80,81 @@ def test_other_users_memories_cannot_be_linked_seen_or_changed(services: Service
         relate(services, [people[0], bobs], user=BOB)
     rid = relate(services, people[:2])
     with pytest.raises(NotFound, match="No relationship"):
-        services.relationships.get(BOB, rid)
+        services.relationships.get(Caller(BOB), rid)
     with pytest.raises(NotFound):
-        services.relationships.update(BOB, rid, {"strength": 0.1})
+        services.relationships.update(Caller(BOB), rid, {"strength": 0.1})
     with pytest.raises(NotFound):
-        services.relationships.delete(BOB, rid)
-    assert services.related.search(BOB, "Sarah").hits == []
+        services.relationships.delete(Caller(BOB), rid)
+    assert services.related.search(Caller(BOB), "Sarah").hits == []
     with pytest.raises(NotFound):
-        services.related.related(BOB, people[0])
-    assert services.relationships.get(ALICE, rid).strength == 0.5
+        services.related.related(Caller(BOB), people[0])
+    assert services.relationships.get(Caller(ALICE), rid).strength == 0.5
 
 
 def test_update_is_partial_bumps_the_version_and_keeps_history(services: Services, people: list[str]) -> None:
     rid = relate(services, people[:2], observation="Colleagues.")
     after = services.relationships.update(
-        ALICE, rid, {"strength": 0.9, "memory_ids": people[:3], "tags": ["Work"]}, reason="Priya joined"
+        Caller(ALICE), rid, {"strength": 0.9, "memory_ids": people[:3], "tags": ["Work"]}, reason="Priya joined"
     )
     assert (after.version, after.strength, after.memory_ids, after.tags) == (2, 0.9, tuple(people[:3]), ("work",))
     assert after.observation == "Colleagues." and after.confidence == 0.8
-    assert services.relationships.get(ALICE, rid) == after
-    [entry] = services.relationships.history(ALICE, rid)
+    assert services.relationships.get(Caller(ALICE), rid) == after
+    [entry] = services.relationships.history(Caller(ALICE), rid)
     assert entry.version == 1 and entry.reason == "Priya joined"
     assert entry.previous == {"strength": 0.5, "memory_ids": people[:2], "tags": []}
     with pytest.raises(ValidationFailed):
-        services.relationships.update(ALICE, rid, {"memory_ids": [people[0]]})
-    assert services.relationships.get(ALICE, rid).version == 2
+        services.relationships.update(Caller(ALICE), rid, {"memory_ids": [people[0]]})
+    assert services.relationships.get(Caller(ALICE), rid).version == 2
 
 
 def test_delete_keeps_the_memories(services: Services, people: list[str]) -> None:
     rid = relate(services, people[:2])
-    services.relationships.delete(ALICE, rid)
+    services.relationships.delete(Caller(ALICE), rid)
     with pytest.raises(NotFound):
-        services.relationships.get(ALICE, rid)
-    assert services.memories.get(ALICE, people[0], record_access=False).content.startswith("Sarah")
-    assert services.relationships.links(ALICE, [people[0]])[people[0]] == []
+        services.relationships.get(Caller(ALICE), rid)
+    assert services.memories.get(Caller(ALICE), people[0], record_access=False).content.startswith("Sarah")
+    assert services.relationships.links(Caller(ALICE), [people[0]])[people[0]] == []
 
 
 def test_a_trashed_member_hides_the_relationship_until_restored(services: Services, people: list[str]) -> None:
     rid = relate(services, people[:3], observation="The platform team.")
-    services.memories.delete(ALICE, people[2])
+    services.memories.delete(Caller(ALICE), people[2])
     with pytest.raises(NotFound):
-        services.relationships.get(ALICE, rid)
-    assert services.relationships.links(ALICE, [people[0]])[people[0]] == []
-    assert services.related.search(ALICE, "platform team").hits == []
+        services.relationships.get(Caller(ALICE), rid)
+    assert services.relationships.links(Caller(ALICE), [people[0]])[people[0]] == []
+    assert services.related.search(Caller(ALICE), "platform team").hits == []
     with pytest.raises(ValidationFailed, match="trash"):
         relate(services, [people[0], people[2]])
-    services.memories.restore(ALICE, people[2])
-    assert services.relationships.get(ALICE, rid).memory_ids == tuple(people[:3])
+    services.memories.restore(Caller(ALICE), people[2])
+    assert services.relationships.get(Caller(ALICE), rid).memory_ids == tuple(people[:3])
 
 
 def test_erasing_a_member_removes_it_and_drops_a_link_left_with_one(services: Services, people: list[str]) -> None:
     trio = relate(services, people[:3])
     pair = relate(services, [people[2], people[3]])
-    services.memories.delete(ALICE, people[2], permanent=True)
-    assert services.relationships.get(ALICE, trio).memory_ids == tuple(people[:2])
+    services.memories.delete(Caller(ALICE), people[2], permanent=True)
+    assert services.relationships.get(Caller(ALICE), trio).memory_ids == tuple(people[:2])
     with pytest.raises(NotFound):
-        services.relationships.get(ALICE, pair)
-    assert services.relationships.links(ALICE, [people[3]])[people[3]] == []
+        services.relationships.get(Caller(ALICE), pair)
+    assert services.relationships.links(Caller(ALICE), [people[3]])[people[3]] == []
 
 
 def test_trust_hides_links_to_memories_above_the_callers_level(services: Services, people: list[str]) -> None:
     secret = memory(services, "Sarah's salary is confidential.", trust=0.9)
     rid = relate(services, [people[0], secret], kind="about", observation="Sarah salary details")
     open_rid = relate(services, people[:2], observation="Sarah leads Tom")
-    with trusted_up_to(0.5):
-        with pytest.raises(NotFound):
-            services.relationships.get(ALICE, rid)
-        with pytest.raises(NotFound, match="No memory"):
-            relate(services, [people[1], secret])
-        assert [h.relationship.id for h in services.related.search(ALICE, "Sarah").hits] == [open_rid]
-        assert [r.id for r in services.relationships.links(ALICE, [people[0]])[people[0]]] == [open_rid]
-        assert [r.memory.id for r in services.related.related(ALICE, people[0])] == [people[1]]
-        with pytest.raises(NotFound):
-            services.related.related(ALICE, secret)
-        with pytest.raises(NotFound):
-            services.relationships.delete(ALICE, rid)
-    assert services.relationships.get(ALICE, rid).memory_ids == (people[0], secret)
+    with pytest.raises(NotFound):
+        services.relationships.get(Caller(ALICE, 0.5), rid)
+    with pytest.raises(NotFound, match="No memory"):
+        relate(services, [people[1], secret], user=Caller(ALICE, 0.5))
+    assert [h.relationship.id for h in services.related.search(Caller(ALICE, 0.5), "Sarah").hits] == [open_rid]
+    assert [r.id for r in services.relationships.links(Caller(ALICE, 0.5), [people[0]])[people[0]]] == [open_rid]
+    assert [r.memory.id for r in services.related.related(Caller(ALICE, 0.5), people[0])] == [people[1]]
+    with pytest.raises(NotFound):
+        services.related.related(Caller(ALICE, 0.5), secret)
+    with pytest.raises(NotFound):
+        services.relationships.delete(Caller(ALICE, 0.5), rid)
+    assert services.relationships.get(Caller(ALICE), rid).memory_ids == (people[0], secret)
 
 
 def test_search_is_hybrid_and_filters(services: Services, people: list[str]) -> None:
@@ -162,23 +163,29 @@ def test_search_is_hybrid_and_filters(services: Services, people: list[str]) -> 
     team = relate(services, people[:2], kind="works_with", observation="Sarah manages Tom's team", strength=0.4)
     trip = relate(services, [people[0], people[3]], kind="attends", observation="Sarah is going to Lisbon")
     search = services.related.search
-    assert search(ALICE, "mentoring", alpha=0.0).hits[0].relationship.id == mentor  # stemmed keyword
-    assert search(ALICE, "a trip to Portugal", alpha=1.0).hits[0].relationship.id == trip  # by meaning
-    assert {h.relationship.id for h in search(ALICE, "Tom", criteria=Criteria(min_strength=0.6)).hits} == {mentor}
-    assert [h.relationship.id for h in search(ALICE, "Sarah", criteria=Criteria(types=["attends"])).hits] == [trip]
-    by_member = search(ALICE, criteria=Criteria(memory_id=people[3]))
+    assert search(Caller(ALICE), "mentoring", alpha=0.0).hits[0].relationship.id == mentor  # stemmed keyword
+    assert search(Caller(ALICE), "a trip to Portugal", alpha=1.0).hits[0].relationship.id == trip  # by meaning
+    assert {h.relationship.id for h in search(Caller(ALICE), "Tom", criteria=Criteria(min_strength=0.6)).hits} == {
+        mentor
+    }
+    assert [h.relationship.id for h in search(Caller(ALICE), "Sarah", criteria=Criteria(types=["attends"])).hits] == [
+        trip
+    ]
+    by_member = search(Caller(ALICE), criteria=Criteria(memory_id=people[3]))
     assert [h.relationship.id for h in by_member.hits] == [trip] and by_member.total == 1
-    assert [h.relationship.id for h in search(ALICE, "Tom", criteria=Criteria(tags=["growth"])).hits] == [mentor]
-    page = search(ALICE, limit=2)
+    assert [h.relationship.id for h in search(Caller(ALICE), "Tom", criteria=Criteria(tags=["growth"])).hits] == [
+        mentor
+    ]
+    page = search(Caller(ALICE), limit=2)
     assert (len(page.hits), page.has_more, page.total) == (2, True, 3)
-    assert [h.relationship.id for h in search(ALICE, limit=2, offset=2).hits] == [mentor]
-    assert team in {h.relationship.id for h in search(ALICE, "team").hits}
-    later = search(ALICE, criteria=Criteria(created_after="2999-01-01"))
+    assert [h.relationship.id for h in search(Caller(ALICE), limit=2, offset=2).hits] == [mentor]
+    assert team in {h.relationship.id for h in search(Caller(ALICE), "team").hits}
+    later = search(Caller(ALICE), criteria=Criteria(created_after="2999-01-01"))
     assert later.hits == []
     with pytest.raises(ValidationFailed) as exc:
-        search(ALICE, "x", alpha=3, criteria=None)
+        search(Caller(ALICE), "x", alpha=3, criteria=None)
     with pytest.raises(ValidationFailed) as exc:
-        search(ALICE, criteria=Criteria(types="mentors", min_strength=-1, created_before="soon"))
+        search(Caller(ALICE), criteria=Criteria(types="mentors", min_strength=-1, created_before="soon"))
     assert {f for f, _ in problems(exc)} == {"types", "min_strength", "created_before"}
 
 
@@ -186,18 +193,18 @@ def test_related_walks_with_paths_within_depth(services: Services, people: list[
     first = relate(services, people[:2], kind="manages")
     second = relate(services, people[1:3], kind="mentored_by", strength=0.3)
     third = relate(services, [people[2], people[3]], kind="attends")
-    one = services.related.related(ALICE, people[0])
+    one = services.related.related(Caller(ALICE), people[0])
     assert [(r.memory.id, r.depth) for r in one] == [(people[1], 1)]
-    three = services.related.related(ALICE, people[0], depth=3)
+    three = services.related.related(Caller(ALICE), people[0], depth=3)
     assert [(r.memory.id, r.depth) for r in three] == [(people[1], 1), (people[2], 2), (people[3], 3)]
     assert [s.relationship_id for s in three[-1].path] == [first, second, third]
-    strong = services.related.related(ALICE, people[0], depth=3, min_strength=0.5)
+    strong = services.related.related(Caller(ALICE), people[0], depth=3, min_strength=0.5)
     assert [r.memory.id for r in strong] == [people[1]]
-    typed = services.related.related(ALICE, people[1], depth=2, types=["manages"])
+    typed = services.related.related(Caller(ALICE), people[1], depth=2, types=["manages"])
     assert [r.memory.id for r in typed] == [people[0]]
     for bad in (0, 4, "2"):
         with pytest.raises(ValidationFailed):
-            services.related.related(ALICE, people[0], depth=bad)
+            services.related.related(Caller(ALICE), people[0], depth=bad)
 
 
 def test_the_filter_language_counts_relationships(services: Services, people: list[str]) -> None:
@@ -205,15 +212,15 @@ def test_the_filter_language_counts_relationships(services: Services, people: li
     relate(services, people[1:3])
 
     def listed(filters: dict[str, Any]) -> set[str]:
-        return {m.id for m in services.memories.list(ALICE, filters=filters).items}
+        return {m.id for m in services.memories.list(Caller(ALICE), filters=filters).items}
 
     assert listed({"relationship_count": {"gte": 2}}) == {people[1]}
     assert listed({"relationship_count": 0}) == {people[3]}
     assert listed({"relationship_count": {"gte": 1, "lte": 1}}) == {people[0], people[2]}
     assert listed({"relationship_count": {"nin": [0, 2]}}) == {people[0], people[2]}
-    found = services.search.search(ALICE, "Tom", filters={"relationship_count": {"gt": 1}}, record_access=False)
+    found = services.search.search(Caller(ALICE), "Tom", filters={"relationship_count": {"gt": 1}}, record_access=False)
     assert [h.memory.id for h in found.hits] == [people[1]]
     for bad in ({"relationship_count": {"gte": -1}}, {"relationship_count": "two"}, {"relationship_count": 1.5},
                 {"relationship_count": {"contains": 1}}):  # fmt: skip
         with pytest.raises(ValidationFailed):
-            services.memories.list(ALICE, filters=bad)
+            services.memories.list(Caller(ALICE), filters=bad)

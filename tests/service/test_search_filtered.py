@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from remember.caller import Caller
 from remember.filters import parse_filter
 from remember.service import Services
 from remember.service import search as search_service
@@ -31,11 +32,11 @@ def _fill(services: Services) -> None:
         }
         for i, topic in enumerate(TOPICS * 15)
     ]
-    services.memories.create_many(USER, notes)
+    services.memories.create_many(Caller(USER), notes)
 
 
 def _ids(services: Services, query: str, spec: dict[str, object], **options: object) -> list[str]:
-    hits = services.search.search(USER, query, filters=spec, limit=30, record_access=False, **options).hits
+    hits = services.search.search(Caller(USER), query, filters=spec, limit=30, record_access=False, **options).hits
     return [h.memory.id for h in hits]
 
 
@@ -59,12 +60,12 @@ def test_checking_the_unfiltered_best_gives_what_the_filter_in_the_search_gives(
 
 def test_only_what_passes_is_returned(services: Services) -> None:
     _fill(services)
-    services.memories.create(OTHER, {"content": "Talked about the garden shed", "tags": ["common"]})
-    trashed = services.search.search(USER, "garden shed", limit=1).hits[0].memory
-    services.memories.delete(USER, trashed.id)
+    services.memories.create(Caller(OTHER), {"content": "Talked about the garden shed", "tags": ["common"]})
+    trashed = services.search.search(Caller(USER), "garden shed", limit=1).hits[0].memory
+    services.memories.delete(Caller(USER), trashed.id)
     for spec in FILTERS:
         for query in QUERIES:
-            hits = services.search.search(USER, query, filters=spec, limit=50, record_access=False).hits
+            hits = services.search.search(Caller(USER), query, filters=spec, limit=50, record_access=False).hits
             tree = parse_filter(spec)
             assert tree is not None
             ids = [h.memory.id for h in hits]
@@ -73,10 +74,10 @@ def test_only_what_passes_is_returned(services: Services) -> None:
 
 
 def test_the_check_is_bound_to_the_user_and_the_trash(services: Services) -> None:
-    mine = services.memories.create(USER, {"content": "a common note", "tags": ["common"]})
-    theirs = services.memories.create(OTHER, {"content": "a common note", "tags": ["common"]})
-    gone = services.memories.create(USER, {"content": "a common note, trashed", "tags": ["common"]})
-    services.memories.delete(USER, gone.id)
+    mine = services.memories.create(Caller(USER), {"content": "a common note", "tags": ["common"]})
+    theirs = services.memories.create(Caller(OTHER), {"content": "a common note", "tags": ["common"]})
+    gone = services.memories.create(Caller(USER), {"content": "a common note, trashed", "tags": ["common"]})
+    services.memories.delete(Caller(USER), gone.id)
     tree = parse_filter({"tags": "common"})
     assert tree is not None
     both = [mine.id, theirs.id, gone.id, "no-such-id"]

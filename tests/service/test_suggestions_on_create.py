@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from conftest import TickingClock
+from remember.caller import Caller
 from remember.search.embedders import MiniLMEmbedder
 from remember.service import Services
 from remember.store import Store
@@ -23,12 +24,12 @@ def test_suggestions_after_a_create_embed_nothing_again_and_match_a_fresh_model(
     fresh = Services.over(store, clock, MiniLMEmbedder())
     suggested = 0
     for text in TEXTS:
-        memory = services.memories.create("alice", {"content": text})
+        memory = services.memories.create(Caller("alice"), {"content": text})
         hits = embedder.recent_hits
-        found = services.suggestions.for_memory("alice", memory)
+        found = services.suggestions.for_memory(Caller("alice"), memory)
         assert embedder.recent_hits == hits + 1  # the text was not run through the model again
         # Another user, another embedder that never saw the text: the same suggestions, the same figures.
-        expected = fresh.suggestions.for_memory("bob", memory)
+        expected = fresh.suggestions.for_memory(Caller("bob"), memory)
         assert [s.as_dict() for s in found] == [s.as_dict() for s in expected]
         suggested += len(found)
     assert suggested > 0

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from remember.caller import Caller
 from remember.errors import Conflict, ValidationFailed
 from remember.models import MemoryQuery
 from remember.service import RelationshipDraft, Services
@@ -19,7 +20,7 @@ ALICE, BOB = "alice", "bob"
 
 def populate(services: Services) -> None:
     book = services.templates.create(
-        ALICE,
+        Caller(ALICE),
         {
             "name": "Book Review",
             "fields": [
@@ -28,12 +29,12 @@ def populate(services: Services) -> None:
             ],
         },
     )
-    services.templates.update(ALICE, book.id, {"add_fields": [{"name": "isbn", "type": "string"}]})
+    services.templates.update(Caller(ALICE), book.id, {"add_fields": [{"name": "isbn", "type": "string"}]})
     dune = services.memories.create(
-        ALICE, {"template_id": book.id, "structured_content": {"title": "Dune", "rating": 5}}
+        Caller(ALICE), {"template_id": book.id, "structured_content": {"title": "Dune", "rating": 5}}
     )
     note = services.memories.create(
-        ALICE,
+        Caller(ALICE),
         {
             "content": "Sarah is a PM at Google",
             "tags": ["people"],
@@ -42,19 +43,24 @@ def populate(services: Services) -> None:
             "references": ["https://example.com"],
         },
     )
-    services.memories.create(ALICE, {"content": "How long has she been there?", "context": {"conversation_id": "c1"}})
-    services.memories.update(ALICE, note.id, {"title": "Sarah"}, reason="naming")
-    gone = services.memories.create(ALICE, {"content": "to the trash"})
-    link = services.relationships.create(
-        ALICE, RelationshipDraft([note.id, dune.id], "recommended", "Sarah recommended Dune", 0.7, tags=["books"])
+    services.memories.create(
+        Caller(ALICE), {"content": "How long has she been there?", "context": {"conversation_id": "c1"}}
     )
-    services.relationships.update(ALICE, link.id, {"strength": 0.9}, reason="she insisted")
-    services.relationships.create(ALICE, RelationshipDraft([note.id, gone.id], "mentions"))  # hidden once trashed
-    services.memories.delete(ALICE, gone.id, reason="clutter")
-    services.memories.get(ALICE, note.id)
-    services.preferences.update(ALICE, "search.default_limit", 25, reason="more")
-    services.suggestions.suggest(ALICE, "Had sushi at Nobu yesterday")
-    services.memories.create(BOB, {"content": "Bob's note"})
+    services.memories.update(Caller(ALICE), note.id, {"title": "Sarah"}, reason="naming")
+    gone = services.memories.create(Caller(ALICE), {"content": "to the trash"})
+    link = services.relationships.create(
+        Caller(ALICE),
+        RelationshipDraft([note.id, dune.id], "recommended", "Sarah recommended Dune", 0.7, tags=["books"]),
+    )
+    services.relationships.update(Caller(ALICE), link.id, {"strength": 0.9}, reason="she insisted")
+    services.relationships.create(
+        Caller(ALICE), RelationshipDraft([note.id, gone.id], "mentions")
+    )  # hidden once trashed
+    services.memories.delete(Caller(ALICE), gone.id, reason="clutter")
+    services.memories.get(Caller(ALICE), note.id)
+    services.preferences.update(Caller(ALICE), "search.default_limit", 25, reason="more")
+    services.suggestions.suggest(Caller(ALICE), "Had sushi at Nobu yesterday")
+    services.memories.create(Caller(BOB), {"content": "Bob's note"})
 
 
 def snapshot(store: Store, user: str) -> dict[str, Any]:
@@ -82,21 +88,21 @@ def test_everything_arrives(services: Services, tmp_path: Path, embedder: Any, c
         assert snapshot(target.store, user) == snapshot(services.store, user)
     assert target.store.user_ids() == [ALICE, BOB]
     # and it is all usable: search, templates, suggestions' learning
-    assert target.search.search(ALICE, "Sarah at Google").hits[0].memory.title == "Sarah"
-    found = [h.memory.content for h in target.search.search(ALICE, "Google", alpha=0.0).hits]
+    assert target.search.search(Caller(ALICE), "Sarah at Google").hits[0].memory.title == "Sarah"
+    found = [h.memory.content for h in target.search.search(Caller(ALICE), "Google", alpha=0.0).hits]
     assert "How long has she been there?" in found  # its context (the turn before) came along
-    assert target.templates.analytics(ALICE, target.store.list_templates(ALICE)[0].id)["usage_count"] == 1
+    assert target.templates.analytics(Caller(ALICE), target.store.list_templates(ALICE)[0].id)["usage_count"] == 1
     assert len(snapshot(target.store, ALICE)["relationships"]) == 2
-    found_links = target.related.search(ALICE, "who recommended the novel", alpha=1.0).hits
+    found_links = target.related.search(Caller(ALICE), "who recommended the novel", alpha=1.0).hits
     assert found_links[0].relationship.observation == "Sarah recommended Dune"  # indexed again on import
-    assert target.related.search(ALICE, "recommended", alpha=0.0).hits[0].relationship.strength == 0.9
+    assert target.related.search(Caller(ALICE), "recommended", alpha=0.0).hits[0].relationship.strength == 0.9
     target.close()
 
 
 def test_one_user_only(services: Services, tmp_path: Path, embedder: Any, clock: Any) -> None:
     populate(services)
     target = Services.over(open_store(str(tmp_path / "target.db")), clock, embedder)
-    assert import_records(target.store, target.indexer, export_records(services.store, [BOB])) == {BOB: 1}
+    assert import_records(target.store, target.indexer, export_records(services.store, [Caller(BOB)])) == {BOB: 1}
     assert target.store.user_ids() == [BOB]
     target.close()
 
@@ -109,7 +115,7 @@ def test_vectors_are_rebuilt_for_another_embedder(services: Services, tmp_path: 
     import_records(target.store, target.indexer, export_records(services.store))
     memory_id = services.store.list_memories(BOB, MemoryQuery()).items[0].id
     assert target.store.get_vector(BOB, memory_id) != services.store.get_vector(BOB, memory_id)
-    assert target.search.search(BOB, "Bob note", alpha=1.0).hits
+    assert target.search.search(Caller(BOB), "Bob note", alpha=1.0).hits
     target.close()
 
 
@@ -118,11 +124,11 @@ def test_existing_users_are_refused_before_anything_is_written(
 ) -> None:
     populate(services)
     target = Services.over(open_store(str(tmp_path / "target.db")), clock, embedder)
-    target.memories.create(BOB, {"content": "already here"})
+    target.memories.create(Caller(BOB), {"content": "already here"})
     with pytest.raises(Conflict, match="bob"):
         refuse_existing(target.store, services.store.user_ids())
     with pytest.raises(Conflict, match="already has data"):
-        import_records(target.store, target.indexer, export_records(services.store, [BOB]))
+        import_records(target.store, target.indexer, export_records(services.store, [Caller(BOB)]))
     assert target.store.user_ids() == [BOB]
     target.close()
 
@@ -156,8 +162,8 @@ def test_checking_an_export_counts_each_users_memories_and_writes_nothing(servic
 
 def many_records(services: Services, user: str, count: int) -> list[dict[str, Any]]:
     """An export of ``count`` memories of ``user``: one real export record, cloned with new ids."""
-    services.memories.create(user, {"content": "imported note", "tags": ["bulk"]})
-    header, *records = export_records(services.store, [user])
+    services.memories.create(Caller(user), {"content": "imported note", "tags": ["bulk"]})
+    header, *records = export_records(services.store, [Caller(user)])
     memory = next(r for r in records if r["kind"] == "memory")
     clones = [{**memory, "memory": {**memory["memory"], "id": f"m{n:06d}"}} for n in range(count)]
     return [header, *clones]
@@ -173,7 +179,7 @@ def test_an_import_commits_in_parts_that_let_another_writer_in(store_url: str, t
         """The export, with a server writing and counting each time the import reads past a whole part."""
         for index, record in enumerate(records):
             if index > 1 and (index - 1) % PART == 0:  # the import has just committed its part
-                server.memories.create(ALICE, {"content": f"written during the import {index}"})
+                server.memories.create(Caller(ALICE), {"content": f"written during the import {index}"})
                 seen.append(server.store.list_memories("carol", MemoryQuery(limit=1)).total)
             yield record
 

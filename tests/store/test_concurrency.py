@@ -9,16 +9,18 @@ from pathlib import Path
 
 import pytest
 
+from remember.caller import Caller
 from remember.service import Services
 from remember.store import open_store
 
 WRITER = """
 import sys
+from remember.caller import Caller
 from remember.service import Services
 from remember.store import open_store
 services = Services.over(open_store(sys.argv[1]))
 for i in range(int(sys.argv[3])):
-    services.memories.create("alice", {"content": f"{sys.argv[2]} {i}", "tags": [sys.argv[2]]})
+    services.memories.create(Caller("alice"), {"content": f"{sys.argv[2]} {i}", "tags": [sys.argv[2]]})
 services.close()
 """
 
@@ -35,10 +37,12 @@ def test_two_processes_writing_1000_each_lose_none(db_path: Path) -> None:
         assert proc.returncode == 0, err
     services = Services.over(open_store(str(db_path)))
     for name in ("first", "second"):
-        page = services.memories.list("alice", tags=[name], limit=1)
+        page = services.memories.list(Caller("alice"), tags=[name], limit=1)
         assert page.total == 1000
     contents = {
-        m.content for off in range(0, 2000, 100) for m in services.memories.list("alice", limit=100, offset=off).items
+        m.content
+        for off in range(0, 2000, 100)
+        for m in services.memories.list(Caller("alice"), limit=100, offset=off).items
     }
     assert len(contents) == 2000
     services.close()
@@ -50,9 +54,9 @@ def test_threads_sharing_one_store(services: Services) -> None:
     def work(name: str) -> None:
         try:
             for i in range(100):
-                m = services.memories.create("alice", {"content": f"{name} {i}"})
-                services.memories.update("alice", m.id, {"title": name})
-                services.memories.list("alice", limit=5)
+                m = services.memories.create(Caller("alice"), {"content": f"{name} {i}"})
+                services.memories.update(Caller("alice"), m.id, {"title": name})
+                services.memories.list(Caller("alice"), limit=5)
         except BaseException as exc:  # collected and re-raised in the test thread
             errors.append(exc)
 
@@ -62,4 +66,4 @@ def test_threads_sharing_one_store(services: Services) -> None:
     for t in threads:
         t.join()
     assert errors == []
-    assert services.memories.list("alice").total == 400
+    assert services.memories.list(Caller("alice")).total == 400

@@ -275,10 +275,11 @@ def test_a_filter_on_text_postgresql_cannot_hold_matches_nothing(postgres_url: s
 def test_sqlite_users_never_import_psycopg(tmp_path: Any) -> None:
     code = (
         "import sys\n"
+        "from remember.caller import Caller\n"
         "from remember.service import Services\n"
         "from remember.store import open_store\n"
         f"s = Services.over(open_store({str(tmp_path / 'r.db')!r}))\n"
-        "s.memories.create('alice', {'content': 'x'})\n"
+        "s.memories.create(Caller('alice'), {'content': 'x'})\n"
         "s.close()\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('psycopg', 'psycopg_pool', 'pgvector')))\n"
     )

@@ -11,17 +11,19 @@ from typing import Any
 
 import pytest
 
+from remember.caller import Caller
 from remember.errors import Conflict, StoreUnavailable
 from remember.service import Services
 from remember.store import open_store
 
 WRITER = """
 import sys
+from remember.caller import Caller
 from remember.service import Services
 from remember.store import open_store
 services = Services.over(open_store(sys.argv[1]))
 for i in range(int(sys.argv[3])):
-    services.memories.create("alice", {"content": f"{sys.argv[2]} {i}", "tags": [sys.argv[2]]})
+    services.memories.create(Caller("alice"), {"content": f"{sys.argv[2]} {i}", "tags": [sys.argv[2]]})
 services.close()
 """
 
@@ -61,47 +63,50 @@ def test_eight_processes_writing_lose_nothing(postgres_url: str) -> None:
         assert proc.returncode == 0, err
     services = Services.over(open_store(postgres_url))
     for n in range(8):
-        assert services.memories.list("alice", tags=[f"w{n}"], limit=1).total == 150
+        assert services.memories.list(Caller("alice"), tags=[f"w{n}"], limit=1).total == 150
     contents = {
-        m.content for off in range(0, 1200, 100) for m in services.memories.list("alice", limit=100, offset=off).items
+        m.content
+        for off in range(0, 1200, 100)
+        for m in services.memories.list(Caller("alice"), limit=100, offset=off).items
     }
     assert len(contents) == 1200
     services.close()
 
 
 def test_eight_threads_updating_one_memory_lose_no_update(services: Services) -> None:
-    memory = services.memories.create("alice", {"content": "counter"})
+    memory = services.memories.create(Caller("alice"), {"content": "counter"})
     conflicts = [0] * 8
 
     def update(n: int) -> None:
         for i in range(20):
             while True:
                 try:
-                    services.memories.update("alice", memory.id, {"content": f"t{n} {i}"})
+                    services.memories.update(Caller("alice"), memory.id, {"content": f"t{n} {i}"})
                     break
                 except Conflict:
                     conflicts[n] += 1
 
     in_threads(8, update)
-    final = services.memories.get("alice", memory.id, record_access=False)
+    final = services.memories.get(Caller("alice"), memory.id, record_access=False)
     assert final.version == 1 + 160
-    assert len(services.memories.history("alice", memory.id)) == 160
+    assert len(services.memories.history(Caller("alice"), memory.id)) == 160
 
 
 def test_eight_threads_reading_count_every_access(services: Services) -> None:
-    memory = services.memories.create("alice", {"content": "popular"})
-    in_threads(8, lambda n: [services.memories.get("alice", memory.id) for _ in range(25)])
-    assert services.memories.get("alice", memory.id, record_access=False).access_count == 200
+    memory = services.memories.create(Caller("alice"), {"content": "popular"})
+    in_threads(8, lambda n: [services.memories.get(Caller("alice"), memory.id) for _ in range(25)])
+    assert services.memories.get(Caller("alice"), memory.id, record_access=False).access_count == 200
 
 
 def test_eight_threads_changing_preferences_keep_every_change(services: Services) -> None:
     in_threads(
         8,
         lambda n: [
-            services.preferences.update("alice", "search.default_limit", 10 + i, reason=f"t{n}") for i in range(10)
+            services.preferences.update(Caller("alice"), "search.default_limit", 10 + i, reason=f"t{n}")
+            for i in range(10)
         ],
     )
-    assert services.preferences.effective("alice")["search.default_limit"] in range(10, 20)
+    assert services.preferences.effective(Caller("alice"))["search.default_limit"] in range(10, 20)
 
 
 @pytest.mark.slow
@@ -117,7 +122,7 @@ def test_a_server_restart_mid_run_gives_clear_errors_then_recovers(own_postgres_
     def write_continuously() -> None:
         while not stop.is_set():
             try:
-                written.append(services.memories.create("alice", {"content": f"m{len(written)}"}).id)
+                written.append(services.memories.create(Caller("alice"), {"content": f"m{len(written)}"}).id)
             except StoreUnavailable as exc:
                 failures.append(exc)
                 time.sleep(0.05)
@@ -130,7 +135,7 @@ def test_a_server_restart_mid_run_gives_clear_errors_then_recovers(own_postgres_
         _wait_for(lambda: bool(failures))
         down_since = time.monotonic()
         with pytest.raises(StoreUnavailable, match=rf"{database}.*Check that the server is running") as caught:
-            services.memories.list("alice")
+            services.memories.list(Caller("alice"))
         assert time.monotonic() - down_since < 3  # pool_timeout=1: fails fast, does not hang
         assert "reconnects by itself" in str(caught.value) or "could be opened" in str(caught.value)
         before_restart = len(written)
@@ -148,7 +153,7 @@ def test_a_server_restart_mid_run_gives_clear_errors_then_recovers(own_postgres_
 
 
 def _page(services: Services, offset: int) -> Any:
-    return services.memories.list("alice", limit=100, offset=offset).items
+    return services.memories.list(Caller("alice"), limit=100, offset=offset).items
 
 
 def _wait_for(condition: Callable[[], bool], within: float = 15) -> None:
@@ -166,7 +171,7 @@ def test_preference_history_is_numbered_per_user_without_gaps_under_contention(p
     services = Services.over(open_store(postgres_url))
     for user in ("alice", "bob"):
         in_threads(8, lambda n, user=user: [  # type: ignore[misc]
-            services.preferences.update(user, "search.default_limit", 10 + i) for i in range(10)
+            services.preferences.update(Caller(user), "search.default_limit", 10 + i) for i in range(10)
         ])  # fmt: skip
     services.close()
     with psycopg.connect(postgres_url) as conn:

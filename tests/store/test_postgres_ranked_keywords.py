@@ -18,6 +18,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from remember.caller import Caller
 from remember.search.embedders import MiniLMEmbedder
 from remember.search.text import query_terms
 from remember.service import Services
@@ -52,7 +53,7 @@ def home(tmp_path: Path) -> Path:
 @pytest.fixture
 def services(postgres_url: str, home: Path, embedder: MiniLMEmbedder) -> Iterator[Services]:
     services = Services.over(open_store(postgres_url, keyword_index_min=None, keywords_home=home), embedder=embedder)
-    services.memories.create_many(USER, [{"content": text} for text in _notes()])
+    services.memories.create_many(Caller(USER), [{"content": text} for text in _notes()])
     _store(services).keyword_index_min = 10
     yield services
     services.close()
@@ -71,7 +72,7 @@ def _own(services: Services, query: str, limit: int = 500) -> set[str]:
 
 
 def _content(services: Services, memory_id: str) -> str:
-    return services.memories.get(USER, memory_id).content
+    return services.memories.get(Caller(USER), memory_id).content
 
 
 def _ids(hits: list[tuple[str, float]]) -> set[str]:
@@ -96,14 +97,14 @@ def test_every_change_is_seen_by_the_next_search(services: Services) -> None:
     # the plumber's boiler note itself (the note after it holds its words too, as its context)
     hits = _ranked(services, "boiler plumber", limit=5)
     (memory_id,) = [m for m, _ in hits if _content(services, m).startswith("plumber talked about broken boiler")]
-    services.memories.update(USER, memory_id, {"content": "the plumber fixed the kettle"})
+    services.memories.update(Caller(USER), memory_id, {"content": "the plumber fixed the kettle"})
     assert memory_id not in _ids(_ranked(services, "boiler"))
     assert memory_id in _ids(_ranked(services, "kettle"))
-    services.memories.delete(USER, memory_id)
+    services.memories.delete(Caller(USER), memory_id)
     assert memory_id not in _ids(_ranked(services, "kettle"))
-    services.memories.restore(USER, memory_id)
+    services.memories.restore(Caller(USER), memory_id)
     assert memory_id in _ids(_ranked(services, "kettle"))
-    added = services.memories.create(USER, {"content": "a kettle descaler from the market"})
+    added = services.memories.create(Caller(USER), {"content": "a kettle descaler from the market"})
     kettles = _ids(_ranked(services, "kettle"))  # and the note after the edited one, by its context
     assert {memory_id, added.id} <= kettles and kettles == _own(services, "kettle")
     for query in QUERIES:
@@ -111,42 +112,42 @@ def test_every_change_is_seen_by_the_next_search(services: Services) -> None:
 
 
 def test_a_purge_of_the_newest_memory_never_lets_its_seq_or_words_come_back(services: Services, home: Path) -> None:
-    newest = services.memories.create(USER, {"content": "the quokka photo from the zoo"})
+    newest = services.memories.create(Caller(USER), {"content": "the quokka photo from the zoo"})
     assert [m for m, _ in _ranked(services, "quokka")] == [newest.id]
     folders = _index_dirs(home)
-    services.memories.delete(USER, newest.id, permanent=True)
+    services.memories.delete(Caller(USER), newest.id, permanent=True)
     assert _ranked(services, "quokka") == []
-    after = services.memories.create(USER, {"content": "a walrus postcard"})  # past the purged seq
+    after = services.memories.create(Caller(USER), {"content": "a walrus postcard"})  # past the purged seq
     assert [m for m, _ in _ranked(services, "walrus")] == [after.id]
     index = _store(services)._ranked_for(USER)
     assert index is not None and not index._users[USER].gone  # the purged document was dropped
     assert _index_dirs(home) == folders  # caught up, not built again (as it would be had its seq come back)
-    bob = services.memories.create("bob", {"content": "bob's quokka and walrus notes"})
+    bob = services.memories.create(Caller("bob"), {"content": "bob's quokka and walrus notes"})
     assert bob.id not in _ids(_ranked(services, "quokka walrus bob"))
 
 
 def test_the_context_follows_the_memory_before(services: Services) -> None:
     first = services.memories.create(
-        USER, {"content": "we planned a trip to Zanzibar", "context": {"conversation_id": "c1"}}
+        Caller(USER), {"content": "we planned a trip to Zanzibar", "context": {"conversation_id": "c1"}}
     )
     second = services.memories.create(
-        USER, {"content": "she will book the flights", "context": {"conversation_id": "c1"}}
+        Caller(USER), {"content": "she will book the flights", "context": {"conversation_id": "c1"}}
     )
     assert second.id in _ids(_ranked(services, "zanzibar"))  # found through its context
-    services.memories.update(USER, first.id, {"content": "we planned a trip to Lisbon"})
+    services.memories.update(Caller(USER), first.id, {"content": "we planned a trip to Lisbon"})
     assert second.id not in _ids(_ranked(services, "zanzibar"))
     assert {first.id, second.id} <= _ids(_ranked(services, "lisbon"))
-    services.memories.delete(USER, first.id)
+    services.memories.delete(Caller(USER), first.id)
     assert _ranked(services, "lisbon") == []
-    services.memories.restore(USER, first.id)
+    services.memories.restore(Caller(USER), first.id)
     assert {first.id, second.id} <= _ids(_ranked(services, "lisbon"))
-    services.memories.delete(USER, first.id, permanent=True)
+    services.memories.delete(Caller(USER), first.id, permanent=True)
     assert _ranked(services, "lisbon") == []
     assert [m for m, _ in _ranked(services, "flights")] == [second.id]
 
 
 def test_other_users_memories_are_never_returned(services: Services) -> None:
-    bob = services.memories.create_many("bob", [{"content": f"bob's boiler note {i}"} for i in range(20)])
+    bob = services.memories.create_many(Caller("bob"), [{"content": f"bob's boiler note {i}"} for i in range(20)])
     assert _store(services).build_keyword_index("bob")
     mine = _ids(_ranked(services, "boiler bob"))
     assert mine and mine.isdisjoint({m.id for m in bob})
@@ -171,7 +172,7 @@ def test_an_index_of_an_emptied_and_refilled_database_is_built_again(
         conn.execute("TRUNCATE memories, memory_index, index_settings CASCADE")
     again = Services.over(open_store(postgres_url, keyword_index_min=10, keywords_home=home), embedder=embedder)
     try:
-        fresh = again.memories.create_many(USER, [{"content": f"a fig chutney label {i}"} for i in range(70)])
+        fresh = again.memories.create_many(Caller(USER), [{"content": f"a fig chutney label {i}"} for i in range(70)])
         assert _ids(_ranked(again, "fig chutney")) == {m.id for m in fresh}
         assert _ranked(again, "boiler") == []
     finally:
@@ -208,19 +209,19 @@ def test_a_build_in_bulk_and_the_threshold(services: Services, home: Path) -> No
 def test_without_a_folder_postgres_answers(postgres_url: str, embedder: MiniLMEmbedder) -> None:
     services = Services.over(open_store(postgres_url, keyword_index_min=10), embedder=embedder)
     try:
-        services.memories.create_many(USER, [{"content": text} for text in _notes()])
+        services.memories.create_many(Caller(USER), [{"content": text} for text in _notes()])
         assert not _store(services).build_keyword_index(USER)
         assert _store(services).ranked_keyword_candidates(USER, ["boiler"], limit=50) is None
-        assert services.search.search(USER, "boiler", alpha=0.0).hits
+        assert services.search.search(Caller(USER), "boiler", alpha=0.0).hits
     finally:
         services.close()
 
 
 def test_a_search_through_the_service_uses_the_index_with_a_filter_too(services: Services) -> None:
-    services.memories.update(USER, _ranked(services, "yoga", limit=1)[0][0], {"tags": ["gym"]})
-    unfiltered = services.search.search(USER, "yoga class", alpha=0.0, limit=20)
+    services.memories.update(Caller(USER), _ranked(services, "yoga", limit=1)[0][0], {"tags": ["gym"]})
+    unfiltered = services.search.search(Caller(USER), "yoga class", alpha=0.0, limit=20)
     assert {r.memory.id for r in unfiltered.hits} == _ids(_ranked(services, "yoga class", limit=20))
-    filtered = services.search.search(USER, "yoga class", alpha=0.0, filters={"tags": {"all": ["gym"]}})
+    filtered = services.search.search(Caller(USER), "yoga class", alpha=0.0, filters={"tags": {"all": ["gym"]}})
     assert [list(r.memory.tags) for r in filtered.hits] == [["gym"]]
 
 
@@ -229,9 +230,9 @@ def test_each_index_row_keeps_its_number_and_none_is_given_twice(services: Servi
     with psycopg.connect(postgres_url) as conn:
         before: dict[str, int] = dict(conn.execute(query, (USER,)).fetchall())
     memory_id = next(iter(before))
-    services.memories.update(USER, memory_id, {"content": "a changed note"})
-    services.memories.delete(USER, memory_id, permanent=True)
-    added = services.memories.create(USER, {"content": "a note written after"})
+    services.memories.update(Caller(USER), memory_id, {"content": "a changed note"})
+    services.memories.delete(Caller(USER), memory_id, permanent=True)
+    added = services.memories.create(Caller(USER), {"content": "a note written after"})
     with psycopg.connect(postgres_url) as conn:
         after: dict[str, int] = dict(conn.execute(query, (USER,)).fetchall())
     assert len(set(before.values())) == len(before) == 60
@@ -246,11 +247,11 @@ def test_a_place_that_cannot_be_written_leaves_the_search_to_postgres(
     home.write_text("not a directory")
     services = Services.over(open_store(postgres_url, keyword_index_min=None, keywords_home=home), embedder=embedder)
     try:
-        services.memories.create_many(USER, [{"content": text} for text in _notes()])
+        services.memories.create_many(Caller(USER), [{"content": text} for text in _notes()])
         _store(services).keyword_index_min = 10
         assert _store(services).ranked_keyword_candidates(USER, ["boiler"], limit=50) is None
         assert not _store(services).build_keyword_index(USER)
-        assert services.search.search(USER, "boiler", alpha=0.0).hits
+        assert services.search.search(Caller(USER), "boiler", alpha=0.0).hits
         assert home.read_text() == "not a directory"
     finally:
         services.close()

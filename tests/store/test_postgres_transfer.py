@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from conftest import TickingClock
+from remember.caller import Caller
 from remember.cli import main
 from remember.models import SuggestionEvent
 from remember.search.embedders import MiniLMEmbedder
@@ -42,15 +43,17 @@ def test_sqlite_to_postgres_and_back(
     services = Services.over(open_store(source), TickingClock(), embedder)
     chat = {"conversation_id": "chat-1"}
     question = services.memories.create(
-        "alice", {"content": "Tom: how long have you had your guitar?", "context": chat}
+        Caller("alice"), {"content": "Tom: how long have you had your guitar?", "context": chat}
     )
-    services.memories.create("alice", {"content": "Me: about seven years now.", "context": chat})
-    kept = services.memories.create("alice", {"content": "Dune by Frank Herbert", "tags": ["books"], "weight": 0.8})
-    services.memories.update("alice", kept.id, {"content": "Dune by Frank Herbert; five stars"})
-    gone = services.memories.create("alice", {"content": "an old note"})
-    services.memories.delete("alice", gone.id)
-    services.memories.create("bob", {"content": "Bob's note", "structured_content": None})
-    services.preferences.update("alice", "search.default_limit", 30)
+    services.memories.create(Caller("alice"), {"content": "Me: about seven years now.", "context": chat})
+    kept = services.memories.create(
+        Caller("alice"), {"content": "Dune by Frank Herbert", "tags": ["books"], "weight": 0.8}
+    )
+    services.memories.update(Caller("alice"), kept.id, {"content": "Dune by Frank Herbert; five stars"})
+    gone = services.memories.create(Caller("alice"), {"content": "an old note"})
+    services.memories.delete(Caller("alice"), gone.id)
+    services.memories.create(Caller("bob"), {"content": "Bob's note", "structured_content": None})
+    services.preferences.update(Caller("alice"), "search.default_limit", 30)
     services.store.log_suggestions(
         "alice", [SuggestionEvent("builtin:book_review", "shown", question.created_at, kept.id, 0.7)]
     )
@@ -64,10 +67,10 @@ def test_sqlite_to_postgres_and_back(
 
     arrived = Services.over(open_store(postgres_url), TickingClock(), embedder)
     try:
-        reply = arrived.search.search("alice", "guitar", alpha=0.0).hits
+        reply = arrived.search.search(Caller("alice"), "guitar", alpha=0.0).hits
         assert len(reply) == 2  # the question, and the reply through its context
-        assert arrived.search.search("alice", "science fiction novel", alpha=1.0).hits[0].memory.id == kept.id
-        assert arrived.search.search("alice", "old note", deleted="only").hits[0].memory.id == gone.id
+        assert arrived.search.search(Caller("alice"), "science fiction novel", alpha=1.0).hits[0].memory.id == kept.id
+        assert arrived.search.search(Caller("alice"), "old note", deleted="only").hits[0].memory.id == gone.id
         assert arrived.store.index_settings()["embedding_dimension"] == "384"
     finally:
         arrived.close()
@@ -88,7 +91,7 @@ def test_a_large_copy_builds_the_hnsw_index_once_at_its_end(
 
     source = f"sqlite:///{tmp_path / 'source.db'}"
     services = Services.over(open_store(source), TickingClock(), embedder)
-    services.memories.create_many("alice", [{"content": f"errand {i} of the week"} for i in range(30)])
+    services.memories.create_many(Caller("alice"), [{"content": f"errand {i} of the week"} for i in range(30)])
     services.close()
     monkeypatch.setattr(bulk, "REBUILD_AT_LEAST", 10)  # 30 memories are "large"
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
@@ -100,6 +103,9 @@ def test_a_large_copy_builds_the_hnsw_index_once_at_its_end(
     assert "memory_vectors_hnsw_384" in names
     arrived = Services.over(open_store(postgres_url), TickingClock(), embedder)
     try:
-        assert arrived.search.search("alice", "errand 17", alpha=1.0).hits[0].memory.content == "errand 17 of the week"
+        assert (
+            arrived.search.search(Caller("alice"), "errand 17", alpha=1.0).hits[0].memory.content
+            == "errand 17 of the week"
+        )
     finally:
         arrived.close()

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from remember.caller import Caller
 from remember.filters import Filter, parse_filter
 from remember.search.embedders import MiniLMEmbedder
 from remember.search.text import query_terms
@@ -52,7 +53,7 @@ def services(request: pytest.FixtureRequest, tmp_path: Path, embedder: MiniLMEmb
         url = request.getfixturevalue("postgres_url")
         store = open_store(url, keyword_index_min=None, keywords_home=tmp_path / "keywords")
     services = Services.over(store, embedder=embedder)
-    services.memories.create_many(USER, _notes())
+    services.memories.create_many(Caller(USER), _notes())
     _store(services).keyword_index_min = 10
     yield services
     services.close()
@@ -94,17 +95,17 @@ def test_what_passes_is_read_at_the_time_of_the_search(services: Services) -> No
     before = _ranked(services, "yoga", tenth)
     assert before is not None and before == _own(services, "yoga", tenth)
     outside = next(m for m in _own(services, "yoga", {"tags": "third"}) if m not in before)
-    services.memories.update(USER, outside, {"tags": ["tenth"]})
+    services.memories.update(Caller(USER), outside, {"tags": ["tenth"]})
     assert _ranked(services, "yoga", tenth) == before | {outside}
-    services.memories.update(USER, outside, {"tags": []})
+    services.memories.update(Caller(USER), outside, {"tags": []})
     assert _ranked(services, "yoga", tenth) == before
-    services.memories.update(USER, outside, {"tags": ["tenth"]})
-    services.memories.delete(USER, outside)
+    services.memories.update(Caller(USER), outside, {"tags": ["tenth"]})
+    services.memories.delete(Caller(USER), outside)
     assert _ranked(services, "yoga", tenth) == before
 
 
 def test_other_users_memories_never_pass(services: Services) -> None:
-    theirs = services.memories.create(OTHER, {"content": "sister talked about the rent", "tags": ["tenth"]})
+    theirs = services.memories.create(Caller(OTHER), {"content": "sister talked about the rent", "tags": ["tenth"]})
     found = _ranked(services, "rent sister", {"tags": "tenth"})
     assert found and theirs.id not in found
     assert found == _own(services, "rent sister", {"tags": "tenth"})
@@ -114,7 +115,7 @@ def test_past_the_cap_the_database_answers(services: Services, monkeypatch: pyte
     monkeypatch.setattr(keyword_search, "FILTERED_AT_MOST", 6)
     assert _ranked(services, "boiler", {"tags": "even"}) is None  # 30 memories pass
     assert _ranked(services, "rent", {"tags": "tenth"}) == _own(services, "rent", {"tags": "tenth"})  # 6 do
-    hits = services.search.search(USER, "broken boiler", alpha=0.0, filters={"tags": "even"}, limit=50).hits
+    hits = services.search.search(Caller(USER), "broken boiler", alpha=0.0, filters={"tags": "even"}, limit=50).hits
     assert {h.memory.id for h in hits} == _own(services, "broken boiler", {"tags": "even"})
 
 
@@ -123,7 +124,7 @@ def test_a_filter_nothing_passes_finds_nothing(services: Services) -> None:
 
 
 def test_a_filtered_search_through_the_service(services: Services) -> None:
-    hits = services.search.search(USER, "birthday cake", alpha=0.0, filters={"tags": "third"}, limit=50).hits
+    hits = services.search.search(Caller(USER), "birthday cake", alpha=0.0, filters={"tags": "third"}, limit=50).hits
     assert hits and all("third" in h.memory.tags for h in hits)
     assert {h.memory.id for h in hits} == _ranked(services, "birthday cake", {"tags": "third"})
 
@@ -133,5 +134,5 @@ def test_the_larger_the_user_the_fewer_memories_may_pass(services: Services, mon
     store = _store(services)
     store.filtered_work = 6 * 60  # 60 memories: at most 6 may pass
     assert _ranked(services, "rent", {"tags": "tenth"}) == _own(services, "rent", {"tags": "tenth"})  # 6 pass
-    services.memories.create_many(USER, [{"content": f"an unrelated note {i}"} for i in range(60)])
+    services.memories.create_many(Caller(USER), [{"content": f"an unrelated note {i}"} for i in range(60)])
     assert _ranked(services, "rent", {"tags": "tenth"}) is None  # 120 memories: at most 3

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from disks import fill_disk, mount
+from remember.caller import Caller
 from remember.errors import StoreDamaged, StoreError, StoreReadOnly
 from remember.models import MemoryQuery
 from remember.service import Services
@@ -40,7 +41,7 @@ def filled(path: Path, count: int, size: int = 900) -> list[str]:
     ids = [
         m.id
         for start in range(0, count, 500)
-        for m in services.memories.create_many(ALICE, drafts[start : start + 500])
+        for m in services.memories.create_many(Caller(ALICE), drafts[start : start + 500])
     ]
     services.close()
     return ids
@@ -97,7 +98,7 @@ def test_damage_found_by_a_read_stops_later_writes(tmp_path: Path, monkeypatch: 
     with pytest.raises(StoreDamaged, match="is damaged"):
         read_everything()
     with pytest.raises(StoreDamaged, match="writes are refused"):
-        services.memories.create(ALICE, {"content": "after the damage showed"})
+        services.memories.create(Caller(ALICE), {"content": "after the damage showed"})
     store.close()
 
 
@@ -119,7 +120,7 @@ def test_damage_found_by_the_vector_side_stops_later_writes(tmp_path: Path, monk
     with pytest.raises(StoreDamaged, match="is damaged"):
         read_everything()
     with pytest.raises(StoreDamaged, match="writes are refused"):
-        services.memories.create(ALICE, {"content": "after the damage showed"})
+        services.memories.create(Caller(ALICE), {"content": "after the damage showed"})
     store.close()
 
 
@@ -177,9 +178,9 @@ def test_a_read_only_file_opens_read_only(tmp_path: Path) -> None:
     db.chmod(0o444)
     store = open_store(str(db))
     services = Services.over(store)
-    assert services.search.search(ALICE, "note", alpha=0.0).hits
+    assert services.search.search(Caller(ALICE), "note", alpha=0.0).hits
     with pytest.raises(StoreReadOnly, match="the file is not writable"):
-        services.memories.create(ALICE, {"content": "x"})
+        services.memories.create(Caller(ALICE), {"content": "x"})
     store.close()
 
 
@@ -193,7 +194,7 @@ def fill_up(services: Services) -> list[str]:
     def create_until_full() -> None:
         for n in range(100_000):
             batch = [{"content": f"filler {n} {i} " + "x" * 4000} for i in range(20)]
-            made.extend(m.id for m in services.memories.create_many(ALICE, batch))
+            made.extend(m.id for m in services.memories.create_many(Caller(ALICE), batch))
 
     with pytest.raises(StoreError, match="full"):
         create_until_full()
@@ -203,17 +204,21 @@ def fill_up(services: Services) -> list[str]:
 def test_on_a_full_disk_reads_keep_working_and_writes_resume_once_space_is_freed(small_disk: Path) -> None:
     store = open_store(str(small_disk / "remember.db"))
     services = Services.over(store)
-    made = [m.id for m in services.memories.create_many(ALICE, [{"content": f"kept note {n}"} for n in range(50)])]
+    made = [
+        m.id for m in services.memories.create_many(Caller(ALICE), [{"content": f"kept note {n}"} for n in range(50)])
+    ]
     ballast = small_disk / "ballast"
     fill_disk(ballast)  # another program fills the disk
     fill_up(services)
-    assert services.search.search(ALICE, "kept", alpha=0.0).hits  # counting the reads cannot be written: skipped
-    assert services.memories.get(ALICE, made[0]).id == made[0]
-    assert services.memories.list(ALICE, limit=5).total >= 50
+    assert services.search.search(
+        Caller(ALICE), "kept", alpha=0.0
+    ).hits  # counting the reads cannot be written: skipped
+    assert services.memories.get(Caller(ALICE), made[0]).id == made[0]
+    assert services.memories.list(Caller(ALICE), limit=5).total >= 50
     with pytest.raises(StoreError, match="free some space"):
-        services.memories.create(ALICE, {"content": "one more " + "y" * 50_000})
+        services.memories.create(Caller(ALICE), {"content": "one more " + "y" * 50_000})
     ballast.unlink()
-    assert services.memories.create(ALICE, {"content": "after space was freed"}).version == 1
+    assert services.memories.create(Caller(ALICE), {"content": "after space was freed"}).version == 1
     store.close()
 
 
@@ -221,12 +226,12 @@ def test_a_full_database_still_reads(tmp_path: Path) -> None:
     """The same fault without a mount: SQLite's page limit stands in for the end of the disk."""
     store = open_store(str(tmp_path / "remember.db"))
     services = Services.over(store)
-    services.memories.create(ALICE, {"content": "before the disk filled"})
+    services.memories.create(Caller(ALICE), {"content": "before the disk filled"})
     pages = store.db.connection.execute("PRAGMA page_count").fetchone()[0]
     store.db.connection.execute(f"PRAGMA max_page_count = {pages + 8}")
     made = fill_up(services)
-    assert services.search.search(ALICE, "disk", alpha=0.0).hits
-    assert services.memories.list(ALICE, limit=5).total == len(made) + 1
+    assert services.search.search(Caller(ALICE), "disk", alpha=0.0).hits
+    assert services.memories.list(Caller(ALICE), limit=5).total == len(made) + 1
     store.close()
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from remember.caller import Caller
 from remember.filters import parse_filter
 from remember.models import DeletedMode
 from remember.service import Services
@@ -28,7 +29,7 @@ def _store(services: Services) -> SqliteStore:
 def _fill(services: Services, user: str, count: int) -> list[str]:
     """Memories where 'guitar' weighs more the lower the number (shorter text, more repeats)."""
     made = services.memories.create_many(
-        user, [{"content": "guitar " * (count - i) + "filler " * i} for i in range(count)]
+        Caller(user), [{"content": "guitar " * (count - i) + "filler " * i} for i in range(count)]
     )
     return [m.id for m in made]
 
@@ -47,7 +48,7 @@ def _quick(services: Services, user: str, deleted: DeletedMode, limit: int) -> l
 def test_the_shortcut_and_the_general_query_agree(services: Services, deleted: DeletedMode) -> None:
     ids = _fill(services, "solo", 40)
     for memory_id in ids[:25]:  # the best-ranked ones are trashed: more than the shortcut's reach
-        services.memories.delete("solo", memory_id)
+        services.memories.delete(Caller("solo"), memory_id)
     for limit in (1, 5, 10, 30):
         quick = _quick(services, "solo", deleted, limit)
         assert quick == _general(services, "solo", deleted, limit)
@@ -60,7 +61,7 @@ def test_the_shortcut_answers_when_it_can_be_sure_and_steps_aside_when_not(servi
     taken = store._best_ranked("solo", '"guitar"', 0, "exclude", 5)
     assert taken is not None and [i for i, _ in taken] == ids[:5]
     for memory_id in ids[:25]:
-        services.memories.delete("solo", memory_id)
+        services.memories.delete(Caller("solo"), memory_id)
     assert store._best_ranked("solo", '"guitar"', 0, "exclude", 5) is None  # its reach holds only trashed rows
     taken = store._best_ranked("solo", '"guitar"', 0, "exclude", 30)  # the reach covers every match: exact
     assert taken is not None and [i for i, _ in taken] == ids[25:]
@@ -105,7 +106,7 @@ def _crowd(services: Services, user: str) -> tuple[list[str], list[str]]:
     texts = ["zither" + " note" * i + (" lesson" if i % 3 == 0 else "") for i in range(30)]
     texts += ["lesson" + " chord" * i for i in range(30)] + [f"quiet day {i}" for i in range(150)]
     made = services.memories.create_many(
-        user, [{"content": t, "context": {"conversation_id": f"c{i}"}} for i, t in enumerate(texts)]
+        Caller(user), [{"content": t, "context": {"conversation_id": f"c{i}"}} for i, t in enumerate(texts)]
     )
     ids = [m.id for m in made]
     return ids[:30], ids[30:60]
@@ -145,15 +146,15 @@ def test_a_search_keeps_the_rare_terms_to_find_and_the_common_ones_to_score(
 
     _crowd(services, "solo")  # of 210: zither 30, lesson 40, note 29, chord 29
     pick = services.search._selected_terms
-    assert pick("solo", ["zither", "lesson"]) == (["zither", "lesson"], [])  # within the budget: all find
+    assert pick(Caller("solo"), ["zither", "lesson"]) == (["zither", "lesson"], [])  # within the budget: all find
     monkeypatch.setattr(search, "POSTINGS_BUDGET", 35)
-    assert pick("solo", ["lesson", "zither", "absent"]) == (["absent", "zither"], ["lesson"])
+    assert pick(Caller("solo"), ["lesson", "zither", "absent"]) == (["absent", "zither"], ["lesson"])
     monkeypatch.setattr(search, "ALSO_TERMS", 1)
-    assert pick("solo", ["lesson", "note", "zither"]) == (["note"], ["zither"])  # the rarest of the rest
+    assert pick(Caller("solo"), ["lesson", "note", "zither"]) == (["note"], ["zither"])  # the rarest of the rest
     monkeypatch.setattr(search, "ALSO_REACH", 28)  # 'note' finds 29 memories: too many to score again
-    assert pick("solo", ["lesson", "note", "zither"]) == (["note"], [])
+    assert pick(Caller("solo"), ["lesson", "note", "zither"]) == (["note"], [])
     monkeypatch.setattr(search, "ALSO_REACH", 29)
-    assert pick("solo", ["lesson", "note", "zither"]) == (["note"], ["zither"])
+    assert pick(Caller("solo"), ["lesson", "note", "zither"]) == (["note"], ["zither"])
     monkeypatch.setattr(search, "GUARD_FLOOR", 10)
     monkeypatch.setattr(search, "MAX_DF_SHARE", 0.1)  # a ceiling of 21 of the 210: every term over it
-    assert pick("solo", ["lesson", "zither"]) == (["zither"], [])
+    assert pick(Caller("solo"), ["lesson", "zither"]) == (["zither"], [])

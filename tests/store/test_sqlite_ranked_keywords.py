@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 import tantivy
 
+from remember.caller import Caller
 from remember.search.embedders import MiniLMEmbedder
 from remember.search.text import query_terms
 from remember.service import Services
@@ -50,7 +51,7 @@ def db(tmp_path: Path) -> Path:
 @pytest.fixture
 def services(db: Path, embedder: MiniLMEmbedder) -> Iterator[Services]:
     services = Services.over(open_store(str(db), keyword_index_min=None), embedder=embedder)
-    services.memories.create_many(USER, [{"content": text} for text in _notes()])
+    services.memories.create_many(Caller(USER), [{"content": text} for text in _notes()])
     _store(services).keyword_index_min = 10
     yield services
     services.close()
@@ -68,7 +69,7 @@ def _fts5(services: Services, query: str, limit: int = 500) -> list[tuple[str, f
 
 
 def _contents(services: Services, hits: list[tuple[str, float]]) -> list[str]:
-    return [services.memories.get(USER, memory_id).content for memory_id, _ in hits]
+    return [services.memories.get(Caller(USER), memory_id).content for memory_id, _ in hits]
 
 
 def _index_dirs(db: Path) -> list[Path]:
@@ -107,14 +108,14 @@ def test_every_change_is_seen_by_the_next_search(services: Services) -> None:
         for (m, _), c in zip(hits, _contents(services, hits), strict=True)
         if c.startswith("the plumber talked about the broken")
     ]
-    services.memories.update(USER, memory_id, {"content": "the plumber fixed the kettle"})
+    services.memories.update(Caller(USER), memory_id, {"content": "the plumber fixed the kettle"})
     assert memory_id not in {m for m, _ in _ranked(services, "boiler")}
     assert memory_id in {m for m, _ in _ranked(services, "kettle")}
-    services.memories.delete(USER, memory_id)
+    services.memories.delete(Caller(USER), memory_id)
     assert memory_id not in {m for m, _ in _ranked(services, "kettle")}
-    services.memories.restore(USER, memory_id)
+    services.memories.restore(Caller(USER), memory_id)
     assert memory_id in {m for m, _ in _ranked(services, "kettle")}
-    added = services.memories.create(USER, {"content": "a kettle descaler from the market"})
+    added = services.memories.create(Caller(USER), {"content": "a kettle descaler from the market"})
     kettles = {m for m, _ in _ranked(services, "kettle")}
     assert {memory_id, added.id} <= kettles and kettles == {m for m, _ in _fts5(services, "kettle")}
     for query in QUERIES:
@@ -124,11 +125,11 @@ def test_every_change_is_seen_by_the_next_search(services: Services) -> None:
 def test_a_purged_memory_is_never_returned_and_leaves_the_index(services: Services) -> None:
     ((memory_id, _),) = _ranked(services, "yoga dentist", limit=1)
     store = _store(services)
-    services.memories.delete(USER, memory_id, permanent=True)
+    services.memories.delete(Caller(USER), memory_id, permanent=True)
     assert memory_id not in {m for m, _ in _ranked(services, "yoga dentist")}
     index = store._ranked_for(USER)
     assert index is not None and index._users[USER].gone  # seen stale by that search
-    services.memories.create(USER, {"content": "one more note"})
+    services.memories.create(Caller(USER), {"content": "one more note"})
     _ranked(services, "yoga")
     assert not index._users[USER].gone  # dropped from the index at the catch-up
     assert {m for m, _ in _ranked(services, "yoga")} == {m for m, _ in _fts5(services, "yoga")}
@@ -136,26 +137,26 @@ def test_a_purged_memory_is_never_returned_and_leaves_the_index(services: Servic
 
 def test_the_context_follows_an_edit_of_the_memory_before(services: Services) -> None:
     first = services.memories.create(
-        USER, {"content": "we planned a trip to Zanzibar", "context": {"conversation_id": "c1"}}
+        Caller(USER), {"content": "we planned a trip to Zanzibar", "context": {"conversation_id": "c1"}}
     )
     second = services.memories.create(
-        USER, {"content": "she will book the flights", "context": {"conversation_id": "c1"}}
+        Caller(USER), {"content": "she will book the flights", "context": {"conversation_id": "c1"}}
     )
     assert second.id in {m for m, _ in _ranked(services, "zanzibar")}  # found through its context
-    services.memories.update(USER, first.id, {"content": "we planned a trip to Lisbon"})
+    services.memories.update(Caller(USER), first.id, {"content": "we planned a trip to Lisbon"})
     assert second.id not in {m for m, _ in _ranked(services, "zanzibar")}
     assert {first.id, second.id} <= {m for m, _ in _ranked(services, "lisbon")}
-    services.memories.delete(USER, first.id)  # its text leaves the context of the next while in the trash
+    services.memories.delete(Caller(USER), first.id)  # its text leaves the context of the next while in the trash
     assert _ranked(services, "lisbon") == []
-    services.memories.restore(USER, first.id)
+    services.memories.restore(Caller(USER), first.id)
     assert {first.id, second.id} <= {m for m, _ in _ranked(services, "lisbon")}
-    services.memories.delete(USER, first.id, permanent=True)
+    services.memories.delete(Caller(USER), first.id, permanent=True)
     assert _ranked(services, "lisbon") == []
     assert [m for m, _ in _ranked(services, "flights")] == [second.id]
 
 
 def test_other_users_memories_are_never_returned(services: Services) -> None:
-    bob = services.memories.create_many("bob", [{"content": f"bob's boiler note {i}"} for i in range(20)])
+    bob = services.memories.create_many(Caller("bob"), [{"content": f"bob's boiler note {i}"} for i in range(20)])
     _store(services).build_keyword_index("bob")
     mine = {m for m, _ in _ranked(services, "boiler bob")}
     assert mine and mine.isdisjoint({m.id for m in bob})
@@ -191,7 +192,7 @@ def test_an_index_of_a_later_database_is_built_again(services: Services, db: Pat
     services.close()
     shutil.copy(db, db.with_suffix(".copy"))
     later = Services.over(open_store(str(db), keyword_index_min=10), embedder=embedder)
-    added = later.memories.create_many(USER, [{"content": f"a quince jam recipe {i}"} for i in range(5)])
+    added = later.memories.create_many(Caller(USER), [{"content": f"a quince jam recipe {i}"} for i in range(5)])
     assert len(_ranked(later, "quince")) == 5
     later.close()
     shutil.copy(db.with_suffix(".copy"), db)
@@ -211,13 +212,13 @@ def test_an_index_of_a_later_database_is_told_apart_after_writes(
     services.close()
     shutil.copy(db, db.with_suffix(".copy"))
     later = Services.over(open_store(str(db), keyword_index_min=10), embedder=embedder)
-    later.memories.create_many(USER, [{"content": f"a quince jam recipe {i}"} for i in range(5)])
+    later.memories.create_many(Caller(USER), [{"content": f"a quince jam recipe {i}"} for i in range(5)])
     assert len(_ranked(later, "quince")) == 5
     later.close()
     shutil.copy(db.with_suffix(".copy"), db)
     restored = Services.over(open_store(str(db), keyword_index_min=10), embedder=embedder)
     try:
-        fresh = restored.memories.create_many(USER, [{"content": f"a fig chutney label {i}"} for i in range(8)])
+        fresh = restored.memories.create_many(Caller(USER), [{"content": f"a fig chutney label {i}"} for i in range(8)])
         assert {m for m, _ in _ranked(restored, "fig chutney")} == {m.id for m in fresh}
         assert _ranked(restored, "quince") == []
     finally:
@@ -230,9 +231,9 @@ def test_another_writer_leaves_the_search_to_fts5(services: Services, db: Path) 
     holder = tantivy.Index.open(str(folder))
     writer = holder.writer(heap_size=15_000_000, num_threads=1)  # as another process would hold it
     try:
-        added = services.memories.create(USER, {"content": "the boiler was serviced today"})
+        added = services.memories.create(Caller(USER), {"content": "the boiler was serviced today"})
         assert _store(services).ranked_keyword_candidates(USER, ["boiler"], limit=50) is None
-        found = services.search.search(USER, "boiler serviced", alpha=0.0)
+        found = services.search.search(Caller(USER), "boiler serviced", alpha=0.0)
         assert found.hits[0].memory.id == added.id  # FTS5 answered
     finally:
         del writer
@@ -243,10 +244,10 @@ def test_a_place_that_cannot_be_written_leaves_the_search_to_fts5(db: Path, embe
     Path(str(db) + ".keywords").write_text("not a directory")
     services = Services.over(open_store(str(db), keyword_index_min=None), embedder=embedder)
     try:
-        services.memories.create_many(USER, [{"content": text} for text in _notes()])
+        services.memories.create_many(Caller(USER), [{"content": text} for text in _notes()])
         _store(services).keyword_index_min = 10
         assert _store(services).ranked_keyword_candidates(USER, ["boiler"], limit=50) is None
-        assert services.search.search(USER, "boiler", alpha=0.0).hits
+        assert services.search.search(Caller(USER), "boiler", alpha=0.0).hits
     finally:
         services.close()
 
@@ -254,7 +255,7 @@ def test_a_place_that_cannot_be_written_leaves_the_search_to_fts5(db: Path, embe
 def test_many_changes_are_caught_up_in_the_background(services: Services, monkeypatch: pytest.MonkeyPatch) -> None:
     _ranked(services, "boiler")
     monkeypatch.setattr(ranked_search, "CATCH_UP_INLINE", 5)
-    added = services.memories.create_many(USER, [{"content": f"a marmalade jar {i}"} for i in range(12)])
+    added = services.memories.create_many(Caller(USER), [{"content": f"a marmalade jar {i}"} for i in range(12)])
     store = _store(services)
     assert store.ranked_keyword_candidates(USER, ["marmalade"], limit=50) is None  # FTS5 answers meanwhile
     assert {m.id for m in added} == {m for m, _ in _eventually(store, ["marmalade"])}
@@ -283,10 +284,10 @@ def test_a_build_in_bulk_and_the_threshold(services: Services, db: Path) -> None
 
 
 def test_a_search_through_the_service_uses_the_index_with_a_filter_too(services: Services) -> None:
-    services.memories.update(USER, _ranked(services, "yoga", limit=1)[0][0], {"tags": ["gym"]})
-    unfiltered = services.search.search(USER, "yoga class", alpha=0.0, limit=20)
+    services.memories.update(Caller(USER), _ranked(services, "yoga", limit=1)[0][0], {"tags": ["gym"]})
+    unfiltered = services.search.search(Caller(USER), "yoga class", alpha=0.0, limit=20)
     assert {r.memory.id for r in unfiltered.hits} == {m for m, _ in _ranked(services, "yoga class", limit=20)}
-    filtered = services.search.search(USER, "yoga class", alpha=0.0, filters={"tags": {"all": ["gym"]}})
+    filtered = services.search.search(Caller(USER), "yoga class", alpha=0.0, filters={"tags": {"all": ["gym"]}})
     assert [list(r.memory.tags) for r in filtered.hits] == [["gym"]]
 
 
@@ -301,14 +302,14 @@ def _eventually(store: SqliteStore, terms: list[str]) -> list[tuple[str, float]]
 
 def test_a_purge_of_the_newest_memory_never_lets_its_seq_or_words_come_back(services: Services) -> None:
     """The purged row held the highest seq and rowid: the next memory must not take its place unseen."""
-    newest = services.memories.create(USER, {"content": "the quokka photo from the zoo"})
+    newest = services.memories.create(Caller(USER), {"content": "the quokka photo from the zoo"})
     assert [m for m, _ in _ranked(services, "quokka")] == [newest.id]
-    services.memories.delete(USER, newest.id, permanent=True)
-    after = services.memories.create(USER, {"content": "a walrus postcard"})
+    services.memories.delete(Caller(USER), newest.id, permanent=True)
+    after = services.memories.create(Caller(USER), {"content": "a walrus postcard"})
     assert _ranked(services, "quokka") == []
     assert [m for m, _ in _ranked(services, "walrus")] == [after.id]
-    services.memories.delete(USER, after.id, permanent=True)
-    bob = services.memories.create("bob", {"content": "bob's quokka and walrus notes"})  # may take the rowid
+    services.memories.delete(Caller(USER), after.id, permanent=True)
+    bob = services.memories.create(Caller("bob"), {"content": "bob's quokka and walrus notes"})  # may take the rowid
     assert _ranked(services, "quokka walrus") == []
     assert bob.id not in {m for m, _ in _ranked(services, "bob notes")}
 
@@ -316,14 +317,14 @@ def test_a_purge_of_the_newest_memory_never_lets_its_seq_or_words_come_back(serv
 def test_a_stale_mark_found_live_again_is_cleared(services: Services, monkeypatch: pytest.MonkeyPatch) -> None:
     """A rowid marked stale by a search (its memory purged) and then reused by a new memory is kept in the
     index, and the mark goes: no later search commits for it again."""
-    newest = services.memories.create(USER, {"content": "an ocarina lesson on Friday"})
+    newest = services.memories.create(Caller(USER), {"content": "an ocarina lesson on Friday"})
     _ranked(services, "ocarina")
-    services.memories.delete(USER, newest.id, permanent=True)
+    services.memories.delete(Caller(USER), newest.id, permanent=True)
     assert _ranked(services, "ocarina") == []  # its document, still indexed, is marked stale
     user = _store(services)._ranked_for(USER)._users[USER]  # type: ignore[union-attr]
     assert user.gone
     monkeypatch.setattr(ranked_search, "CATCH_UP_AFTER", 60.0)  # the search below catches up itself
-    reused = services.memories.create(USER, {"content": "an ocarina recital"})  # takes the purged rowid
+    reused = services.memories.create(Caller(USER), {"content": "an ocarina recital"})  # takes the purged rowid
     assert [m for m, _ in _ranked(services, "ocarina")] == [reused.id]
     assert not user.gone
 
@@ -335,15 +336,15 @@ def test_two_processes_share_the_index(services: Services, db: Path, embedder: M
     try:
         assert _ranked(other, "boiler") == mine  # the same directory, opened
         (memory_id, _) = mine[0]
-        services.memories.delete(USER, memory_id)
-        added = other.memories.create(USER, {"content": "a new boiler manual"})
+        services.memories.delete(Caller(USER), memory_id)
+        added = other.memories.create(Caller(USER), {"content": "a new boiler manual"})
         assert memory_id not in {m for m, _ in _ranked(other, "boiler")}  # the other caught up
         assert {m for m, _ in _ranked(services, "boiler")} == {m for m, _ in _fts5(services, "boiler")}
         assert added.id in {m for m, _ in _ranked(services, "boiler")}
         index = _store(services)._ranked_for(USER)
         assert index is not None
         index._users[USER].gone.add(_rowid(db, memory_id))  # as if a search had found it in the trash
-        other.memories.restore(USER, memory_id)
+        other.memories.restore(Caller(USER), memory_id)
         _ranked(other, "boiler")  # the other process indexes the restored memory
         assert memory_id in {m for m, _ in _ranked(services, "boiler")}  # not dropped by the stale mark
         assert memory_id in {m for m, _ in _ranked(other, "boiler")}
@@ -359,14 +360,14 @@ def test_a_failing_catch_up_leaves_the_search_to_fts5(services: Services, monkey
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(ranked, "_write_state", full)
-    added = services.memories.create(USER, {"content": "the boiler pressure dropped"})
+    added = services.memories.create(Caller(USER), {"content": "the boiler pressure dropped"})
     assert _store(services).ranked_keyword_candidates(USER, ["boiler"], limit=50) is None
-    assert services.search.search(USER, "boiler pressure", alpha=0.0).hits[0].memory.id == added.id
+    assert services.search.search(Caller(USER), "boiler pressure", alpha=0.0).hits[0].memory.id == added.id
 
 
 def test_many_small_catch_ups_keep_the_segments_merged(services: Services) -> None:
     for i in range(30):
-        services.memories.create(USER, {"content": f"a pebble numbered {i}"})
+        services.memories.create(Caller(USER), {"content": f"a pebble numbered {i}"})
         assert len(_ranked(services, "pebble")) == i + 1
     index = _store(services)._ranked_for(USER)
     assert index is not None
@@ -375,7 +376,7 @@ def test_many_small_catch_ups_keep_the_segments_merged(services: Services) -> No
 
 def test_long_words_are_found(services: Services) -> None:
     digest = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
-    added = services.memories.create(USER, {"content": f"the release checksum is {digest}"})
+    added = services.memories.create(Caller(USER), {"content": f"the release checksum is {digest}"})
     assert [m for m, _ in _ranked(services, digest)] == [added.id]
 
 
@@ -396,7 +397,7 @@ def test_a_build_abandoned_by_a_dead_process_is_removed(db: Path, embedder: Mini
     (left / "segment").write_bytes(b"half a build")
     services = Services.over(open_store(str(db), keyword_index_min=10), embedder=embedder)
     try:
-        services.memories.create_many(USER, [{"content": text} for text in _notes()])
+        services.memories.create_many(Caller(USER), [{"content": text} for text in _notes()])
         assert _ranked(services, "boiler")
         assert not left.exists()
     finally:
@@ -415,7 +416,7 @@ def test_a_write_is_caught_up_in_the_background_before_the_next_search(
     _ranked(services, "boiler")
     index = _store(services)._ranked_for(USER)
     assert index is not None
-    added = services.memories.create(USER, {"content": "the boiler hums at night"})
+    added = services.memories.create(Caller(USER), {"content": "the boiler hums at night"})
     user = index._users[USER]
     for _ in range(400):
         if user.memory == added.id:

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from remember.caller import Caller
 from remember.config import VECTOR_INDEX_MIN
 from remember.errors import StoreError
 from remember.filters import Filter, parse_filter
@@ -69,9 +70,9 @@ def db(tmp_path: Path) -> Path:
 @pytest.fixture
 def services(db: Path, embedder: MiniLMEmbedder) -> Iterator[Services]:
     services = _open(db, embedder)
-    made = services.memories.create_many(USER, [{"content": t} for t in _texts(300)])
+    made = services.memories.create_many(Caller(USER), [{"content": t} for t in _texts(300)])
     for memory in made[::10]:
-        services.memories.update(USER, memory.id, {"tags": ["tenth"]})
+        services.memories.update(Caller(USER), memory.id, {"tags": ["tenth"]})
     yield services
     services.close()
 
@@ -137,7 +138,7 @@ def test_below_the_threshold_no_index_is_made(services: Services, db: Path, embe
 
 def test_by_default_users_below_the_threshold_are_searched_exactly(db: Path, embedder: MiniLMEmbedder) -> None:
     services = Services.over(open_store(str(db)), embedder=embedder)
-    services.memories.create_many(USER, [{"content": t} for t in _texts(2 * SMALL)])
+    services.memories.create_many(Caller(USER), [{"content": t} for t in _texts(2 * SMALL)])
     assert _store(services).vector_index_min == VECTOR_INDEX_MIN
     _store(services).vector_candidates(USER, _query(embedder, QUERIES[0]), filter=None, deleted="exclude", limit=5)
     assert _files(db) == [] and _store(services)._vectors is not None  # the exact in-memory path
@@ -173,7 +174,7 @@ def test_a_large_user_is_searched_exactly_while_the_index_builds_apart(
     assert started.wait(60) and _files(db) == []
     assert store._vectors is not None and len(store._vectors._users) == 1  # answered by the exact matrix
     assert during == _search(services, vector, exact=True)
-    made = services.memories.create(USER, {"content": "Piano lessons moved to Thursday evenings"})
+    made = services.memories.create(Caller(USER), {"content": "Piano lessons moved to Thursday evenings"})
     release.set()
     assert store._approximate is not None
     (thread,) = store._approximate._builders.values()
@@ -194,7 +195,7 @@ def test_closing_the_store_stops_a_background_build(
     monkeypatch.setattr(approximate, "BUILD_INLINE_AT", 10)
     monkeypatch.setattr(approximate, "KEY_CHUNK", 16)  # many chunks: the build checks between them
     services = _open(db, embedder)
-    services.memories.create_many(USER, [{"content": t} for t in _texts(300)])
+    services.memories.create_many(Caller(USER), [{"content": t} for t in _texts(300)])
     store = _store(services)
     reading = threading.Event()
     rows = approximate.keyed_rows
@@ -266,7 +267,7 @@ def test_an_old_file_is_caught_up_and_an_impossible_one_rebuilt(
     _agree(services, vector)
     (old,) = _files(db)
     kept = old.read_bytes()
-    made = services.memories.create(USER, {"content": "The boiler broke again and flooded the kitchen"})
+    made = services.memories.create(Caller(USER), {"content": "The boiler broke again and flooded the kitchen"})
     services.close()
     fresh = _open(db, embedder)  # a new process finds the file written before the new memory
     assert _agree(fresh, vector)[0][0] == made.id
@@ -364,7 +365,7 @@ def test_a_vectors_file_damaged_under_a_running_server_is_rebuilt(
             else:  # enough changes that the next search folds them into a new file, reading the old one
                 monkeypatch.setattr(ann, "FOLD_AT", 2)
                 for memory_id in _ids(before)[-3:]:
-                    running.memories.update(USER, memory_id, {"tags": ["changed"]})
+                    running.memories.update(Caller(USER), memory_id, {"tags": ["changed"]})
                 assert _ids(_agree(running, vector)) == _ids(before)
         assert "cut short" in caplog.text and "rebuilt from the database" in caplog.text
         assert not rows.exists()  # discarded
@@ -463,16 +464,16 @@ def test_a_vectors_file_cut_short_while_open_fails_with_a_clear_error(
 def test_deleted_restored_updated_and_purged_memories(services: Services, embedder: MiniLMEmbedder) -> None:
     vector = _query(embedder, QUERIES[0])
     top = _agree(services, vector)[0][0]
-    services.memories.delete(USER, top)
+    services.memories.delete(Caller(USER), top)
     assert top not in dict(_agree(services, vector))
     assert top in dict(_agree(services, vector, deleted="only"))
     assert top in dict(_agree(services, vector, deleted="include", limit=50))
-    services.memories.restore(USER, top)
+    services.memories.restore(Caller(USER), top)
     assert _agree(services, vector)[0][0] == top
     far = _agree(services, _query(embedder, "completely unrelated: quantum chromodynamics"), limit=1)[0][0]
-    services.memories.update(USER, far, {"content": QUERIES[0]})
+    services.memories.update(Caller(USER), far, {"content": QUERIES[0]})
     assert _agree(services, vector)[0][0] == far
-    services.memories.delete(USER, far, permanent=True)
+    services.memories.delete(Caller(USER), far, permanent=True)
     assert far not in dict(_agree(services, vector, deleted="include", limit=50))
 
 
@@ -499,9 +500,11 @@ def test_a_filtered_search_scores_changes_since_the_file_and_works_before_any_fi
     tree = parse_filter({"tags": "tenth"})
     vector = _query(embedder, "a violin lesson for my niece")
     _agree(services, vector)  # the file is written
-    made = services.memories.create(USER, {"content": "A violin lesson for my niece", "tags": ["tenth"]})
-    moved = services.memories.list(USER, limit=100).items[-1]
-    services.memories.update(USER, moved.id, {"content": "My niece's violin lesson was moved", "tags": ["tenth"]})
+    made = services.memories.create(Caller(USER), {"content": "A violin lesson for my niece", "tags": ["tenth"]})
+    moved = services.memories.list(Caller(USER), limit=100).items[-1]
+    services.memories.update(
+        Caller(USER), moved.id, {"content": "My niece's violin lesson was moved", "tags": ["tenth"]}
+    )
     found = _agree(services, vector, filter=tree, limit=5)  # both are in the index's delta, not its file
     assert {made.id, moved.id} <= set(_ids(found))
     services.close()
@@ -528,9 +531,9 @@ def test_another_process_writes_are_seen(services: Services, db: Path, embedder:
     vector = _query(embedder, "a parrot that sings opera at dawn")
     _agree(services, vector)
     other = _open(db, embedder)
-    made = other.memories.create(USER, {"content": "A parrot that sings opera at dawn"})
+    made = other.memories.create(Caller(USER), {"content": "A parrot that sings opera at dawn"})
     assert _agree(services, vector)[0][0] == made.id
-    other.memories.delete(USER, made.id)
+    other.memories.delete(Caller(USER), made.id)
     assert made.id not in dict(_agree(services, vector))
     other.close()
 
@@ -542,7 +545,7 @@ def test_many_changes_are_folded_into_a_new_file(
     vector = _query(embedder, QUERIES[2])
     _agree(services, vector)
     (first,) = _files(db)
-    services.memories.create_many(USER, [{"content": f"rent money for the flat, part {i}"} for i in range(8)])
+    services.memories.create_many(Caller(USER), [{"content": f"rent money for the flat, part {i}"} for i in range(8)])
     _agree(services, vector)
     (second,) = _files(db)
     assert second != first  # the older file is gone, the newer one holds the changes
@@ -555,7 +558,7 @@ def test_many_changes_are_folded_into_a_new_file(
 def test_cosines_are_exact_without_loading_the_matrix(services: Services, embedder: MiniLMEmbedder) -> None:
     store = _store(services)
     vector = _query(embedder, QUERIES[3])
-    ids = [m.id for m in services.memories.list(USER, limit=20).items]
+    ids = [m.id for m in services.memories.list(Caller(USER), limit=20).items]
     found = store.cosines(USER, vector, [*ids, "no-such-memory"])
     assert store._vectors is None  # the in-memory matrix was never loaded
     store.vector_index_min = 10**9
@@ -576,11 +579,11 @@ def test_cosines_come_from_the_open_index_and_the_changes_since(
     store = _store(services)
     vector = _query(embedder, QUERIES[4])
     _agree(services, vector)  # the index is open now
-    changed = services.memories.create(USER, {"content": "a cello lesson on Thursday"})
+    changed = services.memories.create(Caller(USER), {"content": "a cello lesson on Thursday"})
     _agree(services, vector)  # a search catches the index up: the new memory is in its delta
-    ids = [m.id for m in services.memories.list(USER, limit=30).items if m.id != changed.id]
-    services.memories.create("bob", {"content": "bob's own piano lesson"})
-    bobs = services.memories.list("bob", limit=1).items[0].id
+    ids = [m.id for m in services.memories.list(Caller(USER), limit=30).items if m.id != changed.id]
+    services.memories.create(Caller("bob"), {"content": "bob's own piano lesson"})
+    bobs = services.memories.list(Caller("bob"), limit=1).items[0].id
     found = store.cosines(USER, vector, [*ids, changed.id, "no-such-memory", bobs])
     assert sorted(asked) == sorted(["no-such-memory", bobs])  # only what the index cannot have
     assert set(found) == {*ids, changed.id}  # nothing for an unknown id, nor for another user's memory
@@ -591,7 +594,7 @@ def test_cosines_come_from_the_open_index_and_the_changes_since(
 
 
 def test_hybrid_search_through_the_service(services: Services) -> None:
-    hits = services.search.search(USER, "who complained about the broken boiler", limit=5)
+    hits = services.search.search(Caller(USER), "who complained about the broken boiler", limit=5)
     assert len(hits.hits) == 5
 
 
@@ -623,10 +626,10 @@ def test_a_memory_is_its_own_nearest_neighbour_through_the_index(services: Servi
 def test_an_explicit_build_counts_the_memories_a_bulk_write_just_brought(db: Path, embedder: MiniLMEmbedder) -> None:
     """The count that decides it is made then, not the few-seconds-old one a search may have cached."""
     services = _open(db, embedder)
-    services.memories.create_many(USER, [{"content": t} for t in _texts(10)])
+    services.memories.create_many(Caller(USER), [{"content": t} for t in _texts(10)])
     store = _store(services)
     assert store._indexed_total(USER) == 10  # cached
-    services.memories.create_many(USER, [{"content": t} for t in _texts(300)[10:]])
+    services.memories.create_many(Caller(USER), [{"content": t} for t in _texts(300)[10:]])
     assert store.build_vector_index(USER, 384) is True and len(_files(db)) == 1
     services.close()
 
@@ -674,10 +677,10 @@ def test_the_vector_side_reads_beside_a_keyword_search_holding_the_connection(
 
 def test_the_vector_side_sees_what_was_just_written(services: Services, embedder: MiniLMEmbedder) -> None:
     for exact in (False, True):
-        made = services.memories.create(USER, {"content": f"the lighthouse keeper counted seagulls ({exact})"})
+        made = services.memories.create(Caller(USER), {"content": f"the lighthouse keeper counted seagulls ({exact})"})
         vector = _query(embedder, f"the lighthouse keeper counted seagulls ({exact})")
         assert _ids(_search(services, vector, exact=exact, limit=1)) == [made.id]
-        services.memories.delete(USER, made.id)
+        services.memories.delete(Caller(USER), made.id)
         assert made.id not in _ids(_search(services, vector, exact=exact))
 
 
@@ -695,10 +698,10 @@ def test_the_vector_side_connection_closes_with_the_store(db: Path, embedder: Mi
 def test_a_memory_written_after_the_newest_was_purged_is_found(services: Services, embedder: MiniLMEmbedder) -> None:
     """The purged memory held the user's highest seq: the next memory must get a new one, or the index,
     which reads changes by seq, never sees it."""
-    newest = services.memories.create(USER, {"content": "a quokka smiling at the zoo"})
+    newest = services.memories.create(Caller(USER), {"content": "a quokka smiling at the zoo"})
     query = _query(embedder, "a quokka smiling at the zoo")
     assert _search(services, query, limit=1)[0][0] == newest.id
-    services.memories.delete(USER, newest.id, permanent=True)
-    after = services.memories.create(USER, {"content": "a quokka smiling at the zoo, once more"})
+    services.memories.delete(Caller(USER), newest.id, permanent=True)
+    after = services.memories.create(Caller(USER), {"content": "a quokka smiling at the zoo, once more"})
     assert _search(services, query, limit=1)[0][0] == after.id
     _agree(services, query, limit=5)

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from http_support import HttpServer, logical_fingerprint
+from remember.caller import Caller
 from remember.service import Services
 from remember.store import Store
 from web_support import Site, axe_problems
@@ -51,17 +52,17 @@ def seed(store: Store, user: str, *, secret: bool = False) -> str:
     the id of the user's Recipe template."""
     clock = Clock()
     services = Services.over(store, clock)
-    recipe = services.templates.create(user, RECIPE).id
+    recipe = services.templates.create(Caller(user), RECIPE).id
     for n, (day, kind, fields) in enumerate(SEEDED):
         clock.now = MONDAY + timedelta(days=day, minutes=n)
         if secret:
-            services.memories.create(user, {"content": f"secret {n} of {user}", "type": "secret"})
+            services.memories.create(Caller(user), {"content": f"secret {n} of {user}", "type": "secret"})
         elif kind is None:
-            services.memories.create(user, {"template_id": recipe, "structured_content": fields})
+            services.memories.create(Caller(user), {"template_id": recipe, "structured_content": fields})
         else:
-            services.memories.create(user, {"content": f"{kind} {n} of {user}", "type": kind})
+            services.memories.create(Caller(user), {"content": f"{kind} {n} of {user}", "type": kind})
     clock.now = MONDAY + timedelta(days=1)
-    services.suggestions.suggest(user, "I cooked a recipe for dal")
+    services.suggestions.suggest(Caller(user), "I cooked a recipe for dal")
     return recipe
 
 
@@ -131,7 +132,7 @@ def test_a_template_shows_its_completion_fill_rates_values_and_suggestions(site:
     theirs = seed(site.store, someone)  # a Recipe of their own, with other figures
     for dish in ("Soup", "Stew"):
         fields = {"dish": dish, "cuisine": "French", "minutes": 90}
-        site.services.memories.create(someone, {"template_id": theirs, "structured_content": fields})
+        site.services.memories.create(Caller(someone), {"template_id": theirs, "structured_content": fields})
     open_as(site, page, user, "#/analytics")
     options = page.get_by_label("Template", exact=True).locator("option")
     expect(options).to_have_text(["All memories (overview)", "Recipe (3)"])
@@ -160,8 +161,8 @@ def test_a_template_shows_its_completion_fill_rates_values_and_suggestions(site:
 
 def test_a_bucket_too_fine_for_the_data_is_refused_and_another_can_be_chosen(site: Site, page: Any) -> None:
     user = site.user("historian")
-    site.services.memories.create(user, {"content": "The first flight", "context": {"timestamp": "1903-12-17"}})
-    site.services.memories.create(user, {"content": "Today's note"})
+    site.services.memories.create(Caller(user), {"content": "The first flight", "context": {"timestamp": "1903-12-17"}})
+    site.services.memories.create(Caller(user), {"content": "Today's note"})
     open_as(site, page, user, "#/analytics")
     page.get_by_label("Count memories by").select_option("occurred")
     expect(page.get_by_role("heading", name="Memories per year by type")).to_be_visible()

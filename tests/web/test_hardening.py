@@ -19,6 +19,7 @@ import pytest
 from mcp.server.auth.provider import AccessToken
 
 from http_support import HttpServer, logical_fingerprint
+from remember.caller import Caller
 from remember.clock import parse_moment
 from remember.errors import ValidationFailed
 from remember.http.auth import caller_of_token
@@ -105,7 +106,7 @@ def test_nan_infinity_and_huge_numbers_are_refused_naming_the_field(
     store: Store, web: Callable[[str], httpx2.Client]
 ) -> None:
     services = Services.over(store)
-    memory = services.memories.create("eve", {"content": "a steady note"})
+    memory = services.memories.create(Caller("eve"), {"content": "a steady note"})
     eve = web(services.tokens.create("eve").secret)
     before = logical_fingerprint(store, ["eve"])
     for alpha in ("nan", "inf", "-Infinity"):
@@ -181,7 +182,7 @@ def test_import_errors_name_the_upload_and_its_members_not_server_paths(
     assert "'a.md/b.md' cannot be unpacked" in nested["message"] and "same path" in nested["message"]
     twice = _failed_import(gus, "basic-memory", _zip(("a.md", b"# A"), ("a.md", b"# A again")), "notes.zip")
     assert "'a.md' cannot be unpacked" in twice["message"], twice
-    assert not Services.over(store).memories.list("gus").items
+    assert not Services.over(store).memories.list(Caller("gus")).items
 
 
 def test_a_missing_static_file_answers_404_with_the_security_headers(site: Site) -> None:

@@ -7,9 +7,8 @@ from typing import Any
 
 import pytest
 
-from remember.access import trust_level
+from remember.caller import Caller
 from remember.errors import Conflict, NotFound, ValidationFailed
-from remember.mcp.caller import Caller, current_user
 from remember.web.jobs import KEPT, ImportJob, Jobs
 
 
@@ -30,7 +29,7 @@ def test_a_job_runs_as_its_caller_and_its_progress_is_seen_while_it_runs() -> No
         halfway.set()
         go_on.wait(30)
         job.done = 10
-        return {"user": current_user(), "trust": trust_level()}
+        return {"user": job.caller.user, "trust": job.caller.trust}
 
     job = jobs.start(Caller("ann", 0.4), "mem0", False, work)
     assert halfway.wait(30)

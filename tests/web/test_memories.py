@@ -11,6 +11,7 @@ import httpx2
 from playwright.sync_api import expect
 
 from http_support import logical_fingerprint
+from remember.caller import Caller
 from remember.service.relationships import RelationshipDraft
 from web_support import Site, axe_problems
 
@@ -19,15 +20,15 @@ BOOK = "builtin:book_review"
 
 def book(site: Site, user: str, title: str, rating: int) -> str:
     fields = {"title": title, "author": "Someone", "rating": rating, "genre": "classic"}
-    return site.services.memories.create(user, {"template_id": BOOK, "structured_content": fields}).id
+    return site.services.memories.create(Caller(user), {"template_id": BOOK, "structured_content": fields}).id
 
 
 def test_search_with_a_structured_filter_finds_exactly_the_right_memories(site: Site, page: Any) -> None:
     user = site.user("reader")
     for title, rating in (("Dune", 5), ("Emma", 4), ("Ulysses", 2), ("Walden", 3)):
         book(site, user, title, rating)
-    site.services.memories.create(user, {"content": "A classic car show on Sunday", "title": "Car show"})
-    site.services.memories.create(site.user("other"), {"template_id": BOOK, "structured_content": {
+    site.services.memories.create(Caller(user), {"content": "A classic car show on Sunday", "title": "Car show"})
+    site.services.memories.create(Caller(site.user("other")), {"template_id": BOOK, "structured_content": {
         "title": "Not yours", "author": "X", "rating": 5, "genre": "classic"}})  # fmt: skip
     site.log_in(page, user)
     page.get_by_label("Search").fill("classic")
@@ -54,7 +55,7 @@ def test_search_with_a_structured_filter_finds_exactly_the_right_memories(site: 
 def test_the_list_pages_forward_and_back(site: Site, page: Any) -> None:
     user = site.user("pager")
     for n in range(45):
-        site.services.memories.create(user, {"content": f"numbered note {n:02d}", "title": f"Note {n:02d}"})
+        site.services.memories.create(Caller(user), {"content": f"numbered note {n:02d}", "title": f"Note {n:02d}"})
     site.log_in(page, user)
     rows = page.get_by_role("table").locator("tbody tr")
     expect(rows).to_have_count(20)
@@ -73,10 +74,10 @@ def test_the_list_pages_forward_and_back(site: Site, page: Any) -> None:
 def test_an_edit_with_a_validation_error_stores_nothing_until_fixed(site: Site, page: Any) -> None:
     user = site.user("editor")
     memory_id = book(site, user, "Dune", 5)
-    other = site.services.memories.create(user, {"content": "Frank Herbert wrote it", "title": "Herbert"})
-    site.services.relationships.create(user, RelationshipDraft([memory_id, other.id], "written_by"))
-    site.services.memories.update(user, memory_id, {"tags": ["scifi"]}, reason="tagged")
-    before = site.services.memories.get(user, memory_id, record_access=False)
+    other = site.services.memories.create(Caller(user), {"content": "Frank Herbert wrote it", "title": "Herbert"})
+    site.services.relationships.create(Caller(user), RelationshipDraft([memory_id, other.id], "written_by"))
+    site.services.memories.update(Caller(user), memory_id, {"tags": ["scifi"]}, reason="tagged")
+    before = site.services.memories.get(Caller(user), memory_id, record_access=False)
     site.log_in(page, user)
     page.goto(f"{site.url}/#/memory/{memory_id}")
     expect(page.get_by_role("heading", name="Dune", level=1)).to_be_visible()
@@ -90,40 +91,40 @@ def test_an_edit_with_a_validation_error_stores_nothing_until_fixed(site: Site, 
     weight_box = page.locator(".control", has=page.get_by_label("Weight (0 to 1)"))
     expect(weight_box.locator(".field-error")).to_contain_text("weight must be a number from 0 to 1")
     expect(page.get_by_label("Weight (0 to 1)")).to_have_attribute("aria-invalid", "true")
-    assert site.services.memories.get(user, memory_id, record_access=False) == before
+    assert site.services.memories.get(Caller(user), memory_id, record_access=False) == before
     page.get_by_label("Weight (0 to 1)").fill("0.9")
     page.get_by_role("button", name="Save changes").click()
     rating_box = page.locator(".control", has=page.get_by_label("rating", exact=True))
     expect(rating_box.locator(".field-error")).to_contain_text("Rate from 1 to 5")
-    assert site.services.memories.get(user, memory_id, record_access=False) == before
+    assert site.services.memories.get(Caller(user), memory_id, record_access=False) == before
     page.get_by_label("rating", exact=True).fill("4")
     page.get_by_label("Reason for the change (kept in the history)").fill("re-read it")
     page.get_by_role("button", name="Save changes").click()
     expect(page.get_by_role("cell", name="re-read it")).to_be_visible()
-    after = site.services.memories.get(user, memory_id, record_access=False)
+    after = site.services.memories.get(Caller(user), memory_id, record_access=False)
     assert (after.weight, after.structured_content["rating"], after.version) == (0.9, 4, before.version + 1)
     site.shot(page, "memory")
 
 
 def test_delete_then_restore_from_the_trash(site: Site, page: Any) -> None:
     user = site.user("tidy")
-    memory_id = site.services.memories.create(user, {"content": "Buy oat milk", "title": "Oat milk"}).id
+    memory_id = site.services.memories.create(Caller(user), {"content": "Buy oat milk", "title": "Oat milk"}).id
     site.log_in(page, user)
     page.goto(f"{site.url}/#/memory/{memory_id}")
     page.get_by_role("button", name="Move to the trash").click()
     expect(page.get_by_role("heading", name="Trash")).to_be_visible()
     expect(page.get_by_role("link", name="Oat milk")).to_be_visible()
-    assert site.services.memories.get(user, memory_id, record_access=False).is_deleted
+    assert site.services.memories.get(Caller(user), memory_id, record_access=False).is_deleted
     site.shot(page, "trash")
     page.get_by_role("button", name="Restore Oat milk").click()
     expect(page.get_by_role("status").filter(has_text="Restored “Oat milk”")).to_be_visible()
     expect(page.get_by_text("The trash is empty.")).to_be_visible()
-    assert not site.services.memories.get(user, memory_id, record_access=False).is_deleted
+    assert not site.services.memories.get(Caller(user), memory_id, record_access=False).is_deleted
 
 
 def test_another_users_memory_is_unreachable_by_its_address(site: Site, page: Any) -> None:
     owner, intruder = site.user("owner"), site.user("intruder")
-    theirs = site.services.memories.create(owner, {"content": "Owner's private note", "title": "Private"}).id
+    theirs = site.services.memories.create(Caller(owner), {"content": "Owner's private note", "title": "Private"}).id
     before = logical_fingerprint(site.store, [owner])
     site.log_in(page, intruder)
     page.goto(f"{site.url}/#/memory/{theirs}")
@@ -146,7 +147,9 @@ def test_another_users_memory_is_unreachable_by_its_address(site: Site, page: An
 def test_hostile_text_in_a_memory_is_shown_as_text(site: Site, page: Any) -> None:
     user = site.user("xss")
     hostile = '<img src=x onerror="window.hacked = 1"><script>window.hacked = 2</script>'
-    memory_id = site.services.memories.create(user, {"content": hostile, "title": hostile, "tags": ["<b>t</b>"]}).id
+    memory_id = site.services.memories.create(
+        Caller(user), {"content": hostile, "title": hostile, "tags": ["<b>t</b>"]}
+    ).id
     site.log_in(page, user)
     expect(page.get_by_role("link", name=hostile)).to_be_visible()
     page.goto(f"{site.url}/#/memory/{memory_id}")
@@ -159,10 +162,10 @@ def test_hostile_text_in_a_memory_is_shown_as_text(site: Site, page: Any) -> Non
 def test_the_memories_pages_have_no_serious_accessibility_problem(site: Site, browser: Any) -> None:
     user = site.user("a11y-memories")
     memory_id = book(site, user, "Dune", 5)
-    other = site.services.memories.create(user, {"content": "Frank Herbert", "title": "Herbert"})
-    site.services.relationships.create(user, RelationshipDraft([memory_id, other.id], "written_by"))
-    site.services.memories.update(user, memory_id, {"tags": ["scifi"]})
-    site.services.memories.delete(user, other.id)
+    other = site.services.memories.create(Caller(user), {"content": "Frank Herbert", "title": "Herbert"})
+    site.services.relationships.create(Caller(user), RelationshipDraft([memory_id, other.id], "written_by"))
+    site.services.memories.update(Caller(user), memory_id, {"tags": ["scifi"]})
+    site.services.memories.delete(Caller(user), other.id)
     context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 860})
     context.set_default_timeout(15_000)
     checked = context.new_page()

@@ -12,6 +12,7 @@ import httpx2
 import pytest
 
 from http_support import HttpServer, logical_fingerprint
+from remember.caller import Caller
 from remember.service import Services
 from remember.store import Store
 
@@ -32,8 +33,8 @@ def client(server: HttpServer, services: Services, user: str) -> httpx2.Client:
 
 def test_keyset_pages_walk_every_memory_once_in_order(served: tuple[HttpServer, Services]) -> None:
     server, services = served
-    made = [services.memories.create("ann", {"content": f"note {n}", "weight": n / 30}) for n in range(23)]
-    services.memories.create("bob", {"content": "not ann's"})
+    made = [services.memories.create(Caller("ann"), {"content": f"note {n}", "weight": n / 30}) for n in range(23)]
+    services.memories.create(Caller("bob"), {"content": "not ann's"})
     with client(server, services, "ann") as http:
         for sort_by, order in (("created_at", "desc"), ("weight", "asc"), ("updated_at", "asc")):
             seen: list[dict[str, Any]] = []
@@ -54,13 +55,13 @@ def test_keyset_pages_walk_every_memory_once_in_order(served: tuple[HttpServer, 
         books = {"structured_content.rating": {"gte": 4}}
         assert http.get("/api/memories", params={"filters": json.dumps(books)}).json()["memories"] == []
         http.get("/api/search", params={"q": "note", "alpha": 0})
-    assert all(m.access_count == 0 for m in services.memories.list("ann", limit=100).items)
+    assert all(m.access_count == 0 for m in services.memories.list(Caller("ann"), limit=100).items)
 
 
 def test_a_stale_edit_is_refused_with_409_and_changes_nothing(served: tuple[HttpServer, Services]) -> None:
     server, services = served
-    memory = services.memories.create("ann", {"content": "first words"})
-    services.memories.update("ann", memory.id, {"title": "changed elsewhere"})
+    memory = services.memories.create(Caller("ann"), {"content": "first words"})
+    services.memories.update(Caller("ann"), memory.id, {"title": "changed elsewhere"})
     path = f"/api/memories/{memory.id}"
     with client(server, services, "ann") as http:
         stale = http.patch(path, json={"version": 1, "changes": {"content": "x"}}, headers=WRITE)
@@ -68,7 +69,7 @@ def test_a_stale_edit_is_refused_with_409_and_changes_nothing(served: tuple[Http
         assert "reload it and reapply" in stale.json()["message"]
         fresh = http.patch(path, json={"version": 2, "changes": {"content": "x"}}, headers=WRITE)
         assert fresh.status_code == 200 and fresh.json()["version"] == 3
-    assert services.memories.get("ann", memory.id).content == "x"
+    assert services.memories.get(Caller("ann"), memory.id).content == "x"
 
 
 HOSTILE: list[tuple[str, str, dict[str, Any], int, str]] = [
@@ -106,9 +107,9 @@ def test_hostile_and_malformed_input_is_refused_clearly_and_changes_nothing(
     served: tuple[HttpServer, Services], store: Store
 ) -> None:
     server, services = served
-    mine = services.memories.create("ann", {"content": "ann's own"})
-    theirs = services.memories.create("bob", {"content": "bob's secret"})
-    services.memories.delete("bob", theirs.id)
+    mine = services.memories.create(Caller("ann"), {"content": "ann's own"})
+    theirs = services.memories.create(Caller("bob"), {"content": "bob's secret"})
+    services.memories.delete(Caller("bob"), theirs.id)
     before = logical_fingerprint(store, ["ann", "bob"])
     ids = {"mine": mine.id, "theirs": theirs.id, "long": "x" * 300}
     with client(server, services, "ann") as http:
@@ -126,9 +127,9 @@ def test_hostile_and_malformed_input_is_refused_clearly_and_changes_nothing(
 
 def test_the_trash_pages_deleted_memories_and_restore_brings_one_back(served: tuple[HttpServer, Services]) -> None:
     server, services = served
-    made = [services.memories.create("ann", {"content": f"old note {n}"}) for n in range(7)]
+    made = [services.memories.create(Caller("ann"), {"content": f"old note {n}"}) for n in range(7)]
     for memory in made[:5]:
-        services.memories.delete("ann", memory.id)
+        services.memories.delete(Caller("ann"), memory.id)
     with client(server, services, "ann") as http:
         first = http.get("/api/trash", params={"limit": 3}).json()
         second = http.get("/api/trash", params={"limit": 3, "cursor": first["next_cursor"]}).json()

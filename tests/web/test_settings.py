@@ -11,12 +11,13 @@ from typing import Any
 from playwright.sync_api import expect
 
 from http_support import logical_fingerprint
+from remember.caller import Caller
 from remember.service.transfer import export_records
 from web_support import Site
 
 
 def contents(site: Site, user: str) -> list[str]:
-    return sorted(m.content for m in site.services.memories.list(user, limit=100).items)
+    return sorted(m.content for m in site.services.memories.list(Caller(user), limit=100).items)
 
 
 def entities(path: Path, count: int, name: str = "Person") -> Path:
@@ -46,7 +47,7 @@ def test_a_preference_is_saved_and_a_bad_value_is_refused_with_its_message(site:
     page.get_by_label("Reason (optional)").fill("longer lists")
     page.get_by_role("button", name="Save preferences").click()
     expect(page.get_by_role("main").get_by_text("Saved 1 preference.")).to_be_visible()
-    assert site.services.preferences.effective(user)["search.default_limit"] == 25
+    assert site.services.preferences.effective(Caller(user))["search.default_limit"] == 25
 
     limit.fill("500")
     page.get_by_label("Auto suggest").uncheck()
@@ -57,7 +58,7 @@ def test_a_preference_is_saved_and_a_bad_value_is_refused_with_its_message(site:
     expect(limit).to_have_attribute("aria-invalid", "true")
     expect(page.get_by_role("alert")).to_contain_text("No preference was changed")
     site.shot(page, "settings-preferences")
-    stored = site.services.preferences.effective(user)
+    stored = site.services.preferences.effective(Caller(user))
     assert stored["search.default_limit"] == 25 and stored["templates.auto_suggest"] is True
 
     limit.fill("40")
@@ -66,7 +67,7 @@ def test_a_preference_is_saved_and_a_bad_value_is_refused_with_its_message(site:
     expect(page.get_by_role("main").get_by_text("Saved 3 preferences.")).to_be_visible()
     expect(page.get_by_label("Default type")).to_have_value("book_note")  # as stored
     expect(page.locator("#problem-search-default_limit")).to_be_empty()
-    stored = site.services.preferences.effective(user)
+    stored = site.services.preferences.effective(Caller(user))
     assert (stored["search.default_limit"], stored["memory.default_type"], stored["templates.auto_suggest"]) == (
         40,
         "book_note",
@@ -120,9 +121,11 @@ def test_an_import_of_an_export_shows_its_progress_and_its_memories_are_stored(
 ) -> None:
     source, user = site.user("source"), site.user("importer")
     for i in range(12):
-        site.services.memories.create(source, {"content": f"imported fact number {i}", "tags": ["moved"]})
+        site.services.memories.create(Caller(source), {"content": f"imported fact number {i}", "tags": ["moved"]})
     export = tmp_path / "export.jsonl"
-    export.write_text("".join(json.dumps(r) + "\n" for r in export_records(site.store, [source])), encoding="utf-8")
+    export.write_text(
+        "".join(json.dumps(r) + "\n" for r in export_records(site.store, [Caller(source)])), encoding="utf-8"
+    )
     open_settings(site, page, user, "import")
     expect(page.get_by_text("A file of at most 1 MiB (the server's REMEMBER_HTTP_MAX_BODY)")).to_be_visible()
     page.get_by_label("File to import").set_input_files(str(export))
@@ -174,8 +177,8 @@ def test_a_file_over_the_limit_is_refused_before_it_is_sent(site: Site, page: An
 
 def test_an_export_downloads_the_users_memories_only(site: Site, page: Any) -> None:
     mine, other = site.user("exporter"), site.user("bystander")
-    site.services.memories.create(mine, {"content": "my own note to take along", "title": "Mine"})
-    site.services.memories.create(other, {"content": "someone else's secret"})
+    site.services.memories.create(Caller(mine), {"content": "my own note to take along", "title": "Mine"})
+    site.services.memories.create(Caller(other), {"content": "someone else's secret"})
     open_settings(site, page, mine, "export")
     with page.expect_download() as jsonl:
         page.get_by_role("link", name="remember export (JSON Lines)").click()

@@ -19,6 +19,7 @@ import httpx2
 import pytest
 
 from http_support import HttpServer, logical_fingerprint
+from remember.caller import Caller
 from remember.service import Services
 from remember.service.transfer import export_records
 from remember.store import Store
@@ -95,7 +96,7 @@ def test_one_bad_value_among_good_ones_changes_none_and_names_each_field(
     assert problem(answer, 422).startswith("No preference was changed")
     fields = {e["field"]: e["code"] for e in answer.json()["errors"]}
     assert fields == {"search.default_alpha": "range", "memory.on_duplicate": "options"}
-    assert site.services.preferences.effective(user)["search.default_limit"] == 10
+    assert site.services.preferences.effective(Caller(user))["search.default_limit"] == 10
     good = http.patch("/api/preferences", json={"values": {"search.default_limit": 30}})
     assert good.status_code == 200 and good.json()["changes"][0]["new_value"] == 30
     assert (
@@ -226,7 +227,7 @@ def test_records_that_cannot_be_stored_are_reported_and_the_rest_go_in(
     assert job["state"] == "done", job
     assert (job["read"], job["stored"], job["skipped"]) == (1, 1, 2)
     assert {s["where"] for s in job["report"]["skipped"]} == {"record 2", "record 3"}
-    assert [m.content for m in site.services.memories.list(user).items] == ["kept"]
+    assert [m.content for m in site.services.memories.list(Caller(user)).items] == ["kept"]
 
 
 def test_a_basic_memory_note_is_imported_with_its_file_name_as_title(
@@ -237,7 +238,7 @@ def test_a_basic_memory_note_is_imported_with_its_file_name_as_title(
     started = http.post("/api/imports", params={"format": "basic-memory", "name": "../../Tulips"}, content=note)
     job = finished(http, started.json())
     assert job["state"] == "done", job
-    [memory] = site.services.memories.list(user).items
+    [memory] = site.services.memories.list(Caller(user)).items
     assert (memory.title, list(memory.tags)) == ("Tulips", ["garden"])
 
 
@@ -257,7 +258,7 @@ def test_other_users_tokens_jobs_and_memories_are_out_of_reach(store: Store, tmp
     try:
         eve_token = services.tokens.create("eve").secret
         bob_token = services.tokens.create("bob", name="bob's laptop")
-        services.memories.create("bob", {"content": "bob's private note"})
+        services.memories.create(Caller("bob"), {"content": "bob's private note"})
         with client(server.url, services.tokens.create("bob").secret) as bob:
             job = finished(bob, bob.post("/api/imports", params={"format": "server-memory"}, content=GRAPH).json())
         assert job["state"] == "done" and job["stored"] == 5
@@ -275,14 +276,14 @@ def test_other_users_tokens_jobs_and_memories_are_out_of_reach(store: Store, tmp
         assert len(exported) == 1  # the header: eve has nothing yet
         assert again["stored"] == 5  # eve's own copy; bob's memories do not count as present for her
         assert logical_fingerprint(store, ["bob"]) == before
-        assert len(services.memories.list("bob").items) == 6
+        assert len(services.memories.list(Caller("bob")).items) == 6
         with client(server.url, services.tokens.create("bob").secret) as bob:
             export = bob.get("/api/export").content
         with client(server.url, services.tokens.create("carl").secret) as carl:
             restored = finished(carl, carl.post("/api/imports", params={"format": "remember"}, content=export).json())
         assert restored["state"] == "done" and restored["stored"] == 6, restored
-        assert sorted(m.content for m in services.memories.list("carl").items) == sorted(
-            m.content for m in services.memories.list("bob").items
+        assert sorted(m.content for m in services.memories.list(Caller("carl")).items) == sorted(
+            m.content for m in services.memories.list(Caller("bob")).items
         )
     finally:
         server.stop()
@@ -299,8 +300,8 @@ def test_revoking_the_requests_own_token_says_so_and_its_next_request_is_refused
 
 def test_an_export_holds_only_what_the_sessions_trust_level_reaches(site: Site) -> None:
     user = site.user("trusting")
-    site.services.memories.create(user, {"content": "an everyday note", "trust": 0.2})
-    site.services.memories.create(user, {"content": "a guarded note", "trust": 0.9})
+    site.services.memories.create(Caller(user), {"content": "an everyday note", "trust": 0.2})
+    site.services.memories.create(Caller(user), {"content": "a guarded note", "trust": 0.9})
     with client(site.url, site.token(user, trust_level=0.5)) as http:
         lines = http.get("/api/export").text.splitlines()
         graph = http.get("/api/export", params={"format": "server-memory"}).text
@@ -312,8 +313,8 @@ def test_an_export_holds_only_what_the_sessions_trust_level_reaches(site: Site) 
 def test_a_dry_run_of_a_remember_export_checks_it_and_stores_nothing(site: Site) -> None:
     source, user = site.user("origin"), site.user("checker")
     for i in range(3):
-        site.services.memories.create(source, {"content": f"fact {i}"})
-    export = "".join(json.dumps(r) + "\n" for r in export_records(site.store, [source]))
+        site.services.memories.create(Caller(source), {"content": f"fact {i}"})
+    export = "".join(json.dumps(r) + "\n" for r in export_records(site.store, [Caller(source)]))
     with client(site.url, site.token(user)) as http:
         job = finished(
             http, http.post("/api/imports", params={"format": "remember", "dry_run": "1"}, content=export).json()
@@ -358,14 +359,16 @@ def zipped(members: dict[str, bytes]) -> bytes:
 
 def test_the_markdown_export_zip_imports_back_as_basic_memory_notes(site: Site) -> None:
     source, user = site.user("notes-from"), site.user("notes-to")
-    site.services.memories.create(source, {"content": "Water the ferns weekly.", "title": "Ferns", "tags": ["home"]})
-    site.services.memories.create(source, {"content": "Call the plumber.", "title": "Plumber"})
+    site.services.memories.create(
+        Caller(source), {"content": "Water the ferns weekly.", "title": "Ferns", "tags": ["home"]}
+    )
+    site.services.memories.create(Caller(source), {"content": "Call the plumber.", "title": "Plumber"})
     with client(site.url, site.token(source)) as http:
         archive = http.get("/api/export", params={"format": "markdown"}).content
     with client(site.url, site.token(user)) as http:
         job = finished(http, http.post("/api/imports", params={"format": "basic-memory"}, content=archive).json())
     assert job["state"] == "done" and job["stored"] == 2, job
-    got = {(m.title, m.content, tuple(m.tags)) for m in site.services.memories.list(user).items}
+    got = {(m.title, m.content, tuple(m.tags)) for m in site.services.memories.list(Caller(user)).items}
     assert got == {("Ferns", "Water the ferns weekly.", ("home",)), ("Plumber", "Call the plumber.", ())}
 
 
@@ -385,7 +388,7 @@ def test_a_hostile_zip_of_notes_is_refused_and_nothing_is_imported(
     assert len(data) < 1 << 20
     job = finished(http, http.post("/api/imports", params={"format": "basic-memory"}, content=data).json())
     assert job["state"] == "failed" and expected in job["error"]["message"], job
-    assert not site.services.memories.list(user).items
+    assert not site.services.memories.list(Caller(user)).items
     junk = http.post("/api/imports", params={"format": "basic-memory"}, content=b"PK\x03\x04junk")
     broken = finished(http, junk.json())
     assert "not a readable zip" in broken["error"]["message"]

@@ -7,6 +7,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from remember.caller import Caller
 from web_support import Site
 
 VALID = "name: Wine tasting\nfields:\n  - name: wine\n    type: string\n    required: true\n"
@@ -64,9 +65,9 @@ def test_sample_content_errors_are_shown_at_their_field(site: Site, page: Any) -
 
 def test_a_template_that_extends_another_shows_where_each_field_comes_from(site: Site, page: Any) -> None:
     user = site.user("erin")
-    parent = site.services.templates.create(user, {"name": "Drink", "fields": [
+    parent = site.services.templates.create(Caller(user), {"name": "Drink", "fields": [
         {"name": "name", "type": "string", "required": True}, {"name": "rating", "type": "integer"}]}).id  # fmt: skip
-    child = site.services.templates.create(user, {"name": "Cocktail", "parent_template_id": parent, "fields": [
+    child = site.services.templates.create(Caller(user), {"name": "Cocktail", "parent_template_id": parent, "fields": [
         {"name": "base_spirit", "type": "string"}, {"name": "rating", "type": "number"}]}).id  # fmt: skip
     site.log_in(page, user)
     page.goto(f"{site.url}/#/template/{child}")
@@ -84,12 +85,14 @@ def test_a_template_that_extends_another_shows_where_each_field_comes_from(site:
 def test_after_a_required_field_is_added_a_memory_of_v1_is_shown_not_compliant(site: Site, page: Any) -> None:
     user = site.user("finn")
     parent = site.services.templates.create(
-        user, {"name": "Exercise", "fields": [{"name": "minutes", "type": "integer"}]}
+        Caller(user), {"name": "Exercise", "fields": [{"name": "minutes", "type": "integer"}]}
     )
     made = site.services.templates.create(
-        user, {"name": "Run", "parent_template_id": parent.id, "fields": [{"name": "km", "type": "number"}]}
+        Caller(user), {"name": "Run", "parent_template_id": parent.id, "fields": [{"name": "km", "type": "number"}]}
     ).id
-    site.services.memories.create(user, {"template_id": made, "structured_content": {"km": 5}, "title": "Park run"})
+    site.services.memories.create(
+        Caller(user), {"template_id": made, "structured_content": {"km": 5}, "title": "Park run"}
+    )
     site.log_in(page, user)
     page.goto(f"{site.url}/#/template/{made}")
     expect(page.locator("p.compliance")).to_have_text("1 compliant, 0 not compliant with version 1.0.")
@@ -133,7 +136,9 @@ def test_a_built_in_cannot_be_edited_and_offers_a_copy(site: Site, page: Any) ->
 
 def test_another_users_template_is_unreachable_by_url(site: Site, page: Any) -> None:
     owner = site.user("hana")
-    theirs = site.services.templates.create(owner, {"name": "Diary", "fields": [{"name": "mood", "type": "string"}]})
+    theirs = site.services.templates.create(
+        Caller(owner), {"name": "Diary", "fields": [{"name": "mood", "type": "string"}]}
+    )
     site.log_in(page, site.user("ivan"))
     for address in (f"#/template/{theirs.id}", f"#/template-edit/{theirs.id}"):
         page.goto(f"{site.url}/{address}")
@@ -143,8 +148,10 @@ def test_another_users_template_is_unreachable_by_url(site: Site, page: Any) -> 
 
 def test_deleting_a_template_keeps_its_memories_and_leaves_the_list(site: Site, page: Any) -> None:
     user = site.user("jo")
-    made = site.services.templates.create(user, {"name": "Gig", "fields": [{"name": "band", "type": "string"}]}).id
-    memory = site.services.memories.create(user, {"template_id": made, "structured_content": {"band": "Low"}})
+    made = site.services.templates.create(
+        Caller(user), {"name": "Gig", "fields": [{"name": "band", "type": "string"}]}
+    ).id
+    memory = site.services.memories.create(Caller(user), {"template_id": made, "structured_content": {"band": "Low"}})
     site.log_in(page, user)
     page.goto(f"{site.url}/#/template/{made}")
     page.once("dialog", lambda dialog: dialog.accept())
@@ -153,5 +160,5 @@ def test_deleting_a_template_keeps_its_memories_and_leaves_the_list(site: Site, 
     expect(page.locator("main .ok")).to_have_text("Template deleted; its memories were kept with their fields.")
     page.get_by_label("Show").select_option("mine")
     expect(page.get_by_text("No templates match.")).to_be_visible()
-    kept = site.services.memories.get(user, memory.id, record_access=False)
+    kept = site.services.memories.get(Caller(user), memory.id, record_access=False)
     assert kept.deleted_at is None and kept.structured_content == {"band": "Low"}

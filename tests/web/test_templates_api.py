@@ -11,6 +11,7 @@ import httpx2
 import pytest
 
 from http_support import HttpServer, logical_fingerprint
+from remember.caller import Caller
 from remember.service import Services
 from remember.store import Store
 from web_support import Site
@@ -147,7 +148,7 @@ def test_memories_made_with_a_template_show_their_compliance_after_a_change(site
     made = api.ok("POST", "/api/templates", json={"definition": BOOK})
     user = api.ok("GET", "/api/me")["user"]
     for title in ("Dune", "Emma"):
-        site.services.memories.create(user, {"template_id": made["id"], "structured_content": {"title": title}})
+        site.services.memories.create(Caller(user), {"template_id": made["id"], "structured_content": {"title": title}})
     before = api.ok("GET", f"/api/templates/{made['id']}/memories")
     assert before["counts"] == {"valid": 2, "invalid": 0}
     needs_author = BOOK + "  - name: author\n    type: string\n    required: true\n"
@@ -220,8 +221,10 @@ def test_a_body_nested_too_deeply_is_refused(api: Api) -> None:
 
 def test_another_users_template_is_out_of_reach_on_both_backends(store: Store, tmp_path: Path) -> None:
     services = Services.over(store)
-    theirs = services.templates.create("bob", {"name": "Secret", "fields": [{"name": "x", "type": "string"}]}).id
-    services.memories.create("bob", {"template_id": theirs, "structured_content": {"x": "hidden"}})
+    theirs = services.templates.create(
+        Caller("bob"), {"name": "Secret", "fields": [{"name": "x", "type": "string"}]}
+    ).id
+    services.memories.create(Caller("bob"), {"template_id": theirs, "structured_content": {"x": "hidden"}})
     fingerprint = logical_fingerprint(store, ["bob"])
     server = HttpServer(tmp_path / "home", store.url).start()
     alice = Api(server.url, services.tokens.create("alice").secret)

@@ -48,6 +48,7 @@ def _run(settings: Settings, args: argparse.Namespace) -> int:
         ui(settings, args)
         return 0
     from remember.app import open_services
+    from remember.caller import Caller
     from remember.cli import commands
 
     if command == "db":
@@ -58,7 +59,7 @@ def _run(settings: Settings, args: argparse.Namespace) -> int:
         return 0
     services = open_services(settings)
     try:
-        return commands.HANDLERS[str(command)](services, settings.user, args) or 0
+        return commands.HANDLERS[str(command)](services, Caller(settings.user), args) or 0
     finally:
         services.close()
 

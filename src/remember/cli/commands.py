@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
+from remember.caller import Caller
 from remember.cli import (
     db_commands,
     files,
@@ -19,13 +20,13 @@ from remember.errors import ValidationFailed
 from remember.service import Services
 from remember.service.drafts import MemoryDraft, MemoryPatch
 
-Handler = Callable[[Services, str, argparse.Namespace], int | None]
+Handler = Callable[[Services, Caller, argparse.Namespace], int | None]
 
 
-def add(services: Services, user: str, args: argparse.Namespace) -> None:
+def add(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     template_id = structured = None
     if args.template is not None:
-        template_id = services.templates.find(user, args.template).id
+        template_id = services.templates.find(caller, args.template).id
         structured = files.read_fields(args.field or [])
     elif args.field:
         raise ValidationFailed.single(
@@ -37,31 +38,31 @@ def add(services: Services, user: str, args: argparse.Namespace) -> None:
         )
     content = files.text_arg(args.content) if args.content is not None else None
     draft = MemoryDraft(content=content, template_id=template_id, structured_content=structured, **_options(args))
-    stored = services.memories.store_new(user, draft)
+    stored = services.memories.store_new(caller, draft)
     memory = stored.memory
     best = None
-    wanted = args.accept_suggestion or services.preferences.effective(user)["templates.auto_suggest"]
+    wanted = args.accept_suggestion or services.preferences.effective(caller)["templates.auto_suggest"]
     if memory.template_id is None and wanted and not args.no_suggestion:
-        best = next(iter(services.suggestions.for_memory(user, memory)), None)
+        best = next(iter(services.suggestions.for_memory(caller, memory)), None)
     applied = False
     if best is not None and args.accept_suggestion:
         try:
-            memory = services.applier.apply_template(user, memory.id, best.template_id, best.prefill or None)
+            memory = services.applier.apply_template(caller, memory.id, best.template_id, best.prefill or None)
             applied = True
         except ValidationFailed as problem:
             output.not_applied(memory, best, problem)
     output.memory(memory, as_json=args.json, suggestion=best, applied=applied, duplicate=stored.duplicate)
 
 
-def get(services: Services, user: str, args: argparse.Namespace) -> None:
-    memory = services.memories.get(user, args.memory_id)
-    history = services.memories.history(user, args.memory_id) if args.history else None
+def get(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    memory = services.memories.get(caller, args.memory_id)
+    history = services.memories.history(caller, args.memory_id) if args.history else None
     output.memory(memory, history=history, as_json=args.json)
 
 
-def list_(services: Services, user: str, args: argparse.Namespace) -> None:
+def list_(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     page = services.memories.list(
-        user,
+        caller,
         filters=files.json_arg(args.filter, "--filter") if args.filter else None,
         type=args.type,
         tags=args.tags,
@@ -77,29 +78,29 @@ def list_(services: Services, user: str, args: argparse.Namespace) -> None:
     output.page(page, as_json=args.json)
 
 
-def update(services: Services, user: str, args: argparse.Namespace) -> None:
+def update(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     options = _options(args)
     if args.clear_tags:
         options["tags"] = []
     content = files.text_arg(args.content) if args.content is not None else None
     patch = MemoryPatch(content=content, **options)
-    output.memory(services.memories.update(user, args.memory_id, patch, reason=args.reason), as_json=args.json)
+    output.memory(services.memories.update(caller, args.memory_id, patch, reason=args.reason), as_json=args.json)
 
 
-def rm(services: Services, user: str, args: argparse.Namespace) -> None:
-    result = services.memories.delete(user, args.memory_id, permanent=args.permanent, reason=args.reason)
+def rm(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    result = services.memories.delete(caller, args.memory_id, permanent=args.permanent, reason=args.reason)
     output.deletion(result, as_json=args.json)
 
 
-def restore(services: Services, user: str, args: argparse.Namespace) -> None:
-    output.memory(services.memories.restore(user, args.memory_id, reason=args.reason), as_json=args.json)
+def restore(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    output.memory(services.memories.restore(caller, args.memory_id, reason=args.reason), as_json=args.json)
 
 
-def prefs(services: Services, user: str, args: argparse.Namespace) -> None:
+def prefs(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     if args.action == "get":
-        output.preferences(services.preferences.get(user, args.category), as_json=args.json)
+        output.preferences(services.preferences.get(caller, args.category), as_json=args.json)
         return
-    change = services.preferences.update(user, args.path, files.loose_json(args.value), reason=args.reason)
+    change = services.preferences.update(caller, args.path, files.loose_json(args.value), reason=args.reason)
     output.preference_change(change, as_json=args.json)
 
 

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import IO, Any
 
+from remember.caller import Caller
 from remember.cli import moving_commands, output
 from remember.cli.indexing import build_search_indexes, bulk_vectors
 from remember.config import Settings
@@ -17,20 +18,20 @@ from remember.service import Services
 from remember.service.transfer import export_records, import_records, refuse_existing, write_export
 
 
-def export(services: Services, user: str, args: argparse.Namespace) -> None:
+def export(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     if args.format != "jsonl":
-        moving_commands.export(services, user, args)
+        moving_commands.export(services, caller, args)
         return
-    users = None if args.all_users else [user]
+    users = None if args.all_users else [caller]
     with _opened(args.target or args.output, "w") as out:
         written = write_export(services.store, users, out)
     print(f"Exported {written - 1} records.", file=sys.stderr)
 
 
-def load(services: Services, user: str, args: argparse.Namespace) -> None:
+def load(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     """Every user in the file (an export says whose each record is); another server's data goes to ``user``."""
     if args.source != "remember":
-        moving_commands.load(services, user, args)
+        moving_commands.load(services, caller, args)
         return
     if args.dry_run:
         raise ValidationFailed.single("--dry-run", "invalid", "--dry-run is for --from FORMAT imports.")
@@ -91,7 +92,8 @@ def copy(settings: Settings, args: argparse.Namespace) -> None:
         users = [settings.user] if args.only_user else source.user_ids()
         refuse_existing(target.store, users)
         with bulk_vectors(target, source.count_memories(), quiet=args.json):
-            counts = import_records(target.store, target.indexer, export_records(source, users), _progress("copying"))
+            records = export_records(source, [Caller(user) for user in users])
+            counts = import_records(target.store, target.indexer, records, _progress("copying"))
             output.progress_done()
         build_search_indexes(target, counts, quiet=args.json)
     finally:

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from remember.caller import Caller
 from remember.cli import output
 from remember.cli.indexing import build_search_indexes, bulk_vectors
 from remember.errors import ValidationFailed
@@ -14,17 +15,17 @@ from remember.service.moving import ImportReport, read, run
 from remember.service.moving.exporting import to_markdown, to_server_memory
 
 
-def load(services: Services, user: str, args: argparse.Namespace) -> None:
+def load(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     if args.file == "-":
         raise ValidationFailed.single("file", "invalid", f"--from {args.source} reads a file or folder, not stdin.")
     parsed = read(args.source, Path(args.file))
     with bulk_vectors(services, 0 if args.dry_run else len(parsed.memories), quiet=args.json):
         report = run(
-            services.memories, services.relationships, user, args.source, parsed, dry_run=args.dry_run, progress=_bar
+            services.memories, services.relationships, caller, args.source, parsed, dry_run=args.dry_run, progress=_bar
         )
         output.progress_done()
     if report.created and not args.dry_run:
-        build_search_indexes(services, [user], quiet=args.json)
+        build_search_indexes(services, [caller.user], quiet=args.json)
     if args.json:
         output.emit(report.as_dict())
     else:
@@ -59,7 +60,7 @@ def _print(report: ImportReport) -> None:
         print(f"  + [{example['type']}] {example['title'] or ''}: {text}")
 
 
-def export(services: Services, user: str, args: argparse.Namespace) -> None:
+def export(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     if args.all_users:
         raise ValidationFailed.single("--all-users", "invalid", f"--format {args.format} exports one user (--user).")
     target = args.target or (None if args.output == "-" else args.output)
@@ -68,15 +69,15 @@ def export(services: Services, user: str, args: argparse.Namespace) -> None:
             raise ValidationFailed.single(
                 "PATH", "required", "--format markdown needs the folder to write: export --format markdown DIR."
             )
-        written = to_markdown(services.store, user, Path(target))
+        written = to_markdown(services.store, caller, Path(target))
         print(f"Exported {written} memories to {target}.", file=sys.stderr)
         return
     if target is None:
-        written = to_server_memory(services.store, user, sys.stdout)
+        written = to_server_memory(services.store, caller, sys.stdout)
     else:
         try:
             with open(target, "x", encoding="utf-8") as out:
-                written = to_server_memory(services.store, user, out)
+                written = to_server_memory(services.store, caller, out)
         except FileExistsError as exc:
             raise ValidationFailed.single("PATH", "exists", f"{target} exists already; give a new file.") from exc
     print(f"Exported {written} memories as server-memory entities.", file=sys.stderr)

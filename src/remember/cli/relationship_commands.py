@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from remember.caller import Caller
 from remember.cli import output
 from remember.models import Relationship
 from remember.service import RelationshipDraft, Services
@@ -12,20 +13,20 @@ from remember.service.related import Criteria
 SNIPPET = 70
 
 
-def relate(services: Services, user: str, args: argparse.Namespace) -> None:
+def relate(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     draft = RelationshipDraft(
         args.memory_ids, args.relationship_type, args.observation, args.strength, args.confidence, args.tags
     )
-    rel = services.relationships.create(user, draft)
+    rel = services.relationships.create(caller, draft)
     if args.json:
         output.emit(rel.as_dict())
     else:
         print(f"Linked {len(rel.memory_ids)} memories: relationship {rel.id}")
 
 
-def related(services: Services, user: str, args: argparse.Namespace) -> None:
+def related(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     found = services.related.related(
-        user, args.memory_id, depth=args.depth, types=args.types, min_strength=args.min_strength
+        caller, args.memory_id, depth=args.depth, types=args.types, min_strength=args.min_strength
     )
     if args.json:
         output.emit(
@@ -44,13 +45,13 @@ def related(services: Services, user: str, args: argparse.Namespace) -> None:
         print("No linked memories.")
 
 
-def run(services: Services, user: str, args: argparse.Namespace) -> None:
+def run(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     rels = services.relationships
     if args.action == "search":
-        _search(services, user, args)
+        _search(services, caller, args)
     elif args.action == "show":
-        rel = rels.get(user, args.relationship_id)
-        history = rels.history(user, rel.id)
+        rel = rels.get(caller, args.relationship_id)
+        history = rels.history(caller, rel.id)
         if args.json:
             output.emit({**rel.as_dict(), "history": [h.as_dict() for h in history]})
         else:
@@ -63,26 +64,26 @@ def run(services: Services, user: str, args: argparse.Namespace) -> None:
             "strength": args.strength, "confidence": args.confidence, "tags": args.tags,
             "memory_ids": [m.strip() for m in args.members.split(",")] if args.members else None,
         }  # fmt: skip
-        after = rels.update(user, args.relationship_id, changes, reason=args.reason)
+        after = rels.update(caller, args.relationship_id, changes, reason=args.reason)
         if args.json:
             output.emit(after.as_dict())
         else:
             print(f"Relationship {after.id} is now version {after.version}.")
     else:
-        gone = rels.delete(user, args.relationship_id)
+        gone = rels.delete(caller, args.relationship_id)
         if args.json:
             output.emit({"relationship_id": gone.id, "deleted": True})
         else:
             print(f"Deleted relationship {gone.id}; its memories are unchanged.")
 
 
-def _search(services: Services, user: str, args: argparse.Namespace) -> None:
+def _search(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     criteria = Criteria(
         args.types, args.memory_id, args.min_strength, args.min_confidence, args.tags, args.created_after,
         args.created_before,
     )  # fmt: skip
     found = services.related.search(
-        user, args.query, alpha=args.alpha, criteria=criteria, limit=args.limit, offset=args.offset
+        caller, args.query, alpha=args.alpha, criteria=criteria, limit=args.limit, offset=args.offset
     )
     if args.json:
         output.emit(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from remember.caller import Caller
 from remember.cli import files, output
 from remember.cli.indexing import build_search_indexes
 from remember.service import Services
@@ -13,10 +14,10 @@ from remember.service.reindex import reindex as rebuild
 from remember.service.search import Hit
 
 
-def search(services: Services, user: str, args: argparse.Namespace) -> None:
+def search(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     filters = files.json_arg(args.filter, "--filter")
     results = services.search.search(
-        user, args.query, alpha=args.alpha, filters=filters, limit=args.limit, offset=args.offset,
+        caller, args.query, alpha=args.alpha, filters=filters, limit=args.limit, offset=args.offset,
         deleted=args.deleted, explain=args.explain,
     )  # fmt: skip
     if args.json:
@@ -33,9 +34,9 @@ def search(services: Services, user: str, args: argparse.Namespace) -> None:
         print(f"-- more: --offset {results.offset + len(results.hits)}")
 
 
-def similar(services: Services, user: str, args: argparse.Namespace) -> None:
+def similar(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     hits = services.search.similar(
-        user, memory_id=args.memory_id, text_query=args.text, min_similarity=args.min_similarity, limit=args.limit
+        caller, memory_id=args.memory_id, text_query=args.text, min_similarity=args.min_similarity, limit=args.limit
     )
     if args.json:
         output.emit({"results": [{"memory": h.memory.as_dict(), "score": h.score} for h in hits]})
@@ -43,11 +44,11 @@ def similar(services: Services, user: str, args: argparse.Namespace) -> None:
         _print_hits(hits)
 
 
-def context(services: Services, user: str, args: argparse.Namespace) -> None:
+def context(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     question = files.text_arg(args.question)
     filters = files.json_arg(args.filter, "--filter")
     packed = question_context(
-        services.search, user, question, token_budget=args.token_budget, alpha=args.alpha, filters=filters
+        services.search, caller, question, token_budget=args.token_budget, alpha=args.alpha, filters=filters
     )
     if args.json:
         output.emit(
@@ -60,7 +61,7 @@ def context(services: Services, user: str, args: argparse.Namespace) -> None:
         print("No memories found.")
 
 
-def reindex(services: Services, _user: str, args: argparse.Namespace) -> None:
+def reindex(services: Services, _caller: Caller, args: argparse.Namespace) -> None:
     """Every user's memories: the index is one per database."""
 
     def progress(done: int, total: int) -> None:

@@ -51,7 +51,7 @@ def _serve_http(settings: Settings, args: argparse.Namespace) -> None:
 
 def _serve_stdio(settings: Settings) -> None:
     from remember.app import open_configured_store
-    from remember.mcp.caller import Caller
+    from remember.caller import Caller
     from remember.mcp.server import build_server
     from remember.mcp.stdio import answering_bad_lines
 

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from remember.caller import Caller
 from remember.cli import files, output
 from remember.errors import ValidationFailed
 from remember.service import Services
@@ -17,17 +18,17 @@ from remember.service.templates import TemplateView
 from remember.templates import field_summary, to_json_schema
 
 
-def run(services: Services, user: str, args: argparse.Namespace) -> int | None:
-    return ACTIONS[args.action](services, user, args)
+def run(services: Services, caller: Caller, args: argparse.Namespace) -> int | None:
+    return ACTIONS[args.action](services, caller, args)
 
 
-def _id(services: Services, user: str, args: argparse.Namespace) -> str:
-    return services.templates.find(user, args.template).id
+def _id(services: Services, caller: Caller, args: argparse.Namespace) -> str:
+    return services.templates.find(caller, args.template).id
 
 
-def list_(services: Services, user: str, args: argparse.Namespace) -> None:
+def list_(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     views, total = services.templates.list_templates(
-        user, include_default=not args.mine, include_user=not args.builtin, category=args.category,
+        caller, include_default=not args.mine, include_user=not args.builtin, category=args.category,
         tags=args.tags, sort_by=args.sort, limit=args.limit, offset=args.offset,
     )  # fmt: skip
     if args.json:
@@ -40,8 +41,8 @@ def list_(services: Services, user: str, args: argparse.Namespace) -> None:
     print(f"-- {len(views)} of {total}")
 
 
-def show(services: Services, user: str, args: argparse.Namespace) -> None:
-    view = services.templates.get(user, _id(services, user, args))
+def show(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    view = services.templates.get(caller, _id(services, caller, args))
     if args.json:
         output.emit({**_data(view), "resolved_fields": [f.as_dict() for f in view.resolved.fields]})
         return
@@ -56,17 +57,17 @@ def show(services: Services, user: str, args: argparse.Namespace) -> None:
         print(f"  {f.name:24} {field_summary(f)}")
 
 
-def create(services: Services, user: str, args: argparse.Namespace) -> None:
+def create(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     raw = files.read_document(args.file, "a template definition")
     if not isinstance(raw, dict):
         raise ValidationFailed.single(
             "file", "invalid", "The file must hold one template: an object with name and fields."
         )
-    view = services.templates.create(user, raw)
+    view = services.templates.create(caller, raw)
     _print_view(view, args.json, "Created")
 
 
-def update(services: Services, user: str, args: argparse.Namespace) -> None:
+def update(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     changes: dict[str, Any] = files.read_document(args.file, "template changes") if args.file else {}
     if not isinstance(changes, dict):
         raise ValidationFailed.single("file", "invalid", "The changes file must be an object.")
@@ -79,16 +80,16 @@ def update(services: Services, user: str, args: argparse.Namespace) -> None:
         name=args.name if args.name is not None else patch.name,
         description=args.description if args.description is not None else patch.description,
     )
-    view, rechecked = services.templates.update(user, _id(services, user, args), patch)
+    view, rechecked = services.templates.update(caller, _id(services, caller, args), patch)
     if args.json:
         output.emit({"template": _data(view), "rechecked_memories": rechecked})
     else:
         print(f"Updated {view.id} to version {view.definition.version}; re-checked {rechecked} memories.")
 
 
-def rm(services: Services, user: str, args: argparse.Namespace) -> None:
+def rm(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     deleted, trashed = services.templates.delete(
-        user, _id(services, user, args), delete_derived_memories=args.with_memories
+        caller, _id(services, caller, args), delete_derived_memories=args.with_memories
     )
     if args.json:
         output.emit({"template_id": deleted, "trashed_memories": trashed})
@@ -96,13 +97,13 @@ def rm(services: Services, user: str, args: argparse.Namespace) -> None:
         print(f"Deleted {deleted}" + (f"; moved {trashed} memories to the trash." if trashed else "."))
 
 
-def copy(services: Services, user: str, args: argparse.Namespace) -> None:
-    _print_view(services.templates.copy(user, _id(services, user, args), name=args.name), args.json, "Created")
+def copy(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    _print_view(services.templates.copy(caller, _id(services, caller, args), name=args.name), args.json, "Created")
 
 
-def validate(services: Services, user: str, args: argparse.Namespace) -> int:
+def validate(services: Services, caller: Caller, args: argparse.Namespace) -> int:
     content = _fields(args) or {}
-    _, result = services.templates.validate(user, _id(services, user, args), content)
+    _, result = services.templates.validate(caller, _id(services, caller, args), content)
     if args.json:
         output.emit(result.as_dict())
     elif result.valid:
@@ -112,9 +113,9 @@ def validate(services: Services, user: str, args: argparse.Namespace) -> int:
     return 0 if result.valid else 1
 
 
-def apply(services: Services, user: str, args: argparse.Namespace) -> None:
-    template_id = _id(services, user, args)
-    memory = services.applier.apply_template(user, args.memory_id, template_id, _fields(args), reason=args.reason)
+def apply(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    template_id = _id(services, caller, args)
+    memory = services.applier.apply_template(caller, args.memory_id, template_id, _fields(args), reason=args.reason)
     if args.json:
         output.emit(memory.as_dict())
         return
@@ -124,10 +125,10 @@ def apply(services: Services, user: str, args: argparse.Namespace) -> None:
         print(f"{len(errors)} field(s) still do not fit; see `remember get {memory.id} --json`.", file=sys.stderr)
 
 
-def suggest(services: Services, user: str, args: argparse.Namespace) -> None:
+def suggest(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     text = files.text_arg(args.text)
     context = files.json_arg(args.context, "--context")
-    found = services.suggestions.suggest(user, text, context=context, limit=args.limit)
+    found = services.suggestions.suggest(caller, text, context=context, limit=args.limit)
     if args.json:
         output.emit({"suggestions": [s.as_dict() for s in found]})
         return
@@ -139,24 +140,24 @@ def suggest(services: Services, user: str, args: argparse.Namespace) -> None:
         print("No template fits.")
 
 
-def infer(services: Services, user: str, args: argparse.Namespace) -> None:
+def infer(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     if args.accept is None:
         if args.apply:
             raise ValidationFailed.single("--apply", "invalid", "--apply needs --accept PROPOSAL_ID.")
-        found = services.inference.propose(user)
+        found = services.inference.propose(caller)
         output.inference(found, as_json=args.json)
         return
-    done = services.inference.accept(user, args.accept, apply=args.apply)
+    done = services.inference.accept(caller, args.accept, apply=args.apply)
     output.accepted(done, as_json=args.json)
 
 
-def schema(services: Services, user: str, args: argparse.Namespace) -> None:
-    view = services.templates.get(user, _id(services, user, args))
+def schema(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    view = services.templates.get(caller, _id(services, caller, args))
     print(json.dumps(to_json_schema(view.resolved), indent=2))
 
 
-def analytics(services: Services, user: str, args: argparse.Namespace) -> None:
-    figures = services.suggestions.analytics(user, _id(services, user, args))
+def analytics(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    figures = services.suggestions.analytics(caller, _id(services, caller, args))
     if args.json:
         output.emit(figures)
         return
@@ -168,7 +169,7 @@ def analytics(services: Services, user: str, args: argparse.Namespace) -> None:
         print(f"  {name:24} filled {stats['fill_rate']:.0%}" + (f"  common: {common}" if common else ""))
 
 
-ACTIONS: dict[str, Callable[[Services, str, argparse.Namespace], int | None]] = {
+ACTIONS: dict[str, Callable[[Services, Caller, argparse.Namespace], int | None]] = {
     "list": list_,
     "show": show,
     "create": create,

@@ -23,11 +23,11 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from remember import __version__
+from remember.caller import Caller
 from remember.config import HttpSettings, Settings
 from remember.errors import ConfigError
 from remember.http.auth import ApiTokenVerifier, FirstOf, http_caller
 from remember.http.limits import Guard, RateLimit, unavailable
-from remember.mcp.caller import Caller
 from remember.mcp.server import CallLimits, RememberServer, build_server
 from remember.service import Services
 from remember.web.codes import LoginCodes

@@ -12,8 +12,8 @@ import anyio.to_thread
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken, TokenVerifier
 
+from remember.caller import Caller
 from remember.errors import AccessDenied
-from remember.mcp.caller import Caller
 from remember.service.tokens import TokenService
 
 TRUST_CLAIM = "remember_trust_level"

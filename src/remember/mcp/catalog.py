@@ -21,6 +21,7 @@ from mcp_types import (
     TextContent,
 )
 
+from remember.caller import Caller
 from remember.mcp.schemas import TemplateDetailOut
 from remember.service import Services
 from remember.service.templates import TemplateView
@@ -31,9 +32,9 @@ PROMPT_PREFIX = "capture_"
 JSON = "application/json"
 
 
-def resources(services: Services, user: str) -> list[Resource]:
+def resources(services: Services, caller: Caller) -> list[Resource]:
     out: list[Resource] = []
-    for definition in services.templates.view_of(user).all():
+    for definition in services.templates.view_of(caller).all():
         out.append(
             Resource(
                 uri=f"{SCHEME}{definition.id}",
@@ -72,14 +73,14 @@ def resource_templates() -> list[ResourceTemplate]:
     ]
 
 
-def read(services: Services, user: str, uri: str) -> tuple[str, str] | None:
+def read(services: Services, caller: Caller, uri: str) -> tuple[str, str] | None:
     """The text and MIME type of a template resource, or None when ``uri`` is not one."""
     if not uri.startswith(SCHEME):
         return None
     rest = uri[len(SCHEME) :]
     wants_schema = rest.endswith("/schema")
     template_id = rest.removesuffix("/schema")
-    view = services.templates.get(user, template_id)
+    view = services.templates.get(caller, template_id)
     if wants_schema:
         return json.dumps(to_json_schema(view.resolved), indent=2), "application/schema+json"
     return TemplateDetailOut.of(view).model_dump_json(indent=2), JSON
@@ -89,7 +90,7 @@ def prompt_name(template_id: str) -> str:
     return PROMPT_PREFIX + template_id.replace(":", "_")
 
 
-def prompts(services: Services, user: str) -> list[Prompt]:
+def prompts(services: Services, caller: Caller) -> list[Prompt]:
     return [
         Prompt(
             name=prompt_name(d.id),
@@ -99,17 +100,17 @@ def prompts(services: Services, user: str) -> list[Prompt]:
                 PromptArgument(name="text", description="What the user said about it, if anything.", required=False)
             ],
         )
-        for d in services.templates.view_of(user).all()
+        for d in services.templates.view_of(caller).all()
     ]
 
 
-def prompt(services: Services, user: str, name: str, arguments: dict[str, Any] | None) -> GetPromptResult | None:
+def prompt(services: Services, caller: Caller, name: str, arguments: dict[str, Any] | None) -> GetPromptResult | None:
     """The capture prompt called ``name``, or None when there is no such prompt for this user."""
     if not name.startswith(PROMPT_PREFIX):
         return None
-    for definition in services.templates.view_of(user).all():
+    for definition in services.templates.view_of(caller).all():
         if prompt_name(definition.id) == name:
-            view = services.templates.get(user, definition.id)
+            view = services.templates.get(caller, definition.id)
             text = _instructions(view, (arguments or {}).get("text"))
             return GetPromptResult(
                 description=f"Capture a {definition.name}",

@@ -22,7 +22,7 @@ from mcp.server.mcpserver import Context, Elicit
 from pydantic import BaseModel, Field, create_model
 
 from remember.errors import FieldError, RememberError
-from remember.mcp.caller import current_user
+from remember.mcp.caller import current_caller
 from remember.mcp.state import state_of
 from remember.templates import FieldDef, ResolvedTemplate
 
@@ -43,9 +43,9 @@ def missing_fields(
         return None
     services = state_of(ctx).services
     try:
-        read = services.suggestions.prefill(current_user(), template_id, text) if text else {}
+        read = services.suggestions.prefill(current_caller(), template_id, text) if text else {}
         given = {**read, **(structured_content or {})} if text else dict(fields) if isinstance(fields, dict) else {}
-        resolved, result = services.templates.validate(current_user(), template_id, given)
+        resolved, result = services.templates.validate(current_caller(), template_id, given)
     except RememberError:
         return None  # the tool body reports it
     missing = _askable_missing(resolved, list(result.errors))

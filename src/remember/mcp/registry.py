@@ -36,6 +36,7 @@ from mcp.types import Tool as MCPTool
 from mcp.types import ToolAnnotations
 from pydantic import ValidationError
 
+from remember.caller import Caller
 from remember.errors import RememberError
 from remember.mcp import arguments
 from remember.mcp.compact import compact_input, compact_output
@@ -56,7 +57,7 @@ R = TypeVar("R")
 @dataclass(frozen=True)
 class ToolContext:
     source: Deferred
-    user: Callable[[], str]  # the user the request being served acts for
+    caller: Callable[[], Caller]  # whom the request being served acts for
 
     @property
     def services(self) -> Services:

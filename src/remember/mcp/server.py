@@ -35,7 +35,7 @@ from pydantic import AnyUrl
 from remember import __version__
 from remember.errors import NotFound, excerpt
 from remember.mcp.arguments import suggestion
-from remember.mcp.caller import Caller, acting_as, current_user
+from remember.mcp.caller import Caller, acting_as, current_caller
 from remember.mcp.listing import ListingCache
 from remember.mcp.registry import ToolContext, ToolRegistry
 from remember.mcp.state import AppState, Deferred
@@ -164,7 +164,7 @@ class RememberServer(MCPServer[AppState]):
     async def list_resources(self) -> list[Resource]:
         from remember.mcp import catalog
 
-        mine = await self._as_caller(lambda: catalog.resources(self.services, current_user()))
+        mine = await self._as_caller(lambda: catalog.resources(self.services, current_caller()))
         return [*await super().list_resources(), *mine]
 
     async def list_resource_templates(self) -> list[ResourceTemplate]:
@@ -178,7 +178,7 @@ class RememberServer(MCPServer[AppState]):
         from remember.mcp import catalog
 
         try:
-            found = await self._as_caller(lambda: catalog.read(self.services, current_user(), str(uri)))
+            found = await self._as_caller(lambda: catalog.read(self.services, current_caller(), str(uri)))
         except NotFound as exc:
             raise ResourceNotFoundError(str(exc)) from exc
         if found is None:
@@ -189,7 +189,7 @@ class RememberServer(MCPServer[AppState]):
     async def list_prompts(self) -> list[Prompt]:
         from remember.mcp import catalog
 
-        mine = await self._as_caller(lambda: catalog.prompts(self.services, current_user()))
+        mine = await self._as_caller(lambda: catalog.prompts(self.services, current_caller()))
         return [*await super().list_prompts(), *mine]
 
     async def get_prompt(
@@ -197,7 +197,7 @@ class RememberServer(MCPServer[AppState]):
     ) -> GetPromptResult | InputRequiredResult:
         from remember.mcp import catalog
 
-        found = await self._as_caller(lambda: catalog.prompt(self.services, current_user(), name, arguments))
+        found = await self._as_caller(lambda: catalog.prompt(self.services, current_caller(), name, arguments))
         if found is not None:
             return found
         if name in {p.name for p in await super().list_prompts()}:
@@ -236,7 +236,7 @@ def build_server(
     """
     source = Deferred(services)
     server = RememberServer(source, identify, ListingCache(cache_dir) if cache_dir else None, limits=limits, **sdk)
-    context = ToolContext(source, user=current_user)
+    context = ToolContext(source, caller=current_caller)
     server.tools.load_with(lambda: _register_tools(server, context))
     return server
 

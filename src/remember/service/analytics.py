@@ -3,7 +3,7 @@ its suggestions shown and applied per period.
 
 The store counts (one GROUP BY per figure); this service picks the period from the span of the data
 unless the caller names one, fills the periods without data with zeros, and names the templates.
-Only the caller's memories within its trust level are counted (``remember.access``).
+Only the caller's memories within its trust level are counted (``remember.caller``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from datetime import date, timedelta
 from typing import Any
 
-from remember.access import trust_level
+from remember.caller import Caller
 from remember.clock import to_text
 from remember.errors import ValidationFailed
 from remember.models import MemoryCount, MomentColumn, TimeSpan, TimeUnit
@@ -38,7 +38,7 @@ class AnalyticsService:
         self.templates = templates
         self.suggestions = suggestions
 
-    def overview(self, user_id: str, *, bucket: Any = None, when: Any = "created") -> dict[str, Any]:
+    def overview(self, caller: Caller, *, bucket: Any = None, when: Any = "created") -> dict[str, Any]:
         """The user's memories: totals, and counts per period by type and by template.
 
         ``bucket`` is day, week, month or year (None: chosen by the span); ``when`` is ``created``
@@ -46,11 +46,11 @@ class AnalyticsService:
         """
         column = _moment(when)
         chosen = _unit(bucket)
-        span = self.store.memory_span(user_id, column=column, max_trust=trust_level())
+        span = self.store.memory_span(caller.user, column=column, max_trust=caller.trust)
         unit = chosen or automatic_unit(span)
         periods = period_starts(span, unit)
-        counts = self.store.memory_counts(user_id, column=column, unit=unit, max_trust=trust_level())
-        names = {d.id: d.name for d in self.templates.view_of(user_id).all()}
+        counts = self.store.memory_counts(caller.user, column=column, unit=unit, max_trust=caller.trust)
+        names = {d.id: d.name for d in self.templates.view_of(caller).all()}
         by_type = _series(counts, periods, key=lambda c: c.type)
         by_template = _series(counts, periods, key=lambda c: c.template_id)
         for row in by_template:
@@ -68,24 +68,24 @@ class AnalyticsService:
             "by_template": by_template,
         }
 
-    def templates_used(self, user_id: str) -> list[dict[str, Any]]:
+    def templates_used(self, caller: Caller) -> list[dict[str, Any]]:
         """The templates worth a look: the user's own and the built-ins they made memories with, most used first."""
-        usage = self.templates.store.template_usage(user_id, max_trust=trust_cap())
-        chosen = [d for d in self.templates.view_of(user_id).all() if not d.is_default or d.id in usage]
+        usage = self.templates.store.template_usage(caller.user, max_trust=trust_cap(caller))
+        chosen = [d for d in self.templates.view_of(caller).all() if not d.is_default or d.id in usage]
         rows = [{"id": d.id, "name": d.name, "usage_count": usage[d.id].usage_count if d.id in usage else 0,
                  "is_default": d.is_default} for d in chosen]  # fmt: skip
         return sorted(rows, key=lambda r: (-r["usage_count"], r["name"].casefold(), r["id"]))
 
-    def template(self, user_id: str, template_id: Any, *, bucket: Any = None) -> dict[str, Any]:
+    def template(self, caller: Caller, template_id: Any, *, bucket: Any = None) -> dict[str, Any]:
         """A template's analytics (``SuggestionService.analytics``) and its suggestions shown and applied
         per period (NotFound for a template the user cannot see)."""
         chosen = _unit(bucket)
-        figures = self.suggestions.analytics(user_id, template_id)
+        figures = self.suggestions.analytics(caller, template_id)
         found = figures["template_id"]
-        span = self.store.suggestion_span(user_id, found)
+        span = self.store.suggestion_span(caller.user, found)
         unit = chosen or automatic_unit(span)
         periods = period_starts(span, unit)
-        counted = {c.bucket: c for c in self.store.suggestion_counts(user_id, found, unit=unit)}
+        counted = {c.bucket: c for c in self.store.suggestion_counts(caller.user, found, unit=unit)}
         figures["acceptance_over_time"] = {
             "bucket": unit,
             "periods": [p.isoformat() for p in periods],

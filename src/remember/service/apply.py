@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from remember.caller import Caller
 from remember.models import Memory
 from remember.service.drafts import MemoryPatch
 from remember.service.memories import MemoryService
@@ -20,7 +21,7 @@ class Applier:
 
     def apply_template(
         self,
-        user_id: str,
+        caller: Caller,
         memory_id: str,
         template_id: str,
         structured_content: Mapping[str, Any] | None = None,
@@ -34,12 +35,12 @@ class Applier:
         too (they stay in the history). An application that changes the memory is counted for
         the template's suggestion figures.
         """
-        memory = self.memories.get(user_id, memory_id, record_access=False)
+        memory = self.memories.get(caller, memory_id, record_access=False)
         fields = structured_content
         if fields is None:
-            fields = self.suggestions.prefill(user_id, template_id, memory.content)
+            fields = self.suggestions.prefill(caller, template_id, memory.content)
         patch = MemoryPatch(template_id=template_id, structured_content=fields)
-        updated = self.memories.update(user_id, memory.id, patch, reason=reason or f"applied template {template_id}")
+        updated = self.memories.update(caller, memory.id, patch, reason=reason or f"applied template {template_id}")
         if updated.version != memory.version:
-            self.suggestions.record_applied(user_id, template_id, memory.id)
+            self.suggestions.record_applied(caller, template_id, memory.id)
         return updated

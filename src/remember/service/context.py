@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from remember.caller import Caller
 from remember.service import checks
 from remember.service.access import note_access
 from remember.service.related import RelatedService
@@ -69,7 +70,7 @@ def answer_prompt(question: str, context: PackedContext) -> str:
 
 def question_context(
     search: SearchService,
-    user_id: str,
+    caller: Caller,
     question: str,
     *,
     token_budget: int = 2_000,
@@ -85,21 +86,21 @@ def question_context(
     """
     checks.query(question, "question")
     checks.whole_number("token_budget", token_budget, MIN_BUDGET, MAX_BUDGET)
-    results = search.search(user_id, question, alpha=alpha, filters=filters, limit=limit, record_access=False)
+    results = search.search(caller, question, alpha=alpha, filters=filters, limit=limit, record_access=False)
     hits, origin = results.hits, dict[str, str]()
     if related is not None:
-        hits, origin = _with_related(related, user_id, hits)
+        hits, origin = _with_related(related, caller, hits)
     packed = pack(hits, token_budget)
     if origin:
         numbers = {s.memory_id: s.number for s in packed.sources}
         sources = [replace(s, related_to=numbers.get(origin.get(s.memory_id, ""))) for s in packed.sources]
         packed = replace(packed, sources=sources)
     if record_access and packed.sources:
-        note_access(search.store, user_id, [s.memory_id for s in packed.sources], search.clock())
+        note_access(search.store, caller.user, [s.memory_id for s in packed.sources], search.clock())
     return packed
 
 
-def _with_related(related: RelatedService, user_id: str, hits: list[Hit]) -> tuple[list[Hit], dict[str, str]]:
+def _with_related(related: RelatedService, caller: Caller, hits: list[Hit]) -> tuple[list[Hit], dict[str, str]]:
     """The hits with the memories linked to the best ``RELATED_OF`` of them right after each (moved up when
     they were lower hits); and, per memory pulled in, the hit it follows."""
     placed: set[str] = set()
@@ -112,7 +113,7 @@ def _with_related(related: RelatedService, user_id: str, hits: list[Hit]) -> tup
         placed.add(hit.memory.id)
         if rank >= RELATED_OF:
             continue
-        for found in related.related(user_id, hit.memory.id, depth=1):
+        for found in related.related(caller, hit.memory.id, depth=1):
             if found.memory.id not in placed:
                 placed.add(found.memory.id)
                 origin[found.memory.id] = hit.memory.id

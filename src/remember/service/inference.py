@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from remember.caller import Caller
 from remember.clock import Clock, utc_now
 from remember.errors import NotFound, ValidationFailed, excerpt
 from remember.models import Memory
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 
 MAX_MEMORIES = 2000
 PAGE = 100
-Apply = Callable[[str, str, str], Memory]
+Apply = Callable[[Caller, str, str], Memory]
 
 
 @dataclass(frozen=True)
@@ -73,30 +74,30 @@ class InferenceService:
         self.apply = apply
         self.clock = clock
 
-    def propose(self, user_id: str) -> Inference:
+    def propose(self, caller: Caller) -> Inference:
         """Proposed templates for the user's untemplated memories, and fields their templates lack."""
         from remember.templates.infer import Note, propose
 
-        free, templated = self._memories(user_id)
+        free, templated = self._memories(caller)
         notes = [Note(m.id, m.content, vector) for m, vector in zip(free, self._vectors(free), strict=True)]
         proposals = propose(notes, self.clock().date()) if notes else []
-        return Inference(proposals, self._additions(user_id, templated), len(free) + len(templated))
+        return Inference(proposals, self._additions(caller, templated), len(free) + len(templated))
 
-    def accept(self, user_id: str, proposal_id: str, *, apply: bool = False) -> Accepted:
+    def accept(self, caller: Caller, proposal_id: str, *, apply: bool = False) -> Accepted:
         """Create the proposal's template; with ``apply``, apply it to each memory of its group that fits."""
-        proposal = next((p for p in self.propose(user_id).proposals if p.id == proposal_id), None)
+        proposal = next((p for p in self.propose(caller).proposals if p.id == proposal_id), None)
         if proposal is None:
             raise NotFound(
                 f"No proposal {excerpt(proposal_id)}: the memories changed since it was made. "
                 "Call remember_infer_templates again and accept one of the ids it returns."
             )
-        view = self.templates.create(user_id, proposal.definition())
+        view = self.templates.create(caller, proposal.definition())
         accepted = Accepted(view.id)
         if not apply:
             return accepted
         for memory_id in proposal.member_ids:
             try:
-                self.apply(user_id, memory_id, view.id)
+                self.apply(caller, memory_id, view.id)
             except ValidationFailed as problem:
                 errors = [e.as_dict() for e in problem.errors]
                 accepted.skipped.append({"memory_id": memory_id, "errors": errors})
@@ -104,12 +105,12 @@ class InferenceService:
                 accepted.applied.append(memory_id)
         return accepted
 
-    def _memories(self, user_id: str) -> tuple[list[Memory], list[Memory]]:
+    def _memories(self, caller: Caller) -> tuple[list[Memory], list[Memory]]:
         free: list[Memory] = []
         templated: list[Memory] = []
         offset = 0
         while offset < MAX_MEMORIES:
-            page = self.memories.list(user_id, sort_by="created_at", sort_order="asc", limit=PAGE, offset=offset)
+            page = self.memories.list(caller, sort_by="created_at", sort_order="asc", limit=PAGE, offset=offset)
             for memory in page.items:
                 (templated if memory.template_id else free).append(memory)
             offset += PAGE
@@ -127,13 +128,13 @@ class InferenceService:
         rows = self.embedder.embed([m.content for m in memories])
         return [[float(v) for v in row] for row in rows]
 
-    def _additions(self, user_id: str, templated: list[Memory]) -> list[FieldAddition]:
+    def _additions(self, caller: Caller, templated: list[Memory]) -> list[FieldAddition]:
         from remember.templates.infer import missing_fields
 
         by_template: dict[str, list[Memory]] = {}
         for memory in templated:
             by_template.setdefault(memory.template_id or "", []).append(memory)
-        view = self.templates.view_of(user_id)
+        view = self.templates.view_of(caller)
         found: list[FieldAddition] = []
         for template_id, members in sorted(by_template.items()):
             try:

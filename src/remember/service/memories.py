@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from remember.access import trust_level
+from remember.caller import Caller
 from remember.clock import Clock, from_text, to_text, utc_now
 from remember.errors import Conflict, FieldError, NotFound, RememberError, ValidationFailed
 from remember.filters import Filter, conjoin, parse_filter
@@ -67,58 +67,60 @@ class MemoryService:
         self.indexer = indexer
         self.clock = clock
 
-    def create(self, user_id: str, draft: MemoryDraft | Mapping[str, Any]) -> Memory:
+    def create(self, caller: Caller, draft: MemoryDraft | Mapping[str, Any]) -> Memory:
         """Store a new memory (a mapping is read as ``MemoryDraft.from_mapping``).
 
         With a ``template_id`` the structured content is validated (TemplateContentInvalid
         lists every problem) and ``content``, ``title`` and ``type`` may be left out.
         The memory and its search index entry are written in one transaction.
         """
-        return self.store_new(user_id, draft).memory
+        return self.store_new(caller, draft).memory
 
-    def store_new(self, user_id: str, draft: MemoryDraft | Mapping[str, Any]) -> Stored:
+    def store_new(self, caller: Caller, draft: MemoryDraft | Mapping[str, Any]) -> Stored:
         """``create``, also saying which given template field values were not kept, and why, and which
         memory already held the text (dedup on write, ``memory.on_duplicate``: service/dedup.py)."""
         clean = memory_draft(draft)
-        memory, fields_text, ignored = self._prepare(user_id, clean)
+        memory, fields_text, ignored = self._prepare(caller, clean)
         entry = self.indexer.entry(memory, fields_text)
         repeat = dedup.repeat_rule({memory.id} if (clean.context or {}).get("timestamp") else set())
-        found = dedup.find(self.store, user_id, memory, entry.vector, repeat)
-        mode = self.preferences.effective(user_id)["memory.on_duplicate"]
+        found = dedup.find(self.store, caller, memory, entry.vector, repeat)
+        mode = self.preferences.effective(caller)["memory.on_duplicate"]
         if found is not None and (found.match == "repeat" or mode != "keep"):
-            return self._settle(user_id, memory, found, mode, ignored)
-        twin = self.store.insert_new_memories([(memory, entry)], max_trust=trust_level(), repeat=repeat)[0]
+            return self._settle(caller, memory, found, mode, ignored)
+        twin = self.store.insert_new_memories([(memory, entry)], max_trust=caller.trust, repeat=repeat)[0]
         if twin is not None:  # the same call, made at the same time, got there first
             return Stored(twin, ignored, dedup.Duplicate(twin.id, "repeat", 1.0, "skipped"))
         kept = dedup.Duplicate(found.memory.id, found.match, found.similarity, "stored") if found else None
         return Stored(memory, ignored, kept)
 
-    def prepare_new(self, user_id: str, draft: MemoryDraft) -> tuple[Memory, str | None]:
+    def prepare_new(self, caller: Caller, draft: MemoryDraft) -> tuple[Memory, str | None]:
         """The memory ``draft`` describes, checked but not stored, and its rendered template fields."""
-        memory, fields_text, _ = self._prepare(user_id, draft)
+        memory, fields_text, _ = self._prepare(caller, draft)
         return memory, fields_text
 
-    def insert_prepared(self, batch: Sequence[tuple[Memory, str | None]], stamped: set[str]) -> list[Memory | None]:
+    def insert_prepared(
+        self, caller: Caller, batch: Sequence[tuple[Memory, str | None]], stamped: set[str]
+    ) -> list[Memory | None]:
         """Store prepared memories in one transaction, each unless it repeats a stored one (an import read
         twice): per memory, the one it repeats (nothing written) or None. ``stamped``: ids of the
         memories whose time was given."""
         entries = self.indexer.entries(batch)
         repeat = dedup.repeat_rule(stamped, within=None)
         pairs = [(m, e) for (m, _), e in zip(batch, entries, strict=True)]
-        return self.store.insert_new_memories(pairs, max_trust=trust_level(), repeat=repeat)
+        return self.store.insert_new_memories(pairs, max_trust=caller.trust, repeat=repeat)
 
     def _settle(
-        self, user_id: str, new: Memory, found: dedup.Found, mode: str, ignored: tuple[FieldError, ...]
+        self, caller: Caller, new: Memory, found: dedup.Found, mode: str, ignored: tuple[FieldError, ...]
     ) -> Stored:
         """A duplicate not stored: the existing memory as it is (skip, a retry) or with the new one merged in."""
         if found.match == "repeat" or mode == "skip":
             return Stored(
                 found.memory, ignored, dedup.Duplicate(found.memory.id, found.match, found.similarity, "skipped")
             )
-        merged = self._merge(user_id, found, new)
+        merged = self._merge(caller, found, new)
         return Stored(merged, ignored, dedup.Duplicate(merged.id, found.match, found.similarity, "merged"))
 
-    def _merge(self, user_id: str, found: dedup.Found, new: Memory) -> Memory:
+    def _merge(self, caller: Caller, found: dedup.Found, new: Memory) -> Memory:
         """The existing memory with the new one's tags, references and a higher weight; a similar free
         text takes the new wording. The values replaced go to its history."""
         old = found.memory
@@ -136,9 +138,9 @@ class MemoryService:
             patch["content"] = new.content
         if not patch:
             return old
-        return self.change(user_id, old.id, patch, reason="merged a duplicate create").memory
+        return self.change(caller, old.id, patch, reason="merged a duplicate create").memory
 
-    def create_many(self, user_id: str, drafts: Sequence[MemoryDraft | Mapping[str, Any]]) -> list[Memory]:
+    def create_many(self, caller: Caller, drafts: Sequence[MemoryDraft | Mapping[str, Any]]) -> list[Memory]:
         """Store several memories at once, embedding them in batches: all are stored, or none.
 
         Problems are reported for every item, with paths like ``[3].content``.
@@ -147,7 +149,7 @@ class MemoryService:
         errors: list[FieldError] = []
         for i, draft in enumerate(drafts):
             try:
-                memory, fields_text, _ = self._prepare(user_id, memory_draft(draft))
+                memory, fields_text, _ = self._prepare(caller, memory_draft(draft))
                 prepared.append((memory, fields_text))
             except ValidationFailed as problem:
                 errors += [dataclasses.replace(e, field=f"[{i}].{e.field}") for e in problem.errors]
@@ -159,7 +161,7 @@ class MemoryService:
         self.store.insert_memories([(m, e) for (m, _), e in zip(prepared, entries, strict=True)])
         return [m for m, _ in prepared]
 
-    def _prepare(self, user_id: str, draft: MemoryDraft) -> tuple[Memory, str | None, tuple[FieldError, ...]]:
+    def _prepare(self, caller: Caller, draft: MemoryDraft) -> tuple[Memory, str | None, tuple[FieldError, ...]]:
         """The memory ``draft`` describes, checked; its rendered template fields if any; and the
         template field values given but not kept."""
         raw = draft.given()
@@ -168,24 +170,24 @@ class MemoryService:
                 "content", "required", "content is required: the text to remember (or a template_id and its fields)."
             )
         values = fields.clean(raw, headline="The memory cannot be stored.")
-        visibility.check_trust_given(values.get("trust"))
+        visibility.check_trust_given(caller, values.get("trust"))
         now = self.clock()
         applied = None
         if values.get("template_id") is not None:
             applied = structured.apply(
-                self.templates, user_id, values["template_id"], values.get("structured_content"), now
+                self.templates, caller, values["template_id"], values.get("structured_content"), now
             )
         context, stamp = values.pop("context", None) or ({}, None)
-        defaults = self.preferences.effective(user_id)
+        defaults = self.preferences.effective(caller)
         template_fields = applied.fields() if applied else {"structured_content": values.get("structured_content")}
         memory = Memory(
             id=str(uuid.uuid4()),
-            user_id=user_id,
+            user_id=caller.user,
             content=values.get("content") or (applied.text if applied else ""),
             title=values.get("title") or (applied.title if applied else None),
             type=values.get("type") or (applied.type if applied else defaults["memory.default_type"]),
             weight=_given(values, "weight", defaults["memory.default_weight"]),
-            trust=_given(values, "trust", visibility.default_trust(defaults["privacy.default_trust"])),
+            trust=_given(values, "trust", visibility.default_trust(caller, defaults["privacy.default_trust"])),
             tags=values.get("tags") or (),
             references=values.get("references") or (),
             context=context,
@@ -197,23 +199,23 @@ class MemoryService:
         )
         return memory, applied.text if applied else None, applied.ignored if applied else ()
 
-    def get(self, user_id: str, memory_id: str, *, record_access: bool = True) -> Memory:
-        memory = self._find(user_id, memory_id)
+    def get(self, caller: Caller, memory_id: str, *, record_access: bool = True) -> Memory:
+        memory = self._find(caller, memory_id)
         if record_access:
             now = self.clock()
-            if note_access(self.store, user_id, [memory.id], now):
+            if note_access(self.store, caller.user, [memory.id], now):
                 memory = dataclasses.replace(memory, access_count=memory.access_count + 1, last_accessed_at=now)
         return memory
 
     def update(
-        self, user_id: str, memory_id: str, patch: MemoryPatch | Mapping[str, Any], *, reason: str | None = None
+        self, caller: Caller, memory_id: str, patch: MemoryPatch | Mapping[str, Any], *, reason: str | None = None
     ) -> Memory:
         """Apply a partial change (a mapping is read as ``MemoryPatch.from_mapping``: null clears a field);
         the replaced values go to the memory's history."""
-        return self.change(user_id, memory_id, patch, reason=reason).memory
+        return self.change(caller, memory_id, patch, reason=reason).memory
 
     def change(
-        self, user_id: str, memory_id: str, patch: MemoryPatch | Mapping[str, Any], *, reason: str | None = None,
+        self, caller: Caller, memory_id: str, patch: MemoryPatch | Mapping[str, Any], *, reason: str | None = None,
         expected_version: int | None = None,
     ) -> Stored:  # fmt: skip
         """``update``, also saying which given template field values were not kept, and why; with
@@ -224,8 +226,8 @@ class MemoryService:
             raise ValidationFailed.single(
                 "changes", "empty", f"Nothing to update: give at least one of {', '.join(EDITABLE)}."
             )
-        visibility.check_trust_given(values.get("trust"))
-        current = self._find(user_id, memory_id)
+        visibility.check_trust_given(caller, values.get("trust"))
+        current = self._find(caller, memory_id)
         if expected_version is not None and current.version != expected_version:
             raise Conflict(
                 f"Memory {current.id} was changed since you read it (now version {current.version}, "
@@ -240,67 +242,67 @@ class MemoryService:
             )
         ignored: tuple[FieldError, ...] = ()
         if "template_id" in values or "structured_content" in values:
-            values, ignored = self._retemplate(user_id, current, values)
+            values, ignored = self._retemplate(caller, current, values)
         updated, previous = _apply(current, values)
         if not previous:
             return Stored(current, ignored)
         now = self.clock()
         updated = dataclasses.replace(updated, updated_at=now, version=current.version + 1)
-        entry = HistoryEntry(current.id, user_id, current.version, "update", previous, why, now)
-        index = self._reindexed(user_id, current, updated) if set(previous) & INDEXED else None
+        entry = HistoryEntry(current.id, caller.user, current.version, "update", previous, why, now)
+        index = self._reindexed(caller, current, updated) if set(previous) & INDEXED else None
         self.store.replace_memory(updated, expected_version=current.version, history=entry, index=index)
         return Stored(updated, ignored)
 
-    def _reindexed(self, user_id: str, before: Memory, after: Memory) -> IndexEntry:
+    def _reindexed(self, caller: Caller, before: Memory, after: Memory) -> IndexEntry:
         """The new index entry; the vector is reused when the text it is made from did not change."""
         same_text = text.vector_text(before.title, before.content) == text.vector_text(after.title, after.content)
-        vector = self.store.get_vector(user_id, after.id) if same_text else None
-        return self.indexer.entry(after, self._fields_text(user_id, after), vector=vector)
+        vector = self.store.get_vector(caller.user, after.id) if same_text else None
+        return self.indexer.entry(after, self._fields_text(caller, after), vector=vector)
 
-    def _fields_text(self, user_id: str, memory: Memory) -> str | None:
+    def _fields_text(self, caller: Caller, memory: Memory) -> str | None:
         """The memory's template fields rendered as text; None without a usable template."""
         if memory.template_id is None:
             return None
         try:
-            resolved = self.templates.view_of(user_id).resolved(memory.template_id)
+            resolved = self.templates.view_of(caller).resolved(memory.template_id)
         except RememberError:  # a broken chain (e.g. a deleted parent) leaves the fields out
             return None
         return render_text(resolved, memory.structured_content or {})
 
-    def delete(self, user_id: str, memory_id: str, *, permanent: bool = False, reason: str | None = None) -> Deletion:
+    def delete(self, caller: Caller, memory_id: str, *, permanent: bool = False, reason: str | None = None) -> Deletion:
         """Soft-delete (restorable), or with ``permanent`` erase the memory and its history."""
         why = checks.reason(reason)
-        current = self._find(user_id, memory_id)
+        current = self._find(caller, memory_id)
         if permanent:
-            self.store.purge_memory(user_id, current.id)
+            self.store.purge_memory(caller.user, current.id)
             return Deletion(current.id, True, None)
         if current.is_deleted:
             return Deletion(current.id, False, current)
         now = self.clock()
         deleted = dataclasses.replace(current, deleted_at=now, updated_at=now, version=current.version + 1)
-        entry = HistoryEntry(current.id, user_id, current.version, "delete", {"deleted_at": None}, why, now)
+        entry = HistoryEntry(current.id, caller.user, current.version, "delete", {"deleted_at": None}, why, now)
         self.store.replace_memory(deleted, expected_version=current.version, history=entry)
         return Deletion(current.id, False, deleted)
 
-    def restore(self, user_id: str, memory_id: str, *, reason: str | None = None) -> Memory:
+    def restore(self, caller: Caller, memory_id: str, *, reason: str | None = None) -> Memory:
         why = checks.reason(reason)
-        current = self._find(user_id, memory_id)
+        current = self._find(caller, memory_id)
         if not current.is_deleted:
             return current
         now = self.clock()
         restored = dataclasses.replace(current, deleted_at=None, updated_at=now, version=current.version + 1)
         previous = {"deleted_at": to_text(current.deleted_at) if current.deleted_at else None}
-        entry = HistoryEntry(current.id, user_id, current.version, "restore", previous, why, now)
+        entry = HistoryEntry(current.id, caller.user, current.version, "restore", previous, why, now)
         self.store.replace_memory(restored, expected_version=current.version, history=entry)
         return restored
 
-    def history(self, user_id: str, memory_id: str) -> list[HistoryEntry]:
-        memory = self._find(user_id, memory_id)
-        return visibility.visible_history(memory, self.store.memory_history(user_id, memory.id))
+    def history(self, caller: Caller, memory_id: str) -> list[HistoryEntry]:
+        memory = self._find(caller, memory_id)
+        return visibility.visible_history(caller, memory, self.store.memory_history(caller.user, memory.id))
 
     def list(
         self,
-        user_id: str,
+        caller: Caller,
         *,
         filters: Mapping[str, Any] | None = None,
         type: str | None = None,
@@ -316,27 +318,32 @@ class MemoryService:
     ) -> Page:
         """One page of the user's memories; the shortcut arguments AND with ``filters``."""
         query = listing_query(
-            filters, _shortcuts(type, tags, tags_match, created_after, created_before), sort_by, sort_order, deleted
+            caller,
+            filters,
+            _shortcuts(type, tags, tags_match, created_after, created_before),
+            sort_by,
+            sort_order,
+            deleted,
         )
         query = dataclasses.replace(
             query,
             limit=checks.whole_number("limit", limit, 1, MAX_LIMIT),
             offset=checks.whole_number("offset", offset, 0, MAX_OFFSET),
         )
-        return self.store.list_memories(user_id, query)
+        return self.store.list_memories(caller.user, query)
 
     def browse(
-        self, user_id: str, *, filters: Mapping[str, Any] | None = None, sort_by: str = "created_at",
+        self, caller: Caller, *, filters: Mapping[str, Any] | None = None, sort_by: str = "created_at",
         sort_order: str = "desc", limit: int = 20, cursor: str | None = None, deleted: str = "exclude",
     ) -> browsing.Browsed:  # fmt: skip
         """A keyset page of the user's memories: the page after ``cursor`` (from the first without
         one), and the cursor of the next; no total and no offset, so every page costs the same."""
-        query = listing_query(filters, None, sort_by, sort_order, deleted)
+        query = listing_query(caller, filters, None, sort_by, sort_order, deleted)
         size = checks.whole_number("limit", limit, 1, MAX_LIMIT)
-        return browsing.browse(self.store, user_id, query, size, cursor)
+        return browsing.browse(self.store, caller.user, query, size, cursor)
 
     def _retemplate(
-        self, user_id: str, current: Memory, values: dict[str, Any]
+        self, caller: Caller, current: Memory, values: dict[str, Any]
     ) -> tuple[dict[str, Any], tuple[FieldError, ...]]:
         """Validate the memory's fields against its (possibly new) template before an update; the
         values to write, and the given field values not kept."""
@@ -346,27 +353,27 @@ class MemoryService:
             return {**values, **cleared}, ()
         content = current.structured_content or {}
         if template_id != current.template_id and content:
-            content = structured.carried_over(self.templates, user_id, template_id, content)
+            content = structured.carried_over(self.templates, caller, template_id, content)
         if "structured_content" in values:
             patch = values["structured_content"]
             content = {} if patch is None else structured.merge_patch(content, patch)
-        applied = structured.apply(self.templates, user_id, template_id, content, self.clock())
+        applied = structured.apply(self.templates, caller, template_id, content, self.clock())
         out = {**values, **applied.fields()}
-        if "content" not in values and self._was_rendered(user_id, current):
+        if "content" not in values and self._was_rendered(caller, current):
             out["content"] = applied.text
         return out, applied.ignored
 
-    def _was_rendered(self, user_id: str, memory: Memory) -> bool:
+    def _was_rendered(self, caller: Caller, memory: Memory) -> bool:
         """Whether the memory's text is its fields rendered (so it follows them when they change)."""
-        rendered = self._fields_text(user_id, memory)
+        rendered = self._fields_text(caller, memory)
         return rendered is not None and memory.content == rendered
 
-    def _find(self, user_id: str, memory_id: str) -> Memory:
+    def _find(self, caller: Caller, memory_id: str) -> Memory:
         errors: checks.Errors = []
         clean_id = checks.identifier(memory_id, "memory_id", errors)
         if errors or clean_id is None:
             raise ValidationFailed("The memory id is not usable.", errors)
-        memory = visibility.reachable(self.store.get_memory(user_id, clean_id))
+        memory = visibility.reachable(caller, self.store.get_memory(caller.user, clean_id))
         if memory is None:
             raise visibility.unknown(clean_id)
         return memory
@@ -422,10 +429,15 @@ def _shortcuts(
 
 
 def listing_query(
-    filters: Mapping[str, Any] | None, shortcuts: Filter | None, sort_by: str, sort_order: str, deleted: str
+    caller: Caller,
+    filters: Mapping[str, Any] | None,
+    shortcuts: Filter | None,
+    sort_by: str,
+    sort_order: str,
+    deleted: str,
 ) -> MemoryQuery:
     """The query of a listing, within the caller's reach."""
-    tree = visibility.within_reach(conjoin(parse_filter(filters), shortcuts))
+    tree = visibility.within_reach(caller, conjoin(parse_filter(filters), shortcuts))
     return MemoryQuery(
         filter=tree, sort_by=_sort(sort_by), descending=_descending(sort_order), deleted=checks.deleted_mode(deleted)
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from remember.caller import Caller
 from remember.errors import RememberError
 from remember.models import Memory, Progress
 from remember.service.indexer import Indexer
@@ -73,7 +74,7 @@ def _load(store: Store, keys: list[tuple[str, str]]) -> list[Memory]:
 def _fields_text(templates: TemplateService, views: dict[str, UserTemplates], memory: Memory) -> str | None:
     if memory.template_id is None:
         return None
-    view = views.setdefault(memory.user_id, templates.view_of(memory.user_id))
+    view = views.setdefault(memory.user_id, templates.view_of(Caller(memory.user_id)))
     definition = view.lookup(memory.template_id)
     if definition is None:
         return None

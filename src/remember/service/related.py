@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from remember.access import trust_level
+from remember.caller import Caller
 from remember.clock import parse_moment
 from remember.errors import FieldError, ValidationFailed, excerpt
 from remember.models import Memory, Relationship, RelationshipQuery
@@ -74,47 +74,49 @@ class RelatedService:
         self.preferences = preferences
 
     def search(
-        self, user_id: str, query: Any = None, *, alpha: Any = None, criteria: Criteria | None = None,
+        self, caller: Caller, query: Any = None, *, alpha: Any = None, criteria: Criteria | None = None,
         limit: Any = 10, offset: Any = 0,
     ) -> RelationshipResults:  # fmt: skip
         """The relationships whose observation best matches ``query`` (newest first without one)."""
-        q = query_of(criteria or Criteria())
+        q = query_of(caller, criteria or Criteria())
         size = checks.whole_number("limit", limit, 1, MAX_LIMIT)
         start = checks.whole_number("offset", offset, 0, MAX_OFFSET)
         if query is None or (isinstance(query, str) and not query.strip()):
-            items, total = self.store.list_relationships(user_id, q, limit=size, offset=start)
+            items, total = self.store.list_relationships(caller.user, q, limit=size, offset=start)
             hits = [RelationshipHit(r, None) for r in items]
             return RelationshipResults(hits, start, size, total, start + len(items) < total)
         question = checks.query(query, "query")
-        weight = checks.share("alpha", self.preferences.effective(user_id)["search.default_alpha"]
+        weight = checks.share("alpha", self.preferences.effective(caller)["search.default_alpha"]
                               if alpha is None else alpha)  # fmt: skip
         pool = max(POOL, start + size + 1)
         keyword: dict[str, float] = {}
         if weight < 1:
             terms = text.relationship_query_terms(question)
-            keyword = dict(self.store.relationship_keyword_candidates(user_id, terms, q, limit=pool))
+            keyword = dict(self.store.relationship_keyword_candidates(caller.user, terms, q, limit=pool))
         cosine: dict[str, float] = {}
         vector = self.relationships.indexer.vectors([question])[0] if weight > 0 else None
         if vector is not None:
-            cosine = dict(self.store.relationship_vector_candidates(user_id, vector, q, limit=pool))
+            cosine = dict(self.store.relationship_vector_candidates(caller.user, vector, q, limit=pool))
         fused = sorted(fuse(keyword, cosine, weight), key=lambda f: (-f.fused, f.memory_id))
         page = fused[start : start + size]
-        found = {r.id: r for r in self.store.relationships_by_id(user_id, [f.memory_id for f in page], trust=q.trust)}
+        found = {
+            r.id: r for r in self.store.relationships_by_id(caller.user, [f.memory_id for f in page], trust=q.trust)
+        }
         hits = [RelationshipHit(found[f.memory_id], round(f.fused, 6)) for f in page if f.memory_id in found]
         return RelationshipResults(hits, start, size, None, len(fused) > start + size)
 
     def related(
-        self, user_id: str, memory_id: Any, *, depth: Any = 1, types: Any = None, min_strength: Any = 0.0
+        self, caller: Caller, memory_id: Any, *, depth: Any = 1, types: Any = None, min_strength: Any = 0.0
     ) -> list[Related]:
         """The memories reachable from ``memory_id`` through at most ``depth`` relationships, nearest first,
         each with the path that reached it (the shortest)."""
         levels = checks.whole_number("depth", depth, 1, MAX_DEPTH)
-        q = query_of(Criteria(types=types, min_strength=min_strength))
-        start = _start(self.store, user_id, memory_id)
+        q = query_of(caller, Criteria(types=types, min_strength=min_strength))
+        start = _start(self.store, caller, memory_id)
         seen: dict[str, tuple[int, tuple[Step, ...]]] = {start: (0, ())}
         frontier = [start]
         for level in range(1, levels + 1):
-            links = self.store.links_of(user_id, frontier, trust=q.trust)
+            links = self.store.links_of(caller.user, frontier, trust=q.trust)
             reached: list[str] = []
             for origin in frontier:
                 for rel in links.get(origin, []):
@@ -127,17 +129,17 @@ class RelatedService:
             frontier = reached
             if not frontier:
                 break
-        found = {m.id: m for m in self.store.get_memories(user_id, [i for i in seen if i != start])}
+        found = {m.id: m for m in self.store.get_memories(caller.user, [i for i in seen if i != start])}
         order = sorted((i for i in seen if i in found), key=lambda i: (seen[i][0], i))
         return [Related(found[i], seen[i][0], seen[i][1]) for i in order]
 
 
-def _start(store: RelationshipStorage, user_id: str, memory_id: Any) -> str:
+def _start(store: RelationshipStorage, caller: Caller, memory_id: Any) -> str:
     errors: list[FieldError] = []
     mid = member_id(memory_id, "memory_id", errors)
     if mid is None:
         raise ValidationFailed("The memory id cannot be used.", errors)
-    memory = visibility.reachable(store.get_memory(user_id, mid))
+    memory = visibility.reachable(caller, store.get_memory(caller.user, mid))
     if memory is None:
         raise visibility.unknown(mid)
     return mid
@@ -147,7 +149,7 @@ def _admits(q: RelationshipQuery, rel: Relationship) -> bool:
     return (not q.types or rel.relationship_type in q.types) and rel.strength >= q.min_strength
 
 
-def query_of(c: Criteria) -> RelationshipQuery:
+def query_of(caller: Caller, c: Criteria) -> RelationshipQuery:
     """The store's query of a search's filters, every value checked (all problems at once)."""
     errors: list[FieldError] = []
     types = _texts(c.types, "types", errors)
@@ -160,7 +162,7 @@ def query_of(c: Criteria) -> RelationshipQuery:
     if errors:
         raise ValidationFailed("The relationship search cannot be run.", errors)
     return RelationshipQuery(
-        trust=trust_level(), types=types, memory_id=memory_id, min_strength=strength or 0.0,
+        trust=caller.trust, types=types, memory_id=memory_id, min_strength=strength or 0.0,
         min_confidence=confidence or 0.0, tags=tags, created_after=after, created_before=before,
     )  # fmt: skip
 

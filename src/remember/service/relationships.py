@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from remember.access import trust_level
+from remember.caller import Caller
 from remember.clock import Clock, utc_now
 from remember.errors import FieldError, NotFound, ValidationFailed, excerpt
 from remember.models import HistoryEntry, Relationship, RelationshipChange
@@ -58,11 +58,11 @@ class RelationshipService:
         self.indexer = indexer
         self.clock = clock
 
-    def create(self, user_id: str, draft: RelationshipDraft) -> Relationship:
-        values = self._checked(user_id, _given(draft), partial=False)
+    def create(self, caller: Caller, draft: RelationshipDraft) -> Relationship:
+        values = self._checked(caller, _given(draft), partial=False)
         now = self.clock()
         rel = Relationship(
-            id=str(uuid.uuid4()), user_id=user_id, memory_ids=values["memory_ids"],
+            id=str(uuid.uuid4()), user_id=caller.user, memory_ids=values["memory_ids"],
             relationship_type=values["relationship_type"], observation=values.get("observation") or "",
             strength=values.get("strength", DEFAULT_STRENGTH), confidence=values.get("confidence", DEFAULT_CONFIDENCE),
             created_at=now, updated_at=now, tags=values.get("tags", ()),
@@ -71,53 +71,53 @@ class RelationshipService:
         self.store.insert_relationship(rel, terms, vector)
         return rel
 
-    def get(self, user_id: str, relationship_id: Any) -> Relationship:
+    def get(self, caller: Caller, relationship_id: Any) -> Relationship:
         rid = _id(relationship_id)
-        found = self.store.get_relationship(user_id, rid, trust=trust_level())
+        found = self.store.get_relationship(caller.user, rid, trust=caller.trust)
         if found is None:
             raise unknown(rid)
         return found
 
-    def history(self, user_id: str, relationship_id: Any) -> list[HistoryEntry]:
-        rel = self.get(user_id, relationship_id)
-        return self.store.relationship_history(user_id, rel.id)
+    def history(self, caller: Caller, relationship_id: Any) -> list[HistoryEntry]:
+        rel = self.get(caller, relationship_id)
+        return self.store.relationship_history(caller.user, rel.id)
 
     def update(
-        self, user_id: str, relationship_id: Any, changes: Mapping[str, Any], *, reason: Any = None
+        self, caller: Caller, relationship_id: Any, changes: Mapping[str, Any], *, reason: Any = None
     ) -> Relationship:
         """Set the given fields (None means "leave it"); the version moves on and history keeps the old values."""
-        current = self.get(user_id, relationship_id)
+        current = self.get(caller, relationship_id)
         why = checks.reason(reason)
-        values = self._checked(user_id, {k: v for k, v in changes.items() if v is not None}, partial=True)
+        values = self._checked(caller, {k: v for k, v in changes.items() if v is not None}, partial=True)
         changed = {k: v for k, v in values.items() if getattr(current, k) != v}
         if not changed:
             return current
         now = self.clock()
         after = replace(current, **changed, version=current.version + 1, updated_at=now)
         previous = {k: _public(getattr(current, k)) for k in changed}
-        history = HistoryEntry(current.id, user_id, current.version, "update", previous, why, now)
+        history = HistoryEntry(current.id, caller.user, current.version, "update", previous, why, now)
         reindex = "observation" in changed or "relationship_type" in changed
         terms, vector = self.index_of(after) if reindex else (None, None)
         self.store.replace_relationship(RelationshipChange(after, current.version, history), terms, vector)
         return after
 
-    def delete(self, user_id: str, relationship_id: Any) -> Relationship:
+    def delete(self, caller: Caller, relationship_id: Any) -> Relationship:
         """Delete a relationship for good; its memories stay as they are."""
-        rel = self.get(user_id, relationship_id)
-        if not self.store.delete_relationship(user_id, rel.id):
+        rel = self.get(caller, relationship_id)
+        if not self.store.delete_relationship(caller.user, rel.id):
             raise unknown(rel.id)
         return rel
 
-    def links(self, user_id: str, memory_ids: Sequence[str]) -> dict[str, list[Relationship]]:
+    def links(self, caller: Caller, memory_ids: Sequence[str]) -> dict[str, list[Relationship]]:
         """The relationships the caller can see of each of these memories."""
         if not memory_ids:
             return {}
-        return self.store.links_of(user_id, memory_ids, trust=trust_level())
+        return self.store.links_of(caller.user, memory_ids, trust=caller.trust)
 
     def index_of(self, rel: Relationship) -> tuple[list[tuple[str, int]], bytes | None]:
         return index_entries(self.indexer, [rel])[0]
 
-    def _checked(self, user_id: str, given: Mapping[str, Any], *, partial: bool) -> dict[str, Any]:
+    def _checked(self, caller: Caller, given: Mapping[str, Any], *, partial: bool) -> dict[str, Any]:
         errors: list[FieldError] = []
         out: dict[str, Any] = {}
         if "memory_ids" in given or not partial:
@@ -137,12 +137,12 @@ class RelationshipService:
         if errors:
             raise ValidationFailed("The relationship cannot be stored.", errors)
         if out.get("memory_ids"):
-            self._members_reachable(user_id, out["memory_ids"])
+            self._members_reachable(caller, out["memory_ids"])
         return out
 
-    def _members_reachable(self, user_id: str, memory_ids: Sequence[str]) -> None:
+    def _members_reachable(self, caller: Caller, memory_ids: Sequence[str]) -> None:
         """Every member is one of the caller's memories, within its trust and out of the trash."""
-        found = {m.id: m for m in visibility.only_reachable(self.store.get_memories(user_id, memory_ids))}
+        found = {m.id: m for m in visibility.only_reachable(caller, self.store.get_memories(caller.user, memory_ids))}
         for memory_id in memory_ids:
             memory = found.get(memory_id)
             if memory is None:

@@ -12,6 +12,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from remember.caller import Caller
 from remember.clock import Clock, utc_now
 from remember.errors import ValidationFailed
 from remember.filters import Filter, best_passing, conjoin, parse_filter
@@ -88,7 +89,7 @@ class SearchService:
 
     def search(
         self,
-        user_id: str,
+        caller: Caller,
         query: Any,
         *,
         alpha: float | None = None,
@@ -100,45 +101,45 @@ class SearchService:
         record_access: bool = True,
     ) -> Results:
         """The user's memories that best match ``query``, best first."""
-        prefs = self.preferences.effective(user_id)
+        prefs = self.preferences.effective(caller)
         question = checks.query(query, "query")
         weight = checks.share("alpha", prefs["search.default_alpha"] if alpha is None else alpha)
         size = checks.whole_number("limit", prefs["search.default_limit"] if limit is None else limit, 1, MAX_LIMIT)
         start = checks.whole_number("offset", offset, 0, MAX_OFFSET)
-        tree, mode = visibility.within_reach(parse_filter(filters)), checks.deleted_mode(deleted)
+        tree, mode = visibility.within_reach(caller, parse_filter(filters)), checks.deleted_mode(deleted)
         pool = max(POOL, start + size + 1)
         span = when.span(question, self.clock()) if self.recipe.time_boost else None
-        semantic = self._beside(user_id, question, tree, mode, pool, span) if weight > 0 else None
-        keyword = self._keyword(user_id, question, tree, mode, pool) if weight < 1 else {}
+        semantic = self._beside(caller, question, tree, mode, pool, span) if weight > 0 else None
+        keyword = self._keyword(caller, question, tree, mode, pool) if weight < 1 else {}
         if span is not None and self.recipe.time_pool and weight < 1:
             within = _within(tree, span)
-            for memory_id, score in self._keyword(user_id, question, within, mode, self.recipe.time_pool).items():
+            for memory_id, score in self._keyword(caller, question, within, mode, self.recipe.time_pool).items():
                 keyword.setdefault(memory_id, score)  # a ranked index's score stands; FTS5 scores the time filter
         cosine: dict[str, float] = {}
         if semantic is not None:
             vector, cosine = semantic.result()
             missing = [i for i in keyword if i not in cosine]
             if missing:  # the cosine of every keyword candidate too, for fusion
-                cosine |= self.store.cosines(user_id, vector, missing)
+                cosine |= self.store.cosines(caller.user, vector, missing)
         boosts = Boosts(
             prefs["search.weight_boost"], prefs["search.recency_boost"], prefs["search.recency_half_life_days"],
             self.recipe.time_boost, span,
         )  # fmt: skip
         candidates = fuse(keyword, cosine, weight)
         if filters is None:  # neighbours come from outside the filtered candidates: only when nothing is filtered
-            candidates = self._spread(user_id, candidates)
+            candidates = self._spread(caller, candidates)
         fused = _contenders(candidates, start + size + 1, boosts, self.recipe.conversation_share)
-        ranked = self._rank(user_id, fused, boosts, explain, question, mode)
+        ranked = self._rank(caller, fused, boosts, explain, question, mode)
         if self.recipe.conversation_share > 0:
             ranked = _in_company(ranked, self.recipe.conversation_share)
         page = ranked[start : start + size]
         if record_access and page:
-            note_access(self.store, user_id, [h.memory.id for h in page], self.clock())
+            note_access(self.store, caller.user, [h.memory.id for h in page], self.clock())
         return Results(page, start, size, len(ranked) > start + size, weight)
 
     def similar(
         self,
-        user_id: str,
+        caller: Caller,
         *,
         memory_id: str | None = None,
         text_query: str | None = None,
@@ -151,42 +152,42 @@ class SearchService:
             raise ValidationFailed.single("memory_id", "invalid", "Give either memory_id or text, not both or neither.")
         size = checks.whole_number("limit", limit, 1, MAX_LIMIT)
         floor = checks.share("min_similarity", min_similarity, low=-1.0)
-        tree = visibility.within_reach(parse_filter(filters))
-        vector, itself = self._anchor(user_id, memory_id, text_query)
-        nearest = self.store.vector_candidates(user_id, vector, filter=tree, deleted="exclude", limit=size + 1)
+        tree = visibility.within_reach(caller, parse_filter(filters))
+        vector, itself = self._anchor(caller, memory_id, text_query)
+        nearest = self.store.vector_candidates(caller.user, vector, filter=tree, deleted="exclude", limit=size + 1)
         chosen = [(i, s) for i, s in nearest if s >= floor and i != itself][:size]
-        found = visibility.only_reachable(self.store.get_memories(user_id, [i for i, _ in chosen]))
+        found = visibility.only_reachable(caller, self.store.get_memories(caller.user, [i for i, _ in chosen]))
         memories = {m.id: m for m in found}
         return [Hit(memories[i], round(s, 6)) for i, s in chosen if i in memories]
 
     # keyword side
 
     def _keyword(
-        self, user_id: str, question: str, tree: Filter | None, mode: DeletedMode, pool: int
+        self, caller: Caller, question: str, tree: Filter | None, mode: DeletedMode, pool: int
     ) -> dict[str, float]:
         if tree is not None:
-            best = self._passing(user_id, tree, mode, pool, lambda n: self._keyword(user_id, question, None, mode, n))
+            best = self._passing(caller, tree, mode, pool, lambda n: self._keyword(caller, question, None, mode, n))
             if best is not None:
                 return best
         every = text.query_terms(question)
         if mode == "exclude":  # a ranked index, where the store keeps one, weighs every term
-            ranked = self.store.ranked_keyword_candidates(user_id, every, limit=pool, filter=tree)
+            ranked = self.store.ranked_keyword_candidates(caller.user, every, limit=pool, filter=tree)
             if ranked is not None:
                 return dict(ranked)
-        terms, also = self._selected_terms(user_id, every)
+        terms, also = self._selected_terms(caller, every)
         if not terms:
             return {}
-        found = self.store.keyword_candidates(user_id, terms, filter=tree, deleted=mode, limit=pool, also=also)
+        found = self.store.keyword_candidates(caller.user, terms, filter=tree, deleted=mode, limit=pool, also=also)
         return dict(found)
 
-    def _selected_terms(self, user_id: str, terms: list[str]) -> tuple[list[str], list[str]]:
+    def _selected_terms(self, caller: Caller, terms: list[str]) -> tuple[list[str], list[str]]:
         """The terms that find memories, and those that only score them: the rarest are kept to find
         within a budget of postings (speed at scale); the rest (at most ALSO_TERMS, rarest first, none
         that most memories contain) score the memories found. The rarest term is always kept, so a
         query of common words still searches."""
         if not terms:
             return [], []
-        total, counts = self.store.term_document_counts(user_id, terms, cap=POSTINGS_BUDGET + 1)
+        total, counts = self.store.term_document_counts(caller.user, terms, cap=POSTINGS_BUDGET + 1)
         ranked = sorted((n, i) for i, n in enumerate(counts))
         ceiling = max(MAX_DF_SHARE * total, GUARD_FLOOR)
         kept: list[str] = []
@@ -201,23 +202,23 @@ class SearchService:
         rest = [terms[i] for n, i in ranked[len(kept) :] if n <= ceiling]
         return kept, rest[:ALSO_TERMS]
 
-    def _spread(self, user_id: str, candidates: list[Fused]) -> list[Fused]:
+    def _spread(self, caller: Caller, candidates: list[Fused]) -> list[Fused]:
         recipe = self.recipe
         if recipe.neighbours_of <= 0 or recipe.neighbour_share <= 0 or not candidates:
             return candidates
-        adjacent = self.store.adjacent(user_id, expand.strongest(candidates, recipe.neighbours_of))
+        adjacent = self.store.adjacent(caller.user, expand.strongest(candidates, recipe.neighbours_of))
         return expand.spread(candidates, adjacent, recipe.neighbour_share)
 
     # vector side
 
     def _beside(
-        self, user_id: str, question: str, tree: Filter | None, mode: DeletedMode, pool: int, span: when.Span | None
+        self, caller: Caller, question: str, tree: Filter | None, mode: DeletedMode, pool: int, span: when.Span | None
     ) -> Future[tuple[bytes, dict[str, float]]]:
         """The vector side (``_semantic``) on another thread, while the keyword side runs on this one:
         both wait on native code that lets other threads run, so a search uses two cores."""
         if self._threads is None:
             self._threads = ThreadPoolExecutor(QUERY_THREADS, thread_name_prefix="vector-side")
-        return self._threads.submit(self._semantic, user_id, question, tree, mode, pool, span)
+        return self._threads.submit(self._semantic, caller, question, tree, mode, pool, span)
 
     def close(self) -> None:
         """Stop the threads that run the vector side of searches."""
@@ -225,40 +226,40 @@ class SearchService:
             self._threads.shutdown()
 
     def _semantic(
-        self, user_id: str, question: str, tree: Filter | None, mode: DeletedMode, pool: int, span: when.Span | None
+        self, caller: Caller, question: str, tree: Filter | None, mode: DeletedMode, pool: int, span: when.Span | None
     ) -> tuple[bytes, dict[str, float]]:
         """The query's vector, and the cosines of the memories nearest to it."""
         vector = _bytes(self.indexer.query_vector(question))
-        chosen = dict(self.store.vector_candidates(user_id, vector, filter=tree, deleted=mode, limit=pool))
+        chosen = dict(self.store.vector_candidates(caller.user, vector, filter=tree, deleted=mode, limit=pool))
         if span is not None and self.recipe.time_pool:
             chosen.update(
                 self.store.vector_candidates(
-                    user_id, vector, filter=_within(tree, span), deleted=mode, limit=self.recipe.time_pool
+                    caller.user, vector, filter=_within(tree, span), deleted=mode, limit=self.recipe.time_pool
                 )
             )
         return vector, chosen
 
     def _passing(
-        self, user_id: str, tree: Filter, mode: DeletedMode, pool: int, unfiltered: Callable[[int], dict[str, float]]
+        self, caller: Caller, tree: Filter, mode: DeletedMode, pool: int, unfiltered: Callable[[int], dict[str, float]]
     ) -> dict[str, float] | None:
         """The best ``pool`` candidates that pass ``tree`` among the ``POST_FILTER`` times as many best
         ``unfiltered`` ones (best first), when that holds them all; None: search with the filter."""
         reach = POST_FILTER * pool
         found = unfiltered(reach)
-        kept = self.store.passing_ids(user_id, list(found), tree, mode)
+        kept = self.store.passing_ids(caller.user, list(found), tree, mode)
         best = best_passing(found.items(), kept, pool, len(found) < reach)
         return None if best is None else dict(best)
 
-    def _anchor(self, user_id: str, memory_id: str | None, text_query: str | None) -> tuple[bytes, str | None]:
+    def _anchor(self, caller: Caller, memory_id: str | None, text_query: str | None) -> tuple[bytes, str | None]:
         """The vector to compare with, and the memory it belongs to (left out of the results)."""
         if text_query is not None:
             return _bytes(self.indexer.query_vector(checks.query(text_query, "text"))), None
         errors: checks.Errors = []
         clean = checks.identifier(memory_id, "memory_id", errors)
-        memory = visibility.reachable(self.store.get_memory(user_id, clean)) if clean else None
+        memory = visibility.reachable(caller, self.store.get_memory(caller.user, clean)) if clean else None
         if memory is None:
             raise visibility.unknown(str(memory_id))
-        stored = self.store.get_vector(user_id, memory.id)
+        stored = self.store.get_vector(caller.user, memory.id)
         if stored is None:
             stored = _bytes(self.indexer.query_vector(text.vector_text(memory.title, memory.content)))
         return stored, memory.id
@@ -266,9 +267,9 @@ class SearchService:
     # ranking
 
     def _rank(
-        self, user_id: str, fused: list[Fused], boosts: Boosts, explain: bool, question: str, mode: DeletedMode
+        self, caller: Caller, fused: list[Fused], boosts: Boosts, explain: bool, question: str, mode: DeletedMode
     ) -> list[Hit]:
-        found = visibility.only_reachable(self.store.get_memories(user_id, [f.memory_id for f in fused]))
+        found = visibility.only_reachable(caller, self.store.get_memories(caller.user, [f.memory_id for f in fused]))
         memories = {m.id: m for m in found}
         now = self.clock()
         hits = []

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from remember.caller import Caller
 from remember.errors import FieldError, ValidationFailed, excerpt
 from remember.service.templates import TemplateService
 from remember.templates import ResolvedTemplate, render_text, validate_content
@@ -62,10 +63,10 @@ class Applied:
 
 
 def apply(
-    templates: TemplateService, user_id: str, template_id: str, content: Mapping[str, Any] | None, now: datetime
+    templates: TemplateService, caller: Caller, template_id: str, content: Mapping[str, Any] | None, now: datetime
 ) -> Applied:
     """Validate ``content`` against the template; TemplateContentInvalid lists every problem."""
-    resolved = templates.view_of(user_id).resolved(template_id)
+    resolved = templates.view_of(caller).resolved(template_id)
     result = validate_content(resolved, dict(content or {}), now=now)
     if not result.valid:
         raise TemplateContentInvalid(resolved, list(result.errors))
@@ -73,11 +74,11 @@ def apply(
 
 
 def carried_over(
-    templates: TemplateService, user_id: str, template_id: str, content: Mapping[str, Any]
+    templates: TemplateService, caller: Caller, template_id: str, content: Mapping[str, Any]
 ) -> dict[str, Any]:
     """The fields of ``content`` that template ``template_id`` defines too: what a memory keeps
     when it changes templates (the others stay in its history)."""
-    names = {f.name for f in templates.view_of(user_id).resolved(template_id).fields}
+    names = {f.name for f in templates.view_of(caller).resolved(template_id).fields}
     return {name: value for name, value in content.items() if name in names}
 
 

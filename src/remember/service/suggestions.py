@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from remember.caller import Caller
 from remember.clock import Clock, utc_now
 from remember.errors import ValidationFailed
 from remember.models import Memory, SuggestionEvent
@@ -47,7 +48,7 @@ class SuggestionService:
 
     def suggest(
         self,
-        user_id: str,
+        caller: Caller,
         content: Any,
         *,
         context: Mapping[str, Any] | None = None,
@@ -57,11 +58,11 @@ class SuggestionService:
         """Templates that fit ``content`` above the user's threshold, best first, with prefill."""
         text = _content(content)
         situation = _context(context)
-        prefs = self.preferences.effective(user_id)
+        prefs = self.preferences.effective(caller)
         count = (
             prefs["templates.max_suggestions"] if limit is None else checks.whole_number("limit", limit, 1, MAX_LIMIT)
         )
-        view = self.templates.view_of(user_id)
+        view = self.templates.view_of(caller)
         everything = view.all()
         copied = {d.derived_from for d in everything if d.derived_from is not None}
         candidates = [d for d in everything if d.id not in copied and _eligible(d, prefs)]
@@ -71,29 +72,29 @@ class SuggestionService:
         found = suggest(
             text, candidates, now=now, context=situation, embedder=self.embedder,
             threshold=prefs["templates.suggestion_threshold"], limit=count,
-            adjustments=self._adjustments(user_id, now), lookup=view.lookup,
+            adjustments=self._adjustments(caller, now), lookup=view.lookup,
         )  # fmt: skip
         events = [SuggestionEvent(s.template_id, "shown", now, memory_id, s.confidence) for s in found]
-        self.store.log_suggestions(user_id, events)
+        self.store.log_suggestions(caller.user, events)
         return found
 
-    def for_memory(self, user_id: str, memory: Memory) -> list[Suggestion]:
+    def for_memory(self, caller: Caller, memory: Memory) -> list[Suggestion]:
         """Suggestions for a memory just stored as free text (its place, people and time as context)."""
         situation: dict[str, Any] = {"local_time": memory.occurred_at.isoformat()}
         if memory.location:
             situation["location_present"] = True
         if memory.context.get("participants"):
             situation["participants_present"] = True
-        return self.suggest(user_id, memory.content, context=situation, memory_id=memory.id)
+        return self.suggest(caller, memory.content, context=situation, memory_id=memory.id)
 
-    def record_applied(self, user_id: str, template_id: str, memory_id: str) -> None:
-        self.store.log_suggestions(user_id, [SuggestionEvent(template_id, "applied", self.clock(), memory_id)])
+    def record_applied(self, caller: Caller, template_id: str, memory_id: str) -> None:
+        self.store.log_suggestions(caller.user, [SuggestionEvent(template_id, "applied", self.clock(), memory_id)])
 
-    def acceptance(self, user_id: str, template_id: str) -> dict[str, Any]:
+    def acceptance(self, caller: Caller, template_id: str) -> dict[str, Any]:
         """Suggestion figures of one template for the analytics."""
         from remember.templates.suggest import acceptance_rate
 
-        stats = self.store.suggestion_stats(user_id).get(template_id)
+        stats = self.store.suggestion_stats(caller.user).get(template_id)
         if stats is None:
             return {"suggested": 0, "applied_after_suggestion": 0, "acceptance_rate": None}
         rate = stats.applied / stats.shown if stats.shown else None
@@ -104,23 +105,23 @@ class SuggestionService:
             "smoothed_acceptance_rate": round(acceptance_rate(_stats(stats)), 4),
         }
 
-    def prefill(self, user_id: str, template_id: str, content: str) -> dict[str, Any]:
+    def prefill(self, caller: Caller, template_id: str, content: str) -> dict[str, Any]:
         """The values of the template's fields that can be read from ``content`` without a model."""
-        resolved = self.templates.view_of(user_id).resolved(template_id)
+        resolved = self.templates.view_of(caller).resolved(template_id)
         now = self.clock()
         from remember.templates.suggest import extract, prefill
 
         return prefill(extract(content, now.date()), resolved, now)
 
-    def analytics(self, user_id: str, template_id: Any) -> dict[str, Any]:
+    def analytics(self, caller: Caller, template_id: Any) -> dict[str, Any]:
         """The template's analytics with its suggestion acceptance figures."""
-        figures = self.templates.analytics(user_id, template_id)
-        return {**figures, **self.acceptance(user_id, figures["template_id"])}
+        figures = self.templates.analytics(caller, template_id)
+        return {**figures, **self.acceptance(caller, figures["template_id"])}
 
-    def _adjustments(self, user_id: str, now: Any) -> dict[str, float]:
+    def _adjustments(self, caller: Caller, now: Any) -> dict[str, float]:
         from remember.templates.suggest import adjustment
 
-        return {tid: adjustment(_stats(s), now) for tid, s in self.store.suggestion_stats(user_id).items()}
+        return {tid: adjustment(_stats(s), now) for tid, s in self.store.suggestion_stats(caller.user).items()}
 
 
 def _stats(s: Any) -> TemplateStats:

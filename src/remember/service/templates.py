@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from remember.caller import Caller
 from remember.clock import Clock, utc_now
 from remember.errors import AccessDenied, Conflict, FieldError, NotFound, TemplateError, ValidationFailed, excerpt
 from remember.models import Compliance, HistoryEntry, MemoryChange, TemplateRecord, TemplateUsage, TemplateVersion
@@ -55,9 +56,9 @@ class TemplateView:
 class UserTemplates:
     """One user's view of templates for the length of one operation (own ones read once)."""
 
-    def __init__(self, store: TemplateStore, user_id: str) -> None:
-        self.user_id = user_id
-        self.records = {r.id: r for r in store.list_templates(user_id)}
+    def __init__(self, store: TemplateStore, caller: Caller) -> None:
+        self.user_id = caller
+        self.records = {r.id: r for r in store.list_templates(caller.user)}
         self._parsed: dict[str, TemplateDefinition] = {}
 
     def lookup(self, template_id: str) -> TemplateDefinition | None:
@@ -107,23 +108,23 @@ class TemplateService:
         self.store = store
         self.clock = clock
 
-    def _usage_of(self, user_id: str, template_id: str) -> TemplateUsage:
+    def _usage_of(self, caller: Caller, template_id: str) -> TemplateUsage:
         """How many of the user's memories, within the caller's reach, were made with the template."""
-        found = self.store.template_usage(user_id, max_trust=visibility.trust_cap()).get(template_id)
+        found = self.store.template_usage(caller.user, max_trust=visibility.trust_cap(caller)).get(template_id)
         return found or TemplateUsage(template_id, 0, None)
 
-    def view_of(self, user_id: str) -> UserTemplates:
-        return UserTemplates(self.store, user_id)
+    def view_of(self, caller: Caller) -> UserTemplates:
+        return UserTemplates(self.store, caller)
 
-    def get(self, user_id: str, template_id: Any) -> TemplateView:
-        templates = self.view_of(user_id)
+    def get(self, caller: Caller, template_id: Any) -> TemplateView:
+        templates = self.view_of(caller)
         definition = templates.require(template_id)
-        usage = self._usage_of(user_id, definition.id)
+        usage = self._usage_of(caller, definition.id)
         return TemplateView(definition, resolve(definition, templates.lookup), usage)
 
-    def find(self, user_id: str, id_or_name: str) -> TemplateDefinition:
+    def find(self, caller: Caller, id_or_name: str) -> TemplateDefinition:
         """A template by id, or by name (own templates first), for the command line."""
-        templates = self.view_of(user_id)
+        templates = self.view_of(caller)
         found = templates.lookup(id_or_name) or templates.by_name(id_or_name)
         if found is None:
             raise NotFound(f"No template with id or name {excerpt(id_or_name)}; `remember template list` shows them.")
@@ -131,7 +132,7 @@ class TemplateService:
 
     def list_templates(
         self,
-        user_id: str,
+        caller: Caller,
         *,
         include_default: bool = True,
         include_user: bool = True,
@@ -148,8 +149,10 @@ class TemplateService:
         """
         _check_list_arguments(sort_by, limit, offset)
         words = _search_words(search)
-        templates = self.view_of(user_id)
-        usage = self.store.template_usage(user_id, max_trust=visibility.trust_cap())  # within the caller's reach
+        templates = self.view_of(caller)
+        usage = self.store.template_usage(
+            caller.user, max_trust=visibility.trust_cap(caller)
+        )  # within the caller's reach
         chosen = [
             d
             for d in templates.all()
@@ -165,8 +168,8 @@ class TemplateService:
         views.sort(key=_sort_key(sort_by))
         return views[offset : offset + limit], len(views)
 
-    def create(self, user_id: str, raw: Mapping[str, Any]) -> TemplateView:
-        templates = self.view_of(user_id)
+    def create(self, caller: Caller, raw: Mapping[str, Any]) -> TemplateView:
+        templates = self.view_of(caller)
         if len(templates.records) >= MAX_TEMPLATES:
             raise ValidationFailed.single("templates", "limit", f"A user can have at most {MAX_TEMPLATES} templates.")
         if not isinstance(raw, Mapping):
@@ -191,11 +194,11 @@ class TemplateService:
 
         resolved = self._check_links(definition, templates)
         now = self.clock()
-        self.store.insert_template(TemplateRecord(user_id, definition.id, definition.as_dict(), now, now))
+        self.store.insert_template(TemplateRecord(caller.user, definition.id, definition.as_dict(), now, now))
         return TemplateView(definition, resolved, TemplateUsage(definition.id, 0, None))
 
     def update(
-        self, user_id: str, template_id: Any, patch: TemplatePatch | Mapping[str, Any]
+        self, caller: Caller, template_id: Any, patch: TemplatePatch | Mapping[str, Any]
     ) -> tuple[TemplateView, int]:
         """Change an own template (a mapping is read as ``TemplatePatch.from_mapping``); every derived
         memory's compliance is recomputed with it.
@@ -203,15 +206,15 @@ class TemplateService:
         Returns the new view and how many memories were re-checked.
         """
         change = patch if isinstance(patch, TemplatePatch) else TemplatePatch.from_mapping(patch)
-        templates = self.view_of(user_id)
+        templates = self.view_of(caller)
         current = self._own(templates, template_id, "change")
         if change.is_empty():
             raise ValidationFailed.single("changes", "empty", "Nothing to update: give attributes or field changes.")
         raw = template_edit.edited(current.as_dict(), change)
-        return self._rewrite(user_id, templates, current, parse_template(raw))
+        return self._rewrite(caller, templates, current, parse_template(raw))
 
     def replace(
-        self, user_id: str, template_id: Any, raw: Any, *, base_version: str | None = None
+        self, caller: Caller, template_id: Any, raw: Any, *, base_version: str | None = None
     ) -> tuple[TemplateView, int, dict[str, Any]]:
         """Replace an own template's whole definition (as the dashboard's editor saves it), as ``update`` does.
 
@@ -220,7 +223,7 @@ class TemplateService:
         Returns the new view, how many memories were re-checked, and what changed
         (``templates.definition_changes``).
         """
-        templates = self.view_of(user_id)
+        templates = self.view_of(caller)
         current = self._own(templates, template_id, "change")
         if base_version is not None and base_version != current.version:
             raise Conflict(
@@ -228,13 +231,13 @@ class TemplateService:
                 f"{excerpt(base_version)}); load it again and reapply your change."
             )
         definition = self._parsed(templates, template_edit.replaced(current.as_dict(), raw), current.id)
-        view, rechecked = self._rewrite(user_id, templates, current, definition)
+        view, rechecked = self._rewrite(caller, templates, current, definition)
         return view, rechecked, definition_changes(current.as_dict(), definition.as_dict())
 
-    def check(self, user_id: str, raw: Any, *, replacing: Any = None) -> ResolvedTemplate:
+    def check(self, caller: Caller, raw: Any, *, replacing: Any = None) -> ResolvedTemplate:
         """What ``create`` (or ``replace`` of ``replacing``) would store, resolved, without storing it:
         TemplateError lists every problem, a name already taken among them."""
-        templates = self.view_of(user_id)
+        templates = self.view_of(caller)
         if replacing is None:
             if len(templates.records) >= MAX_TEMPLATES:
                 raise ValidationFailed.single(
@@ -251,17 +254,17 @@ class TemplateService:
             definition = self._parsed(templates, template_edit.replaced(current.as_dict(), raw), current.id)
         return self._check_links(definition, templates)
 
-    def versions(self, user_id: str, template_id: Any) -> tuple[TemplateDefinition, list[TemplateVersion]]:
+    def versions(self, caller: Caller, template_id: Any) -> tuple[TemplateDefinition, list[TemplateVersion]]:
         """A template and its stored versions, oldest first (a built-in has none stored: only its current one)."""
-        definition = self.view_of(user_id).require(template_id)
+        definition = self.view_of(caller).require(template_id)
         if definition.is_default:
             return definition, []
-        return definition, self.store.template_versions(user_id, definition.id)
+        return definition, self.store.template_versions(caller.user, definition.id)
 
-    def ancestry(self, user_id: str, template_id: Any) -> tuple[TemplateView, list[TemplateDefinition]]:
+    def ancestry(self, caller: Caller, template_id: Any) -> tuple[TemplateView, list[TemplateDefinition]]:
         """A template as ``get`` gives it, and its inheritance chain: the root first, the template itself last."""
-        templates = self.view_of(user_id)
-        view = self.get(user_id, template_id)
+        templates = self.view_of(caller)
+        view = self.get(caller, template_id)
         chain = [templates.require(i) for i in reversed(view.resolved.ancestor_ids)]
         return view, [*chain, view.definition]
 
@@ -286,30 +289,30 @@ class TemplateService:
         return definition
 
     def _rewrite(
-        self, user_id: str, templates: UserTemplates, current: TemplateDefinition, definition: TemplateDefinition
+        self, caller: Caller, templates: UserTemplates, current: TemplateDefinition, definition: TemplateDefinition
     ) -> tuple[TemplateView, int]:
         """Store ``definition`` in place of ``current``, re-checking the memories of it and of its descendants."""
         resolved = self._check_links(definition, templates)
         templates._parsed[definition.id] = definition  # later lookups see the new definition
         affected = [definition.id, *templates.descendants(definition.id)]
-        compliance = self._recheck(user_id, templates, affected)
+        compliance = self._recheck(caller, templates, affected)
         record = templates.records[definition.id]
         now = self.clock()
-        updated = TemplateRecord(user_id, definition.id, definition.as_dict(), record.created_at, now)
+        updated = TemplateRecord(caller.user, definition.id, definition.as_dict(), record.created_at, now)
         self.store.replace_template(updated, expected_version=current.version, compliance=compliance)
         # Memories written meanwhile (validated against the old definition, or changed since the
         # check above and so left alone by it) are checked again against what is now stored.
-        settled = self._recheck(user_id, self.view_of(user_id), affected, only_changed=True)
+        settled = self._recheck(caller, self.view_of(caller), affected, only_changed=True)
         if settled:
-            self.store.set_compliance(user_id, settled)
-        usage = self._usage_of(user_id, definition.id)
+            self.store.set_compliance(caller.user, settled)
+        usage = self._usage_of(caller, definition.id)
         return TemplateView(definition, resolved, usage), len(compliance)
 
-    def delete(self, user_id: str, template_id: Any, *, delete_derived_memories: bool = False) -> tuple[str, int]:
+    def delete(self, caller: Caller, template_id: Any, *, delete_derived_memories: bool = False) -> tuple[str, int]:
         """Delete an own template; returns its id and how many memories went to the trash."""
-        templates = self.view_of(user_id)
+        templates = self.view_of(caller)
         current = self._own(templates, template_id, "delete")
-        children = self.store.template_children(user_id, current.id)
+        children = self.store.template_children(caller.user, current.id)
         if children:
             raise ValidationFailed.single(
                 "template_id",
@@ -317,32 +320,32 @@ class TemplateService:
                 f"Templates {children} inherit from {current.id}; delete them or give them another parent first.",
                 current.id,
             )
-        trash = self._trash(user_id, current, delete_derived_memories)
-        self.store.delete_template(user_id, current.id, trash=trash)
+        trash = self._trash(caller, current, delete_derived_memories)
+        self.store.delete_template(caller.user, current.id, trash=trash)
         return current.id, len(trash)
 
-    def copy(self, user_id: str, source_id: Any, *, name: str | None = None) -> TemplateView:
-        templates = self.view_of(user_id)
+    def copy(self, caller: Caller, source_id: Any, *, name: str | None = None) -> TemplateView:
+        templates = self.view_of(caller)
         source = templates.require(source_id)
         raw = source.as_dict()
         raw.update({"name": name or f"{source.name} (copy)", "derived_from": source.id})
-        return self.create(user_id, raw)
+        return self.create(caller, raw)
 
-    def validate(self, user_id: str, template_id: Any, content: Any) -> tuple[ResolvedTemplate, ValidationResult]:
-        resolved = self.view_of(user_id).resolved(template_id)
+    def validate(self, caller: Caller, template_id: Any, content: Any) -> tuple[ResolvedTemplate, ValidationResult]:
+        resolved = self.view_of(caller).resolved(template_id)
         return resolved, validate_content(resolved, content, now=self.clock())
 
     def validate_draft(
-        self, user_id: str, raw: Any, content: Any, *, replacing: Any = None
+        self, caller: Caller, raw: Any, content: Any, *, replacing: Any = None
     ) -> tuple[ResolvedTemplate, ValidationResult]:
         """``validate`` against a definition not stored (``check`` refuses it when it is invalid)."""
-        resolved = self.check(user_id, raw, replacing=replacing)
+        resolved = self.check(caller, raw, replacing=replacing)
         return resolved, validate_content(resolved, content, now=self.clock())
 
-    def analytics(self, user_id: str, template_id: Any) -> dict[str, Any]:
-        view = self.get(user_id, template_id)
+    def analytics(self, caller: Caller, template_id: Any) -> dict[str, Any]:
+        view = self.get(caller, template_id)
         memories = visibility.only_reachable(
-            self.store.memories_of_templates(user_id, [view.id], include_deleted=False)
+            caller, self.store.memories_of_templates(caller.user, [view.id], include_deleted=False)
         )
         return template_stats.analytics(view.resolved, view.usage, memories, now=self.clock())
 
@@ -373,11 +376,11 @@ class TemplateService:
         return resolved
 
     def _recheck(
-        self, user_id: str, templates: UserTemplates, template_ids: list[str], *, only_changed: bool = False
+        self, caller: Caller, templates: UserTemplates, template_ids: list[str], *, only_changed: bool = False
     ) -> list[Compliance]:
         resolved = {tid: templates.resolved(tid) for tid in template_ids}
         out = []
-        for memory in self.store.memories_of_templates(user_id, template_ids, include_deleted=True):
+        for memory in self.store.memories_of_templates(caller.user, template_ids, include_deleted=True):
             assert memory.template_id is not None
             result = validate_content(resolved[memory.template_id], memory.structured_content or {}, now=self.clock())
             errors = tuple(e.as_dict() for e in result.errors)
@@ -388,17 +391,17 @@ class TemplateService:
                 out.append(Compliance(memory.id, result.valid, errors, memory.version))
         return out
 
-    def _trash(self, user_id: str, template: TemplateDefinition, wanted: bool) -> list[MemoryChange]:
+    def _trash(self, caller: Caller, template: TemplateDefinition, wanted: bool) -> list[MemoryChange]:
         if not wanted:
             return []
         now = self.clock()
         reason = f"template {excerpt(template.name)} ({template.id}) was deleted with its memories"
         changes = []
         # Memories above the caller's trust level stay: it cannot change what it cannot see.
-        found = self.store.memories_of_templates(user_id, [template.id], include_deleted=False)
-        for memory in visibility.only_reachable(found):
+        found = self.store.memories_of_templates(caller.user, [template.id], include_deleted=False)
+        for memory in visibility.only_reachable(caller, found):
             gone = dataclasses.replace(memory, deleted_at=now, updated_at=now, version=memory.version + 1)
-            entry = HistoryEntry(memory.id, user_id, memory.version, "delete", {"deleted_at": None}, reason, now)
+            entry = HistoryEntry(memory.id, caller.user, memory.version, "delete", {"deleted_at": None}, reason, now)
             changes.append(MemoryChange(gone, memory.version, entry))
         return changes
 

@@ -2,7 +2,7 @@
 
 A token reads ``rmb_<id>_<secret>``: the id (64 random bits) finds its row, the
 secret (256 random bits) is compared, as a SHA-256 digest, with
-``hmac.compare_digest``. A token carries a trust level (``access.py``): the
+``hmac.compare_digest``. A token carries a trust level (``remember.caller``): the
 highest memory trust a request made with it reaches.
 """
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from remember import __version__
-from remember.access import restricted
+from remember.caller import Caller
 from remember.clock import from_text, to_text, utc_now
 from remember.errors import Conflict, RememberError, ValidationFailed, excerpt
 from remember.models import (
@@ -51,8 +51,9 @@ PART = 500  # memories written per transaction of an import
 Record = dict[str, Any]
 
 
-def export_records(store: Store, users: Sequence[str] | None = None) -> Iterator[Record]:
-    """The header, then every record of ``users`` (default: all users), user by user."""
+def export_records(store: Store, callers: Sequence[Caller] | None = None) -> Iterator[Record]:
+    """The header, then every record each of ``callers`` may read (default: every user's, all of it),
+    user by user."""
     settings = store.index_settings()
     yield {
         "format": FORMAT,
@@ -62,20 +63,21 @@ def export_records(store: Store, users: Sequence[str] | None = None) -> Iterator
         "embedding_model": settings.get(MODEL_KEY),
         "embedding_dimension": settings.get(DIMENSION_KEY),
     }
-    for user in users if users is not None else store.user_ids():
-        yield from _user_records(store, user)
+    for caller in callers if callers is not None else [Caller(user) for user in store.user_ids()]:
+        yield from _user_records(store, caller)
 
 
-def write_export(store: Store, users: Sequence[str] | None, out: IO[str]) -> int:
+def write_export(store: Store, callers: Sequence[Caller] | None, out: IO[str]) -> int:
     """``export_records`` written to ``out`` as JSON Lines; how many records (the header included)."""
     written = 0
-    for record in export_records(store, users):
+    for record in export_records(store, callers):
         out.write(json.dumps(record, ensure_ascii=False) + "\n")
         written += 1
     return written
 
 
-def _user_records(store: Store, user: str) -> Iterator[Record]:
+def _user_records(store: Store, caller: Caller) -> Iterator[Record]:
+    user = caller.user
     for path, value in store.get_preferences(user).items():
         yield {"kind": "preference", "user_id": user, "path": path, "value": value}
     for change in store.preference_history(user):
@@ -92,18 +94,18 @@ def _user_records(store: Store, user: str) -> Iterator[Record]:
     offset, exported = 0, set[str]()
     while True:
         query = MemoryQuery(
-            filter=within_reach(None), sort_by="created_at", descending=False, limit=PAGE, offset=offset,
+            filter=within_reach(caller, None), sort_by="created_at", descending=False, limit=PAGE, offset=offset,
             deleted="include",
         )  # fmt: skip
         page = store.list_memories(user, query)
         for memory in page.items:
             exported.add(memory.id)
-            yield _memory_record(store, memory)
+            yield _memory_record(store, caller, memory)
         offset += len(page.items)
         if not page.has_more:
             break
     for event in store.suggestion_events(user):
-        if restricted() and event.memory_id is not None and event.memory_id not in exported:
+        if caller.restricted and event.memory_id is not None and event.memory_id not in exported:
             continue  # it names a memory above the caller's trust level
         yield {
             "kind": "suggestion_event", "user_id": user, "template_id": event.template_id, "event": event.event,
@@ -118,13 +120,15 @@ def _user_records(store: Store, user: str) -> Iterator[Record]:
         }  # fmt: skip
 
 
-def _memory_record(store: Store, memory: Memory) -> Record:
+def _memory_record(store: Store, caller: Caller, memory: Memory) -> Record:
     vector = store.get_vector(memory.user_id, memory.id)
     return {
         "kind": "memory",
         "user_id": memory.user_id,
         "memory": memory.as_dict(),
-        "history": [h.as_dict() for h in visible_history(memory, store.memory_history(memory.user_id, memory.id))],
+        "history": [
+            h.as_dict() for h in visible_history(caller, memory, store.memory_history(memory.user_id, memory.id))
+        ],
         "vector": base64.b64encode(vector).decode() if vector else None,
     }
 

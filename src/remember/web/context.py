@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from remember.mcp.caller import Caller
+from remember.caller import Caller
 from remember.web.codes import LoginCodes
 
 if TYPE_CHECKING:

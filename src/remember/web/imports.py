@@ -87,7 +87,7 @@ def _add(services: Services, job: ImportJob, format: str, path: Path, dry_run: b
         job.done, job.total = done, total
 
     report = run(
-        services.memories, services.relationships, job.user, format, parsed, dry_run=dry_run, progress=progress
+        services.memories, services.relationships, job.caller, format, parsed, dry_run=dry_run, progress=progress
     )
     job.stored, job.skipped = report.created, len(report.skipped)
     job.done = job.total

@@ -16,9 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from remember.caller import Caller
 from remember.clock import to_text, utc_now
 from remember.errors import Conflict, NotFound, RememberError, excerpt
-from remember.mcp.caller import Caller, acting_as
 from remember.web.responses import error_body
 
 KEPT = 20  # finished jobs kept per user
@@ -31,7 +31,7 @@ class ImportJob:
     """How far an import is: records read, stored, skipped; at the end its report (or its error)."""
 
     id: str
-    user: str
+    caller: Caller
     format: str
     dry_run: bool
     state: str = "running"  # running, done, failed
@@ -46,7 +46,11 @@ class ImportJob:
     finished_at: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k != "user"}
+        return {k: v for k, v in self.__dict__.items() if k != "caller"}
+
+    @property
+    def user(self) -> str:
+        return self.caller.user
 
 
 Work = Callable[[ImportJob], dict[str, Any]]
@@ -59,13 +63,13 @@ class Jobs:
 
     def start(self, caller: Caller, format: str, dry_run: bool, work: Work) -> ImportJob:
         """A new job of ``caller`` doing ``work`` in a thread; Conflict while another of theirs runs."""
-        job = ImportJob(secrets.token_hex(8), caller.user, format, dry_run)
+        job = ImportJob(secrets.token_hex(8), caller, format, dry_run)
         with self._lock:
             if any(j.user == caller.user and j.state == "running" for j in self._jobs.values()):
                 raise Conflict("An import of yours is still running: wait for it to finish, then start the next.")
             self._drop_old(caller.user)
             self._jobs[job.id] = job
-        threading.Thread(target=self._run, args=(caller, job, work), name=f"import-{job.id}", daemon=True).start()
+        threading.Thread(target=self._run, args=(job, work), name=f"import-{job.id}", daemon=True).start()
         return job
 
     def get(self, user: str, job_id: str) -> ImportJob:
@@ -75,10 +79,9 @@ class Jobs:
             raise NotFound(f"No import with id {excerpt(job_id)}: it may be from before the server restarted.")
         return job
 
-    def _run(self, caller: Caller, job: ImportJob, work: Work) -> None:
+    def _run(self, job: ImportJob, work: Work) -> None:
         try:
-            with acting_as(caller):
-                job.report = work(job)
+            job.report = work(job)
             job.state = "done"
         except RememberError as problem:
             job.error = {"errors": [], **error_body(problem)}

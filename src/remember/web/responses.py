@@ -1,9 +1,9 @@
 """Dashboard endpoints: a request read, checked and bound to its user, a service called, JSON answered.
 
 ``endpoint`` turns a plain function of a ``Call`` into a Starlette endpoint. The
-function runs in a worker thread acting as the request's caller (``acting_as``:
-its user and trust level), so it calls the services exactly as the MCP tools do
-and the same rules hold. A ``RememberError`` becomes a JSON answer with the
+function runs in a worker thread and passes the request's caller (its user and
+trust level) to every service it calls, as the MCP tools do, so the same rules
+hold. A ``RememberError`` becomes a JSON answer with the
 status that fits and the message the CLI would print, plus every field problem:
 
     {"error": "ValidationFailed", "message": "...", "errors": [{"field": ..., "code": ..., "message": ...}]}
@@ -25,6 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from remember.caller import Caller
 from remember.errors import (
     AccessDenied,
     ConfigError,
@@ -36,7 +37,6 @@ from remember.errors import (
     StoreUnavailable,
     ValidationFailed,
 )
-from remember.mcp.caller import Caller, acting_as
 from remember.web.session import NotLoggedIn, RefusedRequest, caller_of, check_request
 
 if TYPE_CHECKING:
@@ -57,10 +57,6 @@ class Call:
     query: Mapping[str, str]
     body: Any
     query_lists: Mapping[str, list[str]]
-
-    @property
-    def user(self) -> str:
-        return self.caller.user
 
     def text(self, name: str, default: str | None = None) -> str | None:
         value = self.query.get(name)
@@ -119,7 +115,7 @@ def endpoint(ctx: WebContext, handler: Handler) -> Endpoint:
                 body=await _body(request, ctx.settings.http.max_body),
                 query_lists={k: request.query_params.getlist(k) for k in request.query_params},
             )
-            result = await anyio.to_thread.run_sync(_acting, caller, handler, call)
+            result = await anyio.to_thread.run_sync(handler, call)
         except RememberError as problem:
             return error_response(problem)
         except RecursionError:
@@ -153,11 +149,6 @@ def guarded(ctx: WebContext, serve: Endpoint) -> Endpoint:
             return error_response(problem)
 
     return checked
-
-
-def _acting(caller: Caller, handler: Handler, call: Call) -> Any:
-    with acting_as(caller):
-        return handler(call)
 
 
 async def read_body(request: Request, limit: int) -> bytes:

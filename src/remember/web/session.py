@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from starlette.requests import Request
 
+from remember.caller import Caller
 from remember.errors import AccessDenied
 from remember.http.auth import caller_of_token
 from remember.http.limits import accepted
-from remember.mcp.caller import Caller
 from remember.web.context import WebContext
 
 COOKIE = "remember_session"

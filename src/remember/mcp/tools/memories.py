@@ -9,6 +9,7 @@ from mcp.server.elicitation import AcceptedElicitation, DeclinedElicitation, Eli
 from mcp.server.mcpserver import Resolve
 from pydantic import BaseModel, Field, WithJsonSchema
 
+from remember.caller import Caller
 from remember.errors import ValidationFailed
 from remember.mcp import elicit
 from remember.mcp.registry import HasTools, ToolContext, add_tool, hints
@@ -89,7 +90,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
             context=_plain(context), location=_plain(location), template_id=template_id,
             structured_content=structured,
         )  # fmt: skip
-        user = tc.user()
+        caller = tc.caller()
         if isinstance(answers, AcceptedElicitation):
             if answers.data is not None:
                 given = {**(draft.structured_content or {}), **answers.data.model_dump()}
@@ -97,16 +98,16 @@ def register(server: HasTools, tc: ToolContext) -> None:
         else:
             action = "declined" if isinstance(answers, DeclinedElicitation) else "cancelled"
             try:
-                stored = memories.store_new(user, draft)
+                stored = memories.store_new(caller, draft)
             except ValidationFailed as problem:
                 headline = f"Nothing was stored: the user {action} to fill in the missing fields."
                 raise ValidationFailed(headline, problem.errors) from problem
             return CreatedMemoryOut.of_stored(stored)
-        stored = memories.store_new(user, draft)
+        stored = memories.store_new(caller, draft)
         memory = stored.memory
         suggestions = None
-        if memory.template_id is None and not skip_template_suggestion and _suggesting(tc, user):
-            found = tc.services.suggestions.for_memory(user, memory)
+        if memory.template_id is None and not skip_template_suggestion and _suggesting(tc, caller):
+            found = tc.services.suggestions.for_memory(caller, memory)
             suggestions = [SuggestionOut(**s.as_dict()) for s in found]
         return CreatedMemoryOut.of_stored(stored, template_suggestions=suggestions)
 
@@ -119,9 +120,9 @@ def register(server: HasTools, tc: ToolContext) -> None:
 
         Example: {"memory_id": "0b6f...", "include_history": true}
         """
-        user = tc.user()
-        memory = memories.get(user, memory_id)
-        history = [HistoryOut.of(h) for h in memories.history(user, memory_id)] if include_history else None
+        caller = tc.caller()
+        memory = memories.get(caller, memory_id)
+        history = [HistoryOut.of(h) for h in memories.history(caller, memory_id)] if include_history else None
         linked = memory_links(tc, [memory.id]).get(memory.id) if include_relationships else None
         return MemoryDetailOut(**memory.as_dict(), history=history, relationships=linked)
 
@@ -155,7 +156,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
             context=_plain(context), location=_plain(location), template_id=template_id,
             structured_content=structured, clear=frozenset(clear_fields or ()),
         )  # fmt: skip
-        return WrittenMemoryOut.of_stored(memories.change(tc.user(), memory_id, patch, reason=reason))
+        return WrittenMemoryOut.of_stored(memories.change(tc.caller(), memory_id, patch, reason=reason))
 
     def remember_delete_memory(
         memory_id: MemoryId,
@@ -169,7 +170,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
 
         Example: {"memory_id": "0b6f...", "reason": "Asked to"}
         """
-        result = memories.delete(tc.user(), memory_id, permanent=permanent, reason=reason)
+        result = memories.delete(tc.caller(), memory_id, permanent=permanent, reason=reason)
         if result.permanent:
             return DeletionOut(memory_id=result.memory_id, permanent=True, message="Erased for good.")
         return DeletionOut(
@@ -181,7 +182,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
 
     def remember_restore_memory(memory_id: MemoryId, reason: Reason = None) -> RestoredOut:
         """Bring back a memory deleted without `permanent`."""
-        back = memories.restore(tc.user(), memory_id, reason=reason)
+        back = memories.restore(tc.caller(), memory_id, reason=reason)
         return RestoredOut(memory_id=back.id, version=back.version, message="Restored, with its relationships.")
 
     def remember_list_memories(
@@ -207,7 +208,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
         Example: {"type": "book", "created_after": "2026-01-01", "limit": 10}
         """
         page = memories.list(
-            tc.user(),
+            tc.caller(),
             filters=filters,
             type=type,
             tags=tags,
@@ -234,8 +235,8 @@ def register(server: HasTools, tc: ToolContext) -> None:
     add_tool(server, remember_list_memories, hints=hints(read_only=True, idempotent=True))
 
 
-def _suggesting(tc: ToolContext, user: str) -> bool:
-    return bool(tc.services.preferences.effective(user)["templates.auto_suggest"])
+def _suggesting(tc: ToolContext, caller: Caller) -> bool:
+    return bool(tc.services.preferences.effective(caller)["templates.auto_suggest"])
 
 
 def _split_content(

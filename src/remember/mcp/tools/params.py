@@ -28,5 +28,5 @@ Links = Annotated[bool, Field(description="With each one's relationships.")]
 
 def memory_links(tc: ToolContext, memory_ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
     """The relationships of these memories, as memory results carry them."""
-    found = tc.services.relationships.links(tc.user(), memory_ids)
+    found = tc.services.relationships.links(tc.caller(), memory_ids)
     return {memory_id: links(memory_id, rels) for memory_id, rels in found.items()}

@@ -18,7 +18,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
         category: Annotated[str | None, Field(description=f"One of {', '.join(CATEGORIES)}.")] = None,
     ) -> PreferencesOut:
         """Read the user's preferences (defaults filled in), all or one category."""
-        return PreferencesOut(preferences=preferences.get(tc.user(), category))
+        return PreferencesOut(preferences=preferences.get(tc.caller(), category))
 
     def remember_update_preferences(
         preference_path: Annotated[str, Field(description="e.g. 'search.default_limit'.")],
@@ -29,7 +29,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
 
         Example: {"preference_path": "search.default_limit", "value": 20}
         """
-        change = preferences.update(tc.user(), preference_path, value, reason=reason)
+        change = preferences.update(tc.caller(), preference_path, value, reason=reason)
         return PreferenceChangeOut.model_validate(change.as_dict())
 
     add_tool(server, remember_get_preferences, hints=hints(read_only=True, idempotent=True))

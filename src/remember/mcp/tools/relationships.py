@@ -48,7 +48,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
         "observation": "Sarah leads Tom's team"}
         """
         draft = RelationshipDraft(memory_ids, relationship_type, observation, strength, confidence, tags)
-        return RelationshipOut.of(relationships.create(tc.user(), draft))
+        return RelationshipOut.of(relationships.create(tc.caller(), draft))
 
     def remember_update_relationship(
         relationship_id: RelationshipId,
@@ -68,12 +68,12 @@ def register(server: HasTools, tc: ToolContext) -> None:
             "memory_ids": memory_ids, "relationship_type": relationship_type, "observation": observation,
             "strength": strength, "confidence": confidence, "tags": tags,
         }  # fmt: skip
-        after = relationships.update(tc.user(), relationship_id, changes, reason=reason)
+        after = relationships.update(tc.caller(), relationship_id, changes, reason=reason)
         return RelationshipUpdateOut(id=after.id, version=after.version, updated_at=after.as_dict()["updated_at"])
 
     def remember_delete_relationship(relationship_id: RelationshipId) -> RelationshipDeletionOut:
         """Delete a relationship for good; its memories stay."""
-        gone = relationships.delete(tc.user(), relationship_id)
+        gone = relationships.delete(tc.caller(), relationship_id)
         return RelationshipDeletionOut(relationship_id=gone.id, message="Deleted; its memories are unchanged.")
 
     def remember_search_relationships(
@@ -94,7 +94,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
         Example: {"query": "mentoring", "types": ["mentors"], "min_strength": 0.5}
         """
         criteria = Criteria(types, memory_id, min_strength, min_confidence, tags, created_after, created_before)
-        found = related.search(tc.user(), query, alpha=alpha, criteria=criteria, limit=limit, offset=offset)
+        found = related.search(tc.caller(), query, alpha=alpha, criteria=criteria, limit=limit, offset=offset)
         return RelationshipSearchOut.of(found)
 
     def remember_get_related(
@@ -107,7 +107,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
 
         Example: {"memory_id": "0b6f...", "depth": 2, "types": ["works_with"]}
         """
-        found = related.related(tc.user(), memory_id, depth=depth, types=types, min_strength=min_strength)
+        found = related.related(tc.caller(), memory_id, depth=depth, types=types, min_strength=min_strength)
         return RelatedPageOut(related=[RelatedOut.of(r) for r in found])
 
     write = hints(read_only=False)

@@ -9,7 +9,7 @@ from mcp_types import CreateMessageResult, SamplingMessage, TextContent
 from pydantic import Field
 
 from remember.errors import RememberError
-from remember.mcp.caller import current_user
+from remember.mcp.caller import current_caller
 from remember.mcp.registry import HasTools, ToolContext, add_tool, hints
 from remember.mcp.schemas import MemoryOut, QueryOut, SearchHitOut, SearchOut, SourceOut
 from remember.mcp.state import state_of
@@ -40,7 +40,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
         Example: {"query": "books I liked", "filters": {"structured_content.rating": {"gte": 4}}}
         """
         results = search.search(
-            tc.user(), query, alpha=alpha, filters=filters, limit=limit, offset=offset, deleted=deleted,
+            tc.caller(), query, alpha=alpha, filters=filters, limit=limit, offset=offset, deleted=deleted,
             explain=explain,
         )  # fmt: skip
         linked = memory_links(tc, [h.memory.id for h in results.hits]) if include_relationships else {}
@@ -71,7 +71,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
         Example: {"memory_id": "0b6f...", "min_similarity": 0.5}
         """
         hits = search.similar(
-            tc.user(), memory_id=memory_id, text_query=text, min_similarity=min_similarity, limit=limit,
+            tc.caller(), memory_id=memory_id, text_query=text, min_similarity=min_similarity, limit=limit,
             filters=filters,
         )  # fmt: skip
         linked = memory_links(tc, [h.memory.id for h in hits]) if include_relationships else {}
@@ -106,7 +106,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
         """
         related = tc.services.related if include_related else None
         packed = question_context(
-            search, tc.user(), question, token_budget=token_budget, alpha=alpha, filters=filters, related=related
+            search, tc.caller(), question, token_budget=token_budget, alpha=alpha, filters=filters, related=related
         )
         linked = memory_links(tc, [s.memory_id for s in packed.sources]) if include_relationships else {}
         text = sampled.content.text if sampled is not None and isinstance(sampled.content, TextContent) else None
@@ -140,7 +140,7 @@ def _answer_request(
         return None
     try:
         packed = question_context(
-            state_of(ctx).services.search, current_user(), question, token_budget=token_budget, alpha=alpha,
+            state_of(ctx).services.search, current_caller(), question, token_budget=token_budget, alpha=alpha,
             filters=filters, record_access=False, related=state_of(ctx).services.related if include_related else None,
         )  # fmt: skip
     except RememberError:

@@ -31,7 +31,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
 
         Example: {"content": "Great sushi at Nobu, 5 stars", "context": {"time_of_day": "dinner"}}
         """
-        found = services.suggestions.suggest(tc.user(), content, context=context, limit=limit)
+        found = services.suggestions.suggest(tc.caller(), content, context=context, limit=limit)
         return SuggestionsOut(suggestions=[SuggestionOut.model_validate(s.as_dict()) for s in found])
 
     def remember_apply_template(
@@ -48,7 +48,9 @@ def register(server: HasTools, tc: ToolContext) -> None:
         Example: {"memory_id": "0b6f...", "template_id": "builtin:restaurant_review",
         "structured_content": {"restaurant_name": "Nobu", "rating": 5}}
         """
-        updated = services.applier.apply_template(tc.user(), memory_id, template_id, structured_content, reason=reason)
+        updated = services.applier.apply_template(
+            tc.caller(), memory_id, template_id, structured_content, reason=reason
+        )
         return AppliedOut.of(updated)
 
     def remember_infer_templates(
@@ -61,10 +63,10 @@ def register(server: HasTools, tc: ToolContext) -> None:
         Example: {"accept": "infer-3f2a", "apply": true}
         """
         if accept is None:
-            found = services.inference.propose(tc.user())
+            found = services.inference.propose(tc.caller())
             return InferredOut(proposals=[p.as_dict() for p in found.proposals],
                                field_additions=[dataclasses.asdict(a) for a in found.additions])  # fmt: skip
-        done = services.inference.accept(tc.user(), accept, apply=apply)
+        done = services.inference.accept(tc.caller(), accept, apply=apply)
         return InferredOut(proposals=[], field_additions=[], created_template_id=done.template_id,
                            applied=done.applied, skipped=done.skipped)  # fmt: skip
 

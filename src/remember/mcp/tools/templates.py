@@ -83,7 +83,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
             "weight": weight,
             "trust": trust,
         }
-        d = templates.create(tc.user(), raw).definition
+        d = templates.create(tc.caller(), raw).definition
         return TemplateCopyOut(id=d.id, name=d.name, version=d.version, derived_from=d.derived_from)
 
     def remember_list_templates(
@@ -102,7 +102,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
         Example: {"category": "personal", "limit": 10}
         """
         views, total = templates.list_templates(
-            tc.user(), include_default=include_default, include_user=include_user, category=category, tags=tags,
+            tc.caller(), include_default=include_default, include_user=include_user, category=category, tags=tags,
             sort_by=sort_by, limit=limit, offset=offset,
         )  # fmt: skip
         return TemplatePageOut.of(views, total, limit, offset)
@@ -110,7 +110,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
     def remember_get_template(template_id: TemplateId) -> TemplateDetailOut:
         """Get a template: its definition, every field (inherited too) and its JSON Schema; read it
         before creating a memory with it."""
-        return TemplateDetailOut.of(templates.get(tc.user(), template_id))
+        return TemplateDetailOut.of(templates.get(tc.caller(), template_id))
 
     def remember_update_template(
         template_id: TemplateId,
@@ -147,7 +147,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
             examples=examples, weight=weight, trust=trust, add_fields=add_fields or [],
             update_fields=update_fields or [], remove_fields=remove_fields or [], version=version,
         )  # fmt: skip
-        view, rechecked = templates.update(tc.user(), template_id, patch)
+        view, rechecked = templates.update(tc.caller(), template_id, patch)
         version = view.definition.version
         return TemplateUpdateOut(template_id=view.definition.id, version=version, rechecked_memories=rechecked)
 
@@ -159,7 +159,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
 
         Example: {"template_id": "tpl_book_1a2b", "delete_derived_memories": true}
         """
-        deleted, trashed = templates.delete(tc.user(), template_id, delete_derived_memories=delete_derived_memories)
+        deleted, trashed = templates.delete(tc.caller(), template_id, delete_derived_memories=delete_derived_memories)
         kept = "moved to the trash" if delete_derived_memories else "kept with their fields"
         return TemplateDeletionOut(
             template_id=deleted, trashed_memories=trashed, message=f"Template deleted; its memories were {kept}."
@@ -173,7 +173,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
 
         Example: {"template_id": "builtin:book_review", "template_name": "My Book Review"}
         """
-        d = templates.copy(tc.user(), template_id, name=template_name).definition
+        d = templates.copy(tc.caller(), template_id, name=template_name).definition
         return TemplateCopyOut(id=d.id, name=d.name, version=d.version, derived_from=d.derived_from)
 
     def remember_validate_memory(
@@ -184,7 +184,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
 
         Example: {"template_id": "builtin:book_review", "content": {"title": "Dune", "rating": 6}}
         """
-        _, result = templates.validate(tc.user(), template_id, content)
+        _, result = templates.validate(tc.caller(), template_id, content)
         return ValidationOut.model_validate(result.as_dict())
 
     def remember_template_analytics(
@@ -196,7 +196,7 @@ def register(server: HasTools, tc: ToolContext) -> None:
 
         Example: {"template_id": "builtin:book_review", "metrics": ["usage_count"]}
         """
-        figures = tc.services.suggestions.analytics(tc.user(), template_id)
+        figures = tc.services.suggestions.analytics(tc.caller(), template_id)
         if metrics:
             keep = {"template_id", "name", "version", "last_used", "memory_count", *metrics}
             if "acceptance_rate" in metrics:

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Protocol
 
-from remember.access import trust_level
+from remember.caller import Caller
 from remember.models import Memory, MemoryQuery, Relationship
 from remember.service.moving import markdown, server_memory
 from remember.service.visibility import within_reach
@@ -20,24 +20,24 @@ class ExportStore(MemoryStore, RelationshipStore, Protocol):
     """What exporting reads: memories and their relationships."""
 
 
-def live_memories(store: MemoryStore, user_id: str) -> Iterator[Memory]:
+def live_memories(store: MemoryStore, caller: Caller) -> Iterator[Memory]:
     """The user's memories within the caller's reach, oldest first (the trash is left out)."""
     offset = 0
     while True:
         query = MemoryQuery(
-            filter=within_reach(None), sort_by="created_at", descending=False, limit=PAGE, offset=offset
+            filter=within_reach(caller, None), sort_by="created_at", descending=False, limit=PAGE, offset=offset
         )
-        page = store.list_memories(user_id, query)
+        page = store.list_memories(caller.user, query)
         yield from page.items
         offset += len(page.items)
         if not page.has_more:
             return
 
 
-def to_markdown(store: ExportStore, user_id: str, folder: Path) -> int:
+def to_markdown(store: ExportStore, caller: Caller, folder: Path) -> int:
     """One note per live memory, each with its relationships to the other notes written."""
-    permalinks = {m.id: markdown.file_name(m).removesuffix(".md") for m in live_memories(store, user_id)}
-    linked = _links(store, user_id, list(permalinks))
+    permalinks = {m.id: markdown.file_name(m).removesuffix(".md") for m in live_memories(store, caller)}
+    linked = _links(store, caller, list(permalinks))
 
     def relations(memory: Memory) -> list[tuple[str, str]]:
         return [
@@ -47,34 +47,34 @@ def to_markdown(store: ExportStore, user_id: str, folder: Path) -> int:
             if other != memory.id and other in permalinks
         ]
 
-    return markdown.write_folder(folder, live_memories(store, user_id), relations)
+    return markdown.write_folder(folder, live_memories(store, caller), relations)
 
 
-def to_server_memory(store: ExportStore, user_id: str, out: IO[str]) -> int:
+def to_server_memory(store: ExportStore, caller: Caller, out: IO[str]) -> int:
     """server-memory's file: entity lines, then relation lines for the relationships between
     them, joined by newlines (as it writes them itself); the number of entities written."""
     names: dict[str, str] = {}  # memory id -> entity name
     written = 0
-    for line in server_memory.entity_lines(live_memories(store, user_id), names):
+    for line in server_memory.entity_lines(live_memories(store, caller), names):
         out.write(("\n" if written else "") + line)
         written += 1
-    for line in server_memory.relation_lines(relationships_of(store, user_id, list(names)), names):
+    for line in server_memory.relation_lines(relationships_of(store, caller, list(names)), names):
         out.write("\n" + line)
     return written
 
 
-def _links(store: ExportStore, user_id: str, memory_ids: list[str]) -> dict[str, list[Relationship]]:
+def _links(store: ExportStore, caller: Caller, memory_ids: list[str]) -> dict[str, list[Relationship]]:
     """Per memory, its visible relationships (newest first), read a page of memories at a time."""
     linked: dict[str, list[Relationship]] = {}
     for at in range(0, len(memory_ids), PAGE):
-        linked.update(store.links_of(user_id, memory_ids[at : at + PAGE], trust=trust_level()))
+        linked.update(store.links_of(caller.user, memory_ids[at : at + PAGE], trust=caller.trust))
     return linked
 
 
-def relationships_of(store: ExportStore, user_id: str, memory_ids: list[str]) -> Iterator[Relationship]:
+def relationships_of(store: ExportStore, caller: Caller, memory_ids: list[str]) -> Iterator[Relationship]:
     """Each visible relationship of these memories once, in the order first met."""
     seen: set[str] = set()
-    for rels in _links(store, user_id, memory_ids).values():
+    for rels in _links(store, caller, memory_ids).values():
         for rel in rels:
             if rel.id not in seen:
                 seen.add(rel.id)

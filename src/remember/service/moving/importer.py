@@ -10,7 +10,7 @@ running it again.
 
 from __future__ import annotations
 
-from remember.access import trust_level
+from remember.caller import Caller
 from remember.errors import NotFound, StoreError, ValidationFailed
 from remember.models import Memory, Progress
 from remember.service import dedup
@@ -28,7 +28,7 @@ Prepared = tuple[Memory, str | None]
 def run(
     memories: MemoryService,
     relationships: RelationshipService,
-    user_id: str,
+    caller: Caller,
     source: str,
     parsed: Parsed,
     *,
@@ -38,15 +38,15 @@ def run(
     report = ImportReport(source, dry_run, read=len(parsed.memories), skipped=list(parsed.skipped))
     for _, what in parsed.unmapped:
         report.unmapped[what] += 1
-    prepared, stamped, keys = _checked(memories, user_id, parsed, report)
+    prepared, stamped, keys = _checked(memories, caller, parsed, report)
     unique, same_as = _once(prepared, stamped, report)
     stored_as: dict[str, str] = {}  # prepared memory id -> the id it is stored under
     for done, part in enumerate(_parts(unique), start=1):
-        _store(memories, user_id, part, stamped, report, stored_as, write=not dry_run)
+        _store(memories, caller, part, stamped, report, stored_as, write=not dry_run)
         if progress:
             progress(min(done * PART, len(unique)), len(unique))
     report.memory_ids = _ids(keys, same_as, stored_as)
-    relate(relationships, user_id, parsed.links, {**_titles(parsed, report.memory_ids), **report.memory_ids}, report)
+    relate(relationships, caller, parsed.links, {**_titles(parsed, report.memory_ids), **report.memory_ids}, report)
     return report
 
 
@@ -72,7 +72,7 @@ def _ids(keys: dict[str, str], same_as: dict[str, str], stored_as: dict[str, str
 
 def _store(
     memories: MemoryService,
-    user_id: str,
+    caller: Caller,
     part: list[Prepared],
     stamped: set[str],
     report: ImportReport,
@@ -82,11 +82,11 @@ def _store(
 ) -> None:
     """One part in one transaction (or, without ``write``, what it would create); the memories
     stored already are neither embedded nor stored again."""
-    found = _present(memories, user_id, part, stamped)
+    found = _present(memories, caller, part, stamped)
     fresh = [p for p in part if p[0].id not in found]
     if write and fresh:
         try:
-            repeats = memories.insert_prepared(fresh, stamped)
+            repeats = memories.insert_prepared(caller, fresh, stamped)
         except StoreError as exc:
             raise type(exc)(
                 f"{exc.message}\n{report.created} memories were imported before this and are kept; once the "
@@ -102,11 +102,11 @@ def _parts(items: list[Prepared]) -> list[list[Prepared]]:
     return [items[start : start + PART] for start in range(0, len(items), PART)]
 
 
-def _present(memories: MemoryService, user_id: str, part: list[Prepared], stamped: set[str]) -> dict[str, str]:
+def _present(memories: MemoryService, caller: Caller, part: list[Prepared], stamped: set[str]) -> dict[str, str]:
     """The memories of ``part`` the user has stored already (an earlier import of the same data):
     their id here -> the stored one's."""
     repeat = dedup.repeat_rule(stamped)
-    stored = memories.store.memories_by_text(user_id, [m.content for m, _ in part], max_trust=trust_level())
+    stored = memories.store.memories_by_text(caller.user, [m.content for m, _ in part], max_trust=caller.trust)
     out: dict[str, str] = {}
     for memory, _ in part:
         twin = next((t for t in stored.get(memory.content, []) if repeat(t, memory)), None)
@@ -116,7 +116,7 @@ def _present(memories: MemoryService, user_id: str, part: list[Prepared], stampe
 
 
 def _checked(
-    memories: MemoryService, user_id: str, parsed: Parsed, report: ImportReport
+    memories: MemoryService, caller: Caller, parsed: Parsed, report: ImportReport
 ) -> tuple[list[Prepared], set[str], dict[str, str]]:
     """Each draft as a memory; a draft the service refuses is reported with its problems. Also the
     ids of the memories whose time was given, and each memory's source key."""
@@ -125,7 +125,7 @@ def _checked(
     keys: dict[str, str] = {}
     for item in parsed.memories:
         try:
-            memory, fields_text = memories.prepare_new(user_id, item.draft)
+            memory, fields_text = memories.prepare_new(caller, item.draft)
         except (ValidationFailed, NotFound) as problem:
             report.skipped.append((item.where, _why(problem)))
             continue

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from remember.caller import Caller
 from remember.errors import ValidationFailed
 from remember.service.moving.records import ImportedLink, ImportReport
 from remember.service.relationships import RelationshipDraft, RelationshipService
@@ -26,7 +27,7 @@ Key = tuple[frozenset[str], str, str]
 
 
 def relate(
-    relationships: RelationshipService, user_id: str, links: Sequence[ImportedLink], ids: dict[str, str],
+    relationships: RelationshipService, caller: Caller, links: Sequence[ImportedLink], ids: dict[str, str],
     report: ImportReport,
 ) -> None:  # fmt: skip
     """Make (or, in a dry run, count) a relationship for every link whose two ends were imported."""
@@ -39,7 +40,7 @@ def relate(
             report.links[TO_ITSELF] += 1
         else:
             ends.append((link, source, target))
-    known = _related(relationships, user_id, sorted({s for _, s, _ in ends}))
+    known = _related(relationships, caller, sorted({s for _, s, _ in ends}))
     for link, source, target in ends:
         key = (frozenset((source, target)), link.relation_type, link.observation or "")
         if key in known:
@@ -50,7 +51,7 @@ def relate(
             report.links[WOULD_CREATE] += 1
             continue
         try:
-            relationships.create(user_id, RelationshipDraft([source, target], link.relation_type, link.observation))
+            relationships.create(caller, RelationshipDraft([source, target], link.relation_type, link.observation))
         except ValidationFailed as problem:
             report.links[f"not imported: {problem.message}"] += 1
             report.skipped.append((link.where or f"link {link.source_key} -> {link.target_key}", problem.message))
@@ -58,10 +59,10 @@ def relate(
             report.links[CREATED] += 1
 
 
-def _related(relationships: RelationshipService, user_id: str, memory_ids: list[str]) -> set[Key]:
+def _related(relationships: RelationshipService, caller: Caller, memory_ids: list[str]) -> set[Key]:
     """The relationships these memories have now, by members, type and observation."""
     known: set[Key] = set()
     for at in range(0, len(memory_ids), CHUNK):
-        for rels in relationships.links(user_id, memory_ids[at : at + CHUNK]).values():
+        for rels in relationships.links(caller, memory_ids[at : at + CHUNK]).values():
             known.update((frozenset(r.memory_ids), r.relationship_type, r.observation) for r in rels)
     return known

@@ -27,12 +27,12 @@ def routes(ctx: WebContext) -> list[Route]:
 
 
 def overview(call: Call) -> dict[str, Any]:
-    return call.services.analytics.overview(call.user, bucket=call.text("bucket"), when=call.text("when", "created"))
+    return call.services.analytics.overview(call.caller, bucket=call.text("bucket"), when=call.text("when", "created"))
 
 
 def templates(call: Call) -> dict[str, Any]:
-    return {"templates": call.services.analytics.templates_used(call.user)}
+    return {"templates": call.services.analytics.templates_used(call.caller)}
 
 
 def template(call: Call) -> dict[str, Any]:
-    return call.services.analytics.template(call.user, call.path["template_id"], bucket=call.text("bucket"))
+    return call.services.analytics.template(call.caller, call.path["template_id"], bucket=call.text("bucket"))

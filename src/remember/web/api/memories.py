@@ -44,7 +44,7 @@ def routes(ctx: WebContext) -> list[Route]:
 
 def search(call: Call) -> dict[str, Any]:
     found = call.services.search.search(
-        call.user, call.query.get("q", ""), alpha=_alpha(call), filters=_filters(call),
+        call.caller, call.query.get("q", ""), alpha=_alpha(call), filters=_filters(call),
         limit=call.number("limit", 20, 1, 100), offset=call.number("offset", 0, 0, 1_000_000),
         record_access=False,
     )  # fmt: skip
@@ -59,7 +59,7 @@ def search(call: Call) -> dict[str, Any]:
 
 def listing(call: Call) -> dict[str, Any]:
     page = call.services.memories.browse(
-        call.user, filters=_filters(call), sort_by=call.text("sort_by", "created_at") or "created_at",
+        call.caller, filters=_filters(call), sort_by=call.text("sort_by", "created_at") or "created_at",
         sort_order=call.text("sort_order", "desc") or "desc", limit=call.number("limit", 20, 1, 100),
         cursor=call.text("cursor"),
     )  # fmt: skip
@@ -68,7 +68,7 @@ def listing(call: Call) -> dict[str, Any]:
 
 def trash(call: Call) -> dict[str, Any]:
     page = call.services.memories.browse(
-        call.user, sort_by="updated_at", limit=call.number("limit", 20, 1, 100), cursor=call.text("cursor"),
+        call.caller, sort_by="updated_at", limit=call.number("limit", 20, 1, 100), cursor=call.text("cursor"),
         deleted="only",
     )  # fmt: skip
     return _page(page)
@@ -81,15 +81,15 @@ def _page(page: Browsed) -> dict[str, Any]:
 def detail(call: Call) -> MemoryDetailOut:
     memories, memory_id = call.services.memories, call.path["memory_id"]
     # A person looking is not the assistant recalling: the access count stays as it is.
-    memory = memories.get(call.user, memory_id, record_access=False)
-    history = [HistoryOut.of(h) for h in memories.history(call.user, memory.id)]
-    linked = call.services.relationships.links(call.user, [memory.id]).get(memory.id, [])
+    memory = memories.get(call.caller, memory_id, record_access=False)
+    history = [HistoryOut.of(h) for h in memories.history(call.caller, memory.id)]
+    linked = call.services.relationships.links(call.caller, [memory.id]).get(memory.id, [])
     return MemoryDetailOut(**memory.as_dict(), history=history, relationships=links(memory.id, linked))
 
 
 def related(call: Call) -> dict[str, Any]:
     found = call.services.related.related(
-        call.user, call.path["memory_id"], depth=call.number("depth", 1, 1, MAX_DEPTH)
+        call.caller, call.path["memory_id"], depth=call.number("depth", 1, 1, MAX_DEPTH)
     )
     return {"related": [RelatedOut.of(r) for r in found]}
 
@@ -110,29 +110,29 @@ def edit(call: Call) -> WrittenMemoryOut:
     if reason is not None and not isinstance(reason, str):
         raise ValidationFailed.single("reason", "type", "reason is a text.", reason)
     stored = call.services.memories.change(
-        call.user, call.path["memory_id"], changes, reason=reason, expected_version=version
+        call.caller, call.path["memory_id"], changes, reason=reason, expected_version=version
     )
     return WrittenMemoryOut.of_stored(stored)
 
 
 def delete(call: Call) -> DeletionOut:
-    gone = call.services.memories.delete(call.user, call.path["memory_id"])
+    gone = call.services.memories.delete(call.caller, call.path["memory_id"])
     deleted_at = gone.memory.as_dict()["deleted_at"] if gone.memory else None
     return DeletionOut(memory_id=gone.memory_id, permanent=False, message="Moved to the trash.", deleted_at=deleted_at)
 
 
 def restore(call: Call) -> RestoredOut:
-    back = call.services.memories.restore(call.user, call.path["memory_id"])
+    back = call.services.memories.restore(call.caller, call.path["memory_id"])
     return RestoredOut(memory_id=back.id, version=back.version, message="Restored, with its relationships.")
 
 
 def templates(call: Call) -> dict[str, Any]:
-    views, _ = call.services.templates.list_templates(call.user, sort_by="name", limit=100)
+    views, _ = call.services.templates.list_templates(call.caller, sort_by="name", limit=100)
     return {"templates": [{"id": v.definition.id, "name": v.definition.name} for v in views]}
 
 
 def template_fields(call: Call) -> dict[str, Any]:
-    view = call.services.templates.get(call.user, call.path["template_id"])
+    view = call.services.templates.get(call.caller, call.path["template_id"])
     return {"id": view.definition.id, "fields": [f.as_dict() for f in view.resolved.fields]}
 
 

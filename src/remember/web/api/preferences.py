@@ -34,7 +34,7 @@ def routes(ctx: WebContext) -> list[Route]:
 def read(call: Call) -> dict[str, Any]:
     category = call.text("category")
     return {
-        "preferences": call.services.preferences.get(call.user, category),
+        "preferences": call.services.preferences.get(call.caller, category),
         "specs": [_spec(s) for s in known.SPECS if category is None or s.category == category],
     }
 
@@ -51,7 +51,7 @@ def change(call: Call) -> dict[str, Any]:
     reason = checks.reason(body.get("reason"))
     _check_all(values)
     service = call.services.preferences
-    changes = [service.update(call.user, path, value, reason=reason) for path, value in values.items()]
+    changes = [service.update(call.caller, path, value, reason=reason) for path, value in values.items()]
     return {"changes": [PreferenceChangeOut.model_validate(c.as_dict()) for c in changes]}
 
 

@@ -31,7 +31,7 @@ def routes(ctx: WebContext) -> list[Route]:
 
 
 def me(call: Call) -> dict[str, Any]:
-    return {"user": call.user, "trust_level": call.caller.trust}
+    return {"user": call.caller.user, "trust_level": call.caller.trust}
 
 
 def _log_in(ctx: WebContext) -> Endpoint:

@@ -54,7 +54,7 @@ def list_templates(call: Call) -> TemplatePageOut:
     include_default, include_user = ORIGINS[origin]
     limit, offset = call.number("limit", 50, 1, 100), call.number("offset", 0, 0, 1_000_000)
     views, total = call.services.templates.list_templates(
-        call.user, include_default=include_default, include_user=include_user, category=call.text("category"),
+        call.caller, include_default=include_default, include_user=include_user, category=call.text("category"),
         tags=call.query_lists.get("tag") or None, sort_by=call.text("sort_by", "name") or "name",
         limit=limit, offset=offset, search=call.text("search"),
     )  # fmt: skip
@@ -62,11 +62,11 @@ def list_templates(call: Call) -> TemplatePageOut:
 
 
 def get(call: Call) -> dict[str, Any]:
-    return detail(*call.services.templates.ancestry(call.user, call.path["template_id"]))
+    return detail(*call.services.templates.ancestry(call.caller, call.path["template_id"]))
 
 
 def create(call: Call) -> dict[str, Any]:
-    view = call.services.templates.create(call.user, _definition(call.json_object()))
+    view = call.services.templates.create(call.caller, _definition(call.json_object()))
     d = view.definition
     return TemplateCopyOut(id=d.id, name=d.name, version=d.version, derived_from=d.derived_from).model_dump()
 
@@ -77,7 +77,7 @@ def replace(call: Call) -> dict[str, Any]:
     if base is not None and not isinstance(base, str):
         raise ValidationFailed.single("base_version", "type", "base_version is the version you edited, as text.")
     view, rechecked, changes = call.services.templates.replace(
-        call.user, call.path["template_id"], _definition(body), base_version=base
+        call.caller, call.path["template_id"], _definition(body), base_version=base
     )
     return {"id": view.id, "version": view.definition.version, "rechecked_memories": rechecked, "changes": changes}
 
@@ -85,7 +85,7 @@ def replace(call: Call) -> dict[str, Any]:
 def delete(call: Call) -> TemplateDeletionOut:
     wanted = call.flag("with_memories")
     deleted, trashed = call.services.templates.delete(
-        call.user, call.path["template_id"], delete_derived_memories=wanted
+        call.caller, call.path["template_id"], delete_derived_memories=wanted
     )
     kept = "moved to the trash" if wanted else "kept with their fields"
     message = f"Template deleted; its memories were {kept}."
@@ -97,7 +97,7 @@ def copy(call: Call) -> TemplateCopyOut:
     name = body.get("name")
     if name is not None and not isinstance(name, str):
         raise ValidationFailed.single("name", "type", "name is the copy's name, as text.")
-    d = call.services.templates.copy(call.user, call.path["template_id"], name=name or None).definition
+    d = call.services.templates.copy(call.caller, call.path["template_id"], name=name or None).definition
     return TemplateCopyOut(id=d.id, name=d.name, version=d.version, derived_from=d.derived_from)
 
 
@@ -105,7 +105,7 @@ def check(call: Call) -> dict[str, Any]:
     body = call.json_object()
     replacing = _template_id(body)
     try:
-        resolved = call.services.templates.check(call.user, _definition(body), replacing=replacing)
+        resolved = call.services.templates.check(call.caller, _definition(body), replacing=replacing)
     except ValidationFailed as problem:
         return {"valid": False, "message": problem.message, "errors": [e.as_dict() for e in problem.errors]}
     from remember.templates import to_json_schema
@@ -128,16 +128,16 @@ def check_content(call: Call) -> ValidationOut:
         content = parse_document(content, field="content", what="The sample content", limit=MAX_CONTENT)
     templates = call.services.templates
     if "definition" in body:
-        _, result = templates.validate_draft(call.user, _definition(body), content, replacing=_template_id(body))
+        _, result = templates.validate_draft(call.caller, _definition(body), content, replacing=_template_id(body))
     elif _template_id(body) is not None:
-        _, result = templates.validate(call.user, body["template_id"], content)
+        _, result = templates.validate(call.caller, body["template_id"], content)
     else:
         raise ValidationFailed.single("template_id", "missing", "Name the template (template_id) or send a definition.")
     return ValidationOut.model_validate(result.as_dict())
 
 
 def versions(call: Call) -> dict[str, Any]:
-    definition, stored = call.services.templates.versions(call.user, call.path["template_id"])
+    definition, stored = call.services.templates.versions(call.caller, call.path["template_id"])
     return {"template_id": definition.id, "is_default": definition.is_default,
             "versions": version_rows(definition, stored)}  # fmt: skip
 
@@ -147,16 +147,18 @@ def memories(call: Call) -> dict[str, Any]:
     if wanted not in ("all", "valid", "invalid"):
         raise ValidationFailed.single("compliance", "invalid", "compliance is all, valid or invalid.", wanted)
     limit, offset = call.number("limit", 20, 1, 100), call.number("offset", 0, 0, 1_000_000)
-    view = call.services.templates.get(call.user, call.path["template_id"])
+    view = call.services.templates.get(call.caller, call.path["template_id"])
     listed = call.services.memories
 
     def count(compliant: bool) -> int:
-        return listed.list(call.user, filters={"template_id": view.id, "template_compliance": compliant}, limit=1).total
+        return listed.list(
+            call.caller, filters={"template_id": view.id, "template_compliance": compliant}, limit=1
+        ).total
 
     chosen: dict[str, Any] = {"template_id": view.id}
     if wanted != "all":
         chosen["template_compliance"] = wanted == "valid"
-    page = listed.list(call.user, filters=chosen, limit=limit, offset=offset)
+    page = listed.list(call.caller, filters=chosen, limit=limit, offset=offset)
     return {
         "template_id": view.id,
         "version": view.definition.version,

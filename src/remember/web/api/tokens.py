@@ -26,9 +26,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from remember.caller import Caller
 from remember.clock import to_text, utc_now
 from remember.errors import NotFound, ValidationFailed, excerpt
-from remember.mcp.caller import Caller
 from remember.models import ApiToken
 from remember.service.tokens import duration, token_id_of
 from remember.web.context import WebContext
@@ -63,7 +63,7 @@ def _knowing_session(serve: Endpoint) -> Endpoint:
 
 def listing(call: Call) -> dict[str, Any]:
     current = _session_token.get()
-    seen = call.services.tokens.list(call.user, max_trust=call.caller.trust)
+    seen = call.services.tokens.list(call.caller.user, max_trust=call.caller.trust)
     return {"tokens": [_public(t, current) for t in seen]}
 
 
@@ -73,7 +73,7 @@ def create(call: Call) -> dict[str, Any]:
     if name is not None and not isinstance(name, str):
         raise ValidationFailed.single("name", "type", "A token's name is a text, e.g. 'laptop'.", name)
     issued = call.services.tokens.create(
-        call.user,
+        call.caller.user,
         name=(name.strip() or None) if isinstance(name, str) else None,  # a blank name is no name
         expires_in=_lifetime(body.get("expires"), call.caller),
         trust_level=_trust_level(body.get("trust_level"), call.caller.trust),
@@ -85,7 +85,7 @@ def revoke(call: Call) -> dict[str, Any]:
     token_id = call.path["token_id"]
     if not _ID.match(token_id):
         raise NotFound(f"No token with id {excerpt(token_id)}. The tokens page lists yours.")
-    revoked = call.services.tokens.revoke(token_id, user_id=call.user, max_trust=call.caller.trust)
+    revoked = call.services.tokens.revoke(token_id, user_id=call.caller.user, max_trust=call.caller.trust)
     return {**_public(revoked, _session_token.get()), "logged_out": revoked.id == _session_token.get()}
 
 

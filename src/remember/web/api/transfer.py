@@ -44,7 +44,7 @@ def routes(ctx: WebContext) -> list[Route]:
     jobs = Jobs()
 
     def progress(call: Call) -> dict[str, Any]:
-        return jobs.get(call.user, call.path["job_id"]).as_dict()
+        return jobs.get(call.caller.user, call.path["job_id"]).as_dict()
 
     def limits(_: Call) -> dict[str, Any]:
         return {"max_bytes": ctx.settings.http.max_body, "formats": list(IMPORT_FORMATS)}
@@ -117,7 +117,7 @@ def export(call: Call) -> Response:
     except BaseException:
         os.unlink(path)
         raise
-    name = f"remember-{_FILE_SAFE.sub('-', call.user)[:60]}-{date.today().isoformat()}{SUFFIXES[format]}"
+    name = f"remember-{_FILE_SAFE.sub('-', call.caller.user)[:60]}-{date.today().isoformat()}{SUFFIXES[format]}"
     kind = "application/zip" if format == "markdown" else "application/x-ndjson"
     return FileResponse(
         path, media_type=kind, filename=name, headers=NO_STORE, background=BackgroundTask(os.unlink, path)
@@ -128,14 +128,14 @@ def _write(call: Call, format: str, path: Path) -> None:
     store = call.services.store
     if format == "markdown":
         with tempfile.TemporaryDirectory(prefix="remember-notes-") as folder:
-            to_markdown(store, call.user, Path(folder) / "notes")
+            to_markdown(store, call.caller, Path(folder) / "notes")
             _zip(Path(folder) / "notes", path)
         return
     with path.open("w", encoding="utf-8") as out:
         if format == "server-memory":
-            to_server_memory(store, call.user, out)
+            to_server_memory(store, call.caller, out)
         else:
-            write_export(store, [call.user], out)
+            write_export(store, [call.caller], out)
 
 
 def _zip(folder: Path, target: Path) -> None:
