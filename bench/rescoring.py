@@ -11,7 +11,7 @@ of weights added to the fused score, chosen for the smaller of the two
 benchmarks' gains) and reported held out: within a benchmark (leave one
 conversation out on LoCoMo, halves on LongMemEval), across (fitted on one,
 scored on the other) and jointly (fitted on both, the scored fold left out).
-docs/search.md has the figures.
+bench/results/retrieval.md has the figures.
 """
 
 from __future__ import annotations
