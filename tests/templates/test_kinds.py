@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -129,6 +131,14 @@ def test_the_kind_is_kept_through_inheritance_schema_description_and_changes():
     before = parent.as_dict()
     after = {**before, "fields": [{**before["fields"][0], "kind": "assignee"}, *before["fields"][1:]]}
     assert definition_changes(before, after)["changed_fields"] == [{"name": "who_i_met", "attributes": ["kind"]}]
+
+
+def test_the_docs_list_every_kind_once():
+    text = (Path(__file__).parents[2] / "docs" / "templates.md").read_text(encoding="utf-8")
+    section = text.split("### Kinds", 1)[1].split("\n### ", 1)[0]
+    rows = [line.split("|")[2] for line in section.splitlines() if line.startswith("| ") and "`" in line]
+    listed = [name for row in rows for name in re.findall(r"`([a-z_]+)`", re.sub(r"\([^)]*\)", "", row))]
+    assert sorted(listed) == sorted(KINDS)
 
 
 _kinds = st.sampled_from([*KINDS, "nope", "", 5, None])

@@ -40,7 +40,7 @@ _CUE_WORDS = re.compile(
     r"\b((?:right )?(?:before|after) (?:bed|work|lunch|dinner|breakfast|coffee|school|waking up|my [a-z]+))\b", re.I
 )
 _AUDIENCE = re.compile(r",\s*for ([a-z][\w\- ]{2,40})$")
-_GOAL_NUMBERS = frozenset({"target_value", "current_value"})
+GOAL_NUMBERS = frozenset({"target_value", "current_value"})
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,7 @@ def _text(text: str, name: str, kind: str | None, siblings: Siblings, *, many: b
 
 def _number(text: str, field: FieldDef, kind: str | None, siblings: Siblings) -> float | None:
     # A goal's numbers are read from its title; a field says it is one by its kind, or by a goal beside it.
-    if kind in _GOAL_NUMBERS and (field.kind or "unit" in siblings.kinds or "target_date" in siblings.names):
+    if kind in GOAL_NUMBERS and (field.kind or "unit" in siblings.kinds or "target_date" in siblings.names):
         return goal_value(text, kind)
     top = field.validation.max
     return counts.read_count(text, field.name, top if isinstance(top, int | float) else None, kind)
