@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import argparse
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from remember.cli import template_commands
 from remember.errors import TemplateError
 from remember.mcp import catalog
 from remember.mcp.schemas import TemplateDetailOut
 from remember.service import Services
 from remember.service.transfer import export_records, import_records
 from remember.store import open_store
+from remember.web.api import template_views
 
 ALICE = "alice"
 MET: dict[str, Any] = {
@@ -57,7 +61,7 @@ def test_kinds_survive_create_get_update_export_and_import(
     assert TemplateDetailOut.of(moved).json_schema["properties"]["who_i_met"]["x-remember-kind"] == "person"
 
 
-def test_the_kind_is_shown_where_fields_are_described(services: Services) -> None:
+def test_the_kind_is_shown_where_fields_are_described(services: Services, capsys: pytest.CaptureFixture[str]) -> None:
     created = services.templates.create(ALICE, MET)
     prompt = catalog.prompt(services, ALICE, catalog.prompt_name(created.id), None)
     assert prompt is not None
@@ -67,3 +71,8 @@ def test_the_kind_is_shown_where_fields_are_described(services: Services) -> Non
     resource = catalog.read(services, ALICE, f"{catalog.SCHEME}{created.id}")
     assert resource is not None
     assert kinds(json.loads(resource[0])["resolved_fields"])["bill_total"] == "money"
+    view, chain = services.templates.ancestry(ALICE, created.id)
+    shown = {f["name"]: f["summary"] for f in template_views.detail(view, chain)["inheritance"]["fields"]}
+    assert shown["when_it_happened"] == "date, optional, kind past_date" and shown["notes"] == "text, optional"
+    template_commands.show(services, ALICE, argparse.Namespace(json=False, template=created.id))
+    assert re.search(r"bill_total +number, optional, kind money\n", capsys.readouterr().out)
