@@ -86,15 +86,15 @@ def candidates(found: Extracted, fields: tuple[FieldDef, ...], *, readers: bool 
     """
     proposals: dict[str, Any] = {}
     claims: dict[str, list[str]] = {}
-    kinds = {field.name: kind_of(field) for field in fields}
-    siblings = Siblings(frozenset(k for k in kinds.values() if k), frozenset(kinds))
-    titled = "title" in siblings.kinds
-    for field in fields:
+    kinds = [kind_of(field) for field in fields]
+    titled = "title" in kinds
+    siblings: Siblings | None = None
+    for field, kind in zip(fields, kinds, strict=True):
         if field.is_computed:
             continue
-        kind = kinds[field.name]
         claim, value = _propose(found, field, kind, titled=titled)
         if not claim and readers and found.text:
+            siblings = siblings or Siblings(frozenset(k for k in kinds if k), frozenset(f.name for f in fields))
             claim, value = read_field(found.text, found.dates, field, kind, siblings)
         if claim:
             proposals[field.name] = value
