@@ -6,7 +6,10 @@ kinds existed: the built-ins' field names stand for their kinds (``BY_NAME``;
 each built-in field declares the same kind, which a test checks), and a name
 ending in ``url``, ``_link``, ``links`` or ``website`` holds web addresses. Any
 other field is read from its own words (``labels``, ``counts``, ``flags``,
-``choices``).
+``choices``). An enum's options and a yes/no field have no kind beyond these:
+the synonyms known for some options (``choices.SYNONYMS``) and the phrases of
+some booleans (``flags.FLAGS``) stay keyed by the field's name, as words for
+its options.
 """
 
 from __future__ import annotations
