@@ -15,7 +15,7 @@ from remember.errors import ValidationFailed
 from remember.service import Services
 from remember.service.drafts import TemplatePatch
 from remember.service.templates import TemplateView
-from remember.templates import field_summary, to_json_schema
+from remember.templates import field_summary, kind_note, to_json_schema
 
 
 def run(services: Services, caller: Caller, args: argparse.Namespace) -> int | None:
@@ -54,7 +54,7 @@ def show(services: Services, caller: Caller, args: argparse.Namespace) -> None:
         print(f"inherits from {d.parent_template_id}")
     print(f"used by {view.usage.usage_count} memories\n\nfields:")
     for f in view.resolved.fields:
-        print(f"  {f.name:24} {field_summary(f)}")
+        print(f"  {f.name:24} {field_summary(f)}{kind_note(f)}")
 
 
 def create(services: Services, caller: Caller, args: argparse.Namespace) -> None:

@@ -25,7 +25,7 @@ from remember.caller import Caller
 from remember.mcp.schemas import TemplateDetailOut
 from remember.service import Services
 from remember.service.templates import TemplateView
-from remember.templates import FieldDef, TemplateDefinition, field_summary, to_json_schema
+from remember.templates import FieldDef, TemplateDefinition, field_summary, kind_note, to_json_schema
 
 SCHEME = "remember://templates/"
 PROMPT_PREFIX = "capture_"
@@ -140,4 +140,4 @@ def _instructions(view: TemplateView, said: str | None) -> str:
 
 def _field_line(field: FieldDef) -> str:
     about = f": {field.description}" if field.description else ""
-    return f"- {field.name} ({field_summary(field)}){about}"
+    return f"- {field.name} ({field_summary(field)}){kind_note(field)}{about}"

@@ -10,7 +10,7 @@ docs/templates.md describes the semantics.
 from remember.templates.changes import definition_changes
 from remember.templates.checks import check_fields
 from remember.templates.definition import TemplateDefinition, parse_fields, parse_template
-from remember.templates.describe import field_kind, field_summary
+from remember.templates.describe import field_summary, field_takes, kind_note
 from remember.templates.expr import Expr, evaluate, parse_expression, referenced_names
 from remember.templates.fields import FIELD_TYPES, FieldDef, Rules
 from remember.templates.inherit import (
@@ -48,9 +48,10 @@ __all__ = [
     "check_resolved_fields",
     "definition_changes",
     "evaluate",
-    "field_kind",
     "field_origins",
     "field_summary",
+    "field_takes",
+    "kind_note",
     "lookup_from",
     "merge_fields",
     "parse_expression",

@@ -3,7 +3,9 @@
 What a field takes (``list of texts``, ``list of objects (title, rating)``, ``list of
 any values`` for an array with neither an item type nor item fields), whether it
 is required, and when its ``show_if`` hides it (a hidden field is neither required
-nor kept). A computed field is filled in by the server from its formula.
+nor kept). A computed field is filled in by the server from its formula. A
+field's kind (what it holds: a person's name, a deadline) is said apart
+(``kind_note``), after the phrase.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ _PLURALS = {
 }  # fmt: skip
 
 
-def field_kind(field: FieldDef) -> str:
+def field_takes(field: FieldDef) -> str:
     """What the field takes: ``text``, ``one of "a", "b"``, ``list of texts``, ``object (x, y)``…"""
     if field.type == "enum":
         return "one of " + ", ".join(json.dumps(o) for o in field.options)
@@ -36,10 +38,10 @@ def field_kind(field: FieldDef) -> str:
 
 
 def field_summary(field: FieldDef) -> str:
-    """The field's kind, need and conditions in one phrase, e.g. ``text, required when has_kids``."""
+    """What the field takes, its need and conditions in one phrase, e.g. ``text, required when has_kids``."""
     if field.is_computed:
         return f"computed by the server: {field.formula}"
-    parts = [field_kind(field)]
+    parts = [field_takes(field)]
     need = "required" if field.required else "optional"
     parts.append(f"{need}, only when {field.show_if} (otherwise left out)" if field.show_if else need)
     rules = field.validation.as_dict()
@@ -48,3 +50,8 @@ def field_summary(field: FieldDef) -> str:
     if field.default is not None:
         parts.append(f"default {json.dumps(field.default)}")
     return ", ".join(parts)
+
+
+def kind_note(field: FieldDef) -> str:
+    """``, kind person`` for a field that declares what it holds (its kind), else nothing."""
+    return f", kind {field.kind}" if field.kind else ""

@@ -41,6 +41,7 @@ class FieldDef:
 
     ``fields`` holds the nested fields of an ``object``, or the fields of each
     item of an ``array`` of objects. ``default`` None means no default.
+    ``kind`` is the kind of value it holds (``kinds.KINDS``), when declared.
     """
 
     name: str
@@ -54,6 +55,7 @@ class FieldDef:
     formula: str | None = None
     item_type: str | None = None
     fields: tuple[FieldDef, ...] = ()
+    kind: str | None = None
 
     @property
     def is_computed(self) -> bool:
@@ -61,6 +63,8 @@ class FieldDef:
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "type": self.type}
+        if self.kind is not None:
+            out["kind"] = self.kind
         if self.required:
             out["required"] = True
         if self.default is not None:

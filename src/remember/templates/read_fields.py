@@ -20,6 +20,7 @@ from remember.templates.fields import (
     FieldDef,
     Scalar,
 )
+from remember.templates.kinds import read_kind
 from remember.templates.limits import (
     MAX_FIELDS,
     MAX_NAME_LENGTH,
@@ -45,6 +46,7 @@ FIELD_KEYS = frozenset(
         "formula",
         "item_type",
         "fields",
+        "kind",
     }
 )
 NAME_RULE = re.compile(rf"[a-z][a-z0-9_]{{0,{MAX_NAME_LENGTH - 1}}}")
@@ -104,23 +106,25 @@ def _read_field(raw: object, hint: str, prefix: str, depth: int, problems: Probl
     path = f"{prefix}{name}" if usable else hint
     for key in sorted(set(raw) - FIELD_KEYS, key=str):
         problems.add(path, "unknown_key", f"unknown attribute {excerpt(key)} (known: {_known(FIELD_KEYS)})")
-    kind = _read_type(raw.get("type", "string"), path, problems)
-    rules, rule_options = read_rules(raw.get("validation"), kind, raw.get("item_type"), path, problems)
-    options = _read_options(raw, rule_options, kind, path, problems)
-    item_type, nested = _read_structure(raw, kind, path, depth, problems)
+    field_type = _read_type(raw.get("type", "string"), path, problems)
+    rules, rule_options = read_rules(raw.get("validation"), field_type, raw.get("item_type"), path, problems)
+    options = _read_options(raw, rule_options, field_type, path, problems)
+    item_type, nested = _read_structure(raw, field_type, path, depth, problems)
     show_if = _read_show_if(raw.get("conditional"), path, problems)
+    kind = read_kind(raw.get("kind"), field_type, item_type, path, problems)
     field = FieldDef(
         name=str(name) if usable else hint,
-        type=kind,
+        type=field_type,
         required=problems.flag(raw, "required", path),
         default=_read_default(raw, path, problems),
         description=_read_text(raw, "description", path, problems),
         options=options,
         validation=rules,
         show_if=show_if,
-        formula=_read_formula(raw, kind, path, problems),
+        formula=_read_formula(raw, field_type, path, problems),
         item_type=item_type,
         fields=nested,
+        kind=kind,
     )
     _check_computed(raw, field, path, problems)
     return field if usable else None
@@ -140,9 +144,9 @@ def _known(keys: frozenset[str]) -> str:
 
 
 def _read_type(raw: object, path: str, problems: Problems) -> str:
-    kind = TYPE_ALIASES.get(raw, raw) if isinstance(raw, str) else raw
-    if isinstance(kind, str) and kind in FIELD_TYPES:
-        return kind
+    field_type = TYPE_ALIASES.get(raw, raw) if isinstance(raw, str) else raw
+    if isinstance(field_type, str) and field_type in FIELD_TYPES:
+        return field_type
     problems.add(path, "unknown_type", f"unknown type {excerpt(raw)} (use one of: {_known(FIELD_TYPES)})", raw)
     return "string"
 
@@ -167,18 +171,18 @@ def _read_default(raw: dict[str, Any], path: str, problems: Problems) -> Any:
 
 
 def _read_options(
-    raw: dict[str, Any], rule_options: object, kind: str, path: str, problems: Problems
+    raw: dict[str, Any], rule_options: object, field_type: str, path: str, problems: Problems
 ) -> tuple[Scalar, ...]:
     value = raw.get("options")
     if value is not None and rule_options is not None:
         problems.add(path, "options", "give options once, beside the type or inside validation")
     value = value if value is not None else rule_options
     if value is None:
-        if kind == "enum" or (kind == "array" and raw.get("item_type") == "enum"):
+        if field_type == "enum" or (field_type == "array" and raw.get("item_type") == "enum"):
             problems.add(path, "options", "an enum needs a non-empty list of options")
         return ()
-    if kind not in _OPTION_TYPES:
-        problems.add(path, "options", f"options apply to enum, string and array fields, not {kind}")
+    if field_type not in _OPTION_TYPES:
+        problems.add(path, "options", f"options apply to enum, string and array fields, not {field_type}")
         return ()
     return _check_options(value, path, problems)
 
@@ -202,17 +206,17 @@ def _check_options(value: object, path: str, problems: Problems) -> tuple[Scalar
 
 
 def _read_structure(
-    raw: dict[str, Any], kind: str, path: str, depth: int, problems: Problems
+    raw: dict[str, Any], field_type: str, path: str, depth: int, problems: Problems
 ) -> tuple[str | None, tuple[FieldDef, ...]]:
     """``item_type`` and nested ``fields``, which only arrays and objects may have."""
     item_type = raw.get("item_type")
     nested_raw = raw.get("fields")
-    if kind not in {"array", "object"}:
+    if field_type not in {"array", "object"}:
         for key in ("item_type", "fields"):
             if raw.get(key) is not None:
-                problems.add(path, "structure", f"{key} applies to array or object fields, not {kind}")
+                problems.add(path, "structure", f"{key} applies to array or object fields, not {field_type}")
         return None, ()
-    if kind == "object":
+    if field_type == "object":
         if item_type is not None:
             problems.add(path, "structure", "item_type applies to arrays; an object has fields")
         nested = read_fields(nested_raw, problems, f"{path}.", depth + 1) if nested_raw is not None else ()
@@ -253,14 +257,14 @@ def _read_show_if(raw: object, path: str, problems: Problems) -> str | None:
     return show_if
 
 
-def _read_formula(raw: dict[str, Any], kind: str, path: str, problems: Problems) -> str | None:
+def _read_formula(raw: dict[str, Any], field_type: str, path: str, problems: Problems) -> str | None:
     formula = raw.get("formula")
     if formula is None:
-        if kind == "computed":
+        if field_type == "computed":
             problems.add(path, "formula", "a computed field needs a formula")
         return None
-    if kind != "computed":
-        problems.add(path, "formula", f"only computed fields have a formula (type is {kind})")
+    if field_type != "computed":
+        problems.add(path, "formula", f"only computed fields have a formula (type is {field_type})")
         return None
     if not isinstance(formula, str):
         problems.add(path, "formula", "the formula must be text", formula)

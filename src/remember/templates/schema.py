@@ -64,6 +64,8 @@ def _field(node: Node, *, nullable: bool) -> dict[str, Any]:
         schema["description"] = " ".join(notes)
     if field.default is not None:
         schema["default"] = field.default
+    if field.kind is not None:
+        schema["x-remember-kind"] = field.kind
     return schema
 
 

@@ -23,7 +23,8 @@ Fields = Annotated[
     Field(
         description="Each {name, type (string text number integer boolean date datetime enum array object "
         "computed), required, default, description, options, item_type, fields, formula, validation {pattern min "
-        "max min_length max_length min_items max_items error_message}, conditional {show_if}}."
+        "max min_length max_length min_items max_items error_message}, conditional {show_if}, kind (what it "
+        "holds, for prefill: person, money, date...)}."
     ),
 ]
 Metric = Literal[

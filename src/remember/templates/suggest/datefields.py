@@ -1,12 +1,13 @@
-"""Which said date a date field takes: by the field's name, the date's tense and the words before it.
+"""Which said date a date field takes: by the field's kind, the date's tense and the words before it.
 
 A date said right after a cue has a role: "from 2027-05-03" and "started ... on
 January 5" start something, "to 2027-05-10", "finished it last Friday" and
 "wrapped up yesterday" end it, "by Friday" is a deadline, "next meeting
 2026-02-20" the next meeting, "born on 1988-07-23" a birthday, "warranty until
 ..." a warranty's end, "introduced to ... yesterday" a first meeting. A field
-with a role takes the one date of its role; a field of a tense (``last_visited``
-is past, ``due_date`` is coming) takes the one date of that tense that no role
+takes the date by its kind: a kind with a role (``start_date``, ``deadline``)
+takes the one date of its role; a kind of a tense (``past_date``, and
+``deadline`` for the coming one) takes the one date of that tense that no role
 claims. Two candidates mean none.
 """
 
@@ -16,43 +17,26 @@ import re
 from collections.abc import Sequence
 
 from remember.templates.suggest.dates import SaidDate
+from remember.templates.suggest.field_kinds import kind_by_name
 
-# field name -> the roles whose dates it takes
+# kind -> the roles whose dates it takes
 ROLES: dict[str, frozenset[str]] = {
     "start_date": frozenset({"start"}),
-    "date_started": frozenset({"start"}),
     "end_date": frozenset({"end"}),
-    "date_finished": frozenset({"end"}),
-    "completed_on": frozenset({"end"}),
-    "achieved_on": frozenset({"end"}),
-    "due_date": frozenset({"due"}),
-    "target_date": frozenset({"due"}),
+    "finish_date": frozenset({"end"}),
     "deadline": frozenset({"due"}),
-    "review_on": frozenset({"due"}),
+    "review_date": frozenset({"due"}),
     "next_meeting": frozenset({"next"}),
     "birthday": frozenset({"born"}),
-    "warranty_until": frozenset({"warranty"}),
+    "warranty_end": frozenset({"warranty"}),
     "first_met": frozenset({"first"}),
     "purchase_date": frozenset({"bought"}),
-    "lent_on": frozenset({"lent"}),
+    "lent_date": frozenset({"lent"}),
 }
-# field name -> the tenses of the unclaimed dates it takes
+# kind -> the tenses of the unclaimed dates it takes
 TENSES: dict[str, frozenset[str]] = {
-    **dict.fromkeys(
-        (
-            "date_finished",
-            "watched_on",
-            "last_visited",
-            "visited_on",
-            "learned_on",
-            "purchase_date",
-            "entry_date",
-            "last_done",
-            "last_interaction",
-        ),
-        frozenset({"past", "today"}),
-    ),
-    **dict.fromkeys(("due_date", "target_date", "deadline"), frozenset({"future"})),
+    **dict.fromkeys(("past_date", "finish_date", "purchase_date"), frozenset({"past", "today"})),
+    "deadline": frozenset({"future"}),
     "date": frozenset({"past", "today", "future"}),
 }
 _ADJACENT = {
@@ -90,16 +74,17 @@ def roles(dates: Sequence[SaidDate], text: str) -> list[str | None]:
     return found
 
 
-def choose(name: str, dates: Sequence[SaidDate], text: str) -> SaidDate | None:
-    """The date for the field ``name``, or None."""
-    wanted, tenses = ROLES.get(name, frozenset()), TENSES.get(name, frozenset())
+def choose(name: str, dates: Sequence[SaidDate], text: str, kind: str | None = None) -> SaidDate | None:
+    """The date for the field ``name`` of ``kind`` (by default, the kind its name implies), or None."""
+    kind = kind or kind_by_name(name) or ""
+    wanted, tenses = ROLES.get(kind, frozenset()), TENSES.get(kind, frozenset())
     if not (wanted or tenses) or not dates:
         return None
     said_roles = roles(dates, text)
     if wanted:
         mine = [_coming(d) if role == "due" else d for d, role in zip(dates, said_roles, strict=True) if role in wanted]
-        mine = [d for d in mine if name != "birthday" or d.has_year]
-        if len(mine) == 1 and (not tenses or mine[0].tense in tenses or name in ("date_finished", "completed_on")):
+        mine = [d for d in mine if kind != "birthday" or d.has_year]
+        if len(mine) == 1 and (not tenses or mine[0].tense in tenses or kind == "finish_date"):
             return mine[0]
         if mine:
             return None

@@ -1,15 +1,19 @@
 """Yes/no fields stated outright: "no visa required", "reservation needed", "has two kids", "haven't tried it".
 
-Each field name has a pattern for yes and one for no; a field is filled only
-when exactly one of them is found. A field of another name is read from its
-own words: "<label>: yes/no", "no <label>", or the label of two words or more
-said as such ("follow up needed").
+A field of a verdict kind (``would_recommend``, ``would_return``,
+``would_rewatch``) takes the verdict said outright ("would recommend", "never
+going back"). Some field names have their own phrases for yes and for no
+(``FLAGS``: words for that field, as ``choices.SYNONYMS`` are for an enum's
+options); a field is filled only when exactly one of them is found. A field
+of another name is read from its own words: "<label>: yes/no", "no <label>",
+or the label of two words or more said as such ("follow up needed").
 """
 
 from __future__ import annotations
 
 import re
 
+from remember.templates.suggest.field_kinds import kind_by_name
 from remember.templates.suggest.phrases import find_verdicts
 from remember.templates.suggest.spans import compiled
 
@@ -38,14 +42,20 @@ FLAGS: dict[str, tuple[str, str]] = {
     ),
     "done": (r"\bdone\b|\bfinished\b|\bcompleted\b", rf"{_NOT} (?:yet )?done|still to do"),
 }
-_VERDICT_FIELDS = {"would_recommend": "recommend", "would_return": "return", "would_rewatch": "rewatch"}
+# kind -> the verdict it holds (``phrases.find_verdicts``)
+VERDICTS = {"would_recommend": "recommend", "would_return": "return", "would_rewatch": "rewatch"}
 _RETURN_MORE = (re.compile(r"\bmust (?:go|come) back\b", re.I), re.compile(r"\bwon'?t be back\b", re.I))
 
 
-def read_flag(text: str, name: str) -> bool | None:
-    """True or False when the text says so outright for the field ``name``; None otherwise."""
-    if name in _VERDICT_FIELDS:
-        return _verdict(text, _VERDICT_FIELDS[name])
+def read_flag(text: str, name: str, kind: str | None = None) -> bool | None:
+    """True or False when the text says so outright for the field ``name``; None otherwise.
+
+    A field of a verdict kind (``would_recommend``...; by default the kind its
+    name implies) takes the verdict; another is read by its name.
+    """
+    kind = kind or kind_by_name(name) or ""
+    if kind in VERDICTS:
+        return _verdict(text, VERDICTS[kind])
     if name in FLAGS:
         yes, no = FLAGS[name]
         return _one(bool(compiled(yes).search(text)), bool(compiled(no).search(text)))

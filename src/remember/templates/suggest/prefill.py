@@ -3,10 +3,11 @@
 ``extract`` reads the content once (dates, ratings, money, price ranges,
 quoted titles, people, venues, destinations, companies, verdicts);
 ``candidates`` maps what was found to a template's top-level fields by field
-type and name; ``prefill`` keeps only the values that pass the field's own
-validation. A value is offered only when it is unambiguous: two different
-dates, ratings, amounts, titles or names mean none of them is used, and a
-value that two fields could take goes to neither.
+type and kind (declared, else implied by the field's name); ``prefill`` keeps
+only the values that pass the field's own validation. A value is offered only
+when it is unambiguous: two different dates, ratings, amounts, titles or names
+mean none of them is used, and a value that two fields could take goes to
+neither.
 """
 
 from __future__ import annotations
@@ -18,7 +19,10 @@ from typing import Any
 from remember.templates.fields import FieldDef
 from remember.templates.inherit import ResolvedTemplate
 from remember.templates.suggest.amounts import Money, Rating, find_money, find_price_ranges, find_ratings
+from remember.templates.suggest.datefields import choose
 from remember.templates.suggest.dates import SaidDate, find_dates
+from remember.templates.suggest.field_kinds import kind_of
+from remember.templates.suggest.flags import VERDICTS
 from remember.templates.suggest.people import person_names
 from remember.templates.suggest.phrases import (
     find_companies,
@@ -27,20 +31,11 @@ from remember.templates.suggest.phrases import (
     find_venues,
     find_verdicts,
 )
-from remember.templates.suggest.readers import read_field
+from remember.templates.suggest.readers import Siblings, read_field
 from remember.templates.validate import validate_content
 
-# Field names, by what they hold.
-PAST_DATES = frozenset({"date_finished", "watched_on", "last_visited", "visited_on", "learned_on", "first_met",
-                        "purchase_date", "entry_date", "completed_on", "achieved_on", "last_done",
-                        "last_interaction", "lent_on"})  # fmt: skip
-FUTURE_DATES = frozenset({"due_date", "target_date", "review_on", "next_meeting", "deadline"})
-ANY_DATES = frozenset({"date"})
-RATINGS = frozenset({"rating", "score", "stars"})
-PRICES = frozenset({"purchase_price", "price", "cost", "budget", "amount"})
-TITLES = frozenset({"title", "recipe_name", "project_name", "concept_name", "item_name"})
-PERSON_NAMES = frozenset({"name", "full_name", "person_name"})
-VERDICT_FIELDS = {"would_recommend": "recommend", "would_return": "return", "would_rewatch": "rewatch"}
+# What the first extractors fill, by kind
+THING_NAMES = frozenset({"project", "recipe", "concept", "item"})  # take a quoted title when there is no title
 _TEXT = frozenset({"string", "text"})
 
 
@@ -91,16 +86,19 @@ def candidates(found: Extracted, fields: tuple[FieldDef, ...], *, readers: bool 
     """
     proposals: dict[str, Any] = {}
     claims: dict[str, list[str]] = {}
-    siblings = frozenset(f.name for f in fields)
-    for field in fields:
+    kinds = [kind_of(field) for field in fields]
+    titled = "title" in kinds
+    siblings: Siblings | None = None
+    for field, kind in zip(fields, kinds, strict=True):
         if field.is_computed:
             continue
-        kind, value = _propose(found, field)
-        if not kind and readers and found.text:
-            kind, value = read_field(found.text, found.dates, field, siblings)
-        if kind:
+        claim, value = _propose(found, field, kind, titled=titled)
+        if not claim and readers and found.text:
+            siblings = siblings or Siblings(frozenset(k for k in kinds if k), frozenset(f.name for f in fields))
+            claim, value = read_field(found.text, found.dates, field, kind, siblings)
+        if claim:
             proposals[field.name] = value
-            claims.setdefault(kind, []).append(field.name)
+            claims.setdefault(claim, []).append(field.name)
     for names in claims.values():
         if len(names) > 1:
             for name in names:
@@ -118,42 +116,40 @@ def prefill(found: Extracted, resolved: ResolvedTemplate, now: datetime) -> dict
     return {name: result.normalized[name] for name in proposed if name not in refused and name in result.normalized}
 
 
-def _propose(found: Extracted, field: FieldDef) -> tuple[str, Any]:
-    """(what kind of value, the value) for one field, or ("", None)."""
-    name, kind = field.name, field.type
-    if kind in ("date", "datetime") and not found.text and len(found.dates) == 1:
-        said = found.dates[0]
-        fits = name in ANY_DATES or (name in PAST_DATES and said.tense != "future")
-        if fits or (name in FUTURE_DATES and said.tense != "past"):
-            return "date", said.value.isoformat()
-    if kind in ("number", "integer") and name in RATINGS and len(found.ratings) == 1:
+def _propose(found: Extracted, field: FieldDef, kind: str | None, *, titled: bool) -> tuple[str, Any]:
+    """(claim: what kind of value, the value) for one field, or ("", None).
+
+    A quoted title goes to the template's ``title``, or, when it has none, to
+    the field naming its thing (a project, a recipe, a concept, an item).
+    """
+    field_type = field.type
+    if field_type in ("date", "datetime") and not found.text:
+        said = choose(field.name, found.dates, found.text, kind)
+        return ("date", said.value.isoformat()) if said else ("", None)
+    if field_type in ("number", "integer") and kind == "rating" and len(found.ratings) == 1:
         value = _on_scale(found.ratings[0], field)
         return ("rating", value) if value is not None else ("", None)
-    if kind in ("number", "integer") and name in PRICES and len(found.money) == 1:
+    if field_type in ("number", "integer") and kind == "money" and len(found.money) == 1:
         return "money", found.money[0].amount
-    if name == "currency" and kind in _TEXT and len(found.money) == 1 and found.money[0].currency:
+    if kind == "currency" and field_type in _TEXT and len(found.money) == 1 and found.money[0].currency:
         return "currency", found.money[0].currency
-    if name == "price_range" and len(found.price_ranges) == 1:
+    if kind == "price_range" and len(found.price_ranges) == 1:
         return "price_range", found.price_ranges[0]
-    if kind == "boolean" and VERDICT_FIELDS.get(name) in found.verdicts:
-        return f"verdict:{name}", found.verdicts[VERDICT_FIELDS[name]]
-    if kind in _TEXT:
-        return _text_value(found, name)
+    if field_type == "boolean" and VERDICTS.get(kind or "") in found.verdicts:
+        return f"verdict:{field.name}", found.verdicts[VERDICTS[kind or ""]]
+    if field_type in _TEXT:
+        return _text_value(found, kind, titled=titled)
     return "", None
 
 
-def _text_value(found: Extracted, name: str) -> tuple[str, Any]:
-    sources = {
-        "title": (name in TITLES, found.titles),
-        "person": (name in PERSON_NAMES, found.people),
-        "venue": (name == "restaurant_name", found.venues),
-        "destination": (name == "destination", found.destinations),
-        "company": (name == "company", found.companies),
-    }
-    for kind, (applies, values) in sources.items():
-        if applies and len(values) == 1:
-            return kind, values[0]
-    return "", None
+def _text_value(found: Extracted, kind: str | None, *, titled: bool) -> tuple[str, Any]:
+    if kind == "title" or (kind in THING_NAMES and not titled):
+        claim, values = "title", found.titles
+    else:
+        named = {"person": found.people, "venue": found.venues, "destination": found.destinations,
+                 "company": found.companies}  # fmt: skip
+        claim, values = kind or "", named.get(kind or "", ())
+    return (claim, values[0]) if claim and len(values) == 1 else ("", None)
 
 
 def _on_scale(rating: Rating, field: FieldDef) -> float | None:

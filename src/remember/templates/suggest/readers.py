@@ -1,79 +1,85 @@
-"""One reader per field: what the content says for a field, chosen by the field's name, type and siblings.
+"""One reader per field: what the content says for a field, chosen by the field's type and kind.
 
 ``read_field`` is the dispatcher behind ``prefill.candidates`` for the fields
 the first extractors (ratings, money, quoted titles, names, venues, verdicts)
-leave empty. A template's kind is told by its fields, so a user's template is
-read like the built-in it resembles: one with ``author`` or ``season`` holds a
-work, one with ``due_date`` or ``assignee`` a task, one with ``frequency`` a
-habit, one with ``target_date`` or ``target_value`` a goal, one with
-``idea_type`` an idea. It returns ``(kind, value)``, the kind naming what was
-read (two fields reading the same date share a kind, and neither gets it), or
+leave empty. The field's type says which family of reader runs (dates,
+choices, yes/no, numbers, texts); its kind (declared, else implied by its name:
+``field_kinds``) says which reader of that family: a date field of kind
+``deadline`` takes the date said after "by", a text field of kind ``author``
+the name after "by". A ``title`` is read as the thing the template holds
+(``subject``). A field whose kind has no reader is read from its own words
+(``labels``). It returns ``(claim, value)``, the claim naming what was read (two
+fields reading the same date share a claim, and neither gets it), or
 ``("", None)``.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from remember.templates.fields import FieldDef
-from remember.templates.suggest import aims, counts, roles, things, trips, works
+from remember.templates.suggest import aims, contacts, counts, roles, things, trips, works
 from remember.templates.suggest.choices import read_choice
 from remember.templates.suggest.datefields import choose
 from remember.templates.suggest.dates import SaidDate
 from remember.templates.suggest.flags import read_flag
 from remember.templates.suggest.labels import labelled
 from remember.templates.suggest.spans import only
+from remember.templates.suggest.subject import title_reader
+from remember.templates.suggest.targets import goal_unit, goal_value
 
-MEDIA = frozenset({"author", "director", "cast", "platform", "season", "isbn", "pages", "release_year"})
 GENRES = ("science fiction", "sci-fi", "fantasy", "thriller", "mystery", "romance", "horror", "memoir", "biography",
           "non-fiction", "nonfiction", "historical fiction", "literary fiction", "poetry", "comedy", "drama",
           "self-help", "true crime", "young adult", "graphic novel", "crime", "western")  # fmt: skip
 _GENRE = re.compile(rf"(?<![\w-])({'|'.join(re.escape(g) for g in GENRES)})(?![\w-])", re.I)
-_AMOUNT = re.compile(r"(?:[$€£¥]\s?)?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k\b)?\s*([a-z][a-z\-]*)?", re.I)
-_CURRENT = re.compile(
-    r"\b(?:i'?m at|at|down|up|done|currently at)\s+(?:[$€£¥]\s?)?(\d[\d,]*)(?:\s?[a-z\-]+)?\s+so far\b|\bi'?m at (\d[\d,]*)\b",  # noqa: E501
-    re.I,
-)
-_UNITS = frozenset({"kg", "km", "lbs", "miles", "books", "push-ups", "pushups", "pages", "steps", "words", "hours",
-                    "chapters", "kilos", "pounds", "runs", "songs", "courses"})  # fmt: skip
 _URL = re.compile(r"https?://[^\s,;]+[^\s,;.!?)]")
 _CUE_WORDS = re.compile(
     r"\b((?:right )?(?:before|after) (?:bed|work|lunch|dinner|breakfast|coffee|school|waking up|my [a-z]+))\b", re.I
 )
 _AUDIENCE = re.compile(r",\s*for ([a-z][\w\- ]{2,40})$")
+GOAL_NUMBERS = frozenset({"target_value", "current_value"})
 
 
-def read_field(text: str, dates: Sequence[SaidDate], field: FieldDef, siblings: frozenset[str]) -> tuple[str, Any]:
-    """(kind, value) for ``field`` from ``text``; ``dates`` are the dates it says (``dates.find_dates``)."""
-    kind, name = field.type, field.name
-    if kind in ("date", "datetime"):
-        said = choose(name, dates, text)
+@dataclass(frozen=True)
+class Siblings:
+    """The kinds and names of a template's top-level fields (the field read included)."""
+
+    kinds: frozenset[str]
+    names: frozenset[str]
+
+
+def read_field(
+    text: str, dates: tuple[SaidDate, ...], field: FieldDef, kind: str | None, siblings: Siblings
+) -> tuple[str, Any]:
+    """(claim, value) for ``field`` of ``kind`` from ``text``; ``dates`` are the dates it says."""
+    field_type, name = field.type, field.name
+    if field_type in ("date", "datetime"):
+        said = choose(name, dates, text, kind)
         return (f"date:{said.value.isoformat()}", said.value.isoformat()) if said else ("", None)
-    if kind == "enum" or (kind == "array" and field.item_type == "enum"):
+    if field_type == "enum" or (field_type == "array" and field.item_type == "enum"):
         source = _without_storage(text) if name == "item_category" else text
-        value = read_choice(source, field, tuple(s.replace("_", " ") for s in siblings if s != name))
+        value = read_choice(source, field, tuple(s.replace("_", " ") for s in siblings.names if s != name))
         return (f"choice:{name}", value) if value is not None else ("", None)
-    if kind == "boolean":
-        flag = read_flag(text, name)
+    if field_type == "boolean":
+        flag = read_flag(text, name, kind)
         return (f"flag:{name}", flag) if flag is not None else ("", None)
-    if kind in ("integer", "number"):
-        number = _number(text, name, siblings, field.validation.max)
+    if field_type in ("integer", "number"):
+        number = _number(text, field, kind, siblings)
         return (f"count:{name}", number) if number is not None else ("", None)
-    if kind in ("string", "text") or (kind == "array" and field.item_type in ("string", "text")):
-        words = _text(text, name, siblings, many=kind == "array")
+    if field_type in ("string", "text") or (field_type == "array" and field.item_type in ("string", "text")):
+        words = _text(text, name, kind, siblings, many=field_type == "array")
         return (f"text:{name}", words) if words else ("", None)
     return "", None
 
 
-def _text(text: str, name: str, siblings: frozenset[str], *, many: bool) -> str | list[str] | None:
-    if name.endswith(("url", "_link", "links", "website")):
+def _text(text: str, name: str, kind: str | None, siblings: Siblings, *, many: bool) -> str | list[str] | None:
+    if kind == "url":
         links = list(dict.fromkeys(_URL.findall(text)))
         return (links or None) if many else only(links)
-    reader = TEXT_READERS.get(name)
-    if name == "title":
-        reader = _title_reader(siblings)
+    reader = title_reader(siblings.kinds, siblings.names) if kind == "title" else TEXT_READERS.get(kind or "")
     if reader is not None:
         value: str | list[str] | None = reader(text)
         if value:
@@ -81,59 +87,12 @@ def _text(text: str, name: str, siblings: frozenset[str], *, many: bool) -> str 
     return labelled(text, name, many=many)
 
 
-def _title_reader(siblings: frozenset[str]) -> Callable[[str], Any] | None:
-    if siblings & MEDIA:
-        return lambda text: only(works.titles(text))
-    if "frequency" in siblings or "current_streak" in siblings:
-        return aims.habit_title
-    if siblings & {"target_date", "target_value", "metric"}:
-        return aims.goal_title
-    if siblings & {"due_date", "assignee", "estimate_hours"}:
-        return aims.task_title
-    if siblings & {"idea_type", "effort", "impact"}:
-        return aims.idea_title
-    return None
-
-
-def _number(text: str, name: str, siblings: frozenset[str], top: Any) -> float | None:
-    if name in ("target_value", "current_value") and siblings & {"target_date", "metric"}:
-        return _goal_value(text, name)
-    return counts.read_count(text, name, top if isinstance(top, int | float) else None)
-
-
-def _goal_value(text: str, name: str) -> float | None:
-    if name == "current_value":
-        match = _CURRENT.search(text)
-        return float((match.group(1) or match.group(2)).replace(",", "")) if match else None
-    amount = _goal_amount(text)
-    return amount[0] if amount else None
-
-
-def _goal_amount(text: str) -> tuple[float, str | None] | None:
-    """The number in a goal's title ("read 30 books", "save $10,000") and its unit."""
-    title = aims.goal_title(text)
-    if not title:
-        return None
-    for match in _AMOUNT.finditer(title):
-        number = float(match.group(1).replace(",", "")) * (1000 if match.group(2) else 1)
-        if 1900 <= number <= 2100 and not match.group(3):
-            continue  # a year
-        unit = match.group(3)
-        return number, unit.lower() if unit and unit.lower() in _UNITS else None
-    return None
-
-
-def _metric(text: str) -> str | None:
-    amount = _goal_amount(text)
-    return amount[1] if amount else None
-
-
-def _job_title(text: str) -> str | None:
-    return roles.job(text)[0]
-
-
-def _company(text: str) -> str | None:
-    return roles.job(text)[1]
+def _number(text: str, field: FieldDef, kind: str | None, siblings: Siblings) -> float | None:
+    # A goal's numbers are read from its title; a field says it is one by its kind, or by a goal beside it.
+    if kind in GOAL_NUMBERS and (field.kind or "unit" in siblings.kinds or "target_date" in siblings.names):
+        return goal_value(text, kind)
+    top = field.validation.max
+    return counts.read_count(text, field.name, top if isinstance(top, int | float) else None, kind)
 
 
 def _without_storage(text: str) -> str:
@@ -154,6 +113,11 @@ def _audience(text: str) -> str | None:
     return match.group(1) if match else None
 
 
+def _isbn(text: str) -> str | None:
+    said = labelled(text, "isbn")
+    return said if isinstance(said, str) else None
+
+
 def _genre(text: str) -> str | None:
     return only([m.group(1).lower() for m in _GENRE.finditer(text)])
 
@@ -162,41 +126,42 @@ def _director(text: str) -> str | None:
     return only(works.directors(text)) or only(works.creators(text))
 
 
+# kind -> reader; the kinds the first extractors fill (person, venue, currency...) and the title are read apart
 TEXT_READERS: dict[str, Callable[[str], Any]] = {
     "author": lambda text: only(works.authors(text)),
     "director": _director,
     "cast": works.cast,
     "platform": works.platform,
     "genre": _genre,
-    "job_title": _job_title,
-    "company": _company,
+    "isbn": _isbn,
+    "job_title": lambda text: roles.job(text)[0],
+    "company": lambda text: roles.job(text)[1],
     "relationship": roles.relationship,
-    "where_met": roles.where_met,
+    "met_at": roles.where_met,
     "interests": roles.interests,
-    "children_names": roles.children,
-    "project_name": aims.project_name,
+    "children": roles.children,
     "project": aims.project_name,
-    "recipe_name": aims.recipe_name,
-    "concept_name": aims.concept_name,
+    "recipe": aims.recipe_name,
+    "concept": aims.concept_name,
     "assignee": aims.assignee,
     "source": aims.source,
-    "item_name": lambda text: things.item(text)[0],
+    "item": lambda text: things.item(text)[0],
     "brand": lambda text: things.item(text)[1],
     "model": lambda text: things.item(text)[2],
-    "storage_location": things.storage,
+    "storage_place": things.storage,
     "serial_number": things.serial,
-    "lent_to": things.lent_to,
+    "borrower": things.lent_to,
+    "place": trips.place,
     "destination": trips.destination,
     "country": trips.country,
-    "travel_companions": trips.with_names,
-    "companions": trips.with_names,
-    "attendees": trips.with_names,
+    "people": trips.with_names,
     "accommodation": trips.accommodation,
-    "foods_to_try": trips.foods,
-    "places_to_visit": lambda text: trips.sights(text, trips.destination(text)),
+    "foods": trips.foods,
+    "sights": lambda text: trips.sights(text, trips.destination(text)),
     "cuisine": trips.cuisine,
-    "cuisine_type": trips.cuisine,
-    "metric": _metric,
+    "unit": goal_unit,
     "cue": _cue,
-    "target_audience": _audience,
+    "audience": _audience,
+    "email": contacts.email,
+    "phone": contacts.phone,
 }

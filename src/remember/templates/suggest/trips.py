@@ -6,14 +6,15 @@
 - companions and attendees: capitalised names after "with" ("with Sam and
   Jo", "with my manager Dana") or after "attendees";
 - "staying at the Komaneka resort", "try haggis", "see Machu Picchu";
-- a cuisine: a nationality adjective ("Ethiopian food", "Thai green curry").
+- a cuisine: a nationality adjective ("Ethiopian food", "Thai green curry");
+- a place of any sort: a venue ("at Nobu") or a destination, when only one is named.
 """
 
 from __future__ import annotations
 
 import re
 
-from remember.templates.suggest.phrases import find_destinations
+from remember.templates.suggest.phrases import find_destinations, find_venues
 from remember.templates.suggest.places import NAME_PATTERN, proper_names
 from remember.templates.suggest.spans import clean, only
 
@@ -84,3 +85,8 @@ def sights(text: str, place: str | None) -> list[str] | None:
 
 def cuisine(text: str) -> str | None:
     return only([m.group(1) for m in _CUISINE.finditer(text)])
+
+
+def place(text: str) -> str | None:
+    """The one place named: a venue ("dinner at Nobu") or a destination ("trip to Japan", "in Lisbon")."""
+    return only([*find_venues(text), destination(text) or ""])

@@ -18,6 +18,7 @@ from remember.templates import (
     definition_changes,
     field_origins,
     field_summary,
+    kind_note,
     validate_content,
 )
 
@@ -42,7 +43,7 @@ def _origin(origin: FieldOrigin, names: dict[str, str], view: TemplateView) -> d
     merged = view.resolved.field(origin.name)
     return {
         "name": origin.name,
-        "summary": field_summary(merged) if merged is not None else "",
+        "summary": field_summary(merged) + kind_note(merged) if merged is not None else "",
         "description": merged.description if merged is not None else "",
         "source": origin.source,
         "source_name": names[origin.source],
