@@ -6,6 +6,7 @@ from datetime import timedelta
 from typing import Any
 
 from conftest import TickingClock
+from remember.caller import Caller
 from remember.service import Services
 from remember.templates import parse_template, resolve
 from remember.templates.suggest import extract, prefill, suggest
@@ -49,9 +50,9 @@ def test_a_suggestion_of_a_users_template_carries_the_fields_its_kinds_read(mini
 
 
 def test_applying_a_users_template_to_a_memory_reads_its_kinds(services: Services, clock: TickingClock) -> None:
-    template = services.templates.create("alice", {k: v for k, v in DINNER.items() if k != "id"})
-    memory = services.memories.create("alice", {"content": SAID})
-    applied = services.applier.apply_template("alice", memory.id, template.id)
+    template = services.templates.create(Caller("alice"), {k: v for k, v in DINNER.items() if k != "id"})
+    memory = services.memories.create(Caller("alice"), {"content": SAID})
+    applied = services.applier.apply_template(Caller("alice"), memory.id, template.id)
     yesterday = (clock.start - timedelta(days=1)).date().isoformat()  # read against the service's clock
     assert applied.structured_content == {**FILLED, "when_it_happened": yesterday}
 
