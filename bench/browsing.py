@@ -66,7 +66,7 @@ def in_browser(url: str, folder: Path, rounds: int) -> dict[str, Any]:
     from remember.store import open_store
 
     store = open_store(url)
-    secret = TokenService(store).create(USER).secret
+    secret = TokenService(store.tokens).create(USER).secret
     store.close()
     server = HttpServer(folder / "home", url).start()
     load, search = [], []

@@ -248,7 +248,7 @@ def _tokens(database_url: str, users: list[str]) -> dict[str, str]:
 
     store = open_store(database_url)
     try:
-        service = TokenService(store)
+        service = TokenService(store.tokens)
         return {u: service.create(u, name="load").secret for u in users}
     finally:
         store.close()

@@ -27,4 +27,4 @@ def http_server(store: Store, tmp_path: Path) -> Iterator[HttpServer]:
 
 @pytest.fixture
 def tokens(store: Store) -> TokenService:
-    return TokenService(store)
+    return TokenService(store.tokens)

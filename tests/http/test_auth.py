@@ -57,9 +57,9 @@ def test_a_revoked_token_is_refused_at_once(http_server: HttpServer, tokens: Tok
 
 def test_an_expired_token_is_refused(http_server: HttpServer, store: Store) -> None:
     month_ago = datetime.now(UTC) - timedelta(days=31)
-    old = TokenService(store, clock=lambda: month_ago).create("alice", expires_in=timedelta(days=30))
+    old = TokenService(store.tokens, clock=lambda: month_ago).create("alice", expires_in=timedelta(days=30))
     _refused(_post(http_server, {"Authorization": f"Bearer {old.secret}"}), http_server)
-    fresh = TokenService(store).create("alice", expires_in=timedelta(days=30))
+    fresh = TokenService(store.tokens).create("alice", expires_in=timedelta(days=30))
     assert _post(http_server, {"Authorization": f"Bearer {fresh.secret}"}).status_code == 200
 
 
@@ -89,7 +89,7 @@ def test_the_protected_resource_metadata_names_the_resource(http_server: HttpSer
 def test_only_the_hash_of_a_secret_is_stored(store: Store, tokens: TokenService) -> None:
     issued = tokens.create("alice", name="laptop", trust_level=0.5)
     secret = issued.secret.split("_", 2)[2]
-    kept = store.get_token(issued.token.id)
+    kept = store.tokens.get(issued.token.id)
     assert kept is not None
     assert kept.secret_sha256 == hashlib.sha256(secret.encode()).hexdigest()
     assert secret not in repr(kept)

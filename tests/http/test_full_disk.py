@@ -21,7 +21,7 @@ pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 async def test_a_full_disk_gives_clear_errors_over_http_and_loses_nothing(small_disk: Path, tmp_path: Path) -> None:
     database = small_disk / "remember.db"
     store = open_store(str(database))
-    secret = TokenService(store).create("alice").secret
+    secret = TokenService(store.tokens).create("alice").secret
     store.close()
     server = HttpServer(tmp_path / "home", f"sqlite:///{database}").start()
     acknowledged: list[str] = []

@@ -24,7 +24,7 @@ async def test_a_database_restart_gives_clear_errors_then_recovers(own_postgres_
     database = own_postgres_server.create_database()
     url = own_postgres_server.url(database, pool_timeout=1)
     store = open_store(url)
-    token = TokenService(store).create("alice").secret
+    token = TokenService(store.tokens).create("alice").secret
     server = HttpServer(tmp_path / "home", url, env={"REMEMBER_HTTP_RATE_LIMIT": "0"}).start()
     headers = {"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream"}
     acknowledged: list[str] = []

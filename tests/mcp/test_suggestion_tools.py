@@ -146,7 +146,7 @@ async def test_learning_moves_a_users_scores_within_bounds(
     assert after > before
     assert after - before <= 0.15 + 1e-9
     # One user's learning never touches another's: Bob, with no history, scores like a new user.
-    assert services.store.suggestion_stats("bob") == {}
+    assert services.store.suggestions.stats("bob") == {}
     async with Client(server_for("carol")) as carol:
         assert await confidence(bob) == await confidence(carol)
 

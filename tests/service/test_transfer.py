@@ -72,9 +72,9 @@ def snapshot(store: Store, user: str) -> dict[str, Any]:
         "templates": [
             (t.definition, [v.version for v in store.template_versions(user, t.id)]) for t in store.list_templates(user)
         ],
-        "preferences": store.get_preferences(user),
-        "preference_history": [c.as_dict() for c in store.preference_history(user)],
-        "suggestions": store.suggestion_events(user),
+        "preferences": store.preferences.get(user),
+        "preference_history": [c.as_dict() for c in store.preferences.history(user)],
+        "suggestions": store.suggestions.events(user),
         "relationships": [(r.as_dict(), [h.as_dict() for h in h_]) for r, h_ in store.user_relationships(user)],
     }
 

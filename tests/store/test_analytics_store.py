@@ -44,7 +44,7 @@ def seeded(store: Store) -> Store:
 
 
 def test_memories_are_counted_per_week_type_and_template(seeded: Store) -> None:
-    counts = seeded.memory_counts("alice", column="created_at", unit="week", max_trust=1.0)
+    counts = seeded.analytics.memory_counts("alice", column="created_at", unit="week", max_trust=1.0)
     assert counts == [
         MemoryCount(date(2026, 2, 2), "note", None, 2),
         MemoryCount(date(2026, 2, 9), "book", "builtin:book_review", 2),
@@ -55,7 +55,7 @@ def test_memories_are_counted_per_week_type_and_template(seeded: Store) -> None:
 
 def test_days_months_and_years_start_on_their_first_day(seeded: Store) -> None:
     def periods(unit: str) -> list[tuple[date, int]]:
-        found = seeded.memory_counts("alice", column="created_at", unit=unit, max_trust=1.0)  # type: ignore[arg-type]
+        found = seeded.analytics.memory_counts("alice", column="created_at", unit=unit, max_trust=1.0)  # type: ignore[arg-type]
         totals: dict[date, int] = {}
         for c in found:
             totals[c.bucket] = totals.get(c.bucket, 0) + c.count
@@ -70,48 +70,48 @@ def test_days_months_and_years_start_on_their_first_day(seeded: Store) -> None:
 
 
 def test_the_trust_level_the_trash_and_other_users_are_left_out(seeded: Store) -> None:
-    low = seeded.memory_counts("alice", column="created_at", unit="year", max_trust=0.5)
+    low = seeded.analytics.memory_counts("alice", column="created_at", unit="year", max_trust=0.5)
     assert sum(c.count for c in low) == 5
-    assert seeded.memory_span("alice", column="created_at", max_trust=0.5).count == 5
-    full = seeded.memory_span("alice", column="created_at", max_trust=1.0)
+    assert seeded.analytics.memory_span("alice", column="created_at", max_trust=0.5).count == 5
+    full = seeded.analytics.memory_span("alice", column="created_at", max_trust=1.0)
     assert (full.count, full.first, full.last) == (6, MONDAY, MONDAY + timedelta(days=29))
-    bob = seeded.memory_counts("bob", column="created_at", unit="week", max_trust=1.0)
+    bob = seeded.analytics.memory_counts("bob", column="created_at", unit="week", max_trust=1.0)
     assert bob == [MemoryCount(date(2026, 2, 2), "secret", None, 1)]
-    assert seeded.memory_counts("carol", column="created_at", unit="week", max_trust=1.0) == []
-    assert seeded.memory_span("carol", column="created_at", max_trust=1.0).count == 0
+    assert seeded.analytics.memory_counts("carol", column="created_at", unit="week", max_trust=1.0) == []
+    assert seeded.analytics.memory_span("carol", column="created_at", max_trust=1.0).count == 0
 
 
 def test_memories_are_counted_by_when_they_happened_too(store: Store) -> None:
     long_ago = datetime(1969, 7, 20, 20, 17, tzinfo=UTC)
     store.insert_memories([(memory(1, MONDAY, occurred=long_ago), None), (memory(2, MONDAY), None)])
-    counts = store.memory_counts("alice", column="occurred_at", unit="month", max_trust=1.0)
+    counts = store.analytics.memory_counts("alice", column="occurred_at", unit="month", max_trust=1.0)
     assert [(c.bucket, c.count) for c in counts] == [(date(1969, 7, 1), 1), (date(2026, 2, 1), 1)]
-    span = store.memory_span("alice", column="occurred_at", max_trust=1.0)
+    span = store.analytics.memory_span("alice", column="occurred_at", max_trust=1.0)
     assert (span.first, span.last) == (long_ago, MONDAY)
 
 
 def test_only_known_columns_and_units_reach_the_sql(store: Store) -> None:
     with pytest.raises(ValueError, match="moment column"):
-        store.memory_counts("alice", column="content; DROP TABLE memories", unit="week", max_trust=1.0)  # type: ignore[arg-type]
+        store.analytics.memory_counts("alice", column="content; DROP TABLE memories", unit="week", max_trust=1.0)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="time unit"):
-        store.memory_counts("alice", column="created_at", unit="hour", max_trust=1.0)  # type: ignore[arg-type]
+        store.analytics.memory_counts("alice", column="created_at", unit="hour", max_trust=1.0)  # type: ignore[arg-type]
 
 
 def test_suggestions_are_counted_per_period_shown_and_applied(store: Store) -> None:
     def event(template: str, kind: str, at: datetime) -> SuggestionEvent:
         return SuggestionEvent(template, kind, at, "m1")  # type: ignore[arg-type]
 
-    store.log_suggestions("alice", [
+    store.suggestions.log("alice", [
         event("builtin:book_review", "shown", MONDAY),
         event("builtin:book_review", "shown", MONDAY + timedelta(days=1)),
         event("builtin:book_review", "applied", MONDAY + timedelta(days=1)),
         event("builtin:book_review", "shown", MONDAY + timedelta(days=15)),
         event("builtin:meeting_notes", "shown", MONDAY),
     ])  # fmt: skip
-    store.log_suggestions("bob", [event("builtin:book_review", "applied", MONDAY)])
-    counts = store.suggestion_counts("alice", "builtin:book_review", unit="week")
+    store.suggestions.log("bob", [event("builtin:book_review", "applied", MONDAY)])
+    counts = store.analytics.suggestion_counts("alice", "builtin:book_review", unit="week")
     assert counts == [SuggestionCount(date(2026, 2, 2), 2, 1), SuggestionCount(date(2026, 2, 16), 1, 0)]
-    span = store.suggestion_span("alice", "builtin:book_review")
+    span = store.analytics.suggestion_span("alice", "builtin:book_review")
     assert (span.count, span.first, span.last) == (4, MONDAY, MONDAY + timedelta(days=15))
-    assert store.suggestion_counts("carol", "builtin:book_review", unit="day") == []
-    assert store.suggestion_span("carol", "builtin:book_review").count == 0
+    assert store.analytics.suggestion_counts("carol", "builtin:book_review", unit="day") == []
+    assert store.analytics.suggestion_span("carol", "builtin:book_review").count == 0

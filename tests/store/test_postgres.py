@@ -189,7 +189,7 @@ def test_pool_settings_come_from_the_url(postgres_url: str) -> None:
     assert isinstance(store, PostgresStore)
     pool = store.db.pool
     assert (pool.min_size, pool.max_size, pool.timeout) == (0, 3, 2.5)
-    assert store.get_preferences("alice") == {}
+    assert store.preferences.get("alice") == {}
     store.close()
 
 

@@ -54,7 +54,7 @@ def test_sqlite_to_postgres_and_back(
     services.memories.delete(Caller("alice"), gone.id)
     services.memories.create(Caller("bob"), {"content": "Bob's note", "structured_content": None})
     services.preferences.update(Caller("alice"), "search.default_limit", 30)
-    services.store.log_suggestions(
+    services.store.suggestions.log(
         "alice", [SuggestionEvent("builtin:book_review", "shown", question.created_at, kept.id, 0.7)]
     )
     services.close()

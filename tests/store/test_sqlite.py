@@ -92,7 +92,7 @@ def test_a_failed_commit_leaves_the_connection_usable(tmp_path: Path) -> None:
     assert not db.connection.in_transaction
     with db.write() as conn:
         conn.execute("INSERT INTO preferences VALUES ('u', 'search.default_limit', '5', 'now')")
-    assert store.get_preferences("u") == {"search.default_limit": 5}
+    assert store.preferences.get("u") == {"search.default_limit": 5}
     store.close()
 
 

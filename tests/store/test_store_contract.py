@@ -265,10 +265,10 @@ def test_record_access_counts_and_stamps(store: Store) -> None:
 
 
 def test_preferences_are_per_user_with_history(store: Store) -> None:
-    store.set_preference("alice", "search.default_limit", 20, old_value=10, reason="longer", at=T0)
-    store.set_preference("alice", "search.default_limit", 30, old_value=20, reason=None, at=T0)
-    assert store.get_preferences("alice") == {"search.default_limit": 30}
-    assert store.get_preferences("bob") == {}
+    store.preferences.set("alice", "search.default_limit", 20, old_value=10, reason="longer", at=T0)
+    store.preferences.set("alice", "search.default_limit", 30, old_value=20, reason=None, at=T0)
+    assert store.preferences.get("alice") == {"search.default_limit": 30}
+    assert store.preferences.get("bob") == {}
 
 
 def test_case_is_folded_beyond_ascii(store: Store) -> None:

@@ -59,7 +59,7 @@ def _as(token: str) -> dict[str, str]:
 
 
 def test_a_token_made_in_a_session_ends_no_later_than_the_session(server: HttpServer, store: Store) -> None:
-    tokens = TokenService(store)
+    tokens = TokenService(store.tokens)
     session = tokens.create("ada", expires_in=timedelta(minutes=90), trust_level=0.5)
     ends = session.token.expires_at
     assert ends is not None
@@ -82,7 +82,7 @@ def test_a_token_made_in_a_session_ends_no_later_than_the_session(server: HttpSe
 
 
 def test_a_session_sees_and_revokes_only_tokens_at_most_as_trusted(server: HttpServer, store: Store) -> None:
-    tokens = TokenService(store)
+    tokens = TokenService(store.tokens)
     owner = tokens.create("cy", name="owner")
     session = tokens.create("cy", name="half", trust_level=0.5)
     low = tokens.create("cy", name="low", trust_level=0.2)
@@ -127,7 +127,7 @@ def test_nan_infinity_and_huge_numbers_are_refused_naming_the_field(
 def test_filters_and_bodies_nested_past_the_limit_are_refused(
     server: HttpServer, store: Store, web: Callable[[str], httpx2.Client]
 ) -> None:
-    fay = web(TokenService(store).create("fay").secret)
+    fay = web(TokenService(store.tokens).create("fay").secret)
     deep_list = "[" * 5_000 + "]" * 5_000
     assert "nested too deeply" in _refused(fay.get("/api/memories", params={"filters": deep_list}), "filters")
     deep_and = '{"and": [' * 600 + '{"type": "x"}' + "]}" * 600
@@ -172,7 +172,7 @@ def _failed_import(client: httpx2.Client, format: str, data: bytes, name: str) -
 def test_import_errors_name_the_upload_and_its_members_not_server_paths(
     store: Store, web: Callable[[str], httpx2.Client]
 ) -> None:
-    gus = web(TokenService(store).create("gus").secret)
+    gus = web(TokenService(store.tokens).create("gus").secret)
     not_json = _failed_import(gus, "mem0", b"{not json", "C:\\Users\\gus\\mem0 export.json")
     assert not_json["message"].startswith("Cannot import mem0 export.json: it is not JSON"), not_json
     not_text = _failed_import(gus, "server-memory", b"\xff\xfe\x00", "graph.jsonl")

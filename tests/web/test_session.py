@@ -29,7 +29,7 @@ def test_without_auth_every_request_acts_for_the_configured_user(tmp_path: Path,
 def test_with_the_built_in_authorization_server_an_api_token_logs_in(tmp_path: Path, store: Store) -> None:
     server = HttpServer(tmp_path / "home", store.url, env={"REMEMBER_OAUTH_SERVER": "1"}).start()
     try:
-        token = TokenService(store).create("erin").secret
+        token = TokenService(store.tokens).create("erin").secret
         login = httpx2.post(f"{server.url}/api/session", json={"token": token}, headers={"X-Remember-Request": "1"})
         assert login.status_code == 200
         assert login.json()["user"] == "erin"

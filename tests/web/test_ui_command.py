@@ -81,7 +81,7 @@ def test_the_link_logs_in_once_and_the_token_ends_with_the_command(tmp_path: Pat
             again.close()
     store = open_store(url)
     try:
-        (made,) = TokenService(store).list("carol")
+        (made,) = TokenService(store.tokens).list("carol")
         assert made.name == "remember ui"
         assert made.revoked_at is not None
     finally:

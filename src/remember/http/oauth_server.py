@@ -238,7 +238,7 @@ class RememberAuthorizationServer:
                         del self._kept.refresh[key]
 
     def _live_api_token(self, token_id: str) -> ApiToken | None:
-        found = self.tokens.store.get_token(token_id)
+        found = self.tokens.store.get(token_id)
         return found if found is not None and found.usable_at(self.tokens.clock()) else None
 
     def _sweep(self) -> None:

@@ -66,11 +66,11 @@ class Services:
     @classmethod
     def over(cls, store: Store, clock: Clock = utc_now, embedder: Embedder | None = None) -> Services:
         """Every service over ``store``; without an ``embedder`` search is by keywords only."""
-        preferences = PreferenceService(store, clock)
+        preferences = PreferenceService(store.preferences, clock)
         templates = TemplateService(store, clock)
         indexer = Indexer(store, embedder)
         memories = MemoryService(store, preferences, templates, indexer, clock)
-        suggestions = SuggestionService(store, preferences, templates, embedder, clock)
+        suggestions = SuggestionService(store.suggestions, preferences, templates, embedder, clock)
         relationships = RelationshipService(store, indexer, clock)
 
         applier = Applier(memories, suggestions)
@@ -82,12 +82,12 @@ class Services:
             search=SearchService(store, preferences, indexer, clock),
             indexer=indexer,
             suggestions=suggestions,
-            tokens=TokenService(store, clock),
+            tokens=TokenService(store.tokens, clock),
             inference=InferenceService(memories, templates, embedder, applier.apply_template, clock),
             applier=applier,
             relationships=relationships,
             related=RelatedService(store, relationships, preferences),
-            analytics=AnalyticsService(store, templates, suggestions),
+            analytics=AnalyticsService(store.analytics, templates, suggestions),
         )
 
     def close(self) -> None:

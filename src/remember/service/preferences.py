@@ -24,7 +24,7 @@ class PreferenceService:
 
     def effective(self, caller: Caller) -> dict[str, Any]:
         """Every preference's value for the caller's user, by dot path (defaults filled in)."""
-        return known.effective(self.store.get_preferences(caller.user))
+        return known.effective(self.store.get(caller.user))
 
     def get(self, caller: Caller, category: str | None = None) -> dict[str, dict[str, Any]]:
         """Effective values nested by category, optionally one category only."""
@@ -43,7 +43,7 @@ class PreferenceService:
         why = checks.reason(reason)
         old_value = self.effective(caller)[path]
         now = self.clock()
-        self.store.set_preference(caller.user, path, new_value, old_value=old_value, reason=why, at=now)
+        self.store.set(caller.user, path, new_value, old_value=old_value, reason=why, at=now)
         return PreferenceChange(path, old_value, new_value, why, now)
 
 

@@ -75,7 +75,7 @@ class SuggestionService:
             adjustments=self._adjustments(caller, now), lookup=view.lookup,
         )  # fmt: skip
         events = [SuggestionEvent(s.template_id, "shown", now, memory_id, s.confidence) for s in found]
-        self.store.log_suggestions(caller.user, events)
+        self.store.log(caller.user, events)
         return found
 
     def for_memory(self, caller: Caller, memory: Memory) -> list[Suggestion]:
@@ -88,13 +88,13 @@ class SuggestionService:
         return self.suggest(caller, memory.content, context=situation, memory_id=memory.id)
 
     def record_applied(self, caller: Caller, template_id: str, memory_id: str) -> None:
-        self.store.log_suggestions(caller.user, [SuggestionEvent(template_id, "applied", self.clock(), memory_id)])
+        self.store.log(caller.user, [SuggestionEvent(template_id, "applied", self.clock(), memory_id)])
 
     def acceptance(self, caller: Caller, template_id: str) -> dict[str, Any]:
         """Suggestion figures of one template for the analytics."""
         from remember.templates.suggest import acceptance_rate
 
-        stats = self.store.suggestion_stats(caller.user).get(template_id)
+        stats = self.store.stats(caller.user).get(template_id)
         if stats is None:
             return {"suggested": 0, "applied_after_suggestion": 0, "acceptance_rate": None}
         rate = stats.applied / stats.shown if stats.shown else None
@@ -121,7 +121,7 @@ class SuggestionService:
     def _adjustments(self, caller: Caller, now: Any) -> dict[str, float]:
         from remember.templates.suggest import adjustment
 
-        return {tid: adjustment(_stats(s), now) for tid, s in self.store.suggestion_stats(caller.user).items()}
+        return {tid: adjustment(_stats(s), now) for tid, s in self.store.stats(caller.user).items()}
 
 
 def _stats(s: Any) -> TemplateStats:

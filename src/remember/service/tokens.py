@@ -81,28 +81,28 @@ class TokenService:
             created_at=now,
             expires_at=now + expires_in if expires_in is not None else None,
         )
-        self.store.insert_token(token)
+        self.store.insert(token)
         return IssuedToken(token, f"{PREFIX}{token_id}_{secret}")
 
     def list(self, user_id: str | None, *, max_trust: float | None = None) -> list[ApiToken]:
         """The tokens (of ``user_id`` when given; at most at ``max_trust`` when given)."""
-        found = self.store.list_tokens(user_id)
+        found = self.store.list(user_id)
         return found if max_trust is None else [t for t in found if t.trust_level <= max_trust]
 
     def revoke(self, token_id: str, *, user_id: str | None = None, max_trust: float | None = None) -> ApiToken:
         """Revoke a token (only one of ``user_id``'s, at most at ``max_trust``, when given); twice is no error."""
-        found = self.store.get_token(token_id.strip())
+        found = self.store.get(token_id.strip())
         mine = found is not None and (user_id is None or found.user_id == user_id)
         if found is None or not mine or (max_trust is not None and found.trust_level > max_trust):
             raise NotFound(f"No token with id {excerpt(token_id)}. `remember token list` shows the ids.")
         now = self.clock()
-        self.store.revoke_token(found.id, now)
-        return self.store.get_token(found.id) or found
+        self.store.revoke(found.id, now)
+        return self.store.get(found.id) or found
 
     def verify(self, presented: str) -> ApiToken | None:
         """The token ``presented`` is, if it is known, not revoked and not expired; else None."""
         shape = _SHAPE.match(presented)
-        found = self.store.get_token(shape.group(1)) if shape else None
+        found = self.store.get(shape.group(1)) if shape else None
         # Compared even when nothing was found, so that the answer takes the same time.
         given = digest(shape.group(2)) if shape else digest(presented)
         matches = hmac.compare_digest(given, found.secret_sha256 if found else _NO_MATCH)
@@ -112,5 +112,5 @@ class TokenService:
         if not found.usable_at(now):
             return None
         if found.last_used_at is None or now - found.last_used_at > USE_RESOLUTION:
-            self.store.token_used(found.id, now)
+            self.store.used(found.id, now)
         return found

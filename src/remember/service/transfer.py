@@ -78,9 +78,9 @@ def write_export(store: Store, callers: Sequence[Caller] | None, out: IO[str]) -
 
 def _user_records(store: Store, caller: Caller) -> Iterator[Record]:
     user = caller.user
-    for path, value in store.get_preferences(user).items():
+    for path, value in store.preferences.get(user).items():
         yield {"kind": "preference", "user_id": user, "path": path, "value": value}
-    for change in store.preference_history(user):
+    for change in store.preferences.history(user):
         yield {"kind": "preference_change", "user_id": user, **change.as_dict()}
     for record in store.list_templates(user):
         versions = [
@@ -104,7 +104,7 @@ def _user_records(store: Store, caller: Caller) -> Iterator[Record]:
         offset += len(page.items)
         if not page.has_more:
             break
-    for event in store.suggestion_events(user):
+    for event in store.suggestions.events(user):
         if caller.restricted and event.memory_id is not None and event.memory_id not in exported:
             continue  # it names a memory above the caller's trust level
         yield {

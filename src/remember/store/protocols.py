@@ -145,13 +145,14 @@ class TemplateStore(Protocol):
 
 
 class PreferenceStore(Protocol):
-    def get_preferences(self, user_id: str) -> dict[str, Any]:
+    def get(self, user_id: str) -> dict[str, Any]:
         """The user's stored preference values by dot path (defaults not included)."""
 
-    def set_preference(
-        self, user_id: str, path: str, value: Any, *, old_value: Any, reason: str | None, at: datetime
-    ) -> None:
+    def set(self, user_id: str, path: str, value: Any, *, old_value: Any, reason: str | None, at: datetime) -> None:
         """Store one preference value and a history row of the change."""
+
+    def history(self, user_id: str) -> list[PreferenceChange]:
+        """The user's preference changes, oldest first."""
 
 
 class SearchIndex(Protocol):
@@ -228,11 +229,14 @@ class IndexMaintenance(Protocol):
 
 
 class SuggestionLog(Protocol):
-    def log_suggestions(self, user_id: str, events: Sequence[SuggestionEvent]) -> None:
+    def log(self, user_id: str, events: Sequence[SuggestionEvent]) -> None:
         """Record suggestions shown to the user and templates they applied."""
 
-    def suggestion_stats(self, user_id: str) -> dict[str, SuggestionStats]:
+    def stats(self, user_id: str) -> dict[str, SuggestionStats]:
         """Per template id: how often it was shown to the user and applied, and when last applied."""
+
+    def events(self, user_id: str) -> list[SuggestionEvent]:
+        """The user's suggestion record, oldest first."""
 
 
 class AnalyticsStore(Protocol):
@@ -257,12 +261,6 @@ class TransferStore(Protocol):
     def user_ids(self) -> list[str]:
         """Every user with anything stored, sorted."""
 
-    def preference_history(self, user_id: str) -> list[PreferenceChange]:
-        """The user's preference changes, oldest first."""
-
-    def suggestion_events(self, user_id: str) -> list[SuggestionEvent]:
-        """The user's suggestion record, oldest first."""
-
     def restore_user(self, dump: UserDump, *, first: bool = True) -> None:
         """Write one part of a user in one transaction; the ``first`` part finds the user with nothing stored."""
 
@@ -271,17 +269,17 @@ class TokenStore(Protocol):
     """The HTTP server's API tokens. Unlike every other table, found by token id across users:
     a request names its token before anyone knows its user."""
 
-    def insert_token(self, token: ApiToken) -> None: ...
+    def insert(self, token: ApiToken) -> None: ...
 
-    def get_token(self, token_id: str) -> ApiToken | None: ...
+    def get(self, token_id: str) -> ApiToken | None: ...
 
-    def list_tokens(self, user_id: str | None) -> list[ApiToken]:
+    def list(self, user_id: str | None) -> list[ApiToken]:
         """The user's tokens (every user's with None), oldest first."""
 
-    def revoke_token(self, token_id: str, at: datetime) -> bool:
+    def revoke(self, token_id: str, at: datetime) -> bool:
         """Mark the token revoked; False when there is no such token or it was revoked already."""
 
-    def token_used(self, token_id: str, at: datetime) -> None:
+    def used(self, token_id: str, at: datetime) -> None:
         """Note when the token was last used."""
 
 
@@ -345,18 +343,26 @@ class SearchStore(MemoryStore, SearchIndex, Protocol):
 class Store(
     MemoryStore,
     TemplateStore,
-    PreferenceStore,
     SearchIndex,
     IndexMaintenance,
-    SuggestionLog,
     TransferStore,
-    TokenStore,
     RelationshipStore,
-    AnalyticsStore,
     Protocol,
 ):
     """Everything a database holds."""
 
     url: str
+
+    @property
+    def preferences(self) -> PreferenceStore: ...
+
+    @property
+    def tokens(self) -> TokenStore: ...
+
+    @property
+    def suggestions(self) -> SuggestionLog: ...
+
+    @property
+    def analytics(self) -> AnalyticsStore: ...
 
     def close(self) -> None: ...

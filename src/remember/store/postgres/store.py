@@ -23,16 +23,16 @@ from remember.store.postgres.search import (
 )
 from remember.store.postgres.url import parse_url, redact
 from remember.store.sql.analytics import AnalyticsTables
+from remember.store.sql.base import Sql
 from remember.store.sql.preferences import PreferenceTables
 from remember.store.sql.relationship_search import RelationshipSearch, RelationshipVectors
+from remember.store.sql.suggestions import SuggestionTables
 from remember.store.sql.terms import TermStatistics
 from remember.store.sql.tokens import TokenTables
 from remember.store.sql.transfer import TransferTables
 
 
-class PostgresStore(
-    RelationshipSearch, TransferTables, AnalyticsTables, PreferenceTables, TokenTables, ListingTables, SearchTables
-):
+class PostgresStore(RelationshipSearch, TransferTables, ListingTables, SearchTables):
     """``Store`` over a PostgreSQL database; migrates it on open.
 
     ``url`` is a libpq URL (``postgresql://user:password@host:5432/db``) and may
@@ -54,6 +54,11 @@ class PostgresStore(
         target = parse_url(url)
         self.location = target.location
         self.db = Database(target)
+        self.sql = Sql(self.db, DIALECT)
+        self.preferences = PreferenceTables(self.sql)
+        self.tokens = TokenTables(self.sql)
+        self.suggestions = SuggestionTables(self.sql)
+        self.analytics = AnalyticsTables(self.sql)
         with self.db.direct() as conn:
             self.applied_migrations = migrate(conn, target.location)
             row = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()

@@ -13,7 +13,7 @@ from datetime import date
 from typing import Any
 
 from remember.models import MemoryCount, MomentColumn, SuggestionCount, TimeSpan, TimeUnit
-from remember.store.sql.base import SqlBase
+from remember.store.sql.base import Sql
 
 MOMENT_COLUMNS: tuple[MomentColumn, ...] = ("created_at", "occurred_at")
 UNITS: tuple[TimeUnit, ...] = ("day", "week", "month", "year")
@@ -22,11 +22,14 @@ _LIVE = "user_id = ? AND deleted_at IS NULL AND trust <= ?"
 _EVENTS = "user_id = ? AND template_id = ?"
 
 
-class AnalyticsTables(SqlBase):
+class AnalyticsTables:
+    def __init__(self, sql: Sql) -> None:
+        self.sql = sql
+
     def memory_span(self, user_id: str, *, column: MomentColumn, max_trust: float) -> TimeSpan:
         """How many live memories within ``max_trust`` the user has, and their first and last ``column``."""
         moment = _column(column)
-        with self.reading() as s:
+        with self.sql.reading() as s:
             row = s.one(f"SELECT count(*), min({moment}), max({moment}) FROM memories WHERE {_LIVE}",
                         (user_id, max_trust))  # fmt: skip
         return self._span(row)
@@ -35,8 +38,8 @@ class AnalyticsTables(SqlBase):
         self, user_id: str, *, column: MomentColumn, unit: TimeUnit, max_trust: float
     ) -> list[MemoryCount]:
         """The user's live memories within ``max_trust`` counted per period of ``column``, type and template."""
-        bucket = self.dialect.time_bucket(_column(column), _unit(unit))
-        with self.reading() as s:
+        bucket = self.sql.dialect.time_bucket(_column(column), _unit(unit))
+        with self.sql.reading() as s:
             rows = s.all(
                 f"SELECT {bucket}, type, template_id, count(*) FROM memories WHERE {_LIVE} "
                 "GROUP BY 1, 2, 3 ORDER BY 1, 2, 3",
@@ -46,15 +49,15 @@ class AnalyticsTables(SqlBase):
 
     def suggestion_span(self, user_id: str, template_id: str) -> TimeSpan:
         """How many suggestion events the user's record holds for the template, and the first and last."""
-        with self.reading() as s:
+        with self.sql.reading() as s:
             row = s.one(f"SELECT count(*), min(at), max(at) FROM suggestion_events WHERE {_EVENTS}",
                         (user_id, template_id))  # fmt: skip
         return self._span(row)
 
     def suggestion_counts(self, user_id: str, template_id: str, *, unit: TimeUnit) -> list[SuggestionCount]:
         """Per period: how often the template was suggested to the user, and applied by them."""
-        bucket = self.dialect.time_bucket("at", _unit(unit))
-        with self.reading() as s:
+        bucket = self.sql.dialect.time_bucket("at", _unit(unit))
+        with self.sql.reading() as s:
             rows = s.all(
                 f"SELECT {bucket}, count(*) FILTER (WHERE event = 'shown'), count(*) FILTER (WHERE event = 'applied') "
                 f"FROM suggestion_events WHERE {_EVENTS} GROUP BY 1 ORDER BY 1",
@@ -64,8 +67,8 @@ class AnalyticsTables(SqlBase):
 
     def _span(self, row: Sequence[Any] | None) -> TimeSpan:
         count, first, last = row if row else (0, None, None)
-        return TimeSpan(int(count or 0), self.dialect.from_optional_moment(first),
-                        self.dialect.from_optional_moment(last))  # fmt: skip
+        return TimeSpan(int(count or 0), self.sql.dialect.from_optional_moment(first),
+                        self.sql.dialect.from_optional_moment(last))  # fmt: skip
 
 
 def _day(value: date | str) -> date:

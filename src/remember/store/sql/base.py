@@ -22,6 +22,24 @@ class Database(Protocol):
     def write(self) -> AbstractContextManager[Any]: ...
 
 
+class Sql:
+    """A backend's database and its dialect: the sessions every table group reads and writes in."""
+
+    def __init__(self, db: Database, dialect: Dialect) -> None:
+        self.db = db
+        self.dialect = dialect
+
+    @contextmanager
+    def reading(self) -> Iterator[Session]:
+        with self.db.read() as raw:
+            yield Session(raw, self.dialect)
+
+    @contextmanager
+    def writing(self) -> Iterator[Session]:
+        with self.db.write() as raw:
+            yield Session(raw, self.dialect)
+
+
 class SqlBase:
     """Sessions, and the places where a backend's own index joins a shared write.
 

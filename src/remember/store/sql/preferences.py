@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from remember.store.sql.base import SqlBase
+from remember.models import PreferenceChange
+from remember.store.sql.base import Sql
 from remember.store.sql.numbering import append_numbered
 
 PREFERENCE_UPSERT = (
@@ -17,17 +18,31 @@ HISTORY_INSERT = (
 )
 
 
-class PreferenceTables(SqlBase):
-    def get_preferences(self, user_id: str) -> dict[str, Any]:
-        with self.reading() as s:
-            rows = s.all("SELECT path, value FROM preferences WHERE user_id = ?", (user_id,))
-        return {path: self.dialect.from_json(value) for path, value in rows}
+class PreferenceTables:
+    def __init__(self, sql: Sql) -> None:
+        self.sql = sql
 
-    def set_preference(
-        self, user_id: str, path: str, value: Any, *, old_value: Any, reason: str | None, at: datetime
-    ) -> None:
-        d = self.dialect
-        with self.writing() as s:
+    def get(self, user_id: str) -> dict[str, Any]:
+        with self.sql.reading() as s:
+            rows = s.all("SELECT path, value FROM preferences WHERE user_id = ?", (user_id,))
+        return {path: self.sql.dialect.from_json(value) for path, value in rows}
+
+    def set(self, user_id: str, path: str, value: Any, *, old_value: Any, reason: str | None, at: datetime) -> None:
+        d = self.sql.dialect
+        with self.sql.writing() as s:
             s.run(PREFERENCE_UPSERT, (user_id, path, d.json(value), d.moment(at)))
             change = (path, d.json(old_value), d.json(value), reason, d.moment(at))
             append_numbered(s, "preference_history", user_id, HISTORY_INSERT, [change], what="preference changes")
+
+    def history(self, user_id: str) -> list[PreferenceChange]:
+        """The user's preference changes, oldest first."""
+        d = self.sql.dialect
+        with self.sql.reading() as s:
+            rows = s.all(
+                "SELECT path, old_value, new_value, reason, at FROM preference_history WHERE user_id = ? ORDER BY seq",
+                (user_id,),
+            )
+        return [
+            PreferenceChange(path, d.from_optional_json(old), d.from_json(new), reason, d.from_moment(at))
+            for path, old, new, reason, at in rows
+        ]

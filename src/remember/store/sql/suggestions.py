@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from remember.models import SuggestionEvent, SuggestionStats
-from remember.store.sql.base import SqlBase
+from remember.store.sql.base import Sql
 from remember.store.sql.numbering import append_numbered
 
 EVENT_INSERT = (
@@ -22,29 +22,34 @@ _STATS = (
 )
 
 
-class SuggestionTables(SqlBase):
-    def log_suggestions(self, user_id: str, events: Sequence[SuggestionEvent]) -> None:
+class SuggestionTables:
+    def __init__(self, sql: Sql) -> None:
+        self.sql = sql
+
+    def log(self, user_id: str, events: Sequence[SuggestionEvent]) -> None:
         """Append the events, numbered on from the user's last."""
-        rows = [(e.template_id, e.event, e.memory_id, e.confidence, self.dialect.moment(e.at)) for e in events]
+        rows = [(e.template_id, e.event, e.memory_id, e.confidence, self.sql.dialect.moment(e.at)) for e in events]
         if not rows:
             return
-        with self.writing() as s:
+        with self.sql.writing() as s:
             append_numbered(s, "suggestion_events", user_id, EVENT_INSERT, rows, what="suggestion events")
 
-    def suggestion_stats(self, user_id: str) -> dict[str, SuggestionStats]:
-        with self.reading() as s:
+    def stats(self, user_id: str) -> dict[str, SuggestionStats]:
+        with self.sql.reading() as s:
             rows = s.all(_STATS, (user_id,))
         return {
-            tid: SuggestionStats(tid, int(shown), int(applied), self.dialect.from_optional_moment(last), int(ignored))
+            tid: SuggestionStats(
+                tid, int(shown), int(applied), self.sql.dialect.from_optional_moment(last), int(ignored)
+            )
             for tid, shown, applied, last, ignored in rows
         }
 
-    def suggestion_events(self, user_id: str) -> list[SuggestionEvent]:
+    def events(self, user_id: str) -> list[SuggestionEvent]:
         """The user's suggestion record, oldest first."""
-        with self.reading() as s:
+        with self.sql.reading() as s:
             rows = s.all(
                 "SELECT template_id, event, at, memory_id, confidence FROM suggestion_events "
                 "WHERE user_id = ? ORDER BY seq",
                 (user_id,),
             )
-        return [SuggestionEvent(t, e, self.dialect.from_moment(at), m, c) for t, e, at, m, c in rows]
+        return [SuggestionEvent(t, e, self.sql.dialect.from_moment(at), m, c) for t, e, at, m, c in rows]

@@ -5,16 +5,19 @@ from __future__ import annotations
 from datetime import datetime
 
 from remember.models import ApiToken
-from remember.store.sql.base import SqlBase
+from remember.store.sql.base import Sql
 from remember.store.sql.session import Row
 
 _COLUMNS = "id, user_id, name, secret_sha256, trust_level, created_at, expires_at, revoked_at, last_used_at"
 
 
-class TokenTables(SqlBase):
-    def insert_token(self, token: ApiToken) -> None:
-        d = self.dialect
-        with self.writing() as s:
+class TokenTables:
+    def __init__(self, sql: Sql) -> None:
+        self.sql = sql
+
+    def insert(self, token: ApiToken) -> None:
+        d = self.sql.dialect
+        with self.sql.writing() as s:
             s.run(
                 f"INSERT INTO api_tokens ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
@@ -24,33 +27,33 @@ class TokenTables(SqlBase):
                 ),
             )  # fmt: skip
 
-    def get_token(self, token_id: str) -> ApiToken | None:
-        with self.reading() as s:
+    def get(self, token_id: str) -> ApiToken | None:
+        with self.sql.reading() as s:
             row = s.one(f"SELECT {_COLUMNS} FROM api_tokens WHERE id = ?", (token_id,))
         return None if row is None else self._token(row)
 
-    def list_tokens(self, user_id: str | None) -> list[ApiToken]:
-        with self.reading() as s:
+    def list(self, user_id: str | None) -> list[ApiToken]:
+        with self.sql.reading() as s:
             if user_id is None:
                 rows = s.all(f"SELECT {_COLUMNS} FROM api_tokens ORDER BY user_id, created_at, id")
             else:
                 rows = s.all(f"SELECT {_COLUMNS} FROM api_tokens WHERE user_id = ? ORDER BY created_at, id", (user_id,))
         return [self._token(r) for r in rows]
 
-    def revoke_token(self, token_id: str, at: datetime) -> bool:
-        with self.writing() as s:
+    def revoke(self, token_id: str, at: datetime) -> bool:
+        with self.sql.writing() as s:
             cursor = s.run(
                 "UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-                (self.dialect.moment(at), token_id),
+                (self.sql.dialect.moment(at), token_id),
             )
             return bool(cursor.rowcount)
 
-    def token_used(self, token_id: str, at: datetime) -> None:
-        with self.writing() as s:
-            s.run("UPDATE api_tokens SET last_used_at = ? WHERE id = ?", (self.dialect.moment(at), token_id))
+    def used(self, token_id: str, at: datetime) -> None:
+        with self.sql.writing() as s:
+            s.run("UPDATE api_tokens SET last_used_at = ? WHERE id = ?", (self.sql.dialect.moment(at), token_id))
 
     def _token(self, row: Row) -> ApiToken:
-        d = self.dialect
+        d = self.sql.dialect
         tid, user, name, digest, trust, created, expires, revoked, used = row
         return ApiToken(
             tid, user, name, digest, float(trust), d.from_moment(created), d.from_optional_moment(expires),

@@ -5,12 +5,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from remember.errors import Conflict, excerpt
-from remember.models import PreferenceChange, TemplateVersion, UserDump
+from remember.models import TemplateVersion, UserDump
 from remember.store.sql.memories import HISTORY_INSERT
 from remember.store.sql.preferences import HISTORY_INSERT as PREFERENCE_HISTORY_INSERT
 from remember.store.sql.rows import TEMPLATE_INSERT, history_params, template_params
 from remember.store.sql.session import Session
-from remember.store.sql.suggestions import EVENT_INSERT, SuggestionTables
+from remember.store.sql.suggestions import EVENT_INSERT
 from remember.store.sql.templates import TemplateTables
 
 # When a preference was set is known from its history; a value without history gets this.
@@ -18,24 +18,12 @@ _UNKNOWN_TIME = datetime(1970, 1, 1, tzinfo=UTC)
 USER_TABLES = ("memories", "templates", "preferences", "preference_history", "suggestion_events")
 
 
-class TransferTables(TemplateTables, SuggestionTables):
+class TransferTables(TemplateTables):
     def user_ids(self) -> list[str]:
         """Every user with anything stored, sorted."""
         union = " UNION ".join(f"SELECT DISTINCT user_id FROM {t}" for t in USER_TABLES)
         with self.reading() as s:
             return sorted(r[0] for r in s.all(union))
-
-    def preference_history(self, user_id: str) -> list[PreferenceChange]:
-        d = self.dialect
-        with self.reading() as s:
-            rows = s.all(
-                "SELECT path, old_value, new_value, reason, at FROM preference_history WHERE user_id = ? ORDER BY seq",
-                (user_id,),
-            )
-        return [
-            PreferenceChange(path, d.from_optional_json(old), d.from_json(new), reason, d.from_moment(at))
-            for path, old, new, reason, at in rows
-        ]
 
     def template_versions(self, user_id: str, template_id: str) -> list[TemplateVersion]:
         d = self.dialect

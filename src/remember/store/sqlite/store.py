@@ -8,9 +8,11 @@ from collections.abc import Sequence
 from remember.config import KEYWORD_INDEX_MIN, VECTOR_INDEX_MIN
 from remember.models import IndexEntry, Memory
 from remember.store.sql.analytics import AnalyticsTables
+from remember.store.sql.base import Sql
 from remember.store.sql.preferences import PreferenceTables
 from remember.store.sql.relationship_search import RelationshipSearch, RelationshipVectors
 from remember.store.sql.session import Session
+from remember.store.sql.suggestions import SuggestionTables
 from remember.store.sql.terms import TermStatistics
 from remember.store.sql.tokens import TokenTables
 from remember.store.sql.transfer import TransferTables
@@ -24,9 +26,7 @@ from remember.store.sqlite.search import SearchTables, create_scratch
 BULK = 500  # a batch this large refreshes the planner's statistics
 
 
-class SqliteStore(
-    RelationshipSearch, TransferTables, AnalyticsTables, PreferenceTables, TokenTables, ListingTables, SearchTables
-):
+class SqliteStore(RelationshipSearch, TransferTables, ListingTables, SearchTables):
     def __init__(
         self,
         path: str,
@@ -40,6 +40,11 @@ class SqliteStore(
         self.keyword_index_min = keyword_index_min
         self.dialect = DIALECT
         self.db = Database(path)
+        self.sql = Sql(self.db, DIALECT)
+        self.preferences = PreferenceTables(self.sql)
+        self.tokens = TokenTables(self.sql)
+        self.suggestions = SuggestionTables(self.sql)
+        self.analytics = AnalyticsTables(self.sql)
         self.term_stats = TermStatistics()
         self.relationship_vectors = RelationshipVectors()
         self._stem_cache = {}
