@@ -71,7 +71,7 @@ def load(services: Any, n: int, pool: list[str], vectors: list[bytes | None]) ->
             rel = Relationship(f"r{j:07}", "bench", members, rng.choice(TYPES), pool[k], round(rng.random(), 2),
                                0.8, at, at, ("bench",) if j % 4 == 0 else ())  # fmt: skip
             rows.append((rel, (), text.observation_terms(rel.observation, rel.relationship_type), vectors[k]))
-        store.restore_relationships("bench", rows)
+        store.relationships.restore("bench", rows)
     relationships_s = time.perf_counter() - began
     settle(store)
     return {"memories_per_s": n / memories_s, "relationships_per_s": n / relationships_s}

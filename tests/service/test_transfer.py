@@ -75,7 +75,7 @@ def snapshot(store: Store, user: str) -> dict[str, Any]:
         "preferences": store.preferences.get(user),
         "preference_history": [c.as_dict() for c in store.preferences.history(user)],
         "suggestions": store.suggestions.events(user),
-        "relationships": [(r.as_dict(), [h.as_dict() for h in h_]) for r, h_ in store.user_relationships(user)],
+        "relationships": [(r.as_dict(), [h.as_dict() for h in h_]) for r, h_ in store.relationships.of_user(user)],
     }
 
 

@@ -82,7 +82,7 @@ class RelatedService:
         size = checks.whole_number("limit", limit, 1, MAX_LIMIT)
         start = checks.whole_number("offset", offset, 0, MAX_OFFSET)
         if query is None or (isinstance(query, str) and not query.strip()):
-            items, total = self.store.list_relationships(caller.user, q, limit=size, offset=start)
+            items, total = self.store.relationships.page(caller.user, q, limit=size, offset=start)
             hits = [RelationshipHit(r, None) for r in items]
             return RelationshipResults(hits, start, size, total, start + len(items) < total)
         question = checks.query(query, "query")
@@ -92,15 +92,15 @@ class RelatedService:
         keyword: dict[str, float] = {}
         if weight < 1:
             terms = text.relationship_query_terms(question)
-            keyword = dict(self.store.relationship_keyword_candidates(caller.user, terms, q, limit=pool))
+            keyword = dict(self.store.relationships.keyword_candidates(caller.user, terms, q, limit=pool))
         cosine: dict[str, float] = {}
         vector = self.relationships.indexer.vectors([question])[0] if weight > 0 else None
         if vector is not None:
-            cosine = dict(self.store.relationship_vector_candidates(caller.user, vector, q, limit=pool))
+            cosine = dict(self.store.relationships.vector_candidates(caller.user, vector, q, limit=pool))
         fused = sorted(fuse(keyword, cosine, weight), key=lambda f: (-f.fused, f.memory_id))
         page = fused[start : start + size]
         found = {
-            r.id: r for r in self.store.relationships_by_id(caller.user, [f.memory_id for f in page], trust=q.trust)
+            r.id: r for r in self.store.relationships.by_id(caller.user, [f.memory_id for f in page], trust=q.trust)
         }
         hits = [RelationshipHit(found[f.memory_id], round(f.fused, 6)) for f in page if f.memory_id in found]
         return RelationshipResults(hits, start, size, None, len(fused) > start + size)
@@ -116,7 +116,7 @@ class RelatedService:
         seen: dict[str, tuple[int, tuple[Step, ...]]] = {start: (0, ())}
         frontier = [start]
         for level in range(1, levels + 1):
-            links = self.store.links_of(caller.user, frontier, trust=q.trust)
+            links = self.store.relationships.links_of(caller.user, frontier, trust=q.trust)
             reached: list[str] = []
             for origin in frontier:
                 for rel in links.get(origin, []):

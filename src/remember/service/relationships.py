@@ -29,8 +29,11 @@ DEFAULT_STRENGTH, DEFAULT_CONFIDENCE = 0.5, 0.8
 EDITABLE = ("memory_ids", "relationship_type", "observation", "strength", "confidence", "tags")
 
 
-class RelationshipStorage(MemoryStore, RelationshipStore, Protocol):
+class RelationshipStorage(MemoryStore, Protocol):
     """What the relationship services use of a store."""
+
+    @property
+    def relationships(self) -> RelationshipStore: ...
 
 
 @dataclass(frozen=True)
@@ -68,19 +71,19 @@ class RelationshipService:
             created_at=now, updated_at=now, tags=values.get("tags", ()),
         )  # fmt: skip
         terms, vector = self.index_of(rel)
-        self.store.insert_relationship(rel, terms, vector)
+        self.store.relationships.insert(rel, terms, vector)
         return rel
 
     def get(self, caller: Caller, relationship_id: Any) -> Relationship:
         rid = _id(relationship_id)
-        found = self.store.get_relationship(caller.user, rid, trust=caller.trust)
+        found = self.store.relationships.get(caller.user, rid, trust=caller.trust)
         if found is None:
             raise unknown(rid)
         return found
 
     def history(self, caller: Caller, relationship_id: Any) -> list[HistoryEntry]:
         rel = self.get(caller, relationship_id)
-        return self.store.relationship_history(caller.user, rel.id)
+        return self.store.relationships.history(caller.user, rel.id)
 
     def update(
         self, caller: Caller, relationship_id: Any, changes: Mapping[str, Any], *, reason: Any = None
@@ -98,13 +101,13 @@ class RelationshipService:
         history = HistoryEntry(current.id, caller.user, current.version, "update", previous, why, now)
         reindex = "observation" in changed or "relationship_type" in changed
         terms, vector = self.index_of(after) if reindex else (None, None)
-        self.store.replace_relationship(RelationshipChange(after, current.version, history), terms, vector)
+        self.store.relationships.replace(RelationshipChange(after, current.version, history), terms, vector)
         return after
 
     def delete(self, caller: Caller, relationship_id: Any) -> Relationship:
         """Delete a relationship for good; its memories stay as they are."""
         rel = self.get(caller, relationship_id)
-        if not self.store.delete_relationship(caller.user, rel.id):
+        if not self.store.relationships.delete(caller.user, rel.id):
             raise unknown(rel.id)
         return rel
 
@@ -112,7 +115,7 @@ class RelationshipService:
         """The relationships the caller can see of each of these memories."""
         if not memory_ids:
             return {}
-        return self.store.links_of(caller.user, memory_ids, trust=caller.trust)
+        return self.store.relationships.links_of(caller.user, memory_ids, trust=caller.trust)
 
     def index_of(self, rel: Relationship) -> tuple[list[tuple[str, int]], bytes | None]:
         return index_entries(self.indexer, [rel])[0]

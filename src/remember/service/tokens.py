@@ -86,7 +86,7 @@ class TokenService:
 
     def list(self, user_id: str | None, *, max_trust: float | None = None) -> list[ApiToken]:
         """The tokens (of ``user_id`` when given; at most at ``max_trust`` when given)."""
-        found = self.store.list(user_id)
+        found = self.store.of(user_id)
         return found if max_trust is None else [t for t in found if t.trust_level <= max_trust]
 
     def revoke(self, token_id: str, *, user_id: str | None = None, max_trust: float | None = None) -> ApiToken:

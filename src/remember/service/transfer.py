@@ -111,7 +111,7 @@ def _user_records(store: Store, caller: Caller) -> Iterator[Record]:
             "kind": "suggestion_event", "user_id": user, "template_id": event.template_id, "event": event.event,
             "at": to_text(event.at), "memory_id": event.memory_id, "confidence": event.confidence,
         }  # fmt: skip
-    for rel, history in store.user_relationships(user):
+    for rel, history in store.relationships.of_user(user):
         if not exported.issuperset(rel.memory_ids):
             continue  # a member above the caller's trust level was left out, and so is the link
         yield {
@@ -313,7 +313,7 @@ def _flush(store: Store, indexer: Indexer, pending: _Pending, same_vectors: bool
     for start in range(0, len(pending.relationships), PART):
         part = pending.relationships[start : start + PART]
         entries = index_entries(indexer, [r for r, _ in part])
-        store.restore_relationships(
+        store.relationships.restore(
             pending.user_id, [(r, h, terms, v) for (r, h), (terms, v) in zip(part, entries, strict=True)]
         )
     return pending.written + len(pending.memories)

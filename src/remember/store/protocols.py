@@ -273,7 +273,7 @@ class TokenStore(Protocol):
 
     def get(self, token_id: str) -> ApiToken | None: ...
 
-    def list(self, user_id: str | None) -> list[ApiToken]:
+    def of(self, user_id: str | None) -> list[ApiToken]:
         """The user's tokens (every user's with None), oldest first."""
 
     def revoke(self, token_id: str, at: datetime) -> bool:
@@ -287,48 +287,46 @@ class RelationshipStore(Protocol):
     """Links between a user's memories. Every read takes the caller's ``trust`` level and returns only
     relationships whose members are all within it and out of the trash."""
 
-    def insert_relationship(self, rel: Relationship, terms: Sequence[tuple[str, int]], vector: bytes | None) -> None:
+    def insert(self, rel: Relationship, terms: Sequence[tuple[str, int]], vector: bytes | None) -> None:
         """Store a new relationship with its members, its observation's keyword terms and vector."""
 
-    def get_relationship(self, user_id: str, relationship_id: str, *, trust: float) -> Relationship | None: ...
+    def get(self, user_id: str, relationship_id: str, *, trust: float) -> Relationship | None: ...
 
-    def relationships_by_id(self, user_id: str, ids: Sequence[str], *, trust: float) -> list[Relationship]:
+    def by_id(self, user_id: str, ids: Sequence[str], *, trust: float) -> list[Relationship]:
         """The visible relationships with these ids, in the order given."""
 
-    def replace_relationship(
+    def replace(
         self, change: RelationshipChange, terms: Sequence[tuple[str, int]] | None, vector: bytes | None
     ) -> None:
         """Write a changed relationship and its history; ``terms`` None keeps its index.
         Conflict when the stored version is no longer the expected one, NotFound when it is gone."""
 
-    def delete_relationship(self, user_id: str, relationship_id: str) -> bool:
+    def delete(self, user_id: str, relationship_id: str) -> bool:
         """Delete a relationship and its history (its memories stay); False if there was none."""
 
-    def relationship_history(self, user_id: str, relationship_id: str) -> list[HistoryEntry]:
+    def history(self, user_id: str, relationship_id: str) -> list[HistoryEntry]:
         """The relationship's past changes, newest first."""
 
     def links_of(self, user_id: str, memory_ids: Sequence[str], *, trust: float) -> dict[str, list[Relationship]]:
         """Per memory id, the visible relationships it belongs to."""
 
-    def list_relationships(
-        self, user_id: str, q: RelationshipQuery, *, limit: int, offset: int
-    ) -> tuple[list[Relationship], int]:
+    def page(self, user_id: str, q: RelationshipQuery, *, limit: int, offset: int) -> tuple[list[Relationship], int]:
         """A page of the relationships ``q`` admits, newest first, and their total."""
 
-    def relationship_keyword_candidates(
+    def keyword_candidates(
         self, user_id: str, terms: Sequence[str], q: RelationshipQuery, *, limit: int
     ) -> list[tuple[str, float]]:
         """Ids and keyword scores of the relationships ``q`` admits whose observation holds any of ``terms``."""
 
-    def relationship_vector_candidates(
+    def vector_candidates(
         self, user_id: str, vector: bytes, q: RelationshipQuery, *, limit: int
     ) -> list[tuple[str, float]]:
         """Ids and cosines of the ``limit`` relationships ``q`` admits nearest to ``vector``, best first."""
 
-    def user_relationships(self, user_id: str) -> list[tuple[Relationship, list[HistoryEntry]]]:
+    def of_user(self, user_id: str) -> list[tuple[Relationship, list[HistoryEntry]]]:
         """Every relationship of the user (hidden ones too) with its history, oldest first: for export."""
 
-    def restore_relationships(
+    def restore(
         self,
         user_id: str,
         batch: Sequence[tuple[Relationship, Sequence[HistoryEntry], Sequence[tuple[str, int]], bytes | None]],
@@ -346,7 +344,6 @@ class Store(
     SearchIndex,
     IndexMaintenance,
     TransferStore,
-    RelationshipStore,
     Protocol,
 ):
     """Everything a database holds."""
@@ -364,5 +361,8 @@ class Store(
 
     @property
     def analytics(self) -> AnalyticsStore: ...
+
+    @property
+    def relationships(self) -> RelationshipStore: ...
 
     def close(self) -> None: ...

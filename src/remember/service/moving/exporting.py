@@ -16,8 +16,11 @@ PAGE = 500
 EXPORT_FORMATS = ("jsonl", "markdown", "server-memory")
 
 
-class ExportStore(MemoryStore, RelationshipStore, Protocol):
+class ExportStore(MemoryStore, Protocol):
     """What exporting reads: memories and their relationships."""
+
+    @property
+    def relationships(self) -> RelationshipStore: ...
 
 
 def live_memories(store: MemoryStore, caller: Caller) -> Iterator[Memory]:
@@ -67,7 +70,7 @@ def _links(store: ExportStore, caller: Caller, memory_ids: list[str]) -> dict[st
     """Per memory, its visible relationships (newest first), read a page of memories at a time."""
     linked: dict[str, list[Relationship]] = {}
     for at in range(0, len(memory_ids), PAGE):
-        linked.update(store.links_of(caller.user, memory_ids[at : at + PAGE], trust=caller.trust))
+        linked.update(store.relationships.links_of(caller.user, memory_ids[at : at + PAGE], trust=caller.trust))
     return linked
 
 

@@ -25,14 +25,15 @@ from remember.store.postgres.url import parse_url, redact
 from remember.store.sql.analytics import AnalyticsTables
 from remember.store.sql.base import Sql
 from remember.store.sql.preferences import PreferenceTables
-from remember.store.sql.relationship_search import RelationshipSearch, RelationshipVectors
+from remember.store.sql.relationship_search import RelationshipVectors
+from remember.store.sql.relationships import RelationshipTables
 from remember.store.sql.suggestions import SuggestionTables
 from remember.store.sql.terms import TermStatistics
 from remember.store.sql.tokens import TokenTables
 from remember.store.sql.transfer import TransferTables
 
 
-class PostgresStore(RelationshipSearch, TransferTables, ListingTables, SearchTables):
+class PostgresStore(TransferTables, ListingTables, SearchTables):
     """``Store`` over a PostgreSQL database; migrates it on open.
 
     ``url`` is a libpq URL (``postgresql://user:password@host:5432/db``) and may
@@ -50,7 +51,6 @@ class PostgresStore(RelationshipSearch, TransferTables, ListingTables, SearchTab
         self.dialect = DIALECT
         self.term_stats = TermStatistics()
         self.common_terms = CommonTerms()
-        self.relationship_vectors = RelationshipVectors()
         target = parse_url(url)
         self.location = target.location
         self.db = Database(target)
@@ -59,6 +59,7 @@ class PostgresStore(RelationshipSearch, TransferTables, ListingTables, SearchTab
         self.tokens = TokenTables(self.sql)
         self.suggestions = SuggestionTables(self.sql)
         self.analytics = AnalyticsTables(self.sql)
+        self.relationships = RelationshipTables(self.sql, RelationshipVectors())
         with self.db.direct() as conn:
             self.applied_migrations = migrate(conn, target.location)
             row = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()

@@ -10,7 +10,7 @@ from remember.models import HistoryEntry, IndexEntry, Memory, MemoryChange, Memo
 from remember.store.sql.base import SqlBase
 from remember.store.sql.dialect import Dialect, chunks
 from remember.store.sql.fingerprint import content_hash
-from remember.store.sql.relationships import drop_lonely, unlink_purged
+from remember.store.sql.relationship_rows import drop_lonely, unlink_purged
 from remember.store.sql.rows import (
     HISTORY_COLUMNS,
     MEMORY_ASSIGNMENTS,

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from remember.models import RelationshipQuery
-from remember.store.sql.relationships import RelationshipTables, where
+from remember.store.sql.base import Sql
+from remember.store.sql.relationship_rows import where
 from remember.store.sql.session import Session
 
 if TYPE_CHECKING:
@@ -112,10 +113,14 @@ def _patched(held: _Matrix, rows: Sequence[Any], stamp: tuple[int, int]) -> _Mat
     return _Matrix(stamp, ids, position, matrix, present)
 
 
-class RelationshipSearch(RelationshipTables):
-    relationship_vectors: RelationshipVectors
+class RelationshipSearch:
+    """Relationships found by their observation's keyword terms or vector."""
 
-    def relationship_keyword_candidates(
+    def __init__(self, sql: Sql, vectors: RelationshipVectors) -> None:
+        self.sql = sql
+        self.vectors = vectors
+
+    def keyword_candidates(
         self, user_id: str, terms: Sequence[str], q: RelationshipQuery, *, limit: int
     ) -> list[tuple[str, float]]:
         """Relationship ids and scores (higher is better) of observations holding any of ``terms``.
@@ -123,7 +128,7 @@ class RelationshipSearch(RelationshipTables):
         Ranked from the term rows alone, then the best are checked against ``q`` a chunk at a time."""
         if not terms:
             return []
-        with self.reading() as s:
+        with self.sql.reading() as s:
             weights = _weights(s, user_id, terms)
             if not weights:
                 return []
@@ -148,14 +153,14 @@ class RelationshipSearch(RelationshipTables):
 
             return _admitted(s, user_id, q, ranked, limit)
 
-    def relationship_vector_candidates(
+    def vector_candidates(
         self, user_id: str, vector: bytes, q: RelationshipQuery, *, limit: int
     ) -> list[tuple[str, float]]:
         """The ``limit`` relationships ``q`` admits whose observations are nearest ``vector``, best first."""
         import numpy as np
 
-        with self.reading() as s:
-            held = self.relationship_vectors.of(s, user_id)
+        with self.sql.reading() as s:
+            held = self.vectors.of(s, user_id)
             if held is None or held.matrix.shape[1] * 4 != len(vector):
                 return []
             scores = held.matrix @ np.frombuffer(vector, dtype=np.float32)

@@ -32,7 +32,7 @@ class TokenTables:
             row = s.one(f"SELECT {_COLUMNS} FROM api_tokens WHERE id = ?", (token_id,))
         return None if row is None else self._token(row)
 
-    def list(self, user_id: str | None) -> list[ApiToken]:
+    def of(self, user_id: str | None) -> list[ApiToken]:
         with self.sql.reading() as s:
             if user_id is None:
                 rows = s.all(f"SELECT {_COLUMNS} FROM api_tokens ORDER BY user_id, created_at, id")

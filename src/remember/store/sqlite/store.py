@@ -10,7 +10,8 @@ from remember.models import IndexEntry, Memory
 from remember.store.sql.analytics import AnalyticsTables
 from remember.store.sql.base import Sql
 from remember.store.sql.preferences import PreferenceTables
-from remember.store.sql.relationship_search import RelationshipSearch, RelationshipVectors
+from remember.store.sql.relationship_search import RelationshipVectors
+from remember.store.sql.relationships import RelationshipTables
 from remember.store.sql.session import Session
 from remember.store.sql.suggestions import SuggestionTables
 from remember.store.sql.terms import TermStatistics
@@ -26,7 +27,7 @@ from remember.store.sqlite.search import SearchTables, create_scratch
 BULK = 500  # a batch this large refreshes the planner's statistics
 
 
-class SqliteStore(RelationshipSearch, TransferTables, ListingTables, SearchTables):
+class SqliteStore(TransferTables, ListingTables, SearchTables):
     def __init__(
         self,
         path: str,
@@ -45,8 +46,8 @@ class SqliteStore(RelationshipSearch, TransferTables, ListingTables, SearchTable
         self.tokens = TokenTables(self.sql)
         self.suggestions = SuggestionTables(self.sql)
         self.analytics = AnalyticsTables(self.sql)
+        self.relationships = RelationshipTables(self.sql, RelationshipVectors())
         self.term_stats = TermStatistics()
-        self.relationship_vectors = RelationshipVectors()
         self._stem_cache = {}
         try:
             self._migrate(path)
