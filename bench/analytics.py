@@ -48,7 +48,7 @@ def measure(name: str, url: str, size: int, rounds: int) -> list[dict[str, Any]]
     store = open_store(url)
     batch = memories("bench", size, 5) + memories("other", size // 5, 7)
     for i in range(0, len(batch), BATCH):
-        store.insert_memories(batch[i : i + BATCH])
+        store.memories.insert_many(batch[i : i + BATCH])
     services = Services.over(store)
     rows = []
     for bucket in (None, "week", "month", "day"):
@@ -60,7 +60,7 @@ def measure(name: str, url: str, size: int, rounds: int) -> list[dict[str, Any]]
             overview(0)  # warm
             rows.append({"backend": name, "bucket": bucket or "auto", "trust": trust, **timed(overview, range(rounds))})
     drop = "DROP INDEX memories_timeline"
-    with store.writing() as s:  # type: ignore[attr-defined]
+    with store.sql.writing() as s:
         s.run(drop)
     week = timed(lambda _: services.analytics.overview(Caller("bench"), bucket="week"), range(rounds))
     rows.append({"backend": name, "bucket": "week", "trust": "1.0, no index", **week})

@@ -63,7 +63,7 @@ def measure_store(
     store = services.store
     started = time.perf_counter()
     for i in range(0, len(batch), BATCH):
-        store.insert_memories(batch[i : i + BATCH])
+        store.memories.insert_many(batch[i : i + BATCH])
     ingest = len(batch) / (time.perf_counter() - started)
     settle(store)
     rng = random.Random(5)
@@ -89,7 +89,7 @@ def measure_store(
 
 def settle(store: Any) -> None:
     """Planner statistics after the bulk load, as autovacuum (PostgreSQL) or PRAGMA optimize (SQLite) keep them."""
-    with store.db.write() as conn:
+    with store.backend.db.write() as conn:
         conn.execute("ANALYZE")
 
 
@@ -104,7 +104,7 @@ def hnsw_recall(pg: Any, vectors: Any, questions: list[str], embedder: Any, roun
         v = embedder.embed_query(q)
         exact = {ids[i] for i in np.argsort(-(vectors @ v))[:10]}
         t = time.perf_counter()
-        found = pg.vector_candidates("bench", v.astype("<f4").tobytes(), filter=None, deleted="exclude", limit=10)
+        found = pg.index.vector_candidates("bench", v.astype("<f4").tobytes(), filter=None, deleted="exclude", limit=10)
         times.append((time.perf_counter() - t) * 1000)
         recalls.append(len(exact & {i for i, _ in found}) / 10)
     return {"recall_at_10": sum(recalls) / len(recalls), "knn_ms": percentiles(times)}

@@ -106,7 +106,7 @@ def measure(url: str, n: int, rounds: int) -> dict[str, Any]:
 
     services = Services.over(open_store(url))
     for batch in batches(n):
-        services.store.insert_memories(batch)
+        services.store.memories.insert_many(batch)
     memories = services.memories
     deep_cursor = None
     for _ in range(min(200, n // 20 - 1)):  # 200 pages in: the 4,001st memory on

@@ -84,7 +84,7 @@ def after(services: Any, texts: list[str], vectors: Any, first: int) -> None:
             m = scale.memory(first + i, texts[i])
             vector = vectors[i].astype("<f4").tobytes()
             batch.append((m, IndexEntry(Indexer.keyword_text(m, None), text.date_text(m.occurred_at), vector)))
-        services.store.insert_memories(batch)
+        services.store.memories.insert_many(batch)
 
 
 def asked(services: Any, data: list[dict[str, Any]], owners: Owners) -> tuple[list[Scored], list[float]]:

@@ -42,7 +42,7 @@ def load(store: Any, texts: list[str]) -> None:
         )  # fmt: skip
         batch.append((memory, IndexEntry(content, text.date_text(at), None)))
     for i in range(0, len(batch), BATCH):
-        store.insert_memories(batch[i : i + BATCH])
+        store.memories.insert_many(batch[i : i + BATCH])
     settle(store)
 
 
@@ -52,17 +52,17 @@ def measure(services: Any, questions: list[str], budget: int | None) -> tuple[li
     from remember.store.postgres import keywords
 
     store = services.store
-    store.keyword_rank_budget = budget
+    store.index.keyword_rank_budget = budget
     times, tops, budgeted = [], [], 0
     for q in questions:
         terms, _ = services.search._selected_terms(Caller("bench"), text.query_terms(q))
         if not terms:
             continue
         if budget is not None:
-            total, counts = store.term_document_counts("bench", terms, cap=keywords.COUNT_CAP)
+            total, counts = store.index.term_document_counts("bench", terms, cap=keywords.COUNT_CAP)
             budgeted += keywords.plan(terms, counts, total, budget, POOL) is not None
         t = time.perf_counter()
-        found = store.keyword_candidates("bench", terms, filter=None, deleted="exclude", limit=POOL)
+        found = store.index.keyword_candidates("bench", terms, filter=None, deleted="exclude", limit=POOL)
         times.append((time.perf_counter() - t) * 1000)
         tops.append([i for i, _ in found[:10]])
     return times, tops, budgeted
@@ -87,7 +87,7 @@ def locomo_recall(url: str, quick: bool) -> dict[str, float]:
     ids, _ = ingest(services, data)
     out = {}
     for label, budget in (("exact", None), ("budgeted", keywords.RANK_BUDGET)):
-        services.store.keyword_rank_budget = budget
+        services.store.index.keyword_rank_budget = budget
         for alpha in (None, 0.0):
             rows = score(service_search(services, asked_at(data), alpha=alpha), data, ids)
             out[f"{label}, alpha {alpha}"] = summarise(rows)["overall"]["recall@5"]

@@ -58,7 +58,7 @@ def load(services: Any, n: int, pool: list[str], vectors: list[bytes | None]) ->
             at = start + timedelta(minutes=j)
             m = Memory(f"m{j:07}", "bench", texts[j], "note", 0.5, 0.5, at, at, at)
             batch.append((m, IndexEntry(texts[j], text.date_text(at), None)))
-        store.insert_memories(batch)
+        store.memories.insert_many(batch)
     memories_s = time.perf_counter() - began
     rng = random.Random(12)
     began = time.perf_counter()

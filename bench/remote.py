@@ -216,7 +216,7 @@ def lost_writes(database_url: str, load: Load) -> list[str]:
     try:
         lost = []
         for user, ids in load.created.items():
-            found = {m.id: m for m in store.get_memories(user, sorted(ids))}
+            found = {m.id: m for m in store.memories.get_many(user, sorted(ids))}
             lost += [f"{user}/{i} missing" for i in ids if i not in found]
             lost += [f"{u}/{i} below version {v}" for (u, i), v in load.updated.items()
                      if u == user and i in found and found[i].version < v]  # fmt: skip
@@ -308,7 +308,7 @@ def consistency(database_url: str, user: str, acknowledged: list[str]) -> dict[s
 
     store = open_store(database_url)
     try:
-        found = {m.id for m in store.get_memories(user, acknowledged)}
+        found = {m.id for m in store.memories.get_many(user, acknowledged)}
         out: dict[str, Any] = {"missing": sorted(set(acknowledged) - found)}
         if not is_postgres_url(database_url):
             import sqlite3

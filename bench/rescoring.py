@@ -95,8 +95,8 @@ class UserTurns:
     def read(cls, services: Any, user: str, in_order: list[str]) -> UserTurns:
         from remember.models import conversation_of
 
-        memories = {m.id: m for m in services.store.get_memories(user, in_order)}
-        vectors = {i: np.frombuffer(services.store.get_vector(user, i), dtype=np.float32) for i in in_order}
+        memories = {m.id: m for m in services.store.memories.get_many(user, in_order)}
+        vectors = {i: np.frombuffer(services.store.index.get_vector(user, i), dtype=np.float32) for i in in_order}
         before, after = {}, {}
         for a, b in itertools.pairwise(in_order):
             conversation = conversation_of(memories[a])

@@ -126,7 +126,7 @@ def ingest(services: Any, texts: list[str], vectors: Any) -> tuple[float, float,
             print(f"  {done:,} memories in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
 
     assert services.indexer.embedder_name is not None
-    with services.store.bulk_vectors(len(texts)):  # PostgreSQL: its HNSW index built at the end, in the time
+    with services.store.index.bulk_vectors(len(texts)):  # PostgreSQL: its HNSW index built at the end, in the time
         given = records(texts, vectors, services.indexer.embedder_name)
         import_records(services.store, services.indexer, given, progress)
     rate = len(texts) / (time.perf_counter() - started)
@@ -161,8 +161,8 @@ def searches(services: Any, questions: list[str]) -> dict[str, Any]:
     # for before), or, for words searched for before, their counts checked against what was written since.
     paused: dict[str, list[float]] = {"hybrid_after_a_pause": [], "hybrid_after_a_pause_known_words": []}
     for q in chosen[:PAUSED]:
-        for label, wait in (("hybrid_after_a_pause", services.store.term_stats.forget),
-                            ("hybrid_after_a_pause_known_words", services.store.term_stats.pause)):  # fmt: skip
+        for label, wait in (("hybrid_after_a_pause", services.store.index.term_stats.forget),
+                            ("hybrid_after_a_pause_known_words", services.store.index.term_stats.pause)):  # fmt: skip
             wait()
             t = time.perf_counter()
             services.search.search(Caller(USER), q, record_access=False)
@@ -180,7 +180,7 @@ def recall(store: Any, vectors: Any, queries: Any) -> float:
     hits = 0
     for q in queries:
         exact = {f"m{i:07}" for i in np.argpartition(-(vectors @ q), 10)[:10]}
-        found = store.vector_candidates(USER, q.astype("<f4").tobytes(), filter=None, deleted="exclude", limit=10)
+        found = store.index.vector_candidates(USER, q.astype("<f4").tobytes(), filter=None, deleted="exclude", limit=10)
         hits += len(exact & {i for i, _ in found})
     return hits / (10 * len(queries))
 
@@ -193,17 +193,17 @@ def sqlite_side(path: Path, texts: list[str], vectors: Any, questions: list[str]
     services.indexer.state()
     rate, build_s, keyword_s = ingest(services, texts, vectors)
     store = services.store
-    default_min = store.vector_index_min
+    default_min = store.index.vector_index_min
     approximate_default = default_min is not None and len(texts) >= default_min
     default = searches(services, questions)
     if not approximate_default:  # the approximate path all the same, for its build time, recall and speed
-        store.vector_index_min = 0
+        store.index.vector_index_min = 0
         t = time.perf_counter()
-        store.build_vector_index(USER, vectors.shape[1])
+        store.index.build_vector_index(USER, vectors.shape[1])
         build_s = time.perf_counter() - t
     figures = recalls(store, vectors, questions, embedder)
     approximate = default if approximate_default else searches(services, questions)
-    store.vector_index_min = default_min
+    store.index.vector_index_min = default_min
     services.close()
     serving = serve_apart(path, questions)
     return {"backend": "SQLite", "ingest_per_s": rate, "index_build_s": build_s, "keyword_build_s": keyword_s,

@@ -104,11 +104,11 @@ async def test_each_request_acts_for_its_tokens_user(
     for user in ("alice", "bob"):
         async with connect(http_server, tokens.create(user).secret) as client:
             ok(await client.call_tool("remember_create_memory", {"content": f"{user}'s note"}))
-    assert store.user_ids() == ["alice", "bob"]
+    assert store.transfer.user_ids() == ["alice", "bob"]
     from remember.models import MemoryQuery
 
     for user in ("alice", "bob"):
-        assert [m.content for m in store.list_memories(user, MemoryQuery()).items] == [f"{user}'s note"]
+        assert [m.content for m in store.memories.page(user, MemoryQuery()).items] == [f"{user}'s note"]
 
 
 async def test_a_tokens_trust_level_bounds_what_it_reaches(http_server: HttpServer, tokens: TokenService) -> None:

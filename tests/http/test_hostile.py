@@ -134,7 +134,7 @@ def test_malformed_requests_get_4xx_and_change_nothing(
 ) -> None:
     services.memories.create(Caller("alice"), {"content": "Alice's note"})
     session = Session(http_server, tokens.create("mallory").secret)
-    before = logical_fingerprint(store, store.user_ids())
+    before = logical_fingerprint(store, store.transfer.user_ids())
     url, auth = session.url, session.http.headers["authorization"]
     raw = httpx2.Client(timeout=60)
     sent: list[tuple[str, httpx2.Response]] = []
@@ -227,6 +227,6 @@ def test_malformed_requests_get_4xx_and_change_nothing(
     assert answers["a lone surrogate"].status_code < 500
     assert httpx2.get(f"{http_server.url}/health").status_code == 200
     assert session.call("remember_list_memories", {})["result"]["structuredContent"]["total"] == 0  # still served
-    assert logical_fingerprint(store, store.user_ids()) == before
+    assert logical_fingerprint(store, store.transfer.user_ids()) == before
     raw.close()
     session.http.close()

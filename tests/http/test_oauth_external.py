@@ -85,7 +85,7 @@ async def test_a_valid_token_acts_for_its_user(server: HttpServer, issuer: Issue
     token = issuer.token(aud=f"{server.url}/mcp")
     async with connect(server, token) as client:
         ok(await client.call_tool("remember_create_memory", {"content": "dana's note"}))
-    assert [m.content for m in store.list_memories("dana", MemoryQuery()).items] == ["dana's note"]
+    assert [m.content for m in store.memories.page("dana", MemoryQuery()).items] == ["dana's note"]
 
 
 def test_the_metadata_names_the_issuer(server: HttpServer) -> None:

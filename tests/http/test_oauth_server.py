@@ -150,7 +150,7 @@ async def test_a_connector_is_authorized_with_an_api_token(
         ok(await client.call_tool("remember_create_memory", {"content": "erin's note", "trust": 0.4}))
         refused = await client.call_tool("remember_create_memory", {"content": "too high", "trust": 0.9})
         assert refused.is_error  # the API token's trust level came along
-    assert [m.content for m in store.list_memories("erin", MemoryQuery()).items] == ["erin's note"]
+    assert [m.content for m in store.memories.page("erin", MemoryQuery()).items] == ["erin's note"]
     # The code is single-use.
     again = flow.token(
         grant_type="authorization_code", code=granted["code"], redirect_uri=callback.url,

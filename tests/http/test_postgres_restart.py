@@ -46,6 +46,6 @@ async def test_a_database_restart_gives_clear_errors_then_recovers(own_postgres_
             acknowledged.append(ok(await client.call_tool("remember_create_memory", {"content": "after"}))["id"])
     finally:
         server.stop()
-    kept = {m.id for m in store.list_memories("alice", MemoryQuery(limit=100)).items}
+    kept = {m.id for m in store.memories.page("alice", MemoryQuery(limit=100)).items}
     assert set(acknowledged) <= kept
     store.close()

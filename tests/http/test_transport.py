@@ -81,7 +81,7 @@ async def test_without_auth_on_loopback_requests_act_for_the_configured_user(sto
     try:
         async with connect(server, None) as client:
             ok(await client.call_tool("remember_create_memory", {"content": "carol's"}))
-        assert [m.content for m in store.list_memories("carol", _everything()).items] == ["carol's"]
+        assert [m.content for m in store.memories.page("carol", _everything()).items] == ["carol's"]
     finally:
         server.stop()
 
@@ -107,7 +107,7 @@ async def test_sigterm_lets_the_calls_in_flight_finish(
     with contextlib.suppress(Exception):  # the writer stops when the server is gone
         await asyncio.wait_for(writer, timeout=60)
     assert http_server.process.wait(timeout=30) == 0
-    stored = {m.id for m in store.list_memories("alice", _everything()).items}
+    stored = {m.id for m in store.memories.page("alice", _everything()).items}
     assert len(acknowledged) >= 10
     assert set(acknowledged) <= stored  # every answered write is kept
 

@@ -95,7 +95,7 @@ def stored_ids(db: Path) -> set[str]:
     try:
         ids: set[str] = set()
         after: tuple[str, str] | None = None
-        while page := store.memory_ids_page(after, 1_000):
+        while page := store.memories.ids_page(after, 1_000):
             ids |= {memory_id for _, memory_id in page}
             after = page[-1]
         return ids

@@ -330,7 +330,7 @@ def test_the_query_is_embedded_beside_the_keyword_side(
 
     caller = threading.get_ident()
     seen: dict[str, int] = {}
-    embed, keywords = services.indexer.query_vector, services.store.keyword_candidates
+    embed, keywords = services.indexer.query_vector, services.store.index.keyword_candidates
 
     def embedding(question: str) -> Any:
         seen["embedded on"] = threading.get_ident()
@@ -342,7 +342,7 @@ def test_the_query_is_embedded_beside_the_keyword_side(
 
     expected = top(services, "who works at Google?")
     monkeypatch.setattr(services.indexer, "query_vector", embedding)
-    monkeypatch.setattr(services.store, "keyword_candidates", keyword_side)
+    monkeypatch.setattr(services.store.index, "keyword_candidates", keyword_side)
     assert top(services, "who works at Google?") == expected
     assert seen["keywords on"] == caller != seen["embedded on"]
     services.close()  # stops the embedding threads

@@ -69,7 +69,7 @@ def test_only_what_passes_is_returned(services: Services) -> None:
             tree = parse_filter(spec)
             assert tree is not None
             ids = [h.memory.id for h in hits]
-            assert services.store.passing_ids(USER, ids, tree, "exclude") == set(ids), (query, spec)
+            assert services.store.index.passing_ids(USER, ids, tree, "exclude") == set(ids), (query, spec)
             assert trashed.id not in ids
 
 
@@ -81,8 +81,8 @@ def test_the_check_is_bound_to_the_user_and_the_trash(services: Services) -> Non
     tree = parse_filter({"tags": "common"})
     assert tree is not None
     both = [mine.id, theirs.id, gone.id, "no-such-id"]
-    assert services.store.passing_ids(USER, both, tree, "exclude") == {mine.id}
-    assert services.store.passing_ids(USER, both, tree, "only") == {gone.id}
-    assert services.store.passing_ids(USER, both, tree, "include") == {mine.id, gone.id}
-    assert services.store.passing_ids(OTHER, both, tree, "include") == {theirs.id}
-    assert services.store.passing_ids(USER, [], tree, "include") == set()
+    assert services.store.index.passing_ids(USER, both, tree, "exclude") == {mine.id}
+    assert services.store.index.passing_ids(USER, both, tree, "only") == {gone.id}
+    assert services.store.index.passing_ids(USER, both, tree, "include") == {mine.id, gone.id}
+    assert services.store.index.passing_ids(OTHER, both, tree, "include") == {theirs.id}
+    assert services.store.index.passing_ids(USER, [], tree, "include") == set()

@@ -52,9 +52,9 @@ def test_adjacent_gives_the_turns_before_and_after(services: Services) -> None:
     )
     other = services.memories.create(Caller(ALICE), {"content": "elsewhere", "context": {"conversation_id": "d"}})
     a, b, c = (m.id for m in made)
-    found = services.store.adjacent(ALICE, [a, b, c, other.id, "no-such-id"])
+    found = services.store.index.adjacent(ALICE, [a, b, c, other.id, "no-such-id"])
     assert found == {a: [b], b: [a, c], c: [b], other.id: [], "no-such-id": []}
-    assert services.store.adjacent("bob", [a, b]) == {a: [], b: []}  # another user's ids: nothing
+    assert services.store.index.adjacent("bob", [a, b]) == {a: [], b: []}  # another user's ids: nothing
 
 
 CHAT = [

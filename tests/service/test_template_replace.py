@@ -16,12 +16,12 @@ RUN: dict[str, Any] = {"name": "Run", "fields": [{"name": "km", "type": "number"
 
 def test_check_stores_nothing_and_reports_a_taken_name_with_the_other_problems(services: Services) -> None:
     services.templates.create(Caller(ALICE), RUN)
-    before = services.store.list_templates(ALICE)
+    before = services.store.templates.of_user(ALICE)
     with pytest.raises(TemplateError) as caught:
         services.templates.check(Caller(ALICE), {"name": "run", "fields": [{"name": "x", "type": "nope"}]})
     assert [e.code for e in caught.value.errors] == ["conflict", "unknown_type"]
     assert services.templates.check(Caller(ALICE), {**RUN, "name": "Ride"}).name == "Ride"
-    assert services.store.list_templates(ALICE) == before
+    assert services.store.templates.of_user(ALICE) == before
 
 
 def test_replace_keeps_the_id_bumps_the_version_rechecks_memories_and_says_what_changed(services: Services) -> None:
@@ -33,7 +33,7 @@ def test_replace_keeps_the_id_bumps_the_version_rechecks_memories_and_says_what_
     assert changes["added_fields"] == ["route"]
     memory = services.memories.list(Caller(ALICE), filters={"template_id": made}).items[0]
     assert memory.template_compliance is False and memory.template_version == "1.0"
-    assert [v.version for v in services.store.template_versions(ALICE, made)] == ["1.0", "1.1"]
+    assert [v.version for v in services.store.templates.versions(ALICE, made)] == ["1.0", "1.1"]
     view, _, _ = services.templates.replace(Caller(ALICE), made, {**new, "version": "2.0"})
     assert view.definition.version == "2.0"
 

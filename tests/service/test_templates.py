@@ -355,7 +355,7 @@ def test_a_memory_written_during_a_template_change_is_rechecked(
     services: Services, book: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     memory = remember_book(services, book)
-    original = services.store.replace_template
+    original = services.store.templates.replace
 
     def meanwhile(*args: Any, **kwargs: Any) -> None:
         # Another request lands between the recheck and the commit of the template change.
@@ -365,7 +365,7 @@ def test_a_memory_written_during_a_template_change_is_rechecked(
         original(*args, **kwargs)
 
     created: list[str] = []
-    monkeypatch.setattr(services.store, "replace_template", meanwhile)
+    monkeypatch.setattr(services.store.templates, "replace", meanwhile)
     services.templates.update(
         Caller(ALICE), book, {"add_fields": [{"name": "isbn", "type": "string", "required": True}]}
     )

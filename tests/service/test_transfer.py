@@ -64,13 +64,14 @@ def populate(services: Services) -> None:
 
 
 def snapshot(store: Store, user: str) -> dict[str, Any]:
-    memories = store.list_memories(user, MemoryQuery(limit=100, deleted="include", descending=False)).items
+    memories = store.memories.page(user, MemoryQuery(limit=100, deleted="include", descending=False)).items
     return {
         "memories": [m.as_dict() for m in memories],
-        "history": {m.id: [h.as_dict() for h in store.memory_history(user, m.id)] for m in memories},
-        "vectors": {m.id: store.get_vector(user, m.id) for m in memories},
+        "history": {m.id: [h.as_dict() for h in store.memories.history(user, m.id)] for m in memories},
+        "vectors": {m.id: store.index.get_vector(user, m.id) for m in memories},
         "templates": [
-            (t.definition, [v.version for v in store.template_versions(user, t.id)]) for t in store.list_templates(user)
+            (t.definition, [v.version for v in store.templates.versions(user, t.id)])
+            for t in store.templates.of_user(user)
         ],
         "preferences": store.preferences.get(user),
         "preference_history": [c.as_dict() for c in store.preferences.history(user)],
@@ -86,12 +87,12 @@ def test_everything_arrives(services: Services, tmp_path: Path, embedder: Any, c
     assert counts == {ALICE: 4, BOB: 1}
     for user in (ALICE, BOB):
         assert snapshot(target.store, user) == snapshot(services.store, user)
-    assert target.store.user_ids() == [ALICE, BOB]
+    assert target.store.transfer.user_ids() == [ALICE, BOB]
     # and it is all usable: search, templates, suggestions' learning
     assert target.search.search(Caller(ALICE), "Sarah at Google").hits[0].memory.title == "Sarah"
     found = [h.memory.content for h in target.search.search(Caller(ALICE), "Google", alpha=0.0).hits]
     assert "How long has she been there?" in found  # its context (the turn before) came along
-    assert target.templates.analytics(Caller(ALICE), target.store.list_templates(ALICE)[0].id)["usage_count"] == 1
+    assert target.templates.analytics(Caller(ALICE), target.store.templates.of_user(ALICE)[0].id)["usage_count"] == 1
     assert len(snapshot(target.store, ALICE)["relationships"]) == 2
     found_links = target.related.search(Caller(ALICE), "who recommended the novel", alpha=1.0).hits
     assert found_links[0].relationship.observation == "Sarah recommended Dune"  # indexed again on import
@@ -103,7 +104,7 @@ def test_one_user_only(services: Services, tmp_path: Path, embedder: Any, clock:
     populate(services)
     target = Services.over(open_store(str(tmp_path / "target.db")), clock, embedder)
     assert import_records(target.store, target.indexer, export_records(services.store, [Caller(BOB)])) == {BOB: 1}
-    assert target.store.user_ids() == [BOB]
+    assert target.store.transfer.user_ids() == [BOB]
     target.close()
 
 
@@ -113,8 +114,8 @@ def test_vectors_are_rebuilt_for_another_embedder(services: Services, tmp_path: 
     populate(services)
     target = Services.over(open_store(str(tmp_path / "target.db")), clock, HashEmbedder())
     import_records(target.store, target.indexer, export_records(services.store))
-    memory_id = services.store.list_memories(BOB, MemoryQuery()).items[0].id
-    assert target.store.get_vector(BOB, memory_id) != services.store.get_vector(BOB, memory_id)
+    memory_id = services.store.memories.page(BOB, MemoryQuery()).items[0].id
+    assert target.store.index.get_vector(BOB, memory_id) != services.store.index.get_vector(BOB, memory_id)
     assert target.search.search(Caller(BOB), "Bob note", alpha=1.0).hits
     target.close()
 
@@ -126,10 +127,10 @@ def test_existing_users_are_refused_before_anything_is_written(
     target = Services.over(open_store(str(tmp_path / "target.db")), clock, embedder)
     target.memories.create(Caller(BOB), {"content": "already here"})
     with pytest.raises(Conflict, match="bob"):
-        refuse_existing(target.store, services.store.user_ids())
+        refuse_existing(target.store, services.store.transfer.user_ids())
     with pytest.raises(Conflict, match="already has data"):
         import_records(target.store, target.indexer, export_records(services.store, [Caller(BOB)]))
-    assert target.store.user_ids() == [BOB]
+    assert target.store.transfer.user_ids() == [BOB]
     target.close()
 
 
@@ -148,7 +149,7 @@ def test_bad_exports_are_refused(services: Services, records: list[Any]) -> None
         import_records(services.store, services.indexer, iter(records))
     with pytest.raises(ValidationFailed):
         check_records(iter(records))
-    assert services.store.user_ids() == []
+    assert services.store.transfer.user_ids() == []
 
 
 def test_checking_an_export_counts_each_users_memories_and_writes_nothing(services: Services) -> None:
@@ -156,7 +157,7 @@ def test_checking_an_export_counts_each_users_memories_and_writes_nothing(servic
     before = list(export_records(services.store))[1:]
     counts = check_records(export_records(services.store))
     assert counts == {ALICE: 4, BOB: 1}  # alice's memories include one in her trash
-    assert len(services.store.list_memories(ALICE, MemoryQuery(deleted="only")).items) == 1
+    assert len(services.store.memories.page(ALICE, MemoryQuery(deleted="only")).items) == 1
     assert list(export_records(services.store))[1:] == before
 
 
@@ -180,12 +181,12 @@ def test_an_import_commits_in_parts_that_let_another_writer_in(store_url: str, t
         for index, record in enumerate(records):
             if index > 1 and (index - 1) % PART == 0:  # the import has just committed its part
                 server.memories.create(Caller(ALICE), {"content": f"written during the import {index}"})
-                seen.append(server.store.list_memories("carol", MemoryQuery(limit=1)).total)
+                seen.append(server.store.memories.page("carol", MemoryQuery(limit=1)).total)
             yield record
 
     assert import_records(importer.store, importer.indexer, between_parts()) == {"carol": 6 * PART}
     assert seen == [part * PART for part in range(1, 6)], "each part is committed before the next is read"
-    assert server.store.list_memories(ALICE, MemoryQuery(limit=1)).total == 5
+    assert server.store.memories.page(ALICE, MemoryQuery(limit=1)).total == 5
     for services in (source, importer, server):
         services.close()
 
@@ -195,5 +196,5 @@ def test_a_bad_line_after_a_written_part_says_what_was_kept(services: Services, 
     records = [*many_records(source, "carol", PART + 5), {"kind": "memory", "user_id": "carol", "memory": {}}]
     with pytest.raises(ValidationFailed, match=rf"Line {PART + 7} cannot be read.*\n{PART} memories of user carol"):
         import_records(services.store, services.indexer, records)
-    assert services.store.list_memories("carol", MemoryQuery(limit=1)).total == PART
+    assert services.store.memories.page("carol", MemoryQuery(limit=1)).total == PART
     source.close()

@@ -33,11 +33,11 @@ def seeded(store: Store) -> Store:
         memory(7, MONDAY + timedelta(days=8), kind="note"),  # soon in the trash
         memory(8, MONDAY, user="bob", kind="secret"),
     ]
-    store.insert_memories([(m, None) for m in rows])
-    trashed = store.get_memory("alice", "m0007")
+    store.memories.insert_many([(m, None) for m in rows])
+    trashed = store.memories.get("alice", "m0007")
     assert trashed is not None
     gone = replace(trashed, deleted_at=MONDAY + timedelta(days=9), version=2)
-    store.replace_memory(
+    store.memories.replace(
         gone, expected_version=1, history=HistoryEntry("m0007", "alice", 1, "delete", {}, None, MONDAY)
     )
     return store
@@ -83,7 +83,7 @@ def test_the_trust_level_the_trash_and_other_users_are_left_out(seeded: Store) -
 
 def test_memories_are_counted_by_when_they_happened_too(store: Store) -> None:
     long_ago = datetime(1969, 7, 20, 20, 17, tzinfo=UTC)
-    store.insert_memories([(memory(1, MONDAY, occurred=long_ago), None), (memory(2, MONDAY), None)])
+    store.memories.insert_many([(memory(1, MONDAY, occurred=long_ago), None), (memory(2, MONDAY), None)])
     counts = store.analytics.memory_counts("alice", column="occurred_at", unit="month", max_trust=1.0)
     assert [(c.bucket, c.count) for c in counts] == [(date(1969, 7, 1), 1), (date(2026, 2, 1), 1)]
     span = store.analytics.memory_span("alice", column="occurred_at", max_trust=1.0)

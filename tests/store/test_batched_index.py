@@ -41,7 +41,7 @@ def _as(user: str, rows: list[tuple[Memory, IndexEntry]]) -> list[tuple[Memory, 
 
 
 def _index_rows(store: Store, user: str) -> list[tuple[object, ...]]:
-    with store.reading() as s:  # type: ignore[attr-defined]
+    with store.sql.reading() as s:
         return [
             tuple(r)
             for r in s.all(
@@ -55,22 +55,22 @@ def test_a_batch_is_indexed_as_one_memory_at_a_time_would_be(store: Store) -> No
     rows = _memories("x")
     first, second = rows[:5], rows[5:]
     for memory, entry in _as("alone", first) + _as("alone", second):
-        store.insert_memory(memory, entry)
-    store.insert_memories(_as("together", first))
-    store.insert_memories(_as("together", second))  # predecessors found in the database, across batches
+        store.memories.insert(memory, entry)
+    store.memories.insert_many(_as("together", first))
+    store.memories.insert_many(_as("together", second))  # predecessors found in the database, across batches
     alone, together = _index_rows(store, "alone"), _index_rows(store, "together")
     assert together == alone
     assert [r[3] for r in alone] == [None, None, None, "m0", "m2", None, "m1", "m5", "m3"]
     for memory, _ in rows:
-        assert store.get_vector("together", memory.id) == store.get_vector("alone", memory.id)
-    assert store.adjacent("together", ["m3"]) == store.adjacent("alone", ["m3"]) == {"m3": ["m0", "m8"]}
+        assert store.index.get_vector("together", memory.id) == store.index.get_vector("alone", memory.id)
+    assert store.index.adjacent("together", ["m3"]) == store.index.adjacent("alone", ["m3"]) == {"m3": ["m0", "m8"]}
 
 
 def test_the_context_of_a_batched_memory_is_its_predecessor_text(store: Store) -> None:
     """Found by the words of the turn before it, as a memory written alone is (a deleted predecessor's
     text is left out)."""
-    store.insert_memories(_memories("x"))
-    found = dict(store.keyword_candidates("x", ["turn", "3"], filter=None, deleted="exclude", limit=20))
+    store.memories.insert_many(_memories("x"))
+    found = dict(store.index.keyword_candidates("x", ["turn", "3"], filter=None, deleted="exclude", limit=20))
     assert "m8" in found  # its context is turn 3's text
-    hidden = dict(store.keyword_candidates("x", ["4"], filter=None, deleted="include", limit=20))
+    hidden = dict(store.index.keyword_candidates("x", ["4"], filter=None, deleted="include", limit=20))
     assert set(hidden) == {"m4"}  # m5 follows deleted m4 too far apart; nothing carries m4's text

@@ -175,14 +175,14 @@ def corpus(store: Store) -> dict[str, dict[str, Any]]:
             id=f"m{i:03}", user_id="alice", content="x", type="book", weight=0.5, trust=0.5,
             created_at=T0, updated_at=T0, occurred_at=T0, structured_content=content,
         )  # fmt: skip
-        store.insert_memory(memory)
+        store.memories.insert(memory)
         contents[memory.id] = content
     return contents
 
 
 def test_every_operator_matches_the_python_reference(store: Store, corpus: dict[str, dict[str, Any]]) -> None:
     for raw in FILTERS:
-        page = store.list_memories("alice", MemoryQuery(filter=parse_filter(raw), limit=1000))
+        page = store.memories.page("alice", MemoryQuery(filter=parse_filter(raw), limit=1000))
         got = sorted(m.id for m in page.items)
         expected = sorted(i for i, content in corpus.items() if evaluate(raw, content))
         assert got == expected, raw
@@ -201,7 +201,7 @@ def test_sqlite_value_index_and_json_reading_agree(db_path: Any) -> None:
     rng = random.Random(7)
     for i in range(300):
         at = T0
-        store.insert_memory(
+        store.memories.insert(
             Memory(
                 id=f"m{i:03}",
                 user_id="alice",
@@ -215,7 +215,7 @@ def test_sqlite_value_index_and_json_reading_agree(db_path: Any) -> None:
                 structured_content=make_content(rng),
             )
         )
-    conn = store.db.connection  # type: ignore[attr-defined]
+    conn = store.backend.db.connection  # type: ignore[attr-defined]
     for raw in FILTERS:
         answers = []
         for indexed in (True, False):
@@ -235,9 +235,9 @@ def test_keys_with_dots_are_not_nested_paths(store: Store) -> None:
         id="m", user_id="alice", content="x", type="t", weight=0.5, trust=0.5, created_at=T0, updated_at=T0,
         occurred_at=T0, structured_content={"a.b": 1, "a": {"b": 2}},
     )  # fmt: skip
-    store.insert_memory(memory)
+    store.memories.insert(memory)
     for value, expected in ((1, 0), (2, 1)):
-        page = store.list_memories("alice", MemoryQuery(filter=parse_filter({"structured_content.a.b": value})))
+        page = store.memories.page("alice", MemoryQuery(filter=parse_filter({"structured_content.a.b": value})))
         assert (page.total, len(page.items)) == (expected, expected)
 
 
@@ -267,14 +267,14 @@ def test_sqlite_tag_index_and_tag_lookups_agree_for_one_user_only(db_path: Any) 
     for user in ("alice", "bob"):
         for i in range(120):
             tags = tuple(rng.sample(TAGS, rng.randint(0, 3)))
-            store.insert_memory(
+            store.memories.insert(
                 Memory(id=f"{user}{i:03}", user_id=user, content="x", type="t", weight=0.5, trust=0.5,
                        created_at=T0, updated_at=T0, occurred_at=T0, tags=tags)
             )  # fmt: skip
             if user == "alice":
                 tagged[f"alice{i:03}"] = set(tags)
     # bob's memories have the same tags: a read of the tag index that ignored the user would return his ids
-    conn = store.db.connection  # type: ignore[attr-defined]
+    conn = store.backend.db.connection  # type: ignore[attr-defined]
     reference = {
         0: lambda t: bool(t & {"red", "blue"}),
         1: lambda t: {"red", "blue"} <= t,
@@ -299,6 +299,6 @@ def test_sqlite_tag_index_and_tag_lookups_agree_for_one_user_only(db_path: Any) 
             )
             assert got == expected, (raw, indexed)
         assert len(sqls) == 2, raw  # the two ways really are two
-        page = store.list_memories("alice", MemoryQuery(filter=parse_filter(raw), limit=1000))
+        page = store.memories.page("alice", MemoryQuery(filter=parse_filter(raw), limit=1000))
         assert sorted(m.id for m in page.items) == expected, raw
     store.close()

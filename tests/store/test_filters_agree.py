@@ -113,15 +113,15 @@ def _memories() -> Iterator[Memory]:
 def both(tmp_path: Path, postgres_url: str) -> Iterator[tuple[Store, Store]]:
     sqlite, postgres = open_store(f"sqlite:///{tmp_path / 'r.db'}"), open_store(postgres_url)
     for memory in _memories():
-        sqlite.insert_memory(memory)
-        postgres.insert_memory(memory)
+        sqlite.memories.insert(memory)
+        postgres.memories.insert(memory)
     yield sqlite, postgres
     sqlite.close()
     postgres.close()
 
 
 def _ids(store: Store, tree: Any) -> list[str]:
-    return sorted(m.id for m in store.list_memories("alice", MemoryQuery(filter=tree, limit=100)).items)
+    return sorted(m.id for m in store.memories.page("alice", MemoryQuery(filter=tree, limit=100)).items)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -19,7 +19,7 @@ import pytest
 from remember.filters import Filter, parse_filter
 from remember.models import DeletedMode, IndexEntry, Memory
 from remember.store import Store, open_store
-from remember.store.postgres import PostgresStore, keywords
+from remember.store.postgres import PostgresBackend, keywords
 from remember.store.sql import terms
 from remember.store.sql.terms import TermStatistics
 
@@ -46,28 +46,28 @@ def memory(i: int) -> tuple[Memory, IndexEntry]:
 @pytest.fixture
 def filled(store_url: str) -> Iterator[Store]:
     store = open_store(store_url)
-    store.insert_memories([memory(i) for i in range(COMMON)])
-    store.insert_memories([(replace(m, user_id="bob"), e) for m, e in (memory(i) for i in RARE)])
-    if isinstance(store, PostgresStore):
-        store.keyword_rank_budget = BUDGET
+    store.memories.insert_many([memory(i) for i in range(COMMON)])
+    store.memories.insert_many([(replace(m, user_id="bob"), e) for m, e in (memory(i) for i in RARE)])
+    if isinstance(store.backend, PostgresBackend):
+        store.index.keyword_rank_budget = BUDGET
     yield store
     store.close()
 
 
 def ranked(store: Store, filter: Filter | None = None, deleted: DeletedMode = "exclude", limit: int = 10) -> Any:
-    return store.keyword_candidates("alice", ["zither", "guitar"], filter=filter, deleted=deleted, limit=limit)
+    return store.index.keyword_candidates("alice", ["zither", "guitar"], filter=filter, deleted=deleted, limit=limit)
 
 
 def exact(store: Store, filter: Filter | None = None, deleted: DeletedMode = "exclude", limit: int = 10) -> Any:
     """The ranking of every matching row (PostgreSQL without a budget; SQLite as it is)."""
     budget = getattr(store, "keyword_rank_budget", None)
-    if isinstance(store, PostgresStore):
-        store.keyword_rank_budget = None
+    if isinstance(store.backend, PostgresBackend):
+        store.index.keyword_rank_budget = None
     try:
         return ranked(store, filter, deleted, limit)
     finally:
-        if isinstance(store, PostgresStore):
-            store.keyword_rank_budget = budget
+        if isinstance(store.backend, PostgresBackend):
+            store.index.keyword_rank_budget = budget
 
 
 def ids(found: list[tuple[str, float]]) -> set[str]:
@@ -104,7 +104,9 @@ def test_the_trash_and_the_trust_level_hold(filled: Store) -> None:
 
 @pytest.mark.parametrize("odd", ["a & b", "!zither", "<->", "'", "guitar:*", "(x | y)", "\\", "%s"])
 def test_any_term_is_only_text_in_the_budgeted_ranking(filled: Store, odd: str) -> None:
-    found = filled.keyword_candidates("alice", ["zither", odd, "guitar"], filter=None, deleted="exclude", limit=20)
+    found = filled.index.keyword_candidates(
+        "alice", ["zither", odd, "guitar"], filter=None, deleted="exclude", limit=20
+    )
     assert len(found) == 20 and ids(found) >= zither(TRASHED)
 
 
@@ -130,8 +132,8 @@ def test_below_the_budget_every_matching_row_is_ranked(postgres_url: str) -> Non
     assert chosen.idf["rare"] > chosen.idf["mid"] > chosen.idf["common"] > 0
     store = open_store(postgres_url)
     try:
-        store.insert_memories([memory(i) for i in range(40)])
-        assert isinstance(store, PostgresStore)
+        store.memories.insert_many([memory(i) for i in range(40)])
+        assert isinstance(store.backend, PostgresBackend)
         assert ranked(store, limit=50) == exact(store, limit=50)
     finally:
         store.close()
@@ -145,21 +147,21 @@ def test_a_term_is_counted_as_the_index_stems_it(store: Store) -> None:
     # a common word looked rare, was kept first, and ranked every memory holding it.
     rows = [text for text, times in STEMMED.items() for _ in range(times)]
     apart = [replace(memory(i)[0], content=text, occurred_at=T0 + timedelta(days=i)) for i, text in enumerate(rows)]
-    store.insert_memories([(m, IndexEntry(m.content, "1 March 2026", None)) for m in apart])  # no context
+    store.memories.insert_many([(m, IndexEntry(m.content, "1 March 2026", None)) for m in apart])  # no context
     words = ["exercises", "exercise", "universal", "choose", "choosing", "studios", "absent"]
-    assert store.term_document_counts("alice", words, cap=100) == (10, [3, 3, 2, 4, 4, 1, 0])
-    assert store.term_document_counts("alice", words, cap=2) == (10, [2, 2, 2, 2, 2, 1, 0])
+    assert store.index.term_document_counts("alice", words, cap=100) == (10, [3, 3, 2, 4, 4, 1, 0])
+    assert store.index.term_document_counts("alice", words, cap=2) == (10, [2, 2, 2, 2, 2, 1, 0])
 
 
 @pytest.mark.parametrize("neighbour", ["", "aaron", "zoe"])  # no one else; a user before alice, after her
 def test_a_users_total_is_their_own_alone_or_not(store: Store, neighbour: str) -> None:
-    store.insert_memories([memory(i) for i in range(7)])
+    store.memories.insert_many([memory(i) for i in range(7)])
     if neighbour:
-        store.insert_memories([(replace(m, user_id=neighbour), e) for m, e in (memory(i) for i in range(3))])
-    assert store.term_document_counts("alice", ["guitar"], cap=100) == (7, [7])
+        store.memories.insert_many([(replace(m, user_id=neighbour), e) for m, e in (memory(i) for i in range(3))])
+    assert store.index.term_document_counts("alice", ["guitar"], cap=100) == (7, [7])
     if neighbour:
-        assert store.term_document_counts(neighbour, ["guitar"], cap=100) == (3, [3])
-    assert store.term_document_counts("nobody", ["guitar"], cap=100) == (0, [0])
+        assert store.index.term_document_counts(neighbour, ["guitar"], cap=100) == (3, [3])
+    assert store.index.term_document_counts("nobody", ["guitar"], cap=100) == (0, [0])
 
 
 def test_counts_and_totals_are_reused_until_forgotten() -> None:
@@ -242,18 +244,18 @@ def test_a_count_is_counted_again_when_old_or_the_seq_went_back(monkeypatch: pyt
 
 
 def test_a_stores_counts_outlive_a_pause_until_enough_is_written(store: Store) -> None:
-    stats = store.term_stats  # type: ignore[attr-defined]
+    stats = store.index.term_stats  # type: ignore[attr-defined]
 
     def look() -> tuple[int, list[int]]:
-        return store.term_document_counts("alice", ["guitar", "zither"], cap=100)
+        return store.index.term_document_counts("alice", ["guitar", "zither"], cap=100)
 
-    store.insert_memories([memory(i) for i in range(40)])
+    store.memories.insert_many([memory(i) for i in range(40)])
     (_, (guitar, zither)) = look()
     assert guitar == 40 and zither > 0
-    store.insert_memories([memory(i) for i in range(40, 42)])  # 2 writes: within DRIFT of 40, not of zither's
+    store.memories.insert_many([memory(i) for i in range(40, 42)])  # 2 writes: within DRIFT of 40, not of zither's
     stats.pause()
     assert look() == (42, [40, zither])  # the total and zither's count looked at again, guitar's kept
-    store.insert_memories([memory(i) for i in range(42, 51)])  # zither in memory 50
+    store.memories.insert_many([memory(i) for i in range(42, 51)])  # zither in memory 50
     stats.pause()
     total, (guitar, more) = look()
     assert (total, guitar) == (51, 51) and more > zither  # 11 writes since guitar's count: counted again
@@ -262,12 +264,12 @@ def test_a_stores_counts_outlive_a_pause_until_enough_is_written(store: Store) -
 
 
 def test_a_memory_written_moves_the_total_at_the_next_look(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    store.insert_memories([memory(i) for i in range(5)])
-    assert store.term_document_counts("alice", ["guitar"], cap=100)[0] == 5
+    store.memories.insert_many([memory(i) for i in range(5)])
+    assert store.index.term_document_counts("alice", ["guitar"], cap=100)[0] == 5
     monkeypatch.setattr(terms, "SECONDS", 0.0)  # every look is after a pause
-    assert store.term_document_counts("alice", ["guitar"], cap=100)[0] == 5
-    store.insert_memories([memory(i) for i in range(5, 8)])
-    assert store.term_document_counts("alice", ["guitar"], cap=100)[0] == 8
+    assert store.index.term_document_counts("alice", ["guitar"], cap=100)[0] == 5
+    store.memories.insert_many([memory(i) for i in range(5, 8)])
+    assert store.index.term_document_counts("alice", ["guitar"], cap=100)[0] == 8
 
 
 def scoring_corpus(store: Store) -> set[str]:
@@ -276,7 +278,7 @@ def scoring_corpus(store: Store) -> set[str]:
     texts = ["zither" + " note" * i + (" lesson" if i % 3 == 0 else "") for i in range(30)]
     texts += ["lesson" + " chord" * i for i in range(30)] + [f"quiet day {i}" for i in range(150)]
     rows = [(replace(memory(i)[0], content=t), IndexEntry(t, "1 March 2026", None)) for i, t in enumerate(texts)]
-    store.insert_memories(rows)
+    store.memories.insert_many(rows)
     return {f"m{i:05d}" for i in range(30)}
 
 
@@ -286,28 +288,32 @@ def _rounded(hits: list[tuple[str, float]]) -> list[tuple[str, float]]:
 
 def test_terms_that_only_score_rank_what_the_found_ones_find_as_all_terms_would(store: Store) -> None:
     scoring_corpus(store)
-    everything = store.keyword_candidates("alice", ["zither", "lesson"], filter=None, deleted="exclude", limit=90)
-    holding = {i for i, _ in store.keyword_candidates("alice", ["zither"], filter=None, deleted="exclude", limit=90)}
+    everything = store.index.keyword_candidates("alice", ["zither", "lesson"], filter=None, deleted="exclude", limit=90)
+    holding = {
+        i for i, _ in store.index.keyword_candidates("alice", ["zither"], filter=None, deleted="exclude", limit=90)
+    }
     found = [hit for hit in everything if hit[0] in holding]  # what 'zither' finds, scored by both terms
     assert len(found) >= 29
     for filter in (None, parse_filter({"weight": {"gte": 0}})):
         for limit in (3, 30):
-            scored = store.keyword_candidates(
+            scored = store.index.keyword_candidates(
                 "alice", ["zither"], filter=filter, deleted="exclude", limit=limit, also=["lesson", "zithers"]
             )
             assert _rounded(scored) == _rounded(found[:limit])  # 'zithers' is 'zither': not counted twice
-    plain = store.keyword_candidates("alice", ["zither"], filter=None, deleted="exclude", limit=10)
+    plain = store.index.keyword_candidates("alice", ["zither"], filter=None, deleted="exclude", limit=10)
     assert [i for i, _ in plain] != [i for i, _ in found[:10]]
 
 
 def test_terms_that_only_score_weigh_in_within_the_budget(postgres_url: str) -> None:
     store = open_store(postgres_url)
-    assert isinstance(store, PostgresStore)
+    assert isinstance(store.backend, PostgresBackend)
     try:
         zither = scoring_corpus(store)
-        exact = dict(store.keyword_candidates("alice", ["zither", "lesson"], filter=None, deleted="exclude", limit=60))
-        store.keyword_rank_budget = 10  # 30 memories hold 'zither': ranked within the budget
-        scored = store.keyword_candidates(
+        exact = dict(
+            store.index.keyword_candidates("alice", ["zither", "lesson"], filter=None, deleted="exclude", limit=60)
+        )
+        store.index.keyword_rank_budget = 10  # 30 memories hold 'zither': ranked within the budget
+        scored = store.index.keyword_candidates(
             "alice", ["zither"], filter=None, deleted="exclude", limit=10, also=["lesson"]
         )
         assert scored and {i for i, _ in scored} <= zither

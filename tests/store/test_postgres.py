@@ -17,7 +17,7 @@ from remember.errors import ConfigError, SchemaTooNew, StoreError, StoreUnavaila
 from remember.filters import parse_filter
 from remember.models import Memory, MemoryQuery
 from remember.store import migrate, open_store
-from remember.store.postgres import MIGRATIONS, PostgresStore
+from remember.store.postgres import MIGRATIONS, PostgresBackend
 from remember.store.postgres.url import parse_url, redact
 
 pytestmark = pytest.mark.postgres
@@ -38,9 +38,9 @@ def test_migrations_are_recorded_once(empty_postgres_url: str) -> None:
     first.close()
     second = open_store(empty_postgres_url)
     second.close()
-    assert isinstance(first, PostgresStore)
-    assert isinstance(second, PostgresStore)
-    assert (first.applied_migrations, second.applied_migrations) == (NAMES, [])
+    assert isinstance(first.backend, PostgresBackend)
+    assert isinstance(second.backend, PostgresBackend)
+    assert (first.backend.applied_migrations, second.backend.applied_migrations) == (NAMES, [])
     assert [r[0] for r in rows(empty_postgres_url, "SELECT name FROM schema_migrations ORDER BY name")] == NAMES
 
 
@@ -72,8 +72,8 @@ def test_processes_starting_at_once_migrate_once(empty_postgres_url: str) -> Non
         try:
             start.wait()
             store = open_store(empty_postgres_url)
-            assert isinstance(store, PostgresStore)
-            applied.append(store.applied_migrations)
+            assert isinstance(store.backend, PostgresBackend)
+            applied.append(store.backend.applied_migrations)
             store.close()
         except BaseException as exc:  # collected and re-raised in the test thread
             errors.append(exc)
@@ -180,14 +180,14 @@ def test_a_structured_equality_filter_uses_the_gin_index(postgres_url: str) -> N
 
 def test_postgres_and_postgresql_schemes_both_open(postgres_url: str) -> None:
     store = open_store(postgres_url.replace("postgresql://", "postgres://", 1))
-    assert isinstance(store, PostgresStore)
+    assert isinstance(store.backend, PostgresBackend)
     store.close()
 
 
 def test_pool_settings_come_from_the_url(postgres_url: str) -> None:
     store = open_store(postgres_url + "&pool_min_size=0&pool_max_size=3&pool_timeout=2.5")
-    assert isinstance(store, PostgresStore)
-    pool = store.db.pool
+    assert isinstance(store.backend, PostgresBackend)
+    pool = store.backend.db.pool
     assert (pool.min_size, pool.max_size, pool.timeout) == (0, 3, 2.5)
     assert store.preferences.get("alice") == {}
     store.close()
@@ -251,15 +251,15 @@ def test_text_postgresql_cannot_hold_is_a_clear_error(postgres_url: str) -> None
     nul = Memory("m1", "alice", "x", "note", 0.5, 0.5, at, at, at, structured_content={"a": "nul \x00 here"})
     store = open_store(postgres_url)
     with pytest.raises(StoreError, match=r"Remove NUL characters"):
-        store.insert_memory(nul)
-    assert store.get_memory("alice", "m1") is None
+        store.memories.insert(nul)
+    assert store.memories.get("alice", "m1") is None
     store.close()
 
 
 def test_a_filter_on_text_postgresql_cannot_hold_matches_nothing(postgres_url: str) -> None:
     at = datetime(2026, 1, 1, tzinfo=UTC)
     store = open_store(postgres_url)
-    store.insert_memory(Memory("m1", "alice", "x", "note", 0.5, 0.5, at, at, at, structured_content={"a": "b"}))
+    store.memories.insert(Memory("m1", "alice", "x", "note", 0.5, 0.5, at, at, at, structured_content={"a": "b"}))
     for where, expected in [
         ({"type": "a\x00"}, []),
         ({"type": {"ne": "a\x00"}}, ["m1"]),
@@ -267,7 +267,7 @@ def test_a_filter_on_text_postgresql_cannot_hold_matches_nothing(postgres_url: s
         ({"structured_content.a": {"contains": "\x00"}}, []),
         ({"structured_content.a": {"nin": ["\x00"]}}, ["m1"]),
     ]:
-        page = store.list_memories("alice", MemoryQuery(filter=parse_filter(where)))
+        page = store.memories.page("alice", MemoryQuery(filter=parse_filter(where)))
         assert [m.id for m in page.items] == expected, where
     store.close()
 

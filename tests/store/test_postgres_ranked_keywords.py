@@ -22,9 +22,9 @@ from remember.caller import Caller
 from remember.search.embedders import MiniLMEmbedder
 from remember.search.text import query_terms
 from remember.service import Services
-from remember.store import open_store
+from remember.store import Store, open_store
 from remember.store.index_files import keyword_search
-from remember.store.postgres.store import PostgresStore
+from remember.store.postgres.store import PostgresBackend
 
 pytestmark = pytest.mark.postgres
 
@@ -40,8 +40,8 @@ def _notes() -> list[str]:
     return [f"{p} talked about {t} (note {i})" for i, (p, t) in enumerate((p, t) for p in PEOPLE for t in THINGS)]
 
 
-def _store(services: Services) -> PostgresStore:
-    assert isinstance(services.store, PostgresStore)
+def _store(services: Services) -> Store:
+    assert isinstance(services.store.backend, PostgresBackend)
     return services.store
 
 
@@ -54,20 +54,22 @@ def home(tmp_path: Path) -> Path:
 def services(postgres_url: str, home: Path, embedder: MiniLMEmbedder) -> Iterator[Services]:
     services = Services.over(open_store(postgres_url, keyword_index_min=None, keywords_home=home), embedder=embedder)
     services.memories.create_many(Caller(USER), [{"content": text} for text in _notes()])
-    _store(services).keyword_index_min = 10
+    _store(services).index.keyword_index_min = 10
     yield services
     services.close()
 
 
 def _ranked(services: Services, query: str, limit: int = 500) -> list[tuple[str, float]]:
-    found = _store(services).ranked_keyword_candidates(USER, query_terms(query), limit=limit)
+    found = _store(services).index.ranked_keyword_candidates(USER, query_terms(query), limit=limit)
     assert found is not None, "the ranked index should answer"
     return found
 
 
 def _own(services: Services, query: str, limit: int = 500) -> set[str]:
     """What PostgreSQL's own keyword search finds."""
-    found = _store(services).keyword_candidates(USER, query_terms(query), filter=None, deleted="exclude", limit=limit)
+    found = _store(services).index.keyword_candidates(
+        USER, query_terms(query), filter=None, deleted="exclude", limit=limit
+    )
     return {m for m, _ in found}
 
 
@@ -119,7 +121,7 @@ def test_a_purge_of_the_newest_memory_never_lets_its_seq_or_words_come_back(serv
     assert _ranked(services, "quokka") == []
     after = services.memories.create(Caller(USER), {"content": "a walrus postcard"})  # past the purged seq
     assert [m for m, _ in _ranked(services, "walrus")] == [after.id]
-    index = _store(services)._ranked_for(USER)
+    index = _store(services).index._ranked_for(USER)
     assert index is not None and not index._users[USER].gone  # the purged document was dropped
     assert _index_dirs(home) == folders  # caught up, not built again (as it would be had its seq come back)
     bob = services.memories.create(Caller("bob"), {"content": "bob's quokka and walrus notes"})
@@ -148,10 +150,10 @@ def test_the_context_follows_the_memory_before(services: Services) -> None:
 
 def test_other_users_memories_are_never_returned(services: Services) -> None:
     bob = services.memories.create_many(Caller("bob"), [{"content": f"bob's boiler note {i}"} for i in range(20)])
-    assert _store(services).build_keyword_index("bob")
+    assert _store(services).index.build_keyword_index("bob")
     mine = _ids(_ranked(services, "boiler bob"))
     assert mine and mine.isdisjoint({m.id for m in bob})
-    theirs = _store(services).ranked_keyword_candidates("bob", ["boiler"], limit=50)
+    theirs = _store(services).index.ranked_keyword_candidates("bob", ["boiler"], limit=50)
     assert theirs is not None and _ids(theirs) == {m.id for m in bob}
 
 
@@ -184,9 +186,9 @@ def test_a_large_user_gets_the_index_built_in_the_background(
 ) -> None:
     monkeypatch.setattr(keyword_search, "BUILD_INLINE_AT", 10)
     store = _store(services)
-    assert store.ranked_keyword_candidates(USER, ["boiler"], limit=50) is None  # PostgreSQL answers meanwhile
+    assert store.index.ranked_keyword_candidates(USER, ["boiler"], limit=50) is None  # PostgreSQL answers meanwhile
     for _ in range(400):
-        found = store.ranked_keyword_candidates(USER, ["boiler"], limit=50)
+        found = store.index.ranked_keyword_candidates(USER, ["boiler"], limit=50)
         if found is not None:
             break
         time.sleep(0.05)
@@ -199,19 +201,19 @@ def test_a_large_user_gets_the_index_built_in_the_background(
 def test_a_build_in_bulk_and_the_threshold(services: Services, home: Path) -> None:
     store = _store(services)
     shown: list[tuple[int, int]] = []
-    assert store.build_keyword_index(USER, lambda done, total: shown.append((done, total)))
+    assert store.index.build_keyword_index(USER, lambda done, total: shown.append((done, total)))
     assert shown[-1] == (60, 60) and len(_index_dirs(home)) == 1
-    store.keyword_index_min = 61
-    assert not store.build_keyword_index(USER)
-    assert store.ranked_keyword_candidates(USER, ["boiler"], limit=50) is None
+    store.index.keyword_index_min = 61
+    assert not store.index.build_keyword_index(USER)
+    assert store.index.ranked_keyword_candidates(USER, ["boiler"], limit=50) is None
 
 
 def test_without_a_folder_postgres_answers(postgres_url: str, embedder: MiniLMEmbedder) -> None:
     services = Services.over(open_store(postgres_url, keyword_index_min=10), embedder=embedder)
     try:
         services.memories.create_many(Caller(USER), [{"content": text} for text in _notes()])
-        assert not _store(services).build_keyword_index(USER)
-        assert _store(services).ranked_keyword_candidates(USER, ["boiler"], limit=50) is None
+        assert not _store(services).index.build_keyword_index(USER)
+        assert _store(services).index.ranked_keyword_candidates(USER, ["boiler"], limit=50) is None
         assert services.search.search(Caller(USER), "boiler", alpha=0.0).hits
     finally:
         services.close()
@@ -248,9 +250,9 @@ def test_a_place_that_cannot_be_written_leaves_the_search_to_postgres(
     services = Services.over(open_store(postgres_url, keyword_index_min=None, keywords_home=home), embedder=embedder)
     try:
         services.memories.create_many(Caller(USER), [{"content": text} for text in _notes()])
-        _store(services).keyword_index_min = 10
-        assert _store(services).ranked_keyword_candidates(USER, ["boiler"], limit=50) is None
-        assert not _store(services).build_keyword_index(USER)
+        _store(services).index.keyword_index_min = 10
+        assert _store(services).index.ranked_keyword_candidates(USER, ["boiler"], limit=50) is None
+        assert not _store(services).index.build_keyword_index(USER)
         assert services.search.search(Caller(USER), "boiler", alpha=0.0).hits
         assert home.read_text() == "not a directory"
     finally:

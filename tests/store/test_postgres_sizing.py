@@ -13,8 +13,8 @@ import pytest
 from conftest import EmbeddedPostgres
 from remember.models import IndexEntry, Memory
 from remember.service.indexer import Indexer
-from remember.store import open_store
-from remember.store.postgres import PostgresStore, sizing
+from remember.store import Store, open_store
+from remember.store.postgres import PostgresBackend, sizing
 
 pytestmark = pytest.mark.postgres
 
@@ -22,9 +22,9 @@ MB = 2**20
 T0 = datetime(2026, 3, 1, tzinfo=UTC)
 
 
-def fill(store: PostgresStore, count: int) -> None:
+def fill(store: Store, count: int) -> None:
     """``count`` memories with random unit vectors of 384 dimensions (the HNSW index built as they go)."""
-    store.set_index_settings({"embedding_model": "test", "embedding_dimension": "384"})
+    store.index.set_index_settings({"embedding_model": "test", "embedding_dimension": "384"})
     vectors = np.random.default_rng(0).normal(size=(count, 384)).astype("<f4")
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
     made = [
@@ -35,7 +35,7 @@ def fill(store: PostgresStore, count: int) -> None:
         )
         for i in range(count)
     ]  # fmt: skip
-    store.insert_memories(made)
+    store.memories.insert_many(made)
 
 
 def test_an_index_that_fits_in_the_buffers_gets_no_advice() -> None:
@@ -52,13 +52,13 @@ def test_an_index_larger_than_the_buffers_gets_a_value_to_set_and_where_to_read_
 
 
 @contextmanager
-def filled(url: str, count: int) -> Iterator[tuple[PostgresStore, int, int]]:
+def filled(url: str, count: int) -> Iterator[tuple[Store, int, int]]:
     """A store holding ``count`` vectors, the server's shared_buffers and the vector index's size."""
     store = open_store(url)
-    assert isinstance(store, PostgresStore)
+    assert isinstance(store.backend, PostgresBackend)
     try:
         fill(store, count)
-        with store.db.read() as conn:
+        with store.backend.db.read() as conn:
             yield (store, *sizing.buffers_and_index(conn))
     finally:
         store.close()
@@ -68,7 +68,7 @@ def test_a_small_database_on_the_default_buffers_gets_no_advice(postgres_url: st
     with filled(postgres_url, 300) as (store, buffers, index):
         assert buffers == 128 * MB  # PostgreSQL's default
         assert 0 < index < buffers  # the HNSW index is found and measured
-        assert store.sizing_advice() == []
+        assert store.index.sizing_advice() == []
 
 
 @pytest.mark.slow

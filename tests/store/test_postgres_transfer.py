@@ -71,7 +71,7 @@ def test_sqlite_to_postgres_and_back(
         assert len(reply) == 2  # the question, and the reply through its context
         assert arrived.search.search(Caller("alice"), "science fiction novel", alpha=1.0).hits[0].memory.id == kept.id
         assert arrived.search.search(Caller("alice"), "old note", deleted="only").hits[0].memory.id == gone.id
-        assert arrived.store.index_settings()["embedding_dimension"] == "384"
+        assert arrived.store.index.index_settings()["embedding_dimension"] == "384"
     finally:
         arrived.close()
 

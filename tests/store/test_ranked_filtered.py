@@ -19,7 +19,7 @@ from remember.filters import Filter, parse_filter
 from remember.search.embedders import MiniLMEmbedder
 from remember.search.text import query_terms
 from remember.service import Services
-from remember.store import open_store
+from remember.store import Store, open_store
 from remember.store.index_files import keyword_search
 from remember.store.index_files.keyword_search import RankedKeywordTables
 from remember.store.sql import terms
@@ -54,13 +54,13 @@ def services(request: pytest.FixtureRequest, tmp_path: Path, embedder: MiniLMEmb
         store = open_store(url, keyword_index_min=None, keywords_home=tmp_path / "keywords")
     services = Services.over(store, embedder=embedder)
     services.memories.create_many(Caller(USER), _notes())
-    _store(services).keyword_index_min = 10
+    _store(services).index.keyword_index_min = 10
     yield services
     services.close()
 
 
-def _store(services: Services) -> RankedKeywordTables:
-    assert isinstance(services.store, RankedKeywordTables)
+def _store(services: Services) -> Store:
+    assert isinstance(services.store.index, RankedKeywordTables)
     return services.store
 
 
@@ -71,13 +71,13 @@ def _tree(spec: dict[str, object]) -> Filter:
 
 
 def _ranked(services: Services, query: str, spec: dict[str, object]) -> set[str] | None:
-    found = _store(services).ranked_keyword_candidates(USER, query_terms(query), limit=500, filter=_tree(spec))
+    found = _store(services).index.ranked_keyword_candidates(USER, query_terms(query), limit=500, filter=_tree(spec))
     return None if found is None else {m for m, _ in found}
 
 
 def _own(services: Services, query: str, spec: dict[str, object]) -> set[str]:
     """What the database's own keyword search finds with the filter in its query."""
-    found = services.store.keyword_candidates(
+    found = services.store.index.keyword_candidates(
         USER, query_terms(query), filter=_tree(spec), deleted="exclude", limit=500
     )
     return {m for m, _ in found}
@@ -132,7 +132,7 @@ def test_a_filtered_search_through_the_service(services: Services) -> None:
 def test_the_larger_the_user_the_fewer_memories_may_pass(services: Services, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(terms, "SECONDS", 0.0)  # the user's count read afresh each search
     store = _store(services)
-    store.filtered_work = 6 * 60  # 60 memories: at most 6 may pass
+    store.index.filtered_work = 6 * 60  # 60 memories: at most 6 may pass
     assert _ranked(services, "rent", {"tags": "tenth"}) == _own(services, "rent", {"tags": "tenth"})  # 6 pass
     services.memories.create_many(Caller(USER), [{"content": f"an unrelated note {i}"} for i in range(60)])
     assert _ranked(services, "rent", {"tags": "tenth"}) is None  # 120 memories: at most 3

@@ -20,7 +20,7 @@ def test_open_creates_the_file_and_its_folder(tmp_path: Path) -> None:
 
 def test_wal_foreign_keys_and_busy_timeout(tmp_path: Path) -> None:
     store = open_store(str(tmp_path / "r.db"))
-    conn = store.db.connection  # type: ignore[attr-defined]
+    conn = store.backend.db.connection  # type: ignore[attr-defined]
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
     assert conn.execute("PRAGMA busy_timeout").fetchone()[0] >= 5000
@@ -80,7 +80,7 @@ def test_unusable_urls_say_what_to_use(url: str) -> None:
 
 def test_a_failed_commit_leaves_the_connection_usable(tmp_path: Path) -> None:
     store = open_store(str(tmp_path / "r.db"))
-    db = store.db  # type: ignore[attr-defined]
+    db = store.backend.db  # type: ignore[attr-defined]
 
     def violate() -> None:
         with db.write() as conn:

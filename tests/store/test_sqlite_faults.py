@@ -92,8 +92,8 @@ def test_damage_found_by_a_read_stops_later_writes(tmp_path: Path, monkeypatch: 
 
     def read_everything() -> None:
         for start in range(0, len(ids), 200):
-            store.get_memories(ALICE, ids[start : start + 200])
-        store.list_memories(ALICE, MemoryQuery(limit=100, offset=1_400))
+            store.memories.get_many(ALICE, ids[start : start + 200])
+        store.memories.page(ALICE, MemoryQuery(limit=100, offset=1_400))
 
     with pytest.raises(StoreDamaged, match="is damaged"):
         read_everything()
@@ -113,7 +113,7 @@ def test_damage_found_by_the_vector_side_stops_later_writes(tmp_path: Path, monk
     services = Services.over(store)
 
     def read_everything() -> None:
-        with store.vector_db.read() as conn:  # type: ignore[attr-defined]
+        with store.index.vector_db.read() as conn:  # type: ignore[attr-defined]
             for table in ("memories", "memory_index", "memory_fts_data"):
                 conn.execute(f"SELECT * FROM {table}").fetchall()
 
@@ -227,8 +227,8 @@ def test_a_full_database_still_reads(tmp_path: Path) -> None:
     store = open_store(str(tmp_path / "remember.db"))
     services = Services.over(store)
     services.memories.create(Caller(ALICE), {"content": "before the disk filled"})
-    pages = store.db.connection.execute("PRAGMA page_count").fetchone()[0]
-    store.db.connection.execute(f"PRAGMA max_page_count = {pages + 8}")
+    pages = store.backend.db.connection.execute("PRAGMA page_count").fetchone()[0]
+    store.backend.db.connection.execute(f"PRAGMA max_page_count = {pages + 8}")
     made = fill_up(services)
     assert services.search.search(Caller(ALICE), "disk", alpha=0.0).hits
     assert services.memories.list(Caller(ALICE), limit=5).total == len(made) + 1

@@ -10,8 +10,8 @@ from remember.caller import Caller
 from remember.filters import parse_filter
 from remember.models import DeletedMode
 from remember.service import Services
-from remember.store import open_store
-from remember.store.sqlite.store import SqliteStore
+from remember.store import Store, open_store
+from remember.store.sqlite.store import SqliteBackend
 
 ALWAYS = parse_filter({"weight": {"gte": 0}})  # true for every memory: forces the general query
 
@@ -21,8 +21,8 @@ def services(tmp_path: Path) -> Services:
     return Services.over(open_store(str(tmp_path / "kw.db")))
 
 
-def _store(services: Services) -> SqliteStore:
-    assert isinstance(services.store, SqliteStore)
+def _store(services: Services) -> Store:
+    assert isinstance(services.store.backend, SqliteBackend)
     return services.store
 
 
@@ -35,12 +35,12 @@ def _fill(services: Services, user: str, count: int) -> list[str]:
 
 
 def _general(services: Services, user: str, deleted: DeletedMode, limit: int) -> list[str]:
-    found = _store(services).keyword_candidates(user, ["guitar"], filter=ALWAYS, deleted=deleted, limit=limit)
+    found = _store(services).index.keyword_candidates(user, ["guitar"], filter=ALWAYS, deleted=deleted, limit=limit)
     return [i for i, _ in found]
 
 
 def _quick(services: Services, user: str, deleted: DeletedMode, limit: int) -> list[str]:
-    found = _store(services).keyword_candidates(user, ["guitar"], filter=None, deleted=deleted, limit=limit)
+    found = _store(services).index.keyword_candidates(user, ["guitar"], filter=None, deleted=deleted, limit=limit)
     return [i for i, _ in found]
 
 
@@ -58,12 +58,12 @@ def test_the_shortcut_and_the_general_query_agree(services: Services, deleted: D
 def test_the_shortcut_answers_when_it_can_be_sure_and_steps_aside_when_not(services: Services) -> None:
     ids = _fill(services, "solo", 40)
     store = _store(services)
-    taken = store._best_ranked("solo", '"guitar"', 0, "exclude", 5)
+    taken = store.index._best_ranked("solo", '"guitar"', 0, "exclude", 5)
     assert taken is not None and [i for i, _ in taken] == ids[:5]
     for memory_id in ids[:25]:
         services.memories.delete(Caller("solo"), memory_id)
-    assert store._best_ranked("solo", '"guitar"', 0, "exclude", 5) is None  # its reach holds only trashed rows
-    taken = store._best_ranked("solo", '"guitar"', 0, "exclude", 30)  # the reach covers every match: exact
+    assert store.index._best_ranked("solo", '"guitar"', 0, "exclude", 5) is None  # its reach holds only trashed rows
+    taken = store.index._best_ranked("solo", '"guitar"', 0, "exclude", 30)  # the reach covers every match: exact
     assert taken is not None and [i for i, _ in taken] == ids[25:]
 
 
@@ -89,13 +89,13 @@ def test_past_the_reach_only_the_newest_memories_holding_a_common_term_are_ranke
     everyone = _general(services, "solo", "exclude", 60)
     assert everyone[:3] == ids[:3]
     monkeypatch.setattr(search, "KEYWORD_REACH", 20)
-    _store(services).term_stats.forget()  # counts made afresh
+    _store(services).index.term_stats.forget()  # counts made afresh
     newest = set(ids[-20:])
     for ranked in (_quick(services, "solo", "exclude", 10), _general(services, "solo", "exclude", 10)):
         assert set(ranked) <= newest
         assert ranked == [i for i in everyone if i in newest][:10]  # the same order the full ranking gives them
     monkeypatch.setattr(search, "KEYWORD_REACH", 60)
-    _store(services).term_stats.forget()
+    _store(services).index.term_stats.forget()
     assert _quick(services, "solo", "exclude", 10) == everyone[:10]
 
 
@@ -124,18 +124,20 @@ def test_terms_that_only_score_rank_what_the_kept_terms_find_as_all_terms_would(
     if others:
         _crowd(services, "other")
     store = _store(services)
-    everything = store.keyword_candidates("solo", ["zither", "lesson"], filter=None, deleted="exclude", limit=60)
+    everything = store.index.keyword_candidates("solo", ["zither", "lesson"], filter=None, deleted="exclude", limit=60)
     found = [hit for hit in everything if hit[0] in zither]  # the memories 'zither' finds, scored by both terms
     for filter in (None, ALWAYS):
         for limit in (3, 10, 30):
-            scored = store.keyword_candidates(
+            scored = store.index.keyword_candidates(
                 "solo", ["zither"], filter=filter, deleted="exclude", limit=limit, also=["lesson"]
             )
             assert _rounded(scored) == _rounded(found[:limit])
             assert not {i for i, _ in scored} & set(lesson_alone)  # 'lesson' finds nothing by itself
-    plain = store.keyword_candidates("solo", ["zither"], filter=None, deleted="exclude", limit=10)
+    plain = store.index.keyword_candidates("solo", ["zither"], filter=None, deleted="exclude", limit=10)
     assert [i for i, _ in plain] != [i for i, _ in found[:10]]  # without 'lesson', another order
-    same_stem = store.keyword_candidates("solo", ["zither"], filter=None, deleted="exclude", limit=10, also=["zithers"])
+    same_stem = store.index.keyword_candidates(
+        "solo", ["zither"], filter=None, deleted="exclude", limit=10, also=["zithers"]
+    )
     assert same_stem == plain  # a term the kept ones already hold (after stemming) is not counted twice
 
 

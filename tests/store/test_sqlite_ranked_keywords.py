@@ -21,10 +21,10 @@ from remember.caller import Caller
 from remember.search.embedders import MiniLMEmbedder
 from remember.search.text import query_terms
 from remember.service import Services
-from remember.store import open_store
+from remember.store import Store, open_store
 from remember.store.index_files import keyword_search as ranked_search
 from remember.store.index_files import keywords as ranked
-from remember.store.sqlite.store import SqliteStore
+from remember.store.sqlite.store import SqliteBackend
 
 USER = "alice"
 PEOPLE = ["my sister", "the landlord", "our dentist", "the piano teacher", "a colleague", "the plumber"]
@@ -38,8 +38,8 @@ def _notes() -> list[str]:
     return [f"{p} talked about {t} (note {i})" for i, (p, t) in enumerate((p, t) for p in PEOPLE for t in THINGS)]
 
 
-def _store(services: Services) -> SqliteStore:
-    assert isinstance(services.store, SqliteStore)
+def _store(services: Services) -> Store:
+    assert isinstance(services.store.backend, SqliteBackend)
     return services.store
 
 
@@ -52,20 +52,20 @@ def db(tmp_path: Path) -> Path:
 def services(db: Path, embedder: MiniLMEmbedder) -> Iterator[Services]:
     services = Services.over(open_store(str(db), keyword_index_min=None), embedder=embedder)
     services.memories.create_many(Caller(USER), [{"content": text} for text in _notes()])
-    _store(services).keyword_index_min = 10
+    _store(services).index.keyword_index_min = 10
     yield services
     services.close()
 
 
 def _ranked(services: Services, query: str, limit: int = 500) -> list[tuple[str, float]]:
-    found = _store(services).ranked_keyword_candidates(USER, query_terms(query), limit=limit)
+    found = _store(services).index.ranked_keyword_candidates(USER, query_terms(query), limit=limit)
     assert found is not None, "the ranked index should answer"
     return found
 
 
 def _fts5(services: Services, query: str, limit: int = 500) -> list[tuple[str, float]]:
     store = _store(services)
-    return store.keyword_candidates(USER, query_terms(query), filter=None, deleted="exclude", limit=limit)
+    return store.index.keyword_candidates(USER, query_terms(query), filter=None, deleted="exclude", limit=limit)
 
 
 def _contents(services: Services, hits: list[tuple[str, float]]) -> list[str]:
@@ -127,7 +127,7 @@ def test_a_purged_memory_is_never_returned_and_leaves_the_index(services: Servic
     store = _store(services)
     services.memories.delete(Caller(USER), memory_id, permanent=True)
     assert memory_id not in {m for m, _ in _ranked(services, "yoga dentist")}
-    index = store._ranked_for(USER)
+    index = store.index._ranked_for(USER)
     assert index is not None and index._users[USER].gone  # seen stale by that search
     services.memories.create(Caller(USER), {"content": "one more note"})
     _ranked(services, "yoga")
@@ -157,10 +157,10 @@ def test_the_context_follows_an_edit_of_the_memory_before(services: Services) ->
 
 def test_other_users_memories_are_never_returned(services: Services) -> None:
     bob = services.memories.create_many(Caller("bob"), [{"content": f"bob's boiler note {i}"} for i in range(20)])
-    _store(services).build_keyword_index("bob")
+    _store(services).index.build_keyword_index("bob")
     mine = {m for m, _ in _ranked(services, "boiler bob")}
     assert mine and mine.isdisjoint({m.id for m in bob})
-    theirs = _store(services).ranked_keyword_candidates("bob", ["boiler"], limit=50)
+    theirs = _store(services).index.ranked_keyword_candidates("bob", ["boiler"], limit=50)
     assert theirs is not None and {m for m, _ in theirs} == {m.id for m in bob}
 
 
@@ -232,7 +232,7 @@ def test_another_writer_leaves_the_search_to_fts5(services: Services, db: Path) 
     writer = holder.writer(heap_size=15_000_000, num_threads=1)  # as another process would hold it
     try:
         added = services.memories.create(Caller(USER), {"content": "the boiler was serviced today"})
-        assert _store(services).ranked_keyword_candidates(USER, ["boiler"], limit=50) is None
+        assert _store(services).index.ranked_keyword_candidates(USER, ["boiler"], limit=50) is None
         found = services.search.search(Caller(USER), "boiler serviced", alpha=0.0)
         assert found.hits[0].memory.id == added.id  # FTS5 answered
     finally:
@@ -245,8 +245,8 @@ def test_a_place_that_cannot_be_written_leaves_the_search_to_fts5(db: Path, embe
     services = Services.over(open_store(str(db), keyword_index_min=None), embedder=embedder)
     try:
         services.memories.create_many(Caller(USER), [{"content": text} for text in _notes()])
-        _store(services).keyword_index_min = 10
-        assert _store(services).ranked_keyword_candidates(USER, ["boiler"], limit=50) is None
+        _store(services).index.keyword_index_min = 10
+        assert _store(services).index.ranked_keyword_candidates(USER, ["boiler"], limit=50) is None
         assert services.search.search(Caller(USER), "boiler", alpha=0.0).hits
     finally:
         services.close()
@@ -257,7 +257,7 @@ def test_many_changes_are_caught_up_in_the_background(services: Services, monkey
     monkeypatch.setattr(ranked_search, "CATCH_UP_INLINE", 5)
     added = services.memories.create_many(Caller(USER), [{"content": f"a marmalade jar {i}"} for i in range(12)])
     store = _store(services)
-    assert store.ranked_keyword_candidates(USER, ["marmalade"], limit=50) is None  # FTS5 answers meanwhile
+    assert store.index.ranked_keyword_candidates(USER, ["marmalade"], limit=50) is None  # FTS5 answers meanwhile
     assert {m.id for m in added} == {m for m, _ in _eventually(store, ["marmalade"])}
 
 
@@ -266,7 +266,7 @@ def test_a_large_user_gets_the_index_built_in_the_background(
 ) -> None:
     monkeypatch.setattr(ranked_search, "BUILD_INLINE_AT", 10)
     store = _store(services)
-    assert store.ranked_keyword_candidates(USER, ["boiler"], limit=50) is None
+    assert store.index.ranked_keyword_candidates(USER, ["boiler"], limit=50) is None
     assert {m for m, _ in _eventually(store, ["boiler"])} == {m for m, _ in _fts5(services, "boiler")}
     assert len(_index_dirs(db)) == 1
 
@@ -274,13 +274,13 @@ def test_a_large_user_gets_the_index_built_in_the_background(
 def test_a_build_in_bulk_and_the_threshold(services: Services, db: Path) -> None:
     store = _store(services)
     shown: list[tuple[int, int]] = []
-    assert store.build_keyword_index(USER, lambda done, total: shown.append((done, total)))
+    assert store.index.build_keyword_index(USER, lambda done, total: shown.append((done, total)))
     assert shown[-1] == (60, 60) and len(_index_dirs(db)) == 1
-    store.keyword_index_min = 61
-    assert not store.build_keyword_index(USER)
-    assert store.ranked_keyword_candidates(USER, ["boiler"], limit=50) is None
-    store.keyword_index_min = None
-    assert store.ranked_keyword_candidates(USER, ["boiler"], limit=50) is None
+    store.index.keyword_index_min = 61
+    assert not store.index.build_keyword_index(USER)
+    assert store.index.ranked_keyword_candidates(USER, ["boiler"], limit=50) is None
+    store.index.keyword_index_min = None
+    assert store.index.ranked_keyword_candidates(USER, ["boiler"], limit=50) is None
 
 
 def test_a_search_through_the_service_uses_the_index_with_a_filter_too(services: Services) -> None:
@@ -291,9 +291,9 @@ def test_a_search_through_the_service_uses_the_index_with_a_filter_too(services:
     assert [list(r.memory.tags) for r in filtered.hits] == [["gym"]]
 
 
-def _eventually(store: SqliteStore, terms: list[str]) -> list[tuple[str, float]]:
+def _eventually(store: Store, terms: list[str]) -> list[tuple[str, float]]:
     for _ in range(400):
-        found = store.ranked_keyword_candidates(USER, terms, limit=50)
+        found = store.index.ranked_keyword_candidates(USER, terms, limit=50)
         if found is not None:
             return found
         time.sleep(0.05)
@@ -321,7 +321,7 @@ def test_a_stale_mark_found_live_again_is_cleared(services: Services, monkeypatc
     _ranked(services, "ocarina")
     services.memories.delete(Caller(USER), newest.id, permanent=True)
     assert _ranked(services, "ocarina") == []  # its document, still indexed, is marked stale
-    user = _store(services)._ranked_for(USER)._users[USER]  # type: ignore[union-attr]
+    user = _store(services).index._ranked_for(USER)._users[USER]  # type: ignore[union-attr]
     assert user.gone
     monkeypatch.setattr(ranked_search, "CATCH_UP_AFTER", 60.0)  # the search below catches up itself
     reused = services.memories.create(Caller(USER), {"content": "an ocarina recital"})  # takes the purged rowid
@@ -341,7 +341,7 @@ def test_two_processes_share_the_index(services: Services, db: Path, embedder: M
         assert memory_id not in {m for m, _ in _ranked(other, "boiler")}  # the other caught up
         assert {m for m, _ in _ranked(services, "boiler")} == {m for m, _ in _fts5(services, "boiler")}
         assert added.id in {m for m, _ in _ranked(services, "boiler")}
-        index = _store(services)._ranked_for(USER)
+        index = _store(services).index._ranked_for(USER)
         assert index is not None
         index._users[USER].gone.add(_rowid(db, memory_id))  # as if a search had found it in the trash
         other.memories.restore(Caller(USER), memory_id)
@@ -361,7 +361,7 @@ def test_a_failing_catch_up_leaves_the_search_to_fts5(services: Services, monkey
 
     monkeypatch.setattr(ranked, "_write_state", full)
     added = services.memories.create(Caller(USER), {"content": "the boiler pressure dropped"})
-    assert _store(services).ranked_keyword_candidates(USER, ["boiler"], limit=50) is None
+    assert _store(services).index.ranked_keyword_candidates(USER, ["boiler"], limit=50) is None
     assert services.search.search(Caller(USER), "boiler pressure", alpha=0.0).hits[0].memory.id == added.id
 
 
@@ -369,7 +369,7 @@ def test_many_small_catch_ups_keep_the_segments_merged(services: Services) -> No
     for i in range(30):
         services.memories.create(Caller(USER), {"content": f"a pebble numbered {i}"})
         assert len(_ranked(services, "pebble")) == i + 1
-    index = _store(services)._ranked_for(USER)
+    index = _store(services).index._ranked_for(USER)
     assert index is not None
     assert index._users[USER]._searcher.num_segments <= 12
 
@@ -384,7 +384,7 @@ def test_closing_during_a_background_build_leaves_nothing_half_written(
     services: Services, db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(ranked_search, "BUILD_INLINE_AT", 10)
-    assert _store(services).ranked_keyword_candidates(USER, ["boiler"], limit=50) is None
+    assert _store(services).index.ranked_keyword_candidates(USER, ["boiler"], limit=50) is None
     services.close()
     assert not [p for p in Path(str(db) + ".keywords").iterdir() if p.name.endswith(".tmp")]
 
@@ -414,7 +414,7 @@ def test_a_write_is_caught_up_in_the_background_before_the_next_search(
 ) -> None:
     """The commit a write needs is made by the catch-up thread, not by the search that follows it."""
     _ranked(services, "boiler")
-    index = _store(services)._ranked_for(USER)
+    index = _store(services).index._ranked_for(USER)
     assert index is not None
     added = services.memories.create(Caller(USER), {"content": "the boiler hums at night"})
     user = index._users[USER]

@@ -29,9 +29,9 @@ from remember.filters import Filter, parse_filter
 from remember.models import DeletedMode
 from remember.search.embedders import MiniLMEmbedder
 from remember.service import Services
-from remember.store import open_store
+from remember.store import Store, open_store
 from remember.store.sqlite import ann, approximate, vector_file
-from remember.store.sqlite.store import SqliteStore
+from remember.store.sqlite.store import SqliteBackend
 from remember.store.sqlite.vector_file import VectorFile, vectors_path
 
 USER = "alice"
@@ -51,14 +51,14 @@ def _texts(count: int) -> list[str]:
     return [" ".join(c) + f" (note {i})" for i, c in enumerate(combos[:count])]
 
 
-def _store(services: Services) -> SqliteStore:
-    assert isinstance(services.store, SqliteStore)
+def _store(services: Services) -> Store:
+    assert isinstance(services.store.backend, SqliteBackend)
     return services.store
 
 
 def _open(path: Path, embedder: MiniLMEmbedder) -> Services:
     services = Services.over(open_store(str(path)), embedder=embedder)
-    _store(services).vector_index_min = SMALL
+    _store(services).index.vector_index_min = SMALL
     return services
 
 
@@ -96,11 +96,11 @@ def _search(
     limit: int = 10,
 ) -> list[tuple[str, float]]:
     store = _store(services)
-    store.vector_index_min = 10**9 if exact else SMALL
+    store.index.vector_index_min = 10**9 if exact else SMALL
     try:
-        return store.vector_candidates(USER, vector, filter=filter, deleted=deleted, limit=limit)
+        return store.index.vector_candidates(USER, vector, filter=filter, deleted=deleted, limit=limit)
     finally:
-        store.vector_index_min = SMALL
+        store.index.vector_index_min = SMALL
 
 
 def _agree(services: Services, vector: bytes, **kwargs: object) -> list[tuple[str, float]]:
@@ -139,15 +139,17 @@ def test_below_the_threshold_no_index_is_made(services: Services, db: Path, embe
 def test_by_default_users_below_the_threshold_are_searched_exactly(db: Path, embedder: MiniLMEmbedder) -> None:
     services = Services.over(open_store(str(db)), embedder=embedder)
     services.memories.create_many(Caller(USER), [{"content": t} for t in _texts(2 * SMALL)])
-    assert _store(services).vector_index_min == VECTOR_INDEX_MIN
-    _store(services).vector_candidates(USER, _query(embedder, QUERIES[0]), filter=None, deleted="exclude", limit=5)
-    assert _files(db) == [] and _store(services)._vectors is not None  # the exact in-memory path
+    assert _store(services).index.vector_index_min == VECTOR_INDEX_MIN
+    _store(services).index.vector_candidates(
+        USER, _query(embedder, QUERIES[0]), filter=None, deleted="exclude", limit=5
+    )
+    assert _files(db) == [] and _store(services).index._vectors is not None  # the exact in-memory path
     services.close()
     chosen = open_store(str(db), vector_index_min=SMALL)
-    assert isinstance(chosen, SqliteStore) and chosen.vector_index_min == SMALL
+    assert isinstance(chosen.backend, SqliteBackend) and chosen.index.vector_index_min == SMALL
     chosen.close()
     exact = open_store(str(db), vector_index_min=None)
-    assert isinstance(exact, SqliteStore) and exact.build_vector_index(USER, 384) is False
+    assert isinstance(exact.backend, SqliteBackend) and exact.index.build_vector_index(USER, 384) is False
     exact.close()
 
 
@@ -170,19 +172,19 @@ def test_a_large_user_is_searched_exactly_while_the_index_builds_apart(
 
     monkeypatch.setattr(ann.UserIndex, "build", held_build)
     vector = _query(embedder, QUERIES[4])
-    during = store.vector_candidates(USER, vector, filter=None, deleted="exclude", limit=10)
+    during = store.index.vector_candidates(USER, vector, filter=None, deleted="exclude", limit=10)
     assert started.wait(60) and _files(db) == []
-    assert store._vectors is not None and len(store._vectors._users) == 1  # answered by the exact matrix
+    assert store.index._vectors is not None and len(store.index._vectors._users) == 1  # answered by the exact matrix
     assert during == _search(services, vector, exact=True)
     made = services.memories.create(Caller(USER), {"content": "Piano lessons moved to Thursday evenings"})
     release.set()
-    assert store._approximate is not None
-    (thread,) = store._approximate._builders.values()
+    assert store.index._approximate is not None
+    (thread,) = store.index._approximate._builders.values()
     thread.join(60)
     assert len(_files(db)) == 1
     _search(services, vector)
-    assert store._approximate._indexes[USER, 384].base is not None  # answered through the index
-    assert not store._vectors._users  # and the matrix is dropped
+    assert store.index._approximate._indexes[USER, 384].base is not None  # answered through the index
+    assert not store.index._vectors._users  # and the matrix is dropped
     _agree(services, vector)
     assert made.id in _ids(_agree(services, _query(embedder, "piano lessons on Thursday"), limit=3))
 
@@ -207,11 +209,11 @@ def test_closing_the_store_stops_a_background_build(
             yield chunk
 
     monkeypatch.setattr(approximate, "keyed_rows", slow_rows)
-    store.vector_candidates(USER, _query(embedder, QUERIES[0]), filter=None, deleted="exclude", limit=5)
+    store.index.vector_candidates(USER, _query(embedder, QUERIES[0]), filter=None, deleted="exclude", limit=5)
     assert reading.wait(60)
     services.close()  # returns once the build has stopped
-    assert store._approximate is not None
-    assert not any(t.is_alive() for t in store._approximate._builders.values())
+    assert store.index._approximate is not None
+    assert not any(t.is_alive() for t in store.index._approximate._builders.values())
     assert _files(db) == []  # a half-built graph is never written
     assert not list(Path(str(db) + ".vectors").glob("*.tmp")) if Path(str(db) + ".vectors").exists() else True
 
@@ -221,9 +223,9 @@ def test_an_explicit_build_makes_the_file_before_any_search(
 ) -> None:
     store = _store(services)
     seen: list[tuple[int, int]] = []
-    assert store.build_vector_index(USER, 384, lambda done, total: seen.append((done, total))) is True
+    assert store.index.build_vector_index(USER, 384, lambda done, total: seen.append((done, total))) is True
     assert len(_files(db)) == 1 and seen[-1] == (300, 300) and seen == sorted(seen)
-    assert store._approximate is not None and store._approximate._indexes[USER, 384].base is not None
+    assert store.index._approximate is not None and store.index._approximate._indexes[USER, 384].base is not None
     _agree(services, _query(embedder, QUERIES[5]))
 
 
@@ -231,14 +233,14 @@ def test_recall_of_the_graph_alone(services: Services, embedder: MiniLMEmbedder)
     """The index alone (the graph's proposals chosen by their float16 vectors) finds most of the exact top 10."""
     store = _store(services)
     _search(services, _query(embedder, QUERIES[0]))
-    assert store._approximate is not None
-    (index,) = store._approximate._indexes.values()
+    assert store.index._approximate is not None
+    (index,) = store.index._approximate._indexes.values()
     hits = 0
     for question in QUERIES:
         vector = _query(embedder, question)
         expected = {i for i, _ in _search(services, vector, exact=True)}
         keys = list(index.nearest(vector, 10))
-        with store.db.read() as conn:
+        with store.backend.db.read() as conn:
             marks = ",".join("?" * len(keys))
             found = {r[0] for r in conn.execute(f"SELECT id FROM memories WHERE rowid IN ({marks})", keys)}
         hits += len(found & expected)
@@ -360,7 +362,7 @@ def test_a_vectors_file_damaged_under_a_running_server_is_rebuilt(
             elif use == "filtered":
                 _agree(running, vector, filter=parse_filter({"tags": "tenth"}))
             elif use == "cosines":
-                scores = _store(running).cosines(USER, vector, _ids(before))
+                scores = _store(running).index.cosines(USER, vector, _ids(before))
                 assert [scores[i] for i in _ids(before)] == pytest.approx([s for _, s in before], abs=FLOAT16)
             else:  # enough changes that the next search folds them into a new file, reading the old one
                 monkeypatch.setattr(ann, "FOLD_AT", 2)
@@ -482,7 +484,7 @@ def test_deleted_restored_updated_and_purged_memories(services: Services, embedd
 )
 def test_filters_select_exactly(services: Services, embedder: MiniLMEmbedder, spec: dict[str, object]) -> None:
     tree = parse_filter(spec)
-    with _store(services).db.read() as conn:
+    with _store(services).index.db.read() as conn:
         tagged = {r[0] for r in conn.execute("SELECT id FROM memories WHERE tags LIKE '%tenth%'")}
     assert len(tagged) == 30
     for question in QUERIES[:4]:
@@ -559,10 +561,10 @@ def test_cosines_are_exact_without_loading_the_matrix(services: Services, embedd
     store = _store(services)
     vector = _query(embedder, QUERIES[3])
     ids = [m.id for m in services.memories.list(Caller(USER), limit=20).items]
-    found = store.cosines(USER, vector, [*ids, "no-such-memory"])
-    assert store._vectors is None  # the in-memory matrix was never loaded
-    store.vector_index_min = 10**9
-    assert found == pytest.approx(store.cosines(USER, vector, ids), rel=1e-6, abs=1e-7)
+    found = store.index.cosines(USER, vector, [*ids, "no-such-memory"])
+    assert store.index._vectors is None  # the in-memory matrix was never loaded
+    store.index.vector_index_min = 10**9
+    assert found == pytest.approx(store.index.cosines(USER, vector, ids), rel=1e-6, abs=1e-7)
 
 
 def test_cosines_come_from_the_open_index_and_the_changes_since(
@@ -584,11 +586,11 @@ def test_cosines_come_from_the_open_index_and_the_changes_since(
     ids = [m.id for m in services.memories.list(Caller(USER), limit=30).items if m.id != changed.id]
     services.memories.create(Caller("bob"), {"content": "bob's own piano lesson"})
     bobs = services.memories.list(Caller("bob"), limit=1).items[0].id
-    found = store.cosines(USER, vector, [*ids, changed.id, "no-such-memory", bobs])
+    found = store.index.cosines(USER, vector, [*ids, changed.id, "no-such-memory", bobs])
     assert sorted(asked) == sorted(["no-such-memory", bobs])  # only what the index cannot have
     assert set(found) == {*ids, changed.id}  # nothing for an unknown id, nor for another user's memory
-    store.vector_index_min = 10**9
-    exact = store.cosines(USER, vector, [*ids, changed.id])
+    store.index.vector_index_min = 10**9
+    exact = store.index.cosines(USER, vector, [*ids, changed.id])
     assert found == pytest.approx(exact, abs=FLOAT16)
     assert found[changed.id] == pytest.approx(exact[changed.id], abs=1e-6)  # the delta keeps float32
 
@@ -612,7 +614,7 @@ def test_the_model_still_loads_after_the_index_library() -> None:
 def test_a_memory_is_its_own_nearest_neighbour_through_the_index(services: Services) -> None:
     """Searching by a stored memory's own vector finds that memory first (cosine 1), as exact search does."""
     store = _store(services)
-    with store.db.read() as conn:
+    with store.backend.db.read() as conn:
         rows = conn.execute(
             "SELECT memory_id, vector FROM memory_index WHERE user_id = ? ORDER BY seq LIMIT 300", (USER,)
         ).fetchall()
@@ -620,7 +622,7 @@ def test_a_memory_is_its_own_nearest_neighbour_through_the_index(services: Servi
     for memory_id, vector in rows[::7]:
         found = _agree(services, vector, limit=10)
         assert found[0][0] == memory_id and found[0][1] == pytest.approx(1.0, abs=FLOAT16)
-    assert store._approximate is not None and store._approximate._indexes  # answered through the index
+    assert store.index._approximate is not None and store.index._approximate._indexes  # answered through the index
 
 
 def test_an_explicit_build_counts_the_memories_a_bulk_write_just_brought(db: Path, embedder: MiniLMEmbedder) -> None:
@@ -628,9 +630,9 @@ def test_an_explicit_build_counts_the_memories_a_bulk_write_just_brought(db: Pat
     services = _open(db, embedder)
     services.memories.create_many(Caller(USER), [{"content": t} for t in _texts(10)])
     store = _store(services)
-    assert store._indexed_total(USER) == 10  # cached
+    assert store.index._indexed_total(USER) == 10  # cached
     services.memories.create_many(Caller(USER), [{"content": t} for t in _texts(300)[10:]])
-    assert store.build_vector_index(USER, 384) is True and len(_files(db)) == 1
+    assert store.index.build_vector_index(USER, 384) is True and len(_files(db)) == 1
     services.close()
 
 
@@ -667,7 +669,7 @@ def test_the_vector_side_reads_beside_a_keyword_search_holding_the_connection(
     def vector_side() -> None:
         answers.append(_search(services, vector, exact=exact, filter=parse_filter({"tags": {"contains": "tenth"}})))
 
-    with store.db.read():  # what a keyword search holds while it ranks
+    with store.backend.db.read():  # what a keyword search holds while it ranks
         worker = threading.Thread(target=vector_side, daemon=True)
         worker.start()
         worker.join(timeout=60)
@@ -686,12 +688,12 @@ def test_the_vector_side_sees_what_was_just_written(services: Services, embedder
 
 def test_the_vector_side_connection_closes_with_the_store(db: Path, embedder: MiniLMEmbedder) -> None:
     store = open_store(str(db))
-    assert isinstance(store, SqliteStore) and store.vector_db is not store.db
+    assert isinstance(store.backend, SqliteBackend) and store.index.vector_db is not store.backend.db
     store.close()
-    with pytest.raises(StoreError, match="closed database"), store.vector_db.read():
+    with pytest.raises(StoreError, match="closed database"), store.index.vector_db.read():
         pass
-    memory = SqliteStore(":memory:")
-    assert memory.vector_db is memory.db  # one connection is the whole database
+    memory = Store(SqliteBackend(":memory:"))
+    assert memory.index.vector_db is memory.backend.db  # one connection is the whole database
     memory.close()
 
 

@@ -89,9 +89,9 @@ def copy(settings: Settings, args: argparse.Namespace) -> None:
     source = open_store(args.source)
     target = open_services(Settings(**{**settings.__dict__, "database_url": args.target}))
     try:
-        users = [settings.user] if args.only_user else source.user_ids()
+        users = [settings.user] if args.only_user else source.transfer.user_ids()
         refuse_existing(target.store, users)
-        with bulk_vectors(target, source.count_memories(), quiet=args.json):
+        with bulk_vectors(target, source.memories.count(), quiet=args.json):
             records = export_records(source, [Caller(user) for user in users])
             counts = import_records(target.store, target.indexer, records, _progress("copying"))
             output.progress_done()

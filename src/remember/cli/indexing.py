@@ -45,7 +45,7 @@ def bulk_vectors(services: Services, expected: int, *, quiet: bool = False) -> I
     """A bulk write of about ``expected`` memories; a shared vector index set aside for it is built at its
     end (PostgreSQL), said on stderr since that takes a while."""
     services.indexer.state()  # a new database records its embedder (and makes its index) before the load
-    with services.store.bulk_vectors(expected) as set_aside:
+    with services.store.index.bulk_vectors(expected) as set_aside:
         yield
         if set_aside and not quiet:
             output.progress(f"building the vector index of about {expected} memories (this takes a while)")

@@ -72,7 +72,7 @@ def reindex(services: Services, _caller: Caller, args: argparse.Namespace) -> No
     count = rebuild(services.store, services.indexer, services.templates, None if args.json else progress)
     if not args.json:
         output.progress_done()
-    build_search_indexes(services, services.store.user_ids(), quiet=args.json)
+    build_search_indexes(services, services.store.transfer.user_ids(), quiet=args.json)
     if args.json:
         output.emit({"reindexed": count})
     else:

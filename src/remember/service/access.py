@@ -12,15 +12,15 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from remember.errors import StoreError
-from remember.store import MemoryStore
+from remember.store import Store
 
 _log = logging.getLogger("remember")
 
 
-def note_access(store: MemoryStore, user_id: str, memory_ids: Sequence[str], at: datetime) -> bool:
+def note_access(store: Store, user_id: str, memory_ids: Sequence[str], at: datetime) -> bool:
     """Record that these memories were read; False (and a warning) when the database cannot record it."""
     try:
-        store.record_access(user_id, memory_ids, at)
+        store.memories.record_access(user_id, memory_ids, at)
     except StoreError as exc:
         _log.warning("Reads are not counted: %s", exc.message)
         return False

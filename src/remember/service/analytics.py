@@ -70,7 +70,7 @@ class AnalyticsService:
 
     def templates_used(self, caller: Caller) -> list[dict[str, Any]]:
         """The templates worth a look: the user's own and the built-ins they made memories with, most used first."""
-        usage = self.templates.store.template_usage(caller.user, max_trust=trust_cap(caller))
+        usage = self.templates.store.templates.usage(caller.user, max_trust=trust_cap(caller))
         chosen = [d for d in self.templates.view_of(caller).all() if not d.is_default or d.id in usage]
         rows = [{"id": d.id, "name": d.name, "usage_count": usage[d.id].usage_count if d.id in usage else 0,
                  "is_default": d.is_default} for d in chosen]  # fmt: skip

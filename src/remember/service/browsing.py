@@ -18,7 +18,7 @@ from typing import Any
 from remember.clock import from_text, to_text
 from remember.errors import ValidationFailed
 from remember.models import Memory, MemoryQuery
-from remember.store import SearchStore
+from remember.store import Store
 
 MAX_CURSOR = 1_000  # characters
 
@@ -32,9 +32,9 @@ class Browsed:
     next_cursor: str | None
 
 
-def browse(store: SearchStore, user_id: str, query: MemoryQuery, limit: int, cursor: str | None) -> Browsed:
+def browse(store: Store, user_id: str, query: MemoryQuery, limit: int, cursor: str | None) -> Browsed:
     after = decode(query, cursor) if cursor else None
-    found = store.list_memories_after(user_id, dataclasses.replace(query, limit=limit + 1, after=after))
+    found = store.memories.page_after(user_id, dataclasses.replace(query, limit=limit + 1, after=after))
     items = tuple(found[:limit])
     more = len(found) > limit
     return Browsed(items, limit, encode(query, items[-1]) if more and items else None)

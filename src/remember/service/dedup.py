@@ -28,7 +28,7 @@ from remember.caller import Caller
 from remember.models import Memory
 from remember.search import text
 from remember.service import visibility
-from remember.store import SearchStore
+from remember.store import Store
 from remember.store.sql.fingerprint import normalised
 
 Match = Literal["repeat", "same", "similar"]
@@ -94,9 +94,9 @@ def keyword_overlap(a: str, b: str) -> float:
     return len(left & right) / len(left | right)
 
 
-def find(store: SearchStore, caller: Caller, memory: Memory, vector: bytes | None, is_repeat: Repeat) -> Found | None:
+def find(store: Store, caller: Caller, memory: Memory, vector: bytes | None, is_repeat: Repeat) -> Found | None:
     """The live memory of the user (within the caller's reach) that ``memory`` duplicates, if any."""
-    same = store.memories_by_text(caller.user, [memory.content], max_trust=caller.trust).get(memory.content)
+    same = store.memories.by_text(caller.user, [memory.content], max_trust=caller.trust).get(memory.content)
     if same:
         repeat = next((m for m in same if is_repeat(m, memory)), None)
         return Found(repeat, "repeat", 1.0) if repeat else Found(same[0], "same", 1.0)
@@ -105,14 +105,14 @@ def find(store: SearchStore, caller: Caller, memory: Memory, vector: bytes | Non
     return _similar(store, caller, memory, vector)
 
 
-def _similar(store: SearchStore, caller: Caller, memory: Memory, vector: bytes) -> Found | None:
-    near = store.vector_candidates(
+def _similar(store: Store, caller: Caller, memory: Memory, vector: bytes) -> Found | None:
+    near = store.index.vector_candidates(
         caller.user, vector, filter=visibility.within_reach(caller, None), deleted="exclude", limit=NEAREST
     )
     close = [(i, c) for i, c in near if c >= COSINE]
     if not close:
         return None
-    by_id = {m.id: m for m in store.get_memories(caller.user, [i for i, _ in close])}
+    by_id = {m.id: m for m in store.memories.get_many(caller.user, [i for i, _ in close])}
     for memory_id, cosine in close:
         other = by_id.get(memory_id)
         if other is not None and keyword_overlap(memory.content, other.content) >= OVERLAP:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from remember.errors import ConfigError, StoreError
 from remember.models import IndexEntry, Memory, Progress
 from remember.search import text
-from remember.store import IndexMaintenance
+from remember.store import Store
 
 if TYPE_CHECKING:
     from remember.search.embedders import Embedder
@@ -26,7 +26,7 @@ MODEL_KEY, DIMENSION_KEY = "embedding_model", "embedding_dimension"
 
 
 class Indexer:
-    def __init__(self, store: IndexMaintenance, embedder: Embedder | None) -> None:
+    def __init__(self, store: Store, embedder: Embedder | None) -> None:
         self.store = store
         self.embedder = embedder
         self._state: str | None = None  # "ready", "mismatch" or "off", decided on first use
@@ -62,11 +62,11 @@ class Indexer:
         in bulk, where their searches use one, so that no search waits for it; False where none is."""
         if self.state() != "ready":
             return False
-        return self.store.build_vector_index(user_id, self.dimension, progress)
+        return self.store.index.build_vector_index(user_id, self.dimension, progress)
 
     def build_keyword_index(self, user_id: str, progress: Progress | None = None) -> bool:
         """After a bulk write: the user's ranked keyword index built now, where their searches use one."""
-        return self.store.build_keyword_index(user_id, progress)
+        return self.store.index.build_keyword_index(user_id, progress)
 
     def query_vector(self, query: str) -> Any:
         """The unit vector of a query, or ConfigError saying why semantic search cannot run."""
@@ -94,7 +94,7 @@ class Indexer:
             return self._state
 
     def mismatch_message(self) -> str:
-        recorded = self.store.index_settings()
+        recorded = self.store.index.index_settings()
         assert self.embedder is not None
         return (
             f"The stored vectors were made by {recorded.get(MODEL_KEY)} ({recorded.get(DIMENSION_KEY)} dimensions) "
@@ -105,9 +105,9 @@ class Indexer:
     def warn_at_start(self) -> None:
         """At start: log (stderr) when the stored vectors were made by another model than the configured
         one, and what the database's server would need to search them fast."""
-        for advice in self.store.sizing_advice():
+        for advice in self.store.index.sizing_advice():
             logging.getLogger("remember").warning("%s", advice)
-        recorded = self.store.index_settings().get(MODEL_KEY)
+        recorded = self.store.index.index_settings().get(MODEL_KEY)
         if self.embedder is not None and recorded is not None and recorded != self.embedder.name:
             logging.getLogger("remember").warning(
                 "The stored vectors were made by %s but the configured embedder is %s: semantic search "
@@ -119,17 +119,19 @@ class Indexer:
     def adopt(self) -> None:
         """Record the configured embedder as the one the vectors are made by (after a reindex)."""
         assert self.embedder is not None
-        self.store.set_index_settings({MODEL_KEY: self.embedder.name, DIMENSION_KEY: str(self.embedder.dimension)})
+        self.store.index.set_index_settings(
+            {MODEL_KEY: self.embedder.name, DIMENSION_KEY: str(self.embedder.dimension)}
+        )
         with self._lock:
             self._state = "ready"
 
     def _decide(self) -> str:
         if self.embedder is None:
             return "off"
-        recorded = self.store.index_settings()
+        recorded = self.store.index.index_settings()
         if MODEL_KEY not in recorded:
             try:
-                self.store.set_index_settings(
+                self.store.index.set_index_settings(
                     {MODEL_KEY: self.embedder.name, DIMENSION_KEY: str(self.embedder.dimension)}
                 )
             except StoreError:  # a read-only or full database: no vector is written to it either

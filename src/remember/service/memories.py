@@ -20,7 +20,7 @@ from remember.service.drafts import MemoryDraft, MemoryPatch, memory_draft, memo
 from remember.service.indexer import Indexer
 from remember.service.preferences import PreferenceService
 from remember.service.templates import TemplateService
-from remember.store import SearchStore
+from remember.store import Store
 from remember.templates import render_text
 
 MAX_LIMIT = 100
@@ -55,7 +55,7 @@ class Deletion:
 class MemoryService:
     def __init__(
         self,
-        store: SearchStore,
+        store: Store,
         preferences: PreferenceService,
         templates: TemplateService,
         indexer: Indexer,
@@ -87,7 +87,7 @@ class MemoryService:
         mode = self.preferences.effective(caller)["memory.on_duplicate"]
         if found is not None and (found.match == "repeat" or mode != "keep"):
             return self._settle(caller, memory, found, mode, ignored)
-        twin = self.store.insert_new_memories([(memory, entry)], max_trust=caller.trust, repeat=repeat)[0]
+        twin = self.store.memories.insert_new([(memory, entry)], max_trust=caller.trust, repeat=repeat)[0]
         if twin is not None:  # the same call, made at the same time, got there first
             return Stored(twin, ignored, dedup.Duplicate(twin.id, "repeat", 1.0, "skipped"))
         kept = dedup.Duplicate(found.memory.id, found.match, found.similarity, "stored") if found else None
@@ -107,7 +107,7 @@ class MemoryService:
         entries = self.indexer.entries(batch)
         repeat = dedup.repeat_rule(stamped, within=None)
         pairs = [(m, e) for (m, _), e in zip(batch, entries, strict=True)]
-        return self.store.insert_new_memories(pairs, max_trust=caller.trust, repeat=repeat)
+        return self.store.memories.insert_new(pairs, max_trust=caller.trust, repeat=repeat)
 
     def _settle(
         self, caller: Caller, new: Memory, found: dedup.Found, mode: str, ignored: tuple[FieldError, ...]
@@ -158,7 +158,7 @@ class MemoryService:
         if errors:
             raise ValidationFailed(f"{len(errors)} problems in the batch; nothing was stored.", errors)
         entries = self.indexer.entries(prepared)
-        self.store.insert_memories([(m, e) for (m, _), e in zip(prepared, entries, strict=True)])
+        self.store.memories.insert_many([(m, e) for (m, _), e in zip(prepared, entries, strict=True)])
         return [m for m, _ in prepared]
 
     def _prepare(self, caller: Caller, draft: MemoryDraft) -> tuple[Memory, str | None, tuple[FieldError, ...]]:
@@ -250,13 +250,13 @@ class MemoryService:
         updated = dataclasses.replace(updated, updated_at=now, version=current.version + 1)
         entry = HistoryEntry(current.id, caller.user, current.version, "update", previous, why, now)
         index = self._reindexed(caller, current, updated) if set(previous) & INDEXED else None
-        self.store.replace_memory(updated, expected_version=current.version, history=entry, index=index)
+        self.store.memories.replace(updated, expected_version=current.version, history=entry, index=index)
         return Stored(updated, ignored)
 
     def _reindexed(self, caller: Caller, before: Memory, after: Memory) -> IndexEntry:
         """The new index entry; the vector is reused when the text it is made from did not change."""
         same_text = text.vector_text(before.title, before.content) == text.vector_text(after.title, after.content)
-        vector = self.store.get_vector(caller.user, after.id) if same_text else None
+        vector = self.store.index.get_vector(caller.user, after.id) if same_text else None
         return self.indexer.entry(after, self._fields_text(caller, after), vector=vector)
 
     def _fields_text(self, caller: Caller, memory: Memory) -> str | None:
@@ -274,14 +274,14 @@ class MemoryService:
         why = checks.reason(reason)
         current = self._find(caller, memory_id)
         if permanent:
-            self.store.purge_memory(caller.user, current.id)
+            self.store.memories.purge(caller.user, current.id)
             return Deletion(current.id, True, None)
         if current.is_deleted:
             return Deletion(current.id, False, current)
         now = self.clock()
         deleted = dataclasses.replace(current, deleted_at=now, updated_at=now, version=current.version + 1)
         entry = HistoryEntry(current.id, caller.user, current.version, "delete", {"deleted_at": None}, why, now)
-        self.store.replace_memory(deleted, expected_version=current.version, history=entry)
+        self.store.memories.replace(deleted, expected_version=current.version, history=entry)
         return Deletion(current.id, False, deleted)
 
     def restore(self, caller: Caller, memory_id: str, *, reason: str | None = None) -> Memory:
@@ -293,12 +293,12 @@ class MemoryService:
         restored = dataclasses.replace(current, deleted_at=None, updated_at=now, version=current.version + 1)
         previous = {"deleted_at": to_text(current.deleted_at) if current.deleted_at else None}
         entry = HistoryEntry(current.id, caller.user, current.version, "restore", previous, why, now)
-        self.store.replace_memory(restored, expected_version=current.version, history=entry)
+        self.store.memories.replace(restored, expected_version=current.version, history=entry)
         return restored
 
     def history(self, caller: Caller, memory_id: str) -> list[HistoryEntry]:
         memory = self._find(caller, memory_id)
-        return visibility.visible_history(caller, memory, self.store.memory_history(caller.user, memory.id))
+        return visibility.visible_history(caller, memory, self.store.memories.history(caller.user, memory.id))
 
     def list(
         self,
@@ -330,7 +330,7 @@ class MemoryService:
             limit=checks.whole_number("limit", limit, 1, MAX_LIMIT),
             offset=checks.whole_number("offset", offset, 0, MAX_OFFSET),
         )
-        return self.store.list_memories(caller.user, query)
+        return self.store.memories.page(caller.user, query)
 
     def browse(
         self, caller: Caller, *, filters: Mapping[str, Any] | None = None, sort_by: str = "created_at",
@@ -373,7 +373,7 @@ class MemoryService:
         clean_id = checks.identifier(memory_id, "memory_id", errors)
         if errors or clean_id is None:
             raise ValidationFailed("The memory id is not usable.", errors)
-        memory = visibility.reachable(caller, self.store.get_memory(caller.user, clean_id))
+        memory = visibility.reachable(caller, self.store.memories.get(caller.user, clean_id))
         if memory is None:
             raise visibility.unknown(clean_id)
         return memory

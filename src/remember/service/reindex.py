@@ -22,13 +22,13 @@ def reindex(store: Store, indexer: Indexer, templates: TemplateService, progress
     a memory changed while its batch was being embedded keeps the entry its change
     wrote, and is read and indexed again afterwards.
     """
-    total = store.count_memories()
+    total = store.memories.count()
     done = 0
     after: tuple[str, str] | None = None
     views: dict[str, UserTemplates] = {}
     changed: list[tuple[str, str]] = []
     while True:
-        keys = store.memory_ids_page(after, BATCH)
+        keys = store.memories.ids_page(after, BATCH)
         if not keys:
             break
         indexed, stale = _index(store, indexer, templates, views, keys)
@@ -59,7 +59,7 @@ def _index(
     if indexer.embedder is not None:
         indexer.adopt()
     entries = indexer.entries([(m, _fields_text(templates, views, m)) for m in batch])
-    stale = store.write_index_entries(list(zip(batch, entries, strict=True)))
+    stale = store.index.write_index_entries(list(zip(batch, entries, strict=True)))
     return len(batch) - len(stale), [(m.user_id, m.id) for m in stale]
 
 
@@ -67,7 +67,7 @@ def _load(store: Store, keys: list[tuple[str, str]]) -> list[Memory]:
     by_user: dict[str, list[str]] = {}
     for user_id, memory_id in keys:
         by_user.setdefault(user_id, []).append(memory_id)
-    found = {(m.user_id, m.id): m for user, ids in by_user.items() for m in store.get_memories(user, ids)}
+    found = {(m.user_id, m.id): m for user, ids in by_user.items() for m in store.memories.get_many(user, ids)}
     return [found[k] for k in keys if k in found]
 
 

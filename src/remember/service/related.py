@@ -13,7 +13,8 @@ from remember.search import text
 from remember.search.fusion import fuse
 from remember.service import checks, visibility
 from remember.service.preferences import PreferenceService
-from remember.service.relationships import RelationshipService, RelationshipStorage, member_id
+from remember.service.relationships import RelationshipService, member_id
+from remember.store import Store
 
 POOL = 50
 MAX_LIMIT, MAX_OFFSET = 100, 1_000
@@ -66,9 +67,7 @@ class Criteria:
 
 
 class RelatedService:
-    def __init__(
-        self, store: RelationshipStorage, relationships: RelationshipService, preferences: PreferenceService
-    ) -> None:
+    def __init__(self, store: Store, relationships: RelationshipService, preferences: PreferenceService) -> None:
         self.store = store
         self.relationships = relationships
         self.preferences = preferences
@@ -129,17 +128,17 @@ class RelatedService:
             frontier = reached
             if not frontier:
                 break
-        found = {m.id: m for m in self.store.get_memories(caller.user, [i for i in seen if i != start])}
+        found = {m.id: m for m in self.store.memories.get_many(caller.user, [i for i in seen if i != start])}
         order = sorted((i for i in seen if i in found), key=lambda i: (seen[i][0], i))
         return [Related(found[i], seen[i][0], seen[i][1]) for i in order]
 
 
-def _start(store: RelationshipStorage, caller: Caller, memory_id: Any) -> str:
+def _start(store: Store, caller: Caller, memory_id: Any) -> str:
     errors: list[FieldError] = []
     mid = member_id(memory_id, "memory_id", errors)
     if mid is None:
         raise ValidationFailed("The memory id cannot be used.", errors)
-    memory = visibility.reachable(caller, store.get_memory(caller.user, mid))
+    memory = visibility.reachable(caller, store.memories.get(caller.user, mid))
     if memory is None:
         raise visibility.unknown(mid)
     return mid

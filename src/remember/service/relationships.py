@@ -11,7 +11,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any
 
 from remember.caller import Caller
 from remember.clock import Clock, utc_now
@@ -20,20 +20,13 @@ from remember.models import HistoryEntry, Relationship, RelationshipChange
 from remember.search import text
 from remember.service import checks, visibility
 from remember.service.indexer import Indexer
-from remember.store import MemoryStore, RelationshipStore
+from remember.store import Store
 
 MIN_MEMBERS, MAX_MEMBERS = 2, 20
 MAX_RELATIONSHIP_TYPE = 100
 MAX_OBSERVATION = 10_000
 DEFAULT_STRENGTH, DEFAULT_CONFIDENCE = 0.5, 0.8
 EDITABLE = ("memory_ids", "relationship_type", "observation", "strength", "confidence", "tags")
-
-
-class RelationshipStorage(MemoryStore, Protocol):
-    """What the relationship services use of a store."""
-
-    @property
-    def relationships(self) -> RelationshipStore: ...
 
 
 @dataclass(frozen=True)
@@ -56,7 +49,7 @@ def unknown(relationship_id: str) -> NotFound:
 
 
 class RelationshipService:
-    def __init__(self, store: RelationshipStorage, indexer: Indexer, clock: Clock = utc_now) -> None:
+    def __init__(self, store: Store, indexer: Indexer, clock: Clock = utc_now) -> None:
         self.store = store
         self.indexer = indexer
         self.clock = clock
@@ -145,7 +138,9 @@ class RelationshipService:
 
     def _members_reachable(self, caller: Caller, memory_ids: Sequence[str]) -> None:
         """Every member is one of the caller's memories, within its trust and out of the trash."""
-        found = {m.id: m for m in visibility.only_reachable(caller, self.store.get_memories(caller.user, memory_ids))}
+        found = {
+            m.id: m for m in visibility.only_reachable(caller, self.store.memories.get_many(caller.user, memory_ids))
+        }
         for memory_id in memory_ids:
             memory = found.get(memory_id)
             if memory is None:

@@ -23,7 +23,7 @@ from remember.service import checks, visibility
 from remember.service.access import note_access
 from remember.service.indexer import Indexer
 from remember.service.preferences import PreferenceService
-from remember.store import SearchStore
+from remember.store import Store
 
 POOL = 50  # candidates taken from each side before fusion (measured: docs/search.md)
 # A speed guard for large collections: a query term found in more than MAX_DF_SHARE of
@@ -77,9 +77,7 @@ class Results:
 
 
 class SearchService:
-    def __init__(
-        self, store: SearchStore, preferences: PreferenceService, indexer: Indexer, clock: Clock = utc_now
-    ) -> None:
+    def __init__(self, store: Store, preferences: PreferenceService, indexer: Indexer, clock: Clock = utc_now) -> None:
         self.store = store
         self.preferences = preferences
         self.indexer = indexer
@@ -120,7 +118,7 @@ class SearchService:
             vector, cosine = semantic.result()
             missing = [i for i in keyword if i not in cosine]
             if missing:  # the cosine of every keyword candidate too, for fusion
-                cosine |= self.store.cosines(caller.user, vector, missing)
+                cosine |= self.store.index.cosines(caller.user, vector, missing)
         boosts = Boosts(
             prefs["search.weight_boost"], prefs["search.recency_boost"], prefs["search.recency_half_life_days"],
             self.recipe.time_boost, span,
@@ -154,9 +152,11 @@ class SearchService:
         floor = checks.share("min_similarity", min_similarity, low=-1.0)
         tree = visibility.within_reach(caller, parse_filter(filters))
         vector, itself = self._anchor(caller, memory_id, text_query)
-        nearest = self.store.vector_candidates(caller.user, vector, filter=tree, deleted="exclude", limit=size + 1)
+        nearest = self.store.index.vector_candidates(
+            caller.user, vector, filter=tree, deleted="exclude", limit=size + 1
+        )
         chosen = [(i, s) for i, s in nearest if s >= floor and i != itself][:size]
-        found = visibility.only_reachable(caller, self.store.get_memories(caller.user, [i for i, _ in chosen]))
+        found = visibility.only_reachable(caller, self.store.memories.get_many(caller.user, [i for i, _ in chosen]))
         memories = {m.id: m for m in found}
         return [Hit(memories[i], round(s, 6)) for i, s in chosen if i in memories]
 
@@ -171,13 +171,15 @@ class SearchService:
                 return best
         every = text.query_terms(question)
         if mode == "exclude":  # a ranked index, where the store keeps one, weighs every term
-            ranked = self.store.ranked_keyword_candidates(caller.user, every, limit=pool, filter=tree)
+            ranked = self.store.index.ranked_keyword_candidates(caller.user, every, limit=pool, filter=tree)
             if ranked is not None:
                 return dict(ranked)
         terms, also = self._selected_terms(caller, every)
         if not terms:
             return {}
-        found = self.store.keyword_candidates(caller.user, terms, filter=tree, deleted=mode, limit=pool, also=also)
+        found = self.store.index.keyword_candidates(
+            caller.user, terms, filter=tree, deleted=mode, limit=pool, also=also
+        )
         return dict(found)
 
     def _selected_terms(self, caller: Caller, terms: list[str]) -> tuple[list[str], list[str]]:
@@ -187,7 +189,7 @@ class SearchService:
         query of common words still searches."""
         if not terms:
             return [], []
-        total, counts = self.store.term_document_counts(caller.user, terms, cap=POSTINGS_BUDGET + 1)
+        total, counts = self.store.index.term_document_counts(caller.user, terms, cap=POSTINGS_BUDGET + 1)
         ranked = sorted((n, i) for i, n in enumerate(counts))
         ceiling = max(MAX_DF_SHARE * total, GUARD_FLOOR)
         kept: list[str] = []
@@ -206,7 +208,7 @@ class SearchService:
         recipe = self.recipe
         if recipe.neighbours_of <= 0 or recipe.neighbour_share <= 0 or not candidates:
             return candidates
-        adjacent = self.store.adjacent(caller.user, expand.strongest(candidates, recipe.neighbours_of))
+        adjacent = self.store.index.adjacent(caller.user, expand.strongest(candidates, recipe.neighbours_of))
         return expand.spread(candidates, adjacent, recipe.neighbour_share)
 
     # vector side
@@ -230,10 +232,10 @@ class SearchService:
     ) -> tuple[bytes, dict[str, float]]:
         """The query's vector, and the cosines of the memories nearest to it."""
         vector = _bytes(self.indexer.query_vector(question))
-        chosen = dict(self.store.vector_candidates(caller.user, vector, filter=tree, deleted=mode, limit=pool))
+        chosen = dict(self.store.index.vector_candidates(caller.user, vector, filter=tree, deleted=mode, limit=pool))
         if span is not None and self.recipe.time_pool:
             chosen.update(
-                self.store.vector_candidates(
+                self.store.index.vector_candidates(
                     caller.user, vector, filter=_within(tree, span), deleted=mode, limit=self.recipe.time_pool
                 )
             )
@@ -246,7 +248,7 @@ class SearchService:
         ``unfiltered`` ones (best first), when that holds them all; None: search with the filter."""
         reach = POST_FILTER * pool
         found = unfiltered(reach)
-        kept = self.store.passing_ids(caller.user, list(found), tree, mode)
+        kept = self.store.index.passing_ids(caller.user, list(found), tree, mode)
         best = best_passing(found.items(), kept, pool, len(found) < reach)
         return None if best is None else dict(best)
 
@@ -256,10 +258,10 @@ class SearchService:
             return _bytes(self.indexer.query_vector(checks.query(text_query, "text"))), None
         errors: checks.Errors = []
         clean = checks.identifier(memory_id, "memory_id", errors)
-        memory = visibility.reachable(caller, self.store.get_memory(caller.user, clean)) if clean else None
+        memory = visibility.reachable(caller, self.store.memories.get(caller.user, clean)) if clean else None
         if memory is None:
             raise visibility.unknown(str(memory_id))
-        stored = self.store.get_vector(caller.user, memory.id)
+        stored = self.store.index.get_vector(caller.user, memory.id)
         if stored is None:
             stored = _bytes(self.indexer.query_vector(text.vector_text(memory.title, memory.content)))
         return stored, memory.id
@@ -269,7 +271,9 @@ class SearchService:
     def _rank(
         self, caller: Caller, fused: list[Fused], boosts: Boosts, explain: bool, question: str, mode: DeletedMode
     ) -> list[Hit]:
-        found = visibility.only_reachable(caller, self.store.get_memories(caller.user, [f.memory_id for f in fused]))
+        found = visibility.only_reachable(
+            caller, self.store.memories.get_many(caller.user, [f.memory_id for f in fused])
+        )
         memories = {m.id: m for m in found}
         now = self.clock()
         hits = []

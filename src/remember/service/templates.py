@@ -20,7 +20,7 @@ from remember.errors import AccessDenied, Conflict, FieldError, NotFound, Templa
 from remember.models import Compliance, HistoryEntry, MemoryChange, TemplateRecord, TemplateUsage, TemplateVersion
 from remember.service import checks, template_edit, template_stats, visibility
 from remember.service.drafts import TemplatePatch
-from remember.store import TemplateStore
+from remember.store import Store
 from remember.templates import (
     BUILTIN_PREFIX,
     ResolvedTemplate,
@@ -56,9 +56,9 @@ class TemplateView:
 class UserTemplates:
     """One user's view of templates for the length of one operation (own ones read once)."""
 
-    def __init__(self, store: TemplateStore, caller: Caller) -> None:
+    def __init__(self, store: Store, caller: Caller) -> None:
         self.user_id = caller
-        self.records = {r.id: r for r in store.list_templates(caller.user)}
+        self.records = {r.id: r for r in store.templates.of_user(caller.user)}
         self._parsed: dict[str, TemplateDefinition] = {}
 
     def lookup(self, template_id: str) -> TemplateDefinition | None:
@@ -104,13 +104,13 @@ class UserTemplates:
 
 
 class TemplateService:
-    def __init__(self, store: TemplateStore, clock: Clock = utc_now) -> None:
+    def __init__(self, store: Store, clock: Clock = utc_now) -> None:
         self.store = store
         self.clock = clock
 
     def _usage_of(self, caller: Caller, template_id: str) -> TemplateUsage:
         """How many of the user's memories, within the caller's reach, were made with the template."""
-        found = self.store.template_usage(caller.user, max_trust=visibility.trust_cap(caller)).get(template_id)
+        found = self.store.templates.usage(caller.user, max_trust=visibility.trust_cap(caller)).get(template_id)
         return found or TemplateUsage(template_id, 0, None)
 
     def view_of(self, caller: Caller) -> UserTemplates:
@@ -150,7 +150,7 @@ class TemplateService:
         _check_list_arguments(sort_by, limit, offset)
         words = _search_words(search)
         templates = self.view_of(caller)
-        usage = self.store.template_usage(
+        usage = self.store.templates.usage(
             caller.user, max_trust=visibility.trust_cap(caller)
         )  # within the caller's reach
         chosen = [
@@ -194,7 +194,7 @@ class TemplateService:
 
         resolved = self._check_links(definition, templates)
         now = self.clock()
-        self.store.insert_template(TemplateRecord(caller.user, definition.id, definition.as_dict(), now, now))
+        self.store.templates.insert(TemplateRecord(caller.user, definition.id, definition.as_dict(), now, now))
         return TemplateView(definition, resolved, TemplateUsage(definition.id, 0, None))
 
     def update(
@@ -259,7 +259,7 @@ class TemplateService:
         definition = self.view_of(caller).require(template_id)
         if definition.is_default:
             return definition, []
-        return definition, self.store.template_versions(caller.user, definition.id)
+        return definition, self.store.templates.versions(caller.user, definition.id)
 
     def ancestry(self, caller: Caller, template_id: Any) -> tuple[TemplateView, list[TemplateDefinition]]:
         """A template as ``get`` gives it, and its inheritance chain: the root first, the template itself last."""
@@ -299,12 +299,12 @@ class TemplateService:
         record = templates.records[definition.id]
         now = self.clock()
         updated = TemplateRecord(caller.user, definition.id, definition.as_dict(), record.created_at, now)
-        self.store.replace_template(updated, expected_version=current.version, compliance=compliance)
+        self.store.templates.replace(updated, expected_version=current.version, compliance=compliance)
         # Memories written meanwhile (validated against the old definition, or changed since the
         # check above and so left alone by it) are checked again against what is now stored.
         settled = self._recheck(caller, self.view_of(caller), affected, only_changed=True)
         if settled:
-            self.store.set_compliance(caller.user, settled)
+            self.store.templates.set_compliance(caller.user, settled)
         usage = self._usage_of(caller, definition.id)
         return TemplateView(definition, resolved, usage), len(compliance)
 
@@ -312,7 +312,7 @@ class TemplateService:
         """Delete an own template; returns its id and how many memories went to the trash."""
         templates = self.view_of(caller)
         current = self._own(templates, template_id, "delete")
-        children = self.store.template_children(caller.user, current.id)
+        children = self.store.templates.children(caller.user, current.id)
         if children:
             raise ValidationFailed.single(
                 "template_id",
@@ -321,7 +321,7 @@ class TemplateService:
                 current.id,
             )
         trash = self._trash(caller, current, delete_derived_memories)
-        self.store.delete_template(caller.user, current.id, trash=trash)
+        self.store.templates.delete(caller.user, current.id, trash=trash)
         return current.id, len(trash)
 
     def copy(self, caller: Caller, source_id: Any, *, name: str | None = None) -> TemplateView:
@@ -345,7 +345,7 @@ class TemplateService:
     def analytics(self, caller: Caller, template_id: Any) -> dict[str, Any]:
         view = self.get(caller, template_id)
         memories = visibility.only_reachable(
-            caller, self.store.memories_of_templates(caller.user, [view.id], include_deleted=False)
+            caller, self.store.memories.of_templates(caller.user, [view.id], include_deleted=False)
         )
         return template_stats.analytics(view.resolved, view.usage, memories, now=self.clock())
 
@@ -380,7 +380,7 @@ class TemplateService:
     ) -> list[Compliance]:
         resolved = {tid: templates.resolved(tid) for tid in template_ids}
         out = []
-        for memory in self.store.memories_of_templates(caller.user, template_ids, include_deleted=True):
+        for memory in self.store.memories.of_templates(caller.user, template_ids, include_deleted=True):
             assert memory.template_id is not None
             result = validate_content(resolved[memory.template_id], memory.structured_content or {}, now=self.clock())
             errors = tuple(e.as_dict() for e in result.errors)
@@ -398,7 +398,7 @@ class TemplateService:
         reason = f"template {excerpt(template.name)} ({template.id}) was deleted with its memories"
         changes = []
         # Memories above the caller's trust level stay: it cannot change what it cannot see.
-        found = self.store.memories_of_templates(caller.user, [template.id], include_deleted=False)
+        found = self.store.memories.of_templates(caller.user, [template.id], include_deleted=False)
         for memory in visibility.only_reachable(caller, found):
             gone = dataclasses.replace(memory, deleted_at=now, updated_at=now, version=memory.version + 1)
             entry = HistoryEntry(memory.id, caller.user, memory.version, "delete", {"deleted_at": None}, reason, now)

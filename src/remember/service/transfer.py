@@ -54,7 +54,7 @@ Record = dict[str, Any]
 def export_records(store: Store, callers: Sequence[Caller] | None = None) -> Iterator[Record]:
     """The header, then every record each of ``callers`` may read (default: every user's, all of it),
     user by user."""
-    settings = store.index_settings()
+    settings = store.index.index_settings()
     yield {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -63,7 +63,7 @@ def export_records(store: Store, callers: Sequence[Caller] | None = None) -> Ite
         "embedding_model": settings.get(MODEL_KEY),
         "embedding_dimension": settings.get(DIMENSION_KEY),
     }
-    for caller in callers if callers is not None else [Caller(user) for user in store.user_ids()]:
+    for caller in callers if callers is not None else [Caller(user) for user in store.transfer.user_ids()]:
         yield from _user_records(store, caller)
 
 
@@ -82,10 +82,10 @@ def _user_records(store: Store, caller: Caller) -> Iterator[Record]:
         yield {"kind": "preference", "user_id": user, "path": path, "value": value}
     for change in store.preferences.history(user):
         yield {"kind": "preference_change", "user_id": user, **change.as_dict()}
-    for record in store.list_templates(user):
+    for record in store.templates.of_user(user):
         versions = [
             {"version": v.version, "definition": dict(v.definition), "at": to_text(v.at)}
-            for v in store.template_versions(user, record.id)
+            for v in store.templates.versions(user, record.id)
         ]
         yield {
             "kind": "template", "user_id": user, "definition": dict(record.definition),
@@ -97,7 +97,7 @@ def _user_records(store: Store, caller: Caller) -> Iterator[Record]:
             filter=within_reach(caller, None), sort_by="created_at", descending=False, limit=PAGE, offset=offset,
             deleted="include",
         )  # fmt: skip
-        page = store.list_memories(user, query)
+        page = store.memories.page(user, query)
         for memory in page.items:
             exported.add(memory.id)
             yield _memory_record(store, caller, memory)
@@ -121,13 +121,13 @@ def _user_records(store: Store, caller: Caller) -> Iterator[Record]:
 
 
 def _memory_record(store: Store, caller: Caller, memory: Memory) -> Record:
-    vector = store.get_vector(memory.user_id, memory.id)
+    vector = store.index.get_vector(memory.user_id, memory.id)
     return {
         "kind": "memory",
         "user_id": memory.user_id,
         "memory": memory.as_dict(),
         "history": [
-            h.as_dict() for h in visible_history(caller, memory, store.memory_history(memory.user_id, memory.id))
+            h.as_dict() for h in visible_history(caller, memory, store.memories.history(memory.user_id, memory.id))
         ],
         "vector": base64.b64encode(vector).decode() if vector else None,
     }
@@ -147,7 +147,7 @@ class _Pending:
 
 def refuse_existing(store: Store, users: Iterable[str]) -> None:
     """Conflict if any of ``users`` already has data in ``store`` (checked before anything is written)."""
-    taken = sorted(set(users) & set(store.user_ids()))
+    taken = sorted(set(users) & set(store.transfer.user_ids()))
     if taken:
         raise Conflict(
             f"These users already have data in the target database: {', '.join(taken)}. "
@@ -301,7 +301,7 @@ def _relationship(user: str, record: Record) -> tuple[Relationship, tuple[Histor
 def _flush_part(store: Store, indexer: Indexer, pending: _Pending, same_vectors: bool) -> None:
     """Write the memories read so far (one bounded transaction); the rest of the user comes later."""
     part = _Pending(pending.user_id, templates=pending.templates, memories=pending.memories)
-    store.restore_user(_dump(indexer, part, same_vectors, memories_only=True), first=not pending.written)
+    store.transfer.restore(_dump(indexer, part, same_vectors, memories_only=True), first=not pending.written)
     pending.written += len(pending.memories)
     pending.memories = []
 
@@ -309,7 +309,7 @@ def _flush_part(store: Store, indexer: Indexer, pending: _Pending, same_vectors:
 def _flush(store: Store, indexer: Indexer, pending: _Pending, same_vectors: bool) -> int:
     """Write the rest of a user: its last memories, preferences, templates and suggestion events;
     then its relationships, whose members are all written by then."""
-    store.restore_user(_dump(indexer, pending, same_vectors), first=not pending.written)
+    store.transfer.restore(_dump(indexer, pending, same_vectors), first=not pending.written)
     for start in range(0, len(pending.relationships), PART):
         part = pending.relationships[start : start + PART]
         entries = index_entries(indexer, [r for r, _ in part])

@@ -1,4 +1,4 @@
-"""Storage: the ``Store`` protocol and ``open_store`` to pick a backend by URL."""
+"""Storage: ``Store`` (one part per table group and a search engine) and ``open_store`` to pick a backend by URL."""
 
 from __future__ import annotations
 
@@ -6,15 +6,15 @@ from pathlib import Path
 
 from remember.config import KEYWORD_INDEX_MIN, VECTOR_INDEX_MIN
 from remember.errors import ConfigError, excerpt
+from remember.store.front import Store
 from remember.store.protocols import (
     AnalyticsStore,
     IndexMaintenance,
     MemoryStore,
     PreferenceStore,
     RelationshipStore,
+    SearchEngine,
     SearchIndex,
-    SearchStore,
-    Store,
     SuggestionLog,
     TemplateStore,
     TokenStore,
@@ -27,8 +27,8 @@ __all__ = [
     "MemoryStore",
     "PreferenceStore",
     "RelationshipStore",
+    "SearchEngine",
     "SearchIndex",
-    "SearchStore",
     "Store",
     "SuggestionLog",
     "TemplateStore",
@@ -63,13 +63,13 @@ def open_store(
     """
     if is_postgres_url(url):
         _require_postgres_drivers()
-        from remember.store.postgres import PostgresStore
+        from remember.store.postgres import PostgresBackend
 
-        return PostgresStore(url, keyword_index_min=keyword_index_min, keywords_home=keywords_home)
-    from remember.store.sqlite import SqliteStore
+        return Store(PostgresBackend(url, keyword_index_min=keyword_index_min, keywords_home=keywords_home))
+    from remember.store.sqlite import SqliteBackend
 
-    return SqliteStore(
-        sqlite_path(url), url=url, vector_index_min=vector_index_min, keyword_index_min=keyword_index_min
+    return Store(
+        SqliteBackend(sqlite_path(url), url=url, vector_index_min=vector_index_min, keyword_index_min=keyword_index_min)
     )
 
 

@@ -1,9 +1,10 @@
-"""What the services need from a database, one protocol per concern.
+"""What the services need from a database, one protocol per part of the store.
 
-``MemoryStore``, ``TemplateStore``, ``PreferenceStore``, ``SearchIndex``,
-``IndexMaintenance``, ``SuggestionLog``, ``TransferStore``, ``TokenStore``, ``RelationshipStore``
-and ``AnalyticsStore`` match the shared table classes of ``store/sql/``; a service takes the one it uses. ``Store`` is
-all of them: what ``open_store`` returns.
+``MemoryStore``, ``TemplateStore``, ``RelationshipStore``, ``PreferenceStore``,
+``SuggestionLog``, ``TokenStore``, ``TransferStore`` and ``AnalyticsStore`` are the
+table groups of ``store/sql/``; ``SearchEngine`` (``SearchIndex`` and
+``IndexMaintenance``) is a backend's search engine. ``Store`` (``store/front.py``)
+holds one of each: ``store.memories``, ``store.templates``, …, ``store.index``.
 
 Every method takes the ``user_id`` it acts for and touches only that user's
 rows. Every method is atomic: a change of several rows happens in one
@@ -50,13 +51,13 @@ from remember.models import (
 
 
 class MemoryStore(Protocol):
-    def insert_memory(self, memory: Memory, index: IndexEntry | None = None) -> None:
+    def insert(self, memory: Memory, index: IndexEntry | None = None) -> None:
         """Store a new memory (its id must be new for its user) and its search index entry."""
 
-    def insert_memories(self, batch: Sequence[tuple[Memory, IndexEntry | None]]) -> None:
+    def insert_many(self, batch: Sequence[tuple[Memory, IndexEntry | None]]) -> None:
         """Store many new memories and their index entries in one transaction."""
 
-    def insert_new_memories(
+    def insert_new(
         self,
         batch: Sequence[tuple[Memory, IndexEntry | None]],
         *,
@@ -67,13 +68,16 @@ class MemoryStore(Protocol):
         trust at most ``max_trust``, ``repeat(stored, new)``); per memory, the one it repeats
         (nothing written) or None. Atomic: concurrent identical creates store one memory."""
 
-    def memories_by_text(self, user_id: str, texts: Sequence[str], *, max_trust: float) -> dict[str, list[Memory]]:
+    def by_text(self, user_id: str, texts: Sequence[str], *, max_trust: float) -> dict[str, list[Memory]]:
         """Of ``texts``, those live memories of the user hold (same normalised text): text -> them."""
 
-    def get_memory(self, user_id: str, memory_id: str) -> Memory | None:
+    def get(self, user_id: str, memory_id: str) -> Memory | None:
         """The memory, deleted or not, or None if the user has no such memory."""
 
-    def replace_memory(
+    def get_many(self, user_id: str, memory_ids: Sequence[str]) -> list[Memory]:
+        """The user's memories with these ids, in no particular order."""
+
+    def replace(
         self, memory: Memory, *, expected_version: int, history: HistoryEntry, index: IndexEntry | None = None
     ) -> None:
         """Write ``memory`` over the stored one and record ``history``, atomically.
@@ -85,63 +89,62 @@ class MemoryStore(Protocol):
         (another writer got there first) and NotFound when it is gone.
         """
 
-    def purge_memory(self, user_id: str, memory_id: str) -> bool:
+    def purge(self, user_id: str, memory_id: str) -> bool:
         """Delete a memory and its history for good; False if there was none."""
 
-    def list_memories(self, user_id: str, query: MemoryQuery) -> Page:
+    def page(self, user_id: str, query: MemoryQuery) -> Page:
         """One page of the user's memories matching ``query``, and the total."""
 
-    def list_memories_after(self, user_id: str, query: MemoryQuery) -> list[Memory]:
+    def page_after(self, user_id: str, query: MemoryQuery) -> list[Memory]:
         """Up to ``query.limit`` memories matching ``query`` that come after ``query.after`` in its
         order (from the first without it): a keyset page, with no total and no offset."""
 
-    def memory_history(self, user_id: str, memory_id: str) -> list[HistoryEntry]:
+    def history(self, user_id: str, memory_id: str) -> list[HistoryEntry]:
         """The memory's past changes, newest first."""
 
     def record_access(self, user_id: str, memory_ids: Sequence[str], at: datetime) -> None:
         """Count one access of each memory and note when it happened."""
 
-    def get_memories(self, user_id: str, memory_ids: Sequence[str]) -> list[Memory]:
-        """The user's memories with these ids, in no particular order."""
+    def of_templates(self, user_id: str, template_ids: Sequence[str], *, include_deleted: bool) -> list[Memory]:
+        """The user's memories made with any of these templates, oldest first."""
+
+    def count(self) -> int:
+        """How many memories the database holds, all users."""
+
+    def ids_page(self, after: tuple[str, str] | None, limit: int) -> list[tuple[str, str]]:
+        """(user_id, memory_id) of every memory of every user, in key order, after ``after``."""
 
 
 class TemplateStore(Protocol):
     """The user's own templates; built-ins live in the package, not the database."""
 
-    def insert_template(self, record: TemplateRecord) -> None:
+    def insert(self, record: TemplateRecord) -> None:
         """Store a new template and its first version; Conflict if the user has one of that name."""
 
-    def get_template(self, user_id: str, template_id: str) -> TemplateRecord | None: ...
+    def get(self, user_id: str, template_id: str) -> TemplateRecord | None: ...
 
-    def list_templates(self, user_id: str) -> list[TemplateRecord]:
+    def of_user(self, user_id: str) -> list[TemplateRecord]:
         """The user's own templates, by name."""
 
-    def replace_template(
-        self, record: TemplateRecord, *, expected_version: str, compliance: Sequence[Compliance]
-    ) -> None:
+    def replace(self, record: TemplateRecord, *, expected_version: str, compliance: Sequence[Compliance]) -> None:
         """Write a changed template, keep its new version, and update derived memories' compliance,
         all in one transaction; Conflict when the stored version is not ``expected_version``."""
 
-    def delete_template(self, user_id: str, template_id: str, *, trash: Sequence[MemoryChange]) -> None:
+    def delete(self, user_id: str, template_id: str, *, trash: Sequence[MemoryChange]) -> None:
         """Delete a template (and its versions), applying ``trash`` (memories moved to the trash) with it."""
 
     def set_compliance(self, user_id: str, compliance: Sequence[Compliance]) -> None:
         """Update memories' template compliance and errors (not a content change: no version bump)."""
 
-    def template_versions(self, user_id: str, template_id: str) -> list[TemplateVersion]:
+    def versions(self, user_id: str, template_id: str) -> list[TemplateVersion]:
         """Every stored version of one of the user's templates, oldest first."""
 
-    def template_children(self, user_id: str, template_id: str) -> list[str]:
+    def children(self, user_id: str, template_id: str) -> list[str]:
         """Ids of the user's templates whose parent is ``template_id``."""
 
-    def template_usage(self, user_id: str, *, max_trust: float | None = None) -> dict[str, TemplateUsage]:
+    def usage(self, user_id: str, *, max_trust: float | None = None) -> dict[str, TemplateUsage]:
         """Per template id: how many of the user's memories (of trust at most ``max_trust``) were made
         with it, and the latest."""
-
-    def memories_of_templates(
-        self, user_id: str, template_ids: Sequence[str], *, include_deleted: bool
-    ) -> list[Memory]:
-        """The user's memories made with any of these templates, oldest first."""
 
 
 class PreferenceStore(Protocol):
@@ -199,15 +202,9 @@ class IndexMaintenance(Protocol):
 
     def set_index_settings(self, settings: dict[str, str]) -> None: ...
 
-    def memory_ids_page(self, after: tuple[str, str] | None, limit: int) -> list[tuple[str, str]]:
-        """(user_id, memory_id) of every memory of every user, in key order, after ``after``."""
-
     def write_index_entries(self, batch: Sequence[tuple[Memory, IndexEntry]]) -> list[Memory]:
         """(Re)index stored memories in one transaction, each only if still at the version given;
         the memories that were not (changed or purged since), which keep their newer entry."""
-
-    def count_memories(self) -> int:
-        """How many memories the database holds, all users."""
 
     def build_vector_index(self, user_id: str, dimension: int, progress: Progress | None = None) -> bool:
         """After a bulk write: build the user's approximate vector index now, in bulk, where their
@@ -261,7 +258,7 @@ class TransferStore(Protocol):
     def user_ids(self) -> list[str]:
         """Every user with anything stored, sorted."""
 
-    def restore_user(self, dump: UserDump, *, first: bool = True) -> None:
+    def restore(self, dump: UserDump, *, first: bool = True) -> None:
         """Write one part of a user in one transaction; the ``first`` part finds the user with nothing stored."""
 
 
@@ -334,35 +331,7 @@ class RelationshipStore(Protocol):
         """Write imported relationships and their history in one transaction."""
 
 
-class SearchStore(MemoryStore, SearchIndex, Protocol):
-    """Memories and their search index, as search and memory writes use them."""
-
-
-class Store(
-    MemoryStore,
-    TemplateStore,
-    SearchIndex,
-    IndexMaintenance,
-    TransferStore,
-    Protocol,
-):
-    """Everything a database holds."""
-
-    url: str
-
-    @property
-    def preferences(self) -> PreferenceStore: ...
-
-    @property
-    def tokens(self) -> TokenStore: ...
-
-    @property
-    def suggestions(self) -> SuggestionLog: ...
-
-    @property
-    def analytics(self) -> AnalyticsStore: ...
-
-    @property
-    def relationships(self) -> RelationshipStore: ...
+class SearchEngine(SearchIndex, IndexMaintenance, Protocol):
+    """A backend's search engine: what the services search through and maintain."""
 
     def close(self) -> None: ...

@@ -101,7 +101,7 @@ def _restore(services: Services, job: ImportJob, path: Path, dry_run: bool) -> d
     _one_user(path)
     memories = check_records(_as_caller(path, job.user)).get(job.user, 0)
     job.read = job.total = memories
-    if job.user in services.store.user_ids():
+    if job.user in services.store.transfer.user_ids():
         raise Conflict(
             "Your account has data already: a remember export (with its ids, history and versions) is restored "
             "only into an empty account. Import another server's format instead, or restore it as a new user on "

@@ -4,40 +4,33 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Protocol
+from typing import IO
 
 from remember.caller import Caller
 from remember.models import Memory, MemoryQuery, Relationship
 from remember.service.moving import markdown, server_memory
 from remember.service.visibility import within_reach
-from remember.store import MemoryStore, RelationshipStore
+from remember.store import Store
 
 PAGE = 500
 EXPORT_FORMATS = ("jsonl", "markdown", "server-memory")
 
 
-class ExportStore(MemoryStore, Protocol):
-    """What exporting reads: memories and their relationships."""
-
-    @property
-    def relationships(self) -> RelationshipStore: ...
-
-
-def live_memories(store: MemoryStore, caller: Caller) -> Iterator[Memory]:
+def live_memories(store: Store, caller: Caller) -> Iterator[Memory]:
     """The user's memories within the caller's reach, oldest first (the trash is left out)."""
     offset = 0
     while True:
         query = MemoryQuery(
             filter=within_reach(caller, None), sort_by="created_at", descending=False, limit=PAGE, offset=offset
         )
-        page = store.list_memories(caller.user, query)
+        page = store.memories.page(caller.user, query)
         yield from page.items
         offset += len(page.items)
         if not page.has_more:
             return
 
 
-def to_markdown(store: ExportStore, caller: Caller, folder: Path) -> int:
+def to_markdown(store: Store, caller: Caller, folder: Path) -> int:
     """One note per live memory, each with its relationships to the other notes written."""
     permalinks = {m.id: markdown.file_name(m).removesuffix(".md") for m in live_memories(store, caller)}
     linked = _links(store, caller, list(permalinks))
@@ -53,7 +46,7 @@ def to_markdown(store: ExportStore, caller: Caller, folder: Path) -> int:
     return markdown.write_folder(folder, live_memories(store, caller), relations)
 
 
-def to_server_memory(store: ExportStore, caller: Caller, out: IO[str]) -> int:
+def to_server_memory(store: Store, caller: Caller, out: IO[str]) -> int:
     """server-memory's file: entity lines, then relation lines for the relationships between
     them, joined by newlines (as it writes them itself); the number of entities written."""
     names: dict[str, str] = {}  # memory id -> entity name
@@ -66,7 +59,7 @@ def to_server_memory(store: ExportStore, caller: Caller, out: IO[str]) -> int:
     return written
 
 
-def _links(store: ExportStore, caller: Caller, memory_ids: list[str]) -> dict[str, list[Relationship]]:
+def _links(store: Store, caller: Caller, memory_ids: list[str]) -> dict[str, list[Relationship]]:
     """Per memory, its visible relationships (newest first), read a page of memories at a time."""
     linked: dict[str, list[Relationship]] = {}
     for at in range(0, len(memory_ids), PAGE):
@@ -74,7 +67,7 @@ def _links(store: ExportStore, caller: Caller, memory_ids: list[str]) -> dict[st
     return linked
 
 
-def relationships_of(store: ExportStore, caller: Caller, memory_ids: list[str]) -> Iterator[Relationship]:
+def relationships_of(store: Store, caller: Caller, memory_ids: list[str]) -> Iterator[Relationship]:
     """Each visible relationship of these memories once, in the order first met."""
     seen: set[str] = set()
     for rels in _links(store, caller, memory_ids).values():

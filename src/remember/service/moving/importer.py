@@ -106,7 +106,7 @@ def _present(memories: MemoryService, caller: Caller, part: list[Prepared], stam
     """The memories of ``part`` the user has stored already (an earlier import of the same data):
     their id here -> the stored one's."""
     repeat = dedup.repeat_rule(stamped)
-    stored = memories.store.memories_by_text(caller.user, [m.content for m, _ in part], max_trust=caller.trust)
+    stored = memories.store.memories.by_text(caller.user, [m.content for m, _ in part], max_trust=caller.trust)
     out: dict[str, str] = {}
     for memory, _ in part:
         twin = next((t for t in stored.get(memory.content, []) if repeat(t, memory)), None)

@@ -4,6 +4,6 @@ Imported only when a ``postgresql://`` URL is opened, so SQLite users never load
 """
 
 from remember.store.postgres.migrations import MIGRATIONS, migrate
-from remember.store.postgres.store import PostgresStore, upgrade
+from remember.store.postgres.store import PostgresBackend, upgrade
 
-__all__ = ["MIGRATIONS", "PostgresStore", "migrate", "upgrade"]
+__all__ = ["MIGRATIONS", "PostgresBackend", "migrate", "upgrade"]

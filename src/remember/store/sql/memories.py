@@ -1,13 +1,20 @@
-"""Memories: rows, tags, history, access counts, and the memories of templates."""
+"""Memories: rows, tags, history, access counts, and the memories of templates.
+
+A memory's search index entry is written in the transaction that writes the
+memory, by the backend's search engine (``IndexHooks``), so that the two never
+disagree; pages of memories are read through the engine too (``Listing``: the
+filters render per backend).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import Protocol
 
 from remember.errors import StoreError, excerpt
-from remember.models import HistoryEntry, IndexEntry, Memory, MemoryChange, MemoryQuery
-from remember.store.sql.base import SqlBase
+from remember.models import HistoryEntry, IndexEntry, Memory, MemoryChange, MemoryQuery, Page
+from remember.store.sql.base import Sql
 from remember.store.sql.dialect import Dialect, chunks
 from remember.store.sql.fingerprint import content_hash
 from remember.store.sql.relationship_rows import drop_lonely, unlink_purged
@@ -30,16 +37,57 @@ Repeat = Callable[[Memory, Memory], bool]
 HISTORY_INSERT = f"INSERT INTO memory_history ({HISTORY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
 
 
-class MemoryTables(SqlBase):
-    def insert_memory(self, memory: Memory, index: IndexEntry | None = None) -> None:
-        self.insert_memories([(memory, index)])
+class IndexHooks(Protocol):
+    """Where a backend's search engine joins the transaction that writes a memory."""
 
-    def insert_memories(self, batch: Sequence[tuple[Memory, IndexEntry | None]]) -> None:
+    def write_index(self, s: Session, memory: Memory, entry: IndexEntry) -> None:
+        """(Re)index one memory."""
+
+    def write_new_index(self, s: Session, batch: Sequence[tuple[Memory, IndexEntry]]) -> None:
+        """Index memories inserted in this transaction, in this order."""
+
+    def touch_index(self, s: Session, memory: Memory) -> None:
+        """A memory changed without a new index entry (soft delete, restore, compliance)."""
+
+    def forget_index(self, s: Session, user_id: str, memory_id: str) -> None:
+        """A memory is about to be purged."""
+
+    def write_fields(self, s: Session, memory: Memory) -> None:
+        """A memory's structured content was written (a backend may keep a value index of it)."""
+
+    def bulk_written(self, count: int) -> None:
+        """``count`` memories were just inserted at once (a backend may refresh its planner's statistics)."""
+
+
+class Listing(Protocol):
+    """Pages of a user's memories, the filter rendered in the backend's SQL."""
+
+    def list_memories(self, user_id: str, query: MemoryQuery) -> Page: ...
+
+    def list_memories_after(self, user_id: str, query: MemoryQuery) -> list[Memory]: ...
+
+
+class MemoryEngine(IndexHooks, Listing, Protocol):
+    """What the memories part needs of a backend's search engine."""
+
+
+class MemoryTables:
+    """A user's memories: written with their tags, history and index entry; read, listed, purged."""
+
+    def __init__(self, sql: Sql, engine: MemoryEngine) -> None:
+        self.sql = sql
+        self.dialect = sql.dialect
+        self.engine = engine
+
+    def insert(self, memory: Memory, index: IndexEntry | None = None) -> None:
+        self.insert_many([(memory, index)])
+
+    def insert_many(self, batch: Sequence[tuple[Memory, IndexEntry | None]]) -> None:
         """Insert many memories (and their index entries) in one transaction: all or none."""
         if not batch:
             return
         try:
-            with self.writing() as s:
+            with self.sql.writing() as s:
                 s.lock_users(m.user_id for m, index in batch if index is not None)
                 self.insert_rows(s, batch)
         except StoreError as exc:
@@ -47,8 +95,17 @@ class MemoryTables(SqlBase):
                 which = f"Memory {batch[0][0].id}" if len(batch) == 1 else "One of these memories"
                 raise StoreError(f"{which} already exists; give the new memory another id.") from exc
             raise
+        self.engine.bulk_written(len(batch))
 
-    def insert_new_memories(
+    def page(self, user_id: str, query: MemoryQuery) -> Page:
+        """One page of the user's memories matching ``query``, and the total."""
+        return self.engine.list_memories(user_id, query)
+
+    def page_after(self, user_id: str, query: MemoryQuery) -> list[Memory]:
+        """Up to ``query.limit`` memories matching ``query`` after ``query.after`` in its order (a keyset page)."""
+        return self.engine.list_memories_after(user_id, query)
+
+    def insert_new(
         self, batch: Sequence[tuple[Memory, IndexEntry | None]], *, max_trust: float, repeat: Repeat
     ) -> list[Memory | None]:
         """Insert each memory unless it repeats a live memory of its user: one with the same
@@ -59,7 +116,7 @@ class MemoryTables(SqlBase):
         and a memory earlier in the batch counts.
         """
         found: list[Memory | None] = []
-        with self.writing() as s:
+        with self.sql.writing() as s:
             s.lock_users(sorted({m.user_id for m, _ in batch}))
             for memory, index in batch:
                 twins = self._twins(s, memory.user_id, content_hash(memory.content), max_trust)
@@ -69,14 +126,14 @@ class MemoryTables(SqlBase):
                 found.append(repeated)
         return found
 
-    def memories_by_text(self, user_id: str, texts: Sequence[str], *, max_trust: float) -> dict[str, list[Memory]]:
+    def by_text(self, user_id: str, texts: Sequence[str], *, max_trust: float) -> dict[str, list[Memory]]:
         """Of these texts, the ones live memories of the user already hold (same normalised text):
         text -> those memories, oldest first (at most TWINS each)."""
         by_hash: dict[str, list[str]] = {}
         for text in texts:
             by_hash.setdefault(content_hash(text), []).append(text)
         out: dict[str, list[Memory]] = {}
-        with self.reading() as s:
+        with self.sql.reading() as s:
             for chunk in chunks(sorted(by_hash), CHUNK):
                 params: list[object] = [user_id, max_trust]
                 where = s.any_of("content_hash", chunk, params)
@@ -100,15 +157,15 @@ class MemoryTables(SqlBase):
         )
         return [memory_from_row(self.dialect, r) for r in rows]
 
-    def get_memory(self, user_id: str, memory_id: str) -> Memory | None:
-        with self.reading() as s:
+    def get(self, user_id: str, memory_id: str) -> Memory | None:
+        with self.sql.reading() as s:
             row = s.one(f"SELECT {MEMORY_COLUMNS} FROM memories WHERE user_id = ? AND id = ?", (user_id, memory_id))
         return memory_from_row(self.dialect, row) if row else None
 
-    def get_memories(self, user_id: str, memory_ids: Sequence[str]) -> list[Memory]:
+    def get_many(self, user_id: str, memory_ids: Sequence[str]) -> list[Memory]:
         """The memories with these ids (in no particular order); unknown ids are skipped."""
         found: list[Memory] = []
-        with self.reading() as s:
+        with self.sql.reading() as s:
             for chunk in chunks(memory_ids, CHUNK):
                 params: list[object] = [user_id]
                 where = s.any_of("id", chunk, params)
@@ -116,23 +173,23 @@ class MemoryTables(SqlBase):
                 found += [memory_from_row(self.dialect, r) for r in rows]
         return found
 
-    def replace_memory(
+    def replace(
         self, memory: Memory, *, expected_version: int, history: HistoryEntry, index: IndexEntry | None = None
     ) -> None:
-        with self.writing() as s:
+        with self.sql.writing() as s:
             self.write_change(s, MemoryChange(memory, expected_version, history), index)
 
-    def purge_memory(self, user_id: str, memory_id: str) -> bool:
-        with self.writing() as s:
+    def purge(self, user_id: str, memory_id: str) -> bool:
+        with self.sql.writing() as s:
             s.lock_users([user_id])
-            self.forget_index(s, user_id, memory_id)
+            self.engine.forget_index(s, user_id, memory_id)
             linked = unlink_purged(s, user_id, memory_id)
             gone = int(s.run("DELETE FROM memories WHERE user_id = ? AND id = ?", (user_id, memory_id)).rowcount) > 0
             drop_lonely(s, user_id, linked)  # a link needs two members
             return gone
 
-    def memory_history(self, user_id: str, memory_id: str) -> list[HistoryEntry]:
-        with self.reading() as s:
+    def history(self, user_id: str, memory_id: str) -> list[HistoryEntry]:
+        with self.sql.reading() as s:
             rows = s.all(
                 f"SELECT {HISTORY_COLUMNS} FROM memory_history WHERE user_id = ? AND memory_id = ? "
                 "ORDER BY version DESC",
@@ -144,7 +201,7 @@ class MemoryTables(SqlBase):
         if not memory_ids:
             return
         ids = sorted(set(memory_ids))
-        with self.writing() as s:
+        with self.sql.writing() as s:
             for chunk in chunks(ids, CHUNK):
                 params: list[object] = [user_id]
                 where = s.any_of("id", chunk, params)
@@ -159,29 +216,27 @@ class MemoryTables(SqlBase):
                     [self.dialect.moment(at), *params],
                 )
 
-    def memories_of_templates(
-        self, user_id: str, template_ids: Sequence[str], *, include_deleted: bool
-    ) -> list[Memory]:
+    def of_templates(self, user_id: str, template_ids: Sequence[str], *, include_deleted: bool) -> list[Memory]:
         """The user's memories made with any of these templates, oldest first."""
         if not template_ids:
             return []
         params: list[object] = [user_id]
         where = self.dialect.any_of("template_id", template_ids, params)
         deleted = "" if include_deleted else " AND deleted_at IS NULL"
-        with self.reading() as s:
+        with self.sql.reading() as s:
             rows = s.all(
                 f"SELECT {MEMORY_COLUMNS} FROM memories WHERE user_id = ? AND {where}{deleted} ORDER BY created_at, id",
                 params,
             )
         return [memory_from_row(self.dialect, r) for r in rows]
 
-    def count_memories(self) -> int:
-        with self.reading() as s:
+    def count(self) -> int:
+        with self.sql.reading() as s:
             return int(s.value("SELECT count(*) FROM memories") or 0)
 
-    def memory_ids_page(self, after: tuple[str, str] | None, limit: int) -> list[tuple[str, str]]:
+    def ids_page(self, after: tuple[str, str] | None, limit: int) -> list[tuple[str, str]]:
         """(user_id, memory_id) of every memory, all users, in key order: for reindexing."""
-        with self.reading() as s:
+        with self.sql.reading() as s:
             if after is None:
                 rows = s.all("SELECT user_id, id FROM memories ORDER BY user_id, id LIMIT ?", (limit,))
             else:
@@ -200,9 +255,9 @@ class MemoryTables(SqlBase):
             (*memory_params(self.dialect, memory), content_hash(memory.content)),
         )
         _write_tags(s, memory)
-        self.write_fields(s, memory)
+        self.engine.write_fields(s, memory)
         if index is not None:
-            self.write_index(s, memory, index)
+            self.engine.write_index(s, memory, index)
 
     def insert_rows(self, s: Session, batch: Sequence[tuple[Memory, IndexEntry | None]]) -> None:
         """Insert new memories, their tags and index entries, a statement per table where the backend
@@ -217,8 +272,8 @@ class MemoryTables(SqlBase):
             [(m.user_id, m.id, tag) for m, _ in batch for tag in m.tags],
         )
         for memory, _ in batch:
-            self.write_fields(s, memory)
-        self.write_new_index(s, [(m, index) for m, index in batch if index is not None])
+            self.engine.write_fields(s, memory)
+        self.engine.write_new_index(s, [(m, index) for m, index in batch if index is not None])
 
     def write_change(self, s: Session, change: MemoryChange, index: IndexEntry | None = None) -> None:
         """Write a memory's new state and its history entry, if it is still at the expected version.
@@ -235,12 +290,12 @@ class MemoryTables(SqlBase):
             (*memory_params(self.dialect, memory)[2:], content_hash(memory.content), memory.user_id, memory.id),
         )
         _write_tags(s, memory)
-        self.write_fields(s, memory)
+        self.engine.write_fields(s, memory)
         s.run(HISTORY_INSERT, history_params(self.dialect, change.history))
         if index is not None:
-            self.write_index(s, memory, index)
+            self.engine.write_index(s, memory, index)
         else:
-            self.touch_index(s, memory)
+            self.engine.touch_index(s, memory)
 
 
 def _write_tags(s: Session, memory: Memory) -> None:

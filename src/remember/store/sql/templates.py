@@ -6,7 +6,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from remember.errors import Conflict, NotFound, StoreError, excerpt
-from remember.models import Compliance, MemoryChange, TemplateRecord, TemplateUsage
+from remember.models import Compliance, MemoryChange, TemplateRecord, TemplateUsage, TemplateVersion
+from remember.store.sql.base import Sql
 from remember.store.sql.memories import MemoryTables
 from remember.store.sql.rows import (
     TEMPLATE_COLUMNS,
@@ -23,29 +24,34 @@ VERSION_UPSERT = (
 )
 
 
-class TemplateTables(MemoryTables):
-    def insert_template(self, record: TemplateRecord) -> None:
-        with self._name_race_is_a_conflict(record), self.writing() as s:
+class TemplateTables:
+    """A user's own templates, their versions, usage, and the compliance of the memories made from them."""
+
+    def __init__(self, sql: Sql, memories: MemoryTables) -> None:
+        self.sql = sql
+        self.dialect = sql.dialect
+        self.memories = memories  # a template deleted with its memories trashes them
+
+    def insert(self, record: TemplateRecord) -> None:
+        with self._name_race_is_a_conflict(record), self.sql.writing() as s:
             _refuse_taken_name(s, record)
             s.run(TEMPLATE_INSERT, template_params(self.dialect, record))
             self._record_version(s, record)
 
-    def get_template(self, user_id: str, template_id: str) -> TemplateRecord | None:
-        with self.reading() as s:
+    def get(self, user_id: str, template_id: str) -> TemplateRecord | None:
+        with self.sql.reading() as s:
             row = s.one(
                 f"SELECT {TEMPLATE_COLUMNS} FROM templates WHERE user_id = ? AND id = ?", (user_id, template_id)
             )
         return template_from_row(self.dialect, row) if row else None
 
-    def list_templates(self, user_id: str) -> list[TemplateRecord]:
-        with self.reading() as s:
+    def of_user(self, user_id: str) -> list[TemplateRecord]:
+        with self.sql.reading() as s:
             rows = s.all(f"SELECT {TEMPLATE_COLUMNS} FROM templates WHERE user_id = ? ORDER BY name_key", (user_id,))
         return [template_from_row(self.dialect, r) for r in rows]
 
-    def replace_template(
-        self, record: TemplateRecord, *, expected_version: str, compliance: Sequence[Compliance]
-    ) -> None:
-        with self._name_race_is_a_conflict(record), self.writing() as s:
+    def replace(self, record: TemplateRecord, *, expected_version: str, compliance: Sequence[Compliance]) -> None:
+        with self._name_race_is_a_conflict(record), self.sql.writing() as s:
             row = s.one(
                 f"SELECT version FROM templates WHERE user_id = ? AND id = ?{self.dialect.for_update}",
                 (record.user_id, record.id),
@@ -67,33 +73,44 @@ class TemplateTables(MemoryTables):
             self._record_version(s, record)
             self._write_compliance(s, record.user_id, compliance)
 
-    def delete_template(self, user_id: str, template_id: str, *, trash: Sequence[MemoryChange]) -> None:
-        with self.writing() as s:
+    def delete(self, user_id: str, template_id: str, *, trash: Sequence[MemoryChange]) -> None:
+        with self.sql.writing() as s:
             for change in trash:
-                self.write_change(s, change)
+                self.memories.write_change(s, change)
             s.run("DELETE FROM templates WHERE user_id = ? AND id = ?", (user_id, template_id))
 
     def set_compliance(self, user_id: str, compliance: Sequence[Compliance]) -> None:
-        with self.writing() as s:
+        with self.sql.writing() as s:
             self._write_compliance(s, user_id, compliance)
 
-    def template_children(self, user_id: str, template_id: str) -> list[str]:
-        with self.reading() as s:
+    def children(self, user_id: str, template_id: str) -> list[str]:
+        with self.sql.reading() as s:
             rows = s.all(
                 "SELECT id FROM templates WHERE user_id = ? AND parent_template_id = ? ORDER BY id",
                 (user_id, template_id),
             )
         return [r[0] for r in rows]
 
-    def template_usage(self, user_id: str, *, max_trust: float | None = None) -> dict[str, TemplateUsage]:
+    def usage(self, user_id: str, *, max_trust: float | None = None) -> dict[str, TemplateUsage]:
         within = "" if max_trust is None else " AND trust <= ?"
-        with self.reading() as s:
+        with self.sql.reading() as s:
             rows = s.all(
                 "SELECT template_id, count(*), max(created_at) FROM memories "
                 f"WHERE user_id = ? AND template_id IS NOT NULL{within} GROUP BY template_id",
                 (user_id,) if max_trust is None else (user_id, max_trust),
             )
         return {tid: TemplateUsage(tid, count, self.dialect.from_optional_moment(last)) for tid, count, last in rows}
+
+    def versions(self, user_id: str, template_id: str) -> list[TemplateVersion]:
+        """Every stored version of one of the user's templates, oldest first."""
+        d = self.dialect
+        with self.sql.reading() as s:
+            rows = s.all(
+                "SELECT version, definition, at FROM template_versions WHERE user_id = ? AND template_id = ? "
+                "ORDER BY at, version",
+                (user_id, template_id),
+            )
+        return [TemplateVersion(v, d.from_json(definition), d.from_moment(at)) for v, definition, at in rows]
 
     def _record_version(self, s: Session, record: TemplateRecord) -> None:
         s.run(

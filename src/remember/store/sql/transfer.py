@@ -5,37 +5,34 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from remember.errors import Conflict, excerpt
-from remember.models import TemplateVersion, UserDump
-from remember.store.sql.memories import HISTORY_INSERT
+from remember.models import UserDump
+from remember.store.sql.base import Sql
+from remember.store.sql.memories import HISTORY_INSERT, MemoryTables
 from remember.store.sql.preferences import HISTORY_INSERT as PREFERENCE_HISTORY_INSERT
 from remember.store.sql.rows import TEMPLATE_INSERT, history_params, template_params
 from remember.store.sql.session import Session
 from remember.store.sql.suggestions import EVENT_INSERT
-from remember.store.sql.templates import TemplateTables
 
 # When a preference was set is known from its history; a value without history gets this.
 _UNKNOWN_TIME = datetime(1970, 1, 1, tzinfo=UTC)
 USER_TABLES = ("memories", "templates", "preferences", "preference_history", "suggestion_events")
 
 
-class TransferTables(TemplateTables):
+class TransferTables:
+    """Whole users at once, for moving them between databases."""
+
+    def __init__(self, sql: Sql, memories: MemoryTables) -> None:
+        self.sql = sql
+        self.dialect = sql.dialect
+        self.memories = memories
+
     def user_ids(self) -> list[str]:
         """Every user with anything stored, sorted."""
         union = " UNION ".join(f"SELECT DISTINCT user_id FROM {t}" for t in USER_TABLES)
-        with self.reading() as s:
+        with self.sql.reading() as s:
             return sorted(r[0] for r in s.all(union))
 
-    def template_versions(self, user_id: str, template_id: str) -> list[TemplateVersion]:
-        d = self.dialect
-        with self.reading() as s:
-            rows = s.all(
-                "SELECT version, definition, at FROM template_versions WHERE user_id = ? AND template_id = ? "
-                "ORDER BY at, version",
-                (user_id, template_id),
-            )
-        return [TemplateVersion(v, d.from_json(definition), d.from_moment(at)) for v, definition, at in rows]
-
-    def restore_user(self, user: UserDump, *, first: bool = True) -> None:
+    def restore(self, user: UserDump, *, first: bool = True) -> None:
         """Write one part of a user in one transaction.
 
         The ``first`` part finds the user with nothing stored (else Conflict); a
@@ -43,13 +40,13 @@ class TransferTables(TemplateTables):
         lock for long.
         """
         d = self.dialect
-        with self.writing() as s:
+        with self.sql.writing() as s:
             s.lock_users([user.user_id])
             if first:
                 _refuse_existing(s, user.user_id)
             self._restore_preferences(s, user)
             self._restore_templates(s, user)
-            self.insert_rows(s, [(memory, index) for memory, _, index in user.memories])
+            self.memories.insert_rows(s, [(memory, index) for memory, _, index in user.memories])
             s.many(HISTORY_INSERT, [history_params(d, h) for _, history, _ in user.memories for h in history])
             s.many(
                 EVENT_INSERT,

@@ -1,5 +1,5 @@
 """The SQLite backend (the embedded default)."""
 
-from remember.store.sqlite.store import SqliteStore
+from remember.store.sqlite.store import SqliteBackend
 
-__all__ = ["SqliteStore"]
+__all__ = ["SqliteBackend"]
