@@ -38,8 +38,7 @@ def add_db_commands(commands: Commands) -> None:
     load.add_argument("--dry-run", action="store_true", help="show what would be created, write nothing")
     load.add_argument("--json", action="store_true", help="print JSON for scripts")
 
-    db = commands.add_parser("db", help="database maintenance", description="Database maintenance.")
-    actions = db.add_subparsers(dest="action", metavar="ACTION", required=True, help="what to do")
+    actions = commands.add_group("db", help="database maintenance", description="Database maintenance.")
     for name, summary, description in (
         ("upgrade", "apply pending schema migrations", "Apply pending schema migrations."),
         ("check", "look for damage in the SQLite file (a full integrity check)",

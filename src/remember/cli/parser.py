@@ -30,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"remember {__version__}")
     for flag, metavar, summary in GLOBAL_OPTIONS:
         parser.add_argument(flag, metavar=metavar, help=summary)
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, help="what to do")
+    commands = Commands(parser.add_subparsers(dest="command", metavar="COMMAND", required=True, help="what to do"))
     _serve(commands)
     _ui(commands)
     _add(commands)
@@ -58,13 +58,10 @@ GLOBAL_OPTIONS: tuple[tuple[str, str, str], ...] = (
 
 def _accept_everywhere(commands: Commands, options: tuple[tuple[str, str, str], ...]) -> None:
     """Let ``remember serve --user X`` mean ``remember --user X serve``: each command takes the global
-    options too; given after the command, they replace the value given before it."""
-    for sub in commands.choices.values():
+    options too, after its own; given after the command, they replace the value given before it."""
+    for sub in commands.every_parser():
         for flag, metavar, summary in options:
             sub.add_argument(flag, metavar=metavar, default=argparse.SUPPRESS, help=summary)
-        for action in sub._actions:
-            if isinstance(action, argparse._SubParsersAction):
-                _accept_everywhere(action, options)
 
 
 def _command(commands: Commands, name: str, summary: str) -> argparse.ArgumentParser:
@@ -170,8 +167,9 @@ def _restore(commands: Commands) -> None:
 
 
 def _prefs(commands: Commands) -> None:
-    prefs = commands.add_parser("prefs", help="read or change preferences", description="Read or change preferences")
-    actions = prefs.add_subparsers(dest="action", metavar="ACTION", required=True, help="get or set")
+    actions = commands.add_group(
+        "prefs", help="read or change preferences", description="Read or change preferences", actions="get or set"
+    )
     get = _command(actions, "get", "show preferences (all, or one category)")
     get.add_argument("category", nargs="?", help="e.g. search or templates")
     put = _command(actions, "set", "change one preference")

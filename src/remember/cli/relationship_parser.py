@@ -25,10 +25,9 @@ def add_relationship_commands(commands: Commands) -> None:
     related.add_argument("--min-strength", type=float, default=0.0, help="lowest strength, 0-1")
     related.add_argument("--json", action="store_true", help="print JSON for scripts")
 
-    group = commands.add_parser(
+    actions = commands.add_group(
         "relationships", help="search, show, update or delete relationships", description="Manage relationships."
     )
-    actions = group.add_subparsers(dest="action", metavar="ACTION", required=True, help="what to do")
     _search(actions)
     show = actions.add_parser("show", help="one relationship and its history", description="Show a relationship.")
     show.add_argument("relationship_id", metavar="ID", help="the relationship's id")

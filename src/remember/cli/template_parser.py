@@ -10,10 +10,9 @@ SORTS = ["usage_count", "name", "recent"]
 
 
 def add_template_commands(commands: Commands) -> None:
-    group = commands.add_parser(
+    actions = commands.add_group(
         "template", help="manage memory templates", description="Manage memory templates (typed field schemas)."
     )
-    actions = group.add_subparsers(dest="action", metavar="ACTION", required=True, help="what to do")
     _list(actions)
     _show(actions)
     _create(actions)

@@ -6,12 +6,11 @@ from remember.cli.grammar import Commands
 
 
 def add_token_commands(commands: Commands) -> None:
-    group = commands.add_parser(
+    actions = commands.add_group(
         "token",
         help="manage API tokens for the HTTP server",
         description="Manage API tokens: each lets an HTTP client act for one user (see docs/http.md).",
     )
-    actions = group.add_subparsers(dest="action", metavar="ACTION", required=True, help="what to do")
     create = actions.add_parser(
         "create",
         help="make a token for --user (shown once)",
