@@ -1,10 +1,28 @@
-"""What the modules that declare the command line share: a group of commands to declare theirs in."""
+"""What the command modules share: a group of commands to declare theirs in, and the kinds of handler.
+
+Each ``*_command(s).py`` module has a ``register(commands)`` that declares its commands, each with its
+arguments and, beside them, the function that does it (``runs`` or ``runs_alone``); ``main`` calls that
+function. The modules import the service layer inside their handlers, not at their top: ``remember serve``
+builds the whole grammar, and answers its client before the services are imported.
+"""
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
-from typing import Protocol
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Protocol, TypeAlias
+
+if TYPE_CHECKING:
+    from remember.caller import Caller
+    from remember.config import Settings
+    from remember.service import Services
+
+Handler: TypeAlias = "Callable[[Services, Caller, argparse.Namespace], int | None]"
+"""Does a command over the caller's memories: ``main`` opens the services for it and closes them after.
+It returns the exit code, or None for 0."""
+
+StandaloneHandler: TypeAlias = "Callable[[Settings, argparse.Namespace], int | None]"
+"""Does a command that opens what it needs itself, or nothing: serve, ui, db upgrade|check|copy."""
 
 
 class Subparsers(Protocol):
@@ -45,3 +63,20 @@ class Commands:
         yield from self._parsers
         for group in self._groups:
             yield from group.every_parser()
+
+
+def command(commands: Commands, name: str, summary: str) -> argparse.ArgumentParser:
+    """A command whose help and description are one summary, and that prints JSON with ``--json``."""
+    sub = commands.add_parser(name, help=summary, description=summary)
+    sub.add_argument("--json", action="store_true", help="print JSON for scripts")
+    return sub
+
+
+def runs(parser: argparse.ArgumentParser, handler: Handler) -> None:
+    """The command of ``parser`` is done by ``handler``, over the services."""
+    parser.set_defaults(handler=handler, standalone=False)
+
+
+def runs_alone(parser: argparse.ArgumentParser, handler: StandaloneHandler) -> None:
+    """The command of ``parser`` is done by ``handler`` with the settings alone: no services are opened for it."""
+    parser.set_defaults(handler=handler, standalone=True)

@@ -1,4 +1,5 @@
-"""What `remember import --from FORMAT` and `remember export --format markdown|server-memory` do."""
+"""Other memory servers' formats: what `remember import --from FORMAT` and `remember export --format
+markdown|server-memory` do (``db_commands`` declares them and hands these formats over)."""
 
 from __future__ import annotations
 
