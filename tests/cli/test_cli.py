@@ -144,6 +144,24 @@ def test_every_command_and_option_has_help() -> None:
             assert action.help, f"`remember {name}` option {action.dest} has no help text"
 
 
+def test_every_command_has_a_handler() -> None:
+    for name, sub in _subcommands(build_parser()):
+        if not any(a.__class__.__name__ == "_SubParsersAction" for a in sub._actions):
+            assert callable(sub.get_default("handler")), f"`remember {name}` has no handler"
+
+
+def test_reading_the_grammar_imports_no_services() -> None:
+    """Every command module is read for its grammar, for `remember serve` too: handlers import the services
+    when they run, so that the stdio server answers before they are imported."""
+    heavy = ("remember.app", "remember.service", "remember.templates", "remember.store", "webbrowser")
+    code = (
+        "import sys; from remember.cli.parser import build_parser; build_parser(); "
+        f"print(' '.join(sorted(m for m in sys.modules if m.startswith({heavy!r}))))"
+    )
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert found.stdout.split() == []
+
+
 def test_the_console_script_runs(tmp_path: Path) -> None:
     exe = Path(sys.executable).with_name("remember")
     env = {"REMEMBER_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}

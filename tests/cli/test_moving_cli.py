@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from remember.cli.db_parser import EXPORT_FORMATS, FORMATS
+from remember.cli.db_commands import EXPORT_FORMATS, FORMATS
 from remember.service.moving import FORMATS as READABLE
 from remember.service.moving.exporting import EXPORT_FORMATS as WRITABLE
 from support import run, run_json

@@ -11,6 +11,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
+from remember.cli.grammar import Handler, StandaloneHandler
 from remember.cli.parser import build_parser
 from remember.config import Settings
 from remember.errors import RememberError
@@ -36,30 +37,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(settings: Settings, args: argparse.Namespace) -> int:
-    command = getattr(args, "command", None)
-    if command == "serve":  # before the commands are imported: the stdio server starts without them
-        from remember.cli.serve_command import serve
-
-        serve(settings, args)
-        return 0
-    if command == "ui":
-        from remember.cli.ui_command import ui
-
-        ui(settings, args)
-        return 0
+    """Call the command's handler (set beside its grammar): with the settings alone, or with the services
+    opened for it and the caller."""
+    if args.standalone:  # serve, ui and db upgrade|check|copy open what they need themselves, or nothing
+        standalone: StandaloneHandler = args.handler
+        return standalone(settings, args) or 0
     from remember.app import open_services
     from remember.caller import Caller
-    from remember.cli import commands
 
-    if command == "db":
-        from remember.cli import db_commands
-
-        actions = {"upgrade": db_commands.upgrade, "copy": db_commands.copy, "check": db_commands.check}
-        actions[args.action](settings, args)
-        return 0
+    handler: Handler = args.handler
     services = open_services(settings)
     try:
-        return commands.HANDLERS[str(command)](services, Caller(settings.user), args) or 0
+        return handler(services, Caller(settings.user), args) or 0
     finally:
         services.close()
 

@@ -1,4 +1,5 @@
-"""What `remember export`, `import`, `db upgrade` and `db copy` do."""
+"""`remember export`, `import` and `db upgrade|check|copy`: each command's grammar and what it does
+(other servers' formats are read and written by ``moving``)."""
 
 from __future__ import annotations
 
@@ -7,20 +8,50 @@ import json
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from remember.caller import Caller
-from remember.cli import moving_commands, output
+from remember.cli import moving, output
+from remember.cli.grammar import Commands, runs, runs_alone
 from remember.cli.indexing import build_search_indexes, bulk_vectors
 from remember.config import Settings
 from remember.errors import ValidationFailed
-from remember.service import Services
-from remember.service.transfer import export_records, import_records, refuse_existing, write_export
+
+if TYPE_CHECKING:
+    from remember.service import Services
+
+FORMATS = ("server-memory", "mcp-memory-service", "basic-memory", "mem0")
+EXPORT_FORMATS = ("jsonl", "markdown", "server-memory")
+
+
+def register(commands: Commands) -> None:
+    _export(commands)
+    _import(commands)
+    actions = commands.add_group("db", help="database maintenance", description="Database maintenance.")
+    for declare in (_upgrade, _check, _copy):
+        declare(actions)
+
+
+def _export(commands: Commands) -> None:
+    sub = commands.add_parser(
+        "export",
+        help="write a user's (or every user's) data as JSON Lines, Markdown notes or a server-memory file",
+        description="Write memories, history, templates, preferences and vectors as JSON Lines (the default); "
+        "or, with --format markdown DIR, one Markdown file per memory (YAML frontmatter: readable in any editor "
+        "or Obsidian); or, with --format server-memory FILE, the MCP reference memory server's JSONL graph.",
+    )
+    sub.add_argument("target", nargs="?", metavar="PATH", help="the file (or, for markdown, the folder) to write")
+    sub.add_argument("-o", "--output", default="-", metavar="FILE", help="where to write ('-' for stdout)")
+    sub.add_argument("--format", choices=EXPORT_FORMATS, default="jsonl", help="what to write (default: jsonl)")
+    sub.add_argument("--all-users", action="store_true", help="every user, not only --user (jsonl only)")
+    runs(sub, export)
 
 
 def export(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    from remember.service.transfer import write_export
+
     if args.format != "jsonl":
-        moving_commands.export(services, caller, args)
+        moving.export(services, caller, args)
         return
     users = None if args.all_users else [caller]
     with _opened(args.target or args.output, "w") as out:
@@ -28,10 +59,30 @@ def export(services: Services, caller: Caller, args: argparse.Namespace) -> None
     print(f"Exported {written - 1} records.", file=sys.stderr)
 
 
+def _import(commands: Commands) -> None:
+    sub = commands.add_parser(
+        "import",
+        help="read an export, or another memory server's data, into the database",
+        description="Read a remember export (JSON Lines; each user must not exist yet), or with --from FORMAT "
+        "another memory server's data into --user's memories (see docs/importing.md). Importing the same "
+        "data again creates nothing new.",
+    )
+    sub.add_argument("file", metavar="PATH", help="the file or folder to read ('-' reads a remember export from stdin)")
+    sub.add_argument(
+        "--from", dest="source", choices=("remember", *FORMATS), default="remember",
+        help="whose data it is (default: a remember export)",
+    )  # fmt: skip
+    sub.add_argument("--dry-run", action="store_true", help="show what would be created, write nothing")
+    sub.add_argument("--json", action="store_true", help="print JSON for scripts")
+    runs(sub, load)
+
+
 def load(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     """Every user in the file (an export says whose each record is); another server's data goes to ``user``."""
+    from remember.service.transfer import import_records, refuse_existing
+
     if args.source != "remember":
-        moving_commands.load(services, caller, args)
+        moving.load(services, caller, args)
         return
     if args.dry_run:
         raise ValidationFailed.single("--dry-run", "invalid", "--dry-run is for --from FORMAT imports.")
@@ -54,6 +105,14 @@ def load(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     _report(counts, args.json, "Imported")
 
 
+def _upgrade(actions: Commands) -> None:
+    sub = actions.add_parser(
+        "upgrade", help="apply pending schema migrations", description="Apply pending schema migrations."
+    )
+    sub.add_argument("--json", action="store_true", help="print JSON for scripts")
+    runs_alone(sub, upgrade)
+
+
 def upgrade(settings: Settings, args: argparse.Namespace) -> None:
     from remember.store import migrate
 
@@ -62,6 +121,16 @@ def upgrade(settings: Settings, args: argparse.Namespace) -> None:
         output.emit({"applied": applied})
     else:
         print(f"Applied {', '.join(applied)}." if applied else "The database is up to date.")
+
+
+def _check(actions: Commands) -> None:
+    sub = actions.add_parser(
+        "check",
+        help="look for damage in the SQLite file (a full integrity check)",
+        description="Run a full integrity check of the SQLite database; exit 1 and say how to recover if damaged.",
+    )
+    sub.add_argument("--json", action="store_true", help="print JSON for scripts")
+    runs_alone(sub, check)
 
 
 def check(settings: Settings, args: argparse.Namespace) -> None:
@@ -82,8 +151,22 @@ def check(settings: Settings, args: argparse.Namespace) -> None:
         print(f"No damage found in {sqlite_path(settings.database_url)}.")
 
 
+def _copy(actions: Commands) -> None:
+    sub = actions.add_parser(
+        "copy",
+        help="copy users from one database to another (SQLite or PostgreSQL, either way)",
+        description="Copy every user (or only --user) from FROM_URL into TO_URL, with nothing lost.",
+    )
+    sub.add_argument("source", metavar="FROM_URL", help="the database to read")
+    sub.add_argument("target", metavar="TO_URL", help="the database to write (its users must be new there)")
+    sub.add_argument("--only-user", action="store_true", help="copy only --user, not every user")
+    sub.add_argument("--json", action="store_true", help="print JSON for scripts")
+    runs_alone(sub, copy)
+
+
 def copy(settings: Settings, args: argparse.Namespace) -> None:
     from remember.app import open_services
+    from remember.service.transfer import export_records, import_records, refuse_existing
     from remember.store import open_store
 
     source = open_store(args.source)

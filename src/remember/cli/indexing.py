@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from remember.cli import output
 from remember.models import Progress
-from remember.service import Services
+
+if TYPE_CHECKING:
+    from remember.service import Services
 
 
 def build_search_indexes(services: Services, users: Iterable[str], *, quiet: bool = False) -> int:

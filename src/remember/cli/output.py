@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 from remember.errors import RememberError
 from remember.models import HistoryEntry, Memory, Page, PreferenceChange
-from remember.service import Deletion
 
 if TYPE_CHECKING:
+    from remember.service import Deletion
     from remember.service.dedup import Duplicate
     from remember.service.inference import Accepted, Inference
     from remember.templates.suggest import Suggestion

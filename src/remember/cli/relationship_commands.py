@@ -1,19 +1,53 @@
-"""What `remember relate`, `related` and `relationships search|show|update|delete` do."""
+"""`remember relate`, `related` and `relationships search|show|update|delete` (docs/relationships.md): each
+command's grammar and what it does."""
 
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from remember.caller import Caller
 from remember.cli import output
-from remember.models import Relationship
-from remember.service import RelationshipDraft, Services
-from remember.service.related import Criteria
+from remember.cli.grammar import Commands, runs
+
+if TYPE_CHECKING:
+    from remember.caller import Caller
+    from remember.models import Relationship
+    from remember.service import Services
 
 SNIPPET = 70
 
 
+def register(commands: Commands) -> None:
+    _relate(commands)
+    _related(commands)
+    actions = commands.add_group(
+        "relationships", help="search, show, update or delete relationships", description="Manage relationships."
+    )
+    for declare in (_search, _show, _update, _delete):
+        declare(actions)
+
+
+def _fields(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("--observation", help="what links them (searchable)")
+    sub.add_argument("--strength", type=float, help="0-1 (default 0.5)")
+    sub.add_argument("--confidence", type=float, help="0-1 (default 0.8)")
+    sub.add_argument("--tag", "--tags", action="append", dest="tags", metavar="TAG", help="a tag (repeat for more)")
+
+
+def _relate(commands: Commands) -> None:
+    sub = commands.add_parser(
+        "relate", help="link two or more memories", description="Link two or more of your memories."
+    )
+    sub.add_argument("memory_ids", nargs="+", metavar="ID", help="the memories to link (2 to 20)")
+    sub.add_argument("--type", required=True, dest="relationship_type", help="how they relate, e.g. works_with")
+    _fields(sub)
+    sub.add_argument("--json", action="store_true", help="print JSON for scripts")
+    runs(sub, relate)
+
+
 def relate(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    from remember.service import RelationshipDraft
+
     draft = RelationshipDraft(
         args.memory_ids, args.relationship_type, args.observation, args.strength, args.confidence, args.tags
     )
@@ -22,6 +56,18 @@ def relate(services: Services, caller: Caller, args: argparse.Namespace) -> None
         output.emit(rel.as_dict())
     else:
         print(f"Linked {len(rel.memory_ids)} memories: relationship {rel.id}")
+
+
+def _related(commands: Commands) -> None:
+    sub = commands.add_parser(
+        "related", help="memories linked to a memory", description="The memories linked to one, with their paths."
+    )
+    sub.add_argument("memory_id", metavar="ID", help="the memory to start from")
+    sub.add_argument("--depth", type=int, default=1, help="relationships away, 1-3 (default 1)")
+    sub.add_argument("--type", action="append", dest="types", metavar="TYPE", help="only this type (repeatable)")
+    sub.add_argument("--min-strength", type=float, default=0.0, help="lowest strength, 0-1")
+    sub.add_argument("--json", action="store_true", help="print JSON for scripts")
+    runs(sub, related)
 
 
 def related(services: Services, caller: Caller, args: argparse.Namespace) -> None:
@@ -45,39 +91,28 @@ def related(services: Services, caller: Caller, args: argparse.Namespace) -> Non
         print("No linked memories.")
 
 
-def run(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    rels = services.relationships
-    if args.action == "search":
-        _search(services, caller, args)
-    elif args.action == "show":
-        rel = rels.get(caller, args.relationship_id)
-        history = rels.history(caller, rel.id)
-        if args.json:
-            output.emit({**rel.as_dict(), "history": [h.as_dict() for h in history]})
-        else:
-            _print(rel)
-            for h in history:
-                print(f"  v{h.version} {h.action} {h.reason or ''}".rstrip())
-    elif args.action == "update":
-        changes = {
-            "relationship_type": args.relationship_type, "observation": args.observation,
-            "strength": args.strength, "confidence": args.confidence, "tags": args.tags,
-            "memory_ids": [m.strip() for m in args.members.split(",")] if args.members else None,
-        }  # fmt: skip
-        after = rels.update(caller, args.relationship_id, changes, reason=args.reason)
-        if args.json:
-            output.emit(after.as_dict())
-        else:
-            print(f"Relationship {after.id} is now version {after.version}.")
-    else:
-        gone = rels.delete(caller, args.relationship_id)
-        if args.json:
-            output.emit({"relationship_id": gone.id, "deleted": True})
-        else:
-            print(f"Deleted relationship {gone.id}; its memories are unchanged.")
+def _search(actions: Commands) -> None:
+    sub = actions.add_parser(
+        "search", help="find relationships by observation and filters", description="Search relationships."
+    )
+    sub.add_argument("query", nargs="?", help="words to match observations (none: newest first)")
+    sub.add_argument("--alpha", type=float, help="1 = by meaning only, 0 = by keywords only (default 0.3)")
+    sub.add_argument("--type", action="append", dest="types", metavar="TYPE", help="only this type (repeatable)")
+    sub.add_argument("--memory", dest="memory_id", metavar="ID", help="only those of this memory")
+    sub.add_argument("--min-strength", type=float, default=0.0, help="lowest strength, 0-1")
+    sub.add_argument("--min-confidence", type=float, default=0.0, help="lowest confidence, 0-1")
+    sub.add_argument("--tag", action="append", dest="tags", metavar="TAG", help="with this tag (any; repeatable)")
+    sub.add_argument("--after", dest="created_after", metavar="DATE", help="created on or after (ISO 8601)")
+    sub.add_argument("--before", dest="created_before", metavar="DATE", help="created before (ISO 8601)")
+    sub.add_argument("--limit", type=int, default=10, help="how many, 1-100 (default 10)")
+    sub.add_argument("--offset", type=int, default=0, help="skip this many")
+    sub.add_argument("--json", action="store_true", help="print JSON for scripts")
+    runs(sub, search)
 
 
-def _search(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+def search(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    from remember.service.related import Criteria
+
     criteria = Criteria(
         args.types, args.memory_id, args.min_strength, args.min_confidence, args.tags, args.created_after,
         args.created_before,
@@ -100,6 +135,65 @@ def _search(services: Services, caller: Caller, args: argparse.Namespace) -> Non
         print("No relationships found.")
     if found.has_more:
         print(f"-- more: --offset {found.offset + len(found.hits)}")
+
+
+def _show(actions: Commands) -> None:
+    sub = actions.add_parser("show", help="one relationship and its history", description="Show a relationship.")
+    sub.add_argument("relationship_id", metavar="ID", help="the relationship's id")
+    sub.add_argument("--json", action="store_true", help="print JSON for scripts")
+    runs(sub, show)
+
+
+def show(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    rel = services.relationships.get(caller, args.relationship_id)
+    history = services.relationships.history(caller, rel.id)
+    if args.json:
+        output.emit({**rel.as_dict(), "history": [h.as_dict() for h in history]})
+        return
+    _print(rel)
+    for h in history:
+        print(f"  v{h.version} {h.action} {h.reason or ''}".rstrip())
+
+
+def _update(actions: Commands) -> None:
+    sub = actions.add_parser(
+        "update", help="change some of its fields", description="Change some fields; the old values are kept."
+    )
+    sub.add_argument("relationship_id", metavar="ID", help="the relationship's id")
+    sub.add_argument("--type", dest="relationship_type", help="a new type")
+    sub.add_argument("--members", metavar="ID,ID", help="new members, comma-separated")
+    _fields(sub)
+    sub.add_argument("--reason", help="why (kept in its history)")
+    sub.add_argument("--json", action="store_true", help="print JSON for scripts")
+    runs(sub, update)
+
+
+def update(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    changes = {
+        "relationship_type": args.relationship_type, "observation": args.observation,
+        "strength": args.strength, "confidence": args.confidence, "tags": args.tags,
+        "memory_ids": [m.strip() for m in args.members.split(",")] if args.members else None,
+    }  # fmt: skip
+    after = services.relationships.update(caller, args.relationship_id, changes, reason=args.reason)
+    if args.json:
+        output.emit(after.as_dict())
+    else:
+        print(f"Relationship {after.id} is now version {after.version}.")
+
+
+def _delete(actions: Commands) -> None:
+    sub = actions.add_parser("delete", help="delete it (its memories stay)", description="Delete a relationship.")
+    sub.add_argument("relationship_id", metavar="ID", help="the relationship's id")
+    sub.add_argument("--json", action="store_true", help="print JSON for scripts")
+    runs(sub, delete)
+
+
+def delete(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    gone = services.relationships.delete(caller, args.relationship_id)
+    if args.json:
+        output.emit({"relationship_id": gone.id, "deleted": True})
+    else:
+        print(f"Deleted relationship {gone.id}; its memories are unchanged.")
 
 
 def _print(rel: Relationship) -> None:

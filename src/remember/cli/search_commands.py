@@ -1,17 +1,37 @@
-"""What `remember search`, `similar`, `context` and `reindex` do."""
+"""`remember search`, `similar`, `context` and `reindex`: each command's grammar and what it does."""
 
 from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
-from remember.caller import Caller
 from remember.cli import files, output
+from remember.cli.grammar import Commands, runs
 from remember.cli.indexing import build_search_indexes
-from remember.service import Services
-from remember.service.context import question_context
-from remember.service.reindex import reindex as rebuild
-from remember.service.search import Hit
+
+if TYPE_CHECKING:
+    from remember.caller import Caller
+    from remember.service import Services
+    from remember.service.search import Hit
+
+
+def register(commands: Commands) -> None:
+    for declare in (_search, _similar, _context, _reindex):
+        declare(commands)
+
+
+def _search(commands: Commands) -> None:
+    sub = commands.add_parser("search", help="find memories by meaning and keywords", description="Search memories.")
+    sub.add_argument("query", help="what to look for")
+    sub.add_argument("--alpha", type=float, help="1 = by meaning only, 0 = by keywords only (default 0.3)")
+    sub.add_argument("--filter", metavar="JSON", help='a filter, e.g. \'{"structured_content.rating": {"gte": 4}}\'')
+    sub.add_argument("--limit", type=int, help="how many results, 1-100 (default 10)")
+    sub.add_argument("--offset", type=int, default=0, help="skip this many")
+    sub.add_argument("--deleted", choices=["exclude", "include", "only"], default="exclude", help="deleted ones")
+    sub.add_argument("--explain", action="store_true", help="show why each result matched")
+    sub.add_argument("--json", action="store_true", help="print JSON for scripts")
+    runs(sub, search)
 
 
 def search(services: Services, caller: Caller, args: argparse.Namespace) -> None:
@@ -34,6 +54,18 @@ def search(services: Services, caller: Caller, args: argparse.Namespace) -> None
         print(f"-- more: --offset {results.offset + len(results.hits)}")
 
 
+def _similar(commands: Commands) -> None:
+    sub = commands.add_parser(
+        "similar", help="find memories like one memory or a text", description="Find similar memories."
+    )
+    sub.add_argument("memory_id", nargs="?", help="the memory to compare with (or give --text)")
+    sub.add_argument("--text", help="a text to compare with instead")
+    sub.add_argument("--min", type=float, default=0.0, dest="min_similarity", help="lowest similarity, -1 to 1")
+    sub.add_argument("--limit", type=int, default=10, help="how many, 1-100 (default 10)")
+    sub.add_argument("--json", action="store_true", help="print JSON for scripts")
+    runs(sub, similar)
+
+
 def similar(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     hits = services.search.similar(
         caller, memory_id=args.memory_id, text_query=args.text, min_similarity=args.min_similarity, limit=args.limit
@@ -44,7 +76,25 @@ def similar(services: Services, caller: Caller, args: argparse.Namespace) -> Non
         _print_hits(hits)
 
 
+def _context(commands: Commands) -> None:
+    sub = commands.add_parser(
+        "context",
+        help="the memories that answer a question, packed for a model",
+        description="Gather the memories that answer a question into one context with numbered sources.",
+    )
+    sub.add_argument("question", help="the question ('-' reads standard input)")
+    sub.add_argument(
+        "--token-budget", type=int, default=2000, help="most tokens of memory text, 100-32000 (default 2000)"
+    )
+    sub.add_argument("--alpha", type=float, help="1 = by meaning only, 0 = by keywords only (default 0.3)")
+    sub.add_argument("--filter", metavar="JSON", help="a filter, as for search")
+    sub.add_argument("--json", action="store_true", help="print JSON for scripts")
+    runs(sub, context)
+
+
 def context(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    from remember.service.context import question_context
+
     question = files.text_arg(args.question)
     filters = files.json_arg(args.filter, "--filter")
     packed = question_context(
@@ -61,8 +111,16 @@ def context(services: Services, caller: Caller, args: argparse.Namespace) -> Non
         print("No memories found.")
 
 
+def _reindex(commands: Commands) -> None:
+    redo = "Re-embed and re-index every memory of every user, with the configured embedder."
+    sub = commands.add_parser("reindex", help="rebuild the search index (new embedder)", description=redo)
+    sub.add_argument("--json", action="store_true", help="print JSON for scripts")
+    runs(sub, reindex)
+
+
 def reindex(services: Services, _caller: Caller, args: argparse.Namespace) -> None:
     """Every user's memories: the index is one per database."""
+    from remember.service.reindex import reindex as rebuild
 
     def progress(done: int, total: int) -> None:
         share = done / total if total else 1.0

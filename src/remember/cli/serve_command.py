@@ -12,12 +12,29 @@ import argparse
 import dataclasses
 from typing import TYPE_CHECKING
 
+from remember.cli.grammar import Commands, runs_alone
 from remember.config import Settings
 from remember.errors import ValidationFailed
 
 if TYPE_CHECKING:
     from remember.service import Services
     from remember.store import Store
+
+
+def register(commands: Commands) -> None:
+    sub = commands.add_parser("serve", help="run the MCP server", description="Run the MCP server.")
+    sub.add_argument(
+        "--transport", choices=["stdio", "http"], default="stdio", help="how clients connect (default: stdio)"
+    )
+    sub.add_argument("--http", action="store_true", help="serve streamable HTTP on /mcp (same as --transport http)")
+    sub.add_argument("--host", help="address to listen on with --http (default: $REMEMBER_HTTP_HOST or 127.0.0.1)")
+    sub.add_argument("--port", type=int, help="port to listen on with --http (default: $REMEMBER_HTTP_PORT or 8765)")
+    sub.add_argument(
+        "--no-auth",
+        action="store_true",
+        help="with --http on loopback only: no tokens, every request acts for --user",
+    )
+    runs_alone(sub, serve)
 
 
 def serve(settings: Settings, args: argparse.Namespace) -> None:

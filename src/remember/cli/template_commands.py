@@ -1,29 +1,56 @@
-"""What `remember template ...` does: each action a call to the template service."""
+"""`remember template list|show|create|update|rm|copy`: the template library, each action's grammar and
+what it does (the actions that put templates to use are in ``template_use_commands``)."""
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
-import sys
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from remember.caller import Caller
 from remember.cli import files, output
+from remember.cli.grammar import Commands, command, runs
 from remember.errors import ValidationFailed
-from remember.service import Services
-from remember.service.drafts import TemplatePatch
-from remember.service.templates import TemplateView
-from remember.templates import field_summary, kind_note, to_json_schema
+
+if TYPE_CHECKING:
+    from remember.caller import Caller
+    from remember.service import Services
+    from remember.service.templates import TemplateView
+
+SORTS = ["usage_count", "name", "recent"]
 
 
-def run(services: Services, caller: Caller, args: argparse.Namespace) -> int | None:
-    return ACTIONS[args.action](services, caller, args)
+def register(commands: Commands) -> Commands:
+    """Declare the ``template`` group and its library actions; the group, for the others."""
+    actions = commands.add_group(
+        "template", help="manage memory templates", description="Manage memory templates (typed field schemas)."
+    )
+    for declare in (_list, _show, _create, _update, _rm, _copy):
+        declare(actions)
+    return actions
 
 
-def _id(services: Services, caller: Caller, args: argparse.Namespace) -> str:
+def template_action(actions: Commands, name: str, summary: str) -> argparse.ArgumentParser:
+    """An action on one template, named by its TEMPLATE argument."""
+    sub = command(actions, name, summary)
+    sub.add_argument("template", help="the template's id or name")
+    return sub
+
+
+def template_id(services: Services, caller: Caller, args: argparse.Namespace) -> str:
     return services.templates.find(caller, args.template).id
+
+
+def _list(actions: Commands) -> None:
+    sub = command(actions, "list", "list the templates you can use")
+    which = sub.add_mutually_exclusive_group()
+    which.add_argument("--mine", action="store_true", help="only your own templates")
+    which.add_argument("--builtin", action="store_true", help="only the built-in library")
+    sub.add_argument("--category", help="only this category")
+    sub.add_argument("--tag", action="append", dest="tags", metavar="TAG", help="only with this tag (repeatable)")
+    sub.add_argument("--sort", choices=SORTS, default="usage_count", help="order (default: most used)")
+    sub.add_argument("--limit", type=int, default=50, help="page size, 1-100 (default 50)")
+    sub.add_argument("--offset", type=int, default=0, help="skip this many")
+    runs(sub, list_)
 
 
 def list_(services: Services, caller: Caller, args: argparse.Namespace) -> None:
@@ -41,8 +68,14 @@ def list_(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     print(f"-- {len(views)} of {total}")
 
 
+def _show(actions: Commands) -> None:
+    runs(template_action(actions, "show", "show a template: its fields, inherited ones included, and its usage"), show)
+
+
 def show(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    view = services.templates.get(caller, _id(services, caller, args))
+    from remember.templates import field_summary, kind_note
+
+    view = services.templates.get(caller, template_id(services, caller, args))
     if args.json:
         output.emit({**_data(view), "resolved_fields": [f.as_dict() for f in view.resolved.fields]})
         return
@@ -57,6 +90,12 @@ def show(services: Services, caller: Caller, args: argparse.Namespace) -> None:
         print(f"  {f.name:24} {field_summary(f)}{kind_note(f)}")
 
 
+def _create(actions: Commands) -> None:
+    sub = command(actions, "create", "create a template from a YAML or JSON file")
+    sub.add_argument("-f", "--file", required=True, metavar="FILE", help="the definition ('-' reads stdin)")
+    runs(sub, create)
+
+
 def create(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     raw = files.read_document(args.file, "a template definition")
     if not isinstance(raw, dict):
@@ -67,7 +106,23 @@ def create(services: Services, caller: Caller, args: argparse.Namespace) -> None
     _print_view(view, args.json, "Created")
 
 
+def _update(actions: Commands) -> None:
+    sub = template_action(actions, "update", "change one of your templates; its memories are re-checked")
+    sub.add_argument(
+        "-f", "--file", metavar="FILE",
+        help="changes as YAML/JSON: attributes, add_fields, update_fields, remove_fields, version",
+    )  # fmt: skip
+    sub.add_argument("--name", help="a new name")
+    sub.add_argument("--description", help="a new description")
+    sub.add_argument("--add-field", action="append", metavar="JSON", help="a field to add, as JSON (repeatable)")
+    sub.add_argument("--remove-field", action="append", metavar="NAME", help="a field to remove (repeatable)")
+    sub.add_argument("--version", dest="new_version", metavar="V", help="the new version (default: bumped)")
+    runs(sub, update)
+
+
 def update(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    from remember.service.drafts import TemplatePatch
+
     changes: dict[str, Any] = files.read_document(args.file, "template changes") if args.file else {}
     if not isinstance(changes, dict):
         raise ValidationFailed.single("file", "invalid", "The changes file must be an object.")
@@ -80,16 +135,22 @@ def update(services: Services, caller: Caller, args: argparse.Namespace) -> None
         name=args.name if args.name is not None else patch.name,
         description=args.description if args.description is not None else patch.description,
     )
-    view, rechecked = services.templates.update(caller, _id(services, caller, args), patch)
+    view, rechecked = services.templates.update(caller, template_id(services, caller, args), patch)
     if args.json:
         output.emit({"template": _data(view), "rechecked_memories": rechecked})
     else:
         print(f"Updated {view.id} to version {view.definition.version}; re-checked {rechecked} memories.")
 
 
+def _rm(actions: Commands) -> None:
+    sub = template_action(actions, "rm", "delete one of your templates (its memories are kept)")
+    sub.add_argument("--with-memories", action="store_true", help="also move its memories to the trash")
+    runs(sub, rm)
+
+
 def rm(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     deleted, trashed = services.templates.delete(
-        caller, _id(services, caller, args), delete_derived_memories=args.with_memories
+        caller, template_id(services, caller, args), delete_derived_memories=args.with_memories
     )
     if args.json:
         output.emit({"template_id": deleted, "trashed_memories": trashed})
@@ -97,102 +158,15 @@ def rm(services: Services, caller: Caller, args: argparse.Namespace) -> None:
         print(f"Deleted {deleted}" + (f"; moved {trashed} memories to the trash." if trashed else "."))
 
 
+def _copy(actions: Commands) -> None:
+    sub = template_action(actions, "copy", "copy a template into a new one of yours")
+    sub.add_argument("--name", help="the copy's name (default: '<name> (copy)')")
+    runs(sub, copy)
+
+
 def copy(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    _print_view(services.templates.copy(caller, _id(services, caller, args), name=args.name), args.json, "Created")
-
-
-def validate(services: Services, caller: Caller, args: argparse.Namespace) -> int:
-    content = _fields(args) or {}
-    _, result = services.templates.validate(caller, _id(services, caller, args), content)
-    if args.json:
-        output.emit(result.as_dict())
-    elif result.valid:
-        print(f"Valid; {result.completion:.0%} of the fields are filled.")
-    for error in result.errors if not args.json else ():
-        print(f"{error.field}: {error.message}", file=sys.stderr)
-    return 0 if result.valid else 1
-
-
-def apply(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    template_id = _id(services, caller, args)
-    memory = services.applier.apply_template(caller, args.memory_id, template_id, _fields(args), reason=args.reason)
-    if args.json:
-        output.emit(memory.as_dict())
-        return
-    errors = memory.template_validation_errors
-    print(f"{memory.id} now follows {template_id}; fields: {json.dumps(memory.structured_content, ensure_ascii=False)}")
-    if errors:
-        print(f"{len(errors)} field(s) still do not fit; see `remember get {memory.id} --json`.", file=sys.stderr)
-
-
-def suggest(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    text = files.text_arg(args.text)
-    context = files.json_arg(args.context, "--context")
-    found = services.suggestions.suggest(caller, text, context=context, limit=args.limit)
-    if args.json:
-        output.emit({"suggestions": [s.as_dict() for s in found]})
-        return
-    for s in found:
-        print(f"{s.confidence:.2f}  {s.template_id:32} {s.name}  ({s.reason})")
-        if s.prefill:
-            print(f"      {json.dumps(s.prefill, ensure_ascii=False)}")
-    if not found:
-        print("No template fits.")
-
-
-def infer(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    if args.accept is None:
-        if args.apply:
-            raise ValidationFailed.single("--apply", "invalid", "--apply needs --accept PROPOSAL_ID.")
-        found = services.inference.propose(caller)
-        output.inference(found, as_json=args.json)
-        return
-    done = services.inference.accept(caller, args.accept, apply=args.apply)
-    output.accepted(done, as_json=args.json)
-
-
-def schema(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    view = services.templates.get(caller, _id(services, caller, args))
-    print(json.dumps(to_json_schema(view.resolved), indent=2))
-
-
-def analytics(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    figures = services.suggestions.analytics(caller, _id(services, caller, args))
-    if args.json:
-        output.emit(figures)
-        return
-    print(f"{figures['name']}: used {figures['usage_count']} times, last {figures['last_used'] or 'never'}")
-    for key in ("memory_count", "average_completion_rate", "compliance_rate"):
-        print(f"  {key}: {figures[key]}")
-    for name, stats in figures["field_usage_statistics"].items():
-        common = ", ".join(str(v["value"]) for v in figures["most_common_values"].get(name, [])[:3])
-        print(f"  {name:24} filled {stats['fill_rate']:.0%}" + (f"  common: {common}" if common else ""))
-
-
-ACTIONS: dict[str, Callable[[Services, Caller, argparse.Namespace], int | None]] = {
-    "list": list_,
-    "show": show,
-    "create": create,
-    "update": update,
-    "rm": rm,
-    "copy": copy,
-    "validate": validate,
-    "schema": schema,
-    "analytics": analytics,
-    "apply": apply,
-    "infer": infer,
-}
-
-
-def _fields(args: argparse.Namespace) -> dict[str, Any] | None:
-    """The fields of ``--file`` and ``--field`` merged (the latter win); None when neither is given."""
-    if args.file is None and not args.field:
-        return None
-    content: Any = files.read_document(args.file, "fields") if args.file else {}
-    if not isinstance(content, dict):
-        raise ValidationFailed.single("file", "invalid", "The fields file must be an object of fields.")
-    content.update(files.read_fields(args.field or []))
-    return content
+    copied = services.templates.copy(caller, template_id(services, caller, args), name=args.name)
+    _print_view(copied, args.json, "Created")
 
 
 def _data(view: TemplateView) -> dict[str, Any]:

@@ -1,44 +1,88 @@
-"""What `remember token create`, `list` and `revoke` do."""
+"""`remember token create`, `list` and `revoke`: the HTTP server's API tokens, each action's grammar and
+what it does."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
-from remember.caller import Caller
 from remember.cli import output
+from remember.cli.grammar import Commands, runs
 from remember.clock import to_text
-from remember.service import Services
-from remember.service.tokens import duration
+
+if TYPE_CHECKING:
+    from remember.caller import Caller
+    from remember.service import Services
 
 
-def run(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    tokens = services.tokens
-    if args.action == "create":
-        expires = duration(args.expires) if args.expires else None
-        issued = tokens.create(caller.user, name=args.name, expires_in=expires, trust_level=args.trust_level)
-        if args.json:
-            output.emit({**issued.token.public(), "token": issued.secret})
-            return
-        print(issued.secret)
-        print(
-            f"Token {issued.token.id} for {caller.user}: keep it now, it is not shown again "
-            "(send it as 'Authorization: Bearer <token>').",
-            file=sys.stderr,
-        )
-    elif args.action == "list":
-        found = tokens.list(None if args.all_users else caller.user)
-        if args.json:
-            output.emit([t.public() for t in found])
-            return
-        for t in found:
-            state = "revoked" if t.revoked_at else f"expires {to_text(t.expires_at)}" if t.expires_at else "active"
-            print(f"{t.id}  {t.user_id}  trust<={t.trust_level:g}  {state}  {t.name or ''}".rstrip())
-        if not found:
-            print("No tokens. Make one with `remember token create --user USER`.", file=sys.stderr)
+def register(commands: Commands) -> None:
+    actions = commands.add_group(
+        "token",
+        help="manage API tokens for the HTTP server",
+        description="Manage API tokens: each lets an HTTP client act for one user (see docs/http.md).",
+    )
+    made = actions.add_parser(
+        "create",
+        help="make a token for --user (shown once)",
+        description="Make a token for --user. It is printed once; only its hash is kept.",
+    )
+    made.add_argument("--name", help="what it is for, e.g. 'laptop' or 'claude.ai'")
+    made.add_argument("--expires", metavar="SPAN", help="lifetime, e.g. 90m, 12h, 30d, 2w (default: none)")
+    made.add_argument(
+        "--trust-level",
+        type=float,
+        default=1.0,
+        metavar="LEVEL",
+        help="highest memory trust it reaches, 0-1 (default 1: all)",
+    )
+    made.add_argument("--json", action="store_true", help="print JSON for scripts")
+    runs(made, create)
+    listing = actions.add_parser(
+        "list", help="show --user's tokens (never their secrets)", description="Show tokens (never their secrets)."
+    )
+    listing.add_argument("--all-users", action="store_true", help="every user's tokens, not only --user's")
+    listing.add_argument("--json", action="store_true", help="print JSON for scripts")
+    runs(listing, list_)
+    revoked = actions.add_parser(
+        "revoke", help="stop a token working, at once", description="Revoke a token: refused from its next request."
+    )
+    revoked.add_argument("token_id", help="the token's id (from `remember token list`)")
+    revoked.add_argument("--json", action="store_true", help="print JSON for scripts")
+    runs(revoked, revoke)
+
+
+def create(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    from remember.service.tokens import duration
+
+    expires = duration(args.expires) if args.expires else None
+    issued = services.tokens.create(caller.user, name=args.name, expires_in=expires, trust_level=args.trust_level)
+    if args.json:
+        output.emit({**issued.token.public(), "token": issued.secret})
+        return
+    print(issued.secret)
+    print(
+        f"Token {issued.token.id} for {caller.user}: keep it now, it is not shown again "
+        "(send it as 'Authorization: Bearer <token>').",
+        file=sys.stderr,
+    )
+
+
+def list_(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    found = services.tokens.list(None if args.all_users else caller.user)
+    if args.json:
+        output.emit([t.public() for t in found])
+        return
+    for t in found:
+        state = "revoked" if t.revoked_at else f"expires {to_text(t.expires_at)}" if t.expires_at else "active"
+        print(f"{t.id}  {t.user_id}  trust<={t.trust_level:g}  {state}  {t.name or ''}".rstrip())
+    if not found:
+        print("No tokens. Make one with `remember token create --user USER`.", file=sys.stderr)
+
+
+def revoke(services: Services, _caller: Caller, args: argparse.Namespace) -> None:
+    revoked = services.tokens.revoke(args.token_id, user_id=None)
+    if args.json:
+        output.emit(revoked.public())
     else:
-        revoked = tokens.revoke(args.token_id, user_id=None)
-        if args.json:
-            output.emit(revoked.public())
-        else:
-            print(f"Revoked token {revoked.id} of {revoked.user_id}.")
+        print(f"Revoked token {revoked.id} of {revoked.user_id}.")

@@ -15,14 +15,25 @@ import socket
 import sys
 import threading
 import time
-import webbrowser
 from datetime import timedelta
 
+from remember.cli.grammar import Commands, runs_alone
 from remember.config import Settings
 
 SESSION = timedelta(hours=12)
 LOOPBACK = "127.0.0.1"
 WAIT = 15.0  # seconds to wait for the server to listen before opening the browser anyway
+
+
+def register(commands: Commands) -> None:
+    sub = commands.add_parser(
+        "ui",
+        help="open the dashboard in the browser",
+        description="Serve the dashboard on 127.0.0.1 for --user and open the browser, logged in.",
+    )
+    sub.add_argument("--port", type=int, help="port to listen on (default: a free one)")
+    sub.add_argument("--no-browser", action="store_true", help="only print the login link")
+    runs_alone(sub, ui)
 
 
 def ui(settings: Settings, args: argparse.Namespace) -> None:
@@ -57,6 +68,8 @@ def free_port() -> int:
 
 
 def _open_when_listening(port: int, link: str) -> None:
+    import webbrowser  # here, not at the top: every command's start reads this module for its grammar
+
     deadline = time.monotonic() + WAIT
     while time.monotonic() < deadline:
         try:

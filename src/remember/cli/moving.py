@@ -1,21 +1,26 @@
-"""What `remember import --from FORMAT` and `remember export --format markdown|server-memory` do."""
+"""Other memory servers' formats: what `remember import --from FORMAT` and `remember export --format
+markdown|server-memory` do (``db_commands`` declares them and hands these formats over)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from remember.caller import Caller
 from remember.cli import output
 from remember.cli.indexing import build_search_indexes, bulk_vectors
 from remember.errors import ValidationFailed
-from remember.service import Services
-from remember.service.moving import ImportReport, read, run
-from remember.service.moving.exporting import to_markdown, to_server_memory
+
+if TYPE_CHECKING:
+    from remember.caller import Caller
+    from remember.service import Services
+    from remember.service.moving import ImportReport
 
 
 def load(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    from remember.service.moving import read, run
+
     if args.file == "-":
         raise ValidationFailed.single("file", "invalid", f"--from {args.source} reads a file or folder, not stdin.")
     parsed = read(args.source, Path(args.file))
@@ -61,6 +66,8 @@ def _print(report: ImportReport) -> None:
 
 
 def export(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    from remember.service.moving.exporting import to_markdown, to_server_memory
+
     if args.all_users:
         raise ValidationFailed.single("--all-users", "invalid", f"--format {args.format} exports one user (--user).")
     target = args.target or (None if args.output == "-" else args.output)

@@ -1,0 +1,154 @@
+"""`remember template validate|schema|analytics|apply|infer` and `remember suggest`: templates put to use
+with memories and texts, each command's grammar and what it does."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+from remember.cli import files, output
+from remember.cli.grammar import Commands, command, runs
+from remember.cli.template_commands import template_action, template_id
+from remember.errors import ValidationFailed
+
+if TYPE_CHECKING:
+    from remember.caller import Caller
+    from remember.service import Services
+
+
+def register(commands: Commands, templates: Commands) -> None:
+    """Declare these actions in the ``templates`` group, and ``suggest`` among the ``commands``."""
+    for declare in (_validate, _schema, _analytics, _apply, _infer):
+        declare(templates)
+    _suggest(commands)
+
+
+def _fields(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The fields of ``--file`` and ``--field`` merged (the latter win); None when neither is given."""
+    if args.file is None and not args.field:
+        return None
+    content: Any = files.read_document(args.file, "fields") if args.file else {}
+    if not isinstance(content, dict):
+        raise ValidationFailed.single("file", "invalid", "The fields file must be an object of fields.")
+    content.update(files.read_fields(args.field or []))
+    return content
+
+
+def _validate(actions: Commands) -> None:
+    sub = template_action(actions, "validate", "check fields against a template (exit 1 if they do not fit)")
+    sub.add_argument("-f", "--file", metavar="FILE", help="the fields as YAML/JSON ('-' reads stdin)")
+    sub.add_argument("--field", action="append", metavar="NAME=VALUE", help="one field (repeatable)")
+    runs(sub, validate)
+
+
+def validate(services: Services, caller: Caller, args: argparse.Namespace) -> int:
+    content = _fields(args) or {}
+    _, result = services.templates.validate(caller, template_id(services, caller, args), content)
+    if args.json:
+        output.emit(result.as_dict())
+    elif result.valid:
+        print(f"Valid; {result.completion:.0%} of the fields are filled.")
+    for error in result.errors if not args.json else ():
+        print(f"{error.field}: {error.message}", file=sys.stderr)
+    return 0 if result.valid else 1
+
+
+def _schema(actions: Commands) -> None:
+    runs(template_action(actions, "schema", "print the JSON Schema of a template's fields"), schema)
+
+
+def schema(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    from remember.templates import to_json_schema
+
+    view = services.templates.get(caller, template_id(services, caller, args))
+    print(json.dumps(to_json_schema(view.resolved), indent=2))
+
+
+def _analytics(actions: Commands) -> None:
+    runs(template_action(actions, "analytics", "usage, completion and compliance of a template's memories"), analytics)
+
+
+def analytics(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    figures = services.suggestions.analytics(caller, template_id(services, caller, args))
+    if args.json:
+        output.emit(figures)
+        return
+    print(f"{figures['name']}: used {figures['usage_count']} times, last {figures['last_used'] or 'never'}")
+    for key in ("memory_count", "average_completion_rate", "compliance_rate"):
+        print(f"  {key}: {figures[key]}")
+    for name, stats in figures["field_usage_statistics"].items():
+        common = ", ".join(str(v["value"]) for v in figures["most_common_values"].get(name, [])[:3])
+        print(f"  {name:24} filled {stats['fill_rate']:.0%}" + (f"  common: {common}" if common else ""))
+
+
+def _apply(actions: Commands) -> None:
+    sub = template_action(actions, "apply", "make a stored memory one of this template's (its text stays)")
+    sub.add_argument("memory_id", help="the memory's id")
+    sub.add_argument("-f", "--file", metavar="FILE", help="the fields as YAML/JSON ('-' reads stdin)")
+    sub.add_argument(
+        "--field", action="append", metavar="NAME=VALUE",
+        help="one field (repeatable); with no fields given, those readable from the memory's text",
+    )  # fmt: skip
+    sub.add_argument("--reason", help="why; kept in the memory's history")
+    runs(sub, apply)
+
+
+def apply(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    template = template_id(services, caller, args)
+    memory = services.applier.apply_template(caller, args.memory_id, template, _fields(args), reason=args.reason)
+    if args.json:
+        output.emit(memory.as_dict())
+        return
+    errors = memory.template_validation_errors
+    print(f"{memory.id} now follows {template}; fields: {json.dumps(memory.structured_content, ensure_ascii=False)}")
+    if errors:
+        print(f"{len(errors)} field(s) still do not fit; see `remember get {memory.id} --json`.", file=sys.stderr)
+
+
+def _infer(actions: Commands) -> None:
+    sub = command(actions, "infer", "propose templates learned from your untemplated memories")
+    sub.add_argument("--accept", metavar="PROPOSAL_ID", help="create the template of this proposal")
+    sub.add_argument("--apply", action="store_true", help="with --accept: also apply it to the memories it covers")
+    runs(sub, infer)
+
+
+def infer(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    if args.accept is None:
+        if args.apply:
+            raise ValidationFailed.single("--apply", "invalid", "--apply needs --accept PROPOSAL_ID.")
+        found = services.inference.propose(caller)
+        output.inference(found, as_json=args.json)
+        return
+    done = services.inference.accept(caller, args.accept, apply=args.apply)
+    output.accepted(done, as_json=args.json)
+
+
+def _suggest(commands: Commands) -> None:
+    sub = commands.add_parser(
+        "suggest", help="which templates fit a text", description="Which templates fit a text, with the fields read."
+    )
+    sub.add_argument("text", help="what was said or is to be remembered ('-' reads standard input)")
+    sub.add_argument(
+        "--context", metavar="JSON",
+        help='the moment, e.g. \'{"time_of_day": "dinner", "participants_present": true}\'',
+    )  # fmt: skip
+    sub.add_argument("--limit", type=int, help="most suggestions, 1-10 (default: preference)")
+    sub.add_argument("--json", action="store_true", help="print JSON for scripts")
+    runs(sub, suggest)
+
+
+def suggest(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    text = files.text_arg(args.text)
+    context = files.json_arg(args.context, "--context")
+    found = services.suggestions.suggest(caller, text, context=context, limit=args.limit)
+    if args.json:
+        output.emit({"suggestions": [s.as_dict() for s in found]})
+        return
+    for s in found:
+        print(f"{s.confidence:.2f}  {s.template_id:32} {s.name}  ({s.reason})")
+        if s.prefill:
+            print(f"      {json.dumps(s.prefill, ensure_ascii=False)}")
+    if not found:
+        print("No template fits.")
