@@ -1,9 +1,10 @@
 """What each optional retrieval idea is worth, on LoCoMo and LongMemEval side by side.
 
-Each idea is a `Recipe` of the search service (service/search.py), off by
-default. Its settings are fitted on part of each benchmark and scored on the
-rest (leave-one-conversation-out on LoCoMo, halves by question id hash on
-LongMemEval): the held-out figure is the one that says whether it pays.
+Each idea is a `Recipe` (bench/search_ideas/): a re-ranking of the service's
+search results that the product does not do. Its settings are fitted on part of
+each benchmark and scored on the rest (leave-one-conversation-out on LoCoMo,
+halves by question id hash on LongMemEval): the held-out figure is the one that
+says whether it pays.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import locomo, longmemeval
+from bench import locomo, longmemeval, search_ideas
 from bench.report import Table
 from bench.retrieval import Scored, held_out, summarise
+from bench.search_ideas import Recipe
+from remember.caller import Caller
 
 IDEAS: dict[str, dict[str, dict[str, Any]]] = {
     "neighbours of the 5 best": {f"share {s}": {"neighbours_of": 5, "neighbour_share": s} for s in (0.5, 0.7, 0.85)},
@@ -37,28 +40,43 @@ def settings() -> dict[str, dict[str, Any]]:
 def on_locomo(quick: bool) -> dict[str, list[Scored]]:
     from bench.embedcache import cached_minilm
     from remember.service import Services
-    from remember.service.search import Recipe
     from remember.store import open_store
 
     data = json.loads(locomo.DATA.read_text())[: 2 if quick else None]
+    asked = locomo.asked_at(data)
     runs = {}
     with tempfile.TemporaryDirectory() as tmp:
         services = Services.over(open_store(str(Path(tmp) / "locomo.db")), embedder=cached_minilm())
         ids, _ = locomo.ingest(services, data)
         for name, kwargs in settings().items():
-            services.search.recipe = Recipe(**kwargs)
-            runs[name] = locomo.score(locomo.service_search(services, locomo.asked_at(data)), data, ids)
+            recipe = Recipe(**kwargs)
+
+            def search(user: str, question: str, recipe: Recipe = recipe) -> list[str]:
+                services.search.clock = lambda: asked[user]
+                found = search_ideas.search(
+                    services, Caller(user), question, recipe, limit=locomo.DEPTH, now=services.search.clock
+                )
+                return [r.memory_id for r in found]
+
+            runs[name] = locomo.score(search, data, ids)
         services.close()
     return runs
 
 
 def on_longmemeval(quick: bool, limit: int | None = None) -> dict[str, list[Scored]]:
-    from remember.service.search import Recipe
-
     def with_recipe(kwargs: dict[str, Any]) -> Callable[[Any], longmemeval.Search]:
+        recipe = Recipe(**kwargs)
+
         def build(services: Any) -> longmemeval.Search:
-            services.search.recipe = Recipe(**kwargs)
-            return longmemeval.default_search(services)
+            def search(user: str, question: dict[str, Any]) -> list[str]:
+                asked = longmemeval.when(question["question_date"])
+                services.search.clock = lambda: asked
+                found = search_ideas.search(
+                    services, Caller(user), question["question"], recipe, limit=longmemeval.DEPTH, now=lambda: asked
+                )
+                return [r.memory_id for r in found]
+
+            return search
 
         return build
 

@@ -19,7 +19,6 @@ from typing import Any
 from bench.backends import BATCH, corpus, settle
 from bench.postgres import embedded_postgres_url
 from bench.report import Table, percentiles
-from remember.caller import Caller
 
 SIZE = 100_000
 ALSO = (2_000,)  # budgets measured besides the default, for the trade
@@ -48,14 +47,16 @@ def load(store: Any, texts: list[str]) -> None:
 
 def measure(services: Any, questions: list[str], budget: int | None) -> tuple[list[float], list[list[str]], int]:
     """Milliseconds of the store's keyword query, its top ten, and how many queries were budgeted."""
-    from remember.search import text
+    from remember.search import plan, text
     from remember.store.postgres import keywords
 
     store = services.store
     store.index.keyword_rank_budget = budget
     times, tops, budgeted = [], [], 0
     for q in questions:
-        terms, _ = services.search._selected_terms(Caller("bench"), text.query_terms(q))
+        every = text.query_terms(q)
+        total, counts = store.index.term_document_counts("bench", every, cap=plan.POSTINGS_BUDGET + 1)
+        terms = plan.select_terms(every, total, counts).find
         if not terms:
             continue
         if budget is not None:

@@ -24,7 +24,14 @@ def test_search(capsys: pytest.CaptureFixture[str], ids: list[str]) -> None:
     found = run_json(capsys, "search", "who works at Google")
     assert found["results"][0]["memory"]["id"] == ids[0]
     code, out, _ = run(capsys, "search", "pets", "--alpha", "1", "--explain")
-    assert code == 0 and "My dog Rex" in out.splitlines()[0] and "cosine" in out
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith("plan: alpha 1.0, 50 candidates a side")
+    assert lines[1] == "  keyword: off" and lines[2].startswith("  vector: exact (ran: exact")
+    assert "My dog Rex" in lines[4] and "cosine" in out
+    explained = run_json(capsys, "search", "sushi", "--explain", "--filter", '{"type": "note"}')
+    assert explained["plan"]["keyword"]["terms"]["find"] == ["sushi"]
+    assert explained["plan"]["keyword"]["filter"].startswith("checked on every match:")
+    assert "plan" not in run_json(capsys, "search", "sushi")
     only = run_json(capsys, "search", "anything", "--filter", '{"content": {"contains": "sushi"}}')
     assert [r["memory"]["id"] for r in only["results"]] == [ids[1]]
 

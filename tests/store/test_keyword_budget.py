@@ -111,9 +111,9 @@ def test_any_term_is_only_text_in_the_budgeted_ranking(filled: Store, odd: str) 
 
 
 def test_the_budget_counts_terms_as_the_service_does_so_both_share_the_cached_counts() -> None:
-    from remember.service import search
+    from remember.search import plan
 
-    assert keywords.COUNT_CAP == search.POSTINGS_BUDGET + 1
+    assert keywords.COUNT_CAP == plan.POSTINGS_BUDGET + 1
 
 
 @pytest.mark.postgres

@@ -144,10 +144,15 @@ def test_terms_that_only_score_rank_what_the_kept_terms_find_as_all_terms_would(
 def test_a_search_keeps_the_rare_terms_to_find_and_the_common_ones_to_score(
     services: Services, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from remember.service import search
+    from remember.search import plan as search
 
     _crowd(services, "solo")  # of 210: zither 30, lesson 40, note 29, chord 29
-    pick = services.search._selected_terms
+
+    def pick(_: Caller, terms: list[str]) -> tuple[list[str], list[str]]:
+        total, counts = services.store.index.term_document_counts("solo", terms, cap=search.POSTINGS_BUDGET + 1)
+        chosen = search.select_terms(terms, total, counts)
+        return chosen.find, chosen.score
+
     assert pick(Caller("solo"), ["zither", "lesson"]) == (["zither", "lesson"], [])  # within the budget: all find
     monkeypatch.setattr(search, "POSTINGS_BUDGET", 35)
     assert pick(Caller("solo"), ["lesson", "zither", "absent"]) == (["absent", "zither"], ["lesson"])

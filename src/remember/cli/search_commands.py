@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from remember.cli import files, output
 from remember.cli.grammar import Commands, runs
@@ -29,7 +29,9 @@ def _search(commands: Commands) -> None:
     sub.add_argument("--limit", type=int, help="how many results, 1-100 (default 10)")
     sub.add_argument("--offset", type=int, default=0, help="skip this many")
     sub.add_argument("--deleted", choices=["exclude", "include", "only"], default="exclude", help="deleted ones")
-    sub.add_argument("--explain", action="store_true", help="show why each result matched")
+    sub.add_argument(
+        "--explain", action="store_true", help="show the search's plan (routes, filter, terms) and each score's parts"
+    )
     sub.add_argument("--json", action="store_true", help="print JSON for scripts")
     runs(sub, search)
 
@@ -41,14 +43,15 @@ def search(services: Services, caller: Caller, args: argparse.Namespace) -> None
         deleted=args.deleted, explain=args.explain,
     )  # fmt: skip
     if args.json:
-        output.emit(
-            {
-                "results": [{"memory": h.memory.as_dict(), "score": h.score, "why": h.why} for h in results.hits],
-                "has_more": results.has_more,
-                "alpha": results.alpha,
-            }
-        )
+        answer = {
+            "results": [{"memory": h.memory.as_dict(), "score": h.score, "why": h.why} for h in results.hits],
+            "has_more": results.has_more,
+            "alpha": results.alpha,
+        }
+        output.emit(answer if results.plan is None else answer | {"plan": results.plan})
         return
+    if results.plan is not None:
+        _print_plan(results.plan)
     _print_hits(results.hits)
     if results.has_more:
         print(f"-- more: --offset {results.offset + len(results.hits)}")
@@ -135,6 +138,16 @@ def reindex(services: Services, _caller: Caller, args: argparse.Namespace) -> No
         output.emit({"reindexed": count})
     else:
         print(f"Reindexed {count} memories.")
+
+
+def _print_plan(plan: dict[str, Any]) -> None:
+    """The plan, a line per side, before the hits (stdout: it is the answer asked for)."""
+    print(f"plan: alpha {plan['alpha']}, {plan['pool']} candidates a side, {plan['indexed_memories']} memories indexed")
+    for side in ("keyword", "vector"):
+        parts = {k: v for k, v in plan[side].items() if k != "route"}
+        details = "; ".join(f"{k}: {json.dumps(v) if not isinstance(v, str) else v}" for k, v in parts.items())
+        print(f"  {side}: {plan[side]['route']}" + (f" ({details})" if details else ""))
+    print("why: keyword and vector (semantic) scores are each side's normalised 0..1; fused = their alpha mix")
 
 
 def _print_hits(hits: list[Hit]) -> None:

@@ -7,11 +7,8 @@ over the union of both candidate lists: cosines are known for every candidate
 memory. ``alpha`` 1 is semantic only, 0 keyword only. Then
 
     score = fused + weight_boost * (weight - 0.5) + recency_boost * 0.5 ** (age_days / half_life_days)
-            [+ time_boost when the memory happened within the time the query names]
 
-and, where the search's recipe asks for it (off by default), each hit gains a
-share of the best other hit of its conversation (``expand.together``).
-docs/search.md gives the measurements behind the defaults.
+docs/search.md says how to set them.
 """
 
 from __future__ import annotations
@@ -50,18 +47,11 @@ class Boosts:
     weight: float = 0.0
     recency: float = 0.0
     half_life_days: float = 30.0
-    time: float = 0.0  # added to a memory that happened within ``span``, the time the query names
-    span: tuple[datetime, datetime] | None = None
 
     @property
     def widest(self) -> float:
         """The largest difference the boosts can make between two memories."""
-        return abs(self.weight) + abs(self.recency) + (abs(self.time) if self.span else 0.0)
-
-    def time_part(self, occurred_at: datetime) -> float:
-        if self.span is None or not self.time:
-            return 0.0
-        return self.time if self.span[0] <= occurred_at <= self.span[1] else 0.0
+        return abs(self.weight) + abs(self.recency)
 
     def weight_part(self, weight: float) -> float:
         return self.weight * (weight - 0.5)

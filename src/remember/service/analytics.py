@@ -38,7 +38,7 @@ class AnalyticsService:
         self.templates = templates
         self.suggestions = suggestions
 
-    def overview(self, caller: Caller, *, bucket: Any = None, when: Any = "created") -> dict[str, Any]:
+    def overview(self, caller: Caller, *, bucket: str | None = None, when: str = "created") -> dict[str, Any]:
         """The user's memories: totals, and counts per period by type and by template.
 
         ``bucket`` is day, week, month or year (None: chosen by the span); ``when`` is ``created``
@@ -76,7 +76,7 @@ class AnalyticsService:
                  "is_default": d.is_default} for d in chosen]  # fmt: skip
         return sorted(rows, key=lambda r: (-r["usage_count"], r["name"].casefold(), r["id"]))
 
-    def template(self, caller: Caller, template_id: Any, *, bucket: Any = None) -> dict[str, Any]:
+    def template(self, caller: Caller, template_id: str, *, bucket: str | None = None) -> dict[str, Any]:
         """A template's analytics (``SuggestionService.analytics``) and its suggestions shown and applied
         per period (NotFound for a template the user cannot see)."""
         chosen = _unit(bucket)

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from remember.caller import Caller
+from remember.jsontypes import JsonObject
 from remember.models import Memory
 from remember.service.drafts import MemoryPatch
 from remember.service.memories import MemoryService
@@ -24,7 +22,7 @@ class Applier:
         caller: Caller,
         memory_id: str,
         template_id: str,
-        structured_content: Mapping[str, Any] | None = None,
+        structured_content: JsonObject | None = None,
         *,
         reason: str | None = None,
     ) -> Memory:

@@ -11,6 +11,7 @@ from remember.caller import Caller
 from remember.clock import Clock, from_text, to_text, utc_now
 from remember.errors import Conflict, FieldError, NotFound, RememberError, ValidationFailed
 from remember.filters import Filter, conjoin, parse_filter
+from remember.jsontypes import JsonObject
 from remember.memory_fields import EDITABLE, INDEXED
 from remember.models import HistoryEntry, IndexEntry, Memory, MemoryQuery, Page, SortField
 from remember.search import text
@@ -67,7 +68,7 @@ class MemoryService:
         self.indexer = indexer
         self.clock = clock
 
-    def create(self, caller: Caller, draft: MemoryDraft | Mapping[str, Any]) -> Memory:
+    def create(self, caller: Caller, draft: MemoryDraft | JsonObject) -> Memory:
         """Store a new memory (a mapping is read as ``MemoryDraft.from_mapping``).
 
         With a ``template_id`` the structured content is validated (TemplateContentInvalid
@@ -76,7 +77,7 @@ class MemoryService:
         """
         return self.store_new(caller, draft).memory
 
-    def store_new(self, caller: Caller, draft: MemoryDraft | Mapping[str, Any]) -> Stored:
+    def store_new(self, caller: Caller, draft: MemoryDraft | JsonObject) -> Stored:
         """``create``, also saying which given template field values were not kept, and why, and which
         memory already held the text (dedup on write, ``memory.on_duplicate``: service/dedup.py)."""
         clean = memory_draft(draft)
@@ -140,7 +141,7 @@ class MemoryService:
             return old
         return self.change(caller, old.id, patch, reason="merged a duplicate create").memory
 
-    def create_many(self, caller: Caller, drafts: Sequence[MemoryDraft | Mapping[str, Any]]) -> list[Memory]:
+    def create_many(self, caller: Caller, drafts: Sequence[MemoryDraft | JsonObject]) -> list[Memory]:
         """Store several memories at once, embedding them in batches: all are stored, or none.
 
         Problems are reported for every item, with paths like ``[3].content``.
@@ -208,14 +209,14 @@ class MemoryService:
         return memory
 
     def update(
-        self, caller: Caller, memory_id: str, patch: MemoryPatch | Mapping[str, Any], *, reason: str | None = None
+        self, caller: Caller, memory_id: str, patch: MemoryPatch | JsonObject, *, reason: str | None = None
     ) -> Memory:
         """Apply a partial change (a mapping is read as ``MemoryPatch.from_mapping``: null clears a field);
         the replaced values go to the memory's history."""
         return self.change(caller, memory_id, patch, reason=reason).memory
 
     def change(
-        self, caller: Caller, memory_id: str, patch: MemoryPatch | Mapping[str, Any], *, reason: str | None = None,
+        self, caller: Caller, memory_id: str, patch: MemoryPatch | JsonObject, *, reason: str | None = None,
         expected_version: int | None = None,
     ) -> Stored:  # fmt: skip
         """``update``, also saying which given template field values were not kept, and why; with
@@ -304,7 +305,7 @@ class MemoryService:
         self,
         caller: Caller,
         *,
-        filters: Mapping[str, Any] | None = None,
+        filters: JsonObject | None = None,
         type: str | None = None,
         tags: list[str] | None = None,
         tags_match: Literal["any", "all"] = "any",
@@ -333,7 +334,7 @@ class MemoryService:
         return self.store.memories.page(caller.user, query)
 
     def browse(
-        self, caller: Caller, *, filters: Mapping[str, Any] | None = None, sort_by: str = "created_at",
+        self, caller: Caller, *, filters: JsonObject | None = None, sort_by: str = "created_at",
         sort_order: str = "desc", limit: int = 20, cursor: str | None = None, deleted: str = "exclude",
     ) -> browsing.Browsed:  # fmt: skip
         """A keyset page of the user's memories: the page after ``cursor`` (from the first without

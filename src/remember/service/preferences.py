@@ -12,6 +12,7 @@ from remember import preferences as known
 from remember.caller import Caller
 from remember.clock import Clock, utc_now
 from remember.errors import AccessDenied, ValidationFailed
+from remember.jsontypes import JsonValue
 from remember.models import PreferenceChange
 from remember.service import checks
 from remember.store import PreferenceStore
@@ -34,7 +35,7 @@ class PreferenceService:
             values = {p: v for p, v in values.items() if p.startswith(category + ".")}
         return known.nest(values)
 
-    def update(self, caller: Caller, path: str, value: Any, *, reason: str | None = None) -> PreferenceChange:
+    def update(self, caller: Caller, path: str, value: JsonValue, *, reason: str | None = None) -> PreferenceChange:
         if not isinstance(path, str):
             raise ValidationFailed.single("preference_path", "type", "preference_path must be a text.", path)
         spec = known.spec_for(path)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -73,8 +74,8 @@ class RelatedService:
         self.preferences = preferences
 
     def search(
-        self, caller: Caller, query: Any = None, *, alpha: Any = None, criteria: Criteria | None = None,
-        limit: Any = 10, offset: Any = 0,
+        self, caller: Caller, query: str | None = None, *, alpha: float | None = None,
+        criteria: Criteria | None = None, limit: int = 10, offset: int = 0,
     ) -> RelationshipResults:  # fmt: skip
         """The relationships whose observation best matches ``query`` (newest first without one)."""
         q = query_of(caller, criteria or Criteria())
@@ -105,7 +106,13 @@ class RelatedService:
         return RelationshipResults(hits, start, size, None, len(fused) > start + size)
 
     def related(
-        self, caller: Caller, memory_id: Any, *, depth: Any = 1, types: Any = None, min_strength: Any = 0.0
+        self,
+        caller: Caller,
+        memory_id: str,
+        *,
+        depth: int = 1,
+        types: Sequence[str] | None = None,
+        min_strength: float = 0.0,
     ) -> list[Related]:
         """The memories reachable from ``memory_id`` through at most ``depth`` relationships, nearest first,
         each with the path that reached it (the shortest)."""

@@ -16,6 +16,7 @@ from typing import Any
 from remember.caller import Caller
 from remember.clock import Clock, utc_now
 from remember.errors import FieldError, NotFound, ValidationFailed, excerpt
+from remember.jsontypes import JsonObject
 from remember.models import HistoryEntry, Relationship, RelationshipChange
 from remember.search import text
 from remember.service import checks, visibility
@@ -67,19 +68,19 @@ class RelationshipService:
         self.store.relationships.insert(rel, terms, vector)
         return rel
 
-    def get(self, caller: Caller, relationship_id: Any) -> Relationship:
+    def get(self, caller: Caller, relationship_id: str) -> Relationship:
         rid = _id(relationship_id)
         found = self.store.relationships.get(caller.user, rid, trust=caller.trust)
         if found is None:
             raise unknown(rid)
         return found
 
-    def history(self, caller: Caller, relationship_id: Any) -> list[HistoryEntry]:
+    def history(self, caller: Caller, relationship_id: str) -> list[HistoryEntry]:
         rel = self.get(caller, relationship_id)
         return self.store.relationships.history(caller.user, rel.id)
 
     def update(
-        self, caller: Caller, relationship_id: Any, changes: Mapping[str, Any], *, reason: Any = None
+        self, caller: Caller, relationship_id: str, changes: JsonObject, *, reason: str | None = None
     ) -> Relationship:
         """Set the given fields (None means "leave it"); the version moves on and history keeps the old values."""
         current = self.get(caller, relationship_id)
@@ -97,7 +98,7 @@ class RelationshipService:
         self.store.relationships.replace(RelationshipChange(after, current.version, history), terms, vector)
         return after
 
-    def delete(self, caller: Caller, relationship_id: Any) -> Relationship:
+    def delete(self, caller: Caller, relationship_id: str) -> Relationship:
         """Delete a relationship for good; its memories stay as they are."""
         rel = self.get(caller, relationship_id)
         if not self.store.relationships.delete(caller.user, rel.id):

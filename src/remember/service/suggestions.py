@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from remember.caller import Caller
 from remember.clock import Clock, utc_now
 from remember.errors import ValidationFailed
+from remember.jsontypes import JsonObject
 from remember.models import Memory, SuggestionEvent
 from remember.service import checks
 from remember.service.preferences import PreferenceService
@@ -49,9 +50,9 @@ class SuggestionService:
     def suggest(
         self,
         caller: Caller,
-        content: Any,
+        content: str,
         *,
-        context: Mapping[str, Any] | None = None,
+        context: JsonObject | None = None,
         limit: int | None = None,
         memory_id: str | None = None,
     ) -> list[Suggestion]:
@@ -113,7 +114,7 @@ class SuggestionService:
 
         return prefill(extract(content, now.date()), resolved, now)
 
-    def analytics(self, caller: Caller, template_id: Any) -> dict[str, Any]:
+    def analytics(self, caller: Caller, template_id: str) -> dict[str, Any]:
         """The template's analytics with its suggestion acceptance figures."""
         figures = self.templates.analytics(caller, template_id)
         return {**figures, **self.acceptance(caller, figures["template_id"])}
@@ -148,7 +149,7 @@ def _content(content: Any) -> str:
     return text
 
 
-def _context(context: Mapping[str, Any] | None) -> dict[str, Any] | None:
+def _context(context: JsonObject | None) -> dict[str, Any] | None:
     if context is None:
         return None
     if not isinstance(context, Mapping):

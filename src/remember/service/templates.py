@@ -17,6 +17,7 @@ from typing import Any, Literal
 from remember.caller import Caller
 from remember.clock import Clock, utc_now
 from remember.errors import AccessDenied, Conflict, FieldError, NotFound, TemplateError, ValidationFailed, excerpt
+from remember.jsontypes import JsonObject, JsonValue
 from remember.models import Compliance, HistoryEntry, MemoryChange, TemplateRecord, TemplateUsage, TemplateVersion
 from remember.service import checks, template_edit, template_stats, visibility
 from remember.service.drafts import TemplatePatch
@@ -68,7 +69,7 @@ class UserTemplates:
             self._parsed[template_id] = _definition(self.records[template_id])
         return self._parsed.get(template_id)
 
-    def require(self, template_id: Any) -> TemplateDefinition:
+    def require(self, template_id: str) -> TemplateDefinition:
         found = self.lookup(template_id) if isinstance(template_id, str) else None
         if found is None:
             raise NotFound(
@@ -88,7 +89,7 @@ class UserTemplates:
         own = [d for d in (self.lookup(i) for i in self.records) if d is not None]
         return own + list(builtin_templates())
 
-    def resolved(self, template_id: Any) -> ResolvedTemplate:
+    def resolved(self, template_id: str) -> ResolvedTemplate:
         return resolve(self.require(template_id), self.lookup)
 
     def descendants(self, template_id: str) -> list[str]:
@@ -116,7 +117,7 @@ class TemplateService:
     def view_of(self, caller: Caller) -> UserTemplates:
         return UserTemplates(self.store, caller)
 
-    def get(self, caller: Caller, template_id: Any) -> TemplateView:
+    def get(self, caller: Caller, template_id: str) -> TemplateView:
         templates = self.view_of(caller)
         definition = templates.require(template_id)
         usage = self._usage_of(caller, definition.id)
@@ -168,7 +169,7 @@ class TemplateService:
         views.sort(key=_sort_key(sort_by))
         return views[offset : offset + limit], len(views)
 
-    def create(self, caller: Caller, raw: Mapping[str, Any]) -> TemplateView:
+    def create(self, caller: Caller, raw: JsonObject) -> TemplateView:
         templates = self.view_of(caller)
         if len(templates.records) >= MAX_TEMPLATES:
             raise ValidationFailed.single("templates", "limit", f"A user can have at most {MAX_TEMPLATES} templates.")
@@ -197,9 +198,7 @@ class TemplateService:
         self.store.templates.insert(TemplateRecord(caller.user, definition.id, definition.as_dict(), now, now))
         return TemplateView(definition, resolved, TemplateUsage(definition.id, 0, None))
 
-    def update(
-        self, caller: Caller, template_id: Any, patch: TemplatePatch | Mapping[str, Any]
-    ) -> tuple[TemplateView, int]:
+    def update(self, caller: Caller, template_id: str, patch: TemplatePatch | JsonObject) -> tuple[TemplateView, int]:
         """Change an own template (a mapping is read as ``TemplatePatch.from_mapping``); every derived
         memory's compliance is recomputed with it.
 
@@ -214,7 +213,7 @@ class TemplateService:
         return self._rewrite(caller, templates, current, parse_template(raw))
 
     def replace(
-        self, caller: Caller, template_id: Any, raw: Any, *, base_version: str | None = None
+        self, caller: Caller, template_id: str, raw: JsonValue, *, base_version: str | None = None
     ) -> tuple[TemplateView, int, dict[str, Any]]:
         """Replace an own template's whole definition (as the dashboard's editor saves it), as ``update`` does.
 
@@ -234,7 +233,7 @@ class TemplateService:
         view, rechecked = self._rewrite(caller, templates, current, definition)
         return view, rechecked, definition_changes(current.as_dict(), definition.as_dict())
 
-    def check(self, caller: Caller, raw: Any, *, replacing: Any = None) -> ResolvedTemplate:
+    def check(self, caller: Caller, raw: JsonValue, *, replacing: str | None = None) -> ResolvedTemplate:
         """What ``create`` (or ``replace`` of ``replacing``) would store, resolved, without storing it:
         TemplateError lists every problem, a name already taken among them."""
         templates = self.view_of(caller)
@@ -254,14 +253,14 @@ class TemplateService:
             definition = self._parsed(templates, template_edit.replaced(current.as_dict(), raw), current.id)
         return self._check_links(definition, templates)
 
-    def versions(self, caller: Caller, template_id: Any) -> tuple[TemplateDefinition, list[TemplateVersion]]:
+    def versions(self, caller: Caller, template_id: str) -> tuple[TemplateDefinition, list[TemplateVersion]]:
         """A template and its stored versions, oldest first (a built-in has none stored: only its current one)."""
         definition = self.view_of(caller).require(template_id)
         if definition.is_default:
             return definition, []
         return definition, self.store.templates.versions(caller.user, definition.id)
 
-    def ancestry(self, caller: Caller, template_id: Any) -> tuple[TemplateView, list[TemplateDefinition]]:
+    def ancestry(self, caller: Caller, template_id: str) -> tuple[TemplateView, list[TemplateDefinition]]:
         """A template as ``get`` gives it, and its inheritance chain: the root first, the template itself last."""
         templates = self.view_of(caller)
         view = self.get(caller, template_id)
@@ -308,7 +307,7 @@ class TemplateService:
         usage = self._usage_of(caller, definition.id)
         return TemplateView(definition, resolved, usage), len(compliance)
 
-    def delete(self, caller: Caller, template_id: Any, *, delete_derived_memories: bool = False) -> tuple[str, int]:
+    def delete(self, caller: Caller, template_id: str, *, delete_derived_memories: bool = False) -> tuple[str, int]:
         """Delete an own template; returns its id and how many memories went to the trash."""
         templates = self.view_of(caller)
         current = self._own(templates, template_id, "delete")
@@ -324,25 +323,27 @@ class TemplateService:
         self.store.templates.delete(caller.user, current.id, trash=trash)
         return current.id, len(trash)
 
-    def copy(self, caller: Caller, source_id: Any, *, name: str | None = None) -> TemplateView:
+    def copy(self, caller: Caller, source_id: str, *, name: str | None = None) -> TemplateView:
         templates = self.view_of(caller)
         source = templates.require(source_id)
         raw = source.as_dict()
         raw.update({"name": name or f"{source.name} (copy)", "derived_from": source.id})
         return self.create(caller, raw)
 
-    def validate(self, caller: Caller, template_id: Any, content: Any) -> tuple[ResolvedTemplate, ValidationResult]:
+    def validate(
+        self, caller: Caller, template_id: str, content: JsonValue
+    ) -> tuple[ResolvedTemplate, ValidationResult]:
         resolved = self.view_of(caller).resolved(template_id)
         return resolved, validate_content(resolved, content, now=self.clock())
 
     def validate_draft(
-        self, caller: Caller, raw: Any, content: Any, *, replacing: Any = None
+        self, caller: Caller, raw: JsonValue, content: JsonValue, *, replacing: str | None = None
     ) -> tuple[ResolvedTemplate, ValidationResult]:
         """``validate`` against a definition not stored (``check`` refuses it when it is invalid)."""
         resolved = self.check(caller, raw, replacing=replacing)
         return resolved, validate_content(resolved, content, now=self.clock())
 
-    def analytics(self, caller: Caller, template_id: Any) -> dict[str, Any]:
+    def analytics(self, caller: Caller, template_id: str) -> dict[str, Any]:
         view = self.get(caller, template_id)
         memories = visibility.only_reachable(
             caller, self.store.memories.of_templates(caller.user, [view.id], include_deleted=False)

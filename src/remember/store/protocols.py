@@ -48,6 +48,7 @@ from remember.models import (
     UserDump,
     Words,
 )
+from remember.store.sides import Capabilities, SideAnswer, VectorSide
 
 
 class MemoryStore(Protocol):
@@ -183,6 +184,12 @@ class SearchIndex(Protocol):
     ) -> list[tuple[str, float]]:
         """The ``limit`` memories nearest to ``vector`` (float32 bytes, unit length) by cosine,
         best first, among the user's memories that pass ``filter``."""
+
+    def vector_side(self, user_id: str, side: VectorSide) -> SideAnswer:
+        """The vector side of a search by the route the plan gives, and how it found what it found."""
+
+    def capabilities(self, user_id: str) -> Capabilities:
+        """What the engine can do for the user at their size (the search plan's choice of routes)."""
 
     def cosines(self, user_id: str, vector: bytes, memory_ids: Sequence[str]) -> dict[str, float]:
         """The cosine between ``vector`` and each of these memories that has a vector."""

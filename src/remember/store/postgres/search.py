@@ -35,6 +35,7 @@ from remember.store.postgres.common_terms import CommonTerms
 from remember.store.postgres.connection import Connection, Database
 from remember.store.postgres.keyword_source import SEQ_HIGH, PostgresKeywords, keyword_directory, seq_high
 from remember.store.postgres.vectors import VectorParam, vector_from_binary
+from remember.store.sides import Capabilities, SideAnswer, VectorSide
 from remember.store.sql.base import IN_TRASH
 from remember.store.sql.index import IndexTables, previous_in_conversation, previous_of_new
 from remember.store.sql.session import Session
@@ -397,24 +398,38 @@ class SearchTables(RankedKeywordTables, IndexTables):
     def vector_candidates(
         self, user_id: str, vector: bytes, *, filter: Filter | None, deleted: DeletedMode, limit: int
     ) -> list[tuple[str, float]]:
-        """The ``limit`` memories closest to ``vector`` (cosine) among those that pass ``filter``, best first.
+        """The ``limit`` memories closest to ``vector`` (cosine) among those that pass ``filter``, best first
+        (``vector_side``, through the HNSW index)."""
+        return self.vector_side(user_id, VectorSide("approximate", vector, filter, deleted, limit)).hits
 
-        When few memories pass the filter, an exact search over them answers.
-        Otherwise the HNSW index does, scanning on (``hnsw.iterative_scan``) until
-        enough rows pass; should it still bring fewer than ``limit`` (the scan gave
-        up), the exact search answers instead.
-        """
-        dimension = len(vector) // 4
-        if dimension == 0 or limit <= 0:
-            return []
+    def vector_side(self, user_id: str, side: VectorSide) -> SideAnswer:
+        """The vector side of a search. When few memories pass the filter, an exact search over them
+        answers. Otherwise, on the ``approximate`` route, the HNSW index does, scanning on
+        (``hnsw.iterative_scan``) until enough rows pass; should it still bring fewer than ``limit`` (the
+        scan gave up), or on the ``exact`` route, an exact search over every memory that passes answers."""
+        vector, filter, deleted, limit = side.vector, side.filter, side.deleted, side.limit
+        if len(vector) // 4 == 0 or limit <= 0:
+            return SideAnswer([], "nothing to search")
         if filter is not None or deleted == "only":
             few = self._exact_if_few(user_id, vector, filter, deleted, limit, EXACT_SEARCH_BELOW)
             if few is not None:
-                return few
-        found = self._approximate(user_id, vector, filter, deleted, limit)
-        if len(found) < limit:
-            found = self._exact(user_id, vector, filter, deleted, limit)
-        return found
+                return SideAnswer(few, f"exact over the memories that pass (at most {EXACT_SEARCH_BELOW})")
+        among = "" if filter is None else ", the filter in the search"
+        if side.route == "approximate":
+            found = self._approximate(user_id, vector, filter, deleted, limit)
+            if len(found) >= limit:
+                return SideAnswer(found, f"HNSW index{among}")
+            among += " (the index brought too few)"
+        return SideAnswer(self._exact(user_id, vector, filter, deleted, limit), f"exact{among}")
+
+    def capabilities(self, user_id: str) -> Capabilities:
+        return Capabilities(
+            indexed=self._user_total(user_id),
+            ranked_keywords=self._ranked_for(user_id) is not None,
+            approximate_vectors=True,
+            vector_filter=f"exact over the memories that pass when at most {EXACT_SEARCH_BELOW} do, "
+            "else in the HNSW search",
+        )
 
     def _exact_if_few(
         self, user_id: str, vector: bytes, filter: Filter | None, deleted: DeletedMode, limit: int, cap: int

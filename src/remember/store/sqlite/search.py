@@ -16,6 +16,7 @@ from remember.errors import NotFound
 from remember.filters import Filter, best_passing
 from remember.models import DeletedMode, IndexEntry, Memory, Progress, VectorRow, Words, conversation_of
 from remember.store.index_files.keyword_search import RankedKeywords, RankedKeywordTables
+from remember.store.sides import POST_FILTER, Capabilities, SideAnswer, VectorRoute, VectorSide
 from remember.store.sql.base import IN_TRASH
 from remember.store.sql.index import IndexTables, previous_in_conversation
 from remember.store.sql.session import Session
@@ -24,7 +25,6 @@ from remember.store.sqlite.connection import Database
 from remember.store.sqlite.keyword_source import SqliteKeywords, keyword_directory
 from remember.store.sqlite.vectors import Snapshot, VectorCache
 
-POST_FILTER = 4  # a filtered search checks this many times its limit of the unfiltered nearest first
 # bm25 column weights: content, date, context (measured on LoCoMo: docs/search.md).
 BM25_WEIGHTS = "1.0, 1.0, 0.5"
 STEM_CACHE_SIZE = 50_000
@@ -307,36 +307,64 @@ class SearchTables(RankedKeywordTables, IndexTables):
     def vector_candidates(
         self, user_id: str, vector: bytes, *, filter: Filter | None, deleted: DeletedMode, limit: int
     ) -> list[tuple[str, float]]:
-        """The ``limit`` memories closest to ``vector`` (cosine) among those that pass ``filter``.
+        """The ``limit`` memories closest to ``vector`` (cosine) among those that pass ``filter``, by the
+        route the user's size calls for (``vector_side``)."""
+        route: VectorRoute = "approximate" if self._approximate_for(user_id) is not None else "exact"
+        return self.vector_side(user_id, VectorSide(route, vector, filter, deleted, limit)).hits
 
-        Exact search over the user's in-memory matrix, the filter selecting the allowed
-        rows in SQL first; for a user past ``vector_index_min`` memories, the approximate
-        path (store/sqlite/approximate.py), which returns exact scores too.
-        """
-        search = self._approximate_for(user_id)
+    def vector_side(self, user_id: str, side: VectorSide) -> SideAnswer:
+        """The vector side of a search by ``side.route``: exact over the user's in-memory matrix, or the
+        approximate index (store/sqlite/approximate.py, exact scores too) while it can answer. A filter is
+        checked on the nearest first (a filter most memories pass), else it selects the rows in SQL."""
+        search = self._approximate_for(user_id) if side.route == "approximate" else None
         if search is not None:
-            total = self._indexed_total(user_id)
-            found = None
-            if filter is not None and POST_FILTER:  # a filter most memories pass: checked on the proposals
-                passes = self._passing_of(user_id, filter, deleted)
-                found = search.nearest_passing(user_id, vector, passes, deleted, limit)
-            if found is None:
-                allowed = None if filter is None and deleted != "only" else self._matching_ids(user_id, filter, deleted)
-                found = search.nearest(user_id, vector, allowed, deleted, limit, total)
+            found = self._approximate_side(search, user_id, side)
             if found is not None:
                 self._drop_matrix(user_id)
                 return found
-        snap = self._snapshot(user_id, len(vector) // 4)  # exact: the index is being built, or not wanted
-        scores = snap.scores(vector)
+        exact = self._exact_side(user_id, side)
+        if side.route == "approximate":  # asked for, and not there (too few memories, or being built)
+            return SideAnswer(exact.hits, f"{exact.ran} (the approximate index cannot answer yet)")
+        return exact
+
+    def _approximate_side(
+        self, search: approximate.ApproximateSearch, user_id: str, side: VectorSide
+    ) -> SideAnswer | None:
+        vector, filter, deleted, limit = side.vector, side.filter, side.deleted, side.limit
+        if filter is not None and POST_FILTER:  # a filter most memories pass: checked on the proposals
+            passes = self._passing_of(user_id, filter, deleted)
+            found = search.nearest_passing(user_id, vector, passes, deleted, limit)
+            if found is not None:
+                return SideAnswer(found, "approximate index, the filter checked on its proposals")
+        allowed = None if filter is None and deleted != "only" else self._matching_ids(user_id, filter, deleted)
+        found = search.nearest(user_id, vector, allowed, deleted, limit, self._indexed_total(user_id))
+        if found is None:
+            return None
+        among = "" if filter is None else ", among the memories that pass the filter"
+        return SideAnswer(found, f"approximate index{among}")
+
+    def _exact_side(self, user_id: str, side: VectorSide) -> SideAnswer:
+        snap = self._snapshot(user_id, len(side.vector) // 4)
+        scores = snap.scores(side.vector)
+        filter, deleted, limit = side.filter, side.deleted, side.limit
         if filter is None:
-            return snap.top(scores, snap.live(deleted), limit)
+            return SideAnswer(snap.top(scores, snap.live(deleted), limit), "exact")
         reach = POST_FILTER * limit  # a filter most memories pass: checked on the nearest few alone
         nearest = snap.top(scores, snap.live(deleted), reach)
         kept = self._passing_of(user_id, filter, deleted)([memory_id for memory_id, _ in nearest])
         best = best_passing(nearest, kept, limit, len(nearest) < reach)
         if best is not None:
-            return best
-        return snap.top(scores, snap.rows_of(self._matching_ids(user_id, filter, deleted)), limit)
+            return SideAnswer(best, f"exact, the filter checked on the nearest {reach}")
+        found = snap.top(scores, snap.rows_of(self._matching_ids(user_id, filter, deleted)), limit)
+        return SideAnswer(found, "exact, among the memories that pass the filter")
+
+    def capabilities(self, user_id: str) -> Capabilities:
+        return Capabilities(
+            indexed=self._indexed_total(user_id),
+            ranked_keywords=self._ranked_for(user_id) is not None,
+            approximate_vectors=self._approximate_for(user_id) is not None,
+            vector_filter="checked on the nearest first, else the memories that pass are searched",
+        )
 
     def _passing_of(self, user_id: str, filter: Filter, deleted: DeletedMode) -> Callable[[list[str]], set[str]]:
         """Which of the memories given pass, read through the vector side's own connection."""

@@ -163,7 +163,7 @@ class Proposal:
             "memory_ids": list(self.member_ids),
         }
 
-    def definition(self) -> dict[str, object]:
+    def definition(self) -> dict[str, Any]:
         """A template definition (``remember_create_template``'s document) for the proposal."""
         return {
             "name": self.name,

@@ -27,7 +27,9 @@ def routes(ctx: WebContext) -> list[Route]:
 
 
 def overview(call: Call) -> dict[str, Any]:
-    return call.services.analytics.overview(call.caller, bucket=call.text("bucket"), when=call.text("when", "created"))
+    return call.services.analytics.overview(
+        call.caller, bucket=call.text("bucket"), when=call.text("when") or "created"
+    )
 
 
 def templates(call: Call) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from remember.search.when import span
+from bench.search_ideas.when import span
 
 NOW = datetime(2023, 5, 17, 15, 30, tzinfo=UTC)  # a Wednesday
 

@@ -1,0 +1,14 @@
+"""The loose input of the edges, named once: JSON values as a client sends them.
+
+A tool's arguments, a request body and a command's ``--filter`` arrive as JSON; the
+services take them typed as these and check every value (a wrong type or range is a
+``ValidationFailed`` naming the field), so nothing reaches the store unchecked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TypeAlias
+
+JsonValue: TypeAlias = "str | int | float | bool | Sequence[JsonValue] | Mapping[str, JsonValue] | None"
+JsonObject: TypeAlias = Mapping[str, JsonValue]
