@@ -11,7 +11,8 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "remember"
 RANK = {
     "errors": 0, "clock": 0, "caller": 0, "models": 0, "memory_fields": 0, "preferences": 0, "filters": 0, "config": 0,
     "documents": 0,
-    "store": 1, "search": 2, "templates": 2, "service": 3, "app": 4, "mcp": 4, "http": 4, "web": 4, "cli": 5,
+    "store": 1, "search": 2, "templates": 2, "service": 3, "schemas": 4, "app": 5, "mcp": 5, "http": 5, "web": 5,
+    "cli": 6,
 }  # fmt: skip
 # The template engine is pure: no database, no search, no I/O layers at all.
 PURE = {"templates": {"errors", "clock", "templates"}}

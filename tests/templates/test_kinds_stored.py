@@ -14,7 +14,7 @@ from remember.caller import Caller
 from remember.cli import template_commands
 from remember.errors import TemplateError
 from remember.mcp import catalog
-from remember.mcp.schemas import TemplateDetailOut
+from remember.schemas.templates import TemplateDetailOut
 from remember.service import Services
 from remember.service.transfer import export_records, import_records
 from remember.store import open_store

@@ -22,7 +22,7 @@ from mcp_types import (
 )
 
 from remember.caller import Caller
-from remember.mcp.schemas import TemplateDetailOut
+from remember.schemas.templates import TemplateDetailOut
 from remember.service import Services
 from remember.service.templates import TemplateView
 from remember.templates import FieldDef, TemplateDefinition, field_summary, kind_note, to_json_schema

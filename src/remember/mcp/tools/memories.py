@@ -7,26 +7,45 @@ from typing import Annotated, Any, Literal
 
 from mcp.server.elicitation import AcceptedElicitation, DeclinedElicitation, ElicitationResult
 from mcp.server.mcpserver import Resolve
-from pydantic import BaseModel, Field, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from remember.caller import Caller
 from remember.errors import ValidationFailed
 from remember.mcp import elicit
 from remember.mcp.registry import HasTools, ToolContext, add_tool, hints
-from remember.mcp.schemas import (
-    ContextIn,
+from remember.mcp.tools.params import Filters, Links, MemoryId, Reason, memory_links
+from remember.schemas.memories import (
     CreatedMemoryOut,
     DeletionOut,
     HistoryOut,
-    LocationIn,
     MemoryDetailOut,
     MemoryPageOut,
     RestoredOut,
-    SuggestionOut,
     WrittenMemoryOut,
 )
-from remember.mcp.tools.params import Filters, Links, MemoryId, Reason, memory_links
+from remember.schemas.suggestions import SuggestionOut
 from remember.service.drafts import MemoryDraft, MemoryPatch
+
+
+class ContextIn(BaseModel):
+    """Its source and time."""
+
+    model_config = ConfigDict(extra="forbid")
+    conversation_id: str | None = Field(default=None, description="Its conversation.")
+    summary: str | None = Field(default=None, description="A summary.")
+    participants: list[str] | None = Field(default=None, description="Who took part.")
+    source: str | None = Field(default=None, description="e.g. 'chat'.")
+    timestamp: str | None = Field(None, description="When it happened (ISO 8601; default now).")
+
+
+class LocationIn(BaseModel):
+    """Where."""
+
+    model_config = ConfigDict(extra="forbid")
+    lat: float | None = Field(default=None, description="-90 to 90.")
+    lon: float | None = Field(default=None, description="-180 to 180.")
+    address: str | None = Field(default=None, description="Address or place.")
+
 
 Content = Annotated[
     str | dict[str, Any] | None,

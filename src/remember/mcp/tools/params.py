@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field
 
-from remember.mcp.relationship_schemas import links
+from remember.schemas.relationships import links
 
 if TYPE_CHECKING:
     from remember.mcp.registry import ToolContext

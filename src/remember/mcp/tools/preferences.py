@@ -7,8 +7,8 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from remember.mcp.registry import HasTools, ToolContext, add_tool, hints
-from remember.mcp.schemas import PreferenceChangeOut, PreferencesOut
 from remember.preferences import CATEGORIES
+from remember.schemas.preferences import PreferenceChangeOut, PreferencesOut
 
 
 def register(server: HasTools, tc: ToolContext) -> None:

@@ -7,7 +7,8 @@ from typing import Annotated
 from pydantic import Field
 
 from remember.mcp.registry import HasTools, ToolContext, add_tool, hints
-from remember.mcp.relationship_schemas import (
+from remember.mcp.tools.params import Alpha, MemoryId, Reason
+from remember.schemas.relationships import (
     RelatedOut,
     RelatedPageOut,
     RelationshipDeletionOut,
@@ -15,7 +16,6 @@ from remember.mcp.relationship_schemas import (
     RelationshipSearchOut,
     RelationshipUpdateOut,
 )
-from remember.mcp.tools.params import Alpha, MemoryId, Reason
 from remember.service.related import Criteria
 from remember.service.relationships import RelationshipDraft
 

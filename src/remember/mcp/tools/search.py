@@ -11,9 +11,10 @@ from pydantic import Field
 from remember.errors import RememberError
 from remember.mcp.caller import current_caller
 from remember.mcp.registry import HasTools, ToolContext, add_tool, hints
-from remember.mcp.schemas import MemoryOut, QueryOut, SearchHitOut, SearchOut, SourceOut
 from remember.mcp.state import state_of
 from remember.mcp.tools.params import Alpha, Filters, Links, memory_links
+from remember.schemas.memories import MemoryOut
+from remember.schemas.search import QueryOut, SearchHitOut, SearchOut, SourceOut
 from remember.service.context import answer_prompt, question_context
 
 ANSWER_TOKENS = 600

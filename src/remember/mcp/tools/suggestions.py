@@ -8,8 +8,8 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from remember.mcp.registry import HasTools, ToolContext, add_tool, hints
-from remember.mcp.schemas import AppliedOut, InferredOut, SuggestionOut, SuggestionsOut
 from remember.mcp.tools.params import MemoryId, Reason
+from remember.schemas.suggestions import AppliedOut, InferredOut, SuggestionOut, SuggestionsOut
 
 
 def register(server: HasTools, tc: ToolContext) -> None:

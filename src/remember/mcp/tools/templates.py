@@ -7,7 +7,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from remember.mcp.registry import HasTools, ToolContext, add_tool, hints
-from remember.mcp.schemas import (
+from remember.mcp.tools.params import TemplateId
+from remember.schemas.templates import (
     TemplateCopyOut,
     TemplateDeletionOut,
     TemplateDetailOut,
@@ -15,7 +16,6 @@ from remember.mcp.schemas import (
     TemplateUpdateOut,
     ValidationOut,
 )
-from remember.mcp.tools.params import TemplateId
 from remember.service.drafts import TemplatePatch
 
 Fields = Annotated[
