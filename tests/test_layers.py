@@ -50,6 +50,38 @@ def test_imports_point_down() -> None:
     assert problems == []
 
 
+EDGES = ("cli", "mcp", "web", "http")
+# What one edge may import of another: its entry point, never its internals (the layer
+# below both is the place for what two edges share: schemas/, service/, caller.py).
+ENTRY_POINTS = {
+    ("cli", "remember.mcp.server"): "`remember serve` builds the MCP server",
+    ("cli", "remember.mcp.stdio"): "`remember serve` runs it over stdio, answering lines the SDK cannot read",
+    ("cli", "remember.http.app"): "`serve --http --no-auth` is refused beyond loopback before the database opens",
+    ("cli", "remember.http.serve"): "`remember serve --http` and `remember ui` run the HTTP application",
+    ("cli", "remember.web"): "`remember ui` issues the dashboard's one-time login link",
+    ("http", "remember.mcp.server"): "the HTTP application serves the MCP server on /mcp",
+    ("http", "remember.web"): "the HTTP application serves the dashboard on /, with its own way of reading tokens",
+}  # fmt: skip
+
+
+def test_no_edge_imports_another_edge_s_internals() -> None:
+    problems, used = [], set()
+    for path in SRC.rglob("*.py"):
+        module = "remember." + ".".join(path.relative_to(SRC).with_suffix("").parts)
+        own = layer_of(module)
+        if own not in EDGES:
+            continue
+        for imported in remember_imports(path):
+            target = layer_of(imported)
+            if target in EDGES and target != own:
+                if (own, imported) in ENTRY_POINTS:
+                    used.add((own, imported))
+                else:
+                    problems.append(f"{module} imports {imported}, an internal of the {target} edge")
+    assert problems == []
+    assert used == set(ENTRY_POINTS)  # an entry point no longer used leaves the list
+
+
 def test_every_top_level_module_has_a_layer() -> None:
     names = {p.stem for p in SRC.glob("*.py")} | {
         p.name for p in SRC.iterdir() if p.is_dir() and p.name != "__pycache__"
