@@ -152,3 +152,15 @@ def test_no_two_modules_import_each_other() -> None:
 
 def test_the_cycle_finder_finds_a_loop() -> None:
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_the_mcp_edge_is_small_functions() -> None:
+    """Tools are plain functions of a screen or less (style: small pieces), not closures in a register()."""
+    long = []
+    for path in (SRC / "mcp").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.end_lineno is not None:
+                lines = node.end_lineno - node.lineno + 1
+                if lines > 60:
+                    long.append(f"{path.relative_to(SRC)}:{node.name} ({lines} lines)")
+    assert long == []
