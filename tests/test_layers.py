@@ -11,7 +11,8 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "remember"
 RANK = {
     "errors": 0, "clock": 0, "caller": 0, "jsontypes": 0, "models": 0, "memory_fields": 0, "preferences": 0,
     "filters": 0, "config": 0, "documents": 0,
-    "store": 1, "search": 2, "templates": 2, "service": 3, "app": 4, "mcp": 4, "http": 4, "web": 4, "cli": 5,
+    "store": 1, "search": 2, "templates": 2, "service": 3, "schemas": 4, "app": 5, "mcp": 5, "http": 5, "web": 5,
+    "cli": 6,
 }  # fmt: skip
 # The template engine is pure: no database, no search, no I/O layers at all.
 PURE = {"templates": {"errors", "clock", "templates"}}
@@ -47,6 +48,38 @@ def test_imports_point_down() -> None:
             if own in PURE and target and target not in PURE[own]:
                 problems.append(f"{module} imports {imported}: the template engine must stay pure")
     assert problems == []
+
+
+EDGES = ("cli", "mcp", "web", "http")
+# What one edge may import of another: its entry point, never its internals (the layer
+# below both is the place for what two edges share: schemas/, service/, caller.py).
+ENTRY_POINTS = {
+    ("cli", "remember.mcp.server"): "`remember serve` builds the MCP server",
+    ("cli", "remember.mcp.stdio"): "`remember serve` runs it over stdio, answering lines the SDK cannot read",
+    ("cli", "remember.http.app"): "`serve --http --no-auth` is refused beyond loopback before the database opens",
+    ("cli", "remember.http.serve"): "`remember serve --http` and `remember ui` run the HTTP application",
+    ("cli", "remember.web"): "`remember ui` issues the dashboard's one-time login link",
+    ("http", "remember.mcp.server"): "the HTTP application serves the MCP server on /mcp",
+    ("http", "remember.web"): "the HTTP application serves the dashboard on /, with its own way of reading tokens",
+}  # fmt: skip
+
+
+def test_no_edge_imports_another_edge_s_internals() -> None:
+    problems, used = [], set()
+    for path in SRC.rglob("*.py"):
+        module = "remember." + ".".join(path.relative_to(SRC).with_suffix("").parts)
+        own = layer_of(module)
+        if own not in EDGES:
+            continue
+        for imported in remember_imports(path):
+            target = layer_of(imported)
+            if target in EDGES and target != own:
+                if (own, imported) in ENTRY_POINTS:
+                    used.add((own, imported))
+                else:
+                    problems.append(f"{module} imports {imported}, an internal of the {target} edge")
+    assert problems == []
+    assert used == set(ENTRY_POINTS)  # an entry point no longer used leaves the list
 
 
 def test_every_top_level_module_has_a_layer() -> None:
@@ -119,3 +152,15 @@ def test_no_two_modules_import_each_other() -> None:
 
 def test_the_cycle_finder_finds_a_loop() -> None:
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_the_mcp_edge_is_small_functions() -> None:
+    """Tools are plain functions of a screen or less (style: small pieces), not closures in a register()."""
+    long = []
+    for path in (SRC / "mcp").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.end_lineno is not None:
+                lines = node.end_lineno - node.lineno + 1
+                if lines > 60:
+                    long.append(f"{path.relative_to(SRC)}:{node.name} ({lines} lines)")
+    assert long == []

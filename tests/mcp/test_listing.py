@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -12,10 +13,11 @@ import pytest
 from mcp import Client
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import Tool
 
+from remember.mcp import tools
 from remember.mcp.compact import compact_input, compact_output
 from remember.mcp.listing import PACKAGE, ListingCache, fingerprint
-from remember.mcp.registry import ToolRegistry, ToolSpec, hints
 from remember.mcp.server import build_server
 from remember.service import Services
 from support import error, ok
@@ -37,20 +39,13 @@ async def test_a_cached_listing_is_the_listing_the_sdk_builds(services: Services
 
     second = build_server(services, lambda: "alice", cache_dir=tmp_path)
     assert await _listed(second) == fresh
-    assert second.tools.built() == []  # answered from the file: no model built, no tool module needed
+    assert not second.tools_registered  # answered from the file: no model built, no tool module needed
 
-    # and it is what the SDK itself makes of the same functions (but for refusing unknown names)
+    # and it is what a plain SDK server makes of the same functions, in compact form (mcp/compact.py)
     sdk = MCPServer("sdk")
-    own = build_server(services, lambda: "alice")
-    for name in own.tools.names():
-        tool = own.tools.get(name)
-        assert tool is not None
-        sdk.add_tool(
-            tool.fn, name=name, title=tool.title, description=tool.description, annotations=tool.annotations,
-            structured_output=True,
-        )  # fmt: skip
+    tools.add_all(sdk.add_tool)
     described = [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in await sdk.list_tools()]
-    for tool in described:  # with the schemas in compact form (mcp/compact.py), unknown names refused
+    for tool in described:  # unknown names refused
         tool["inputSchema"] = compact_input({**tool["inputSchema"], "additionalProperties": False})
         tool["outputSchema"] = compact_output(tool["outputSchema"])
     assert described == fresh
@@ -66,20 +61,19 @@ async def test_tools_described_from_the_cache_still_validate_when_called(service
         made = ok(await client.call_tool("remember_create_memory", {"content": "built on first call"}))
         assert made["content"] == "built on first call"
         assert "Unknown tool" in error(await client.call_tool("remember_no_such_tool", {}))
-    assert server.tools.built() == ["remember_create_memory"]
+    assert server.tools_registered
 
 
-def test_a_stale_key_rebuilds_and_rewrites_the_file(tmp_path: Path) -> None:
-    ListingCache(tmp_path, key=lambda: "old").get_or_build(lambda: [{"name": "old"}], list)
-    calls: list[int] = []
+def _tools(*names: str) -> list[Tool]:
+    return [Tool(name=name, input_schema={"type": "object"}) for name in names]
 
-    def build() -> list[dict[str, Any]]:
-        calls.append(1)
-        return [{"name": "new"}]
 
-    assert ListingCache(tmp_path, key=lambda: "new").get_or_build(build, list) == [{"name": "new"}]
-    assert ListingCache(tmp_path, key=lambda: "new").get_or_build(build, list) == [{"name": "new"}]
-    assert len(calls) == 1
+def test_a_stale_key_is_not_read_and_saving_rewrites_the_file(tmp_path: Path) -> None:
+    ListingCache(tmp_path, key=lambda: "old").save(_tools("old"))
+    assert ListingCache(tmp_path, key=lambda: "old").load() == _tools("old")
+    assert ListingCache(tmp_path, key=lambda: "new").load() is None
+    ListingCache(tmp_path, key=lambda: "new").save(_tools("new"))
+    assert ListingCache(tmp_path, key=lambda: "new").load() == _tools("new")
     assert json.loads((tmp_path / "tools.json").read_text())["key"] == "new"
 
 
@@ -93,12 +87,12 @@ def test_a_stale_key_rebuilds_and_rewrites_the_file(tmp_path: Path) -> None:
         b'{"key": "k"}',
         b'{"key": "k", "tools": {}}',
         b'{"key": "k", "tools": [1]}',
+        b'{"key": "k", "tools": [{"name": 5}]}',
     ],
 )
-def test_a_damaged_file_is_rebuilt(tmp_path: Path, content: bytes) -> None:
+def test_a_damaged_file_is_not_read(tmp_path: Path, content: bytes) -> None:
     (tmp_path / "tools.json").write_bytes(content)
-    assert ListingCache(tmp_path, key=lambda: "k").get_or_build(lambda: [{"name": "t"}], list) == [{"name": "t"}]
-    assert json.loads((tmp_path / "tools.json").read_text()) == {"key": "k", "tools": [{"name": "t"}]}
+    assert ListingCache(tmp_path, key=lambda: "k").load() is None
 
 
 async def test_a_kept_listing_that_is_not_tool_descriptions_is_rebuilt(services: Services, tmp_path: Path) -> None:
@@ -114,7 +108,8 @@ def test_a_folder_that_cannot_be_written_only_costs_time(tmp_path: Path) -> None
     blocker = tmp_path / "cache"
     blocker.write_text("a file where the folder should be")
     cache = ListingCache(blocker, key=lambda: "k")
-    assert cache.get_or_build(lambda: [{"name": "t"}], list) == [{"name": "t"}]
+    cache.save(_tools("t"))
+    assert cache.load() is None
     assert blocker.read_text() == "a file where the folder should be"
     assert list(tmp_path.iterdir()) == [blocker]
 
@@ -141,46 +136,32 @@ def probe_echo(text: str) -> str:
     return text
 
 
-def probe_shout(text: str) -> str:
-    """Echo the text in capitals."""
-    return text.upper()
-
-
-def test_a_loader_that_fails_declares_nothing_and_runs_again(tmp_path: Path) -> None:
-    tools = ToolRegistry()
-    attempts: list[int] = []
-
-    def declare(fn: Any) -> None:
-        tools.declare(ToolSpec(fn, fn.__name__, fn.__doc__ or "", hints(read_only=True)))
-
-    def loader() -> None:
-        attempts.append(1)
-        declare(probe_echo)
-        if len(attempts) == 1:
-            raise RuntimeError("a tool module failed to import")
-        declare(probe_shout)
-
-    tools.load_with(loader)
-    cache = ListingCache(tmp_path, key=lambda: "k")
-    with pytest.raises(RuntimeError, match="failed to import"):
-        tools.listing(cache)
-    assert tools.built() == [] and tools.declared() == []
+async def test_a_tool_module_that_fails_to_import_registers_nothing_and_is_tried_again(
+    services: Services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = build_server(services, lambda: "alice", cache_dir=tmp_path)
+    monkeypatch.delattr(tools, "relationships", raising=False)
+    monkeypatch.setitem(sys.modules, "remember.mcp.tools.relationships", None)  # importing it fails
+    with pytest.raises(ImportError):
+        await server.list_tools()
+    assert not server.tools_registered and await MCPServer.list_tools(server) == []
     assert not (tmp_path / "tools.json").exists()  # a partial listing is never kept
-    assert [tool.name for tool in tools.listing(cache)] == ["probe_echo", "probe_shout"]
-    assert len(attempts) == 2
+    monkeypatch.undo()
+    assert len(await server.list_tools()) == 27
 
 
 def test_the_key_is_taken_when_the_server_starts(tmp_path: Path) -> None:
     keys = iter(["at start", "later"])
     cache = ListingCache(tmp_path, key=lambda: next(keys))
-    cache.get_or_build(lambda: [{"name": "t"}], list)
+    cache.save(_tools("t"))
     assert json.loads((tmp_path / "tools.json").read_text())["key"] == "at start"
 
 
 def test_without_visible_sources_nothing_is_kept(tmp_path: Path) -> None:
     assert fingerprint(tmp_path) is None  # no .py files: a zip or bytecode-only install
     cache = ListingCache(tmp_path / "cache", key=lambda: fingerprint(tmp_path))
-    assert cache.get_or_build(lambda: [{"name": "t"}], list) == [{"name": "t"}]
+    cache.save(_tools("t"))
+    assert cache.load() is None
     assert not (tmp_path / "cache").exists()
 
 
@@ -189,7 +170,7 @@ async def test_tools_added_or_removed_through_the_sdk_are_listed_and_skip_the_ca
 ) -> None:
     await _listed(build_server(services, lambda: "alice", cache_dir=tmp_path))  # the cache file exists
     server = build_server(services, lambda: "alice", cache_dir=tmp_path)
-    server.remove_tool("remember_get_preferences")  # declared, never built
+    server.remove_tool("remember_get_preferences")  # before any tool was registered
     server.add_tool(probe_echo)
     names = [tool["name"] for tool in await _listed(server)]
     assert "remember_get_preferences" not in names and "probe_echo" in names and len(names) == 27

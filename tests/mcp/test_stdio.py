@@ -186,7 +186,8 @@ def test_the_handshake_and_tools_list_do_not_wait_for_the_services(tmp_path: Pat
     modules, answers = _imported_while_serving(tmp_path, handshake)
     assert len(answers[1]["result"]["tools"]) > 10
     assert "remember.store" in modules  # the database is opened (and checked) at start
-    assert not {m for m in modules if m.startswith(("remember.service", "remember.templates"))}
+    assert not {m for m in modules if m.startswith(("remember.service", "remember.templates", "remember.schemas"))}
+    assert not {m for m in modules if m.startswith("remember.mcp.tools.")}  # the tools are registered on first use
 
     call = _rpc(3, "tools/call", {"name": "remember_create_memory", "arguments": {"content": "first call"}})
     modules, answers = _imported_while_serving(tmp_path, [*handshake, call])

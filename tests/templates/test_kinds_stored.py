@@ -14,7 +14,7 @@ from remember.caller import Caller
 from remember.cli import template_commands
 from remember.errors import TemplateError
 from remember.mcp import catalog
-from remember.mcp.schemas import TemplateDetailOut
+from remember.schemas.templates import TemplateDetailOut
 from remember.service import Services
 from remember.service.transfer import export_records, import_records
 from remember.store import open_store
@@ -69,9 +69,8 @@ def test_the_kind_is_shown_where_fields_are_described(services: Services, capsys
     text = prompt.messages[0].content.text  # type: ignore[union-attr]
     assert "- who_i_met (text, required), kind person" in text
     assert "- notes (text, optional)\n" in text + "\n"
-    resource = catalog.read(services, Caller(ALICE), f"{catalog.SCHEME}{created.id}")
-    assert resource is not None
-    assert kinds(json.loads(resource[0])["resolved_fields"])["bill_total"] == "money"
+    resource = catalog.definition_text(services.templates.get(Caller(ALICE), created.id))
+    assert kinds(json.loads(resource)["resolved_fields"])["bill_total"] == "money"
     view, chain = services.templates.ancestry(Caller(ALICE), created.id)
     shown = {f["name"]: f["summary"] for f in template_views.detail(view, chain)["inheritance"]["fields"]}
     assert shown["when_it_happened"] == "date, optional, kind past_date" and shown["notes"] == "text, optional"

@@ -39,7 +39,7 @@ def register(commands: Commands) -> None:
 def ui(settings: Settings, args: argparse.Namespace) -> None:
     from remember.app import open_services
     from remember.http.serve import run
-    from remember.web.codes import LoginCodes
+    from remember.web import LoginCodes
 
     port = args.port if args.port else free_port()
     settings = dataclasses.replace(settings, http=settings.http.with_address(LOOPBACK, port))

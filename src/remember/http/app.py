@@ -26,13 +26,11 @@ from remember import __version__
 from remember.caller import Caller
 from remember.config import HttpSettings, Settings
 from remember.errors import ConfigError
-from remember.http.auth import ApiTokenVerifier, FirstOf, http_caller
+from remember.http.auth import ApiTokenVerifier, FirstOf, TokenCallers, http_caller
 from remember.http.limits import Guard, RateLimit, unavailable
 from remember.mcp.server import CallLimits, RememberServer, build_server
 from remember.service import Services
-from remember.web.codes import LoginCodes
-from remember.web.context import WebContext
-from remember.web.routes import web_routes
+from remember.web import LoginCodes, WebContext, web_routes
 
 if TYPE_CHECKING:
     from remember.http.oauth_server import RememberAuthorizationServer
@@ -104,7 +102,7 @@ def _web_context(
     return WebContext(
         services,
         settings,
-        verifier,
+        TokenCallers(verifier) if verifier else None,
         allowed_hosts=transport_security(settings.http).allowed_hosts,
         open_caller=Caller(settings.user, settings.trust_level) if verifier is None else None,
         codes=codes or LoginCodes(),

@@ -14,6 +14,7 @@ from mcp.server.auth.provider import AccessToken, TokenVerifier
 
 from remember.caller import Caller
 from remember.errors import AccessDenied
+from remember.http.limits import accepted
 from remember.service.tokens import TokenService
 
 TRUST_CLAIM = "remember_trust_level"
@@ -69,3 +70,18 @@ def caller_of_token(token: AccessToken) -> Caller:
         raise AccessDenied("This token names no user; make one with `remember token create --user NAME`.")
     trust = (token.claims or {}).get(TRUST_CLAIM, 1.0)
     return Caller(token.subject, min(1.0, max(0.0, float(trust))), token.expires_at)
+
+
+class TokenCallers:
+    """The dashboard's way of reading a presented token (``web.Tokens``): verified by ``verifier``,
+    acting for its user at its trust level; an accepted one gets a rate-limit bucket of its own."""
+
+    def __init__(self, verifier: TokenVerifier) -> None:
+        self.verifier = verifier
+
+    async def caller(self, token: str) -> Caller | None:
+        found = await self.verifier.verify_token(token)
+        return None if found is None else caller_of_token(found)
+
+    def accepted(self) -> None:
+        accepted()

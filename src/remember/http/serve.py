@@ -15,7 +15,7 @@ from types import FrameType
 from remember.config import Settings
 from remember.http.app import build_app
 from remember.service import Services
-from remember.web.codes import LoginCodes
+from remember.web import LoginCodes
 
 GRACE = 10  # seconds for requests in flight at shutdown (an open event stream is closed after it)
 

@@ -4,32 +4,82 @@ Each template the user can use is two resources, ``remember://templates/{id}``
 (its definition with resolved fields, JSON) and ``remember://templates/{id}/schema``
 (the JSON Schema of its ``structured_content``), and one prompt,
 ``capture_<id>``, that walks a model through capturing that kind of memory.
+
+Reading a resource is the SDK's own: the two URIs are resource templates registered
+on the server (``add_template_resources``). Listing them, and the prompts, is not: the
+SDK lists what was registered, the same for every client, while a user's templates are
+the user's own; the server asks ``resources``, ``prompts`` and ``prompt`` for them.
+This module is imported at start, so the template engine and the result models are
+imported only when a template is read.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mcp_types import (
-    GetPromptResult,
-    Prompt,
-    PromptArgument,
-    PromptMessage,
-    Resource,
-    ResourceTemplate,
-    TextContent,
-)
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
+from mcp_types import GetPromptResult, Prompt, PromptArgument, PromptMessage, Resource, TextContent
 
 from remember.caller import Caller
-from remember.mcp.schemas import TemplateDetailOut
-from remember.service import Services
-from remember.service.templates import TemplateView
-from remember.templates import FieldDef, TemplateDefinition, field_summary, kind_note, to_json_schema
+from remember.errors import NotFound, RememberError
+from remember.mcp.state import caller_of, services_of
+
+if TYPE_CHECKING:
+    from remember.service import Services
+    from remember.service.templates import TemplateView
+    from remember.templates import FieldDef
 
 SCHEME = "remember://templates/"
 PROMPT_PREFIX = "capture_"
 JSON = "application/json"
+SCHEMA = "application/schema+json"
+
+
+def add_template_resources(server: MCPServer[Any]) -> None:
+    """Register the two template resources on ``server`` (read for the request's caller)."""
+    definition = server.resource(
+        SCHEME + "{template_id}", name="template", title="A memory template",
+        description="A template's definition, resolved fields and usage.", mime_type=JSON,
+    )  # fmt: skip
+    schema = server.resource(
+        SCHEME + "{template_id}/schema", name="template_schema", title="A template's JSON Schema",
+        description="The JSON Schema of a template's fields.", mime_type=SCHEMA,
+    )  # fmt: skip
+    definition(template_definition)
+    schema(template_schema)
+
+
+def template_definition(ctx: Context, template_id: str) -> str:
+    return definition_text(_view(ctx, template_id))
+
+
+def template_schema(ctx: Context, template_id: str) -> str:
+    return schema_text(_view(ctx, template_id))
+
+
+def definition_text(view: TemplateView) -> str:
+    """A template's definition, resolved fields and usage (JSON)."""
+    from remember.schemas.templates import TemplateDetailOut
+
+    return TemplateDetailOut.of(view).model_dump_json(indent=2)
+
+
+def schema_text(view: TemplateView) -> str:
+    """The JSON Schema of a template's fields."""
+    from remember.templates import to_json_schema
+
+    return json.dumps(to_json_schema(view.resolved), indent=2)
+
+
+def _view(ctx: Context, template_id: str) -> TemplateView:
+    try:
+        return services_of(ctx).templates.get(caller_of(ctx), template_id)
+    except NotFound as exc:
+        raise ResourceNotFoundError(str(exc)) from exc
+    except RememberError as exc:
+        raise ResourceError(str(exc)) from exc
 
 
 def resources(services: Services, caller: Caller) -> list[Resource]:
@@ -49,41 +99,10 @@ def resources(services: Services, caller: Caller) -> list[Resource]:
                 uri=f"{SCHEME}{definition.id}/schema",
                 name=f"{definition.id}/schema",
                 title=f"{definition.name}: JSON Schema of its fields",
-                mime_type="application/schema+json",
+                mime_type=SCHEMA,
             )
         )
     return out
-
-
-def resource_templates() -> list[ResourceTemplate]:
-    return [
-        ResourceTemplate(
-            uri_template=SCHEME + "{template_id}",
-            name="template",
-            title="A memory template",
-            description="A template's definition, resolved fields and usage.",
-            mime_type=JSON,
-        ),
-        ResourceTemplate(
-            uri_template=SCHEME + "{template_id}/schema",
-            name="template_schema",
-            title="A template's JSON Schema",
-            mime_type="application/schema+json",
-        ),
-    ]
-
-
-def read(services: Services, caller: Caller, uri: str) -> tuple[str, str] | None:
-    """The text and MIME type of a template resource, or None when ``uri`` is not one."""
-    if not uri.startswith(SCHEME):
-        return None
-    rest = uri[len(SCHEME) :]
-    wants_schema = rest.endswith("/schema")
-    template_id = rest.removesuffix("/schema")
-    view = services.templates.get(caller, template_id)
-    if wants_schema:
-        return json.dumps(to_json_schema(view.resolved), indent=2), "application/schema+json"
-    return TemplateDetailOut.of(view).model_dump_json(indent=2), JSON
 
 
 def prompt_name(template_id: str) -> str:
@@ -120,7 +139,7 @@ def prompt(services: Services, caller: Caller, name: str, arguments: dict[str, A
 
 
 def _instructions(view: TemplateView, said: str | None) -> str:
-    d: TemplateDefinition = view.definition
+    d = view.definition
     lines = [
         f"Help me remember a {d.name}." + (f" ({d.description})" if d.description else ""),
         "",
@@ -139,5 +158,7 @@ def _instructions(view: TemplateView, said: str | None) -> str:
 
 
 def _field_line(field: FieldDef) -> str:
+    from remember.templates import field_summary, kind_note
+
     about = f": {field.description}" if field.description else ""
     return f"- {field.name} ({field_summary(field)}){kind_note(field)}{about}"

@@ -17,9 +17,19 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from mcp_types import Tool
+
 _NODE_MAPS = ("properties", "$defs", "patternProperties")
 _NODE_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
 _NODES = ("items", "additionalProperties", "not", "contains")
+
+
+def compact_tool(tool: Tool) -> Tool:
+    """A tool's description as the SDK gives it, with both schemas compact. The input schema also
+    says that unknown argument names are refused (the server checks them before a call runs)."""
+    output = compact_output(tool.output_schema) if tool.output_schema is not None else None
+    given = compact_input({**tool.input_schema, "additionalProperties": False})
+    return tool.model_copy(update={"input_schema": given, "output_schema": output})
 
 
 def compact(schema: dict[str, Any]) -> dict[str, Any]:

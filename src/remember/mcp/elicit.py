@@ -22,8 +22,7 @@ from mcp.server.mcpserver import Context, Elicit
 from pydantic import BaseModel, Field, create_model
 
 from remember.errors import FieldError, RememberError
-from remember.mcp.caller import current_caller
-from remember.mcp.state import state_of
+from remember.mcp.state import caller_of, services_of
 from remember.templates import FieldDef, ResolvedTemplate
 
 _SIMPLE = {"string": str, "text": str, "number": float, "integer": int, "boolean": bool}
@@ -41,11 +40,11 @@ def missing_fields(
     text = content if isinstance(content, str) else None
     if template_id is None or not (isinstance(fields, dict) or text) or not _client_can_answer(ctx):
         return None
-    services = state_of(ctx).services
+    services, caller = services_of(ctx), caller_of(ctx)
     try:
-        read = services.suggestions.prefill(current_caller(), template_id, text) if text else {}
+        read = services.suggestions.prefill(caller, template_id, text) if text else {}
         given = {**read, **(structured_content or {})} if text else dict(fields) if isinstance(fields, dict) else {}
-        resolved, result = services.templates.validate(current_caller(), template_id, given)
+        resolved, result = services.templates.validate(caller, template_id, given)
     except RememberError:
         return None  # the tool body reports it
     missing = _askable_missing(resolved, list(result.errors))

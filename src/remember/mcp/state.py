@@ -1,4 +1,12 @@
-"""What the server hands every request through the SDK's lifespan state: the services.
+"""What the server hands every request through the SDK's lifespan state: the services, and who
+the request acts for.
+
+Tools, resolvers and resources take the SDK's ``Context`` and read both from it:
+``services_of(ctx)`` and ``caller_of(ctx)``. The caller is the server's ``identify``
+asked during the request: over stdio the configured user at its trust level; over
+HTTP the user and trust level of the request's verified token, which the SDK keeps
+for the request being served (``get_access_token``, also in the worker thread a
+plain tool runs in). There is no default caller: outside of a request there is none.
 
 The stdio server builds its services on first use (``Deferred``): a client's
 ``initialize`` and ``tools/list`` are answered before the service layer and the
@@ -12,6 +20,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver import Context
+
+from remember.caller import Caller
 
 if TYPE_CHECKING:
     from remember.service import Services
@@ -35,17 +45,33 @@ class Deferred:
 
 
 class AppState:
-    def __init__(self, source: Deferred) -> None:
+    """The services, and ``identify``: who the request being served acts for (a user, or a user and a trust level)."""
+
+    def __init__(self, source: Deferred, identify: Callable[[], Caller | str]) -> None:
         self._source = source
+        self._identify = identify
 
     @property
     def services(self) -> Services:
         return self._source.get()
 
+    def caller(self) -> Caller:
+        found = self._identify()
+        return found if isinstance(found, Caller) else Caller(found)
+
 
 def state_of(ctx: Context[Any, Any]) -> AppState:
-    """The server's state, from a request's context (resolvers run before the tool body and get only it)."""
+    """The server's state, from a request's context."""
     state = ctx.request_context.lifespan_context
     if not isinstance(state, AppState):
         raise RuntimeError("this request was not served by remember's server")
     return state
+
+
+def services_of(ctx: Context[Any, Any]) -> Services:
+    return state_of(ctx).services
+
+
+def caller_of(ctx: Context[Any, Any]) -> Caller:
+    """Who the request of ``ctx`` acts for: the first argument of every service call it makes."""
+    return state_of(ctx).caller()

@@ -5,4 +5,14 @@
 same API tokens as MCP, sent as a bearer token or held in a session cookie);
 ``api/`` holds one module of endpoints per page; ``static/`` the page itself:
 plain ES modules and a vendored charting library, nothing fetched at run time.
+
+What the other edges use of it is exported here: the routes over a ``WebContext``
+(which the HTTP application fills in, with its way of reading tokens) and the
+one-time login codes ``remember ui`` issues.
 """
+
+from remember.web.codes import LoginCodes
+from remember.web.context import Tokens, WebContext
+from remember.web.routes import web_routes
+
+__all__ = ["LoginCodes", "Tokens", "WebContext", "web_routes"]

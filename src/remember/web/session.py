@@ -18,8 +18,6 @@ from starlette.requests import Request
 
 from remember.caller import Caller
 from remember.errors import AccessDenied
-from remember.http.auth import caller_of_token
-from remember.http.limits import accepted
 from remember.web.context import WebContext
 
 COOKIE = "remember_session"
@@ -45,17 +43,17 @@ def presented_token(request: Request) -> str | None:
 
 async def caller_of(request: Request, ctx: WebContext) -> Caller:
     """The user and trust level ``request`` acts for; ``NotLoggedIn`` when it proves none."""
-    if ctx.verifier is None:
+    if ctx.tokens is None:
         assert ctx.open_caller is not None
         return ctx.open_caller
     token = presented_token(request)
     if token is None:
         raise NotLoggedIn("Log in with a token from `remember token create` (or run `remember ui`).")
-    found = await ctx.verifier.verify_token(token)
-    if found is None:
+    caller = await ctx.tokens.caller(token)
+    if caller is None:
         raise NotLoggedIn("This token is unknown, revoked or expired: log in with a current one.")
-    accepted()  # the rate limit gives it a bucket of its own
-    return caller_of_token(found)
+    ctx.tokens.accepted()  # the rate limit gives it a bucket of its own
+    return caller
 
 
 def check_request(request: Request, allowed_hosts: list[str]) -> None:

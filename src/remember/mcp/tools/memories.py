@@ -6,27 +6,46 @@ import dataclasses
 from typing import Annotated, Any, Literal
 
 from mcp.server.elicitation import AcceptedElicitation, DeclinedElicitation, ElicitationResult
-from mcp.server.mcpserver import Resolve
-from pydantic import BaseModel, Field, WithJsonSchema
+from mcp.server.mcpserver import Context, Resolve
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
-from remember.caller import Caller
 from remember.errors import ValidationFailed
 from remember.mcp import elicit
-from remember.mcp.registry import HasTools, ToolContext, add_tool, hints
-from remember.mcp.schemas import (
-    ContextIn,
+from remember.mcp.state import caller_of, services_of
+from remember.mcp.tools.hints import READS, WRITES, Tools, hints
+from remember.mcp.tools.params import Filters, Links, MemoryId, Reason, memory_links
+from remember.schemas.memories import (
     CreatedMemoryOut,
     DeletionOut,
     HistoryOut,
-    LocationIn,
     MemoryDetailOut,
     MemoryPageOut,
     RestoredOut,
-    SuggestionOut,
     WrittenMemoryOut,
 )
-from remember.mcp.tools.params import Filters, Links, MemoryId, Reason, memory_links
+from remember.schemas.suggestions import SuggestionOut
 from remember.service.drafts import MemoryDraft, MemoryPatch
+
+
+class ContextIn(BaseModel):
+    """Its source and time."""
+
+    model_config = ConfigDict(extra="forbid")
+    conversation_id: str | None = Field(default=None, description="Its conversation.")
+    summary: str | None = Field(default=None, description="A summary.")
+    participants: list[str] | None = Field(default=None, description="Who took part.")
+    source: str | None = Field(default=None, description="e.g. 'chat'.")
+    timestamp: str | None = Field(None, description="When it happened (ISO 8601; default now).")
+
+
+class LocationIn(BaseModel):
+    """Where."""
+
+    model_config = ConfigDict(extra="forbid")
+    lat: float | None = Field(default=None, description="-90 to 90.")
+    lon: float | None = Field(default=None, description="-180 to 180.")
+    address: str | None = Field(default=None, description="Address or place.")
+
 
 Content = Annotated[
     str | dict[str, Any] | None,
@@ -42,7 +61,7 @@ TemplateId = Annotated[str | None, Field(description="The template it follows.")
 Structured = Annotated[dict[str, Any] | None, Field(description="The template's fields (or as content).")]
 # Checked against ContextIn and LocationIn (unknown keys refused); described in a line each rather than
 # as nested schemas, which would take a tenth of the tool list in create and update alone.
-Context = Annotated[
+MemoryContext = Annotated[
     ContextIn | None,
     WithJsonSchema({"type": "object", "description": "conversation_id, summary, participants [..], source "
                     "('chat'), timestamp (when it happened, ISO 8601; default now)."}),
@@ -54,189 +73,188 @@ Location = Annotated[
 Clearable = Literal["title", "location", "template_id", "structured_content"]
 
 
-def register(server: HasTools, tc: ToolContext) -> None:
-    memories = tc.services.memories
+def remember_create_memory(
+    ctx: Context,
+    answers: Annotated[ElicitationResult[BaseModel], Resolve(elicit.missing_fields)],
+    content: Content = None,
+    title: Title = None,
+    type: MemType = None,
+    weight: Weight = None,
+    trust: Trust = None,
+    tags: Tags = None,
+    references: References = None,
+    context: MemoryContext = None,
+    location: Location = None,
+    template_id: TemplateId = None,
+    structured_content: Structured = None,
+    skip_template_suggestion: Annotated[bool, Field(description="No template suggestions.")] = False,
+) -> CreatedMemoryOut:
+    """Store something the user will want recalled: a fact, a person, a meeting, a book, a decision.
 
-    def remember_create_memory(
-        answers: Annotated[ElicitationResult[BaseModel], Resolve(elicit.missing_fields)],
-        content: Content = None,
-        title: Title = None,
-        type: MemType = None,
-        weight: Weight = None,
-        trust: Trust = None,
-        tags: Tags = None,
-        references: References = None,
-        context: Context = None,
-        location: Location = None,
-        template_id: TemplateId = None,
-        structured_content: Structured = None,
-        skip_template_suggestion: Annotated[bool, Field(description="No template suggestions.")] = False,
-    ) -> CreatedMemoryOut:
-        """Store something the user will want recalled: a fact, a person, a meeting, a book, a decision.
+    Give a `title`, a `type`, a few `tags`, and `context.timestamp` if it happened earlier.
+    With a `template_id`, give its fields as `content`; missing required ones are asked from
+    the user when the client can, else listed; `ignored_fields` names values not kept.
+    Without one, `template_suggestions` may carry fields read from the text: offer the best
+    (remember_apply_template). `duplicate` names a memory that already held this text and
+    what was done (a retried call is never stored twice).
 
-        Give a `title`, a `type`, a few `tags`, and `context.timestamp` if it happened earlier.
-        With a `template_id`, give its fields as `content`; missing required ones are asked from
-        the user when the client can, else listed; `ignored_fields` names values not kept.
-        Without one, `template_suggestions` may carry fields read from the text: offer the best
-        (remember_apply_template). `duplicate` names a memory that already held this text and
-        what was done (a retried call is never stored twice).
+    Example: {"content": "Sarah is a PM at Google.", "title": "Sarah", "type": "person"}
+    Example: {"template_id": "builtin:book_review", "content": {"title": "Dune", "rating": 5}}
+    """
+    fields, structured = _split_content(content, structured_content)
+    draft = MemoryDraft(
+        content=fields, title=title, type=type, weight=weight, trust=trust, tags=tags, references=references,
+        context=_plain(context), location=_plain(location), template_id=template_id,
+        structured_content=structured,
+    )  # fmt: skip
+    if not isinstance(answers, AcceptedElicitation):
+        return _stored_without_answers(ctx, draft, answers)
+    if answers.data is not None:
+        given = {**(draft.structured_content or {}), **answers.data.model_dump()}
+        draft = dataclasses.replace(draft, structured_content=given)
+    caller, services = caller_of(ctx), services_of(ctx)
+    stored = services.memories.store_new(caller, draft)
+    memory = stored.memory
+    suggestions = None
+    if memory.template_id is None and not skip_template_suggestion and _suggesting(ctx):
+        found = services.suggestions.for_memory(caller, memory)
+        suggestions = [SuggestionOut(**s.as_dict()) for s in found]
+    return CreatedMemoryOut.of_stored(stored, template_suggestions=suggestions)
 
-        Example: {"content": "Sarah is a PM at Google.", "title": "Sarah", "type": "person"}
-        Example: {"template_id": "builtin:book_review", "content": {"title": "Dune", "rating": 5}}
-        """
-        fields, structured = _split_content(content, structured_content)
-        draft = MemoryDraft(
-            content=fields, title=title, type=type, weight=weight, trust=trust, tags=tags, references=references,
-            context=_plain(context), location=_plain(location), template_id=template_id,
-            structured_content=structured,
-        )  # fmt: skip
-        caller = tc.caller()
-        if isinstance(answers, AcceptedElicitation):
-            if answers.data is not None:
-                given = {**(draft.structured_content or {}), **answers.data.model_dump()}
-                draft = dataclasses.replace(draft, structured_content=given)
-        else:
-            action = "declined" if isinstance(answers, DeclinedElicitation) else "cancelled"
-            try:
-                stored = memories.store_new(caller, draft)
-            except ValidationFailed as problem:
-                headline = f"Nothing was stored: the user {action} to fill in the missing fields."
-                raise ValidationFailed(headline, problem.errors) from problem
-            return CreatedMemoryOut.of_stored(stored)
-        stored = memories.store_new(caller, draft)
-        memory = stored.memory
-        suggestions = None
-        if memory.template_id is None and not skip_template_suggestion and _suggesting(tc, caller):
-            found = tc.services.suggestions.for_memory(caller, memory)
-            suggestions = [SuggestionOut(**s.as_dict()) for s in found]
-        return CreatedMemoryOut.of_stored(stored, template_suggestions=suggestions)
 
-    def remember_get_memory(
-        memory_id: MemoryId,
-        include_history: Annotated[bool, Field(description="With past changes, newest first.")] = False,
-        include_relationships: Links = True,
-    ) -> MemoryDetailOut:
-        """Fetch one memory by id, with its relationships and, if asked, its history.
+def remember_get_memory(
+    ctx: Context,
+    memory_id: MemoryId,
+    include_history: Annotated[bool, Field(description="With past changes, newest first.")] = False,
+    include_relationships: Links = True,
+) -> MemoryDetailOut:
+    """Fetch one memory by id, with its relationships and, if asked, its history.
 
-        Example: {"memory_id": "0b6f...", "include_history": true}
-        """
-        caller = tc.caller()
-        memory = memories.get(caller, memory_id)
-        history = [HistoryOut.of(h) for h in memories.history(caller, memory_id)] if include_history else None
-        linked = memory_links(tc, [memory.id]).get(memory.id) if include_relationships else None
-        return MemoryDetailOut(**memory.as_dict(), history=history, relationships=linked)
+    Example: {"memory_id": "0b6f...", "include_history": true}
+    """
+    caller, memories = caller_of(ctx), services_of(ctx).memories
+    memory = memories.get(caller, memory_id)
+    history = [HistoryOut.of(h) for h in memories.history(caller, memory_id)] if include_history else None
+    linked = memory_links(ctx, [memory.id]).get(memory.id) if include_relationships else None
+    return MemoryDetailOut(**memory.as_dict(), history=history, relationships=linked)
 
-    def remember_update_memory(
-        memory_id: MemoryId,
-        content: Content = None,
-        title: Title = None,
-        type: MemType = None,
-        weight: Weight = None,
-        trust: Trust = None,
-        tags: Annotated[list[str] | None, Field(description="Replace the tags ([] removes).")] = None,
-        references: Annotated[list[str] | None, Field(description="Replace the references.")] = None,
-        context: Context = None,
-        location: Location = None,
-        template_id: TemplateId = None,
-        structured_content: Structured = None,
-        clear_fields: Annotated[
-            list[Clearable] | None, Field(description="Fields to empty, e.g. ['location'].")
-        ] = None,
-        reason: Reason = None,
-    ) -> WrittenMemoryOut:
-        """Change some fields of a memory; others stay. Old values stay in its history with your
-        `reason`. `structured_content` is merged (null removes a field); a new `template_id`
-        drops the fields it does not define.
 
-        Example: {"memory_id": "0b6f...", "title": "Sarah (Director)", "reason": "Promoted"}
-        """
-        fields, structured = _split_content(content, structured_content)
-        patch = MemoryPatch(
-            content=fields, title=title, type=type, weight=weight, trust=trust, tags=tags, references=references,
-            context=_plain(context), location=_plain(location), template_id=template_id,
-            structured_content=structured, clear=frozenset(clear_fields or ()),
-        )  # fmt: skip
-        return WrittenMemoryOut.of_stored(memories.change(tc.caller(), memory_id, patch, reason=reason))
+def remember_update_memory(
+    ctx: Context,
+    memory_id: MemoryId,
+    content: Content = None,
+    title: Title = None,
+    type: MemType = None,
+    weight: Weight = None,
+    trust: Trust = None,
+    tags: Annotated[list[str] | None, Field(description="Replace the tags ([] removes).")] = None,
+    references: Annotated[list[str] | None, Field(description="Replace the references.")] = None,
+    context: MemoryContext = None,
+    location: Location = None,
+    template_id: TemplateId = None,
+    structured_content: Structured = None,
+    clear_fields: Annotated[list[Clearable] | None, Field(description="Fields to empty, e.g. ['location'].")] = None,
+    reason: Reason = None,
+) -> WrittenMemoryOut:
+    """Change some fields of a memory; others stay. Old values stay in its history with your
+    `reason`. `structured_content` is merged (null removes a field); a new `template_id`
+    drops the fields it does not define.
 
-    def remember_delete_memory(
-        memory_id: MemoryId,
-        permanent: Annotated[
-            bool,
-            Field(description="Erase it for good (only if the user asks)."),
-        ] = False,
-        reason: Reason = None,
-    ) -> DeletionOut:
-        """Delete a memory: to the trash (remember_restore_memory brings it back) unless `permanent`.
+    Example: {"memory_id": "0b6f...", "title": "Sarah (Director)", "reason": "Promoted"}
+    """
+    fields, structured = _split_content(content, structured_content)
+    patch = MemoryPatch(
+        content=fields, title=title, type=type, weight=weight, trust=trust, tags=tags, references=references,
+        context=_plain(context), location=_plain(location), template_id=template_id,
+        structured_content=structured, clear=frozenset(clear_fields or ()),
+    )  # fmt: skip
+    changed = services_of(ctx).memories.change(caller_of(ctx), memory_id, patch, reason=reason)
+    return WrittenMemoryOut.of_stored(changed)
 
-        Example: {"memory_id": "0b6f...", "reason": "Asked to"}
-        """
-        result = memories.delete(tc.caller(), memory_id, permanent=permanent, reason=reason)
-        if result.permanent:
-            return DeletionOut(memory_id=result.memory_id, permanent=True, message="Erased for good.")
-        return DeletionOut(
-            memory_id=result.memory_id,
-            permanent=False,
-            message="Moved to the trash; remember_restore_memory brings it back.",
-            deleted_at=result.memory.as_dict()["deleted_at"] if result.memory else None,
-        )
 
-    def remember_restore_memory(memory_id: MemoryId, reason: Reason = None) -> RestoredOut:
-        """Bring back a memory deleted without `permanent`."""
-        back = memories.restore(tc.caller(), memory_id, reason=reason)
-        return RestoredOut(memory_id=back.id, version=back.version, message="Restored, with its relationships.")
+def remember_delete_memory(
+    ctx: Context,
+    memory_id: MemoryId,
+    permanent: Annotated[bool, Field(description="Erase it for good (only if the user asks).")] = False,
+    reason: Reason = None,
+) -> DeletionOut:
+    """Delete a memory: to the trash (remember_restore_memory brings it back) unless `permanent`.
 
-    def remember_list_memories(
-        type: Annotated[str | None, Field(description="Of this type.")] = None,
-        tags: Annotated[list[str] | None, Field(description="With these tags.")] = None,
-        tags_match: Annotated[Literal["any", "all"], Field(description="Any or all tags.")] = "any",
-        created_after: Annotated[str | None, Field(description="ISO 8601, inclusive.")] = None,
-        created_before: Annotated[str | None, Field(description="ISO 8601, exclusive.")] = None,
-        filters: Filters = None,
-        sort_by: Annotated[
-            Literal["created_at", "updated_at", "weight", "occurred_at"], Field(description="Order by.")
-        ] = "created_at",
-        sort_order: Annotated[Literal["asc", "desc"], Field(description="Order.")] = "desc",
-        limit: Annotated[int, Field(description="Page size, 1 to 100.")] = 20,
-        offset: Annotated[int, Field(description="How many to skip.")] = 0,
-        include_deleted: Annotated[
-            Literal["exclude", "include", "only"], Field(description="Deleted memories too, or only.")
-        ] = "exclude",
-    ) -> MemoryPageOut:
-        """List the user's memories, newest first, by type, tags, dates or filters (by meaning:
-        remember_search_memory).
-
-        Example: {"type": "book", "created_after": "2026-01-01", "limit": 10}
-        """
-        page = memories.list(
-            tc.caller(),
-            filters=filters,
-            type=type,
-            tags=tags,
-            tags_match=tags_match,
-            created_after=created_after,
-            created_before=created_before,
-            sort_by=sort_by,
-            sort_order=sort_order,
-            limit=limit,
-            offset=offset,
-            deleted=include_deleted,
-        )
-        return MemoryPageOut.of(page)
-
-    add_tool(server, remember_create_memory, hints=hints(read_only=False))
-    add_tool(server, remember_get_memory, hints=hints(read_only=True, idempotent=True))
-    add_tool(server, remember_update_memory, hints=hints(read_only=False))
-    add_tool(
-        server,
-        remember_delete_memory,
-        hints=hints(read_only=False, destructive=True, idempotent=True),
+    Example: {"memory_id": "0b6f...", "reason": "Asked to"}
+    """
+    result = services_of(ctx).memories.delete(caller_of(ctx), memory_id, permanent=permanent, reason=reason)
+    if result.permanent:
+        return DeletionOut(memory_id=result.memory_id, permanent=True, message="Erased for good.")
+    return DeletionOut(
+        memory_id=result.memory_id,
+        permanent=False,
+        message="Moved to the trash; remember_restore_memory brings it back.",
+        deleted_at=result.memory.as_dict()["deleted_at"] if result.memory else None,
     )
-    add_tool(server, remember_restore_memory, hints=hints(read_only=False, idempotent=True))
-    add_tool(server, remember_list_memories, hints=hints(read_only=True, idempotent=True))
 
 
-def _suggesting(tc: ToolContext, caller: Caller) -> bool:
-    return bool(tc.services.preferences.effective(caller)["templates.auto_suggest"])
+def remember_restore_memory(ctx: Context, memory_id: MemoryId, reason: Reason = None) -> RestoredOut:
+    """Bring back a memory deleted without `permanent`."""
+    back = services_of(ctx).memories.restore(caller_of(ctx), memory_id, reason=reason)
+    return RestoredOut(memory_id=back.id, version=back.version, message="Restored, with its relationships.")
+
+
+def remember_list_memories(
+    ctx: Context,
+    type: Annotated[str | None, Field(description="Of this type.")] = None,
+    tags: Annotated[list[str] | None, Field(description="With these tags.")] = None,
+    tags_match: Annotated[Literal["any", "all"], Field(description="Any or all tags.")] = "any",
+    created_after: Annotated[str | None, Field(description="ISO 8601, inclusive.")] = None,
+    created_before: Annotated[str | None, Field(description="ISO 8601, exclusive.")] = None,
+    filters: Filters = None,
+    sort_by: Annotated[
+        Literal["created_at", "updated_at", "weight", "occurred_at"], Field(description="Order by.")
+    ] = "created_at",
+    sort_order: Annotated[Literal["asc", "desc"], Field(description="Order.")] = "desc",
+    limit: Annotated[int, Field(description="Page size, 1 to 100.")] = 20,
+    offset: Annotated[int, Field(description="How many to skip.")] = 0,
+    include_deleted: Annotated[
+        Literal["exclude", "include", "only"], Field(description="Deleted memories too, or only.")
+    ] = "exclude",
+) -> MemoryPageOut:
+    """List the user's memories, newest first, by type, tags, dates or filters (by meaning:
+    remember_search_memory).
+
+    Example: {"type": "book", "created_after": "2026-01-01", "limit": 10}
+    """
+    page = services_of(ctx).memories.list(
+        caller_of(ctx), filters=filters, type=type, tags=tags, tags_match=tags_match, created_after=created_after,
+        created_before=created_before, sort_by=sort_by, sort_order=sort_order, limit=limit, offset=offset,
+        deleted=include_deleted,
+    )  # fmt: skip
+    return MemoryPageOut.of(page)
+
+
+TOOLS: Tools = [
+    (remember_create_memory, WRITES),
+    (remember_get_memory, READS),
+    (remember_update_memory, WRITES),
+    (remember_delete_memory, hints(read_only=False, destructive=True, idempotent=True)),
+    (remember_restore_memory, hints(read_only=False, idempotent=True)),
+    (remember_list_memories, READS),
+]
+
+
+def _stored_without_answers(
+    ctx: Context, draft: MemoryDraft, answers: ElicitationResult[BaseModel]
+) -> CreatedMemoryOut:
+    """The memory as given, when the user declined or cancelled the form asking for its missing fields."""
+    action = "declined" if isinstance(answers, DeclinedElicitation) else "cancelled"
+    try:
+        stored = services_of(ctx).memories.store_new(caller_of(ctx), draft)
+    except ValidationFailed as problem:
+        headline = f"Nothing was stored: the user {action} to fill in the missing fields."
+        raise ValidationFailed(headline, problem.errors) from problem
+    return CreatedMemoryOut.of_stored(stored)
+
+
+def _suggesting(ctx: Context) -> bool:
+    return bool(services_of(ctx).preferences.effective(caller_of(ctx))["templates.auto_suggest"])
 
 
 def _split_content(

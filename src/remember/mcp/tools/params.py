@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
+from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from remember.mcp.relationship_schemas import links
-
-if TYPE_CHECKING:
-    from remember.mcp.registry import ToolContext
+from remember.mcp.state import caller_of, services_of
+from remember.schemas.relationships import links
 
 MemoryId = Annotated[str, Field(description="The memory's id.")]
 TemplateId = Annotated[str, Field(description="e.g. 'builtin:book_review'.")]
@@ -26,7 +25,7 @@ Alpha = Annotated[float | None, Field(description="1 = by meaning, 0 = by keywor
 Links = Annotated[bool, Field(description="With each one's relationships.")]
 
 
-def memory_links(tc: ToolContext, memory_ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+def memory_links(ctx: Context, memory_ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
     """The relationships of these memories, as memory results carry them."""
-    found = tc.services.relationships.links(tc.caller(), memory_ids)
+    found = services_of(ctx).relationships.links(caller_of(ctx), memory_ids)
     return {memory_id: links(memory_id, rels) for memory_id, rels in found.items()}

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from remember.mcp.registry import HasTools, ToolContext, add_tool, hints
-from remember.mcp.relationship_schemas import (
+from remember.mcp.state import caller_of, services_of
+from remember.mcp.tools.hints import READS, WRITES, Tools, hints
+from remember.mcp.tools.params import Alpha, MemoryId, Reason
+from remember.schemas.relationships import (
     RelatedOut,
     RelatedPageOut,
     RelationshipDeletionOut,
@@ -15,7 +18,6 @@ from remember.mcp.relationship_schemas import (
     RelationshipSearchOut,
     RelationshipUpdateOut,
 )
-from remember.mcp.tools.params import Alpha, MemoryId, Reason
 from remember.service.related import Criteria
 from remember.service.relationships import RelationshipDraft
 
@@ -30,94 +32,99 @@ Types = Annotated[list[str] | None, Field(description="Only these types.")]
 MinStrength = Annotated[float, Field(description="0 to 1.")]
 
 
-def register(server: HasTools, tc: ToolContext) -> None:
-    relationships = tc.services.relationships
-    related = tc.services.related
+def remember_create_relationship(
+    ctx: Context,
+    memory_ids: Members,
+    relationship_type: Kind,
+    observation: Observation = None,
+    strength: Strength = None,
+    confidence: Confidence = None,
+    tags: Tags = None,
+) -> RelationshipOut:
+    """Link two or more of the user's memories: how they relate and what was observed.
 
-    def remember_create_relationship(
-        memory_ids: Members,
-        relationship_type: Kind,
-        observation: Observation = None,
-        strength: Strength = None,
-        confidence: Confidence = None,
-        tags: Tags = None,
-    ) -> RelationshipOut:
-        """Link two or more of the user's memories: how they relate and what was observed.
+    Example: {"memory_ids": ["0b6f...", "7c21..."], "relationship_type": "manages",
+    "observation": "Sarah leads Tom's team"}
+    """
+    draft = RelationshipDraft(memory_ids, relationship_type, observation, strength, confidence, tags)
+    return RelationshipOut.of(services_of(ctx).relationships.create(caller_of(ctx), draft))
 
-        Example: {"memory_ids": ["0b6f...", "7c21..."], "relationship_type": "manages",
-        "observation": "Sarah leads Tom's team"}
-        """
-        draft = RelationshipDraft(memory_ids, relationship_type, observation, strength, confidence, tags)
-        return RelationshipOut.of(relationships.create(tc.caller(), draft))
 
-    def remember_update_relationship(
-        relationship_id: RelationshipId,
-        memory_ids: Annotated[list[str] | None, Field(description="Replaces the members.")] = None,
-        relationship_type: Annotated[str | None, Field(description="A new type.")] = None,
-        observation: Observation = None,
-        strength: Strength = None,
-        confidence: Confidence = None,
-        tags: Annotated[list[str] | None, Field(description="Replaces the tags.")] = None,
-        reason: Reason = None,
-    ) -> RelationshipUpdateOut:
-        """Change some fields of a relationship; old values stay in its history.
+def remember_update_relationship(
+    ctx: Context,
+    relationship_id: RelationshipId,
+    memory_ids: Annotated[list[str] | None, Field(description="Replaces the members.")] = None,
+    relationship_type: Annotated[str | None, Field(description="A new type.")] = None,
+    observation: Observation = None,
+    strength: Strength = None,
+    confidence: Confidence = None,
+    tags: Annotated[list[str] | None, Field(description="Replaces the tags.")] = None,
+    reason: Reason = None,
+) -> RelationshipUpdateOut:
+    """Change some fields of a relationship; old values stay in its history.
 
-        Example: {"relationship_id": "5d1e...", "strength": 0.9, "reason": "Confirmed"}
-        """
-        changes = {
-            "memory_ids": memory_ids, "relationship_type": relationship_type, "observation": observation,
-            "strength": strength, "confidence": confidence, "tags": tags,
-        }  # fmt: skip
-        after = relationships.update(tc.caller(), relationship_id, changes, reason=reason)
-        return RelationshipUpdateOut(id=after.id, version=after.version, updated_at=after.as_dict()["updated_at"])
+    Example: {"relationship_id": "5d1e...", "strength": 0.9, "reason": "Confirmed"}
+    """
+    changes = {
+        "memory_ids": memory_ids, "relationship_type": relationship_type, "observation": observation,
+        "strength": strength, "confidence": confidence, "tags": tags,
+    }  # fmt: skip
+    after = services_of(ctx).relationships.update(caller_of(ctx), relationship_id, changes, reason=reason)
+    return RelationshipUpdateOut(id=after.id, version=after.version, updated_at=after.as_dict()["updated_at"])
 
-    def remember_delete_relationship(relationship_id: RelationshipId) -> RelationshipDeletionOut:
-        """Delete a relationship for good; its memories stay."""
-        gone = relationships.delete(tc.caller(), relationship_id)
-        return RelationshipDeletionOut(relationship_id=gone.id, message="Deleted; its memories are unchanged.")
 
-    def remember_search_relationships(
-        query: Annotated[str | None, Field(description="Matched with observations (none: newest first).")] = None,
-        alpha: Alpha = None,
-        types: Types = None,
-        memory_id: Annotated[str | None, Field(description="Of this memory.")] = None,
-        min_strength: MinStrength = 0.0,
-        min_confidence: Annotated[float, Field(description="0 to 1.")] = 0.0,
-        tags: Annotated[list[str] | None, Field(description="Any of these tags.")] = None,
-        created_after: Annotated[str | None, Field(description="ISO 8601, inclusive.")] = None,
-        created_before: Annotated[str | None, Field(description="ISO 8601, exclusive.")] = None,
-        limit: Annotated[int, Field(description="1 to 100.")] = 10,
-        offset: Annotated[int, Field(description="How many to skip.")] = 0,
-    ) -> RelationshipSearchOut:
-        """Find relationships by what was observed, by type, member, strength, tags or date.
+def remember_delete_relationship(ctx: Context, relationship_id: RelationshipId) -> RelationshipDeletionOut:
+    """Delete a relationship for good; its memories stay."""
+    gone = services_of(ctx).relationships.delete(caller_of(ctx), relationship_id)
+    return RelationshipDeletionOut(relationship_id=gone.id, message="Deleted; its memories are unchanged.")
 
-        Example: {"query": "mentoring", "types": ["mentors"], "min_strength": 0.5}
-        """
-        criteria = Criteria(types, memory_id, min_strength, min_confidence, tags, created_after, created_before)
-        found = related.search(tc.caller(), query, alpha=alpha, criteria=criteria, limit=limit, offset=offset)
-        return RelationshipSearchOut.of(found)
 
-    def remember_get_related(
-        memory_id: MemoryId,
-        depth: Annotated[int, Field(description="Hops, 1 to 3.")] = 1,
-        types: Types = None,
-        min_strength: MinStrength = 0.0,
-    ) -> RelatedPageOut:
-        """The memories linked to one, up to `depth` relationships away, each with its path.
+def remember_search_relationships(
+    ctx: Context,
+    query: Annotated[str | None, Field(description="Matched with observations (none: newest first).")] = None,
+    alpha: Alpha = None,
+    types: Types = None,
+    memory_id: Annotated[str | None, Field(description="Of this memory.")] = None,
+    min_strength: MinStrength = 0.0,
+    min_confidence: Annotated[float, Field(description="0 to 1.")] = 0.0,
+    tags: Annotated[list[str] | None, Field(description="Any of these tags.")] = None,
+    created_after: Annotated[str | None, Field(description="ISO 8601, inclusive.")] = None,
+    created_before: Annotated[str | None, Field(description="ISO 8601, exclusive.")] = None,
+    limit: Annotated[int, Field(description="1 to 100.")] = 10,
+    offset: Annotated[int, Field(description="How many to skip.")] = 0,
+) -> RelationshipSearchOut:
+    """Find relationships by what was observed, by type, member, strength, tags or date.
 
-        Example: {"memory_id": "0b6f...", "depth": 2, "types": ["works_with"]}
-        """
-        found = related.related(tc.caller(), memory_id, depth=depth, types=types, min_strength=min_strength)
-        return RelatedPageOut(related=[RelatedOut.of(r) for r in found])
-
-    write = hints(read_only=False)
-    read = hints(read_only=True, idempotent=True)
-    add_tool(server, remember_create_relationship, hints=write)
-    add_tool(server, remember_update_relationship, hints=write)
-    add_tool(
-        server,
-        remember_delete_relationship,
-        hints=hints(read_only=False, destructive=True, idempotent=True),
+    Example: {"query": "mentoring", "types": ["mentors"], "min_strength": 0.5}
+    """
+    criteria = Criteria(types, memory_id, min_strength, min_confidence, tags, created_after, created_before)
+    found = services_of(ctx).related.search(
+        caller_of(ctx), query, alpha=alpha, criteria=criteria, limit=limit, offset=offset
     )
-    add_tool(server, remember_search_relationships, hints=read)
-    add_tool(server, remember_get_related, hints=read)
+    return RelationshipSearchOut.of(found)
+
+
+def remember_get_related(
+    ctx: Context,
+    memory_id: MemoryId,
+    depth: Annotated[int, Field(description="Hops, 1 to 3.")] = 1,
+    types: Types = None,
+    min_strength: MinStrength = 0.0,
+) -> RelatedPageOut:
+    """The memories linked to one, up to `depth` relationships away, each with its path.
+
+    Example: {"memory_id": "0b6f...", "depth": 2, "types": ["works_with"]}
+    """
+    found = services_of(ctx).related.related(
+        caller_of(ctx), memory_id, depth=depth, types=types, min_strength=min_strength
+    )
+    return RelatedPageOut(related=[RelatedOut.of(r) for r in found])
+
+
+TOOLS: Tools = [
+    (remember_create_relationship, WRITES),
+    (remember_update_relationship, WRITES),
+    (remember_delete_relationship, hints(read_only=False, destructive=True, idempotent=True)),
+    (remember_search_relationships, READS),
+    (remember_get_related, READS),
+]

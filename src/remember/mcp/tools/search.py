@@ -9,123 +9,85 @@ from mcp_types import CreateMessageResult, SamplingMessage, TextContent
 from pydantic import Field
 
 from remember.errors import RememberError
-from remember.mcp.caller import current_caller
-from remember.mcp.registry import HasTools, ToolContext, add_tool, hints
-from remember.mcp.schemas import MemoryOut, QueryOut, SearchHitOut, SearchOut, SourceOut
-from remember.mcp.state import state_of
+from remember.mcp.state import caller_of, services_of
+from remember.mcp.tools.hints import READS, Tools
 from remember.mcp.tools.params import Alpha, Filters, Links, memory_links
+from remember.schemas.memories import MemoryOut
+from remember.schemas.search import QueryOut, SearchHitOut, SearchOut, SourceOut
 from remember.service.context import answer_prompt, question_context
 
 ANSWER_TOKENS = 600
 
 
-def register(server: HasTools, tc: ToolContext) -> None:
-    search = tc.services.search
+def remember_search_memory(
+    ctx: Context,
+    query: Annotated[str, Field(description="What to look for, in plain words.")],
+    alpha: Alpha = None,
+    filters: Filters = None,
+    limit: Annotated[int | None, Field(description="How many, 1 to 100 (default 10).")] = None,
+    offset: Annotated[int, Field(description="How many to skip.")] = 0,
+    deleted: Annotated[
+        Literal["exclude", "include", "only"], Field(description="Deleted memories too, or only.")
+    ] = "exclude",
+    explain: Annotated[bool, Field(description="Say why each matched.")] = False,
+    include_relationships: Links = True,
+) -> SearchOut:
+    """Find the user's memories about something, best first, by meaning and keywords. Use it
+    before answering anything about the user's past, people, plans or preferences.
 
-    def remember_search_memory(
-        query: Annotated[str, Field(description="What to look for, in plain words.")],
-        alpha: Alpha = None,
-        filters: Filters = None,
-        limit: Annotated[int | None, Field(description="How many, 1 to 100 (default 10).")] = None,
-        offset: Annotated[int, Field(description="How many to skip.")] = 0,
-        deleted: Annotated[
-            Literal["exclude", "include", "only"], Field(description="Deleted memories too, or only.")
-        ] = "exclude",
-        explain: Annotated[bool, Field(description="Say why each matched.")] = False,
-        include_relationships: Links = True,
-    ) -> SearchOut:
-        """Find the user's memories about something, best first, by meaning and keywords. Use it
-        before answering anything about the user's past, people, plans or preferences.
+    Example: {"query": "books I liked", "filters": {"structured_content.rating": {"gte": 4}}}
+    """
+    results = services_of(ctx).search.search(
+        caller_of(ctx), query, alpha=alpha, filters=filters, limit=limit, offset=offset, deleted=deleted,
+        explain=explain,
+    )  # fmt: skip
+    linked = memory_links(ctx, [h.memory.id for h in results.hits]) if include_relationships else {}
+    return SearchOut(
+        results=[
+            SearchHitOut(memory=MemoryOut.of(h.memory), score=h.score, why=h.why, relationships=linked.get(h.memory.id))
+            for h in results.hits
+        ],
+        offset=results.offset,
+        limit=results.limit,
+        has_more=results.has_more,
+        next_offset=results.offset + len(results.hits) if results.has_more else None,
+        alpha=results.alpha,
+    )
 
-        Example: {"query": "books I liked", "filters": {"structured_content.rating": {"gte": 4}}}
-        """
-        results = search.search(
-            tc.caller(), query, alpha=alpha, filters=filters, limit=limit, offset=offset, deleted=deleted,
-            explain=explain,
-        )  # fmt: skip
-        linked = memory_links(tc, [h.memory.id for h in results.hits]) if include_relationships else {}
-        return SearchOut(
-            results=[
-                SearchHitOut(
-                    memory=MemoryOut.of(h.memory), score=h.score, why=h.why, relationships=linked.get(h.memory.id)
-                )
-                for h in results.hits
-            ],
-            offset=results.offset,
-            limit=results.limit,
-            has_more=results.has_more,
-            next_offset=results.offset + len(results.hits) if results.has_more else None,
-            alpha=results.alpha,
-        )
 
-    def remember_find_similar(
-        memory_id: Annotated[str | None, Field(description="Like this memory (or give text).")] = None,
-        text: Annotated[str | None, Field(description="Like this text (or give memory_id).")] = None,
-        min_similarity: Annotated[float, Field(description="Lowest cosine similarity, -1 to 1.")] = 0.0,
-        limit: Annotated[int, Field(description="How many, 1 to 100.")] = 10,
-        filters: Filters = None,
-        include_relationships: Links = True,
-    ) -> SearchOut:
-        """Find memories close in meaning to one memory or to a text (duplicates, related notes).
+def remember_find_similar(
+    ctx: Context,
+    memory_id: Annotated[str | None, Field(description="Like this memory (or give text).")] = None,
+    text: Annotated[str | None, Field(description="Like this text (or give memory_id).")] = None,
+    min_similarity: Annotated[float, Field(description="Lowest cosine similarity, -1 to 1.")] = 0.0,
+    limit: Annotated[int, Field(description="How many, 1 to 100.")] = 10,
+    filters: Filters = None,
+    include_relationships: Links = True,
+) -> SearchOut:
+    """Find memories close in meaning to one memory or to a text (duplicates, related notes).
 
-        Example: {"memory_id": "0b6f...", "min_similarity": 0.5}
-        """
-        hits = search.similar(
-            tc.caller(), memory_id=memory_id, text_query=text, min_similarity=min_similarity, limit=limit,
-            filters=filters,
-        )  # fmt: skip
-        linked = memory_links(tc, [h.memory.id for h in hits]) if include_relationships else {}
-        return SearchOut(
-            results=[
-                SearchHitOut(memory=MemoryOut.of(h.memory), score=h.score, relationships=linked.get(h.memory.id))
-                for h in hits
-            ],
-            offset=0,
-            limit=limit,
-            has_more=False,
-            next_offset=None,
-            alpha=1.0,
-        )
-
-    def remember_query_memory(
-        sampled: Annotated[CreateMessageResult | None, Resolve(_answer_request)],
-        question: Annotated[str, Field(description="What to answer from memory.")],
-        token_budget: Annotated[int, Field(description="Most tokens of memory text, 100 to 32000.")] = 2000,
-        alpha: Alpha = None,
-        filters: Filters = None,
-        answer: Annotated[  # noqa: ARG001 - read by _answer_request, which runs before this body
-            bool, Field(description="Answer with the client's model if it can sample.")
-        ] = True,
-        include_relationships: Links = True,
-        include_related: Annotated[bool, Field(description="Add memories linked to the best.")] = False,
-    ) -> QueryOut:
-        """The memories that answer a question, in one context with numbered sources: answer from
-        it, citing [n]. With client sampling, `answer` is the client model's answer.
-
-        Example: {"question": "When did I last see Sarah, and where?", "token_budget": 1500}
-        """
-        related = tc.services.related if include_related else None
-        packed = question_context(
-            search, tc.caller(), question, token_budget=token_budget, alpha=alpha, filters=filters, related=related
-        )
-        linked = memory_links(tc, [s.memory_id for s in packed.sources]) if include_relationships else {}
-        text = sampled.content.text if sampled is not None and isinstance(sampled.content, TextContent) else None
-        return QueryOut(
-            question=question,
-            context=packed.text,
-            tokens=packed.tokens,
-            sources=[SourceOut(**s.__dict__, relationships=linked.get(s.memory_id)) for s in packed.sources],
-            answer=text,
-        )
-
-    read = hints(read_only=True, idempotent=True)
-    add_tool(server, remember_search_memory, hints=read)
-    add_tool(server, remember_find_similar, hints=read)
-    add_tool(server, remember_query_memory, hints=read)
+    Example: {"memory_id": "0b6f...", "min_similarity": 0.5}
+    """
+    hits = services_of(ctx).search.similar(
+        caller_of(ctx), memory_id=memory_id, text_query=text, min_similarity=min_similarity, limit=limit,
+        filters=filters,
+    )  # fmt: skip
+    linked = memory_links(ctx, [h.memory.id for h in hits]) if include_relationships else {}
+    return SearchOut(
+        results=[
+            SearchHitOut(memory=MemoryOut.of(h.memory), score=h.score, relationships=linked.get(h.memory.id))
+            for h in hits
+        ],
+        offset=0,
+        limit=limit,
+        has_more=False,
+        next_offset=None,
+        alpha=1.0,
+    )
 
 
 def _answer_request(
-    ctx: Context[Any, Any],
+    ctx: Context,
     question: str,
     token_budget: int = 2000,
     alpha: float | None = None,
@@ -138,10 +100,11 @@ def _answer_request(
     capabilities = ctx.client_capabilities
     if not answer or capabilities is None or capabilities.sampling is None:
         return None
+    services = services_of(ctx)
     try:
         packed = question_context(
-            state_of(ctx).services.search, current_caller(), question, token_budget=token_budget, alpha=alpha,
-            filters=filters, record_access=False, related=state_of(ctx).services.related if include_related else None,
+            services.search, caller_of(ctx), question, token_budget=token_budget, alpha=alpha, filters=filters,
+            record_access=False, related=services.related if include_related else None,
         )  # fmt: skip
     except RememberError:
         return None  # the tool body reports it
@@ -150,3 +113,40 @@ def _answer_request(
     prompt = answer_prompt(question, packed)
     message = SamplingMessage(role="user", content=TextContent(type="text", text=prompt))
     return Sample([message], max_tokens=ANSWER_TOKENS, temperature=0.0)
+
+
+def remember_query_memory(
+    ctx: Context,
+    sampled: Annotated[CreateMessageResult | None, Resolve(_answer_request)],
+    question: Annotated[str, Field(description="What to answer from memory.")],
+    token_budget: Annotated[int, Field(description="Most tokens of memory text, 100 to 32000.")] = 2000,
+    alpha: Alpha = None,
+    filters: Filters = None,
+    answer: Annotated[  # noqa: ARG001 - read by _answer_request, which runs before this body
+        bool, Field(description="Answer with the client's model if it can sample.")
+    ] = True,
+    include_relationships: Links = True,
+    include_related: Annotated[bool, Field(description="Add memories linked to the best.")] = False,
+) -> QueryOut:
+    """The memories that answer a question, in one context with numbered sources: answer from
+    it, citing [n]. With client sampling, `answer` is the client model's answer.
+
+    Example: {"question": "When did I last see Sarah, and where?", "token_budget": 1500}
+    """
+    services = services_of(ctx)
+    packed = question_context(
+        services.search, caller_of(ctx), question, token_budget=token_budget, alpha=alpha, filters=filters,
+        related=services.related if include_related else None,
+    )  # fmt: skip
+    linked = memory_links(ctx, [s.memory_id for s in packed.sources]) if include_relationships else {}
+    text = sampled.content.text if sampled is not None and isinstance(sampled.content, TextContent) else None
+    return QueryOut(
+        question=question,
+        context=packed.text,
+        tokens=packed.tokens,
+        sources=[SourceOut(**s.__dict__, relationships=linked.get(s.memory_id)) for s in packed.sources],
+        answer=text,
+    )
+
+
+TOOLS: Tools = [(remember_search_memory, READS), (remember_find_similar, READS), (remember_query_memory, READS)]

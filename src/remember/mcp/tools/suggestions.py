@@ -5,72 +5,79 @@ from __future__ import annotations
 import dataclasses
 from typing import Annotated, Any
 
+from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from remember.mcp.registry import HasTools, ToolContext, add_tool, hints
-from remember.mcp.schemas import AppliedOut, InferredOut, SuggestionOut, SuggestionsOut
+from remember.mcp.state import caller_of, services_of
+from remember.mcp.tools.hints import WRITES, Tools
 from remember.mcp.tools.params import MemoryId, Reason
+from remember.schemas.suggestions import AppliedOut, InferredOut, SuggestionOut, SuggestionsOut
 
 
-def register(server: HasTools, tc: ToolContext) -> None:
-    services = tc.services
+def remember_suggest_templates(
+    ctx: Context,
+    content: Annotated[str, Field(description="What the user said or wants to remember.")],
+    context: Annotated[
+        dict[str, Any] | None,
+        Field(
+            description="location_present, participants_present, time_of_day (morning lunch afternoon "
+            "dinner evening night), day_of_week, conversation_type, local_time (ISO 8601)."
+        ),
+    ] = None,
+    limit: Annotated[int | None, Field(description="1 to 10 (default: preference).")] = None,
+) -> SuggestionsOut:
+    """Which templates fit what the user said, with the fields read from it, to offer a
+    structured capture.
 
-    def remember_suggest_templates(
-        content: Annotated[str, Field(description="What the user said or wants to remember.")],
-        context: Annotated[
-            dict[str, Any] | None,
-            Field(
-                description="location_present, participants_present, time_of_day (morning lunch afternoon "
-                "dinner evening night), day_of_week, conversation_type, local_time (ISO 8601)."
-            ),
-        ] = None,
-        limit: Annotated[int | None, Field(description="1 to 10 (default: preference).")] = None,
-    ) -> SuggestionsOut:
-        """Which templates fit what the user said, with the fields read from it, to offer a
-        structured capture.
+    Example: {"content": "Great sushi at Nobu, 5 stars", "context": {"time_of_day": "dinner"}}
+    """
+    found = services_of(ctx).suggestions.suggest(caller_of(ctx), content, context=context, limit=limit)
+    return SuggestionsOut(suggestions=[SuggestionOut.model_validate(s.as_dict()) for s in found])
 
-        Example: {"content": "Great sushi at Nobu, 5 stars", "context": {"time_of_day": "dinner"}}
-        """
-        found = services.suggestions.suggest(tc.caller(), content, context=context, limit=limit)
-        return SuggestionsOut(suggestions=[SuggestionOut.model_validate(s.as_dict()) for s in found])
 
-    def remember_apply_template(
-        memory_id: MemoryId,
-        template_id: Annotated[str, Field(description="The template to apply.")],
-        structured_content: Annotated[
-            dict[str, Any] | None,
-            Field(description="Its fields (default: those read from the text)."),
-        ] = None,
-        reason: Reason = None,
-    ) -> AppliedOut:
-        """Turn a stored memory into a templated one: fields validated, text unchanged.
+def remember_apply_template(
+    ctx: Context,
+    memory_id: MemoryId,
+    template_id: Annotated[str, Field(description="The template to apply.")],
+    structured_content: Annotated[
+        dict[str, Any] | None,
+        Field(description="Its fields (default: those read from the text)."),
+    ] = None,
+    reason: Reason = None,
+) -> AppliedOut:
+    """Turn a stored memory into a templated one: fields validated, text unchanged.
 
-        Example: {"memory_id": "0b6f...", "template_id": "builtin:restaurant_review",
-        "structured_content": {"restaurant_name": "Nobu", "rating": 5}}
-        """
-        updated = services.applier.apply_template(
-            tc.caller(), memory_id, template_id, structured_content, reason=reason
-        )
-        return AppliedOut.of(updated)
+    Example: {"memory_id": "0b6f...", "template_id": "builtin:restaurant_review",
+    "structured_content": {"restaurant_name": "Nobu", "rating": 5}}
+    """
+    updated = services_of(ctx).applier.apply_template(
+        caller_of(ctx), memory_id, template_id, structured_content, reason=reason
+    )
+    return AppliedOut.of(updated)
 
-    def remember_infer_templates(
-        accept: Annotated[str | None, Field(description="A proposal id to create.")] = None,
-        apply: Annotated[bool, Field(description="Also apply it to its memories.")] = False,
-    ) -> InferredOut:
-        """Templates proposed from the user's untemplated memories, and fields templates lack;
-        accept one only when the user agrees.
 
-        Example: {"accept": "infer-3f2a", "apply": true}
-        """
-        if accept is None:
-            found = services.inference.propose(tc.caller())
-            return InferredOut(proposals=[p.as_dict() for p in found.proposals],
-                               field_additions=[dataclasses.asdict(a) for a in found.additions])  # fmt: skip
-        done = services.inference.accept(tc.caller(), accept, apply=apply)
-        return InferredOut(proposals=[], field_additions=[], created_template_id=done.template_id,
-                           applied=done.applied, skipped=done.skipped)  # fmt: skip
+def remember_infer_templates(
+    ctx: Context,
+    accept: Annotated[str | None, Field(description="A proposal id to create.")] = None,
+    apply: Annotated[bool, Field(description="Also apply it to its memories.")] = False,
+) -> InferredOut:
+    """Templates proposed from the user's untemplated memories, and fields templates lack;
+    accept one only when the user agrees.
 
-    # Not read-only: what is shown is logged, and the user's later choices are learned from it.
-    add_tool(server, remember_suggest_templates, hints=hints(read_only=False))
-    add_tool(server, remember_apply_template, hints=hints(read_only=False))
-    add_tool(server, remember_infer_templates, hints=hints(read_only=False))
+    Example: {"accept": "infer-3f2a", "apply": true}
+    """
+    if accept is None:
+        found = services_of(ctx).inference.propose(caller_of(ctx))
+        return InferredOut(proposals=[p.as_dict() for p in found.proposals],
+                           field_additions=[dataclasses.asdict(a) for a in found.additions])  # fmt: skip
+    done = services_of(ctx).inference.accept(caller_of(ctx), accept, apply=apply)
+    return InferredOut(proposals=[], field_additions=[], created_template_id=done.template_id,
+                       applied=done.applied, skipped=done.skipped)  # fmt: skip
+
+
+# Not read-only: what is shown is logged, and the user's later choices are learned from it.
+TOOLS: Tools = [
+    (remember_suggest_templates, WRITES),
+    (remember_apply_template, WRITES),
+    (remember_infer_templates, WRITES),
+]

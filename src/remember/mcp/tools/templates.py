@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from remember.mcp.registry import HasTools, ToolContext, add_tool, hints
-from remember.mcp.schemas import (
+from remember.mcp.state import caller_of, services_of
+from remember.mcp.tools.hints import READS, WRITES, Tools, hints
+from remember.mcp.tools.params import TemplateId
+from remember.schemas.templates import (
     TemplateCopyOut,
     TemplateDeletionOut,
     TemplateDetailOut,
@@ -15,7 +18,6 @@ from remember.mcp.schemas import (
     TemplateUpdateOut,
     ValidationOut,
 )
-from remember.mcp.tools.params import TemplateId
 from remember.service.drafts import TemplatePatch
 
 Fields = Annotated[
@@ -37,184 +39,195 @@ Metric = Literal[
 ]
 
 
-def register(server: HasTools, tc: ToolContext) -> None:
-    templates = tc.services.templates
+def remember_create_template(
+    ctx: Context,
+    template_name: Annotated[str, Field(description="A name unique among yours, e.g. 'Book Review'.")],
+    fields: Fields,
+    description: Annotated[str, Field(description="What the template is for.")] = "",
+    parent_template_id: Annotated[str | None, Field(description="Inherit this template's fields.")] = None,
+    category: Annotated[str, Field(description="e.g. 'personal', 'work'.")] = "general",
+    tags: Annotated[list[str] | None, Field(description="Labels for the template.")] = None,
+    auto_apply: Annotated[bool, Field(description="Suggest it when memories match its triggers.")] = False,
+    trigger_keywords: Annotated[
+        list[str] | None, Field(description="Phrases that suggest it, e.g. ['finished reading'].")
+    ] = None,
+    trigger_context: Annotated[
+        dict[str, Any] | None,
+        Field(description='Context that suggests it, e.g. {"time_of_day": ["dinner"]}.'),
+    ] = None,
+    examples: Annotated[
+        list[str] | None,
+        Field(description="Things a user might say that it fits."),
+    ] = None,
+    weight: Annotated[float, Field(description="Importance, 0 to 1.")] = 0.5,
+    trust: Annotated[float, Field(description="Access level, 0 to 1.")] = 0.0,
+) -> TemplateCopyOut:
+    """Create a memory template: typed fields that memories of one kind will follow.
 
-    def remember_create_template(
-        template_name: Annotated[str, Field(description="A name unique among yours, e.g. 'Book Review'.")],
-        fields: Fields,
-        description: Annotated[str, Field(description="What the template is for.")] = "",
-        parent_template_id: Annotated[str | None, Field(description="Inherit this template's fields.")] = None,
-        category: Annotated[str, Field(description="e.g. 'personal', 'work'.")] = "general",
-        tags: Annotated[list[str] | None, Field(description="Labels for the template.")] = None,
-        auto_apply: Annotated[bool, Field(description="Suggest it when memories match its triggers.")] = False,
-        trigger_keywords: Annotated[
-            list[str] | None, Field(description="Phrases that suggest it, e.g. ['finished reading'].")
-        ] = None,
-        trigger_context: Annotated[
-            dict[str, Any] | None,
-            Field(description='Context that suggests it, e.g. {"time_of_day": ["dinner"]}.'),
-        ] = None,
-        examples: Annotated[
-            list[str] | None,
-            Field(description="Things a user might say that it fits."),
-        ] = None,
-        weight: Annotated[float, Field(description="Importance, 0 to 1.")] = 0.5,
-        trust: Annotated[float, Field(description="Access level, 0 to 1.")] = 0.0,
-    ) -> TemplateCopyOut:
-        """Create a memory template: typed fields that memories of one kind will follow.
+    For a kind of thing the user captures the same way every time, when no built-in fits
+    (remember_copy_template adapts one).
 
-        For a kind of thing the user captures the same way every time, when no built-in fits
-        (remember_copy_template adapts one).
+    Example: {"template_name": "Book Review", "fields": [{"name": "title", "type": "string",
+    "required": true}, {"name": "rating", "type": "number", "validation": {"min": 1, "max": 5}}]}
+    """
+    raw = {
+        "name": template_name,
+        "description": description,
+        "fields": fields,
+        "parent_template_id": parent_template_id,
+        "category": category,
+        "tags": tags or [],
+        "auto_apply": auto_apply,
+        "trigger_keywords": trigger_keywords or [],
+        "trigger_context": trigger_context or {},
+        "examples": examples or [],
+        "weight": weight,
+        "trust": trust,
+    }
+    d = services_of(ctx).templates.create(caller_of(ctx), raw).definition
+    return TemplateCopyOut(id=d.id, name=d.name, version=d.version, derived_from=d.derived_from)
 
-        Example: {"template_name": "Book Review", "fields": [{"name": "title", "type": "string",
-        "required": true}, {"name": "rating", "type": "number", "validation": {"min": 1, "max": 5}}]}
-        """
-        raw = {
-            "name": template_name,
-            "description": description,
-            "fields": fields,
-            "parent_template_id": parent_template_id,
-            "category": category,
-            "tags": tags or [],
-            "auto_apply": auto_apply,
-            "trigger_keywords": trigger_keywords or [],
-            "trigger_context": trigger_context or {},
-            "examples": examples or [],
-            "weight": weight,
-            "trust": trust,
-        }
-        d = templates.create(tc.caller(), raw).definition
-        return TemplateCopyOut(id=d.id, name=d.name, version=d.version, derived_from=d.derived_from)
 
-    def remember_list_templates(
-        include_default: Annotated[bool, Field(description="The built-in ones.")] = True,
-        include_user: Annotated[bool, Field(description="Your own.")] = True,
-        category: Annotated[str | None, Field(description="Only this category.")] = None,
-        tags: Annotated[list[str] | None, Field(description="Only with any of these tags.")] = None,
-        sort_by: Annotated[
-            Literal["usage_count", "name", "recent"], Field(description="Most used, by name, or recently used first.")
-        ] = "usage_count",
-        limit: Annotated[int, Field(description="Page size, 1 to 100.")] = 50,
-        offset: Annotated[int, Field(description="How many to skip.")] = 0,
-    ) -> TemplatePageOut:
-        """List the templates you can use: the built-in library and your own.
+def remember_list_templates(
+    ctx: Context,
+    include_default: Annotated[bool, Field(description="The built-in ones.")] = True,
+    include_user: Annotated[bool, Field(description="Your own.")] = True,
+    category: Annotated[str | None, Field(description="Only this category.")] = None,
+    tags: Annotated[list[str] | None, Field(description="Only with any of these tags.")] = None,
+    sort_by: Annotated[
+        Literal["usage_count", "name", "recent"], Field(description="Most used, by name, or recently used first.")
+    ] = "usage_count",
+    limit: Annotated[int, Field(description="Page size, 1 to 100.")] = 50,
+    offset: Annotated[int, Field(description="How many to skip.")] = 0,
+) -> TemplatePageOut:
+    """List the templates you can use: the built-in library and your own.
 
-        Example: {"category": "personal", "limit": 10}
-        """
-        views, total = templates.list_templates(
-            tc.caller(), include_default=include_default, include_user=include_user, category=category, tags=tags,
-            sort_by=sort_by, limit=limit, offset=offset,
-        )  # fmt: skip
-        return TemplatePageOut.of(views, total, limit, offset)
+    Example: {"category": "personal", "limit": 10}
+    """
+    views, total = services_of(ctx).templates.list_templates(
+        caller_of(ctx), include_default=include_default, include_user=include_user, category=category, tags=tags,
+        sort_by=sort_by, limit=limit, offset=offset,
+    )  # fmt: skip
+    return TemplatePageOut.of(views, total, limit, offset)
 
-    def remember_get_template(template_id: TemplateId) -> TemplateDetailOut:
-        """Get a template: its definition, every field (inherited too) and its JSON Schema; read it
-        before creating a memory with it."""
-        return TemplateDetailOut.of(templates.get(tc.caller(), template_id))
 
-    def remember_update_template(
-        template_id: TemplateId,
-        template_name: Annotated[str | None, Field(description="New name.")] = None,
-        description: Annotated[str | None, Field(description="New description.")] = None,
-        parent_template_id: Annotated[str | None, Field(description="New parent.")] = None,
-        category: Annotated[str | None, Field(description="New category.")] = None,
-        tags: Annotated[list[str] | None, Field(description="New tags.")] = None,
-        auto_apply: Annotated[bool | None, Field(description="Suggest it automatically.")] = None,
-        trigger_keywords: Annotated[list[str] | None, Field(description="New trigger keywords.")] = None,
-        trigger_context: Annotated[dict[str, Any] | None, Field(description="New trigger context.")] = None,
-        examples: Annotated[list[str] | None, Field(description="New examples.")] = None,
-        weight: Annotated[float | None, Field(description="New importance, 0 to 1.")] = None,
-        trust: Annotated[float | None, Field(description="New access level, 0 to 1.")] = None,
-        add_fields: Annotated[list[dict[str, Any]] | None, Field(description="Fields to add (as in create).")] = None,
-        update_fields: Annotated[
-            list[dict[str, Any]] | None,
-            Field(description="Each: a field name and attributes to change."),
-        ] = None,
-        remove_fields: Annotated[list[str] | None, Field(description="Names of fields to remove.")] = None,
-        version: Annotated[
-            str | float | None,
-            Field(description="e.g. '1.1' (a number becomes text; default: bumped)."),
-        ] = None,
-    ) -> TemplateUpdateOut:
-        """Change one of your templates (copy a built-in first); the version is bumped and its
-        memories keep their fields and are re-checked.
+def remember_get_template(ctx: Context, template_id: TemplateId) -> TemplateDetailOut:
+    """Get a template: its definition, every field (inherited too) and its JSON Schema; read it
+    before creating a memory with it."""
+    return TemplateDetailOut.of(services_of(ctx).templates.get(caller_of(ctx), template_id))
 
-        Example: {"template_id": "tpl_book_1a2b", "add_fields": [{"name": "isbn", "type": "string"}]}
-        """
-        patch = TemplatePatch(
-            name=template_name, description=description, parent_template_id=parent_template_id, category=category,
-            tags=tags, auto_apply=auto_apply, trigger_keywords=trigger_keywords, trigger_context=trigger_context,
-            examples=examples, weight=weight, trust=trust, add_fields=add_fields or [],
-            update_fields=update_fields or [], remove_fields=remove_fields or [], version=version,
-        )  # fmt: skip
-        view, rechecked = templates.update(tc.caller(), template_id, patch)
-        version = view.definition.version
-        return TemplateUpdateOut(template_id=view.definition.id, version=version, rechecked_memories=rechecked)
 
-    def remember_delete_template(
-        template_id: TemplateId,
-        delete_derived_memories: Annotated[bool, Field(description="Also move its memories to the trash.")] = False,
-    ) -> TemplateDeletionOut:
-        """Delete one of your templates (not one others inherit from); its memories keep their fields.
+def remember_update_template(
+    ctx: Context,
+    template_id: TemplateId,
+    template_name: Annotated[str | None, Field(description="New name.")] = None,
+    description: Annotated[str | None, Field(description="New description.")] = None,
+    parent_template_id: Annotated[str | None, Field(description="New parent.")] = None,
+    category: Annotated[str | None, Field(description="New category.")] = None,
+    tags: Annotated[list[str] | None, Field(description="New tags.")] = None,
+    auto_apply: Annotated[bool | None, Field(description="Suggest it automatically.")] = None,
+    trigger_keywords: Annotated[list[str] | None, Field(description="New trigger keywords.")] = None,
+    trigger_context: Annotated[dict[str, Any] | None, Field(description="New trigger context.")] = None,
+    examples: Annotated[list[str] | None, Field(description="New examples.")] = None,
+    weight: Annotated[float | None, Field(description="New importance, 0 to 1.")] = None,
+    trust: Annotated[float | None, Field(description="New access level, 0 to 1.")] = None,
+    add_fields: Annotated[list[dict[str, Any]] | None, Field(description="Fields to add (as in create).")] = None,
+    update_fields: Annotated[
+        list[dict[str, Any]] | None,
+        Field(description="Each: a field name and attributes to change."),
+    ] = None,
+    remove_fields: Annotated[list[str] | None, Field(description="Names of fields to remove.")] = None,
+    version: Annotated[
+        str | float | None,
+        Field(description="e.g. '1.1' (a number becomes text; default: bumped)."),
+    ] = None,
+) -> TemplateUpdateOut:
+    """Change one of your templates (copy a built-in first); the version is bumped and its
+    memories keep their fields and are re-checked.
 
-        Example: {"template_id": "tpl_book_1a2b", "delete_derived_memories": true}
-        """
-        deleted, trashed = templates.delete(tc.caller(), template_id, delete_derived_memories=delete_derived_memories)
-        kept = "moved to the trash" if delete_derived_memories else "kept with their fields"
-        return TemplateDeletionOut(
-            template_id=deleted, trashed_memories=trashed, message=f"Template deleted; its memories were {kept}."
-        )
+    Example: {"template_id": "tpl_book_1a2b", "add_fields": [{"name": "isbn", "type": "string"}]}
+    """
+    patch = TemplatePatch(
+        name=template_name, description=description, parent_template_id=parent_template_id, category=category,
+        tags=tags, auto_apply=auto_apply, trigger_keywords=trigger_keywords, trigger_context=trigger_context,
+        examples=examples, weight=weight, trust=trust, add_fields=add_fields or [],
+        update_fields=update_fields or [], remove_fields=remove_fields or [], version=version,
+    )  # fmt: skip
+    view, rechecked = services_of(ctx).templates.update(caller_of(ctx), template_id, patch)
+    version = view.definition.version
+    return TemplateUpdateOut(template_id=view.definition.id, version=version, rechecked_memories=rechecked)
 
-    def remember_copy_template(
-        template_id: TemplateId,
-        template_name: Annotated[str | None, Field(description="Name of the copy (default: '<name> (copy)').")] = None,
-    ) -> TemplateCopyOut:
-        """Copy a template (a built-in or yours) into a new one of yours that you can change.
 
-        Example: {"template_id": "builtin:book_review", "template_name": "My Book Review"}
-        """
-        d = templates.copy(tc.caller(), template_id, name=template_name).definition
-        return TemplateCopyOut(id=d.id, name=d.name, version=d.version, derived_from=d.derived_from)
+def remember_delete_template(
+    ctx: Context,
+    template_id: TemplateId,
+    delete_derived_memories: Annotated[bool, Field(description="Also move its memories to the trash.")] = False,
+) -> TemplateDeletionOut:
+    """Delete one of your templates (not one others inherit from); its memories keep their fields.
 
-    def remember_validate_memory(
-        template_id: TemplateId,
-        content: Annotated[dict[str, Any], Field(description="The fields to check, as an object.")],
-    ) -> ValidationOut:
-        """Check fields against a template without storing: every error, completion, normalized form.
-
-        Example: {"template_id": "builtin:book_review", "content": {"title": "Dune", "rating": 6}}
-        """
-        _, result = templates.validate(tc.caller(), template_id, content)
-        return ValidationOut.model_validate(result.as_dict())
-
-    def remember_template_analytics(
-        template_id: TemplateId,
-        metrics: Annotated[list[Metric] | None, Field(description="Only these figures (default: all).")] = None,
-    ) -> dict[str, Any]:
-        """How a template is used: usage, completion and compliance rates, common values, per-field
-        statistics, how often it was suggested and applied.
-
-        Example: {"template_id": "builtin:book_review", "metrics": ["usage_count"]}
-        """
-        figures = tc.services.suggestions.analytics(tc.caller(), template_id)
-        if metrics:
-            keep = {"template_id", "name", "version", "last_used", "memory_count", *metrics}
-            if "acceptance_rate" in metrics:
-                keep |= {"suggested", "applied_after_suggestion", "smoothed_acceptance_rate"}
-            figures = {k: v for k, v in figures.items() if k in keep}
-        return figures
-
-    read = hints(read_only=True, idempotent=True)
-    add_tool(server, remember_create_template, hints=hints(read_only=False))
-    add_tool(server, remember_list_templates, hints=read)
-    add_tool(server, remember_get_template, hints=read)
-    add_tool(server, remember_update_template, hints=hints(read_only=False))
-    add_tool(
-        server,
-        remember_delete_template,
-        hints=hints(read_only=False, destructive=True, idempotent=False),
+    Example: {"template_id": "tpl_book_1a2b", "delete_derived_memories": true}
+    """
+    deleted, trashed = services_of(ctx).templates.delete(
+        caller_of(ctx), template_id, delete_derived_memories=delete_derived_memories
     )
-    add_tool(server, remember_copy_template, hints=hints(read_only=False))
-    add_tool(server, remember_validate_memory, hints=read)
-    add_tool(server, remember_template_analytics, hints=read)
+    kept = "moved to the trash" if delete_derived_memories else "kept with their fields"
+    return TemplateDeletionOut(
+        template_id=deleted, trashed_memories=trashed, message=f"Template deleted; its memories were {kept}."
+    )
+
+
+def remember_copy_template(
+    ctx: Context,
+    template_id: TemplateId,
+    template_name: Annotated[str | None, Field(description="Name of the copy (default: '<name> (copy)').")] = None,
+) -> TemplateCopyOut:
+    """Copy a template (a built-in or yours) into a new one of yours that you can change.
+
+    Example: {"template_id": "builtin:book_review", "template_name": "My Book Review"}
+    """
+    d = services_of(ctx).templates.copy(caller_of(ctx), template_id, name=template_name).definition
+    return TemplateCopyOut(id=d.id, name=d.name, version=d.version, derived_from=d.derived_from)
+
+
+def remember_validate_memory(
+    ctx: Context,
+    template_id: TemplateId,
+    content: Annotated[dict[str, Any], Field(description="The fields to check, as an object.")],
+) -> ValidationOut:
+    """Check fields against a template without storing: every error, completion, normalized form.
+
+    Example: {"template_id": "builtin:book_review", "content": {"title": "Dune", "rating": 6}}
+    """
+    _, result = services_of(ctx).templates.validate(caller_of(ctx), template_id, content)
+    return ValidationOut.model_validate(result.as_dict())
+
+
+def remember_template_analytics(
+    ctx: Context,
+    template_id: TemplateId,
+    metrics: Annotated[list[Metric] | None, Field(description="Only these figures (default: all).")] = None,
+) -> dict[str, Any]:
+    """How a template is used: usage, completion and compliance rates, common values, per-field
+    statistics, how often it was suggested and applied.
+
+    Example: {"template_id": "builtin:book_review", "metrics": ["usage_count"]}
+    """
+    figures = services_of(ctx).suggestions.analytics(caller_of(ctx), template_id)
+    if metrics:
+        keep = {"template_id", "name", "version", "last_used", "memory_count", *metrics}
+        if "acceptance_rate" in metrics:
+            keep |= {"suggested", "applied_after_suggestion", "smoothed_acceptance_rate"}
+        figures = {k: v for k, v in figures.items() if k in keep}
+    return figures
+
+
+TOOLS: Tools = [
+    (remember_create_template, WRITES),
+    (remember_list_templates, READS),
+    (remember_get_template, READS),
+    (remember_update_template, WRITES),
+    (remember_delete_template, hints(read_only=False, destructive=True, idempotent=False)),
+    (remember_copy_template, WRITES),
+    (remember_validate_memory, READS),
+    (remember_template_analytics, READS),
+]

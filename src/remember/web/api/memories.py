@@ -18,8 +18,8 @@ from typing import Any
 from starlette.routing import Route
 
 from remember.errors import ValidationFailed
-from remember.mcp.relationship_schemas import RelatedOut, links
-from remember.mcp.schemas import DeletionOut, HistoryOut, MemoryDetailOut, MemoryOut, RestoredOut, WrittenMemoryOut
+from remember.schemas.memories import DeletionOut, HistoryOut, MemoryDetailOut, MemoryOut, RestoredOut, WrittenMemoryOut
+from remember.schemas.relationships import RelatedOut, links
 from remember.service.browsing import Browsed
 from remember.web.context import WebContext
 from remember.web.responses import Call, read_json, routes_at

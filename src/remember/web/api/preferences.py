@@ -16,7 +16,7 @@ from starlette.routing import Route
 
 from remember import preferences as known
 from remember.errors import FieldError, RememberError, ValidationFailed
-from remember.mcp.schemas import PreferenceChangeOut
+from remember.schemas.preferences import PreferenceChangeOut
 from remember.service import checks
 from remember.web.context import WebContext
 from remember.web.responses import Call, endpoint

@@ -14,7 +14,6 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from remember.errors import ValidationFailed
-from remember.http.auth import caller_of_token
 from remember.web.context import WebContext
 from remember.web.responses import NO_STORE, Call, Endpoint, endpoint, guarded, read_body, read_json
 from remember.web.session import COOKIE, NotLoggedIn
@@ -37,12 +36,11 @@ def me(call: Call) -> dict[str, Any]:
 def _log_in(ctx: WebContext) -> Endpoint:
     async def serve(request: Request) -> Response:
         token = await _token_of(request, ctx.settings.http.max_body)
-        if ctx.verifier is None:
+        if ctx.tokens is None:
             raise ValidationFailed.single("token", "unused", "This server runs without tokens: no login needed.")
-        found = await ctx.verifier.verify_token(token)
-        if found is None:
+        caller = await ctx.tokens.caller(token)
+        if caller is None:
             raise NotLoggedIn("This token is unknown, revoked or expired. `remember token create` makes one.")
-        caller = caller_of_token(found)
         response = JSONResponse({"user": caller.user, "trust_level": caller.trust}, headers=NO_STORE)
         set_session(response, ctx, token)
         return response

@@ -8,8 +8,8 @@ from datetime import datetime
 from typing import Any
 
 from remember.clock import to_text
-from remember.mcp.schemas import TemplateDetailOut
 from remember.models import Memory, TemplateVersion
+from remember.schemas.templates import TemplateDetailOut
 from remember.service.templates import TemplateView
 from remember.templates import (
     FieldOrigin,

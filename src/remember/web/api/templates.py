@@ -25,7 +25,7 @@ from starlette.routing import Route
 
 from remember.documents import parse_document
 from remember.errors import ValidationFailed
-from remember.mcp.schemas import TemplateCopyOut, TemplateDeletionOut, TemplatePageOut, ValidationOut
+from remember.schemas.templates import TemplateCopyOut, TemplateDeletionOut, TemplatePageOut, ValidationOut
 from remember.web.api.template_views import detail, memory_rows, version_rows
 from remember.web.context import WebContext
 from remember.web.responses import Call, routes_at

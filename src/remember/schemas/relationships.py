@@ -1,21 +1,16 @@
-"""The shapes the relationship tools return, and a memory's links as memory results carry them."""
+"""Relationships as the edges answer with them, and a memory's links as memory results carry them."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
-
 from remember.models import Relationship
+from remember.schemas import Out
 from remember.service.related import Related, RelationshipResults
 
 
-class _Out(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class RelationshipOut(_Out):
+class RelationshipOut(Out):
     id: str
     memory_ids: list[str]
     relationship_type: str
@@ -32,7 +27,7 @@ class RelationshipOut(_Out):
         return cls.model_validate(rel.as_dict())
 
 
-class RelationshipUpdateOut(_Out):
+class RelationshipUpdateOut(Out):
     """The new version (the relationship's fields: remember_search_relationships or a memory's links)."""
 
     id: str
@@ -44,7 +39,7 @@ class RelationshipHitOut(RelationshipOut):
     score: float | None  # none when listing without a query
 
 
-class RelationshipSearchOut(_Out):
+class RelationshipSearchOut(Out):
     results: list[RelationshipHitOut]
     total: int | None
     offset: int
@@ -62,7 +57,7 @@ class RelationshipSearchOut(_Out):
         )  # fmt: skip
 
 
-class RelatedOut(_Out):
+class RelatedOut(Out):
     memory_id: str
     title: str | None
     type: str
@@ -78,11 +73,11 @@ class RelatedOut(_Out):
         return cls(memory_id=m.id, title=m.title, type=m.type, content=m.content, depth=found.depth, path=steps)
 
 
-class RelatedPageOut(_Out):
+class RelatedPageOut(Out):
     related: list[RelatedOut]
 
 
-class RelationshipDeletionOut(_Out):
+class RelationshipDeletionOut(Out):
     relationship_id: str
     message: str
 

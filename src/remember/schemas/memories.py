@@ -1,0 +1,133 @@
+"""Memories as the edges answer with them: one, a page, a write's receipt, a deletion."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal, Self
+
+from pydantic import BaseModel, Field
+
+from remember.errors import FieldError
+from remember.models import HistoryEntry, Memory, Page
+from remember.schemas import Out
+from remember.schemas.suggestions import SuggestionOut
+from remember.service.memories import Stored
+
+
+class IgnoredFieldOut(Out):
+    field: str
+    code: str = Field(description="computed (the server's value replaced it) or hidden (its show_if is false).")
+    message: str
+
+
+IGNORED = "Template field values given but not kept: computed fields (replaced) and fields hidden by show_if."
+
+
+class MemoryOut(Out):
+    id: str
+    content: str
+    title: str | None
+    type: str
+    weight: float
+    trust: float
+    tags: list[str]
+    references: list[str]
+    context: dict[str, Any]
+    location: dict[str, Any] | None
+    template_id: str | None
+    template_version: str | None
+    structured_content: dict[str, Any] | None
+    template_compliance: bool | None
+    template_validation_errors: list[dict[str, Any]]
+    created_at: str
+    updated_at: str
+    version: int
+    deleted_at: str | None
+    access_count: int
+    last_accessed_at: str | None
+
+    @classmethod
+    def of(cls, memory: Memory) -> MemoryOut:
+        return cls.model_validate(memory.as_dict())
+
+
+class HistoryOut(Out):
+    version: int = Field(description="The version this change replaced.")
+    action: str = Field(description="update, delete or restore.")
+    previous: dict[str, Any] = Field(description="The replaced fields' previous values.")
+    reason: str | None
+    at: str
+
+    @classmethod
+    def of(cls, entry: HistoryEntry) -> HistoryOut:
+        return cls.model_validate(entry.as_dict())
+
+
+class MemoryDetailOut(MemoryOut):
+    history: list[HistoryOut] | None = Field(default=None, description="Past changes, newest first, when asked for.")
+    relationships: list[dict[str, Any]] | None = None
+
+
+class MemoryPageOut(Out):
+    memories: list[MemoryOut]
+    total: int = Field(description="How many memories match in all.")
+    limit: int
+    offset: int
+    has_more: bool
+    next_offset: int | None = Field(description="The offset of the next page, or null on the last page.")
+
+    @classmethod
+    def of(cls, page: Page) -> MemoryPageOut:
+        return cls(
+            memories=[MemoryOut.of(m) for m in page.items],
+            total=page.total,
+            limit=page.limit,
+            offset=page.offset,
+            has_more=page.has_more,
+            next_offset=page.offset + len(page.items) if page.has_more else None,
+        )
+
+
+class DeletionOut(Out):
+    memory_id: str
+    permanent: bool
+    message: str
+    deleted_at: str | None = None  # when it went to the trash (null after a permanent delete)
+
+
+class RestoredOut(Out):
+    memory_id: str
+    version: int
+    message: str
+
+
+class WrittenMemoryOut(MemoryOut):
+    ignored_fields: list[IgnoredFieldOut] = Field(default_factory=list, description=IGNORED)
+
+    @classmethod
+    def of_stored(cls, stored: Stored, **extra: Any) -> Self:
+        if stored.duplicate is not None and "duplicate" in cls.model_fields:
+            extra = {"duplicate": DuplicateOut(**stored.duplicate.as_dict()), **extra}
+        return cls(**stored.memory.as_dict(), ignored_fields=_ignored(stored.ignored), **extra)
+
+
+def _ignored(errors: Sequence[FieldError]) -> list[IgnoredFieldOut]:
+    return [IgnoredFieldOut(field=e.field, code=e.code, message=e.message) for e in errors]
+
+
+class DuplicateOut(BaseModel):
+    memory_id: str
+    match: Literal["repeat", "same", "similar"]
+    similarity: float
+    action: Literal["stored", "skipped", "merged"]
+
+
+class CreatedMemoryOut(WrittenMemoryOut):
+    duplicate: DuplicateOut | None = Field(
+        default=None,
+        description="The memory already holding this text, and what was done (stored beside, skipped, merged).",
+    )
+    template_suggestions: list[SuggestionOut] | None = Field(
+        default=None,
+        description="Templates this free-text memory may fit; apply one with remember_apply_template.",
+    )
