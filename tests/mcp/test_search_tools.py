@@ -36,8 +36,12 @@ async def test_search(client: Client, ids: list[str]) -> None:
         or "google" in found["results"][0]["why"]["matched_terms"]
     )
     assert found["alpha"] == 0.3
+    plan = found["plan"]  # the routes each side took and the terms used
+    assert plan["keyword"]["route"] == "full text" and "google" in plan["keyword"]["terms"]["find"]
+    assert plan["vector"]["route"] in ("exact", "approximate") and plan["vector"]["ran"]
     paged = ok(await client.call_tool("remember_search_memory", {"query": "anything", "limit": 2}))
     assert (len(paged["results"]), paged["has_more"], paged["next_offset"]) == (2, True, 2)
+    assert paged.get("plan") is None
     semantic = ok(await client.call_tool("remember_search_memory", {"query": "pets", "alpha": 1}))
     assert semantic["results"][0]["memory"]["id"] == ids[2]
     filtered = ok(

@@ -24,6 +24,7 @@ class SearchOut(Out):
     has_more: bool
     next_offset: int | None
     alpha: float = Field(description="The blend used: 1 = by meaning only, 0 = by keywords only.")
+    plan: dict[str, Any] | None = None
 
 
 class SourceOut(Out):

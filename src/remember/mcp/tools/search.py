@@ -29,7 +29,7 @@ def remember_search_memory(
     deleted: Annotated[
         Literal["exclude", "include", "only"], Field(description="Deleted memories too, or only.")
     ] = "exclude",
-    explain: Annotated[bool, Field(description="Say why each matched.")] = False,
+    explain: Annotated[bool, Field(description="Add the plan (routes, filter, terms) and each score's parts.")] = False,
     include_relationships: Links = True,
 ) -> SearchOut:
     """Find the user's memories about something, best first, by meaning and keywords. Use it
@@ -52,6 +52,7 @@ def remember_search_memory(
         has_more=results.has_more,
         next_offset=results.offset + len(results.hits) if results.has_more else None,
         alpha=results.alpha,
+        plan=results.plan,
     )
 
 
