@@ -20,7 +20,7 @@ from remember.caller import Caller
 
 def _records(folder: Path, count: int) -> list[dict[str, Any]]:
     from remember.service import Services
-    from remember.service.transfer import export_records
+    from remember.service.import_export.jsonl import export_records
     from remember.store import open_store
 
     source = Services.over(open_store(str(folder / "source.db")))
@@ -33,7 +33,8 @@ def _records(folder: Path, count: int) -> list[dict[str, Any]]:
 
 def _import_beside_a_writer(path: Path, records: list[dict[str, Any]], part: int) -> dict[str, Any]:
     from remember.errors import StoreError
-    from remember.service import Services, transfer
+    from remember.service import Services
+    from remember.service.import_export import jsonl
     from remember.store import open_store
 
     importer, server = Services.over(open_store(str(path))), Services.over(open_store(str(path)))
@@ -51,17 +52,17 @@ def _import_beside_a_writer(path: Path, records: list[dict[str, Any]], part: int
             waits.append(time.perf_counter() - started)
             time.sleep(0.01)
 
-    saved, transfer.PART = transfer.PART, part
+    saved, jsonl.PART = jsonl.PART, part
     writer = threading.Thread(target=write)
     started = time.perf_counter()
     writer.start()
     try:
-        transfer.import_records(importer.store, importer.indexer, records)
+        jsonl.import_records(importer.store, importer.indexer, records)
     finally:
         seconds = time.perf_counter() - started
         finished.set()
         writer.join()
-        transfer.PART = saved
+        jsonl.PART = saved
         importer.close()
         server.close()
     return {"import_s": seconds, "writes": len(waits), "failed": len(failures), "max_wait_s": max(waits), **{
@@ -69,7 +70,7 @@ def _import_beside_a_writer(path: Path, records: list[dict[str, Any]], part: int
 
 
 def run(quick: bool) -> dict[str, Any]:
-    from remember.service.transfer import PART
+    from remember.service.import_export.jsonl import PART
 
     count = 10_000 if quick else 100_000
     folder = Path(tempfile.mkdtemp(prefix="remember-bench-import-"))

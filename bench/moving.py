@@ -34,8 +34,8 @@ def write_graph(path: Path, count: int) -> None:
 def run(quick: bool = False) -> dict[str, Any]:
     from remember.search.embedders import MiniLMEmbedder
     from remember.service import Services
-    from remember.service.moving import read
-    from remember.service.moving import run as import_parsed
+    from remember.service.import_export.peers import read
+    from remember.service.import_export.peers import run as import_parsed
     from remember.store import open_store
 
     count = 1_000 if quick else 10_000

@@ -48,7 +48,7 @@ def load(store: Any, texts: list[str]) -> None:
 def measure(services: Any, questions: list[str], budget: int | None) -> tuple[list[float], list[list[str]], int]:
     """Milliseconds of the store's keyword query, its top ten, and how many queries were budgeted."""
     from remember.search import plan, text
-    from remember.store.postgres import keywords
+    from remember.store.postgres import keyword_budget
 
     store = services.store
     store.index.keyword_rank_budget = budget
@@ -60,8 +60,8 @@ def measure(services: Any, questions: list[str], budget: int | None) -> tuple[li
         if not terms:
             continue
         if budget is not None:
-            total, counts = store.index.term_document_counts("bench", terms, cap=keywords.COUNT_CAP)
-            budgeted += keywords.plan(terms, counts, total, budget, POOL) is not None
+            total, counts = store.index.term_document_counts("bench", terms, cap=keyword_budget.COUNT_CAP)
+            budgeted += keyword_budget.plan(terms, counts, total, budget, POOL) is not None
         t = time.perf_counter()
         found = store.index.keyword_candidates("bench", terms, filter=None, deleted="exclude", limit=POOL)
         times.append((time.perf_counter() - t) * 1000)
@@ -81,13 +81,13 @@ def locomo_recall(url: str, quick: bool) -> dict[str, float]:
     from bench.locomo import DATA, asked_at, ingest, score, service_search, summarise
     from remember.service import Services
     from remember.store import open_store
-    from remember.store.postgres import keywords
+    from remember.store.postgres import keyword_budget
 
     data = json.loads(DATA.read_text())[: 1 if quick else None]
     services = Services.over(open_store(url), embedder=cached_minilm())
     ids, _ = ingest(services, data)
     out = {}
-    for label, budget in (("exact", None), ("budgeted", keywords.RANK_BUDGET)):
+    for label, budget in (("exact", None), ("budgeted", keyword_budget.RANK_BUDGET)):
         services.store.index.keyword_rank_budget = budget
         for alpha in (None, 0.0):
             rows = score(service_search(services, asked_at(data), alpha=alpha), data, ids)
@@ -99,7 +99,7 @@ def locomo_recall(url: str, quick: bool) -> dict[str, float]:
 def run(quick: bool = False) -> dict[str, Any]:
     from remember.service import Services
     from remember.store import open_store
-    from remember.store.postgres import keywords
+    from remember.store.postgres import keyword_budget
 
     n, rounds = (5_000, 100) if quick else (SIZE, 300)
     texts, questions = corpus(n)
@@ -112,7 +112,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         measure(services, chosen[:20], None)  # warm the caches and the term counts
         exact_ms, exact, _ = measure(services, chosen, None)
         other = {b: measure(services, chosen, b) for b in ALSO}
-        budget_ms, budgeted, used = measure(services, chosen, keywords.RANK_BUDGET)
+        budget_ms, budgeted, used = measure(services, chosen, keyword_budget.RANK_BUDGET)
         services.close()
         recall = locomo_recall(url, quick)
     overlaps = [overlap_of(a, b) for a, b in zip(exact, budgeted, strict=True)]
@@ -121,7 +121,9 @@ def run(quick: bool = False) -> dict[str, Any]:
     table = Table(f"PostgreSQL keyword ranking ({n:,} memories, {len(exact_ms)} questions)", ["measure", "value"])
     table.add("ingest without vectors (memories/s)", ingest)
     table.add("exact ranking p50 / p95 (ms)", f"{exact_p['p50']:.1f} / {exact_p['p95']:.1f}")
-    table.add(f"budget {keywords.RANK_BUDGET:,} rows p50 / p95 (ms)", f"{budget_p['p50']:.1f} / {budget_p['p95']:.1f}")
+    table.add(
+        f"budget {keyword_budget.RANK_BUDGET:,} rows p50 / p95 (ms)", f"{budget_p['p50']:.1f} / {budget_p['p95']:.1f}"
+    )
     table.add("questions over the budget", f"{used} of {len(budget_ms)}")
     table.add("overlap@10 with the exact ranking", overlap)
     table.add("questions whose top ten is the exact one", sum(o == 1.0 for o in overlaps))

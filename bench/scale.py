@@ -91,7 +91,7 @@ def records(texts: list[str], vectors: Any, model: str) -> Iterator[dict[str, An
     """The memories as a remember export's records (``remember import``'s input), their vectors given."""
     import base64
 
-    from remember.service.transfer import FORMAT
+    from remember.service.import_export.jsonl import FORMAT
 
     yield {"format": FORMAT, "format_version": 1, "embedding_model": model, "embedding_dimension": "384"}
     for i, content in enumerate(texts):
@@ -117,7 +117,7 @@ def ingest(services: Any, texts: list[str], vectors: Any) -> tuple[float, float,
     """Memories per second through ``remember import``'s path (vectors given, none embedded; on
     PostgreSQL the HNSW index built afresh at the end included), then the seconds of the approximate
     vector index's and the ranked keyword index's bulk builds that the command runs after it (SQLite)."""
-    from remember.service.transfer import import_records
+    from remember.service.import_export.jsonl import import_records
 
     started = time.perf_counter()
 

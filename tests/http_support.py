@@ -20,7 +20,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from remember.caller import Caller
-from remember.service.transfer import export_records
+from remember.service.import_export.jsonl import export_records
 from remember.store import Store
 
 MODES = ("legacy", "2026-07-28")  # the session-based revisions, and the stateless one

@@ -2,7 +2,7 @@
 
 The store's columns (``store/sql/rows.py``), the filter language's columns
 (``filters.py``), the fields a draft or a patch may set (``service/drafts.py``,
-``service/fields.py``) and which changes re-index a memory all read this table;
+``service/editable.py``) and which changes re-index a memory all read this table;
 a new field is added here (and in a migration step), nowhere else by hand.
 """
 

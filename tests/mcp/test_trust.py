@@ -13,7 +13,7 @@ from mcp import Client
 from remember.caller import Caller
 from remember.mcp.server import build_server
 from remember.service import RelationshipDraft, Services
-from remember.service.transfer import export_records
+from remember.service.import_export.jsonl import export_records
 from support import error, ok
 
 pytestmark = pytest.mark.anyio

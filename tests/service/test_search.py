@@ -10,7 +10,7 @@ from remember.caller import Caller
 from remember.errors import ConfigError, NotFound, ValidationFailed
 from remember.search.embedders import HashEmbedder
 from remember.service import Services
-from remember.service.context import question_context
+from remember.service.question_context import question_context
 from remember.service.reindex import reindex
 from remember.store import Store
 

@@ -12,7 +12,7 @@ from remember.caller import Caller
 from remember.errors import Conflict, ValidationFailed
 from remember.models import MemoryQuery
 from remember.service import RelationshipDraft, Services
-from remember.service.transfer import PART, check_records, export_records, import_records, refuse_existing
+from remember.service.import_export.jsonl import PART, check_records, export_records, import_records, refuse_existing
 from remember.store import Store, open_store
 
 ALICE, BOB = "alice", "bob"

@@ -10,7 +10,7 @@ import pytest
 from remember.caller import Caller
 from remember.errors import AccessDenied
 from remember.service import Services
-from remember.service.transfer import export_records
+from remember.service.import_export.jsonl import export_records
 
 ALICE = "alice"
 BOOK = {"title": "Dune", "author": "Frank Herbert", "rating": 5}

@@ -1,4 +1,4 @@
-"""Keyword search over more matching rows than PostgreSQL's ranking budget (store/postgres/keywords.py).
+"""Keyword search over more matching rows than PostgreSQL's ranking budget (store/postgres/keyword_budget.py).
 
 A corpus where the budget must not change the answer: a rare term held by a few
 memories, a common one by hundreds. The memories holding the rare term rank first
@@ -19,7 +19,7 @@ import pytest
 from remember.filters import Filter, parse_filter
 from remember.models import DeletedMode, IndexEntry, Memory
 from remember.store import Store, open_store
-from remember.store.postgres import PostgresBackend, keywords
+from remember.store.postgres import PostgresBackend, keyword_budget
 from remember.store.sql import terms
 from remember.store.sql.terms import TermStatistics
 
@@ -113,21 +113,21 @@ def test_any_term_is_only_text_in_the_budgeted_ranking(filled: Store, odd: str) 
 def test_the_budget_counts_terms_as_the_service_does_so_both_share_the_cached_counts() -> None:
     from remember.search import plan
 
-    assert keywords.COUNT_CAP == plan.POSTINGS_BUDGET + 1
+    assert keyword_budget.COUNT_CAP == plan.POSTINGS_BUDGET + 1
 
 
 @pytest.mark.postgres
 def test_below_the_budget_every_matching_row_is_ranked(postgres_url: str) -> None:
-    assert keywords.plan(["a", "b"], [30, 30], 1_000, 60, 10) is None
-    chosen = keywords.plan(["common", "rare", "mid"], [500, 5, 40], 1_000, 60, 10)
+    assert keyword_budget.plan(["a", "b"], [30, 30], 1_000, 60, 10) is None
+    chosen = keyword_budget.plan(["common", "rare", "mid"], [500, 5, 40], 1_000, 60, 10)
     assert chosen is not None
     assert chosen.whole == ["rare", "mid"]
     assert chosen.sampled == [(("common",), 15)]  # what the budget leaves, at least the limit
-    two = keywords.plan(["cat", "dog", "owl"], [900, 800, 5], 1_000, 65, 10)
+    two = keyword_budget.plan(["cat", "dog", "owl"], [900, 800, 5], 1_000, 65, 10)
     assert two is not None  # memories holding both common terms are sought too
     assert two.whole == ["owl"]
     assert two.sampled == [(("dog",), 20), (("cat",), 20), (("dog", "cat"), 20)]
-    many = keywords.plan([f"t{i}" for i in range(10)], [1_500 + i for i in range(10)], 20_000, 1_000, 50)
+    many = keyword_budget.plan([f"t{i}" for i in range(10)], [1_500 + i for i in range(10)], 20_000, 1_000, 50)
     assert many is not None and len(many.sampled) == 10 + 6  # pairs of the four rarest only
     assert chosen.idf["rare"] > chosen.idf["mid"] > chosen.idf["common"] > 0
     store = open_store(postgres_url)

@@ -23,7 +23,7 @@ from remember.search.embedders import MiniLMEmbedder
 from remember.search.text import query_terms
 from remember.service import Services
 from remember.store import Store, open_store
-from remember.store.index_files import keyword_search
+from remember.store.index_files import ranked_keywords
 from remember.store.postgres.store import PostgresBackend
 
 pytestmark = pytest.mark.postgres
@@ -184,7 +184,7 @@ def test_an_index_of_an_emptied_and_refilled_database_is_built_again(
 def test_a_large_user_gets_the_index_built_in_the_background(
     services: Services, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(keyword_search, "BUILD_INLINE_AT", 10)
+    monkeypatch.setattr(ranked_keywords, "BUILD_INLINE_AT", 10)
     store = _store(services)
     assert store.index.ranked_keyword_candidates(USER, ["boiler"], limit=50) is None  # PostgreSQL answers meanwhile
     for _ in range(400):

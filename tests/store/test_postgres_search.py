@@ -19,7 +19,7 @@ import pytest
 from remember.filters import parse_filter
 from remember.models import IndexEntry, Memory
 from remember.store import Store, open_store
-from remember.store.postgres import PostgresBackend, keywords, search
+from remember.store.postgres import PostgresBackend, keyword_budget, search
 from remember.store.postgres.vectors import VectorParam
 from remember.store.sql import terms as term_stats
 
@@ -260,7 +260,7 @@ def test_the_search_parameters_are_documented() -> None:
     assert f"WITH (m = {search.HNSW_M}, ef_construction = {search.HNSW_EF_CONSTRUCTION})" in doc
     assert f"at most {search.EXACT_SEARCH_BELOW:,} of the user's" in doc
     assert "stops at 10,001" in doc
-    assert f"to more than {keywords.RANK_BUDGET:,} rows (`RANK_BUDGET`" in doc
+    assert f"to more than {keyword_budget.RANK_BUDGET:,} rows (`RANK_BUDGET`" in doc
 
 
 def test_older_pgvector_gets_no_iterative_scan_and_no_halfvec_index(pg: Store) -> None:

@@ -14,7 +14,7 @@ from remember.cli import main
 from remember.models import SuggestionEvent
 from remember.search.embedders import MiniLMEmbedder
 from remember.service import Services
-from remember.service.transfer import export_records
+from remember.service.import_export.jsonl import export_records
 from remember.store import open_store
 
 pytestmark = pytest.mark.postgres

@@ -20,8 +20,8 @@ from remember.search.embedders import MiniLMEmbedder
 from remember.search.text import query_terms
 from remember.service import Services
 from remember.store import Store, open_store
-from remember.store.index_files import keyword_search
-from remember.store.index_files.keyword_search import RankedKeywordTables
+from remember.store.index_files import ranked_keywords
+from remember.store.index_files.ranked_keywords import RankedKeywordTables
 from remember.store.sql import terms
 
 USER, OTHER = "alice", "bob"
@@ -112,7 +112,7 @@ def test_other_users_memories_never_pass(services: Services) -> None:
 
 
 def test_past_the_cap_the_database_answers(services: Services, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(keyword_search, "FILTERED_AT_MOST", 6)
+    monkeypatch.setattr(ranked_keywords, "FILTERED_AT_MOST", 6)
     assert _ranked(services, "boiler", {"tags": "even"}) is None  # 30 memories pass
     assert _ranked(services, "rent", {"tags": "tenth"}) == _own(services, "rent", {"tags": "tenth"})  # 6 do
     hits = services.search.search(Caller(USER), "broken boiler", alpha=0.0, filters={"tags": "even"}, limit=50).hits

@@ -22,8 +22,8 @@ from remember.search.embedders import MiniLMEmbedder
 from remember.search.text import query_terms
 from remember.service import Services
 from remember.store import Store, open_store
-from remember.store.index_files import keyword_search as ranked_search
-from remember.store.index_files import keywords as ranked
+from remember.store.index_files import ranked_keywords as ranked_search
+from remember.store.index_files import tantivy_index as ranked
 from remember.store.sqlite.store import SqliteBackend
 
 USER = "alice"

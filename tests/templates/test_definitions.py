@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from remember.errors import TemplateError
 from remember.templates import FieldDef, TemplateDefinition, builtin_templates, parse_fields, parse_template
-from remember.templates.plan import dependency_order
+from remember.templates.validation.compiled import dependency_order
 
 
 def problems(*fields: Any, **template: Any) -> list[tuple[str, str]]:

@@ -16,7 +16,7 @@ from remember.errors import TemplateError
 from remember.mcp import catalog
 from remember.schemas.templates import TemplateDetailOut
 from remember.service import Services
-from remember.service.transfer import export_records, import_records
+from remember.service.import_export.jsonl import export_records, import_records
 from remember.store import open_store
 from remember.web.api import template_views
 

@@ -8,7 +8,7 @@ import pytest
 
 from remember.errors import TemplateError
 from remember.templates import parse_fields
-from remember.templates.regex import compile_pattern
+from remember.templates.validation.regex import compile_pattern
 
 from .conftest import check, codes, template
 

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from http_support import logical_fingerprint
 from remember.caller import Caller
-from remember.service.transfer import export_records
+from remember.service.import_export.jsonl import export_records
 from web_support import Site
 
 

@@ -21,7 +21,7 @@ import pytest
 from http_support import HttpServer, logical_fingerprint
 from remember.caller import Caller
 from remember.service import Services
-from remember.service.transfer import export_records
+from remember.service.import_export.jsonl import export_records
 from remember.store import Store
 from web_support import Site
 

@@ -1,5 +1,5 @@
 """`remember export`, `import` and `db upgrade|check|copy`: each command's grammar and what it does
-(other servers' formats are read and written by ``moving``)."""
+(other servers' formats are read and written by ``peer_formats``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from typing import IO, TYPE_CHECKING, Any
 
 from remember.caller import Caller
-from remember.cli import moving, output
+from remember.cli import output, peer_formats
 from remember.cli.grammar import Commands, runs, runs_alone
 from remember.cli.indexing import build_search_indexes, bulk_vectors
 from remember.config import Settings
@@ -48,10 +48,10 @@ def _export(commands: Commands) -> None:
 
 
 def export(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    from remember.service.transfer import write_export
+    from remember.service.import_export.jsonl import write_export
 
     if args.format != "jsonl":
-        moving.export(services, caller, args)
+        peer_formats.export(services, caller, args)
         return
     users = None if args.all_users else [caller]
     with _opened(args.target or args.output, "w") as out:
@@ -79,10 +79,10 @@ def _import(commands: Commands) -> None:
 
 def load(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     """Every user in the file (an export says whose each record is); another server's data goes to ``user``."""
-    from remember.service.transfer import import_records, refuse_existing
+    from remember.service.import_export.jsonl import import_records, refuse_existing
 
     if args.source != "remember":
-        moving.load(services, caller, args)
+        peer_formats.load(services, caller, args)
         return
     if args.dry_run:
         raise ValidationFailed.single("--dry-run", "invalid", "--dry-run is for --from FORMAT imports.")
@@ -166,7 +166,7 @@ def _copy(actions: Commands) -> None:
 
 def copy(settings: Settings, args: argparse.Namespace) -> None:
     from remember.app import open_services
-    from remember.service.transfer import export_records, import_records, refuse_existing
+    from remember.service.import_export.jsonl import export_records, import_records, refuse_existing
     from remember.store import open_store
 
     source = open_store(args.source)

@@ -96,7 +96,7 @@ def _context(commands: Commands) -> None:
 
 
 def context(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    from remember.service.context import question_context
+    from remember.service.question_context import question_context
 
     question = files.text_arg(args.question)
     filters = files.json_arg(args.filter, "--filter")

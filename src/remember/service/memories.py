@@ -15,8 +15,8 @@ from remember.jsontypes import JsonObject
 from remember.memory_fields import EDITABLE, INDEXED
 from remember.models import HistoryEntry, IndexEntry, Memory, MemoryQuery, Page, SortField
 from remember.search import text
-from remember.service import browsing, checks, dedup, fields, structured, visibility
-from remember.service.access import note_access
+from remember.service import browsing, checks, dedup, editable, structured, visibility
+from remember.service.access_counts import note_access
 from remember.service.drafts import MemoryDraft, MemoryPatch, memory_draft, memory_patch
 from remember.service.indexer import Indexer
 from remember.service.preferences import PreferenceService
@@ -170,7 +170,7 @@ class MemoryService:
             raise ValidationFailed.single(
                 "content", "required", "content is required: the text to remember (or a template_id and its fields)."
             )
-        values = fields.clean(raw, headline="The memory cannot be stored.")
+        values = editable.clean(raw, headline="The memory cannot be stored.")
         visibility.check_trust_given(caller, values.get("trust"))
         now = self.clock()
         applied = None
@@ -222,7 +222,7 @@ class MemoryService:
         """``update``, also saying which given template field values were not kept, and why; with
         ``expected_version``, refused (Conflict) unless the memory is still at that version."""
         why = checks.reason(reason)
-        values = fields.clean(memory_patch(patch).changes(), headline="The update cannot be applied.")
+        values = editable.clean(memory_patch(patch).changes(), headline="The update cannot be applied.")
         if not values:
             raise ValidationFailed.single(
                 "changes", "empty", f"Nothing to update: give at least one of {', '.join(EDITABLE)}."

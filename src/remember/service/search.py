@@ -23,7 +23,7 @@ from remember.search import text
 from remember.search.fusion import Boosts, Fused, fuse
 from remember.search.plan import POSTINGS_BUDGET, SearchPlan, plan_search, select_terms
 from remember.service import checks, visibility
-from remember.service.access import note_access
+from remember.service.access_counts import note_access
 from remember.service.indexer import Indexer
 from remember.service.preferences import PreferenceService
 from remember.store import Store

@@ -8,7 +8,6 @@ docs/templates.md describes the semantics.
 """
 
 from remember.templates.changes import definition_changes
-from remember.templates.checks import check_fields
 from remember.templates.definition import TemplateDefinition, parse_fields, parse_template
 from remember.templates.describe import field_summary, field_takes, kind_note
 from remember.templates.expr import Expr, evaluate, parse_expression, referenced_names
@@ -24,10 +23,11 @@ from remember.templates.inherit import (
 )
 from remember.templates.library import BUILTIN_PREFIX, builtin_lookup, builtin_template, builtin_templates
 from remember.templates.lineage import FieldOrigin, field_origins
-from remember.templates.read_template import version_text
+from remember.templates.reading.attributes import version_text
+from remember.templates.reading.fit import check_fields
 from remember.templates.render import render_text
 from remember.templates.schema import to_json_schema
-from remember.templates.validate import ValidationResult, validate_content
+from remember.templates.validation.content import ValidationResult, validate_content
 
 __all__ = [
     "BUILTIN_PREFIX",

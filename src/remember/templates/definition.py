@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from remember.errors import FieldError, TemplateError, excerpt
-from remember.templates.checks import check_fields
 from remember.templates.fields import FieldDef
-from remember.templates.problems import Problems
-from remember.templates.read_fields import read_fields
-from remember.templates.read_template import read_template_attributes
+from remember.templates.reading.attributes import read_template_attributes
+from remember.templates.reading.field_defs import read_fields
+from remember.templates.reading.fit import check_fields
+from remember.templates.reading.problems import Problems
 
 
 @dataclass(frozen=True)

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from remember.errors import FieldError, TemplateError, excerpt
-from remember.templates.checks import check_fields
 from remember.templates.definition import TemplateDefinition
 from remember.templates.fields import FieldDef, iter_fields
 from remember.templates.limits import MAX_FIELDS, MAX_INHERITANCE_DEPTH
-from remember.templates.plan import build_scope
+from remember.templates.reading.fit import check_fields
 from remember.templates.resolved import ResolvedTemplate
+from remember.templates.validation.compiled import build_scope
 
 __all__ = [
     "Lookup", "ResolvedTemplate", "ancestors", "check_resolved_fields", "lookup_from", "merge_fields", "resolve",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from difflib import get_close_matches
 
 from remember.errors import excerpt
-from remember.templates.problems import Problems
+from remember.templates.reading.problems import Problems
 
 TEXT = "text"  # string or text
 TEXTS = "texts"  # array of string or text

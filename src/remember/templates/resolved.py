@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from remember.templates.definition import TemplateDefinition
 from remember.templates.fields import FieldDef
-from remember.templates.plan import ScopePlan
+from remember.templates.validation.compiled import ScopePlan
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from typing import Any
 from remember.errors import FieldError
 from remember.templates.dates import parse_date, parse_datetime
 from remember.templates.limits import MAX_ARRAY_ITEMS
-from remember.templates.plan import Node
+from remember.templates.validation.compiled import Node
 
 
 def check_rules(node: Node, value: Any, path: str) -> list[FieldError]:

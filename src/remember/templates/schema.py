@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from remember.templates.fields import Rules
-from remember.templates.plan import Node, ScopePlan
 from remember.templates.resolved import ResolvedTemplate
+from remember.templates.validation.compiled import Node, ScopePlan
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 _FORMATS = {"date": "date", "datetime": "date-time"}

@@ -22,8 +22,8 @@ from typing import Any
 
 from remember.errors import Conflict, ValidationFailed
 from remember.service import Services
-from remember.service.moving import FORMATS, ImportReport, read, run
-from remember.service.transfer import Record, check_records, import_records
+from remember.service.import_export.jsonl import Record, check_records, import_records
+from remember.service.import_export.peers import FORMATS, ImportReport, read, run
 from remember.web import notes
 from remember.web.jobs import ImportJob, Work
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from remember.templates.suggest.context import Situation, score_context
+from remember.templates.suggest.situation import Situation, score_context
 
 
 def situation(content: str = "", **context: object) -> Situation:

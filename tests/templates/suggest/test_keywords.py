@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from remember.templates.suggest.keywords import PHRASE_WEIGHT, WORD_WEIGHT, KeywordIndex, match_keywords
 from remember.templates.suggest.text import stems
+from remember.templates.suggest.triggers import PHRASE_WEIGHT, WORD_WEIGHT, KeywordIndex, match_keywords
 
 INDEX = KeywordIndex.build(["dinner at", "sushi", "ate at", "TIL", "restaurant"])
 

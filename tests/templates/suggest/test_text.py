@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from remember.templates.suggest.keywords import KeywordIndex, match_keywords
 from remember.templates.suggest.text import stems, tokens
+from remember.templates.suggest.triggers import KeywordIndex, match_keywords
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ from remember.mcp.tools.hints import READS, Tools
 from remember.mcp.tools.params import Alpha, Filters, Links, memory_links
 from remember.schemas.memories import MemoryOut
 from remember.schemas.search import QueryOut, SearchHitOut, SearchOut, SourceOut
-from remember.service.context import answer_prompt, question_context
+from remember.service.question_context import answer_prompt, question_context
 
 ANSWER_TOKENS = 600
 

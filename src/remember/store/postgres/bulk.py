@@ -1,8 +1,8 @@
 """Bulk writes on PostgreSQL: the HNSW index built afresh after a large load instead of grown row by row.
 
 Inserting a vector into an HNSW graph costs about as much as the rest of a
-memory's write together (measured: 405 memories/s imported with the index in
-place, 1,765/s without it, and the index built from 20,000 rows in 6 s). A load
+memory's write together, and a graph built once from all the rows costs far less
+than one grown row by row (docs/postgres.md has the figures). A load
 that at least doubles the stored vectors (``REBUILD_AT_LEAST`` or more) drops the
 index for its duration and builds it at the end, with room for the graph in
 memory. Meanwhile semantic searches (of every user) read the table exactly:

@@ -1,9 +1,8 @@
 """How many memories hold a common query term, read from PostgreSQL's own statistics instead of counted.
 
 Counting the memories that hold a term, even stopped at 10,001, reads that many
-table rows through the GIN index: at a million memories 30-75 ms for a common
-term, most of a search (measured: 166 of 237 ms), and 5-65 ms for a term in a few
-thousand. ``ANALYZE`` keeps the most common lexemes of ``memory_index.keywords``
+table rows through the GIN index: for a common term at a million memories, most
+of a search's time (docs/postgres.md). ``ANALYZE`` keeps the most common lexemes of ``memory_index.keywords``
 with the share of its sample holding each (``pg_stats``); a term whose lexeme is
 among them, in at least ``ESTIMATED_FROM`` memories, is taken to be in that share
 of the user's memories (up to the count's cap) without reading a row. This holds

@@ -29,8 +29,8 @@ from typing import Any
 
 from remember.filters import Filter
 from remember.models import DeletedMode, IndexEntry, Memory, Words, conversation_of
-from remember.store.index_files.keyword_search import RankedKeywords, RankedKeywordTables
-from remember.store.postgres import filtersql, keywords
+from remember.store.index_files.ranked_keywords import RankedKeywords, RankedKeywordTables
+from remember.store.postgres import filtersql, keyword_budget
 from remember.store.postgres.common_terms import CommonTerms
 from remember.store.postgres.connection import Connection, Database
 from remember.store.postgres.keyword_source import SEQ_HIGH, PostgresKeywords, keyword_directory, seq_high
@@ -40,8 +40,8 @@ from remember.store.sql.base import IN_TRASH
 from remember.store.sql.index import IndexTables, previous_in_conversation, previous_of_new
 from remember.store.sql.session import Session
 
-INDEX_DELETED = keywords.INDEX_DELETED
-RANK_WEIGHTS = keywords.RANK_WEIGHTS
+INDEX_DELETED = keyword_budget.INDEX_DELETED
+RANK_WEIGHTS = keyword_budget.RANK_WEIGHTS
 # advisory lock of vector index changes (one-key form); "remindex" in ASCII
 INDEX_LOCK_KEY = 0x72656D696E646578
 
@@ -172,8 +172,8 @@ class SearchTables(RankedKeywordTables, IndexTables):
     pgvector: tuple[int, ...] = ITERATIVE_SCAN_SINCE  # the server's version, read on open
     # Where the users' ranked keyword indexes are kept (a folder per database under it); None: none kept
     keywords_home: Path | None = None
-    # Most rows one keyword search ranks (None: all of them; keywords.py)
-    keyword_rank_budget: int | None = keywords.RANK_BUDGET
+    # Most rows one keyword search ranks (None: all of them; keyword_budget.py)
+    keyword_rank_budget: int | None = keyword_budget.RANK_BUDGET
     # A tenth of SQLite's: reading the keys of the memories a filter passes costs more here (a join with
     # memory_index for each memory's document number; at a million memories, ~35 ms for 2,000 of them)
     filtered_work = 200_000_000
@@ -288,7 +288,7 @@ class SearchTables(RankedKeywordTables, IndexTables):
         """Memory ids and keyword scores (higher is better) of the user's memories holding any of ``terms``.
 
         When more rows hold the terms than ``keyword_rank_budget``, the rows ranked are chosen
-        within it first (``keywords.py``); below it, every matching row is ranked. The ``also``
+        within it first (``keyword_budget.py``); below it, every matching row is ranked. The ``also``
         terms add to the score of the rows found (weighed by the user's counts, as the budgeted
         ranking weighs its terms) without finding any; one spelled as a term is (after stemming)
         counts once.
@@ -299,8 +299,8 @@ class SearchTables(RankedKeywordTables, IndexTables):
         extra = [t for t in dict.fromkeys(also) if t.strip() and t not in terms]
         weights = self._weights(user_id, extra)
         if self.keyword_rank_budget is not None:
-            total, counts = self.term_document_counts(user_id, terms, cap=keywords.COUNT_CAP)
-            chosen = keywords.plan(terms, counts, total, self.keyword_rank_budget, limit)
+            total, counts = self.term_document_counts(user_id, terms, cap=keyword_budget.COUNT_CAP)
+            chosen = keyword_budget.plan(terms, counts, total, self.keyword_rank_budget, limit)
             if chosen is not None:
                 return self._ranked(user_id, chosen.scoring(weights), filter, deleted, limit)
         either = " || ".join("phraseto_tsquery('english', %s)" for _ in terms)
@@ -323,7 +323,7 @@ class SearchTables(RankedKeywordTables, IndexTables):
             "FROM terms t CROSS JOIN total LEFT JOIN matched x ON x.keywords @@ t.q "
             "WHERE numnode(t.q) > 0 GROUP BY t.i, t.q, total.n), "
             # the terms that only score, weighed from the user's counts; none the found terms hold
-            f"{keywords.SCORING_ONLY}, "
+            f"{keyword_budget.SCORING_ONLY}, "
             "idf AS MATERIALIZED (SELECT q, w FROM found UNION ALL SELECT q, w FROM scoring) "
             f"SELECT x.memory_id, (SELECT sum(idf.w * ts_rank({RANK_WEIGHTS}, x.keywords, idf.q)) "
             f"FROM idf WHERE x.keywords @@ idf.q) AS score FROM matched x {join}"
@@ -340,13 +340,13 @@ class SearchTables(RankedKeywordTables, IndexTables):
         """The idf of each term, from the user's (capped) counts; none for a term in no memory."""
         if not terms:
             return {}
-        total, counts = self.term_document_counts(user_id, terms, cap=keywords.COUNT_CAP)
-        return {t: keywords.idf(total, n) for t, n in zip(terms, counts, strict=True) if n > 0}
+        total, counts = self.term_document_counts(user_id, terms, cap=keyword_budget.COUNT_CAP)
+        return {t: keyword_budget.idf(total, n) for t, n in zip(terms, counts, strict=True) if n > 0}
 
     def _ranked(
-        self, user_id: str, chosen: keywords.Plan, filter: Filter | None, deleted: DeletedMode, limit: int
+        self, user_id: str, chosen: keyword_budget.Plan, filter: Filter | None, deleted: DeletedMode, limit: int
     ) -> list[tuple[str, float]]:
-        sql, params = keywords.ranked_sql(user_id, chosen, filter=filter, deleted=deleted, limit=limit)
+        sql, params = keyword_budget.ranked_sql(user_id, chosen, filter=filter, deleted=deleted, limit=limit)
         with self.db.read() as conn:
             rows = conn.execute(sql, params).fetchall()
         return [(memory_id, float(score)) for memory_id, score in rows]

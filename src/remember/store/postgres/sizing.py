@@ -2,8 +2,8 @@
 
 A semantic search walks the HNSW index, a few thousand of its pages at random;
 pages outside PostgreSQL's ``shared_buffers`` are copied in from the operating
-system at every search (at a million memories: 19 ms for the vector query with
-the default 128 MB, 6 ms with the index in the buffers).
+system at every search, which makes the vector query several times slower than
+with the index in the buffers.
 """
 
 from __future__ import annotations

@@ -14,14 +14,14 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from remember.filters import Filter
-from remember.store.index_files.keywords import KeywordRow, Stopped, document_text
+from remember.store.index_files.tantivy_index import KeywordRow, Stopped, document_text
 from remember.store.sql.base import Database, SqlBase
 
 ROW_CHUNK = 4_096  # rows read from the database at a time
 
 
 class SqlKeywords(SqlBase):
-    """The ``KeywordSource`` (store/index_files/keyword_search.py) of a database."""
+    """The ``KeywordSource`` (store/index_files/ranked_keywords.py) of a database."""
 
     key = ""  # the column (of ``mi``, memory_index, or ``m``, memories) that keys a memory's document
     texts = ""  # the columns of its keyword row's content, date and context

@@ -11,7 +11,7 @@ from remember.config import KEYWORD_INDEX_MIN, VECTOR_INDEX_MIN
 from remember.models import Memory
 from remember.store.sql.session import Session
 from remember.store.sql.terms import TermStatistics
-from remember.store.sqlite import fields
+from remember.store.sqlite import field_values
 from remember.store.sqlite.connection import Database
 from remember.store.sqlite.dialect import DIALECT
 from remember.store.sqlite.listing import ListingTables
@@ -40,7 +40,7 @@ class SqliteSearch(ListingTables, SearchTables):
         self._stem_cache = {}
 
     def write_fields(self, s: Session, memory: Memory) -> None:
-        fields.write_fields(s.raw, memory)
+        field_values.write_fields(s.raw, memory)
 
     def bulk_written(self, count: int) -> None:
         if count >= BULK:

@@ -152,7 +152,7 @@ def _element(value: Any, params: list[Any]) -> str:
 
 
 # Conditions on structured_content paths made of field names only use the value
-# index (fields.py): "m.id IN (rows of this user and path that hold)". Each row
+# index (field_values.py): "m.id IN (rows of this user and path that hold)". Each row
 # set is an uncorrelated subquery, computed once with the index, not per memory.
 
 

@@ -81,7 +81,7 @@ def _fields(conn: sqlite3.Connection) -> None:
         CREATE INDEX memories_lookup ON memories (user_id, id, template_id, deleted_at);
         """,
     )
-    from remember.store.sqlite.fields import backfill
+    from remember.store.sqlite.field_values import backfill
 
     backfill(conn)
 

@@ -15,7 +15,7 @@ from remember.config import VECTOR_INDEX_MIN
 from remember.errors import NotFound
 from remember.filters import Filter, best_passing
 from remember.models import DeletedMode, IndexEntry, Memory, Progress, VectorRow, Words, conversation_of
-from remember.store.index_files.keyword_search import RankedKeywords, RankedKeywordTables
+from remember.store.index_files.ranked_keywords import RankedKeywords, RankedKeywordTables
 from remember.store.sides import POST_FILTER, Capabilities, SideAnswer, VectorRoute, VectorSide
 from remember.store.sql.base import IN_TRASH
 from remember.store.sql.index import IndexTables, previous_in_conversation

@@ -8,7 +8,7 @@ memories of a template keep stating and the template lacks ("isbn" in book
 reviews). Pure: no database, no embedder; docs/suggestions.md describes it.
 """
 
-from remember.templates.infer.fields import FoundField, field_values, missing_fields
 from remember.templates.infer.groups import Note, Proposal, ProposedField, propose
+from remember.templates.infer.stated_fields import FoundField, field_values, missing_fields
 
 __all__ = ["FoundField", "Note", "Proposal", "ProposedField", "field_values", "missing_fields", "propose"]

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from remember.templates.infer.fields import FoundField, field_values
+from remember.templates.infer.stated_fields import FoundField, field_values
 
 FIELD_BONUS = 0.15
 MERGE = 0.6

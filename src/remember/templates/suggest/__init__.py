@@ -8,7 +8,6 @@ importing this package loads neither numpy nor ONNX Runtime.
 docs/suggestions.md describes the formula, the signals and the figures.
 """
 
-from remember.templates.suggest.context import SUPPORTED_KEYS as SUPPORTED_CONTEXT_KEYS
 from remember.templates.suggest.engine import (
     DEFAULT_LIMIT,
     DEFAULT_THRESHOLD,
@@ -20,6 +19,7 @@ from remember.templates.suggest.engine import (
 from remember.templates.suggest.learning import MAX_ADJUSTMENT, TemplateStats, acceptance_rate, adjustment
 from remember.templates.suggest.prefill import Extracted, extract, prefill
 from remember.templates.suggest.semantic import EmbedderLike, PrototypeCache, SupportsEmbed
+from remember.templates.suggest.situation import SUPPORTED_KEYS as SUPPORTED_CONTEXT_KEYS
 
 __all__ = [
     "DEFAULT_LIMIT",

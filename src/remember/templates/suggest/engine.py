@@ -20,14 +20,14 @@ from remember.templates.definition import TemplateDefinition
 from remember.templates.fields import FieldDef
 from remember.templates.inherit import Lookup, ancestors, lookup_from, merge_fields, resolve
 from remember.templates.library import builtin_lookup
-from remember.templates.suggest.context import Situation, score_context
-from remember.templates.suggest.keywords import KeywordIndex, match_keywords
 from remember.templates.suggest.places import is_request
 from remember.templates.suggest.prefill import Extracted, candidates, extract, prefill
 from remember.templates.suggest.score import KEYWORDS_ONLY, WITH_EMBEDDER, WITH_EXAMPLES, Signals, confidence, reason
 from remember.templates.suggest.semantic import DEFAULT_CACHE, EmbedderLike, PrototypeCache, similarities
+from remember.templates.suggest.situation import Situation, score_context
 from remember.templates.suggest.small_talk import SMALL_TALK
 from remember.templates.suggest.text import stems
+from remember.templates.suggest.triggers import KeywordIndex, match_keywords
 
 #: The default of the ``templates.suggestion_threshold`` preference, and of ``max_suggestions``.
 DEFAULT_THRESHOLD = 0.5

@@ -32,7 +32,7 @@ from remember.templates.suggest.phrases import (
     find_verdicts,
 )
 from remember.templates.suggest.readers import Siblings, read_field
-from remember.templates.validate import validate_content
+from remember.templates.validation.content import validate_content
 
 # What the first extractors fill, by kind
 THING_NAMES = frozenset({"project", "recipe", "concept", "item"})  # take a quoted title when there is no title

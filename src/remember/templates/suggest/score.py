@@ -42,8 +42,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from remember.templates.suggest.context import ContextMatch
-from remember.templates.suggest.keywords import KeywordMatch
+from remember.templates.suggest.situation import ContextMatch
+from remember.templates.suggest.triggers import KeywordMatch
 
 
 @dataclass(frozen=True)

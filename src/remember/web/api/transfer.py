@@ -27,8 +27,8 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from remember.errors import RememberError, ValidationFailed, excerpt
-from remember.service.moving.exporting import EXPORT_FORMATS, to_markdown, to_server_memory
-from remember.service.transfer import write_export
+from remember.service.import_export.jsonl import write_export
+from remember.service.import_export.peers.exporting import EXPORT_FORMATS, to_markdown, to_server_memory
 from remember.web.context import WebContext
 from remember.web.imports import IMPORT_FORMATS, importer
 from remember.web.jobs import Jobs

@@ -19,8 +19,8 @@ from remember.errors import excerpt
 from remember.models import Memory, Relationship
 from remember.preferences import TYPE_NAME
 from remember.service.drafts import MemoryDraft
-from remember.service.moving.records import ImportedLink, ImportedMemory, Parsed
-from remember.service.moving.sources import refused, text_of
+from remember.service.import_export.peers.records import ImportedLink, ImportedMemory, Parsed
+from remember.service.import_export.peers.sources import refused, text_of
 
 SOURCE = "server-memory"
 ENTITY_KEYS = {"type", "name", "entityType", "observations"}

@@ -9,7 +9,7 @@ from typing import Any
 
 from remember.caller import Caller
 from remember.service import checks
-from remember.service.access import note_access
+from remember.service.access_counts import note_access
 from remember.service.related import RelatedService
 from remember.service.search import Hit, SearchService
 

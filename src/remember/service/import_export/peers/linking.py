@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from remember.caller import Caller
 from remember.errors import ValidationFailed
-from remember.service.moving.records import ImportedLink, ImportReport
+from remember.service.import_export.peers.records import ImportedLink, ImportReport
 from remember.service.relationships import RelationshipDraft, RelationshipService
 
 CREATED = "created as relationships"

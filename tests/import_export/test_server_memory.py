@@ -10,9 +10,9 @@ import pytest
 from remember.caller import Caller
 from remember.errors import ValidationFailed
 from remember.service import Services
-from remember.service.moving import read, run
-from remember.service.moving.exporting import to_server_memory
-from remember.service.moving.linking import CREATED, PRESENT, WOULD_CREATE
+from remember.service.import_export.peers import read, run
+from remember.service.import_export.peers.exporting import to_server_memory
+from remember.service.import_export.peers.linking import CREATED, PRESENT, WOULD_CREATE
 from remember.service.relationships import RelationshipDraft
 from server_memory_driver import GRAPH_CALLS, call
 

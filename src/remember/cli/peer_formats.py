@@ -15,11 +15,11 @@ from remember.errors import ValidationFailed
 if TYPE_CHECKING:
     from remember.caller import Caller
     from remember.service import Services
-    from remember.service.moving import ImportReport
+    from remember.service.import_export.peers import ImportReport
 
 
 def load(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    from remember.service.moving import read, run
+    from remember.service.import_export.peers import read, run
 
     if args.file == "-":
         raise ValidationFailed.single("file", "invalid", f"--from {args.source} reads a file or folder, not stdin.")
@@ -66,7 +66,7 @@ def _print(report: ImportReport) -> None:
 
 
 def export(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    from remember.service.moving.exporting import to_markdown, to_server_memory
+    from remember.service.import_export.peers.exporting import to_markdown, to_server_memory
 
     if args.all_users:
         raise ValidationFailed.single("--all-users", "invalid", f"--format {args.format} exports one user (--user).")

@@ -4,9 +4,8 @@ Used only for users with many memories (``keyword_index_min`` of either
 backend's search tables) and for searches without a filter: FTS5's ``bm25``
 and PostgreSQL's ``ts_rank`` score every memory a query's terms find (or a
 budget of them), where this index's block-max WAND skips the memories that
-cannot reach the best; at a million memories the keyword side took 2.3 ms where
-FTS5 took 16 (docs/search.md#a-ranked-keyword-index). The database stays the
-source of truth, read through a ``KeywordSource`` (``keyword_search.py``):
+cannot reach the best (docs/search.md#a-ranked-keyword-index). The database stays the
+source of truth, read through a ``KeywordSource`` (``ranked_keywords.py``):
 
 - A user's index is a directory ``<directory>/<user hash>-<generation>``
   holding the memories whose ``memory_index.seq`` is at most the ``seq`` of its

@@ -11,8 +11,8 @@ from remember.caller import Caller
 from remember.errors import ValidationFailed
 from remember.models import Memory
 from remember.service import Services
-from remember.service.moving import read, run
-from remember.service.moving.linking import NO_END
+from remember.service.import_export.peers import read, run
+from remember.service.import_export.peers.linking import NO_END
 
 DATA = Path(__file__).parent / "data"
 ALICE = "alice"

@@ -17,7 +17,7 @@ from remember.templates.dates import parse_date, parse_datetime
 from remember.templates.expr import Expr, parse_expression, referenced_names
 from remember.templates.fields import FieldDef, Rules
 from remember.templates.limits import MAX_STRING_LENGTH, MAX_TEXT_LENGTH
-from remember.templates.regex import Pattern, compile_pattern
+from remember.templates.validation.regex import Pattern, compile_pattern
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -29,8 +29,8 @@ from remember.templates.limits import (
     MAX_OPTIONS,
     MAX_TEXT_ATTRIBUTE,
 )
-from remember.templates.problems import Problems
-from remember.templates.read_rules import read_rules
+from remember.templates.reading.problems import Problems
+from remember.templates.reading.rule_defs import read_rules
 
 FIELD_KEYS = frozenset(
     {

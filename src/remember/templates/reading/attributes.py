@@ -13,7 +13,7 @@ from remember.templates.limits import (
     MAX_KEYWORDS,
     MAX_TEXT_ATTRIBUTE,
 )
-from remember.templates.problems import Problems
+from remember.templates.reading.problems import Problems
 
 # The spec's own spellings, folded into ours.
 ALIASES = {

@@ -8,7 +8,7 @@ from typing import IO
 
 from remember.caller import Caller
 from remember.models import Memory, MemoryQuery, Relationship
-from remember.service.moving import markdown, server_memory
+from remember.service.import_export.peers import markdown, server_memory
 from remember.service.visibility import within_reach
 from remember.store import Store
 

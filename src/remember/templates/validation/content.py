@@ -1,4 +1,4 @@
-"""Validation of content against a resolved template, every problem at once (``checker.py``).
+"""Validation of content against a resolved template, every problem at once (``run.py``).
 
 ``normalized`` holds only accepted values, so when the content is invalid it is a
 partial preview.
@@ -12,10 +12,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from remember.errors import FieldError, ValidationFailed
-from remember.templates.checker import Checker
-from remember.templates.coerce import describe
 from remember.templates.dates import as_utc
 from remember.templates.resolved import ResolvedTemplate
+from remember.templates.validation.coerce import describe
+from remember.templates.validation.run import Checker
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,9 @@ from remember.caller import Caller
 from remember.errors import NotFound, StoreError, ValidationFailed
 from remember.models import Memory, Progress
 from remember.service import dedup
+from remember.service.import_export.peers.linking import relate
+from remember.service.import_export.peers.records import ImportReport, Parsed
 from remember.service.memories import MemoryService
-from remember.service.moving.linking import relate
-from remember.service.moving.records import ImportReport, Parsed
 from remember.service.relationships import RelationshipService
 from remember.store.sql.fingerprint import content_hash
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from remember.service.moving import basic_memory, mcp_memory_service, mem0, server_memory
-from remember.service.moving.importer import run
-from remember.service.moving.records import ImportedLink, ImportedMemory, ImportReport, Parsed
+from remember.service.import_export.peers import basic_memory, mcp_memory_service, mem0, server_memory
+from remember.service.import_export.peers.importer import run
+from remember.service.import_export.peers.records import ImportedLink, ImportedMemory, ImportReport, Parsed
 
 READERS: dict[str, Callable[[Path], Parsed]] = {
     "server-memory": server_memory.read,

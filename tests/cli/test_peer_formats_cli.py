@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from remember.cli.db_commands import EXPORT_FORMATS, FORMATS
-from remember.service.moving import FORMATS as READABLE
-from remember.service.moving.exporting import EXPORT_FORMATS as WRITABLE
+from remember.service.import_export.peers import FORMATS as READABLE
+from remember.service.import_export.peers.exporting import EXPORT_FORMATS as WRITABLE
 from support import run, run_json
 
 DATA = Path(__file__).resolve().parents[1] / "moving" / "data"
@@ -77,7 +77,7 @@ def test_an_import_draws_a_progress_bar(
     capsys: pytest.CaptureFixture[str], db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from remember.cli import output
-    from remember.service.moving import importer
+    from remember.service.import_export.peers import importer
 
     drawn: list[str] = []
     monkeypatch.setattr(importer, "PART", 2)

@@ -3,7 +3,7 @@
 A hidden field (its ``show_if`` is false) is neither required nor kept, although
 a value given for it must still have the right type; computed fields are
 evaluated from the values accepted so far and replace anything the caller sent
-for them. ``validate.py`` runs it over a resolved template; definition checks
+for them. ``content.py`` runs it over a resolved template; definition checks
 run it over defaults.
 """
 
@@ -14,12 +14,12 @@ from datetime import datetime
 from typing import Any
 
 from remember.errors import FieldError
-from remember.templates.coerce import Refused, coerce, describe
 from remember.templates.expr import evaluate, truthy
 from remember.templates.jsonvalue import from_formula, json_copy
 from remember.templates.limits import MAX_ARRAY_ITEMS
-from remember.templates.plan import Node, ScopePlan
 from remember.templates.rules import check_rules
+from remember.templates.validation.coerce import Refused, coerce, describe
+from remember.templates.validation.compiled import Node, ScopePlan
 
 _INVALID: Any = object()
 

@@ -24,9 +24,9 @@ from typing import Any
 
 from remember.errors import excerpt
 from remember.service.drafts import MemoryDraft
-from remember.service.moving.markdown import RELATIONS
-from remember.service.moving.records import ImportedLink, ImportedMemory, Parsed
-from remember.service.moving.sources import MAX_FILE_BYTES, moment, plain_tags, refused
+from remember.service.import_export.peers.markdown import RELATIONS
+from remember.service.import_export.peers.records import ImportedLink, ImportedMemory, Parsed
+from remember.service.import_export.peers.sources import MAX_FILE_BYTES, moment, plain_tags, refused
 
 FRONTMATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.DOTALL)
 RELATION = re.compile(

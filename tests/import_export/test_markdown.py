@@ -15,11 +15,11 @@ from remember.clock import to_text
 from remember.errors import ValidationFailed
 from remember.models import Memory
 from remember.service import Services
-from remember.service.moving import read, run
-from remember.service.moving.basic_memory import frontmatter
-from remember.service.moving.exporting import to_markdown
-from remember.service.moving.linking import CREATED, PRESENT
-from remember.service.moving.markdown import RELATIONS, note
+from remember.service.import_export.peers import read, run
+from remember.service.import_export.peers.basic_memory import frontmatter
+from remember.service.import_export.peers.exporting import to_markdown
+from remember.service.import_export.peers.linking import CREATED, PRESENT
+from remember.service.import_export.peers.markdown import RELATIONS, note
 from remember.service.relationships import RelationshipDraft
 
 ALICE, BOB = "alice", "bob"

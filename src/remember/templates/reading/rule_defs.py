@@ -12,8 +12,8 @@ from remember.errors import excerpt
 from remember.templates.dates import parse_date, parse_datetime
 from remember.templates.fields import TYPE_ALIASES, Rules
 from remember.templates.limits import MAX_TEXT_ATTRIBUTE
-from remember.templates.problems import Problems
-from remember.templates.regex import compile_pattern
+from remember.templates.reading.problems import Problems
+from remember.templates.validation.regex import compile_pattern
 
 RULE_KEYS = frozenset(
     {"pattern", "error_message", "min", "max", "min_length", "max_length", "min_items", "max_items", "options"}

@@ -11,7 +11,7 @@ import pytest
 from remember.caller import Caller
 from remember.errors import StoreError
 from remember.service import Services
-from remember.service.moving import importer, read, run
+from remember.service.import_export.peers import importer, read, run
 from remember.store import open_store
 
 

@@ -13,10 +13,10 @@ from collections.abc import Collection
 from datetime import UTC, datetime
 
 from remember.errors import FieldError, TemplateError, excerpt
-from remember.templates.checker import Checker
 from remember.templates.expr import parse_expression, referenced_names
 from remember.templates.fields import FieldDef
-from remember.templates.plan import ScopePlan, build_scope, dependency_order
+from remember.templates.validation.compiled import ScopePlan, build_scope, dependency_order
+from remember.templates.validation.run import Checker
 
 _WHAT = {"show_if": "show_if condition", "formula": "formula"}
 # Defaults are checked on their own; a default never depends on the clock.

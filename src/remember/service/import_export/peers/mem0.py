@@ -16,8 +16,8 @@ from typing import Any
 
 from remember.errors import excerpt
 from remember.service.drafts import MemoryDraft
-from remember.service.moving.records import ImportedMemory, Parsed
-from remember.service.moving.sources import json_of, moment, plain_tags, refused
+from remember.service.import_export.peers.records import ImportedMemory, Parsed
+from remember.service.import_export.peers.sources import json_of, moment, plain_tags, refused
 
 SOURCE = "mem0"
 COLLECTIONS = ("results", "memories", "records")

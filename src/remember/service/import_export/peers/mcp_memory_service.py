@@ -16,9 +16,9 @@ from typing import Any
 from remember.errors import excerpt
 from remember.preferences import TYPE_NAME
 from remember.service.drafts import MemoryDraft
-from remember.service.moving.mem0 import records_of
-from remember.service.moving.records import ImportedMemory, Parsed
-from remember.service.moving.sources import json_of, moment, plain_tags
+from remember.service.import_export.peers.mem0 import records_of
+from remember.service.import_export.peers.records import ImportedMemory, Parsed
+from remember.service.import_export.peers.sources import json_of, moment, plain_tags
 
 SOURCE = "mcp-memory-service"
 MAPPED = {"content", "content_hash", "tags", "memory_type", "metadata", "created_at", "created_at_iso"}

@@ -1,6 +1,6 @@
 """Keyword search for users with many memories: a ranked index proposes, the database decides.
 
-The index (keywords.py) is caught up with the database before it answers, and
+The index (tantivy_index.py) is caught up with the database before it answers, and
 every memory it proposes is re-read from the database, so nothing deleted,
 purged or of another user is returned. A user without a usable index gets one
 built: within the search when they have at most ``BUILD_INLINE_AT`` memories,
@@ -26,7 +26,7 @@ from remember.errors import StoreError
 from remember.filters import Filter
 from remember.models import Progress, Words
 from remember.store.index_files.files import cores, ranked
-from remember.store.index_files.keywords import (
+from remember.store.index_files.tantivy_index import (
     IndexBusy,
     IndexUnusable,
     KeywordRow,

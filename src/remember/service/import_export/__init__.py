@@ -1,0 +1,2 @@
+"""Import and export: remember's own JSON Lines (``jsonl``) and other memory servers'
+formats (``peers``)."""

@@ -1,0 +1,2 @@
+"""Validating content against a resolved template: the compiled fields (``compiled``), one run
+(``run``), coercion and patterns."""
