@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,12 @@ from mcp import Client
 from mcp.types import CallToolResult
 
 from remember.cli import main
+
+
+def server_env(home: Path, user: str = "alice") -> dict[str, str]:
+    """The environment of a server process of its own: no REMEMBER_ setting of the test run's."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REMEMBER_")}
+    return {**env, "REMEMBER_HOME": str(home), "REMEMBER_USER": user}
 
 
 def fingerprint(db_path: Path) -> str:

@@ -22,27 +22,31 @@ def _post(server: HttpServer, headers: dict[str, str]) -> httpx2.Response:
     return httpx2.post(f"{server.url}/mcp", json=initialize_body(), headers={**ACCEPT, **headers})
 
 
-def _refused(answer: httpx2.Response, server: HttpServer) -> None:
+def _refused(answer: httpx2.Response, server: HttpServer, problem: str = "") -> None:
+    """A 401 whose challenge and body say ``problem``, pointing at no authorization server (there is none)."""
     assert answer.status_code == 401, answer.text
     challenge = answer.headers["www-authenticate"]
-    assert challenge.startswith("Bearer ")
-    assert f'resource_metadata="{server.url}/.well-known/oauth-protected-resource/mcp"' in challenge
+    assert challenge.startswith('Bearer error="invalid_token"')
+    assert "resource_metadata" not in challenge and server.url not in challenge
+    said = answer.json()["error_description"]
+    assert problem in said and f'error_description="{said}"' in challenge
+    assert int(answer.headers["content-length"]) == len(answer.content)
 
 
 def test_no_token_a_malformed_one_and_an_unknown_one_are_refused(http_server: HttpServer, tokens: TokenService) -> None:
     real = tokens.create("alice").secret
     token_id = real.split("_")[1]
     forged = f"rmb_{token_id}_{'A' * 43}"  # a real id with a wrong secret
-    for headers in (
-        {},
-        {"Authorization": "Basic YWxpY2U6c2VjcmV0"},
-        {"Authorization": "Bearer"},
-        {"Authorization": "Bearer nonsense"},
-        {"Authorization": f"Bearer {forged}"},
-        {"Authorization": f"Bearer {real}x"},
-        {"X-Remember-Token": forged},
+    for headers, problem in (
+        ({}, "no token was sent"),
+        ({"Authorization": "Basic YWxpY2U6c2VjcmV0"}, "no token was sent"),
+        ({"Authorization": "Bearer"}, "no token was sent"),
+        ({"Authorization": "Bearer nonsense"}, "not an API token of remember"),
+        ({"Authorization": f"Bearer {forged}"}, "knows no such API token"),
+        ({"Authorization": f"Bearer {real}x"}, "not an API token of remember"),
+        ({"X-Remember-Token": forged}, "knows no such API token"),
     ):
-        _refused(_post(http_server, headers), http_server)
+        _refused(_post(http_server, headers), http_server, problem)
     assert _post(http_server, {"Authorization": f"Bearer {real}"}).status_code == 200
     assert _post(http_server, {"X-Remember-Token": real}).status_code == 200  # the static header
 
@@ -52,13 +56,13 @@ def test_a_revoked_token_is_refused_at_once(http_server: HttpServer, tokens: Tok
     headers = {"Authorization": f"Bearer {issued.secret}"}
     assert _post(http_server, headers).status_code == 200
     tokens.revoke(issued.token.id)
-    _refused(_post(http_server, headers), http_server)
+    _refused(_post(http_server, headers), http_server, f"this API token ({issued.token.id}) was revoked on")
 
 
 def test_an_expired_token_is_refused(http_server: HttpServer, store: Store) -> None:
     month_ago = datetime.now(UTC) - timedelta(days=31)
     old = TokenService(store.tokens, clock=lambda: month_ago).create("alice", expires_in=timedelta(days=30))
-    _refused(_post(http_server, {"Authorization": f"Bearer {old.secret}"}), http_server)
+    _refused(_post(http_server, {"Authorization": f"Bearer {old.secret}"}), http_server, "expired on")
     fresh = TokenService(store.tokens).create("alice", expires_in=timedelta(days=30))
     assert _post(http_server, {"Authorization": f"Bearer {fresh.secret}"}).status_code == 200
 
@@ -80,10 +84,10 @@ async def test_a_session_cannot_be_taken_over_with_another_users_token(
     assert answer.status_code in (403, 404), answer.text
 
 
-def test_the_protected_resource_metadata_names_the_resource(http_server: HttpServer) -> None:
-    answer = httpx2.get(f"{http_server.url}/.well-known/oauth-protected-resource/mcp")
-    assert answer.status_code == 200
-    assert answer.json()["resource"] == f"{http_server.url}/mcp"
+def test_no_authorization_server_is_advertised_when_there_is_none(http_server: HttpServer) -> None:
+    """With API tokens only, a client is not sent into an OAuth flow that cannot succeed."""
+    for path in ("/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server"):
+        assert httpx2.get(f"{http_server.url}{path}").status_code == 404
 
 
 def test_only_the_hash_of_a_secret_is_stored(store: Store, tokens: TokenService) -> None:

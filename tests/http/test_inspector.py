@@ -43,3 +43,6 @@ def test_the_inspector_lists_and_calls_tools_with_a_token(
     assert "via inspector" in made.stdout
     refused = _inspector(http_server, tmp_path, "rmb_wrong", "--method", "tools/list")
     assert refused.returncode != 0
+    # Told not to start an OAuth flow of its own, the Inspector shows what the server said of the token.
+    told = _inspector(http_server, tmp_path, "rmb_wrong", "--stored-auth-only", "--method", "tools/list")
+    assert told.returncode != 0 and "not an API token of remember" in told.stdout + told.stderr

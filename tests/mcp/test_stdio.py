@@ -14,16 +14,11 @@ from typing import Any
 import pytest
 from mcp import Client, StdioServerParameters
 
-from support import error, ok
+from support import error, ok, server_env
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
 INSPECTOR = Path(__file__).resolve().parents[2] / ".cache" / "node" / "node_modules" / ".bin" / "mcp-inspector"
-
-
-def server_env(home: Path, user: str = "alice") -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("REMEMBER_")}
-    return {**env, "REMEMBER_HOME": str(home), "REMEMBER_USER": user}
 
 
 async def test_sdk_client_over_a_real_subprocess(tmp_path: Path) -> None:

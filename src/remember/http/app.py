@@ -26,10 +26,11 @@ from remember import __version__
 from remember.caller import Caller
 from remember.config import HttpSettings, Settings
 from remember.errors import ConfigError
-from remember.http.auth import ApiTokenVerifier, FirstOf, TokenCallers, http_caller
+from remember.http.auth import ApiTokenVerifier, FirstOf, TokenCallers, TokenProblems, http_caller, refused
 from remember.http.limits import Guard, RateLimit, unavailable
 from remember.mcp.server import CallLimits, RememberServer, build_server
 from remember.service import Services
+from remember.service.tokens import PREFIX
 from remember.web import LoginCodes, WebContext, web_routes
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ def build_app(services: Services, settings: Settings, *, auth: bool = True, code
         app.router.routes.insert(0, _authorization_server_metadata(http))
     app.router.routes.extend(web_routes(_web_context(services, settings, verifier, codes)))
     app.add_exception_handler(500, unavailable)
-    return Guard(app, RateLimit(http.rate_limit) if http.rate_limit else None)
+    return Guard(TokenProblems(app), RateLimit(http.rate_limit) if http.rate_limit else None)
 
 
 def _authorization_server_metadata(http: HttpSettings) -> Route:
@@ -121,16 +122,16 @@ def _server(services: Services, settings: Settings, *, auth: bool) -> tuple[Reme
     if http.oauth_server:
         return _with_authorization_server(services, http, resource, cache, limits)
     verifiers: list[TokenVerifier] = [ApiTokenVerifier(services.tokens, resource)]
-    issuer = http.base_url
-    if http.oauth_issuer or http.oauth_jwks_url:
+    external = bool(http.oauth_issuer or http.oauth_jwks_url)
+    if external:
         verifiers.append(_external_issuer(http, resource))
-        issuer = str(http.oauth_issuer)
     sdk: dict[str, Any] = {
         "token_verifier": FirstOf(*verifiers),
         "auth": AuthSettings(
-            issuer_url=issuer,  # type: ignore[arg-type]  # pydantic parses the URL
-            resource_server_url=resource,  # type: ignore[arg-type]
-            validate_token_resource=True,
+            issuer_url=str(http.oauth_issuer) if external else http.base_url,  # type: ignore[arg-type]
+            # Protected resource metadata names the authorization server: only when there is one.
+            resource_server_url=resource if external else None,  # type: ignore[arg-type]
+            validate_token_resource=external,  # API tokens are this server's own
         ),
     }
     return build_server(services, http_caller, cache_dir=cache, limits=limits, **sdk), sdk["token_verifier"]
@@ -172,7 +173,10 @@ class IssuedTokens:
         self.provider = provider
 
     async def verify_token(self, token: str) -> AccessToken | None:
-        return await self.provider.load_access_token(token)
+        found = await self.provider.load_access_token(token)
+        if found is None and not token.startswith(PREFIX):
+            refused("this server issued no such access token, or it has expired: sign in again")
+        return found
 
 
 def _external_issuer(http: HttpSettings, resource: str) -> TokenVerifier:

@@ -16,7 +16,8 @@ import jwt
 from mcp.server.auth.provider import AccessToken
 
 from remember.config import USER_ID
-from remember.http.auth import TRUST_CLAIM
+from remember.errors import excerpt
+from remember.http.auth import TRUST_CLAIM, refused
 
 # Asymmetric only: a symmetric algorithm would let anyone holding the public key sign.
 ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"]
@@ -36,13 +37,16 @@ class JwtVerifier:
             return None
         try:
             claims = await anyio.to_thread.run_sync(self._claims, token)
-        except (jwt.PyJWTError, ValueError):
+        except (jwt.PyJWTError, ValueError) as exc:
+            refused(f"the OAuth access token did not verify: {excerpt(str(exc))}")
             return None
         user = claims.get(self.user_claim)
         if not isinstance(user, str) or not USER_ID.match(user):
+            refused(f"the OAuth access token's {self.user_claim!r} claim names no user remember accepts")
             return None
         trust = claims.get(TRUST_CLAIM, 1.0)
         if not isinstance(trust, int | float) or not 0 <= trust <= 1:
+            refused(f"the OAuth access token's {TRUST_CLAIM!r} claim is not a number from 0 to 1")
             return None
         scopes = claims.get("scope", "")
         return AccessToken(

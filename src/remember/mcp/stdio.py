@@ -10,6 +10,10 @@ message) with ``id: null``. The server's answers are copied out a whole line at 
 time under the lock that also writes those errors, so frames never interleave.
 Only the SDK's public entry point (``server.run()``) and the operating system's
 descriptors are involved.
+
+Ctrl-C (SIGINT) or SIGTERM stops the server the way a client hanging up does: the
+server's input ends, so the SDK finishes what it is doing (a write in flight is
+committed) and returns. A second Ctrl-C stops it at once.
 """
 
 from __future__ import annotations
@@ -18,10 +22,12 @@ import contextlib
 import io
 import json
 import os
+import signal
 import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import FrameType
 from typing import BinaryIO
 
 PARSE_ERROR, INVALID_REQUEST = -32700, -32600
@@ -67,7 +73,8 @@ def answering_bad_lines() -> Iterator[None]:
     reader.start()
     writer.start()
     try:
-        yield
+        with _stopping_on_signals(to_server):
+            yield
     finally:
         served_in, served_out = sys.stdin, sys.stdout
         sys.stdin, sys.stdout = saved
@@ -78,6 +85,33 @@ def answering_bad_lines() -> Iterator[None]:
             served_in.close()
         os.dup2(real_in, 0)
         os.dup2(output.fileno(), 1)
+
+
+@contextmanager
+def _stopping_on_signals(to_server: int) -> Iterator[None]:
+    """Within the block, SIGINT and SIGTERM end the server's input (``to_server`` then writes to
+    nothing); the handlers before are restored after, and at once for SIGINT, so a second Ctrl-C
+    interrupts. Outside the main thread, signals are left alone."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+    def stop(signum: int, frame: FrameType | None) -> None:  # noqa: ARG001 - a signal handler's signature
+        signal.signal(signal.SIGINT, before[signal.SIGINT])
+        if signum == signal.SIGINT:
+            sys.stderr.write("remember: stopping (Ctrl-C again to stop at once)\n")
+        nothing = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(nothing, to_server)  # the pipe's last writer is gone: the server reads the end of its input
+        os.close(nothing)
+
+    for sig in before:
+        signal.signal(sig, stop)
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
 
 
 class _ProtocolIn(io.TextIOWrapper):

@@ -28,6 +28,10 @@ MAX_NAME = 200
 # Noting the last use is a write: at most this often per token.
 USE_RESOLUTION = timedelta(minutes=5)
 _NO_MATCH = hashlib.sha256(b"no such token").hexdigest()
+# Why a presented token is refused, in words for whoever sent it. Revoked and expired are said only to
+# a sender who holds the whole token (its secret matched): the rest learn nothing about stored tokens.
+NOT_AN_API_TOKEN = "this is not an API token of remember (they read rmb_<id>_<secret>)"
+UNKNOWN = "this server knows no such API token (mistyped, revoked and purged, or made for another database)"
 
 
 @dataclass(frozen=True)
@@ -101,16 +105,29 @@ class TokenService:
 
     def verify(self, presented: str) -> ApiToken | None:
         """The token ``presented`` is, if it is known, not revoked and not expired; else None."""
+        return self.check(presented)[0]
+
+    def check(self, presented: str) -> tuple[ApiToken | None, str | None]:
+        """The token ``presented`` is (and None), or None and why it is refused, in words for its sender."""
         shape = _SHAPE.match(presented)
         found = self.store.get(shape.group(1)) if shape else None
         # Compared even when nothing was found, so that the answer takes the same time.
         given = digest(shape.group(2)) if shape else digest(presented)
         matches = hmac.compare_digest(given, found.secret_sha256 if found else _NO_MATCH)
         if found is None or not matches:
-            return None
+            return None, UNKNOWN if shape else NOT_AN_API_TOKEN
         now = self.clock()
         if not found.usable_at(now):
-            return None
+            return None, _lapsed(found)
         if found.last_used_at is None or now - found.last_used_at > USE_RESOLUTION:
             self.store.used(found.id, now)
-        return found
+        return found, None
+
+
+def _lapsed(token: ApiToken) -> str:
+    """Why a token whose secret matched is no longer accepted."""
+    renew = f"make a new one with `remember token create --user {token.user_id}`"
+    if token.revoked_at is not None:
+        return f"this API token ({token.id}) was revoked on {token.revoked_at:%Y-%m-%d %H:%M} UTC; {renew}"
+    expired = token.expires_at or token.created_at  # not usable and not revoked: expired
+    return f"this API token ({token.id}) expired on {expired:%Y-%m-%d %H:%M} UTC; {renew}"
