@@ -117,7 +117,7 @@ class SuggestionService:
     def analytics(self, caller: Caller, template_id: str) -> dict[str, Any]:
         """The template's analytics with its suggestion acceptance figures."""
         figures = self.templates.analytics(caller, template_id)
-        return {**figures, **self.acceptance(caller, figures["template_id"])}
+        return {**figures.as_dict(), **self.acceptance(caller, figures.template_id)}
 
     def _adjustments(self, caller: Caller, now: Any) -> dict[str, float]:
         from remember.templates.suggest import adjustment
