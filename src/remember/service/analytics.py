@@ -80,8 +80,9 @@ class AnalyticsService:
         """A template's analytics (``SuggestionService.analytics``) and its suggestions shown and applied
         per period (NotFound for a template the user cannot see)."""
         chosen = _unit(bucket)
-        figures = self.suggestions.analytics(caller, template_id)
-        found = figures["template_id"]
+        report = self.suggestions.analytics(caller, template_id)
+        figures = report.as_dict()
+        found = report.analytics.template_id
         span = self.store.suggestion_span(caller.user, found)
         unit = chosen or automatic_unit(span)
         periods = period_starts(span, unit)
