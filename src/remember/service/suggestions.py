@@ -9,7 +9,6 @@ own record shifts their templates' confidence within a bound
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -18,7 +17,7 @@ from remember.caller import Caller
 from remember.clock import Clock, utc_now
 from remember.errors import ValidationFailed
 from remember.jsontypes import JsonObject, JsonValue
-from remember.models import Memory, SuggestionEvent
+from remember.models import Memory, SuggestionEvent, fields_as_json
 from remember.service import checks
 from remember.service.preferences import PreferenceService
 from remember.service.template_stats import TemplateAnalytics
@@ -50,7 +49,7 @@ class SuggestionFigures:
     smoothed_acceptance_rate: float | None = None
 
     def as_dict(self) -> dict[str, JsonValue]:
-        out: dict[str, JsonValue] = dataclasses.asdict(self)
+        out = fields_as_json(self)
         if self.smoothed_acceptance_rate is None:
             del out["smoothed_acceptance_rate"]
         return out

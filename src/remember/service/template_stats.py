@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -12,7 +11,7 @@ from typing import Any
 
 from remember.clock import to_text
 from remember.jsontypes import JsonValue
-from remember.models import Memory, TemplateUsage, plain
+from remember.models import Memory, TemplateUsage, fields_as_json
 from remember.templates import ResolvedTemplate, validate_content
 
 TOP_VALUES = 5
@@ -40,7 +39,7 @@ class FieldUsage:
     numbers: NumberSummary | None = None
 
     def as_dict(self) -> dict[str, JsonValue]:
-        numbers = dataclasses.asdict(self.numbers) if self.numbers is not None else {}
+        numbers = fields_as_json(self.numbers) if self.numbers is not None else {}
         return {"filled": self.filled, "fill_rate": self.fill_rate, **numbers}
 
 
@@ -79,7 +78,7 @@ class TemplateAnalytics:
     def as_dict(self) -> dict[str, JsonValue]:
         """The JSON the edges answer (``remember_template_analytics``, the dashboard, the CLI)."""
         return {
-            **plain(dataclasses.asdict(self)),
+            **fields_as_json(self),
             "last_used": to_text(self.last_used) if self.last_used else None,
             "field_usage_statistics": {name: s.as_dict() for name, s in self.field_usage_statistics.items()},
         }
