@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from remember import preferences as known
 from remember.caller import Caller
 from remember.clock import Clock, utc_now
 from remember.errors import ValidationFailed
@@ -103,7 +104,9 @@ class SuggestionService:
         situation = _context(context)
         prefs = self.preferences.effective(caller)
         count = (
-            prefs["templates.max_suggestions"] if limit is None else checks.whole_number("limit", limit, 1, MAX_LIMIT)
+            known.whole(prefs, "templates.max_suggestions")
+            if limit is None
+            else checks.whole_number("limit", limit, 1, MAX_LIMIT)
         )
         view = self.templates.view_of(caller)
         everything = view.all()
@@ -114,7 +117,7 @@ class SuggestionService:
 
         found = suggest(
             text, candidates, now=now, context=situation, embedder=self.embedder,
-            threshold=prefs["templates.suggestion_threshold"], limit=count,
+            threshold=known.number(prefs, "templates.suggestion_threshold"), limit=count,
             adjustments=self._adjustments(caller, now), lookup=view.lookup,
         )  # fmt: skip
         events = [SuggestionEvent(s.template_id, "shown", now, memory_id, s.confidence) for s in found]
@@ -173,13 +176,13 @@ def _stats(s: Any) -> TemplateStats:
     return TemplateStats(shown=s.shown, applied=s.applied, ignored=s.ignored, last_applied=s.last_applied)
 
 
-def _eligible(definition: TemplateDefinition, prefs: Mapping[str, Any]) -> bool:
+def _eligible(definition: TemplateDefinition, prefs: Mapping[str, JsonValue]) -> bool:
     """Suggested by itself: auto-applied and not suppressed (a template the user copied is left out by the caller:
     their copy stands for it)."""
     return (
         definition.auto_apply
-        and definition.id not in prefs["templates.suppressed_templates"]
-        and definition.category not in prefs["templates.suppressed_categories"]
+        and definition.id not in known.texts(prefs, "templates.suppressed_templates")
+        and definition.category not in known.texts(prefs, "templates.suppressed_categories")
     )
 
 
