@@ -6,12 +6,14 @@ ones instead of mutating, the edges turn them into JSON with ``as_dict``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
 from remember.clock import from_text, to_text
+from remember.jsontypes import JsonValue
 
 DeletedMode = Literal["exclude", "include", "only"]
 SortField = Literal["created_at", "updated_at", "weight", "occurred_at"]
@@ -336,6 +338,13 @@ def plain(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [plain(v) for v in value]
     return value
+
+
+def fields_as_json(result: Any) -> dict[str, JsonValue]:
+    """A dataclass whose field names are its JSON keys, as JSON: nested dataclasses become objects, tuples
+    lists (a value that is not JSON, such as a moment, is the caller's to replace)."""
+    out: dict[str, JsonValue] = plain(dataclasses.asdict(result))
+    return out
 
 
 @dataclass(frozen=True)

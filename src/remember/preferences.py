@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from remember.errors import ValidationFailed, excerpt
+from remember.errors import StoreError, ValidationFailed, excerpt
+from remember.jsontypes import JsonValue
 
 Kind = Literal["bool", "int", "float", "str", "str_list", "type"]
 # A memory type: what `type` accepts (letters, digits, spaces, _ and -), stored in snake case.
@@ -139,24 +140,72 @@ def coerce(spec: PreferenceSpec, value: Any) -> Any:
     return checked
 
 
-def defaults() -> dict[str, Any]:
+def defaults() -> dict[str, JsonValue]:
     return {spec.path: _copy(spec.default) for spec in SPECS}
 
 
-def effective(overrides: Mapping[str, Any]) -> dict[str, Any]:
+def effective(overrides: Mapping[str, JsonValue]) -> dict[str, JsonValue]:
     """Defaults with the user's stored values on top (unknown stored paths ignored)."""
     values = defaults()
     values.update({path: v for path, v in overrides.items() if path in _BY_PATH})
     return values
 
 
-def nest(flat: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+def nest(flat: Mapping[str, JsonValue]) -> dict[str, dict[str, JsonValue]]:
     """``{"search.default_limit": 10}`` -> ``{"search": {"default_limit": 10}}``."""
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, dict[str, JsonValue]] = {}
     for path, value in flat.items():
         category, name = path.split(".", 1)
         out.setdefault(category, {})[name] = value
     return out
+
+
+# Typed reads of one value of ``effective``'s mapping, for the code that uses it. Every stored value
+# was checked against its spec, so a value of another kind means the database was changed by hand.
+
+
+def number(values: Mapping[str, JsonValue], path: str) -> float:
+    value = values[path]
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    raise _not_usable(path, value)
+
+
+def whole(values: Mapping[str, JsonValue], path: str) -> int:
+    value = values[path]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise _not_usable(path, value)
+
+
+def flag(values: Mapping[str, JsonValue], path: str) -> bool:
+    value = values[path]
+    if isinstance(value, bool):
+        return value
+    raise _not_usable(path, value)
+
+
+def text(values: Mapping[str, JsonValue], path: str) -> str:
+    value = values[path]
+    if isinstance(value, str):
+        return value
+    raise _not_usable(path, value)
+
+
+def texts(values: Mapping[str, JsonValue], path: str) -> tuple[str, ...]:
+    value = values[path]
+    if isinstance(value, list):
+        items = tuple(v for v in value if isinstance(v, str))
+        if len(items) == len(value):
+            return items
+    raise _not_usable(path, value)
+
+
+def _not_usable(path: str, value: JsonValue) -> StoreError:
+    return StoreError(
+        f"The stored preference {path} is {excerpt(value)}, not {_describe(spec_for(path))}: "
+        f"set it again (remember prefs set {path} VALUE)."
+    )
 
 
 def _coerce_kind(spec: PreferenceSpec, value: Any) -> Any:

@@ -1,11 +1,12 @@
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
 from remember.caller import Caller
-from remember.errors import ValidationFailed
+from remember.errors import StoreError, ValidationFailed
 from remember.preferences import SPECS, defaults
 from remember.service import Services
 
@@ -95,3 +96,21 @@ def test_default_type_follows_the_type_rules(services: Services) -> None:
     with pytest.raises(ValidationFailed, match="letters, digits"):
         services.preferences.update(Caller("alice"), "memory.default_type", "My Notes!")
     assert services.memories.create(Caller("alice"), {"content": "x"}).type == "my_notes"
+
+
+@pytest.mark.parametrize(
+    ("path", "stored", "use"),
+    [
+        ("templates.max_suggestions", "3", lambda s: s.suggestions.suggest(Caller("alice"), "I cooked a recipe")),
+        ("templates.suppressed_templates", "builtin:recipe", lambda s: s.suggestions.suggest(Caller("alice"), "x")),
+        ("search.weight_boost", True, lambda s: s.search.search(Caller("alice"), "anything")),
+        ("memory.default_type", 7, lambda s: s.memories.create(Caller("alice"), {"content": "x"})),
+    ],
+)
+def test_a_stored_value_of_another_kind_is_refused_with_the_fix(
+    services: Services, path: str, stored: Any, use: Any
+) -> None:
+    """Every value is checked before it is stored; one changed by hand in the database is not used as it is."""
+    services.store.preferences.set("alice", path, stored, old_value=None, reason=None, at=datetime.now(UTC))
+    with pytest.raises(StoreError, match=rf"The stored preference {path} is .*: set it again \(remember prefs set"):
+        use(services)

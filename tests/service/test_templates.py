@@ -10,6 +10,7 @@ from remember.caller import Caller
 from remember.errors import AccessDenied, Conflict, NotFound, TemplateError, ValidationFailed
 from remember.service import Services, TemplatePatch
 from remember.service.structured import TemplateContentInvalid
+from remember.service.template_stats import CommonValue, FieldUsage, NumberSummary
 
 ALICE, BOB = "alice", "bob"
 
@@ -319,14 +320,12 @@ def test_analytics(services: Services, book: str) -> None:
     gone = remember_book(services, book, rating=1)
     services.memories.delete(Caller(ALICE), gone.id)
     stats = services.templates.analytics(Caller(ALICE), book)
-    assert stats["usage_count"] == 3 and stats["memory_count"] == 2
-    assert stats["compliance_rate"] == 1.0
-    assert 0 < stats["average_completion_rate"] <= 1
-    assert stats["field_usage_statistics"]["rating"] == {
-        "filled": 2, "fill_rate": 1.0, "min": 4.0, "max": 5.0, "average": 4.5
-    }  # fmt: skip
-    assert stats["field_usage_statistics"]["genre"]["fill_rate"] == 0.5
-    assert stats["most_common_values"]["author"] == [{"value": "Andrew Hunt and David Thomas", "count": 2}]
+    assert stats.usage_count == 3 and stats.memory_count == 2
+    assert stats.compliance_rate == 1.0
+    assert stats.average_completion_rate is not None and 0 < stats.average_completion_rate <= 1
+    assert stats.field_usage_statistics["rating"] == FieldUsage(2, 1.0, NumberSummary(min=4.0, max=5.0, average=4.5))
+    assert stats.field_usage_statistics["genre"].fill_rate == 0.5
+    assert stats.most_common_values["author"] == (CommonValue("Andrew Hunt and David Thomas", 2),)
 
 
 def test_templates_and_analytics_are_private(services: Services, book: str) -> None:

@@ -92,7 +92,7 @@ def test_everything_arrives(services: Services, tmp_path: Path, embedder: Any, c
     assert target.search.search(Caller(ALICE), "Sarah at Google").hits[0].memory.title == "Sarah"
     found = [h.memory.content for h in target.search.search(Caller(ALICE), "Google", alpha=0.0).hits]
     assert "How long has she been there?" in found  # its context (the turn before) came along
-    assert target.templates.analytics(Caller(ALICE), target.store.templates.of_user(ALICE)[0].id)["usage_count"] == 1
+    assert target.templates.analytics(Caller(ALICE), target.store.templates.of_user(ALICE)[0].id).usage_count == 1
     assert len(snapshot(target.store, ALICE)["relationships"]) == 2
     found_links = target.related.search(Caller(ALICE), "who recommended the novel", alpha=1.0).hits
     assert found_links[0].relationship.observation == "Sarah recommended Dune"  # indexed again on import

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from remember import preferences as known
 from remember.cli import files, output
 from remember.cli.grammar import Commands, command, runs
 from remember.errors import ValidationFailed
@@ -73,7 +74,7 @@ def add(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     stored = services.memories.store_new(caller, draft)
     memory = stored.memory
     best = None
-    wanted = args.accept_suggestion or services.preferences.effective(caller)["templates.auto_suggest"]
+    wanted = args.accept_suggestion or known.flag(services.preferences.effective(caller), "templates.auto_suggest")
     if memory.template_id is None and wanted and not args.no_suggestion:
         best = next(iter(services.suggestions.for_memory(caller, memory)), None)
     applied = False

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from remember.cli import files, output
 from remember.cli.grammar import Commands, command, runs
 from remember.cli.template_commands import template_action, template_id
+from remember.clock import to_text
 from remember.errors import ValidationFailed
 
 if TYPE_CHECKING:
@@ -71,16 +72,19 @@ def _analytics(actions: Commands) -> None:
 
 
 def analytics(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    figures = services.suggestions.analytics(caller, template_id(services, caller, args))
+    report = services.suggestions.analytics(caller, template_id(services, caller, args))
     if args.json:
-        output.emit(figures)
+        output.emit(report.as_dict())
         return
-    print(f"{figures['name']}: used {figures['usage_count']} times, last {figures['last_used'] or 'never'}")
-    for key in ("memory_count", "average_completion_rate", "compliance_rate"):
-        print(f"  {key}: {figures[key]}")
-    for name, stats in figures["field_usage_statistics"].items():
-        common = ", ".join(str(v["value"]) for v in figures["most_common_values"].get(name, [])[:3])
-        print(f"  {name:24} filled {stats['fill_rate']:.0%}" + (f"  common: {common}" if common else ""))
+    figures = report.analytics
+    last = to_text(figures.last_used) if figures.last_used else "never"
+    print(f"{figures.name}: used {figures.usage_count} times, last {last}")
+    print(f"  memory_count: {figures.memory_count}")
+    print(f"  average_completion_rate: {figures.average_completion_rate}")
+    print(f"  compliance_rate: {figures.compliance_rate}")
+    for name, stats in figures.field_usage_statistics.items():
+        common = ", ".join(str(v.value) for v in figures.most_common_values.get(name, ())[:3])
+        print(f"  {name:24} filled {stats.fill_rate:.0%}" + (f"  common: {common}" if common else ""))
 
 
 def _apply(actions: Commands) -> None:

@@ -42,7 +42,7 @@ def missing_fields(
         return None
     services, caller = services_of(ctx), caller_of(ctx)
     try:
-        read = services.suggestions.prefill(caller, template_id, text) if text else {}
+        read = services.suggestions.prefill(caller, template_id, text).values if text else {}
         given = {**read, **(structured_content or {})} if text else dict(fields) if isinstance(fields, dict) else {}
         resolved, result = services.templates.validate(caller, template_id, given)
     except RememberError:

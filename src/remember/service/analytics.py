@@ -9,14 +9,22 @@ Only the caller's memories within its trust level are counted (``remember.caller
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from remember.caller import Caller
-from remember.clock import to_text
 from remember.errors import ValidationFailed
 from remember.models import MemoryCount, MomentColumn, TimeSpan, TimeUnit
+from remember.service.analytics_results import (
+    AcceptanceOverTime,
+    Overview,
+    TemplateOverTime,
+    TemplateSeries,
+    TemplateUse,
+    Totals,
+    TypeSeries,
+)
 from remember.service.suggestions import SuggestionService
 from remember.service.templates import TemplateService
 from remember.service.visibility import trust_cap
@@ -30,6 +38,7 @@ MAX_SERIES = 12  # kinds drawn one by one; the rest are summed as OTHER
 AUTOMATIC: tuple[tuple[int, TimeUnit], ...] = ((62, "day"), (730, "week"), (3660, "month"))
 NO_TEMPLATE = "(no template)"
 OTHER = "(others)"
+Kind = TypeVar("Kind", str, str | None)  # what a series is of: a memory type, or a template (None: none)
 
 
 class AnalyticsService:
@@ -38,7 +47,7 @@ class AnalyticsService:
         self.templates = templates
         self.suggestions = suggestions
 
-    def overview(self, caller: Caller, *, bucket: str | None = None, when: str = "created") -> dict[str, Any]:
+    def overview(self, caller: Caller, *, bucket: str | None = None, when: str = "created") -> Overview:
         """The user's memories: totals, and counts per period by type and by template.
 
         ``bucket`` is day, week, month or year (None: chosen by the span); ``when`` is ``created``
@@ -51,48 +60,38 @@ class AnalyticsService:
         periods = period_starts(span, unit)
         counts = self.store.memory_counts(caller.user, column=column, unit=unit, max_trust=caller.trust)
         names = {d.id: d.name for d in self.templates.view_of(caller).all()}
-        by_type = _series(counts, periods, key=lambda c: c.type)
-        by_template = _series(counts, periods, key=lambda c: c.template_id)
-        for row in by_template:
-            key = row.pop("key")
-            row["template_id"] = None if key == OTHER else key
-            row["name"] = OTHER if key == OTHER else _template_name(key, names)
-        for row in by_type:
-            row["type"] = row.pop("key")
-        return {
-            "bucket": unit,
-            "when": when,
-            "totals": _totals(span, counts),
-            "periods": [p.isoformat() for p in periods],
-            "by_type": by_type,
-            "by_template": by_template,
-        }
+        by_type = tuple(TypeSeries(c, sum(c), key) for key, c in _series(counts, periods, lambda c: c.type))
+        by_template = tuple(
+            _template_series(key, c, names) for key, c in _series(counts, periods, lambda c: c.template_id)
+        )
+        return Overview(unit, when, _totals(span, counts), tuple(periods), by_type, by_template)
 
-    def templates_used(self, caller: Caller) -> list[dict[str, Any]]:
+    def templates_used(self, caller: Caller) -> list[TemplateUse]:
         """The templates worth a look: the user's own and the built-ins they made memories with, most used first."""
         usage = self.templates.store.templates.usage(caller.user, max_trust=trust_cap(caller))
         chosen = [d for d in self.templates.view_of(caller).all() if not d.is_default or d.id in usage]
-        rows = [{"id": d.id, "name": d.name, "usage_count": usage[d.id].usage_count if d.id in usage else 0,
-                 "is_default": d.is_default} for d in chosen]  # fmt: skip
-        return sorted(rows, key=lambda r: (-r["usage_count"], r["name"].casefold(), r["id"]))
+        rows = [
+            TemplateUse(d.id, d.name, usage[d.id].usage_count if d.id in usage else 0, d.is_default) for d in chosen
+        ]
+        return sorted(rows, key=lambda r: (-r.usage_count, r.name.casefold(), r.id))
 
-    def template(self, caller: Caller, template_id: str, *, bucket: str | None = None) -> dict[str, Any]:
-        """A template's analytics (``SuggestionService.analytics``) and its suggestions shown and applied
+    def template(self, caller: Caller, template_id: str, *, bucket: str | None = None) -> TemplateOverTime:
+        """A template's report (``SuggestionService.analytics``) and its suggestions shown and applied
         per period (NotFound for a template the user cannot see)."""
         chosen = _unit(bucket)
-        figures = self.suggestions.analytics(caller, template_id)
-        found = figures["template_id"]
+        report = self.suggestions.analytics(caller, template_id)
+        found = report.analytics.template_id
         span = self.store.suggestion_span(caller.user, found)
         unit = chosen or automatic_unit(span)
         periods = period_starts(span, unit)
         counted = {c.bucket: c for c in self.store.suggestion_counts(caller.user, found, unit=unit)}
-        figures["acceptance_over_time"] = {
-            "bucket": unit,
-            "periods": [p.isoformat() for p in periods],
-            "shown": [counted[p].shown if p in counted else 0 for p in periods],
-            "applied": [counted[p].applied if p in counted else 0 for p in periods],
-        }
-        return figures
+        over_time = AcceptanceOverTime(
+            unit,
+            tuple(periods),
+            shown=tuple(counted[p].shown if p in counted else 0 for p in periods),
+            applied=tuple(counted[p].applied if p in counted else 0 for p in periods),
+        )
+        return TemplateOverTime(report, over_time)
 
 
 def automatic_unit(span: TimeSpan) -> TimeUnit:
@@ -139,19 +138,27 @@ def period_starts(span: TimeSpan, unit: TimeUnit) -> list[date]:
     return out
 
 
-def _series(counts: Iterable[MemoryCount], periods: Sequence[date], *, key: Any) -> list[dict[str, Any]]:
-    """One row per kind (by ``key``): its count in every period and in all, the largest first; past
-    ``MAX_SERIES`` kinds the rest are one row (key ``OTHER``)."""
+def _series(
+    counts: Iterable[MemoryCount], periods: Sequence[date], key: Callable[[MemoryCount], Kind]
+) -> list[tuple[Kind, tuple[int, ...]]]:
+    """One row per kind (by ``key``): its count in every period, the largest in all first; past
+    ``MAX_SERIES`` kinds the rest are one row (kind ``OTHER``)."""
     place = {p: i for i, p in enumerate(periods)}
-    rows: dict[Any, list[int]] = defaultdict(lambda: [0] * len(periods))
+    rows: dict[Kind, list[int]] = defaultdict(lambda: [0] * len(periods))
     for count in counts:
         if count.bucket in place:  # a memory stored after the span was read waits for the next look
             rows[key(count)][place[count.bucket]] += count.count
-    ordered = sorted(rows.items(), key=lambda kv: (-sum(kv[1]), str(kv[0] or "")))
+    ordered: list[tuple[Kind, list[int]]] = sorted(rows.items(), key=lambda kv: (-sum(kv[1]), str(kv[0] or "")))
     if len(ordered) > MAX_SERIES:
         rest = [sum(column) for column in zip(*(v for _, v in ordered[MAX_SERIES - 1 :]), strict=True)]
-        ordered = [*ordered[: MAX_SERIES - 1], (OTHER, rest)]
-    return [{"key": k, "counts": v, "total": sum(v)} for k, v in ordered]
+        ordered[MAX_SERIES - 1 :] = [(OTHER, rest)]
+    return [(k, tuple(v)) for k, v in ordered]
+
+
+def _template_series(key: str | None, counts: tuple[int, ...], names: dict[str, str]) -> TemplateSeries:
+    if key == OTHER:
+        return TemplateSeries(counts, sum(counts), None, OTHER)
+    return TemplateSeries(counts, sum(counts), key, _template_name(key, names))
 
 
 def _template_name(template_id: str | None, names: dict[str, str]) -> str:
@@ -160,15 +167,15 @@ def _template_name(template_id: str | None, names: dict[str, str]) -> str:
     return names.get(template_id, template_id)
 
 
-def _totals(span: TimeSpan, counts: Sequence[MemoryCount]) -> dict[str, Any]:
-    return {
-        "memories": span.count,
-        "with_template": sum(c.count for c in counts if c.template_id),
-        "types": len({c.type for c in counts}),
-        "templates": len({c.template_id for c in counts if c.template_id}),
-        "first": to_text(span.first) if span.first else None,
-        "last": to_text(span.last) if span.last else None,
-    }
+def _totals(span: TimeSpan, counts: Sequence[MemoryCount]) -> Totals:
+    return Totals(
+        memories=span.count,
+        with_template=sum(c.count for c in counts if c.template_id),
+        types=len({c.type for c in counts}),
+        templates=len({c.template_id for c in counts if c.template_id}),
+        first=span.first,
+        last=span.last,
+    )
 
 
 def _moment(when: Any) -> MomentColumn:

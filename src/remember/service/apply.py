@@ -36,7 +36,7 @@ class Applier:
         memory = self.memories.get(caller, memory_id, record_access=False)
         fields = structured_content
         if fields is None:
-            fields = self.suggestions.prefill(caller, template_id, memory.content)
+            fields = self.suggestions.prefill(caller, template_id, memory.content).values
         patch = MemoryPatch(template_id=template_id, structured_content=fields)
         updated = self.memories.update(caller, memory.id, patch, reason=reason or f"applied template {template_id}")
         if updated.version != memory.version:

@@ -7,6 +7,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from remember import preferences as known
 from remember.caller import Caller
 from remember.clock import Clock, from_text, to_text, utc_now
 from remember.errors import Conflict, FieldError, NotFound, RememberError, ValidationFailed
@@ -85,7 +86,7 @@ class MemoryService:
         entry = self.indexer.entry(memory, fields_text)
         repeat = dedup.repeat_rule({memory.id} if (clean.context or {}).get("timestamp") else set())
         found = dedup.find(self.store, caller, memory, entry.vector, repeat)
-        mode = self.preferences.effective(caller)["memory.on_duplicate"]
+        mode = known.text(self.preferences.effective(caller), "memory.on_duplicate")
         if found is not None and (found.match == "repeat" or mode != "keep"):
             return self._settle(caller, memory, found, mode, ignored)
         twin = self.store.memories.insert_new([(memory, entry)], max_trust=caller.trust, repeat=repeat)[0]
@@ -180,15 +181,16 @@ class MemoryService:
             )
         context, stamp = values.pop("context", None) or ({}, None)
         defaults = self.preferences.effective(caller)
+        default_trust = visibility.default_trust(caller, known.number(defaults, "privacy.default_trust"))
         template_fields = applied.fields() if applied else {"structured_content": values.get("structured_content")}
         memory = Memory(
             id=str(uuid.uuid4()),
             user_id=caller.user,
             content=values.get("content") or (applied.text if applied else ""),
             title=values.get("title") or (applied.title if applied else None),
-            type=values.get("type") or (applied.type if applied else defaults["memory.default_type"]),
-            weight=_given(values, "weight", defaults["memory.default_weight"]),
-            trust=_given(values, "trust", visibility.default_trust(caller, defaults["privacy.default_trust"])),
+            type=values.get("type") or (applied.type if applied else known.text(defaults, "memory.default_type")),
+            weight=_given(values, "weight", known.number(defaults, "memory.default_weight")),
+            trust=_given(values, "trust", default_trust),
             tags=values.get("tags") or (),
             references=values.get("references") or (),
             context=context,

@@ -6,8 +6,6 @@ the default trust of new memories decides what such callers can read.
 
 from __future__ import annotations
 
-from typing import Any
-
 from remember import preferences as known
 from remember.caller import Caller
 from remember.clock import Clock, utc_now
@@ -23,11 +21,11 @@ class PreferenceService:
         self.store = store
         self.clock = clock
 
-    def effective(self, caller: Caller) -> dict[str, Any]:
+    def effective(self, caller: Caller) -> dict[str, JsonValue]:
         """Every preference's value for the caller's user, by dot path (defaults filled in)."""
         return known.effective(self.store.get(caller.user))
 
-    def get(self, caller: Caller, category: str | None = None) -> dict[str, dict[str, Any]]:
+    def get(self, caller: Caller, category: str | None = None) -> dict[str, dict[str, JsonValue]]:
         """Effective values nested by category, optionally one category only."""
         values = self.effective(caller)
         if category is not None:

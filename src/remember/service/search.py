@@ -13,6 +13,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from remember import preferences as known
 from remember.caller import Caller
 from remember.clock import Clock, utc_now
 from remember.errors import ValidationFailed
@@ -93,7 +94,9 @@ class SearchService:
             if missing:  # the cosine of every keyword candidate too, for fusion
                 cosine |= self.store.index.cosines(caller.user, vector, missing)
         boosts = Boosts(
-            prefs["search.weight_boost"], prefs["search.recency_boost"], prefs["search.recency_half_life_days"]
+            known.number(prefs, "search.weight_boost"),
+            known.number(prefs, "search.recency_boost"),
+            known.number(prefs, "search.recency_half_life_days"),
         )
         fused = _contenders(fuse(keyword, cosine, weight), start + size + 1, boosts)
         ranked = self._rank(caller, fused, boosts, explain, question, mode)

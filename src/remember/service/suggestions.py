@@ -10,15 +10,18 @@ own record shifts their templates' confidence within a bound
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from remember import preferences as known
 from remember.caller import Caller
 from remember.clock import Clock, utc_now
 from remember.errors import ValidationFailed
-from remember.jsontypes import JsonObject
-from remember.models import Memory, SuggestionEvent
+from remember.jsontypes import JsonObject, JsonValue
+from remember.models import Memory, SuggestionEvent, fields_as_json
 from remember.service import checks
 from remember.service.preferences import PreferenceService
+from remember.service.template_stats import TemplateAnalytics
 from remember.service.templates import TemplateService
 from remember.store import SuggestionLog
 from remember.templates import TemplateDefinition
@@ -30,6 +33,46 @@ if TYPE_CHECKING:
 MAX_CONTENT = 20_000
 MAX_LIMIT = 10
 CONTEXT_KEYS = ("location_present", "participants_present", "time_of_day", "day_of_week", "conversation_type")
+
+
+@dataclass(frozen=True)
+class SuggestionFigures:
+    """How often a template was suggested to the user and applied after a suggestion.
+
+    ``acceptance_rate`` is None until it is suggested; ``smoothed_acceptance_rate`` (the one that
+    moves its confidence, ``templates.suggest.learning``) is None until anything is logged for it,
+    and then left out of the JSON.
+    """
+
+    suggested: int
+    applied_after_suggestion: int
+    acceptance_rate: float | None
+    smoothed_acceptance_rate: float | None = None
+
+    def as_dict(self) -> dict[str, JsonValue]:
+        out = fields_as_json(self)
+        if self.smoothed_acceptance_rate is None:
+            del out["smoothed_acceptance_rate"]
+        return out
+
+
+@dataclass(frozen=True)
+class TemplateReport:
+    """A template's analytics with its suggestion figures: what ``remember_template_analytics`` reports."""
+
+    analytics: TemplateAnalytics
+    suggestions: SuggestionFigures
+
+    def as_dict(self) -> dict[str, JsonValue]:
+        return {**self.analytics.as_dict(), **self.suggestions.as_dict()}
+
+
+@dataclass(frozen=True)
+class Prefill:
+    """The values of a template's fields read from a text without a model, each valid for its field."""
+
+    template_id: str
+    values: Mapping[str, JsonValue]
 
 
 class SuggestionService:
@@ -61,7 +104,9 @@ class SuggestionService:
         situation = _context(context)
         prefs = self.preferences.effective(caller)
         count = (
-            prefs["templates.max_suggestions"] if limit is None else checks.whole_number("limit", limit, 1, MAX_LIMIT)
+            known.whole(prefs, "templates.max_suggestions")
+            if limit is None
+            else checks.whole_number("limit", limit, 1, MAX_LIMIT)
         )
         view = self.templates.view_of(caller)
         everything = view.all()
@@ -72,7 +117,7 @@ class SuggestionService:
 
         found = suggest(
             text, candidates, now=now, context=situation, embedder=self.embedder,
-            threshold=prefs["templates.suggestion_threshold"], limit=count,
+            threshold=known.number(prefs, "templates.suggestion_threshold"), limit=count,
             adjustments=self._adjustments(caller, now), lookup=view.lookup,
         )  # fmt: skip
         events = [SuggestionEvent(s.template_id, "shown", now, memory_id, s.confidence) for s in found]
@@ -91,33 +136,33 @@ class SuggestionService:
     def record_applied(self, caller: Caller, template_id: str, memory_id: str) -> None:
         self.store.log(caller.user, [SuggestionEvent(template_id, "applied", self.clock(), memory_id)])
 
-    def acceptance(self, caller: Caller, template_id: str) -> dict[str, Any]:
+    def acceptance(self, caller: Caller, template_id: str) -> SuggestionFigures:
         """Suggestion figures of one template for the analytics."""
         from remember.templates.suggest import acceptance_rate
 
         stats = self.store.stats(caller.user).get(template_id)
         if stats is None:
-            return {"suggested": 0, "applied_after_suggestion": 0, "acceptance_rate": None}
+            return SuggestionFigures(0, 0, None)
         rate = stats.applied / stats.shown if stats.shown else None
-        return {
-            "suggested": stats.shown,
-            "applied_after_suggestion": stats.applied,
-            "acceptance_rate": None if rate is None else min(1.0, rate),
-            "smoothed_acceptance_rate": round(acceptance_rate(_stats(stats)), 4),
-        }
+        return SuggestionFigures(
+            suggested=stats.shown,
+            applied_after_suggestion=stats.applied,
+            acceptance_rate=None if rate is None else min(1.0, rate),
+            smoothed_acceptance_rate=round(acceptance_rate(_stats(stats)), 4),
+        )
 
-    def prefill(self, caller: Caller, template_id: str, content: str) -> dict[str, Any]:
+    def prefill(self, caller: Caller, template_id: str, content: str) -> Prefill:
         """The values of the template's fields that can be read from ``content`` without a model."""
         resolved = self.templates.view_of(caller).resolved(template_id)
         now = self.clock()
         from remember.templates.suggest import extract, prefill
 
-        return prefill(extract(content, now.date()), resolved, now)
+        return Prefill(resolved.id, prefill(extract(content, now.date()), resolved, now))
 
-    def analytics(self, caller: Caller, template_id: str) -> dict[str, Any]:
+    def analytics(self, caller: Caller, template_id: str) -> TemplateReport:
         """The template's analytics with its suggestion acceptance figures."""
         figures = self.templates.analytics(caller, template_id)
-        return {**figures, **self.acceptance(caller, figures["template_id"])}
+        return TemplateReport(figures, self.acceptance(caller, figures.template_id))
 
     def _adjustments(self, caller: Caller, now: Any) -> dict[str, float]:
         from remember.templates.suggest import adjustment
@@ -131,13 +176,13 @@ def _stats(s: Any) -> TemplateStats:
     return TemplateStats(shown=s.shown, applied=s.applied, ignored=s.ignored, last_applied=s.last_applied)
 
 
-def _eligible(definition: TemplateDefinition, prefs: Mapping[str, Any]) -> bool:
+def _eligible(definition: TemplateDefinition, prefs: Mapping[str, JsonValue]) -> bool:
     """Suggested by itself: auto-applied and not suppressed (a template the user copied is left out by the caller:
     their copy stands for it)."""
     return (
         definition.auto_apply
-        and definition.id not in prefs["templates.suppressed_templates"]
-        and definition.category not in prefs["templates.suppressed_categories"]
+        and definition.id not in known.texts(prefs, "templates.suppressed_templates")
+        and definition.category not in known.texts(prefs, "templates.suppressed_categories")
     )
 
 

@@ -21,6 +21,7 @@ from remember.jsontypes import JsonObject, JsonValue
 from remember.models import Compliance, HistoryEntry, MemoryChange, TemplateRecord, TemplateUsage, TemplateVersion
 from remember.service import checks, template_edit, template_stats, visibility
 from remember.service.drafts import TemplatePatch
+from remember.service.template_stats import TemplateAnalytics
 from remember.store import Store
 from remember.templates import (
     BUILTIN_PREFIX,
@@ -343,7 +344,8 @@ class TemplateService:
         resolved = self.check(caller, raw, replacing=replacing)
         return resolved, validate_content(resolved, content, now=self.clock())
 
-    def analytics(self, caller: Caller, template_id: str) -> dict[str, Any]:
+    def analytics(self, caller: Caller, template_id: str) -> TemplateAnalytics:
+        """Figures over the live memories made with the template that the caller can read."""
         view = self.get(caller, template_id)
         memories = visibility.only_reachable(
             caller, self.store.memories.of_templates(caller.user, [view.id], include_deleted=False)

@@ -9,6 +9,7 @@ from mcp.server.elicitation import AcceptedElicitation, DeclinedElicitation, Eli
 from mcp.server.mcpserver import Context, Resolve
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
+from remember import preferences as known
 from remember.errors import ValidationFailed
 from remember.mcp import elicit
 from remember.mcp.state import caller_of, services_of
@@ -254,7 +255,7 @@ def _stored_without_answers(
 
 
 def _suggesting(ctx: Context) -> bool:
-    return bool(services_of(ctx).preferences.effective(caller_of(ctx))["templates.auto_suggest"])
+    return known.flag(services_of(ctx).preferences.effective(caller_of(ctx)), "templates.auto_suggest")
 
 
 def _split_content(

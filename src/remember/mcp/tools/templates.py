@@ -212,7 +212,7 @@ def remember_template_analytics(
 
     Example: {"template_id": "builtin:book_review", "metrics": ["usage_count"]}
     """
-    figures = services_of(ctx).suggestions.analytics(caller_of(ctx), template_id)
+    figures = services_of(ctx).suggestions.analytics(caller_of(ctx), template_id).as_dict()
     if metrics:
         keep = {"template_id", "name", "version", "last_used", "memory_count", *metrics}
         if "acceptance_rate" in metrics:

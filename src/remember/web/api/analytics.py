@@ -27,14 +27,14 @@ def routes(ctx: WebContext) -> list[Route]:
 
 
 def overview(call: Call) -> dict[str, Any]:
-    return call.services.analytics.overview(
-        call.caller, bucket=call.text("bucket"), when=call.text("when") or "created"
-    )
+    when = call.text("when") or "created"
+    return call.services.analytics.overview(call.caller, bucket=call.text("bucket"), when=when).as_dict()
 
 
 def templates(call: Call) -> dict[str, Any]:
-    return {"templates": call.services.analytics.templates_used(call.caller)}
+    return {"templates": [t.as_dict() for t in call.services.analytics.templates_used(call.caller)]}
 
 
 def template(call: Call) -> dict[str, Any]:
-    return call.services.analytics.template(call.caller, call.path["template_id"], bucket=call.text("bucket"))
+    found = call.services.analytics.template(call.caller, call.path["template_id"], bucket=call.text("bucket"))
+    return found.as_dict()
