@@ -18,7 +18,6 @@ from remember.store.postgres.dialect import DIALECT
 from remember.store.postgres.listing import ListingTables
 from remember.store.postgres.search import SearchTables
 from remember.store.sql.session import Session
-from remember.store.sql.terms import TermStatistics
 
 
 class PostgresSearch(ListingTables, SearchTables):
@@ -37,13 +36,10 @@ class PostgresSearch(ListingTables, SearchTables):
         keyword_index_min: int | None = KEYWORD_INDEX_MIN,
         keywords_home: Path | None = None,
     ) -> None:
-        self.db = db
-        self.dialect = DIALECT
+        super().__init__(db, DIALECT, keyword_index_min)
         self.location = location
         self.pgvector = pgvector
-        self.keyword_index_min = keyword_index_min
         self.keywords_home = keywords_home
-        self.term_stats = TermStatistics()
         self.common_terms = CommonTerms()
 
     def write_fields(self, s: Session, memory: Memory) -> None:

@@ -29,15 +29,18 @@ class Sql:
         self.db = db
         self.dialect = dialect
 
-    @contextmanager
-    def reading(self) -> Iterator[Session]:
-        with self.db.read() as raw:
-            yield Session(raw, self.dialect)
+    def reading(self) -> AbstractContextManager[Session]:
+        return session(self.db, self.dialect, write=False)
 
-    @contextmanager
-    def writing(self) -> Iterator[Session]:
-        with self.db.write() as raw:
-            yield Session(raw, self.dialect)
+    def writing(self) -> AbstractContextManager[Session]:
+        return session(self.db, self.dialect, write=True)
+
+
+@contextmanager
+def session(db: Database, dialect: Dialect, *, write: bool) -> Iterator[Session]:
+    """A session over one connection of ``db``: a snapshot to read in, or a transaction to write in."""
+    with db.write() if write else db.read() as raw:
+        yield Session(raw, dialect)
 
 
 class SqlBase:
@@ -50,15 +53,11 @@ class SqlBase:
     db: Database
     dialect: Dialect
 
-    @contextmanager
-    def reading(self) -> Iterator[Session]:
-        with self.db.read() as raw:
-            yield Session(raw, self.dialect)
+    def reading(self) -> AbstractContextManager[Session]:
+        return session(self.db, self.dialect, write=False)
 
-    @contextmanager
-    def writing(self) -> Iterator[Session]:
-        with self.db.write() as raw:
-            yield Session(raw, self.dialect)
+    def writing(self) -> AbstractContextManager[Session]:
+        return session(self.db, self.dialect, write=True)
 
     def write_index(self, s: Session, memory: Memory, entry: IndexEntry) -> None:
         """(Re)index one memory."""

@@ -9,6 +9,7 @@ from typing import Any
 from remember.filters import Filter
 from remember.models import IMPLICIT_GAP, DeletedMode, IndexEntry, Memory, conversation_of
 from remember.store.sql.base import IN_TRASH, Database, SqlBase
+from remember.store.sql.dialect import Dialect
 from remember.store.sql.session import Session
 from remember.store.sql.terms import TermStatistics
 
@@ -18,7 +19,13 @@ SETTING_UPSERT = (
 
 
 class IndexTables(SqlBase):
-    term_stats: TermStatistics
+    """What both engines' search indexes share; an engine's constructor starts here."""
+
+    def __init__(self, db: Database, dialect: Dialect, keyword_index_min: int | None) -> None:
+        self.db = db
+        self.dialect = dialect
+        self.keyword_index_min = keyword_index_min  # users from this size get a ranked keyword index
+        self.term_stats = TermStatistics()
 
     def index_settings(self) -> dict[str, str]:
         """What the stored vectors were made with (``embedding_model``, ``embedding_dimension``)."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 from remember.config import KEYWORD_INDEX_MIN, VECTOR_INDEX_MIN
 from remember.models import Memory
 from remember.store.sql.session import Session
-from remember.store.sql.terms import TermStatistics
 from remember.store.sqlite import field_values
 from remember.store.sqlite.connection import Database
 from remember.store.sqlite.dialect import DIALECT
@@ -31,12 +30,9 @@ class SqliteSearch(ListingTables, SearchTables):
         vector_index_min: int | None = VECTOR_INDEX_MIN,
         keyword_index_min: int | None = KEYWORD_INDEX_MIN,
     ) -> None:
-        self.db = db
+        super().__init__(db, DIALECT, keyword_index_min)
         self.vector_db = vector_db
-        self.dialect = DIALECT
         self.vector_index_min = vector_index_min
-        self.keyword_index_min = keyword_index_min
-        self.term_stats = TermStatistics()
         self._stem_cache = {}
 
     def write_fields(self, s: Session, memory: Memory) -> None:
