@@ -12,7 +12,7 @@ from remember.service.import_export.peers import FORMATS as READABLE
 from remember.service.import_export.peers.exporting import EXPORT_FORMATS as WRITABLE
 from support import run, run_json
 
-DATA = Path(__file__).resolve().parents[1] / "moving" / "data"
+DATA = Path(__file__).resolve().parents[1] / "import_export" / "data"
 
 
 @pytest.fixture

@@ -363,13 +363,28 @@ def test_the_markdown_export_zip_imports_back_as_basic_memory_notes(site: Site) 
         Caller(source), {"content": "Water the ferns weekly.", "title": "Ferns", "tags": ["home"]}
     )
     site.services.memories.create(Caller(source), {"content": "Call the plumber.", "title": "Plumber"})
+    chore = site.services.templates.create(
+        Caller(source), {"name": "Chore", "fields": [{"name": "task", "type": "string", "required": True}]}
+    )
+    site.services.memories.create(Caller(source), {"template_id": chore.id, "structured_content": {"task": "Dust"}})
     with client(site.url, site.token(source)) as http:
         archive = http.get("/api/export", params={"format": "markdown"}).content
+    with zipfile.ZipFile(io.BytesIO(archive)) as exported:
+        members = {name: exported.read(name) for name in exported.namelist()}
+    assert sum(name.startswith("remember-templates/") for name in members) == 1
+    members["elsewhere/stray.yaml"] = b"id: tpl_stray"  # only the template folder's YAML is unpacked
     with client(site.url, site.token(user)) as http:
-        job = finished(http, http.post("/api/imports", params={"format": "basic-memory"}, content=archive).json())
-    assert job["state"] == "done" and job["stored"] == 2, job
+        job = finished(
+            http, http.post("/api/imports", params={"format": "basic-memory"}, content=zipped(members)).json()
+        )
+    assert job["state"] == "done" and job["stored"] == 3, job
+    assert job["report"]["templates"] == {"created": 1}
     got = {(m.title, m.content, tuple(m.tags)) for m in site.services.memories.list(Caller(user)).items}
-    assert got == {("Ferns", "Water the ferns weekly.", ("home",)), ("Plumber", "Call the plumber.", ())}
+    assert got == {
+        ("Ferns", "Water the ferns weekly.", ("home",)), ("Plumber", "Call the plumber.", ()),
+        ("Dust", "Task: Dust", ()),
+    }  # fmt: skip
+    assert [r.id for r in site.store.templates.of_user(user)] == [chore.id]
 
 
 @pytest.mark.parametrize(

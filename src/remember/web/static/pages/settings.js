@@ -348,6 +348,7 @@ function importReport(r) {
   if (r.already_present) lines.push(`Stored already (not stored again): ${r.already_present}.`);
   if (r.repeated_in_source) lines.push(`Repeated in the file (stored once): ${r.repeated_in_source}.`);
   for (const [why, n] of Object.entries(r.links || {})) lines.push(`Links: ${n} ${why}.`);
+  for (const [what, n] of Object.entries(r.templates || {})) lines.push(`Templates: ${n} ${what}.`);
   for (const [what, n] of Object.entries(r.unmapped || {})) lines.push(`Not mapped: ${what} (${n} records).`);
   const skipped = (r.skipped || []).length
     ? h("div", {}, h("h4", {}, `Skipped ${r.skipped.length} records`),
