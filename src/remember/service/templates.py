@@ -18,7 +18,15 @@ from remember.caller import Caller
 from remember.clock import Clock, utc_now
 from remember.errors import AccessDenied, Conflict, FieldError, NotFound, TemplateError, ValidationFailed, excerpt
 from remember.jsontypes import JsonObject, JsonValue
-from remember.models import Compliance, HistoryEntry, MemoryChange, TemplateRecord, TemplateUsage, TemplateVersion
+from remember.models import (
+    Compliance,
+    HistoryEntry,
+    MemoryChange,
+    TemplateRecord,
+    TemplateUsage,
+    TemplateVersion,
+    name_key,
+)
 from remember.service import checks, template_edit, template_stats, visibility
 from remember.service.drafts import TemplatePatch
 from remember.store import Store
@@ -468,5 +476,5 @@ def _search_words(search: Any) -> list[str]:
 
 
 def _named(definitions: list[TemplateDefinition], name: str) -> TemplateDefinition | None:
-    wanted = " ".join(name.split()).casefold()
-    return next((d for d in definitions if " ".join(d.name.split()).casefold() == wanted), None)
+    wanted = name_key(name)
+    return next((d for d in definitions if name_key(d.name) == wanted), None)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from remember.caller import Caller
 from remember.errors import Conflict, TemplateError, ValidationFailed, excerpt
+from remember.models import name_key
 from remember.service.import_export.peers.records import ImportedTemplate, ImportReport
 from remember.service.import_export.peers.sources import refused
 from remember.service.templates import TemplateService, UserTemplates
@@ -84,7 +85,7 @@ def _once_each(read: list[tuple[str, TemplateDefinition]]) -> None:
     ids: dict[str, str] = {}
     names: dict[str, str] = {}
     for where, definition in read:
-        for seen, key in ((ids, definition.id), (names, " ".join(definition.name.split()).casefold())):
+        for seen, key in ((ids, definition.id), (names, name_key(definition.name))):
             if key in seen:
                 raise ValidationFailed.single(
                     "file", "duplicate", f"Cannot import {where}: {seen[key]} holds a template of the same "

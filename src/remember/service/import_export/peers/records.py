@@ -71,6 +71,7 @@ class ImportReport:
     read: int = 0  # memories read from the source
     created: int = 0  # written (or, in a dry run, that would be)
     already_present: int = 0  # the same memory is stored already (an earlier import)
+    replaced: int = 0  # stored already under the same id, and replaced (a remember export, on_conflict replace)
     repeated_in_source: int = 0  # the same memory twice in the source: stored once
     skipped: list[tuple[str, str]] = field(default_factory=list)
     unmapped: Counter[str] = field(default_factory=Counter)
@@ -80,7 +81,7 @@ class ImportReport:
     memory_ids: dict[str, str] = field(default_factory=dict)  # source key -> the memory holding it
 
     def as_dict(self) -> dict[str, Any]:
-        counts = ("format", "dry_run", "read", "created", "already_present", "repeated_in_source")
+        counts = ("format", "dry_run", "read", "created", "already_present", "replaced", "repeated_in_source")
         return {
             **{name: getattr(self, name) for name in counts},
             "skipped": [{"where": w, "why": why} for w, why in self.skipped],
