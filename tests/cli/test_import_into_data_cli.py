@@ -48,8 +48,10 @@ def test_skip_keeps_what_is_stored_and_replace_overwrites_it(
     assert fingerprint(db) == before
 
     code, out, _ = run(capsys, "--db", str(db), "import", str(dump), "--on-conflict", "skip")
-    assert code == 0 and out.splitlines()[0] == "Imported 3 memories of 2 users."
-    assert "Stored already for user local, kept as they are: 2 memories (" in out
+    assert code == 0 and out.splitlines()[0] == (
+        "Imported 0 of the file's 3 memories (2 users); stored already, kept as they are:"
+    )
+    assert "\n  user local: 2 memories ('" in out and "'), 1 relationship ('" in out
     assert (sarah["content"], 0.9) in contents(capsys, db)
 
     report = run_json(capsys, "--db", str(db), "import", str(dump), "--on-conflict", "replace")
@@ -117,9 +119,9 @@ def test_a_dry_run_checks_everything_and_writes_nothing(
     monkeypatch.setattr(sys, "stdin", io.StringIO(dump.read_text()))
     code, out, _ = run(capsys, "--db", str(db), "import", "-", "--dry-run", "--on-conflict", "replace")
     first, bob, local = out.splitlines()
-    assert code == 0 and first == "Would import 3 memories of 2 users."
-    assert bob.startswith("Stored already for user bob, replaced by the file's: 1 memory ('")
-    assert local.startswith("Stored already for user local, replaced by the file's: 2 memories ('")
+    assert code == 0 and first == "Would import 3 memories of 2 users, in place of what was stored already:"
+    assert bob.startswith("  user bob: 1 memory ('")
+    assert local.startswith("  user local: 2 memories ('")
     assert local.endswith("'), 1 relationship ('" + local.rsplit("('", 1)[1])
     assert fingerprint(db) == before
 

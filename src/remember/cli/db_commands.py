@@ -20,6 +20,7 @@ from remember.models import ON_CONFLICT
 
 if TYPE_CHECKING:
     from remember.service import Services
+    from remember.service.import_export.restore import Plan
 
 FORMATS = ("server-memory", "mcp-memory-service", "basic-memory", "mem0")
 EXPORT_FORMATS = ("jsonl", "markdown", "server-memory")
@@ -122,14 +123,21 @@ def _reader(path: str) -> Callable[[], Iterator[Any]]:
     return lambda: file_records(Path(path))
 
 
-def _report_plan(planned: Any, as_json: bool, verb: str) -> None:
+def _report_plan(planned: Plan, as_json: bool, verb: str) -> None:
+    """What an import of an export does: its memories, and what of the file was stored already."""
     if as_json:
         output.emit(planned.as_dict())
         return
-    _report(planned.memories, False, verb)
-    kept = "kept as they are" if planned.on_conflict == "skip" else "replaced by the file's"
+    read, users = sum(planned.memories.values()), len(planned.memories)
+    if planned.on_conflict == "skip" and planned.clashes:
+        new = read - sum(c.counts().get("memories", 0) for c in planned.clashes)
+        print(f"{verb} {new} of the file's {read} memories ({users} users); stored already, kept as they are:")
+    elif planned.clashes:
+        print(f"{verb} {read} memories of {users} users, in place of what was stored already:")
+    else:
+        _report(planned.memories, False, verb)
     for clash in planned.clashes:
-        print(f"Stored already for user {clash.user}, {kept}: {clash.text()}.")
+        print(f"  user {clash.user}: {clash.text()}")
 
 
 def _upgrade(actions: Commands) -> None:
