@@ -91,7 +91,7 @@ def records(texts: list[str], vectors: Any, model: str) -> Iterator[dict[str, An
     """The memories as a remember export's records (``remember import``'s input), their vectors given."""
     import base64
 
-    from remember.service.import_export.jsonl import FORMAT
+    from remember.service.import_export.jsonl_reading import FORMAT
 
     yield {"format": FORMAT, "format_version": 1, "embedding_model": model, "embedding_dimension": "384"}
     for i, content in enumerate(texts):

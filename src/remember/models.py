@@ -19,6 +19,17 @@ DeletedMode = Literal["exclude", "include", "only"]
 SortField = Literal["created_at", "updated_at", "weight", "occurred_at"]
 HistoryAction = Literal["update", "delete", "restore"]
 Progress = Callable[[int, int], None]  # (done, total) of a long task: an import, a reindex, an index build
+#: What an import of remember's own export does with a record whose id is stored already: refuse the
+#: import, skip the record (what is stored stays), or replace what is stored with it.
+OnConflict = Literal["refuse", "skip", "replace"]
+ON_CONFLICT: tuple[OnConflict, ...] = ("refuse", "skip", "replace")
+
+
+def name_key(name: str) -> str:
+    """Template names are unique per user regardless of case and spacing: what makes two the same."""
+    return " ".join(name.split()).casefold()
+
+
 Words = Sequence[str]  # a search's terms: plain words, matched as the backend stems them
 #: A memory with no conversation id continues the user's previous one without an id when the two
 #: happened at most this far apart: a client that passes no ids still stores a chat's turns in order

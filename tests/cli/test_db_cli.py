@@ -32,11 +32,13 @@ def test_export_then_import(capsys: pytest.CaptureFixture[str], tmp_path: Path, 
     assert lines[0]["format"] == "remember-export"
     assert {r["user_id"] for r in lines[1:]} == {"local", "bob"}
     target = f"sqlite:///{tmp_path / 'target.db'}"
-    assert run_json(capsys, "--db", target, "import", str(dump)) == {"users": {"bob": 1, "local": 1}, "memories": 2}
+    imported = run_json(capsys, "--db", target, "import", str(dump))
+    assert imported == {"users": {"bob": 1, "local": 1}, "memories": 2, "on_conflict": "refuse", "stored_already": {}}
     assert run_json(capsys, "--db", target, "list", "--tag", "people")["total"] == 1
     assert run_json(capsys, "--db", target, "prefs", "get", "search")["search"]["default_limit"] == 30
     code, _, err = run(capsys, "--db", target, "import", str(dump))
-    assert code == 1 and "already have data in the target database: bob, local" in err
+    assert code == 1 and "The file holds records that are stored already (user bob: 1 memory (" in err
+    assert "Nothing was imported. Choose with --on-conflict: skip keeps what is stored" in err
 
 
 def test_import_draws_a_bar_only_on_a_terminal(

@@ -12,7 +12,8 @@ from remember.caller import Caller
 from remember.errors import Conflict, ValidationFailed
 from remember.models import MemoryQuery
 from remember.service import RelationshipDraft, Services
-from remember.service.import_export.jsonl import PART, check_records, export_records, import_records, refuse_existing
+from remember.service.import_export.jsonl import PART, export_records, import_records, refuse_existing
+from remember.service.import_export.jsonl_reading import check_records
 from remember.store import Store, open_store
 
 ALICE, BOB = "alice", "bob"
@@ -123,14 +124,26 @@ def test_vectors_are_rebuilt_for_another_embedder(services: Services, tmp_path: 
 def test_existing_users_are_refused_before_anything_is_written(
     services: Services, tmp_path: Path, embedder: Any, clock: Any
 ) -> None:
+    """What `db copy` checks: every user it copies is new in the target."""
     populate(services)
     target = Services.over(open_store(str(tmp_path / "target.db")), clock, embedder)
     target.memories.create(Caller(BOB), {"content": "already here"})
     with pytest.raises(Conflict, match="bob"):
         refuse_existing(target.store, services.store.transfer.user_ids())
-    with pytest.raises(Conflict, match="already has data"):
-        import_records(target.store, target.indexer, export_records(services.store, [Caller(BOB)]))
     assert target.store.transfer.user_ids() == [BOB]
+    target.close()
+
+
+def test_a_stored_id_is_refused_by_default_in_the_transaction_that_writes(
+    services: Services, tmp_path: Path, embedder: Any, clock: Any
+) -> None:
+    """Should a record be stored under an imported id between the check and the write, that part is refused."""
+    populate(services)
+    target = Services.over(open_store(str(tmp_path / "target.db")), clock, embedder)
+    import_records(target.store, target.indexer, export_records(services.store, [Caller(BOB)]))
+    with pytest.raises(Conflict, match="stored meanwhile under the same id"):
+        import_records(target.store, target.indexer, export_records(services.store, [Caller(BOB)]))
+    assert len(target.store.memories.page(BOB, MemoryQuery()).items) == 1
     target.close()
 
 

@@ -140,8 +140,14 @@ def test_an_import_of_an_export_shows_its_progress_and_its_memories_are_stored(
     site.shot(page, "settings-import")
     assert contents(site, user) == contents(site, source)
 
-    page.get_by_role("button", name="Start import").click()  # the account has data now: refused, nothing added
-    expect(page.get_by_role("alert")).to_contain_text("Your account has data already")
+    page.get_by_role("button", name="Start import").click()  # the account has these now: refused, nothing added
+    expect(page.get_by_role("alert")).to_contain_text("The file holds records that are stored already")
+    expect(page.get_by_role("alert")).to_contain_text("the choice for records you have already")
+    assert len(contents(site, user)) == 12
+    page.get_by_label("Records of a remember export you have already (same id)").select_option("skip")
+    page.get_by_role("button", name="Start import").click()
+    expect(report).to_contain_text("Stored 0 memories of 12 read (remember).")
+    expect(report).to_contain_text("Stored already (not stored again): 12.")
     assert len(contents(site, user)) == 12
 
 

@@ -324,6 +324,59 @@ def test_a_dry_run_of_a_remember_export_checks_it_and_stores_nothing(site: Site)
     assert logical_fingerprint(site.store, [user]) == logical_fingerprint(site.store, ["nobody"])
 
 
+def test_a_remember_export_into_an_account_with_its_records_is_refused_skipped_or_replaced(site: Site) -> None:
+    source, user = site.user("restore-from"), site.user("restore-to")
+    made = [site.services.memories.create(Caller(source), {"content": f"fact {i}"}) for i in range(3)]
+    export = "".join(json.dumps(r) + "\n" for r in export_records(site.store, [Caller(source)]))
+    with client(site.url, site.token(user)) as http:
+
+        def started(**params: str) -> dict[str, Any]:
+            answer = http.post("/api/imports", params={"format": "remember", **params}, content=export)
+            return finished(http, answer.json())
+
+        assert started()["stored"] == 3
+        site.services.memories.update(Caller(user), made[0].id, {"content": "changed here"})
+        before = logical_fingerprint(site.store, [user])
+        refused = started()
+        assert (
+            refused["state"] == "failed" and f"stored already (user {user}: 3 memories" in refused["error"]["message"]
+        )
+        assert "Choose with the choice for records you have already (on_conflict)" in refused["error"]["message"]
+        skipped = started(on_conflict="skip")
+        assert (skipped["stored"], skipped["report"]["already_present"], skipped["report"]["replaced"]) == (0, 3, 0)
+        assert logical_fingerprint(site.store, [user]) == before
+        replaced = started(on_conflict="replace")
+        assert (replaced["stored"], replaced["report"]["replaced"]) == (3, 3)
+        assert site.services.memories.get(Caller(user), made[0].id, record_access=False).content == "fact 0"
+        for params, message in (
+            ({"format": "remember", "on_conflict": "merge"}, "on_conflict is one of refuse, skip, replace"),
+            ({"format": "mem0", "on_conflict": "skip"}, "on_conflict is for a remember export"),
+        ):
+            assert message in problem(http.post("/api/imports", params=params, content=export), 422)
+
+
+def test_a_session_below_full_trust_cannot_replace_what_it_cannot_see(site: Site) -> None:
+    user = site.user("guarded")
+    site.services.memories.create(Caller(user), {"content": "an everyday note", "trust": 0.2})
+    site.services.memories.create(Caller(user), {"content": "a guarded note", "trust": 0.9})
+    export = "".join(json.dumps(r) + "\n" for r in export_records(site.store, [Caller(user)]))  # full trust
+    before = logical_fingerprint(site.store, [user])
+    with client(site.url, site.token(user, trust_level=0.5)) as http:
+
+        def started(mode: str) -> dict[str, Any]:
+            answer = http.post("/api/imports", params={"format": "remember", "on_conflict": mode}, content=export)
+            return finished(http, answer.json())
+
+        refused = started("replace")
+        assert refused["state"] == "failed", refused
+        assert (
+            "1 of the stored records the file would replace are above this session's trust level (0.5)"
+            in (refused["error"]["message"])
+        )
+        assert started("skip")["report"]["already_present"] == 2
+    assert logical_fingerprint(site.store, [user]) == before
+
+
 def test_a_json_body_over_the_limit_is_refused_before_it_is_read_whole(
     site: Site, alice: tuple[str, httpx2.Client]
 ) -> None:
@@ -363,13 +416,28 @@ def test_the_markdown_export_zip_imports_back_as_basic_memory_notes(site: Site) 
         Caller(source), {"content": "Water the ferns weekly.", "title": "Ferns", "tags": ["home"]}
     )
     site.services.memories.create(Caller(source), {"content": "Call the plumber.", "title": "Plumber"})
+    chore = site.services.templates.create(
+        Caller(source), {"name": "Chore", "fields": [{"name": "task", "type": "string", "required": True}]}
+    )
+    site.services.memories.create(Caller(source), {"template_id": chore.id, "structured_content": {"task": "Dust"}})
     with client(site.url, site.token(source)) as http:
         archive = http.get("/api/export", params={"format": "markdown"}).content
+    with zipfile.ZipFile(io.BytesIO(archive)) as exported:
+        members = {name: exported.read(name) for name in exported.namelist()}
+    assert sum(name.startswith("remember-templates/") for name in members) == 1
+    members["elsewhere/stray.yaml"] = b"id: tpl_stray"  # only the template folder's YAML is unpacked
     with client(site.url, site.token(user)) as http:
-        job = finished(http, http.post("/api/imports", params={"format": "basic-memory"}, content=archive).json())
-    assert job["state"] == "done" and job["stored"] == 2, job
+        job = finished(
+            http, http.post("/api/imports", params={"format": "basic-memory"}, content=zipped(members)).json()
+        )
+    assert job["state"] == "done" and job["stored"] == 3, job
+    assert job["report"]["templates"] == {"created": 1}
     got = {(m.title, m.content, tuple(m.tags)) for m in site.services.memories.list(Caller(user)).items}
-    assert got == {("Ferns", "Water the ferns weekly.", ("home",)), ("Plumber", "Call the plumber.", ())}
+    assert got == {
+        ("Ferns", "Water the ferns weekly.", ("home",)), ("Plumber", "Call the plumber.", ()),
+        ("Dust", "Task: Dust", ()),
+    }  # fmt: skip
+    assert [r.id for r in site.store.templates.of_user(user)] == [chore.id]
 
 
 @pytest.mark.parametrize(

@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from remember.caller import Caller
@@ -16,9 +16,11 @@ from remember.cli.grammar import Commands, runs, runs_alone
 from remember.cli.indexing import build_search_indexes, bulk_vectors
 from remember.config import Settings
 from remember.errors import ValidationFailed
+from remember.models import ON_CONFLICT
 
 if TYPE_CHECKING:
     from remember.service import Services
+    from remember.service.import_export.restore import Plan
 
 FORMATS = ("server-memory", "mcp-memory-service", "basic-memory", "mem0")
 EXPORT_FORMATS = ("jsonl", "markdown", "server-memory")
@@ -63,14 +65,20 @@ def _import(commands: Commands) -> None:
     sub = commands.add_parser(
         "import",
         help="read an export, or another memory server's data, into the database",
-        description="Read a remember export (JSON Lines; each user must not exist yet), or with --from FORMAT "
-        "another memory server's data into --user's memories (see docs/importing.md). Importing the same "
-        "data again creates nothing new.",
+        description="Read a remember export (JSON Lines) with its users' ids, or with --from FORMAT another memory "
+        "server's data into --user's memories (see docs/importing.md). An export goes into a database that "
+        "holds data too; what it holds already is refused unless --on-conflict says what to do with it. "
+        "Importing another server's data again creates nothing new.",
     )
     sub.add_argument("file", metavar="PATH", help="the file or folder to read ('-' reads a remember export from stdin)")
     sub.add_argument(
         "--from", dest="source", choices=("remember", *FORMATS), default="remember",
         help="whose data it is (default: a remember export)",
+    )  # fmt: skip
+    sub.add_argument(
+        "--on-conflict", choices=ON_CONFLICT, default="refuse",
+        help="a remember export's record the user has already (same id): refuse the import (default), skip it "
+        "(what is stored stays), or replace what is stored with it",
     )  # fmt: skip
     sub.add_argument("--dry-run", action="store_true", help="show what would be created, write nothing")
     sub.add_argument("--json", action="store_true", help="print JSON for scripts")
@@ -78,31 +86,58 @@ def _import(commands: Commands) -> None:
 
 
 def load(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    """Every user in the file (an export says whose each record is); another server's data goes to ``user``."""
-    from remember.service.import_export.jsonl import import_records, refuse_existing
+    """Every user in the file as themselves (an export says whose each record is), or its one user as the
+    --user given; another server's data goes to ``user``."""
+    from remember.service.import_export.restore import plan, write
 
     if args.source != "remember":
+        if args.on_conflict != "refuse":
+            raise ValidationFailed.single(
+                "--on-conflict", "invalid", "--on-conflict is for remember exports; another server's data is "
+                "added beside what is stored, and what is stored already is not stored again.",
+            )  # fmt: skip
         peer_formats.load(services, caller, args)
         return
+    records = _reader(args.file)
+    into = getattr(args, "user", None)  # given on the command line; REMEMBER_USER does not pick one
+    planned = plan(services.store, records(), into=into, on_conflict=args.on_conflict)
+    total = sum(planned.memories.values())  # for the progress bar
     if args.dry_run:
-        raise ValidationFailed.single("--dry-run", "invalid", "--dry-run is for --from FORMAT imports.")
-    if args.file == "-":  # read once: standard input cannot be read twice
-        lines: list[str] = list(sys.stdin)
-        records: Callable[[], Iterator[Any]] = lambda: _records(iter(lines))  # noqa: E731
-    else:
-        records = lambda: _file_records(args.file)  # noqa: E731
-    users: set[str] = set()
-    total = 0  # memories in the file, for the progress bar
-    for r in records():
-        if isinstance(r, dict) and "user_id" in r:
-            users.add(r["user_id"])
-            total += r.get("kind") == "memory"
-    refuse_existing(services.store, users)
+        _report_plan(planned, args.json, "Would import")
+        return
     with bulk_vectors(services, total, quiet=args.json):
-        counts = import_records(services.store, services.indexer, records(), _progress("importing", total))
+        progress = _progress("importing", total)
+        write(services.store, services.indexer, services.templates, records(), planned, progress)
         output.progress_done()
-    build_search_indexes(services, counts, quiet=args.json)
-    _report(counts, args.json, "Imported")
+    build_search_indexes(services, planned.memories, quiet=args.json)
+    _report_plan(planned, args.json, "Imported")
+
+
+def _reader(path: str) -> Callable[[], Iterator[Any]]:
+    """The file's records, as often as asked (standard input is read once and kept)."""
+    from remember.service.import_export.json_lines import file_records, records_of
+
+    if path == "-":
+        lines: list[str] = list(sys.stdin)
+        return lambda: records_of(lines)
+    return lambda: file_records(Path(path))
+
+
+def _report_plan(planned: Plan, as_json: bool, verb: str) -> None:
+    """What an import of an export does: its memories, and what of the file was stored already."""
+    if as_json:
+        output.emit(planned.as_dict())
+        return
+    read, users = sum(planned.memories.values()), len(planned.memories)
+    if planned.on_conflict == "skip" and planned.clashes:
+        new = read - sum(c.counts().get("memories", 0) for c in planned.clashes)
+        print(f"{verb} {new} of the file's {read} memories ({users} users); stored already, kept as they are:")
+    elif planned.clashes:
+        print(f"{verb} {read} memories of {users} users, in place of what was stored already:")
+    else:
+        _report(planned.memories, False, verb)
+    for clash in planned.clashes:
+        print(f"  user {clash.user}: {clash.text()}")
 
 
 def _upgrade(actions: Commands) -> None:
@@ -183,21 +218,6 @@ def copy(settings: Settings, args: argparse.Namespace) -> None:
         source.close()
         target.close()
     _report(counts, args.json, "Copied")
-
-
-def _file_records(path: str) -> Iterator[Any]:
-    with _opened(path, "r") as handle:
-        yield from _records(handle)
-
-
-def _records(handle: Iterable[str]) -> Iterator[Any]:
-    for number, line in enumerate(handle, start=1):
-        if not line.strip():
-            continue
-        try:
-            yield json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValidationFailed.single(f"line {number}", "json", f"Line {number} is not JSON: {exc.msg}.") from exc
 
 
 def _progress(verb: str, total: int = 0) -> Any:

@@ -52,6 +52,8 @@ def _print(report: ImportReport) -> None:
         print(f"Repeated in the source (stored once): {report.repeated_in_source}.")
     for why, count in report.links.items():
         print(f"Links: {count} {why}.")
+    for what, count in report.templates.items():
+        print(f"Templates: {count} {what}.")
     for what, count in sorted(report.unmapped.items()):
         print(f"Not mapped: {what} ({count} records).")
     if report.skipped:
@@ -76,8 +78,8 @@ def export(services: Services, caller: Caller, args: argparse.Namespace) -> None
             raise ValidationFailed.single(
                 "PATH", "required", "--format markdown needs the folder to write: export --format markdown DIR."
             )
-        written = to_markdown(services.store, caller, Path(target))
-        print(f"Exported {written} memories to {target}.", file=sys.stderr)
+        notes, templates = to_markdown(services.store, caller, Path(target))
+        print(f"Exported {notes} memories and {templates} templates to {target}.", file=sys.stderr)
         return
     if target is None:
         written = to_server_memory(services.store, caller, sys.stdout)

@@ -21,7 +21,7 @@ from remember.service.access_counts import note_access
 from remember.service.drafts import MemoryDraft, MemoryPatch, memory_draft, memory_patch
 from remember.service.indexer import Indexer
 from remember.service.preferences import PreferenceService
-from remember.service.templates import TemplateService
+from remember.service.templates import TemplateService, UserTemplates
 from remember.store import Store
 from remember.templates import render_text
 
@@ -95,9 +95,12 @@ class MemoryService:
         kept = dedup.Duplicate(found.memory.id, found.match, found.similarity, "stored") if found else None
         return Stored(memory, ignored, kept)
 
-    def prepare_new(self, caller: Caller, draft: MemoryDraft) -> tuple[Memory, str | None]:
-        """The memory ``draft`` describes, checked but not stored, and its rendered template fields."""
-        memory, fields_text, _ = self._prepare(caller, draft)
+    def prepare_new(
+        self, caller: Caller, draft: MemoryDraft, templates: UserTemplates | None = None
+    ) -> tuple[Memory, str | None]:
+        """The memory ``draft`` describes, checked but not stored, and its rendered template fields;
+        its template is looked up in ``templates`` (by default the caller's)."""
+        memory, fields_text, _ = self._prepare(caller, draft, templates)
         return memory, fields_text
 
     def insert_prepared(
@@ -163,7 +166,9 @@ class MemoryService:
         self.store.memories.insert_many([(m, e) for (m, _), e in zip(prepared, entries, strict=True)])
         return [m for m, _ in prepared]
 
-    def _prepare(self, caller: Caller, draft: MemoryDraft) -> tuple[Memory, str | None, tuple[FieldError, ...]]:
+    def _prepare(
+        self, caller: Caller, draft: MemoryDraft, templates: UserTemplates | None = None
+    ) -> tuple[Memory, str | None, tuple[FieldError, ...]]:
         """The memory ``draft`` describes, checked; its rendered template fields if any; and the
         template field values given but not kept."""
         raw = draft.given()
@@ -177,7 +182,7 @@ class MemoryService:
         applied = None
         if values.get("template_id") is not None:
             applied = structured.apply(
-                self.templates, caller, values["template_id"], values.get("structured_content"), now
+                self.templates, caller, values["template_id"], values.get("structured_content"), now, templates
             )
         context, stamp = values.pop("context", None) or ({}, None)
         defaults = self.preferences.effective(caller)

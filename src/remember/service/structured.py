@@ -16,7 +16,7 @@ from typing import Any
 
 from remember.caller import Caller
 from remember.errors import FieldError, ValidationFailed, excerpt
-from remember.service.templates import TemplateService
+from remember.service.templates import TemplateService, UserTemplates
 from remember.templates import ResolvedTemplate, render_text, validate_content
 
 
@@ -63,10 +63,12 @@ class Applied:
 
 
 def apply(
-    templates: TemplateService, caller: Caller, template_id: str, content: Mapping[str, Any] | None, now: datetime
-) -> Applied:
-    """Validate ``content`` against the template; TemplateContentInvalid lists every problem."""
-    resolved = templates.view_of(caller).resolved(template_id)
+    templates: TemplateService, caller: Caller, template_id: str, content: Mapping[str, Any] | None, now: datetime,
+    view: UserTemplates | None = None,
+) -> Applied:  # fmt: skip
+    """Validate ``content`` against the template (found in ``view``, by default the caller's templates);
+    TemplateContentInvalid lists every problem."""
+    resolved = (view or templates.view_of(caller)).resolved(template_id)
     result = validate_content(resolved, dict(content or {}), now=now)
     if not result.valid:
         raise TemplateContentInvalid(resolved, list(result.errors))

@@ -18,7 +18,15 @@ from remember.caller import Caller
 from remember.clock import Clock, utc_now
 from remember.errors import AccessDenied, Conflict, FieldError, NotFound, TemplateError, ValidationFailed, excerpt
 from remember.jsontypes import JsonObject, JsonValue
-from remember.models import Compliance, HistoryEntry, MemoryChange, TemplateRecord, TemplateUsage, TemplateVersion
+from remember.models import (
+    Compliance,
+    HistoryEntry,
+    MemoryChange,
+    TemplateRecord,
+    TemplateUsage,
+    TemplateVersion,
+    name_key,
+)
 from remember.service import checks, template_edit, template_stats, visibility
 from remember.service.drafts import TemplatePatch
 from remember.service.template_stats import TemplateAnalytics
@@ -58,10 +66,12 @@ class TemplateView:
 class UserTemplates:
     """One user's view of templates for the length of one operation (own ones read once)."""
 
-    def __init__(self, store: Store, caller: Caller) -> None:
+    def __init__(self, store: Store, caller: Caller, adding: Sequence[TemplateDefinition] = ()) -> None:
         self.user_id = caller
         self.records = {r.id: r for r in store.templates.of_user(caller.user)}
-        self._parsed: dict[str, TemplateDefinition] = {}
+        # Templates about to be created (an import checks its memories against them first): found by
+        # lookup, not listed among the stored ones.
+        self._parsed: dict[str, TemplateDefinition] = {d.id: d for d in adding}
 
     def lookup(self, template_id: str) -> TemplateDefinition | None:
         if template_id.startswith(BUILTIN_PREFIX):
@@ -115,8 +125,9 @@ class TemplateService:
         found = self.store.templates.usage(caller.user, max_trust=visibility.trust_cap(caller)).get(template_id)
         return found or TemplateUsage(template_id, 0, None)
 
-    def view_of(self, caller: Caller) -> UserTemplates:
-        return UserTemplates(self.store, caller)
+    def view_of(self, caller: Caller, adding: Sequence[TemplateDefinition] = ()) -> UserTemplates:
+        """The caller's templates, and ``adding``: definitions not stored yet, as if they were."""
+        return UserTemplates(self.store, caller, adding)
 
     def get(self, caller: Caller, template_id: str) -> TemplateView:
         templates = self.view_of(caller)
@@ -198,6 +209,31 @@ class TemplateService:
         now = self.clock()
         self.store.templates.insert(TemplateRecord(caller.user, definition.id, definition.as_dict(), now, now))
         return TemplateView(definition, resolved, TemplateUsage(definition.id, 0, None))
+
+    def restore(self, caller: Caller, definition: TemplateDefinition) -> TemplateView:
+        """Store a template remember exported (a Markdown export's template file) under its own id, so
+        that the memories made with it find it. The id must be free (Conflict otherwise), and its
+        parent stored or built in."""
+        templates = self.view_of(caller)
+        if len(templates.records) >= MAX_TEMPLATES:
+            raise ValidationFailed.single("templates", "limit", f"A user can have at most {MAX_TEMPLATES} templates.")
+        if definition.is_default or definition.id.startswith(BUILTIN_PREFIX) or definition.id in templates.records:
+            raise Conflict(f"Template id {excerpt(definition.id)} is taken; a restored template keeps its own id.")
+        resolved = self._check_links(definition, templates)
+        now = self.clock()
+        self.store.templates.insert(TemplateRecord(caller.user, definition.id, definition.as_dict(), now, now))
+        return TemplateView(definition, resolved, TemplateUsage(definition.id, 0, None))
+
+    def recheck(self, caller: Caller, template_ids: Sequence[str]) -> int:
+        """Check the memories of these own templates (and of those inheriting from them) against them
+        again, as after a change; how many memories' compliance changed."""
+        templates = self.view_of(caller)
+        own = [t for t in template_ids if t in templates.records]
+        affected = sorted({*own, *(d for t in own for d in templates.descendants(t))})
+        compliance = self._recheck(caller, templates, affected, only_changed=True)
+        if compliance:
+            self.store.templates.set_compliance(caller.user, compliance)
+        return len(compliance)
 
     def update(self, caller: Caller, template_id: str, patch: TemplatePatch | JsonObject) -> tuple[TemplateView, int]:
         """Change an own template (a mapping is read as ``TemplatePatch.from_mapping``); every derived
@@ -442,5 +478,5 @@ def _search_words(search: Any) -> list[str]:
 
 
 def _named(definitions: list[TemplateDefinition], name: str) -> TemplateDefinition | None:
-    wanted = " ".join(name.split()).casefold()
-    return next((d for d in definitions if " ".join(d.name.split()).casefold() == wanted), None)
+    wanted = name_key(name)
+    return next((d for d in definitions if name_key(d.name) == wanted), None)

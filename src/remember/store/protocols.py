@@ -31,6 +31,7 @@ from remember.models import (
     MemoryCount,
     MemoryQuery,
     MomentColumn,
+    OnConflict,
     Page,
     PreferenceChange,
     Progress,
@@ -265,8 +266,11 @@ class TransferStore(Protocol):
     def user_ids(self) -> list[str]:
         """Every user with anything stored, sorted."""
 
-    def restore(self, dump: UserDump, *, first: bool = True) -> None:
-        """Write one part of a user in one transaction; the ``first`` part finds the user with nothing stored."""
+    def existing(self, user_id: str, table: str, ids: Sequence[str]) -> set[str]:
+        """Which of ``ids`` the user has in ``table`` (memories, the trash included; templates; relationships)."""
+
+    def restore(self, dump: UserDump, *, on_conflict: OnConflict = "refuse") -> None:
+        """Write one part of a user in one transaction; a stored id is met as ``on_conflict`` says."""
 
 
 class TokenStore(Protocol):
@@ -334,8 +338,11 @@ class RelationshipStore(Protocol):
         self,
         user_id: str,
         batch: Sequence[tuple[Relationship, Sequence[HistoryEntry], Sequence[tuple[str, int]], bytes | None]],
+        *,
+        on_conflict: OnConflict = "refuse",
     ) -> None:
-        """Write imported relationships and their history in one transaction."""
+        """Write imported relationships and their history in one transaction; a stored id is met as
+        ``on_conflict`` says."""
 
 
 class SearchEngine(SearchIndex, IndexMaintenance, Protocol):

@@ -1,6 +1,7 @@
 """A zip of Markdown notes, uploaded for a basic-memory import, unpacked with care.
 
-Only ``.md`` members are unpacked, each under the target folder (a member named
+Only ``.md`` members (and the template files of remember's own Markdown export, YAML in
+``remember-templates/``) are unpacked, each under the target folder (a member named
 ``../x.md`` or ``/etc/x.md`` is refused, as is a link), and the archive is bounded:
 at most ``MAX_NOTES`` notes and ``MAX_UNPACKED`` bytes unpacked in all, counted
 while unpacking (a small archive that inflates to gigabytes stops there).
@@ -14,6 +15,7 @@ import zipfile
 from pathlib import Path, PurePosixPath
 
 from remember.errors import ValidationFailed
+from remember.service.import_export.peers import template_files
 
 MAX_NOTES = 10_000
 MAX_UNPACKED = 64 << 20  # bytes of notes unpacked from one upload
@@ -30,13 +32,21 @@ def unpack(data: bytes, folder: Path) -> int:
     written = budget = 0
     with archive:
         for member in archive.infolist():
-            if member.is_dir() or not member.filename.lower().endswith(".md"):
+            if member.is_dir() or not _wanted(member.filename):
                 continue
             written += 1
             if written > MAX_NOTES:
                 raise _refused(f"it holds more than {MAX_NOTES} notes; import it in parts.")
             budget = _extract(archive, member, _target(folder, member), budget)
     return written
+
+
+def _wanted(name: str) -> bool:
+    """A note, or a template file of remember's export."""
+    path = PurePosixPath(name.replace("\\", "/"))
+    if path.suffix.lower() == ".md":
+        return True
+    return path.parent.as_posix() == template_files.FOLDER and path.suffix.lower() in (".yaml", ".yml")
 
 
 def _target(folder: Path, member: zipfile.ZipInfo) -> Path:

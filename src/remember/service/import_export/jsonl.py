@@ -4,8 +4,10 @@ The moving form is JSON Lines: a header, then per user one record per
 preference, preference change, template (with its versions), memory (with its
 history and vector), suggestion event and relationship (with its history; its
 observation is indexed again on import). ``export_records`` reads a store into
-it; ``import_records`` writes it into another, each user in parts of at most
-``PART`` memories, one transaction each, so that other writers get in between.
+it; ``import_records`` writes it into another (records read by ``jsonl_reading.py``), each
+user in parts of at most ``PART`` memories, one transaction each, so that other writers get in
+between; what it does with an id the user has is ``on_conflict`` (``restore.py`` checks the file
+first).
 Vectors travel with their memories and are reused when the target's embedder is
 the one that made them; otherwise they are rebuilt.
 """
@@ -15,40 +17,32 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO
 
 from remember import __version__
 from remember.caller import Caller
-from remember.clock import from_text, to_text, utc_now
-from remember.errors import Conflict, RememberError, ValidationFailed, excerpt
+from remember.clock import to_text, utc_now
+from remember.errors import Conflict, RememberError, ValidationFailed
 from remember.models import (
     HistoryEntry,
     IndexEntry,
     Memory,
     MemoryQuery,
-    PreferenceChange,
+    OnConflict,
     Progress,
-    Relationship,
-    SuggestionEvent,
-    TemplateRecord,
-    TemplateVersion,
     UserDump,
-    memory_from_dict,
-    relationship_from_dict,
 )
 from remember.search import text
+from remember.service.import_export.jsonl_reading import FORMAT, Pending, Record, header, take, user_of
 from remember.service.indexer import DIMENSION_KEY, MODEL_KEY, Indexer
 from remember.service.relationships import index_entries
 from remember.service.visibility import visible_history, within_reach
 from remember.store import Store
 from remember.templates import TemplateDefinition, builtin_template, parse_template, render_text, resolve
 
-FORMAT = "remember-export"
 FORMAT_VERSION = 1
 PAGE = 500
 PART = 500  # memories written per transaction of an import
-Record = dict[str, Any]
 
 
 def export_records(store: Store, callers: Sequence[Caller] | None = None) -> Iterator[Record]:
@@ -133,18 +127,6 @@ def _memory_record(store: Store, caller: Caller, memory: Memory) -> Record:
     }
 
 
-@dataclass
-class _Pending:
-    user_id: str
-    preferences: dict[str, Any] = field(default_factory=dict)
-    changes: list[PreferenceChange] = field(default_factory=list)
-    templates: list[tuple[TemplateRecord, tuple[TemplateVersion, ...]]] = field(default_factory=list)
-    memories: list[tuple[Memory, tuple[HistoryEntry, ...], bytes | None]] = field(default_factory=list)
-    events: list[SuggestionEvent] = field(default_factory=list)
-    relationships: list[tuple[Relationship, tuple[HistoryEntry, ...]]] = field(default_factory=list)
-    written: int = 0  # memories already written in earlier parts
-
-
 def refuse_existing(store: Store, users: Iterable[str]) -> None:
     """Conflict if any of ``users`` already has data in ``store`` (checked before anything is written)."""
     taken = sorted(set(users) & set(store.transfer.user_ids()))
@@ -156,62 +138,46 @@ def refuse_existing(store: Store, users: Iterable[str]) -> None:
 
 
 def import_records(
-    store: Store, indexer: Indexer, records: Iterable[Record], progress: Progress | None = None
+    store: Store,
+    indexer: Indexer,
+    records: Iterable[Record],
+    progress: Progress | None = None,
+    *,
+    on_conflict: OnConflict = "refuse",
 ) -> dict[str, int]:
-    """Write the records into ``store``, a user in transactions of at most PART memories; per user: memories imported.
+    """Write the records into ``store``, a user in transactions of at most PART memories; per user: memories read.
 
     Every transaction is short (the embedding is done before it), so a server writing to
-    the same database waits a fraction of a second, not the whole import.
+    the same database waits a fraction of a second, not the whole import. A record whose id
+    the user has is met as ``on_conflict`` says (``TransferTables.restore``).
     """
     stream = iter(records)
-    header = _header(next(stream, None))
+    head = header(next(stream, None))
     # Settle which embedder the target's vectors are made by before writing any (it records
     # the configured one on a fresh database), so reused vectors and new ones agree.
-    same_vectors = indexer.state() == "ready" and header.get("embedding_model") == indexer.embedder_name
+    same_vectors = indexer.state() == "ready" and head.get("embedding_model") == indexer.embedder_name
     counts: dict[str, int] = {}
-    pending: _Pending | None = None
+    pending: Pending | None = None
     for number, record in enumerate(stream, start=2):
-        user = _user_of(record, number)
+        user = user_of(record, number)
         if pending is None or pending.user_id != user:
             if pending is not None:
-                counts[pending.user_id] = _flush(store, indexer, pending, same_vectors)
-            pending = _Pending(user)
+                counts[pending.user_id] = _flush(store, indexer, pending, same_vectors, on_conflict)
+            pending = Pending(user)
         _read(pending, record, number)
         if len(pending.memories) >= PART:
-            _flush_part(store, indexer, pending, same_vectors)
+            _flush_part(store, indexer, pending, same_vectors, on_conflict)
         if progress and record.get("kind") == "memory":
             progress(sum(counts.values()) + pending.written + len(pending.memories), 0)
     if pending is not None:
-        counts[pending.user_id] = _flush(store, indexer, pending, same_vectors)
+        counts[pending.user_id] = _flush(store, indexer, pending, same_vectors, on_conflict)
     return counts
 
 
-def check_records(records: Iterable[Record]) -> dict[str, int]:
-    """What ``import_records`` would write, every record read and checked, nothing written: per user, its memories."""
-    stream = iter(records)
-    _header(next(stream, None))
-    counts: dict[str, int] = {}
-    pending: _Pending | None = None
-    for number, record in enumerate(stream, start=2):
-        user = _user_of(record, number)
-        if pending is None or pending.user_id != user:
-            pending = _Pending(user)
-        _take(pending, record, number)
-        pending.memories.clear()  # checked; holding them would only cost memory
-        counts[user] = counts.get(user, 0) + (record.get("kind") == "memory")
-    return counts
-
-
-def _header(header: Any) -> Record:
-    if not isinstance(header, dict) or header.get("format") != FORMAT:
-        raise ValidationFailed.single("file", "format", "This is not a remember export (its first line is no header).")
-    return header
-
-
-def _read(pending: _Pending, record: Record, number: int) -> None:
+def _read(pending: Pending, record: Record, number: int) -> None:
     """Take one record; a bad one after some of its user's memories were written says how many."""
     try:
-        _take(pending, record, number)
+        take(pending, record, number)
     except ValidationFailed as exc:
         if not pending.written:
             raise
@@ -223,103 +189,44 @@ def _read(pending: _Pending, record: Record, number: int) -> None:
         ) from exc
 
 
-def _user_of(record: Any, number: int) -> str:
-    if not isinstance(record, dict) or not isinstance(record.get("user_id"), str):
-        raise ValidationFailed.single(f"line {number}", "invalid", f"Line {number} is not a record with a user_id.")
-    return str(record["user_id"])
-
-
-def _take(pending: _Pending, record: Record, number: int) -> None:
-    kind = record.get("kind")
-    try:
-        if kind == "preference":
-            pending.preferences[str(record["path"])] = record["value"]
-        elif kind == "preference_change":
-            pending.changes.append(
-                PreferenceChange(
-                    record["preference_path"],
-                    record["old_value"],
-                    record["new_value"],
-                    record.get("reason"),
-                    from_text(record["at"]),
-                )
-            )
-        elif kind == "template":
-            pending.templates.append(_template(pending.user_id, record))
-        elif kind == "memory":
-            pending.memories.append(_memory(pending.user_id, record))
-        elif kind == "relationship":
-            pending.relationships.append(_relationship(pending.user_id, record))
-        elif kind == "suggestion_event":
-            pending.events.append(
-                SuggestionEvent(
-                    record["template_id"],
-                    record["event"],
-                    from_text(record["at"]),
-                    record.get("memory_id"),
-                    record.get("confidence"),
-                )
-            )
-        else:
-            raise ValueError(f"unknown kind {excerpt(kind)}")
-    except (KeyError, ValueError, TypeError) as exc:
-        raise ValidationFailed.single(f"line {number}", "invalid", f"Line {number} cannot be read: {exc}.") from exc
-
-
-def _template(user: str, record: Record) -> tuple[TemplateRecord, tuple[TemplateVersion, ...]]:
-    versions = tuple(
-        TemplateVersion(str(v["version"]), v["definition"], from_text(v["at"])) for v in record.get("versions", [])
-    )
-    definition = record["definition"]
-    stored = TemplateRecord(
-        user, str(definition["id"]), definition, from_text(record["created_at"]), from_text(record["updated_at"])
-    )
-    return stored, versions
-
-
-def _memory(user: str, record: Record) -> tuple[Memory, tuple[HistoryEntry, ...], bytes | None]:
-    memory = memory_from_dict(user, record["memory"])
-    history = tuple(
-        HistoryEntry(
-            memory.id, user, int(h["version"]), h["action"], h["previous"], h.get("reason"), from_text(h["at"])
-        )
-        for h in record.get("history", [])
-    )
-    vector = base64.b64decode(record["vector"]) if record.get("vector") else None
-    return memory, history, vector
-
-
-def _relationship(user: str, record: Record) -> tuple[Relationship, tuple[HistoryEntry, ...]]:
-    rel = relationship_from_dict(user, record["relationship"])
-    history = tuple(
-        HistoryEntry(rel.id, user, int(h["version"]), h["action"], h["previous"], h.get("reason"), from_text(h["at"]))
-        for h in record.get("history", [])
-    )
-    return rel, history
-
-
-def _flush_part(store: Store, indexer: Indexer, pending: _Pending, same_vectors: bool) -> None:
+def _flush_part(store: Store, indexer: Indexer, pending: Pending, same_vectors: bool, on_conflict: OnConflict) -> None:
     """Write the memories read so far (one bounded transaction); the rest of the user comes later."""
-    part = _Pending(pending.user_id, templates=pending.templates, memories=pending.memories)
-    store.transfer.restore(_dump(indexer, part, same_vectors, memories_only=True), first=not pending.written)
-    pending.written += len(pending.memories)
+    written = len(pending.memories)
+    part = Pending(pending.user_id, templates=pending.templates, memories=_kept(store, pending, on_conflict))
+    store.transfer.restore(_dump(indexer, part, same_vectors, memories_only=True), on_conflict=on_conflict)
+    pending.written += written
     pending.memories = []
 
 
-def _flush(store: Store, indexer: Indexer, pending: _Pending, same_vectors: bool) -> int:
+def _flush(store: Store, indexer: Indexer, pending: Pending, same_vectors: bool, on_conflict: OnConflict) -> int:
     """Write the rest of a user: its last memories, preferences, templates and suggestion events;
     then its relationships, whose members are all written by then."""
-    store.transfer.restore(_dump(indexer, pending, same_vectors), first=not pending.written)
+    read = pending.written + len(pending.memories)
+    pending.memories = _kept(store, pending, on_conflict)
+    store.transfer.restore(_dump(indexer, pending, same_vectors), on_conflict=on_conflict)
     for start in range(0, len(pending.relationships), PART):
         part = pending.relationships[start : start + PART]
         entries = index_entries(indexer, [r for r, _ in part])
         store.relationships.restore(
-            pending.user_id, [(r, h, terms, v) for (r, h), (terms, v) in zip(part, entries, strict=True)]
+            pending.user_id,
+            [(r, h, terms, v) for (r, h), (terms, v) in zip(part, entries, strict=True)],
+            on_conflict=on_conflict,
         )
-    return pending.written + len(pending.memories)
+    return read
 
 
-def _dump(indexer: Indexer, pending: _Pending, same_vectors: bool, *, memories_only: bool = False) -> UserDump:
+def _kept(
+    store: Store, pending: Pending, on_conflict: OnConflict
+) -> list[tuple[Memory, tuple[HistoryEntry, ...], bytes | None]]:
+    """The memories of ``pending`` to write: when the stored ones are kept, those are not embedded for nothing
+    (the store checks again in the transaction that writes)."""
+    if on_conflict != "skip":
+        return pending.memories
+    stored = store.transfer.existing(pending.user_id, "memories", [m.id for m, _, _ in pending.memories])
+    return [item for item in pending.memories if item[0].id not in stored]
+
+
+def _dump(indexer: Indexer, pending: Pending, same_vectors: bool, *, memories_only: bool = False) -> UserDump:
     view = _ImportedTemplates(pending)
     texts = [(m, view.fields_text(m)) for m, _, _ in pending.memories]
     reuse = same_vectors and all(v is not None for _, _, v in pending.memories)
@@ -350,7 +257,7 @@ def _date(memory: Memory) -> str:
 class _ImportedTemplates:
     """Renders templated memories' fields with the templates being imported (and the built-ins)."""
 
-    def __init__(self, pending: _Pending) -> None:
+    def __init__(self, pending: Pending) -> None:
         self.own = {r.id: parse_template(dict(r.definition)) for r, _ in pending.templates}
 
     def lookup(self, template_id: str) -> TemplateDefinition | None:

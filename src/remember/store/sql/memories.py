@@ -284,6 +284,14 @@ class MemoryTables:
         # The user's index lock first, then the row: every index writer takes them in this order.
         s.lock_users([memory.user_id])
         check_version(s, "memories", "Memory", memory.user_id, memory.id, change.expected_version)
+        s.run(HISTORY_INSERT, history_params(self.dialect, change.history))
+        self.overwrite_row(s, memory, index)
+
+    def overwrite_row(self, s: Session, memory: Memory, index: IndexEntry | None) -> None:
+        """Write a stored memory's new state, its tags and fields (the caller holds the user's index lock).
+
+        With ``index`` the memory is re-indexed; without, its index only learns that it changed.
+        """
         s.run("DELETE FROM memory_tags WHERE user_id = ? AND memory_id = ?", (memory.user_id, memory.id))
         s.run(
             f"UPDATE memories SET {MEMORY_ASSIGNMENTS}, content_hash = ? WHERE user_id = ? AND id = ?",
@@ -291,7 +299,6 @@ class MemoryTables:
         )
         _write_tags(s, memory)
         self.engine.write_fields(s, memory)
-        s.run(HISTORY_INSERT, history_params(self.dialect, change.history))
         if index is not None:
             self.engine.write_index(s, memory, index)
         else:

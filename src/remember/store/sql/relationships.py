@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from remember.errors import Conflict, StoreError
-from remember.models import HistoryEntry, Relationship, RelationshipChange, RelationshipQuery
+from remember.models import HistoryEntry, OnConflict, Relationship, RelationshipChange, RelationshipQuery
 from remember.store.sql.base import Sql
 from remember.store.sql.dialect import chunks
 from remember.store.sql.relationship_rows import (
@@ -149,12 +149,27 @@ class RelationshipTables:
         return [(r, entries.get(r.id, [])) for r in sorted(rels, key=lambda r: order[r.id])]
 
     def restore(
-        self, user_id: str, batch: Sequence[tuple[Relationship, Sequence[HistoryEntry], Terms, bytes | None]]
+        self,
+        user_id: str,
+        batch: Sequence[tuple[Relationship, Sequence[HistoryEntry], Terms, bytes | None]],
+        *,
+        on_conflict: OnConflict = "refuse",
     ) -> None:
-        """Write imported relationships (and their history) in one transaction."""
+        """Write imported relationships (and their history) in one transaction; one whose id the user has is
+        left as it is (``skip``), written in its place (``replace``) or refused (a Conflict, as a stored key)."""
         with self.sql.writing() as s:
             s.lock_users([user_id])
+            stored = set[str]()
+            if on_conflict != "refuse" and batch:
+                params: list[Any] = [user_id]
+                where = s.any_of("id", [r.id for r, _, _, _ in batch], params)
+                stored = {r[0] for r in s.all(f"SELECT id FROM relationships WHERE user_id = ? AND {where}", params)}
             for rel, history, terms, vector in batch:
+                if rel.id in stored:
+                    if on_conflict == "skip":
+                        continue
+                    # its members, tags, terms and history go with it, and come again from the import
+                    s.run("DELETE FROM relationships WHERE user_id = ? AND id = ?", (user_id, rel.id))
                 self.insert_row(s, rel, terms, vector)
                 s.many(HISTORY_INSERT, [history_params(self.sql.dialect, h) for h in history])
 

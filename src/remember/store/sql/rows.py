@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from remember.memory_fields import FIELDS, Codec
-from remember.models import HistoryEntry, Memory, TemplateRecord, plain
+from remember.models import HistoryEntry, Memory, TemplateRecord, name_key, plain
 from remember.store.sql.dialect import Dialect
 
 MEMORY_COLUMN_NAMES = tuple(f.column for f in FIELDS)
@@ -67,11 +67,6 @@ def history_params(d: Dialect, h: HistoryEntry) -> tuple[Any, ...]:
 def history_from_row(d: Dialect, row: Sequence[Any]) -> HistoryEntry:
     user_id, memory_id, version, action, previous, reason, at = row
     return HistoryEntry(memory_id, user_id, version, action, d.from_json(previous), reason, d.from_moment(at))
-
-
-def name_key(name: str) -> str:
-    """Template names are unique per user regardless of case and spacing."""
-    return " ".join(name.split()).casefold()
 
 
 def template_params(d: Dialect, record: TemplateRecord) -> tuple[Any, ...]:

@@ -6,13 +6,12 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from remember.errors import Conflict, NotFound, StoreError, excerpt
-from remember.models import Compliance, MemoryChange, TemplateRecord, TemplateUsage, TemplateVersion
+from remember.models import Compliance, MemoryChange, TemplateRecord, TemplateUsage, TemplateVersion, name_key
 from remember.store.sql.base import Sql
 from remember.store.sql.memories import MemoryTables
 from remember.store.sql.rows import (
     TEMPLATE_COLUMNS,
     TEMPLATE_INSERT,
-    name_key,
     template_from_row,
     template_params,
 )

@@ -1,7 +1,7 @@
 """The import and export pages' API: uploads run as background jobs, exports download as one file.
 
 ``GET /api/imports`` names the formats and the size limit.
-``POST /api/imports?format=FORMAT&dry_run=1&name=FILE`` takes the file itself as
+``POST /api/imports?format=FORMAT&dry_run=1&name=FILE&on_conflict=skip`` takes the file itself as
 the request body (at most ``REMEMBER_HTTP_MAX_BODY`` bytes, 1 MiB by default:
 413 beyond, with the limit named) and answers ``202`` with the job
 (``imports.py`` says what each format does); ``GET /api/imports/{id}`` is the
@@ -27,6 +27,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from remember.errors import RememberError, ValidationFailed, excerpt
+from remember.models import ON_CONFLICT, OnConflict
 from remember.service.import_export.jsonl import write_export
 from remember.service.import_export.peers.exporting import EXPORT_FORMATS, to_markdown, to_server_memory
 from remember.web.context import WebContext
@@ -62,9 +63,10 @@ def _start(ctx: WebContext, jobs: Jobs) -> Endpoint:
         try:
             check_request(request, ctx.allowed_hosts)
             caller = await caller_of(request, ctx)
-            format, name, dry_run = _options(request)
+            format, name, dry_run, on_conflict = _options(request)
             data = await upload(request, ctx.settings.http.max_body)
-            job = jobs.start(caller, format, dry_run, importer(ctx.services, format, data, name, dry_run=dry_run))
+            work = importer(ctx.services, format, data, name, dry_run=dry_run, on_conflict=on_conflict)
+            job = jobs.start(caller, format, dry_run, work)
         except RememberError as problem:
             return error_response(problem)
         return JSONResponse(job.as_dict(), status_code=202, headers=NO_STORE)
@@ -72,7 +74,7 @@ def _start(ctx: WebContext, jobs: Jobs) -> Endpoint:
     return serve
 
 
-def _options(request: Request) -> tuple[str, str, bool]:
+def _options(request: Request) -> tuple[str, str, bool, OnConflict]:
     query = request.query_params
     format = query.get("format") or "remember"
     if format not in IMPORT_FORMATS:
@@ -85,7 +87,22 @@ def _options(request: Request) -> tuple[str, str, bool]:
     dry = (query.get("dry_run") or "0").lower()
     if dry not in ("0", "1", "true", "false"):
         raise ValidationFailed.single("dry_run", "type", "dry_run is true or false.", dry)
-    return format, name, dry in ("1", "true")
+    return format, name, dry in ("1", "true"), _on_conflict(query.get("on_conflict"), format)
+
+
+def _on_conflict(given: str | None, format: str) -> OnConflict:
+    """What a remember export's records the account has already become (refuse: the import is refused)."""
+    chosen = next((c for c in ON_CONFLICT if c == (given or "refuse")), None)
+    if chosen is None:
+        raise ValidationFailed.single(
+            "on_conflict", "options", f"on_conflict is one of {', '.join(ON_CONFLICT)}; got {excerpt(given)}.", given
+        )
+    if chosen != "refuse" and format != "remember":
+        raise ValidationFailed.single(
+            "on_conflict", "invalid", "on_conflict is for a remember export; other formats add beside what is "
+            "stored, and never store a memory twice.", given,
+        )  # fmt: skip
+    return chosen
 
 
 async def upload(request: Request, limit: int) -> bytes:

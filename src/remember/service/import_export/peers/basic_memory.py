@@ -1,12 +1,14 @@
 """A basic-memory folder (and remember's own Markdown export): one Markdown file per note.
 
 A note is YAML frontmatter between ``---`` fences, then Markdown. basic-memory's
-fields are ``title`` (default: the file name), ``type``, ``tags`` (a list or a
+fields are ``title`` (default: the file name; in remember's own notes, none), ``type``, ``tags`` (a list or a
 comma-separated text) and ``permalink`` (the note's key); any other field is kept
 in the memory's structured content. The fields remember writes in its own export
 (``weight``, ``trust``, ``references``, ``happened``, ``context``, ``location``,
-``template_id``, ``structured_content``) are read back as they were written;
-its bookkeeping (``remember_id``, ``created``, ``updated``, ``version``) is reported.
+``template_id``, ``structured_content``) are read back as they were written, and so is its
+bookkeeping (``remember_id``, ``created``, ``updated``, ``version``: ``records.Origin``); in
+another note those four are reported. The templates of remember's export come from their own
+files (``template_files.py``).
 
 Links: a line ``- relation_type [[Target]] (context)`` is a relation of that type;
 any other ``[[Target]]`` (or ``[[Target|label]]``) is a ``links_to``. A target names a
@@ -16,17 +18,20 @@ after a memory's text (``markdown.RELATIONS``) gives links and is not part of th
 
 from __future__ import annotations
 
-import datetime as dt
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from remember.clock import parse_moment
 from remember.errors import excerpt
+from remember.service.checks import MAX_ID
 from remember.service.drafts import MemoryDraft
+from remember.service.import_export.peers import template_files
 from remember.service.import_export.peers.markdown import RELATIONS
-from remember.service.import_export.peers.records import ImportedLink, ImportedMemory, Parsed
-from remember.service.import_export.peers.sources import MAX_FILE_BYTES, moment, plain_tags, refused
+from remember.service.import_export.peers.records import ImportedLink, ImportedMemory, Origin, Parsed
+from remember.service.import_export.peers.sources import MAX_FILE_BYTES, moment, plain_tags, plain_yaml, refused
 
 FRONTMATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.DOTALL)
 RELATION = re.compile(
@@ -43,7 +48,7 @@ def read(folder: Path) -> Parsed:
         raise refused(folder, "there is no such folder.")
     if not folder.is_dir():
         raise refused(folder, "it is not a folder (basic-memory notes are a folder of Markdown files).")
-    parsed = Parsed()
+    parsed = Parsed(templates=template_files.read(folder))
     for path in _notes(folder):
         where = str(path.relative_to(folder))
         try:
@@ -73,12 +78,55 @@ def _note(parsed: Parsed, path: Path, where: str) -> None:
     except UnicodeDecodeError as exc:
         raise ValueError(f"not UTF-8 text (byte {exc.start})") from exc
     fields, body = frontmatter(text)
-    title = str(fields.pop("title", None) or path.stem)
+    own = "remember_id" in fields  # a note of remember's own export
+    given = fields.pop("title", None)
+    title = str(given) if given else None if own else path.stem  # remember leaves out a title it has not
     key = str(fields.pop("permalink", None) or Path(where).with_suffix("").as_posix())
-    text_part, _, _ = body.partition(f"\n{RELATIONS}\n") if "remember_id" in fields else (body, "", "")
-    draft = _draft(parsed, where, title, fields, text_part.strip() or title)
-    parsed.memories.append(ImportedMemory(key, where, draft))
+    origin = _origin(parsed, where, fields) if own else None
+    text_part, _, _ = body.partition(f"\n{RELATIONS}\n") if own else (body, "", "")
+    draft = _draft(parsed, where, title, fields, text_part.strip() or title or path.stem)
+    parsed.memories.append(ImportedMemory(key, where, draft, origin))
     parsed.links += links(key, body, where)
+
+
+def _origin(parsed: Parsed, where: str, fields: dict[str, Any]) -> Origin:
+    """The bookkeeping of remember's own note; a value that cannot be read is reported by its name."""
+    kept: dict[str, Any] = {}
+    for key, reader in ORIGIN.items():
+        value = fields.pop(key, None)
+        if value is None:
+            continue
+        try:
+            kept[key] = reader(value)
+        except (ValueError, TypeError):
+            parsed.unmapped.append((where, f"{key} (unreadable)"))
+    return Origin(kept.get("remember_id"), kept.get("created"), kept.get("updated"), kept.get("version"))
+
+
+def _memory_id(value: Any) -> str:
+    if not isinstance(value, str) or not 0 < len(value) <= MAX_ID or not value.isprintable() or value != value.strip():
+        raise ValueError("not a memory id")
+    return value
+
+
+def _version(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError("not a version")
+    return value
+
+
+def _moment(value: Any) -> datetime:
+    if not isinstance(value, str):
+        raise ValueError("not a time")
+    return parse_moment(value)
+
+
+ORIGIN: dict[str, Callable[[Any], Any]] = {
+    "remember_id": _memory_id,
+    "created": _moment,
+    "updated": _moment,
+    "version": _version,
+}
 
 
 def frontmatter(text: str) -> tuple[dict[str, Any], str]:
@@ -94,10 +142,10 @@ def frontmatter(text: str) -> tuple[dict[str, Any], str]:
         raise ValueError(f"its frontmatter is not YAML ({' '.join(str(exc).split())[:200]})") from exc
     if not isinstance(fields, dict):
         raise ValueError(f"its frontmatter is not a mapping of fields but {excerpt(fields)}")
-    return {str(k): _plain(v) for k, v in fields.items()}, text[match.end() :]
+    return {str(k): plain_yaml(v) for k, v in fields.items()}, text[match.end() :]
 
 
-def _draft(parsed: Parsed, where: str, title: str, fields: dict[str, Any], content: str) -> MemoryDraft:
+def _draft(parsed: Parsed, where: str, title: str | None, fields: dict[str, Any], content: str) -> MemoryDraft:
     kind = fields.pop("type", None)
     tags = plain_tags(fields.pop("tags", None))
     own = {k: fields.pop(k) for k in sorted(OWN & set(fields))}
@@ -131,14 +179,3 @@ def links(title: str, body: str, where: str) -> list[ImportedLink]:
         if not any(start <= m.start(1) < end for start, end in typed):
             found.append(ImportedLink(title, m.group(1).strip(), "links_to", None, where))
     return found
-
-
-def _plain(value: Any) -> Any:
-    """YAML's dates as ISO texts, recursively: what JSON (and structured content) holds."""
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value

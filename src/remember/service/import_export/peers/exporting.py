@@ -1,4 +1,5 @@
-"""Moving out: a user's live memories in another server's form (Markdown notes, server-memory)."""
+"""Moving out: a user's live memories in another server's form (Markdown notes with the user's
+templates, server-memory)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import IO
 
 from remember.caller import Caller
 from remember.models import Memory, MemoryQuery, Relationship
-from remember.service.import_export.peers import markdown, server_memory
+from remember.service.import_export.peers import markdown, server_memory, template_files
 from remember.service.visibility import within_reach
 from remember.store import Store
 
@@ -30,8 +31,9 @@ def live_memories(store: Store, caller: Caller) -> Iterator[Memory]:
             return
 
 
-def to_markdown(store: Store, caller: Caller, folder: Path) -> int:
-    """One note per live memory, each with its relationships to the other notes written."""
+def to_markdown(store: Store, caller: Caller, folder: Path) -> tuple[int, int]:
+    """One note per live memory, each with its relationships to the other notes written, and a file per
+    template of the user's own (``template_files.py``): how many notes, how many templates."""
     permalinks = {m.id: markdown.file_name(m).removesuffix(".md") for m in live_memories(store, caller)}
     linked = _links(store, caller, list(permalinks))
 
@@ -43,7 +45,8 @@ def to_markdown(store: Store, caller: Caller, folder: Path) -> int:
             if other != memory.id and other in permalinks
         ]
 
-    return markdown.write_folder(folder, live_memories(store, caller), relations)
+    notes = markdown.write_folder(folder, live_memories(store, caller), relations)
+    return notes, template_files.write(folder, store.templates.of_user(caller.user))
 
 
 def to_server_memory(store: Store, caller: Caller, out: IO[str]) -> int:

@@ -1,7 +1,11 @@
 """Writing what a reader read: checked first, then in parts, each memory once.
 
 Every draft is checked before anything is written; a record that cannot be stored
-is reported with its problem and the rest go in. Memories are written in parts of
+is reported with its problem and the rest go in. The templates remember's own export
+carries are settled first (``carried_templates.py``): the drafts are checked against
+them, and they are created before the memories. A memory of remember's own export keeps
+its id (when the user has no memory of that id), dates and version (``records.Origin``).
+Memories are written in parts of
 ``PART``, one transaction each, through the same dedup check as a create (a memory
 whose text and fields are stored already is not stored again): importing a file
 twice creates nothing the second time, and an import cut short is finished by
@@ -10,14 +14,18 @@ running it again.
 
 from __future__ import annotations
 
+import dataclasses
+
 from remember.caller import Caller
 from remember.errors import NotFound, StoreError, ValidationFailed
 from remember.models import Memory, Progress
 from remember.service import dedup
+from remember.service.import_export.peers import carried_templates
 from remember.service.import_export.peers.linking import relate
-from remember.service.import_export.peers.records import ImportReport, Parsed
+from remember.service.import_export.peers.records import ImportReport, Origin, Parsed
 from remember.service.memories import MemoryService
 from remember.service.relationships import RelationshipService
+from remember.service.templates import UserTemplates
 from remember.store.sql.fingerprint import content_hash
 
 PART = 500
@@ -38,8 +46,10 @@ def run(
     report = ImportReport(source, dry_run, read=len(parsed.memories), skipped=list(parsed.skipped))
     for _, what in parsed.unmapped:
         report.unmapped[what] += 1
-    prepared, stamped, keys = _checked(memories, caller, parsed, report)
+    carried = carried_templates.settle(memories.templates, caller, parsed.templates)
+    prepared, stamped, keys = _checked(memories, caller, parsed, report, carried.view)
     unique, same_as = _once(prepared, stamped, report)
+    carried_templates.create(memories.templates, caller, carried, report, write=not dry_run)
     stored_as: dict[str, str] = {}  # prepared memory id -> the id it is stored under
     for done, part in enumerate(_parts(unique), start=1):
         _store(memories, caller, part, stamped, report, stored_as, write=not dry_run)
@@ -116,24 +126,51 @@ def _present(memories: MemoryService, caller: Caller, part: list[Prepared], stam
 
 
 def _checked(
-    memories: MemoryService, caller: Caller, parsed: Parsed, report: ImportReport
+    memories: MemoryService, caller: Caller, parsed: Parsed, report: ImportReport, templates: UserTemplates
 ) -> tuple[list[Prepared], set[str], dict[str, str]]:
-    """Each draft as a memory; a draft the service refuses is reported with its problems. Also the
-    ids of the memories whose time was given, and each memory's source key."""
+    """Each draft as a memory (its template looked up in ``templates``); a draft the service refuses is
+    reported with its problems. Also the ids of the memories whose time was given, and each memory's
+    source key."""
     prepared: list[Prepared] = []
     stamped: set[str] = set()
     keys: dict[str, str] = {}
+    taken = _taken_ids(memories, caller, parsed)
     for item in parsed.memories:
         try:
-            memory, fields_text = memories.prepare_new(caller, item.draft)
+            memory, fields_text = memories.prepare_new(caller, item.draft, templates)
         except (ValidationFailed, NotFound) as problem:
             report.skipped.append((item.where, _why(problem)))
             continue
+        memory = _as_it_was(memory, item.origin, taken)
         prepared.append((memory, fields_text))
         keys[memory.id] = item.key
         if (item.draft.context or {}).get("timestamp"):
             stamped.add(memory.id)
     return prepared, stamped, keys
+
+
+def _taken_ids(memories: MemoryService, caller: Caller, parsed: Parsed) -> set[str]:
+    """The ids remember's notes had that the user's memories (the trash included) hold already."""
+    wanted = [item.origin.memory_id for item in parsed.memories if item.origin and item.origin.memory_id]
+    return {m.id for m in memories.store.memories.get_many(caller.user, wanted)}
+
+
+def _as_it_was(memory: Memory, origin: Origin | None, taken: set[str]) -> Memory:
+    """The memory with the id (if no memory has it: ``taken`` grows), dates and version it was exported
+    with; a memory of another source as it is."""
+    if origin is None:
+        return memory
+    memory_id = memory.id
+    if origin.memory_id is not None and origin.memory_id not in taken:
+        taken.add(origin.memory_id)
+        memory_id = origin.memory_id
+    return dataclasses.replace(
+        memory,
+        id=memory_id,
+        created_at=origin.created_at or memory.created_at,
+        updated_at=origin.updated_at or memory.updated_at,
+        version=origin.version or memory.version,
+    )
 
 
 def _why(problem: ValidationFailed | NotFound) -> str:

@@ -45,10 +45,8 @@ def relations_section(relations: Iterable[tuple[str, str]]) -> str:
 
 def note(memory: Memory, relations: Iterable[tuple[str, str]] = ()) -> str:
     """The Markdown file of ``memory``: frontmatter, then its text, then its relations."""
-    import yaml
-
     fields: dict[str, Any] = {
-        "title": memory.title or " ".join(memory.content.split())[:60],
+        "title": memory.title,  # none for an untitled memory: its file name shows instead
         "type": memory.type,
         "tags": list(memory.tags),
         "permalink": file_name(memory).removesuffix(".md"),
@@ -65,9 +63,15 @@ def note(memory: Memory, relations: Iterable[tuple[str, str]] = ()) -> str:
         "updated": to_text(memory.updated_at),
         "version": memory.version,
     }
-    shown = {k: v for k, v in fields.items() if v is not None}
-    head = yaml.dump(shown, Dumper=_dumper(), sort_keys=False, allow_unicode=True)
+    head = yaml_text({k: v for k, v in fields.items() if v is not None})
     return f"---\n{head}---\n\n{memory.content}\n{relations_section(relations)}"
+
+
+def yaml_text(fields: dict[str, Any]) -> str:
+    """``fields`` as YAML, in their order, every text read back as it was written."""
+    import yaml
+
+    return str(yaml.dump(fields, Dumper=_dumper(), sort_keys=False, allow_unicode=True))
 
 
 @cache
@@ -99,13 +103,17 @@ def write_folder(
         ) from exc
     written = 0
     for memory in memories:
-        path = folder / file_name(memory)
-        try:
-            with path.open("x", encoding="utf-8", newline="") as handle:
-                handle.write(note(memory, relations(memory)))
-        except FileExistsError as exc:
-            raise ValidationFailed.single(
-                "folder", "exists", f"{path} exists already; export into an empty folder ({written} files written)."
-            ) from exc
+        write_new(folder / file_name(memory), note(memory, relations(memory)), written)
         written += 1
     return written
+
+
+def write_new(path: Path, text: str, written: int) -> None:
+    """Write a file of the export that must not exist yet (``written``: how many were written before it)."""
+    try:
+        with path.open("x", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+    except FileExistsError as exc:
+        raise ValidationFailed.single(
+            "folder", "exists", f"{path} exists already; export into an empty folder ({written} files written)."
+        ) from exc

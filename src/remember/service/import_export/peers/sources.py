@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from datetime import UTC, datetime
 from pathlib import Path
@@ -64,3 +65,14 @@ def plain_tags(value: Any) -> list[str] | None:
     if isinstance(value, list):
         return [str(t) for t in value if str(t).strip()] or None
     raise ValueError(f"tags {excerpt(value)} are neither a list nor a comma-separated text")
+
+
+def plain_yaml(value: Any) -> Any:
+    """YAML's dates as ISO texts, recursively: what JSON (and structured content) holds."""
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): plain_yaml(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain_yaml(v) for v in value]
+    return value

@@ -261,6 +261,11 @@ async function importSection(body) {
   const file = h("input", { type: "file", name: "file", required: true });
   const format = h("select", { name: "format" }, limits.formats.map((f) => h("option", { value: f }, FORMAT_NAMES[f] || f)));
   const dry = h("input", { type: "checkbox", name: "dry_run" });
+  const conflict = h("select", { name: "on_conflict" }, [
+    h("option", { value: "refuse" }, "refuse the import: nothing is stored"),
+    h("option", { value: "skip" }, "skip them: what you have stays as it is"),
+    h("option", { value: "replace" }, "replace what you have with the file's"),
+  ]);
   const progress = h("div");
   const start = h("button", { type: "submit" }, "Start import");
   body.append(
@@ -279,13 +284,14 @@ async function importSection(body) {
       }
       start.disabled = true;
       try {
-        await runImport(chosen, format.value, dry.checked, progress);
+        await runImport(chosen, format.value, dry.checked, conflict.value, progress);
       } finally {
         start.disabled = false;
       }
     } },
       labelled("File to import", file),
       labelled("Format", format),
+      labelled("Records of a remember export you have already (same id)", conflict),
       h("div", { class: "control" }, h("label", { class: "inline" }, dry, " Dry run: read and check everything, store nothing")),
       h("p", {}, start),
     ),
@@ -293,12 +299,13 @@ async function importSection(body) {
   );
 }
 
-function upload(chosen, format, dryRun) {
+function upload(chosen, format, dryRun, onConflict) {
   const query = { format, dry_run: dryRun ? "1" : "0", name: chosen.name };
+  if (format === "remember") query.on_conflict = onConflict;
   return api("/api/imports", { method: "POST", query, file: chosen });
 }
 
-async function runImport(chosen, format, dryRun, box) {
+async function runImport(chosen, format, dryRun, onConflict, box) {
   const bar = h("progress", { class: "import", max: 1, value: 0, id: "import-progress" });
   const counts = h("p", { class: "muted" }, "Uploading…");
   const report = h("div");
@@ -306,7 +313,7 @@ async function runImport(chosen, format, dryRun, box) {
     h("label", { for: "import-progress" }, `Progress of ${chosen.name}`), bar, counts, report);
   let job;
   try {
-    job = await upload(chosen, format, dryRun);
+    job = await upload(chosen, format, dryRun, onConflict);
     let pause = POLL_MS;
     while (true) {
       showProgress(job, bar, counts);
@@ -346,8 +353,10 @@ function importReport(r) {
   const verb = r.dry_run ? "Would store" : "Stored";
   const lines = [`${verb} ${r.created} memories of ${r.read} read (${r.format}).`];
   if (r.already_present) lines.push(`Stored already (not stored again): ${r.already_present}.`);
+  if (r.replaced) lines.push(`Stored already and replaced by the file's: ${r.replaced}.`);
   if (r.repeated_in_source) lines.push(`Repeated in the file (stored once): ${r.repeated_in_source}.`);
   for (const [why, n] of Object.entries(r.links || {})) lines.push(`Links: ${n} ${why}.`);
+  for (const [what, n] of Object.entries(r.templates || {})) lines.push(`Templates: ${n} ${what}.`);
   for (const [what, n] of Object.entries(r.unmapped || {})) lines.push(`Not mapped: ${what} (${n} records).`);
   const skipped = (r.skipped || []).length
     ? h("div", {}, h("h4", {}, `Skipped ${r.skipped.length} records`),

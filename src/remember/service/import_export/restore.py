@@ -1,0 +1,216 @@
+"""Importing remember's own export into a database that may hold data (`remember import FILE`, the dashboard).
+
+One check before any write (``plan``): every record is read and checked, then compared with what
+the target holds of its user. A record whose id the user has (a memory, in the trash too; a
+template; a relationship), or a preference the user has set to another value, is a clash, and
+``on_conflict`` says what becomes of it: ``refuse`` (the default) writes nothing and names the
+option; ``skip`` keeps what is stored; ``replace`` puts the imported record in its place, with its
+history. Ids are kept as exported. Refused whatever ``on_conflict`` says: a template whose name
+another of the user's templates holds, and a relationship linking a memory that is neither in the
+file nor the user's.
+
+``into`` imports the export of one user into the account it names; a file of several users with
+it is an error (pick the user at export time). Then ``write`` writes (``jsonl.import_records``) and
+checks the memories of every template stored with another definition against the one it kept.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from remember.caller import Caller
+from remember.errors import AccessDenied, Conflict, ValidationFailed, excerpt
+from remember.models import OnConflict, Progress, name_key
+from remember.service.import_export.jsonl import import_records
+from remember.service.import_export.jsonl_reading import Contents, Record, contents
+from remember.service.indexer import Indexer
+from remember.service.templates import TemplateService
+from remember.store import Store
+
+SHOWN = 3  # ids named per kind in a message
+ONE = {"memories": "memory", "templates": "template", "relationships": "relationship", "preferences": "preference"}
+
+
+@dataclass(frozen=True)
+class Clash:
+    """What of one user's part of the file the user has already: ids (paths for preferences) by kind."""
+
+    user: str
+    memories: tuple[str, ...] = ()
+    templates: tuple[str, ...] = ()
+    relationships: tuple[str, ...] = ()
+    preferences: tuple[str, ...] = ()
+    changed_templates: tuple[str, ...] = ()  # of ``templates``, those stored with another definition
+
+    def counts(self) -> dict[str, int]:
+        kinds = ("memories", "templates", "relationships", "preferences")
+        return {kind: len(getattr(self, kind)) for kind in kinds if getattr(self, kind)}
+
+    def text(self) -> str:
+        """``3 memories (a, b, c, …), 1 preference (search.default_limit)``."""
+        parts = []
+        for kind, count in self.counts().items():
+            ids: tuple[str, ...] = getattr(self, kind)
+            shown = ", ".join(excerpt(i) for i in ids[:SHOWN]) + (", …" if count > SHOWN else "")
+            parts.append(f"{count} {kind if count > 1 else ONE[kind]} ({shown})")
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What an import will do: per user (as imported), how many memories the file holds, and its clashes."""
+
+    memories: dict[str, int]
+    clashes: tuple[Clash, ...]
+    on_conflict: OnConflict
+    into: str | None
+
+    def as_dict(self) -> dict[str, object]:
+        """Per user its memories, and what of the file the users had already (``skip``: kept as stored,
+        ``replace``: replaced by the file's)."""
+        stored = {c.user: c.counts() for c in self.clashes}
+        return {"users": self.memories, "memories": sum(self.memories.values()), "on_conflict": self.on_conflict,
+                "stored_already": stored}  # fmt: skip
+
+
+def plan(
+    store: Store,
+    records: Iterable[Record],
+    *,
+    into: str | None = None,
+    on_conflict: OnConflict = "refuse",
+    option: str = "--on-conflict",
+    into_option: str = "--user",
+    reach: Caller | None = None,
+) -> Plan:
+    """Every record read and checked against the target; Conflict or ValidationFailed before any write.
+    ``option`` and ``into_option`` are what the edge calls ``on_conflict`` and ``into`` in its messages;
+    ``reach`` is the caller of an import into its own account (a session of a token below full trust
+    cannot replace what it cannot see)."""
+    found = _renamed(contents(records), into, into_option)
+    clashes = []
+    for user, held in found.items():
+        _members_known(store, user, held)
+        _names_free(store, user, held, on_conflict)
+        clash = _clash(store, user, held)
+        if clash.counts():
+            clashes.append(clash)
+        if on_conflict == "replace" and reach is not None and reach.restricted:
+            _replaceable(store, clash, reach)
+    if clashes and on_conflict == "refuse":
+        raise _refusal(clashes, option)
+    return Plan({user: len(held.memories) for user, held in found.items()}, tuple(clashes), on_conflict, into)
+
+
+def write(
+    store: Store,
+    indexer: Indexer,
+    templates: TemplateService,
+    records: Iterable[Record],
+    planned: Plan,
+    progress: Progress | None = None,
+) -> dict[str, int]:
+    """Write the records ``plan`` checked (read again), as it planned; per user, memories read."""
+    counts = import_records(store, indexer, as_user(records, planned.into), progress, on_conflict=planned.on_conflict)
+    for clash in planned.clashes:
+        if clash.changed_templates:  # their memories were checked against the other definition
+            templates.recheck(Caller(clash.user), clash.changed_templates)
+    return counts
+
+
+def as_user(records: Iterable[Record], user: str | None) -> Iterator[Record]:
+    """The records, with ``user`` as their user when given (the file's one user becomes that user)."""
+    for record in records:
+        yield {**record, "user_id": user} if user and isinstance(record, dict) and "user_id" in record else record
+
+
+def _renamed(found: dict[str, Contents], into: str | None, into_option: str) -> dict[str, Contents]:
+    if into is None or not found:
+        return found
+    if len(found) > 1:
+        raise ValidationFailed.single(
+            "file", "users", f"This export holds {len(found)} users ({', '.join(sorted(found))}); "
+            f"{into_option} takes the export of one user. Export one user (`remember --user NAME export`), or "
+            "import the whole file with `remember import FILE`, each user as themselves.",
+        )  # fmt: skip
+    return {into: next(iter(found.values()))}
+
+
+def _clash(store: Store, user: str, held: Contents) -> Clash:
+    memories = store.transfer.existing(user, "memories", list(held.memories))
+    stored_templates = {r.id: r for r in store.templates.of_user(user)}
+    templates = [t for t in held.templates if t in stored_templates]
+    changed = [t for t in templates if _same(stored_templates[t].definition) != _same(held.templates[t][1].definition)]
+    stored_preferences = store.preferences.get(user)
+    preferences = [
+        path for path, value in held.preferences.items()
+        if path in stored_preferences and _same(stored_preferences[path]) != _same(value)
+    ]  # fmt: skip
+    return Clash(
+        user,
+        tuple(m for m in held.memories if m in memories),
+        tuple(templates),
+        tuple(sorted(store.transfer.existing(user, "relationships", list(held.relationships)))),
+        tuple(sorted(preferences)),
+        tuple(changed),
+    )
+
+
+def _members_known(store: Store, user: str, held: Contents) -> None:
+    """A relationship links the user's memories: each member in the file or stored for the user."""
+    elsewhere = sorted({m for _, members in held.relationships.values() for m in members} - held.memories.keys())
+    stored = store.transfer.existing(user, "memories", elsewhere) if elsewhere else set()
+    for rel_id, (line, members) in held.relationships.items():
+        missing = [m for m in members if m not in held.memories and m not in stored]
+        if missing:
+            raise ValidationFailed.single(
+                f"line {line}", "member", f"Line {line}: relationship {excerpt(rel_id)} links memory "
+                f"{excerpt(missing[0])}, which is neither in the file nor one of user {user}'s. "
+                "Nothing was imported.",
+            )  # fmt: skip
+
+
+def _names_free(store: Store, user: str, held: Contents, on_conflict: OnConflict) -> None:
+    """After the import no two of the user's templates may share a name (whatever ``on_conflict``)."""
+    final: dict[str, tuple[str, int | None]] = {r.id: (r.name, None) for r in store.templates.of_user(user)}
+    for template_id, (number, record) in held.templates.items():
+        if template_id not in final or on_conflict == "replace":
+            final[template_id] = (record.name, number)
+    holders: dict[str, str] = {}
+    for template_id, (name, line) in sorted(final.items(), key=lambda item: item[1][1] or 0):
+        other = holders.setdefault(name_key(name), template_id)
+        if other != template_id:
+            where = f"line {line}" if line else "the file"
+            raise Conflict(
+                f"Cannot import {where}: template {excerpt(name)} ({excerpt(template_id)}) would have the name of "
+                f"template {excerpt(other)} of user {user}; rename one of them (`remember --user "
+                f"{user} template update ID --name NEW`, or in the file) and import again. Nothing was imported."
+            )
+
+
+def _replaceable(store: Store, clash: Clash, reach: Caller) -> None:
+    """The stored records a replace would overwrite are all within the caller's reach."""
+    hidden = [m.id for m in store.memories.get_many(clash.user, list(clash.memories)) if not reach.reaches(m.trust)]
+    visible = {r.id for r in store.relationships.by_id(clash.user, list(clash.relationships), trust=reach.trust)}
+    hidden += [r for r in clash.relationships if r not in visible]
+    if hidden:
+        raise AccessDenied(
+            f"{len(hidden)} of the stored records the file would replace are above this session's trust level "
+            f"({reach.trust:g}), and what a session cannot see it cannot overwrite. Nothing was imported. Skip "
+            "them instead, or import with a token of full trust."
+        )
+
+
+def _refusal(clashes: list[Clash], option: str) -> Conflict:
+    listed = "; ".join(f"user {c.user}: {c.text()}" for c in clashes)  # user ids are checked: plain
+    return Conflict(
+        f"The file holds records that are stored already ({listed}). Nothing was imported. Choose with {option}: "
+        "skip keeps what is stored and imports the rest, replace overwrites each stored record with the file's "
+        "(ids stay as exported)."
+    )
+
+
+def _same(value: object) -> str:
+    return json.dumps(value, sort_keys=True, default=str)
