@@ -87,7 +87,7 @@ class Services:
             indexer=indexer,
             suggestions=suggestions,
             tokens=TokenService(store.tokens, clock),
-            inference=InferenceService(memories, templates, embedder, applier.apply_template, clock),
+            inference=InferenceService(memories, templates, indexer, applier.apply_template, clock),
             applier=applier,
             relationships=relationships,
             related=RelatedService(store, relationships, preferences),
