@@ -33,9 +33,11 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property, partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 from remember.templates.fields import label
@@ -97,7 +99,7 @@ class Texts:
     keywords: tuple[str, ...]
     examples: tuple[str, ...]
 
-    @property
+    @cached_property
     def digest(self) -> str:
         joined = "\x01".join("\x00".join(part) for part in (self.prototypes, self.keywords, self.examples))
         return hashlib.blake2b(joined.encode(), digest_size=12).hexdigest()
@@ -158,12 +160,33 @@ class StackedVectors:
     small_talk: int | None = None
 
 
+class _TextsOf:
+    """Each definition's ``Texts``, worked out once per definition object: the built-ins are the same objects in
+    every call (a user's templates, read anew for a call, are worked out again)."""
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[weakref.ref[TemplateDefinition], Texts]] = {}
+
+    def __call__(self, definition: TemplateDefinition) -> Texts:
+        key = id(definition)
+        known = self._known.get(key)
+        if known is not None and known[0]() is definition:
+            return known[1]
+        texts = texts_of(definition)
+        self._known[key] = (weakref.ref(definition, partial(self._forget, key)), texts)
+        return texts
+
+    def _forget(self, key: int, _: object) -> None:
+        self._known.pop(key, None)
+
+
 class PrototypeCache:
     """Template vectors by (embedder, template id, version); least recently used dropped first."""
 
     def __init__(self, capacity: int = 2048, kept: KeptRows | None = None) -> None:
         self._capacity = capacity
         self._kept = kept
+        self._texts = _TextsOf()
         self._entries: OrderedDict[tuple[str, str, str], _Entry] = OrderedDict()
         self._stacks: OrderedDict[tuple[str, str, tuple[tuple[str, str, str, str], ...]], StackedVectors] = (
             OrderedDict()
@@ -185,7 +208,7 @@ class PrototypeCache:
         import numpy as np
 
         name = embedder_key(embedder)
-        texts = [texts_of(definition) for definition in definitions]
+        texts = [self._texts(definition) for definition in definitions]
         talk = _digest(small_talk)
         key = (name, talk, tuple((*_key(name, d), t.digest) for d, t in zip(definitions, texts, strict=True)))
         with self._lock:
@@ -229,7 +252,7 @@ class PrototypeCache:
     ) -> list[_Entry]:
         """Each template's entry; the ones missing are embedded together in one call."""
         name = embedder_key(embedder)
-        texts = texts if texts is not None else [texts_of(definition) for definition in definitions]
+        texts = texts if texts is not None else [self._texts(definition) for definition in definitions]
         keys = [_key(name, definition) for definition in definitions]
         found: list[_Entry | None] = []
         with self._lock:
