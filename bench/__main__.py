@@ -16,6 +16,7 @@ from bench import (
     cpus,
     crowd,
     dedup,
+    firsthour,
     foundation,
     hostile,
     ideas,
@@ -38,6 +39,7 @@ from bench import (
 
 SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "foundation": foundation.run,
+    "firsthour": firsthour.run,
     "templates": templates.run,
     "locomo": locomo.run,
     "longmemeval": longmemeval.run,

@@ -23,6 +23,7 @@ from remember.store import Store
 
 if TYPE_CHECKING:
     from remember.search.embedders import Embedder
+    from remember.templates.suggest.semantic import KeptRows
 
 __all__ = [
     "AnalyticsService",
@@ -64,13 +65,16 @@ class Services:
     applier: Applier
 
     @classmethod
-    def over(cls, store: Store, clock: Clock = utc_now, embedder: Embedder | None = None) -> Services:
-        """Every service over ``store``; without an ``embedder`` search is by keywords only."""
+    def over(
+        cls, store: Store, clock: Clock = utc_now, embedder: Embedder | None = None, kept: KeptRows | None = None
+    ) -> Services:
+        """Every service over ``store``; without an ``embedder`` search is by keywords only. ``kept``: the rows of
+        the templates' texts kept beyond the process (else the suggestions embed them once per process)."""
         preferences = PreferenceService(store.preferences, clock)
         templates = TemplateService(store, clock)
         indexer = Indexer(store, embedder)
         memories = MemoryService(store, preferences, templates, indexer, clock)
-        suggestions = SuggestionService(store.suggestions, preferences, templates, embedder, clock)
+        suggestions = SuggestionService(store.suggestions, preferences, templates, embedder, clock, kept)
         relationships = RelationshipService(store, indexer, clock)
 
         applier = Applier(memories, suggestions)
@@ -83,7 +87,7 @@ class Services:
             indexer=indexer,
             suggestions=suggestions,
             tokens=TokenService(store.tokens, clock),
-            inference=InferenceService(memories, templates, embedder, applier.apply_template, clock),
+            inference=InferenceService(memories, templates, indexer, applier.apply_template, clock),
             applier=applier,
             relationships=relationships,
             related=RelatedService(store, relationships, preferences),

@@ -57,6 +57,23 @@ class Indexer:
         # One call: the embedder sorts by length and batches itself, so padding stays small.
         return [row.astype("<f4").tobytes() for row in self.embedder.embed(list(texts))]
 
+    def memory_vectors(self, user_id: str, memories: Sequence[Memory]) -> Any:
+        """A float32 row per memory, in order: the vector the index holds where the configured embedder made it,
+        else its title and text embedded now (and not stored). ``ConfigError`` without an embedder."""
+        import numpy as np
+
+        if self.embedder is None:
+            raise ConfigError("This needs the embedding model, and no embedder is configured.")
+        stored = self.store.index.get_vectors(user_id, [m.id for m in memories]) if self.state() == "ready" else {}
+        whole = 4 * int(self.store.index.index_settings().get(DIMENSION_KEY, "0")) if stored else 0
+        rows = {memory_id: np.frombuffer(vector, dtype="<f4") for memory_id, vector in stored.items()
+                if len(vector) == whole}  # fmt: skip
+        missing = [m for m in memories if m.id not in rows]
+        if missing:
+            made = self.embedder.embed([text.vector_text(m.title, m.content) for m in missing])
+            rows.update(zip((m.id for m in missing), made, strict=True))
+        return np.stack([rows[m.id] for m in memories]) if memories else np.zeros((0, 0), dtype=np.float32)
+
     def build_vector_index(self, user_id: str, progress: Progress | None = None) -> bool:
         """After a bulk write (an import, a reindex): the user's approximate vector index built now,
         in bulk, where their searches use one, so that no search waits for it; False where none is."""

@@ -1,7 +1,8 @@
 """Templates inferred from a user's untemplated memories, and fields their templated memories keep stating.
 
 ``propose`` reads up to ``MAX_MEMORIES`` of the user's memories that follow no
-template, embeds their text and groups them (``remember.templates.infer``);
+template with their stored vectors (embedding only a memory without one) and
+groups them (``remember.templates.infer``);
 nothing is stored. ``accept`` recomputes the proposals, creates the template of
 the one asked for and, with ``apply``, applies it to each memory of its group
 with the fields read from that memory's text: each memory is validated on its
@@ -21,11 +22,11 @@ from remember.caller import Caller
 from remember.clock import Clock, utc_now
 from remember.errors import NotFound, ValidationFailed, excerpt
 from remember.models import Memory
+from remember.service.indexer import Indexer
 from remember.service.memories import MemoryService
 from remember.service.templates import TemplateService
 
 if TYPE_CHECKING:
-    from remember.search.embedders import Embedder
     from remember.templates.infer import Proposal
 
 MAX_MEMORIES = 2000
@@ -64,13 +65,13 @@ class InferenceService:
         self,
         memories: MemoryService,
         templates: TemplateService,
-        embedder: Embedder | None,
+        indexer: Indexer,
         apply: Apply,
         clock: Clock = utc_now,
     ) -> None:
         self.memories = memories
         self.templates = templates
-        self.embedder = embedder
+        self.indexer = indexer
         self.apply = apply
         self.clock = clock
 
@@ -79,7 +80,7 @@ class InferenceService:
         from remember.templates.infer import Note, propose
 
         free, templated = self._memories(caller)
-        notes = [Note(m.id, m.content, vector) for m, vector in zip(free, self._vectors(free), strict=True)]
+        notes = [Note(m.id, m.content, vector) for m, vector in zip(free, self._vectors(caller, free), strict=True)]
         proposals = propose(notes, self.clock().date()) if notes else []
         return Inference(proposals, self._additions(caller, templated), len(free) + len(templated))
 
@@ -118,15 +119,16 @@ class InferenceService:
                 break
         return free, templated
 
-    def _vectors(self, memories: list[Memory]) -> list[list[float]]:
+    def _vectors(self, caller: Caller, memories: list[Memory]) -> list[list[float]]:
+        """Each memory's vector: the stored one, or embedded now for a memory without one."""
         if not memories:
             return []
-        if self.embedder is None:
+        if self.indexer.embedder is None:
             raise ValidationFailed.single(
                 "embedder", "unavailable", "Inferring templates needs the embedding model; configure an embedder."
             )
-        rows = self.embedder.embed([m.content for m in memories])
-        return [[float(v) for v in row] for row in rows]
+        rows: list[list[float]] = self.indexer.memory_vectors(caller.user, memories).tolist()
+        return rows
 
     def _additions(self, caller: Caller, templated: list[Memory]) -> list[FieldAddition]:
         from remember.templates.infer import missing_fields

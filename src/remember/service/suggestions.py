@@ -9,6 +9,7 @@ own record shifts their templates' confidence within a bound
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -28,7 +29,8 @@ from remember.templates import TemplateDefinition
 
 if TYPE_CHECKING:
     from remember.search.embedders import Embedder
-    from remember.templates.suggest import Suggestion, TemplateStats
+    from remember.templates.suggest import PrototypeCache, Suggestion, TemplateStats
+    from remember.templates.suggest.semantic import KeptRows
 
 MAX_CONTENT = 20_000
 MAX_LIMIT = 10
@@ -83,12 +85,16 @@ class SuggestionService:
         templates: TemplateService,
         embedder: Embedder | None,
         clock: Clock = utc_now,
+        kept: KeptRows | None = None,
     ) -> None:
         self.store = store
         self.preferences = preferences
         self.templates = templates
         self.embedder = embedder
         self.clock = clock
+        self.kept = kept  # the templates' texts' rows kept beyond the process; None: embedded in each process
+        self._prototypes: PrototypeCache | None = None
+        self._lock = threading.Lock()
 
     def suggest(
         self,
@@ -118,11 +124,23 @@ class SuggestionService:
         found = suggest(
             text, candidates, now=now, context=situation, embedder=self.embedder,
             threshold=known.number(prefs, "templates.suggestion_threshold"), limit=count,
-            adjustments=self._adjustments(caller, now), lookup=view.lookup,
+            adjustments=self._adjustments(caller, now), lookup=view.lookup, cache=self.prototypes(),
         )  # fmt: skip
         events = [SuggestionEvent(s.template_id, "shown", now, memory_id, s.confidence) for s in found]
         self.store.log(caller.user, events)
         return found
+
+    def prototypes(self) -> PrototypeCache:
+        """The templates' vectors: the engine's cache for the process, or one over the kept rows (made on first use:
+        the engine is imported only when a suggestion is asked for)."""
+        from remember.templates.suggest.semantic import DEFAULT_CACHE, PrototypeCache
+
+        if self.kept is None:
+            return DEFAULT_CACHE
+        with self._lock:
+            if self._prototypes is None:
+                self._prototypes = PrototypeCache(kept=self.kept)
+            return self._prototypes
 
     def for_memory(self, caller: Caller, memory: Memory) -> list[Suggestion]:
         """Suggestions for a memory just stored as free text (its place, people and time as context)."""

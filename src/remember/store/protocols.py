@@ -200,6 +200,9 @@ class SearchIndex(Protocol):
 
     def get_vector(self, user_id: str, memory_id: str) -> bytes | None: ...
 
+    def get_vectors(self, user_id: str, memory_ids: Sequence[str]) -> dict[str, bytes]:
+        """The stored vector (float32 bytes) of each of these memories that has one."""
+
     def adjacent(self, user_id: str, memory_ids: Sequence[str]) -> dict[str, list[str]]:
         """Per memory: the memories just before and just after it in its conversation."""
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from remember.errors import ConfigError
 from remember.search.embedders.base import empty_vectors, l2_normalise
 from remember.search.embedders.heap import release_freed_memory
-from remember.search.embedders.int8_graph import int8_products
+from remember.search.embedders.int8_graph import COMPUTATION, int8_products
 from remember.search.embedders.int8_kernel import exact_weights
 from remember.search.embedders.model_files import (
     MODEL_SHA256,
@@ -104,6 +104,14 @@ class MiniLMEmbedder:
     def products(self) -> Products:
         """How the matrix products run, once loaded: ``signed`` or ``unsigned`` int8, or ``float``."""
         return self._get_runtime().products
+
+    @property
+    def identity(self) -> str:
+        """What this embedder's rows depend on, naming them where they are kept outside a database
+        (``kept.py``): the model (its name and pinned sha256) and how its products run. Exact int8
+        products are the same on every CPU; float ones are not the int8 ones. Loads the model."""
+        computation = COMPUTATION if self.products != "float" else "float-products"
+        return f"{self.name}/{self._expected_sha256[:16]}/{computation}"
 
     def load(self) -> None:
         """Load and verify the model now rather than on first use (e.g. to warm up)."""

@@ -10,6 +10,7 @@ but the configuration is wrong (URL, key, model, dimension).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 import urllib.error
@@ -57,6 +58,13 @@ class OpenAIEmbedder:
         self._timeout = timeout
         self._batch_size = batch_size
         self._lock = threading.Lock()
+
+    @property
+    def identity(self) -> str:
+        """Names the rows kept outside a database (``kept.py``): the model as the server names it, and the
+        server (by a digest of its URL, which may hold credentials). A model changed behind the same name is
+        not noticed: delete ``$REMEMBER_HOME/cache``."""
+        return f"{self.name}@{hashlib.sha256(self._url.encode()).hexdigest()[:16]}"
 
     @property
     def dimension(self) -> int:

@@ -498,11 +498,17 @@ class SearchTables(RankedKeywordTables, IndexTables):
         return {memory_id: float(score) for memory_id, score in rows}
 
     def get_vector(self, user_id: str, memory_id: str) -> bytes | None:
+        return self.get_vectors(user_id, [memory_id]).get(memory_id)
+
+    def get_vectors(self, user_id: str, memory_ids: Sequence[str]) -> dict[str, bytes]:
+        if not memory_ids:
+            return {}
         with self.db.read() as conn, conn.cursor(binary=True) as cur:
-            row = cur.execute(
-                "SELECT vector FROM memory_vectors WHERE user_id = %s AND memory_id = %s", (user_id, memory_id)
-            ).fetchone()
-        return vector_from_binary(row[0]) if row else None
+            rows = cur.execute(
+                "SELECT memory_id, vector FROM memory_vectors WHERE user_id = %s AND memory_id = ANY(%s)",
+                (user_id, list(memory_ids)),
+            ).fetchall()
+        return {memory_id: vector_from_binary(vector) for memory_id, vector in rows if vector is not None}
 
 
 def _passes(filter: Filter | None, deleted: DeletedMode, params: list[Any]) -> str:

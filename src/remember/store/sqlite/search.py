@@ -451,11 +451,12 @@ class SearchTables(RankedKeywordTables, IndexTables):
             return dict(conn.execute(f"SELECT m.id, m.rowid FROM memories m WHERE {where}", params))
 
     def get_vector(self, user_id: str, memory_id: str) -> bytes | None:
-        with self.db.read() as conn:
-            row = conn.execute(
-                "SELECT vector FROM memory_index WHERE user_id = ? AND memory_id = ?", (user_id, memory_id)
-            ).fetchone()
-        return row[0] if row else None
+        return self.get_vectors(user_id, [memory_id]).get(memory_id)
+
+    def get_vectors(self, user_id: str, memory_ids: Sequence[str]) -> dict[str, bytes]:
+        return {
+            memory_id: vector for memory_id, vector in approximate.vectors_of(self.db, user_id, memory_ids) if vector
+        }
 
 
 def _others_in(conn: sqlite3.Connection, user_id: str) -> bool:

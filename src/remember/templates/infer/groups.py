@@ -1,13 +1,11 @@
-"""Grouping free-text memories that say the same kind of thing, and the template each group suggests.
+"""The templates proposed for groups of free-text memories that say the same kind of thing.
 
 Each memory is a ``Note`` with its unit-length vector. Notes are grouped by
-leader clustering: each joins the group whose centroid it is closest to when
-that similarity (the cosine plus a bonus for sharing the group's fields)
-reaches ``threshold``, else it starts a group; a second pass puts every note
-in its best group. Groups smaller than ``min_size`` are not proposals. A
-proposal's fields are those stated by at least ``field_share`` of its notes
-(with the type most of them are written as), its name the words that set its
-notes apart from the others, its examples its notes closest to the centroid.
+leader clustering on their meaning and the fields they state (``leader.py``);
+groups smaller than ``min_size`` are not proposals. A proposal's fields are
+those stated by at least ``field_share`` of its notes (with the type most of
+them are written as), its name the words that set its notes apart from the
+others, its examples its notes closest to the centroid.
 """
 
 from __future__ import annotations
@@ -18,14 +16,13 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from remember.templates.infer.leader import centroid, cluster
 from remember.templates.infer.stated_fields import FoundField, field_values
 
-FIELD_BONUS = 0.15
-MERGE = 0.6
 _WORD = re.compile(r"[a-z][a-z'\-]{2,}")
 _STOP = frozenset(
     [
@@ -176,24 +173,11 @@ class Proposal:
         }
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Group:
-    notes: list[Note] = field(default_factory=list)
-    found: list[dict[str, FoundField]] = field(default_factory=list)
-    total: list[float] = field(default_factory=list)
-
-    def add(self, note: Note, found: dict[str, FoundField]) -> None:
-        self.notes.append(note)
-        self.found.append(found)
-        self.total = [a + b for a, b in zip(self.total, note.vector, strict=True)] if self.total else list(note.vector)
-
-    def centroid(self) -> list[float]:
-        norm = math.sqrt(sum(v * v for v in self.total)) or 1.0
-        return [v / norm for v in self.total]
-
-    def common(self) -> set[str]:
-        counts = Counter(name for found in self.found for name in found)
-        return {name for name, count in counts.items() if count * 2 >= len(self.found)}
+    notes: list[Note]
+    found: list[dict[str, FoundField]]
+    rows: Any  # the notes' vectors, a row each
 
 
 def propose(
@@ -205,72 +189,20 @@ def propose(
     field_share: float = 0.5,
 ) -> list[Proposal]:
     """Proposed templates, the largest group first."""
+    import numpy as np
+
+    if not notes:
+        return []
     found = [field_values(note.text, today) for note in notes]
-    groups = _cluster(notes, found, threshold)
-    document_words = [set(_words(note.text)) for note in notes]
-    proposals = [
-        _proposal(group, document_words, len(notes), field_share) for group in groups if len(group.notes) >= min_size
+    rows = np.asarray([note.vector for note in notes], dtype=np.float64)
+    groups = [
+        _Group([notes[i] for i in members], [found[i] for i in members], rows[members])
+        for members in cluster(rows, [set(fields) for fields in found], threshold)
+        if len(members) >= min_size
     ]
+    document_words = [set(_words(note.text)) for note in notes]
+    proposals = [_proposal(group, document_words, len(notes), field_share) for group in groups]
     return sorted(proposals, key=lambda p: (-p.coverage, p.name))
-
-
-def _cluster(notes: Sequence[Note], found: list[dict[str, FoundField]], threshold: float) -> list[_Group]:
-    groups: list[_Group] = []
-    for note, fields in zip(notes, found, strict=True):
-        best, score = _best(groups, note, fields)
-        if best is not None and score >= threshold:
-            best.add(note, fields)
-        else:
-            group = _Group()
-            group.add(note, fields)
-            groups.append(group)
-    groups = _merged([g for g in groups if len(g.notes) > 1]) + [g for g in groups if len(g.notes) == 1]
-    # A second pass against the settled centroids: early notes join the group they fit best.
-    settled = [(g.centroid(), g.common()) for g in groups if len(g.notes) > 1]
-    final = [_Group() for _ in settled]
-    singles: list[_Group] = []
-    for note, fields in zip(notes, found, strict=True):
-        scores = [_similarity(note, fields, centre, common) for centre, common in settled]
-        if scores and max(scores) >= threshold:
-            final[scores.index(max(scores))].add(note, fields)
-        else:
-            single = _Group()
-            single.add(note, fields)
-            singles.append(single)
-    return [g for g in final if g.notes] + singles
-
-
-def _merged(groups: list[_Group]) -> list[_Group]:
-    """Groups whose centroids are as close as ``MERGE`` made one (leader clustering splits by arrival order)."""
-    merged = True
-    while merged:
-        merged = False
-        pairs = [(i, j) for i in range(len(groups)) for j in range(i + 1, len(groups))]
-        for i, j in pairs:
-            a, b = groups[i].centroid(), groups[j].centroid()
-            if sum(x * y for x, y in zip(a, b, strict=True)) >= MERGE:
-                for note, found in zip(groups[j].notes, groups[j].found, strict=True):
-                    groups[i].add(note, found)
-                del groups[j]
-                merged = True
-                break
-    return groups
-
-
-def _best(groups: list[_Group], note: Note, fields: dict[str, FoundField]) -> tuple[_Group | None, float]:
-    best, score = None, -1.0
-    for group in groups:
-        value = _similarity(note, fields, group.centroid(), group.common())
-        if value > score:
-            best, score = group, value
-    return best, score
-
-
-def _similarity(note: Note, fields: dict[str, FoundField], centre: Sequence[float], common: set[str]) -> float:
-    cosine = sum(a * b for a, b in zip(note.vector, centre, strict=True))
-    names = set(fields)
-    shared = len(names & common) / len(names | common) if names | common else 0.0
-    return cosine + FIELD_BONUS * shared
 
 
 def _proposal(group: _Group, document_words: list[set[str]], total: int, field_share: float) -> Proposal:
@@ -284,8 +216,8 @@ def _proposal(group: _Group, document_words: list[set[str]], total: int, field_s
         example = next(found[name].value for found in group.found if name in found)
         fields.append(ProposedField(name, _TYPES_FOR.get(name, kinds.most_common(1)[0][0]), round(share, 2), example))
     keywords = _keywords(group, document_words)
-    centre = group.centroid()
-    closest = sorted(group.notes, key=lambda n: -sum(a * b for a, b in zip(n.vector, centre, strict=True)))
+    nearness = group.rows @ centroid(group.rows)
+    closest = [group.notes[i] for i in sorted(range(len(group.notes)), key=lambda i: -nearness[i])]
     ids = tuple(sorted(note.id for note in group.notes))
     digest = hashlib.sha1("\n".join(ids).encode(), usedforsecurity=False).hexdigest()[:12]
     name = " ".join(word.capitalize() for word in keywords[:2]) + " notes" if keywords else "Learned notes"

@@ -69,18 +69,20 @@ def suggest(
     limit: int = DEFAULT_LIMIT,
     adjustments: Mapping[str, float] | None = None,
     lookup: Lookup | None = None,
+    cache: PrototypeCache = DEFAULT_CACHE,
 ) -> list[Suggestion]:
     """The best ``limit`` templates whose confidence reaches ``threshold``, best first, with prefill.
 
     ``adjustments`` maps template ids to a learned shift (``learning.adjustment``)
     added to the confidence. ``lookup`` finds parent templates for prefill
-    (default: the given templates, then the built-ins).
+    (default: the given templates, then the built-ins). ``cache`` holds the
+    templates' vectors (the default one lives as long as the process).
     """
     if limit <= 0 or not content.strip():
         return []
     found = extract(content, now.date())
     scores = score_templates(content, templates, now=now, context=context, embedder=embedder,
-                             adjustments=adjustments, lookup=lookup, found=found)  # fmt: skip
+                             adjustments=adjustments, lookup=lookup, found=found, cache=cache)  # fmt: skip
     chosen = [score for score in scores if score.confidence >= threshold][:limit]
     parents = _lookup(templates, lookup)
     return [_suggestion(score, found, parents, now) for score in chosen]

@@ -23,6 +23,9 @@ an edited template that kept its version is still re-embedded). The rows of all
 the templates of a call are stacked into one matrix, itself cached for the same
 set of templates, so that a call costs one embedding of the content and one
 matrix product. The small-talk centroid is one more row of that matrix.
+Given ``kept`` vectors (``KeptRows``: rows kept beyond the process, by the model
+that made them and each text), a cache takes the texts' rows from there and
+embeds only the ones missing, so that a new process does not embed the library again.
 numpy is imported only when an embedder is used.
 """
 
@@ -30,9 +33,11 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property, partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 from remember.templates.fields import label
@@ -68,6 +73,14 @@ class SupportsEmbed(Protocol):
 EmbedderLike = SupportsEmbed | Callable[[Sequence[str]], Any]
 
 
+class KeptRows(Protocol):
+    """Rows of texts kept beyond this process (``remember.search.embedders.kept.KeptVectors``)."""
+
+    def rows(self, embedder: EmbedderLike, texts: Sequence[str], make: Callable[[Sequence[str]], Any]) -> Any:
+        """One row per text: the kept ones, the others ``make(texts)`` (and kept for the next process)."""
+        ...
+
+
 @dataclass(frozen=True)
 class Meaning:
     """The similarities of one content to one template (see the module docstring)."""
@@ -86,7 +99,7 @@ class Texts:
     keywords: tuple[str, ...]
     examples: tuple[str, ...]
 
-    @property
+    @cached_property
     def digest(self) -> str:
         joined = "\x01".join("\x00".join(part) for part in (self.prototypes, self.keywords, self.examples))
         return hashlib.blake2b(joined.encode(), digest_size=12).hexdigest()
@@ -147,11 +160,33 @@ class StackedVectors:
     small_talk: int | None = None
 
 
+class _TextsOf:
+    """Each definition's ``Texts``, worked out once per definition object: the built-ins are the same objects in
+    every call (a user's templates, read anew for a call, are worked out again)."""
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[weakref.ref[TemplateDefinition], Texts]] = {}
+
+    def __call__(self, definition: TemplateDefinition) -> Texts:
+        key = id(definition)
+        known = self._known.get(key)
+        if known is not None and known[0]() is definition:
+            return known[1]
+        texts = texts_of(definition)
+        self._known[key] = (weakref.ref(definition, partial(self._forget, key)), texts)
+        return texts
+
+    def _forget(self, key: int, _: object) -> None:
+        self._known.pop(key, None)
+
+
 class PrototypeCache:
     """Template vectors by (embedder, template id, version); least recently used dropped first."""
 
-    def __init__(self, capacity: int = 2048) -> None:
+    def __init__(self, capacity: int = 2048, kept: KeptRows | None = None) -> None:
         self._capacity = capacity
+        self._kept = kept
+        self._texts = _TextsOf()
         self._entries: OrderedDict[tuple[str, str, str], _Entry] = OrderedDict()
         self._stacks: OrderedDict[tuple[str, str, tuple[tuple[str, str, str, str], ...]], StackedVectors] = (
             OrderedDict()
@@ -173,7 +208,7 @@ class PrototypeCache:
         import numpy as np
 
         name = embedder_key(embedder)
-        texts = [texts_of(definition) for definition in definitions]
+        texts = [self._texts(definition) for definition in definitions]
         talk = _digest(small_talk)
         key = (name, talk, tuple((*_key(name, d), t.digest) for d, t in zip(definitions, texts, strict=True)))
         with self._lock:
@@ -205,7 +240,7 @@ class PrototypeCache:
             if row is not None:
                 self._small_talk.move_to_end(key)
                 return row
-        row = _centroid(embed(embedder, texts))
+        row = _centroid(self._rows(embedder, texts))
         with self._lock:
             self._small_talk[key] = row
             while len(self._small_talk) > STACKS:
@@ -217,7 +252,7 @@ class PrototypeCache:
     ) -> list[_Entry]:
         """Each template's entry; the ones missing are embedded together in one call."""
         name = embedder_key(embedder)
-        texts = texts if texts is not None else [texts_of(definition) for definition in definitions]
+        texts = texts if texts is not None else [self._texts(definition) for definition in definitions]
         keys = [_key(name, definition) for definition in definitions]
         found: list[_Entry | None] = []
         with self._lock:
@@ -230,7 +265,7 @@ class PrototypeCache:
                     found.append(None)
         missing = [index for index, entry in enumerate(found) if entry is None]
         if missing:
-            made = _embed_entries(embedder, [texts[index] for index in missing])
+            made = _entries(self._rows(embedder, _flat(texts[index] for index in missing)), [texts[i] for i in missing])
             with self._lock:
                 for index, entry in zip(missing, made, strict=True):
                     found[index] = self._entries[keys[index]] = entry
@@ -238,6 +273,12 @@ class PrototypeCache:
                 while len(self._entries) > self._capacity:
                     self._entries.popitem(last=False)
         return [entry for entry in found if entry is not None]
+
+    def _rows(self, embedder: EmbedderLike, texts: Sequence[str]) -> Any:
+        """The rows of ``texts``: from the kept ones where given, else embedded."""
+        if self._kept is None:
+            return embed(embedder, texts)
+        return self._kept.rows(embedder, texts, lambda missing: embed(embedder, missing))
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -270,12 +311,20 @@ def _spread(rows: Any) -> float:
     return float(np.mean(np.einsum("ij,ij->i", rows, others) / norms))
 
 
-def _embed_entries(embedder: EmbedderLike, texts: list[Texts]) -> list[_Entry]:
-    """Every text of every template in one embedding call; examples are folded into their centroid."""
+def embedded_texts(definitions: Sequence[TemplateDefinition], small_talk: Sequence[str] = SMALL_TALK) -> list[str]:
+    """Every text a cache embeds for these templates and the small talk (what a kept file should hold)."""
+    return [*_flat(texts_of(definition) for definition in definitions), *small_talk]
+
+
+def _flat(texts: Iterable[Texts]) -> list[str]:
+    """Every text of these templates, template after template: prototypes, keywords, examples."""
+    return [text for t in texts for text in (*t.prototypes, *t.keywords, *t.examples)]
+
+
+def _entries(rows: Any, texts: list[Texts]) -> list[_Entry]:
+    """Each template's entry from the rows of its texts (in ``_flat`` order); examples fold into their centroid."""
     import numpy as np
 
-    flat = [text for t in texts for text in (*t.prototypes, *t.keywords, *t.examples)]
-    rows = embed(embedder, flat)
     entries, position = [], 0
     for t in texts:
         own = len(t.prototypes) + len(t.keywords)
