@@ -60,20 +60,15 @@ class Accepted:
     skipped: list[dict[str, Any]] = field(default_factory=list)
 
 
+@dataclass(eq=False)
 class InferenceService:
-    def __init__(
-        self,
-        memories: MemoryService,
-        templates: TemplateService,
-        indexer: Indexer,
-        apply: Apply,
-        clock: Clock = utc_now,
-    ) -> None:
-        self.memories = memories
-        self.templates = templates
-        self.indexer = indexer
-        self.apply = apply
-        self.clock = clock
+    """Templates learned from the user's free-text memories, and the fields their templates lack."""
+
+    memories: MemoryService
+    templates: TemplateService
+    indexer: Indexer
+    apply: Apply
+    clock: Clock = utc_now
 
     def propose(self, caller: Caller) -> Inference:
         """Proposed templates for the user's untemplated memories, and fields their templates lack."""

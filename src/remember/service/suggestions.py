@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from remember import preferences as known
@@ -77,24 +77,16 @@ class Prefill:
     values: Mapping[str, JsonValue]
 
 
+@dataclass(eq=False)
 class SuggestionService:
-    def __init__(
-        self,
-        store: SuggestionLog,
-        preferences: PreferenceService,
-        templates: TemplateService,
-        embedder: Embedder | None,
-        clock: Clock = utc_now,
-        kept: KeptRows | None = None,
-    ) -> None:
-        self.store = store
-        self.preferences = preferences
-        self.templates = templates
-        self.embedder = embedder
-        self.clock = clock
-        self.kept = kept  # the templates' texts' rows kept beyond the process; None: embedded in each process
-        self._prototypes: PrototypeCache | None = None
-        self._lock = threading.Lock()
+    store: SuggestionLog
+    preferences: PreferenceService
+    templates: TemplateService
+    embedder: Embedder | None
+    clock: Clock = utc_now
+    kept: KeptRows | None = None  # the templates' texts' rows kept beyond the process; None: embedded in each one
+    _prototypes: PrototypeCache | None = field(default=None, init=False, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     def suggest(
         self,

@@ -7,6 +7,8 @@ transactions (``store/sql/memories.py``'s hooks) and the services search through
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from remember.config import KEYWORD_INDEX_MIN, VECTOR_INDEX_MIN
 from remember.models import Memory
 from remember.store.sql.session import Session
@@ -19,20 +21,22 @@ from remember.store.sqlite.search import SearchTables
 BULK = 500  # a batch this large refreshes the planner's statistics
 
 
+@dataclass(frozen=True)
+class IndexSizes:
+    """From how many indexed memories a user's searches go through each index beside the database (None: never)."""
+
+    vectors: int | None = VECTOR_INDEX_MIN  # the approximate vector index (ann.py)
+    keywords: int | None = KEYWORD_INDEX_MIN  # the ranked keyword index (store/index_files/)
+
+
 class SqliteSearch(ListingTables, SearchTables):
     """The search index of one SQLite database (``SearchIndex``, ``IndexMaintenance``, the write hooks)."""
 
-    def __init__(
-        self,
-        db: Database,
-        vector_db: Database,
-        *,
-        vector_index_min: int | None = VECTOR_INDEX_MIN,
-        keyword_index_min: int | None = KEYWORD_INDEX_MIN,
-    ) -> None:
-        super().__init__(db, DIALECT, keyword_index_min)
+    def __init__(self, db: Database, vector_db: Database, sizes: IndexSizes | None = None) -> None:
+        sizes = sizes or IndexSizes()
+        super().__init__(db, DIALECT, sizes.keywords)
         self.vector_db = vector_db
-        self.vector_index_min = vector_index_min
+        self.vector_index_min = sizes.vectors
         self._stem_cache = {}
 
     def write_fields(self, s: Session, memory: Memory) -> None:

@@ -8,7 +8,7 @@ from remember.config import KEYWORD_INDEX_MIN, VECTOR_INDEX_MIN
 from remember.store.sqlite import health
 from remember.store.sqlite.connection import Database, translated
 from remember.store.sqlite.dialect import DIALECT
-from remember.store.sqlite.engine import SqliteSearch
+from remember.store.sqlite.engine import IndexSizes, SqliteSearch
 from remember.store.sqlite.migrations import migrate, pending
 from remember.store.sqlite.search import create_scratch
 
@@ -34,9 +34,7 @@ class SqliteBackend:
         except BaseException:
             self.db.close()
             raise
-        self.search = SqliteSearch(
-            self.db, vector_db, vector_index_min=vector_index_min, keyword_index_min=keyword_index_min
-        )
+        self.search = SqliteSearch(self.db, vector_db, IndexSizes(vector_index_min, keyword_index_min))
 
     def close(self) -> None:
         self.search.close()
