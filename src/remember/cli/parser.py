@@ -11,6 +11,7 @@ import argparse
 from remember import __version__
 from remember.cli import (
     db_commands,
+    hook_commands,
     memory_commands,
     preference_commands,
     relationship_commands,
@@ -52,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     relationship_commands.register(commands)
     db_commands.register(commands)
     token_commands.register(commands)
+    hook_commands.register(commands)
     _accept_everywhere(commands, GLOBAL_OPTIONS)
     return parser
 

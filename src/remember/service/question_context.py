@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from remember.caller import Caller
+from remember.models import Memory
 from remember.service import checks
 from remember.service.access_counts import note_access
 from remember.service.related import RelatedService
@@ -40,8 +41,9 @@ def estimate_tokens(text: str) -> int:
     return math.ceil(len(text) / CHARS_PER_TOKEN)
 
 
-def pack(hits: list[Hit], budget: int) -> PackedContext:
-    """Memories in rank order as ``[n] date: text`` blocks, until ``budget`` tokens are used."""
+def pack(hits: list[Hit], budget: int, body: Callable[[Memory], str] | None = None) -> PackedContext:
+    """Memories in rank order as ``[n] date: text`` blocks, until ``budget`` tokens are used; ``body`` gives
+    a memory's text (its content unless given)."""
     blocks: list[str] = []
     sources: list[Source] = []
     left = budget * CHARS_PER_TOKEN
@@ -52,10 +54,11 @@ def pack(hits: list[Hit], budget: int) -> PackedContext:
         room = left - len(head) - 1
         if room < 40:  # not enough left for a useful piece of another memory
             break
-        body = memory.content if len(memory.content) <= room else memory.content[: room - 1] + "…"
-        blocks.append(head + body)
+        whole = memory.content if body is None else body(memory)
+        text = whole if len(whole) <= room else whole[: room - 1] + "…"
+        blocks.append(head + text)
         left -= len(blocks[-1]) + 1
-        sources.append(Source(len(sources) + 1, memory.id, memory.title, when, hit.score, body != memory.content))
+        sources.append(Source(len(sources) + 1, memory.id, memory.title, when, hit.score, text != whole))
     text = "\n".join(blocks)
     return PackedContext(text, sources, estimate_tokens(text))
 
