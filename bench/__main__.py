@@ -11,6 +11,7 @@ from typing import Any
 
 from bench import (
     analytics,
+    answers,
     backends,
     browsing,
     cpus,
@@ -64,6 +65,7 @@ SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "pgkeyword": pgkeyword.run,
     "browsing": browsing.run,
     "analytics": analytics.run,
+    "answers": answers.run,
     "cpus": cpus.run,
 }
 

@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from bench.portability import findings, inspector_warnings
 from bench.report import Table
 from bench.stdio import StdioPeer
 
@@ -62,7 +63,10 @@ def run(quick: bool = False) -> dict[str, Any]:
     del quick  # one listing is as quick as it gets
     with tempfile.TemporaryDirectory() as tmp:
         tools, wire = listing(Path(tmp))
+    found = findings(tools)
+    warnings, flagged = inspector_warnings(found)
     figures = {**measure(tools), "wire_bytes": wire, "tokens_estimate": wire // BYTES_PER_TOKEN}
+    figures |= {"portability_warnings": warnings, "portability_tools": flagged, "portability_findings": len(found)}
     table = Table("Tool list", ["measure", "value", "note"])
     table.add("tools", figures["tools"], None)
     table.add("tools/list on the wire", figures["wire_bytes"], f"bytes; target < {LIMIT_TOTAL}")
@@ -73,5 +77,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         figures["largest_tool_bytes"],
         f"bytes, {figures['largest_tool']}; target <= {LIMIT_TOOL}",
     )
+    table.add("schema portability warnings", warnings, f"the MCP Inspector's rules, in {flagged} tools; target 0")
+    table.add("non-portable constructs", len(found), "those and untyped values (bench/portability.py); target 0")
     table.print()
     return figures

@@ -32,8 +32,9 @@ SCHEMA = {
 def test_titles_and_null_defaults_go_but_a_property_named_title_stays() -> None:
     out = compact(SCHEMA)
     assert "title" not in out and "title" in out["properties"]
-    assert out["properties"]["title"] == {"type": ["string", "null"]}
-    assert out["properties"]["weight"] == {"type": ["number", "null"], "minimum": 0}
+    # null stays a branch of its own: clients that read one type per value refuse ["string", "null"]
+    assert out["properties"]["title"] == {"anyOf": [{"type": "string"}, {"type": "null"}]}
+    assert out["properties"]["weight"] == {"anyOf": [{"type": "number", "minimum": 0}, {"type": "null"}]}
     assert out["properties"]["limit"] == {"default": 20, "type": "integer"}
     assert out["properties"]["content"]["anyOf"] == [{"type": "string"}, {"type": "object"}, {"type": "null"}]
     assert out["$defs"]["ContextIn"] == {"type": "object", "properties": {"source": {"type": "string"}}}
@@ -48,12 +49,19 @@ def test_optional_parameters_drop_null_and_required_ones_keep_it() -> None:
     assert out["required"] == ["limit"]
 
 
-@pytest.mark.parametrize(
-    "value", [{"title": None, "limit": 1}, {"title": "x", "limit": 1, "context": {"source": "chat"}}]
-)
+@pytest.mark.parametrize("value", [{"limit": 1}, {"title": "x", "limit": 1, "context": {"source": "chat"}}])
 def test_a_result_valid_before_is_valid_after(value: dict[str, object]) -> None:
     jsonschema.validate(value, SCHEMA)
     jsonschema.validate(value, compact_output(SCHEMA))
+
+
+def test_a_result_declares_no_null_for_it_leaves_nulls_out() -> None:
+    out = compact_output(SCHEMA)
+    assert out["properties"]["title"] == {"type": "string"}
+    assert out["properties"]["weight"] == {"type": "number", "minimum": 0}
+    assert out["properties"]["content"] == {"anyOf": [{"type": "string"}, {"type": "object"}]}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"title": None}, out)
 
 
 def test_results_lose_required_lists_and_closed_objects_but_not_enums() -> None:
@@ -84,10 +92,10 @@ def test_a_result_writes_a_model_used_once_in_place_and_keeps_shared_and_recursi
         "$defs": {"Once": node, "Shared": node, "Tree": tree},
     }
     out = compact_output(schema)
-    assert out["properties"]["once"] == {"type": ["object", "null"], "properties": {"n": {"type": "integer"}}}
+    assert out["properties"]["once"] == {"type": "object", "properties": {"n": {"type": "integer"}}}
     assert out["properties"]["a"] == out["properties"]["b"] == {"$ref": "#/$defs/Shared"}
     assert set(out["$defs"]) == {"Shared", "Tree"}
-    for value in ({"once": None, "a": {"n": 1}, "b": {"n": 2}, "tree": {"kids": [{"kids": []}]}}, {"once": {"n": 3}}):
+    for value in ({"a": {"n": 1}, "b": {"n": 2}, "tree": {"kids": [{"kids": []}]}}, {"once": {"n": 3}}):
         jsonschema.validate(value, schema)
         jsonschema.validate(value, out)
     with pytest.raises(jsonschema.ValidationError):

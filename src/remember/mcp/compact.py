@@ -1,15 +1,17 @@
-"""Tool schemas as short as they can be and still say everything a client needs.
+"""Tool schemas as short as they can be and still say everything a client needs, in the form the
+strictest clients take.
 
 pydantic's JSON Schemas carry a ``title`` for every property and model (the
 property's own name, capitalised), ``anyOf`` with a ``null`` member for every
 optional value and ``"default": null`` beside it. Across 21 tools that is half
 of what a client reads into its model's context on every conversation. The
 compact form keeps every type, constraint, description, enum, non-null default
-and required list: an optional value becomes ``{"type": ["string", "null"]}``
-(or keeps ``anyOf`` when a member is more than a type), titles and null defaults
-go, and so do ``"additionalProperties": true`` (the default). A result's schema also has
-the models it uses once written in place. Calls are still validated against the full
-pydantic model.
+and required list: an optional parameter is given or left out (its schema does not
+list null), titles and null defaults go, and so do ``"additionalProperties": true``
+(the default). A result's schema also has the models it uses once written in place,
+and no null anywhere a result leaves out (``results.py``). ``type`` is never a list
+(``["string", "null"]``): clients that read one type per value refuse it. Calls are
+still validated against the full pydantic model.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ def compact(schema: dict[str, Any]) -> dict[str, Any]:
             out[key] = compact(value)
         else:
             out[key] = value
-    return _merge_nullable(out)
+    return out
 
 
 def compact_input(schema: dict[str, Any]) -> dict[str, Any]:
@@ -83,11 +85,11 @@ def _not_null(node: Any) -> Any:
 
 
 def compact_output(schema: dict[str, Any]) -> dict[str, Any]:
-    """The compact form of a result's schema, without what only repeats: a result always carries
-    every property it declares (a null stands for nothing) and nothing else, so neither lists of
-    required properties nor ``"additionalProperties": false`` add to the property names. A result
-    schema keeps its types and drops its prose: what a result's fields mean is said once, in the
-    tool's description and the docs, not in every tool that returns a memory or a template."""
+    """The compact form of a result's schema, without what only repeats: a result carries only the
+    properties it declares, and leaves out those that are null or empty (``results.py``), so no
+    property is required or null, and ``"additionalProperties": false`` adds nothing to the property
+    names. A result schema keeps its types and drops its prose: what a result's fields mean is said
+    once, in the tool's description and the docs, not in every tool that returns a memory or a template."""
     trimmed: dict[str, Any] = _trimmed(compact(_inlined(schema)))
     return trimmed
 
@@ -100,7 +102,7 @@ def _inlined(schema: dict[str, Any]) -> dict[str, Any]:
         return schema
     uses: Counter[str] = Counter()
     _count_refs(schema, uses)
-    once = {name for name in defs if uses[_REF + name] == 1 and not _refers(defs[name], _REF + name)}
+    once = {name for name in defs if uses[REF + name] == 1 and not _refers(defs[name], REF + name)}
     if not once:
         return schema
     out = _replace_refs({k: v for k, v in schema.items() if k != "$defs"}, defs, once)
@@ -108,7 +110,7 @@ def _inlined(schema: dict[str, Any]) -> dict[str, Any]:
     return {**out, "$defs": rest} if rest else out
 
 
-_REF = "#/$defs/"
+REF = "#/$defs/"  # where a schema's own models are
 
 
 def _count_refs(node: Any, uses: Counter[str]) -> None:
@@ -134,8 +136,8 @@ def _replace_refs(node: Any, defs: dict[str, Any], once: set[str]) -> Any:
     if not isinstance(node, dict):
         return node
     ref = node.get("$ref")
-    if isinstance(ref, str) and ref.startswith(_REF) and ref[len(_REF) :] in once:
-        return _replace_refs({**defs[ref[len(_REF) :]], **{k: v for k, v in node.items() if k != "$ref"}}, defs, once)
+    if isinstance(ref, str) and ref.startswith(REF) and ref[len(REF) :] in once:
+        return _replace_refs({**defs[ref[len(REF) :]], **{k: v for k, v in node.items() if k != "$ref"}}, defs, once)
     return {key: _replace_refs(value, defs, once) for key, value in node.items()}
 
 
@@ -144,27 +146,17 @@ def _trimmed(node: Any) -> Any:
         return [_trimmed(item) for item in node]
     if not isinstance(node, dict):
         return node
-    return {
+    out = {
         key: value if key in ("enum", "const", "default", "examples") else _trimmed(value)
         for key, value in node.items()
         if not (key == "required" and isinstance(value, list))
         and not (key == "additionalProperties" and value is False)
         and not (key == "description" and isinstance(value, str))
     }
+    if isinstance(out.get("properties"), dict):
+        out["properties"] = {name: _not_null(sub) for name, sub in out["properties"].items()}
+    return out
 
 
 def _node(node: Any) -> Any:
     return compact(node) if isinstance(node, dict) else node
-
-
-def _merge_nullable(node: dict[str, Any]) -> dict[str, Any]:
-    """``anyOf: [{type: X, …}, {type: null}]`` as ``{type: [X, null], …}`` when nothing else is in the way."""
-    options = node.get("anyOf")
-    if not isinstance(options, list) or len(options) != 2 or {"type": "null"} not in options:
-        return node
-    other = options[0] if options[1] == {"type": "null"} else options[1]
-    kind = other.get("type") if isinstance(other, dict) else None
-    if not isinstance(kind, str) or any(key in node for key in other):
-        return node
-    merged = {key: value for key, value in node.items() if key != "anyOf"}
-    return {**other, **merged, "type": [kind, "null"]}

@@ -10,7 +10,8 @@ is added by overriding its public methods, and only those:
   start whose listing is kept imports no tool module and builds no pydantic model.
 - ``call_tool``: an unknown argument name is refused and an argument error explained
   by parameter (``arguments.py``); a ``RememberError`` answers ``isError`` with its
-  message; a call is held to the time and size limits of ``CallLimits``.
+  message; a result leaves out what is empty and its text is the same object as compact
+  JSON (``results.py``); a call is held to the time and size limits of ``CallLimits``.
 - ``list_resources``, ``list_prompts``, ``get_prompt``: the SDK lists what was
   registered, the same for everyone; these add the user's own templates (``catalog.py``).
 """
@@ -38,6 +39,7 @@ from remember.mcp import catalog, tools
 from remember.mcp.arguments import explained, suggestion, unknown_parameters
 from remember.mcp.compact import compact_tool
 from remember.mcp.listing import ListingCache
+from remember.mcp.results import in_brief
 from remember.mcp.state import AppState, Deferred
 
 if TYPE_CHECKING:
@@ -124,9 +126,10 @@ class RememberServer(MCPServer[AppState]):
         return await _within(self.limits, name, self._run(tool, arguments, context))
 
     async def _run(self, tool: Tool, given: dict[str, Any], context: Context[AppState, Any] | None) -> Answer:
-        """The SDK's call, with argument errors explained and the project's errors given by their message."""
+        """The SDK's call, its result in brief (``results.py``), argument errors explained and the project's
+        errors given by their message."""
         try:
-            return await super().call_tool(tool.name, given, context)
+            answer = await super().call_tool(tool.name, given, context)
         except ToolError as exc:
             cause = exc.__cause__
             if isinstance(cause, ValidationError):
@@ -134,6 +137,7 @@ class RememberServer(MCPServer[AppState]):
             if isinstance(cause, RememberError):  # the SDK would hide its message as an unexpected error's
                 raise ToolError(f"Error executing tool {tool.name}: {cause}") from cause
             raise
+        return in_brief(answer, tool.output_schema) if isinstance(answer, CallToolResult) else answer
 
     def _register_tools(self) -> None:
         if not self.tools_registered:

@@ -8,7 +8,22 @@ builds it from what the service returned.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, WithJsonSchema
+
+
+def any_of(*types: dict[str, Any]) -> WithJsonSchema:
+    """A value of any of ``types``, each with its own ``type``: a schema without one accepts anything and
+    strict clients refuse it, and one with a list of types (``["string", "null"]``) is refused by clients
+    that read one type per value."""
+    return WithJsonSchema({"anyOf": list(types)})
+
+
+# Any JSON value but null (a result leaves a null out).
+AnyValue = Annotated[
+    Any, any_of({"type": "string"}, {"type": "number"}, {"type": "boolean"}, {"type": "object"}, {"type": "array"})
+]
 
 
 class Out(BaseModel):

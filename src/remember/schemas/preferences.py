@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import Field
 
-from remember.schemas import Out
+from remember.schemas import Out, any_of
+
+# What a preference holds: a text, a number, a flag or a list of texts (remember.preferences.Kind).
+TEXTS = {"type": "array", "items": {"type": "string"}}
+PreferenceValue = Annotated[Any, any_of({"type": "string"}, {"type": "number"}, {"type": "boolean"}, TEXTS)]
 
 
 class PreferencesOut(Out):
@@ -15,7 +19,7 @@ class PreferencesOut(Out):
 
 class PreferenceChangeOut(Out):
     preference_path: str
-    old_value: Any
-    new_value: Any
+    old_value: PreferenceValue
+    new_value: PreferenceValue
     reason: str | None
     at: str

@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import Field
 
 from remember.clock import to_text
-from remember.schemas import Out
+from remember.schemas import AnyValue, Out
 from remember.schemas.memories import IGNORED, IgnoredFieldOut
 from remember.service.templates import TemplateView
 from remember.templates import to_json_schema
@@ -19,7 +19,7 @@ class FieldErrorOut(Out):
     field: str
     code: str
     message: str
-    value: Any = None
+    value: AnyValue = None  # the value given, or its excerpt
 
 
 class TemplateOut(Out):

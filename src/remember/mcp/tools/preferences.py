@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from mcp.server.mcpserver import Context
 from pydantic import Field
@@ -10,7 +10,7 @@ from pydantic import Field
 from remember.mcp.state import caller_of, services_of
 from remember.mcp.tools.hints import READS, Tools, hints
 from remember.preferences import CATEGORIES
-from remember.schemas.preferences import PreferenceChangeOut, PreferencesOut
+from remember.schemas.preferences import PreferenceChangeOut, PreferencesOut, PreferenceValue
 
 
 def remember_get_preferences(
@@ -24,7 +24,7 @@ def remember_get_preferences(
 def remember_update_preferences(
     ctx: Context,
     preference_path: Annotated[str, Field(description="e.g. 'search.default_limit'.")],
-    value: Annotated[Any, Field(description="Of the preference's type.")],
+    value: Annotated[PreferenceValue, Field(description="Of the preference's type.")],
     reason: Annotated[str | None, Field(description="Why; kept in its history.")] = None,
 ) -> PreferenceChangeOut:
     """Change one preference (remember_get_preferences lists them); answers its old and new value.
