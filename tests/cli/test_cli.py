@@ -113,7 +113,7 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
         main(["get"])
     assert exc.value.code == 2
-    assert "the following arguments are required: memory_id" in capsys.readouterr().err
+    assert "the following arguments are required: ID" in capsys.readouterr().err
 
 
 def test_update_of_a_bad_value_changes_nothing(capsys: pytest.CaptureFixture[str]) -> None:

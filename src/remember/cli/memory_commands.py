@@ -88,14 +88,15 @@ def add(services: Services, caller: Caller, args: argparse.Namespace) -> None:
 
 def _get(commands: Commands) -> None:
     sub = command(commands, "get", "show one memory")
-    sub.add_argument("memory_id", help="the memory's id")
+    sub.add_argument("memory_id", metavar="ID", help="the memory's id, or its first characters (4 or more)")
     sub.add_argument("--history", action="store_true", help="also show its past changes")
     runs(sub, get)
 
 
 def get(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    memory = services.memories.get(caller, args.memory_id)
-    history = services.memories.history(caller, args.memory_id) if args.history else None
+    memory_id = services.ids.memory(caller, args.memory_id)
+    memory = services.memories.get(caller, memory_id)
+    history = services.memories.history(caller, memory_id) if args.history else None
     output.memory(memory, history=history, as_json=args.json)
 
 
@@ -137,7 +138,7 @@ def list_(services: Services, caller: Caller, args: argparse.Namespace) -> None:
 
 def _update(commands: Commands) -> None:
     sub = command(commands, "update", "change fields of a memory (others stay)")
-    sub.add_argument("memory_id", help="the memory's id")
+    sub.add_argument("memory_id", metavar="ID", help="the memory's id, or its first characters (4 or more)")
     sub.add_argument("--content", help="new text ('-' reads standard input)")
     _memory_options(sub)
     sub.add_argument("--clear-tags", action="store_true", help="remove all tags")
@@ -153,28 +154,31 @@ def update(services: Services, caller: Caller, args: argparse.Namespace) -> None
         options["tags"] = []
     content = files.text_arg(args.content) if args.content is not None else None
     patch = MemoryPatch(content=content, **options)
-    output.memory(services.memories.update(caller, args.memory_id, patch, reason=args.reason), as_json=args.json)
+    memory_id = services.ids.memory(caller, args.memory_id)
+    output.memory(services.memories.update(caller, memory_id, patch, reason=args.reason), as_json=args.json)
 
 
 def _rm(commands: Commands) -> None:
     sub = command(commands, "rm", "delete a memory (restorable unless --permanent)")
-    sub.add_argument("memory_id", help="the memory's id")
+    sub.add_argument("memory_id", metavar="ID", help="the memory's id, or its first characters (4 or more)")
     sub.add_argument("--permanent", action="store_true", help="erase it and its history for good")
     sub.add_argument("--reason", help="why; kept in the memory's history")
     runs(sub, rm)
 
 
 def rm(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    result = services.memories.delete(caller, args.memory_id, permanent=args.permanent, reason=args.reason)
+    memory_id = services.ids.memory(caller, args.memory_id)
+    result = services.memories.delete(caller, memory_id, permanent=args.permanent, reason=args.reason)
     output.deletion(result, as_json=args.json)
 
 
 def _restore(commands: Commands) -> None:
     sub = command(commands, "restore", "bring back a deleted memory")
-    sub.add_argument("memory_id", help="the memory's id")
+    sub.add_argument("memory_id", metavar="ID", help="the memory's id, or its first characters (4 or more)")
     sub.add_argument("--reason", help="why; kept in the memory's history")
     runs(sub, restore)
 
 
 def restore(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    output.memory(services.memories.restore(caller, args.memory_id, reason=args.reason), as_json=args.json)
+    memory_id = services.ids.memory(caller, args.memory_id)
+    output.memory(services.memories.restore(caller, memory_id, reason=args.reason), as_json=args.json)

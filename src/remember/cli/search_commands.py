@@ -61,7 +61,12 @@ def _similar(commands: Commands) -> None:
     sub = commands.add_parser(
         "similar", help="find memories like one memory or a text", description="Find similar memories."
     )
-    sub.add_argument("memory_id", nargs="?", help="the memory to compare with (or give --text)")
+    sub.add_argument(
+        "memory_id",
+        nargs="?",
+        metavar="ID",
+        help="the memory to compare with (an id or its first characters; or --text)",
+    )
     sub.add_argument("--text", help="a text to compare with instead")
     sub.add_argument("--min", type=float, default=0.0, dest="min_similarity", help="lowest similarity, -1 to 1")
     sub.add_argument("--limit", type=int, default=10, help="how many, 1-100 (default 10)")
@@ -70,8 +75,9 @@ def _similar(commands: Commands) -> None:
 
 
 def similar(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    memory_id = services.ids.memory(caller, args.memory_id) if args.memory_id is not None else None
     hits = services.search.similar(
-        caller, memory_id=args.memory_id, text_query=args.text, min_similarity=args.min_similarity, limit=args.limit
+        caller, memory_id=memory_id, text_query=args.text, min_similarity=args.min_similarity, limit=args.limit
     )
     if args.json:
         output.emit({"results": [{"memory": h.memory.as_dict(), "score": h.score} for h in hits]})

@@ -32,7 +32,11 @@ def register(commands: Commands) -> Commands:
 def template_action(actions: Commands, name: str, summary: str) -> argparse.ArgumentParser:
     """An action on one template, named by its TEMPLATE argument."""
     sub = command(actions, name, summary)
-    sub.add_argument("template", help="the template's id or name")
+    sub.add_argument(
+        "template",
+        metavar="TEMPLATE",
+        help="the template's id, name or slug (book_review), or its id's first characters",
+    )
     return sub
 
 

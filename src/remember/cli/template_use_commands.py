@@ -85,7 +85,7 @@ def analytics(services: Services, caller: Caller, args: argparse.Namespace) -> N
 
 def _apply(actions: Commands) -> None:
     sub = template_action(actions, "apply", "make a stored memory one of this template's (its text stays)")
-    sub.add_argument("memory_id", help="the memory's id")
+    sub.add_argument("memory_id", metavar="ID", help="the memory's id, or its first characters (4 or more)")
     sub.add_argument("-f", "--file", metavar="FILE", help="the fields as YAML/JSON ('-' reads stdin)")
     sub.add_argument(
         "--field", action="append", metavar="NAME=VALUE",
@@ -97,7 +97,8 @@ def _apply(actions: Commands) -> None:
 
 def apply(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     template = template_id(services, caller, args)
-    memory = services.applier.apply_template(caller, args.memory_id, template, _fields(args), reason=args.reason)
+    memory_id = services.ids.memory(caller, args.memory_id)
+    memory = services.applier.apply_template(caller, memory_id, template, _fields(args), reason=args.reason)
     if args.json:
         output.emit(memory.as_dict())
         return

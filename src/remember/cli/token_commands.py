@@ -47,7 +47,9 @@ def register(commands: Commands) -> None:
     revoked = actions.add_parser(
         "revoke", help="stop a token working, at once", description="Revoke a token: refused from its next request."
     )
-    revoked.add_argument("token_id", help="the token's id (from `remember token list`)")
+    revoked.add_argument(
+        "token_id", metavar="ID", help="the token's id (from `remember token list`), or its first characters"
+    )
     revoked.add_argument("--json", action="store_true", help="print JSON for scripts")
     runs(revoked, revoke)
 
@@ -80,8 +82,9 @@ def list_(services: Services, caller: Caller, args: argparse.Namespace) -> None:
         print("No tokens. Make one with `remember token create --user USER`.", file=sys.stderr)
 
 
-def revoke(services: Services, _caller: Caller, args: argparse.Namespace) -> None:
-    revoked = services.tokens.revoke(args.token_id, user_id=None)
+def revoke(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    """Any user's token by its full id (the command line administers the database); --user's by a prefix."""
+    revoked = services.tokens.revoke(services.ids.token(caller, args.token_id, any_user=True), user_id=None)
     if args.json:
         output.emit(revoked.public())
     else:
