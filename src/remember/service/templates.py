@@ -8,7 +8,6 @@ lookup goes through one user's view: their own templates, then the built-ins.
 from __future__ import annotations
 
 import dataclasses
-import re
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ from remember.clock import Clock, utc_now
 from remember.errors import AccessDenied, Conflict, FieldError, NotFound, TemplateError, ValidationFailed, excerpt
 from remember.jsontypes import JsonObject, JsonValue
 from remember.models import Compliance, HistoryEntry, MemoryChange, TemplateRecord, TemplateUsage, TemplateVersion
-from remember.service import checks, template_edit, template_stats, visibility
+from remember.service import checks, template_edit, template_lookup, template_stats, visibility
 from remember.service.drafts import TemplatePatch
 from remember.store import Store
 from remember.templates import (
@@ -78,9 +77,6 @@ class UserTemplates:
             )
         return found
 
-    def by_name(self, name: str) -> TemplateDefinition | None:
-        return _named(self.all(), name)
-
     def own_by_name(self, name: str) -> TemplateDefinition | None:
         """The user's own template of this name (names are unique among them, regardless of case)."""
         return _named([d for d in (self.lookup(i) for i in self.records) if d is not None], name)
@@ -124,12 +120,10 @@ class TemplateService:
         return TemplateView(definition, resolve(definition, templates.lookup), usage)
 
     def find(self, caller: Caller, id_or_name: str) -> TemplateDefinition:
-        """A template by id, or by name (own templates first), for the command line."""
+        """A template by id, name, slug or id prefix (own templates first), for the command line
+        (``template_lookup``)."""
         templates = self.view_of(caller)
-        found = templates.lookup(id_or_name) or templates.by_name(id_or_name)
-        if found is None:
-            raise NotFound(f"No template with id or name {excerpt(id_or_name)}; `remember template list` shows them.")
-        return found
+        return template_lookup.find(self.store, caller, templates.lookup, templates.all(), id_or_name)
 
     def list_templates(
         self,
@@ -412,8 +406,7 @@ def _definition(record: TemplateRecord) -> TemplateDefinition:
 
 
 def _new_id(name: str) -> str:
-    slug = re.sub(r"[^a-z0-9]+", "_", name.casefold()).strip("_")[:40] or "template"
-    return f"tpl_{slug}_{uuid.uuid4().hex[:8]}"
+    return f"tpl_{template_lookup.slug(name)[:40] or 'template'}_{uuid.uuid4().hex[:8]}"
 
 
 def _sort_key(sort_by: str) -> Any:
