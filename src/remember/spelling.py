@@ -9,11 +9,12 @@ CUTOFF = 0.6  # how alike two names must be (difflib's ratio) to be offered
 
 
 def close_to(given: str, names: Iterable[str], *, n: int = 3) -> list[str]:
-    """Up to ``n`` of ``names`` closest to ``given``, case ignored, best first; then those that begin with it."""
+    """Up to ``n`` of ``names`` closest to ``given``, case and leading dashes ignored, best first; then those
+    that begin with it."""
     by_key: dict[str, str] = {}
     for name in names:
-        by_key.setdefault(name.casefold(), name)
-    wanted = given.casefold()
+        by_key.setdefault(name.casefold().lstrip("-"), name)
+    wanted = given.casefold().lstrip("-")
     close = difflib.get_close_matches(wanted, list(by_key), n=n, cutoff=CUTOFF)
     starting = [k for k in by_key if len(wanted) >= 3 and k.startswith(wanted) and k not in close]
     return [by_key[k] for k in [*close, *sorted(starting)][:n]]

@@ -103,7 +103,7 @@ def test_validate_exit_status(capsys: pytest.CaptureFixture[str], book: str) -> 
         (["add", "--template", "Book Review", "--field", "title=X"], "author is required"),
         (["add", "--template", "Book Review", "--field", "noequals"], "NAME=VALUE"),
         (["add", "x", "--field", "a=1"], "--field needs --template"),
-        (["add"], "content is required"),
+        (["add"], "TEXT is required: the text to remember (or a --template and its fields)"),
     ],
 )
 def test_errors(capsys: pytest.CaptureFixture[str], book: str, argv: list[str], message: str) -> None:

@@ -1,7 +1,8 @@
 """The ``remember`` command: a thin layer over the services.
 
-Errors print one message to stderr and exit 1 (2 for a malformed command line);
-results go to stdout, as JSON with ``--json``.
+Errors print one message to stderr, ``remember COMMAND: error: ...``, and exit 1 (2 for a malformed
+command line); bad input is said under the command's usage, in its flags' names (``cli/mistakes.py``).
+Results go to stdout, as JSON with ``--json``.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ import sys
 from collections.abc import Sequence
 
 from remember.cli.grammar import Handler, StandaloneHandler
+from remember.cli.mistakes import in_cli_words
 from remember.cli.parser import build_parser
 from remember.config import Settings
-from remember.errors import RememberError
+from remember.errors import RememberError, ValidationFailed
 
 __all__ = ["main"]
 
@@ -25,8 +27,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings = Settings.from_env(user=args.user, database_url=args.db)
         _configure_logging(settings.log_level)
         return _run(settings, args)
+    except ValidationFailed as exc:
+        parser: argparse.ArgumentParser = args.command_parser
+        parser.print_usage(sys.stderr)
+        print(f"{parser.prog}: error: {in_cli_words(exc, parser)}", file=sys.stderr)
+        return 1
     except RememberError as exc:
-        print(f"remember: error: {exc}", file=sys.stderr)
+        print(f"{args.command_parser.prog}: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

@@ -39,7 +39,10 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 def _add(commands: Commands) -> None:
     sub = command(commands, "add", "store a new memory")
     sub.add_argument(
-        "content", nargs="?", help="the text to remember ('-' reads standard input); optional with --template"
+        "content",
+        nargs="?",
+        metavar="TEXT",
+        help="the text to remember ('-' reads standard input); optional with --template",
     )
     _memory_options(sub)
     sub.add_argument("--template", metavar="ID_OR_NAME", help="make it from this template")

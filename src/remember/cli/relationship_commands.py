@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from remember.cli import output
 from remember.cli.grammar import Commands, runs
+from remember.errors import ValidationFailed
 
 if TYPE_CHECKING:
     from remember.caller import Caller
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     from remember.service import Services
 
 SNIPPET = 70
+MIN_MEMBERS = 2
 
 
 def register(commands: Commands) -> None:
@@ -50,6 +52,8 @@ def _relate(commands: Commands) -> None:
 def relate(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     from remember.service import RelationshipDraft
 
+    if len(args.memory_ids) < MIN_MEMBERS:
+        raise ValidationFailed.single("memory_ids", "invalid", "Give at least two memory IDs to link.")
     members = _members(services, caller, args.memory_ids, "memory_ids")
     draft = RelationshipDraft(
         members, args.relationship_type, args.observation, args.strength, args.confidence, args.tags
@@ -99,7 +103,7 @@ def _search(actions: Commands) -> None:
     sub = actions.add_parser(
         "search", help="find relationships by observation and filters", description="Search relationships."
     )
-    sub.add_argument("query", nargs="?", help="words to match observations (none: newest first)")
+    sub.add_argument("query", nargs="?", metavar="QUERY", help="words to match observations (none: newest first)")
     sub.add_argument("--alpha", type=float, help="1 = by meaning only, 0 = by keywords only (default 0.3)")
     sub.add_argument("--type", action="append", dest="types", metavar="TYPE", help="only this type (repeatable)")
     sub.add_argument(

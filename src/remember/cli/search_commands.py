@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from remember.cli import files, output
 from remember.cli.grammar import Commands, runs
 from remember.cli.indexing import build_search_indexes
+from remember.errors import ValidationFailed
 
 if TYPE_CHECKING:
     from remember.caller import Caller
@@ -23,7 +24,7 @@ def register(commands: Commands) -> None:
 
 def _search(commands: Commands) -> None:
     sub = commands.add_parser("search", help="find memories by meaning and keywords", description="Search memories.")
-    sub.add_argument("query", help="what to look for")
+    sub.add_argument("query", metavar="QUERY", help="what to look for")
     sub.add_argument("--alpha", type=float, help="1 = by meaning only, 0 = by keywords only (default 0.3)")
     sub.add_argument("--filter", metavar="JSON", help='a filter, e.g. \'{"structured_content.rating": {"gte": 4}}\'')
     sub.add_argument("--limit", type=int, help="how many results, 1-100 (default 10)")
@@ -75,6 +76,8 @@ def _similar(commands: Commands) -> None:
 
 
 def similar(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    if (args.memory_id is None) == (args.text is None):
+        raise ValidationFailed.single("memory_id", "invalid", "Give a memory's ID or --text TEXT, not both.")
     memory_id = services.ids.memory(caller, args.memory_id) if args.memory_id is not None else None
     hits = services.search.similar(
         caller, memory_id=memory_id, text_query=args.text, min_similarity=args.min_similarity, limit=args.limit
@@ -91,7 +94,7 @@ def _context(commands: Commands) -> None:
         help="the memories that answer a question, packed for a model",
         description="Gather the memories that answer a question into one context with numbered sources.",
     )
-    sub.add_argument("question", help="the question ('-' reads standard input)")
+    sub.add_argument("question", metavar="QUESTION", help="the question ('-' reads standard input)")
     sub.add_argument(
         "--token-budget", type=int, default=2000, help="most tokens of memory text, 100-32000 (default 2000)"
     )

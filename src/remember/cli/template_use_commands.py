@@ -130,7 +130,7 @@ def _suggest(commands: Commands) -> None:
     sub = commands.add_parser(
         "suggest", help="which templates fit a text", description="Which templates fit a text, with the fields read."
     )
-    sub.add_argument("text", help="what was said or is to be remembered ('-' reads standard input)")
+    sub.add_argument("text", metavar="TEXT", help="what was said or is to be remembered ('-' reads standard input)")
     sub.add_argument(
         "--context", metavar="JSON",
         help='the moment, e.g. \'{"time_of_day": "dinner", "participants_present": true}\'',
