@@ -29,11 +29,13 @@ def register(commands: Commands) -> None:
         declare(actions)
 
 
-def _fields(sub: argparse.ArgumentParser) -> None:
+def _fields(sub: argparse.ArgumentParser, *, new: bool) -> None:
+    """The options ``relate`` (``new``) and ``relationships update`` share; defaults only where they apply."""
     sub.add_argument("--observation", help="what links them (searchable)")
-    sub.add_argument("--strength", type=float, help="0-1 (default 0.5)")
-    sub.add_argument("--confidence", type=float, help="0-1 (default 0.8)")
-    sub.add_argument("--tag", "--tags", action="append", dest="tags", metavar="TAG", help="a tag (repeat for more)")
+    sub.add_argument("--strength", type=float, help="0-1" + (" (default 0.5)" if new else ""))
+    sub.add_argument("--confidence", type=float, help="0-1" + (" (default 0.8)" if new else ""))
+    tag = "a tag (repeat for more)" if new else "its tags (repeatable; replaces them)"
+    sub.add_argument("--tag", "--tags", action="append", dest="tags", metavar="TAG", help=tag)
 
 
 def _relate(commands: Commands) -> None:
@@ -44,7 +46,7 @@ def _relate(commands: Commands) -> None:
         "memory_ids", nargs="+", metavar="ID", help="the memories to link (2 to 20; ids or their first characters)"
     )
     sub.add_argument("--type", required=True, dest="relationship_type", help="how they relate, e.g. works_with")
-    _fields(sub)
+    _fields(sub, new=True)
     sub.add_argument("--json", action="store_true", help="print JSON for scripts")
     runs(sub, relate)
 
@@ -173,7 +175,7 @@ def _update(actions: Commands) -> None:
     sub.add_argument("relationship_id", metavar="ID", help="the relationship's id, or its first characters (4 or more)")
     sub.add_argument("--type", dest="relationship_type", help="a new type")
     sub.add_argument("--members", metavar="ID,ID", help="new members, comma-separated (ids or their first characters)")
-    _fields(sub)
+    _fields(sub, new=False)
     sub.add_argument("--reason", help="why (kept in its history)")
     sub.add_argument("--json", action="store_true", help="print JSON for scripts")
     runs(sub, update)
