@@ -16,6 +16,7 @@ from remember.cli.grammar import Commands, runs, runs_alone
 from remember.cli.indexing import build_search_indexes, bulk_vectors
 from remember.config import Settings
 from remember.errors import ValidationFailed
+from remember.nouns import counted, plural
 
 if TYPE_CHECKING:
     from remember.service import Services
@@ -44,19 +45,36 @@ def _export(commands: Commands) -> None:
     sub.add_argument("-o", "--output", default="-", metavar="FILE", help="where to write ('-' for stdout)")
     sub.add_argument("--format", choices=EXPORT_FORMATS, default="jsonl", help="what to write (default: jsonl)")
     sub.add_argument("--all-users", action="store_true", help="every user, not only --user (jsonl only)")
+    sub.add_argument(
+        "--json", action="store_true", help="say what was written as JSON (on stderr when the export goes to stdout)"
+    )
     runs(sub, export)
 
 
 def export(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     from remember.service.import_export.jsonl import write_export
 
+    path = args.target or args.output
     if args.format != "jsonl":
-        peer_formats.export(services, caller, args)
-        return
-    users = None if args.all_users else [caller]
-    with _opened(args.target or args.output, "w") as out:
-        written = write_export(services.store, users, out)
-    print(f"Exported {written - 1} records.", file=sys.stderr)
+        written, noun = peer_formats.export(services, caller, args), "memory"
+    else:
+        users = None if args.all_users else [caller]
+        with _opened(path, "w") as out:
+            written, noun = write_export(services.store, users, out) - 1, "record"  # less its header
+    _exported(args.format, path, written, noun, args.json)
+
+
+def _exported(format: str, path: str, written: int, noun: str, as_json: bool) -> None:
+    """What was written: with --json on stdout, unless the export itself went there (then on stderr)."""
+    if as_json:
+        print(json.dumps({"format": format, "path": path, plural(noun): written}), file=_beside(path))
+    else:
+        where = "standard output" if path == "-" else path
+        print(f"Exported {counted(written, noun)} ({format}) to {where}.", file=sys.stderr)
+
+
+def _beside(path: str) -> IO[str]:
+    return sys.stderr if path == "-" else sys.stdout
 
 
 def _import(commands: Commands) -> None:

@@ -65,7 +65,8 @@ def _print(report: ImportReport) -> None:
         print(f"  + [{example['type']}] {example['title'] or ''}: {text}")
 
 
-def export(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+def export(services: Services, caller: Caller, args: argparse.Namespace) -> int:
+    """Write ``--format markdown|server-memory``; how many memories were written."""
     from remember.service.import_export.peers.exporting import to_markdown, to_server_memory
 
     if args.all_users:
@@ -76,9 +77,7 @@ def export(services: Services, caller: Caller, args: argparse.Namespace) -> None
             raise ValidationFailed.single(
                 "PATH", "required", "--format markdown needs the folder to write: export --format markdown DIR."
             )
-        written = to_markdown(services.store, caller, Path(target))
-        print(f"Exported {written} memories to {target}.", file=sys.stderr)
-        return
+        return to_markdown(services.store, caller, Path(target))
     if target is None:
         written = to_server_memory(services.store, caller, sys.stdout)
     else:
@@ -87,4 +86,4 @@ def export(services: Services, caller: Caller, args: argparse.Namespace) -> None
                 written = to_server_memory(services.store, caller, out)
         except FileExistsError as exc:
             raise ValidationFailed.single("PATH", "exists", f"{target} exists already; give a new file.") from exc
-    print(f"Exported {written} memories as server-memory entities.", file=sys.stderr)
+    return written
