@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from remember.cli import files, output
+from remember.cli import files, memory_view, output
 from remember.cli.grammar import Commands, command, runs
 from remember.errors import ValidationFailed
 
@@ -100,10 +100,20 @@ def _get(commands: Commands) -> None:
 
 
 def get(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    memory_id = services.ids.memory(caller, args.memory_id)
-    memory = services.memories.get(caller, memory_id)
-    history = services.memories.history(caller, memory_id) if args.history else None
-    output.memory(memory, history=history, as_json=args.json)
+    """The memory, its relationships and (with --history) its changes; as a person reads them, or as JSON
+    with the relationships in the form the MCP tool answers them."""
+    from remember.schemas.relationships import links
+
+    memory = services.memories.get(caller, services.ids.memory(caller, args.memory_id))
+    history = services.memories.history(caller, memory.id) if args.history else None
+    rels = services.relationships.links(caller, [memory.id]).get(memory.id, [])
+    if args.json:
+        data = {**memory.as_dict(), "relationships": links(memory.id, rels)}
+        output.emit(data if history is None else {**data, "history": [h.as_dict() for h in history]})
+        return
+    others = {m: services.memories.get(caller, m, record_access=False) for r in rels for m in r.memory_ids}
+    rendered = services.memories.fields_text(caller, memory)
+    memory_view.show(memory, rendered=rendered, rels=rels, others=others, history=history)
 
 
 def _list(commands: Commands) -> None:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from remember.errors import RememberError
-from remember.models import HistoryEntry, Memory, Page, PreferenceChange
+from remember.models import Memory, Page, PreferenceChange
 
 if TYPE_CHECKING:
     from remember.service import Deletion
@@ -38,37 +38,38 @@ def emit(value: Any) -> None:
 def memory(
     m: Memory,
     *,
-    history: Sequence[HistoryEntry] | None = None,
     as_json: bool,
     suggestion: Suggestion | None = None,
     applied: bool = False,
     duplicate: Duplicate | None = None,
 ) -> None:
+    """A memory just written: its fields and text, and what was found about it (a duplicate, a template)."""
     if as_json:
         data = m.as_dict()
         if duplicate is not None:
             data["duplicate"] = duplicate.as_dict()
-        if history is not None:
-            data["history"] = [h.as_dict() for h in history]
         if suggestion is not None:
             data["template_suggestion"] = {**suggestion.as_dict(), "applied": applied}
         emit(data)
         return
-    data = m.as_dict()
-    for key in ("id", "title", "type", "tags", "weight", "trust", "created_at", "updated_at", "version", "deleted_at"):
-        value = data[key]
-        if value not in (None, [], ""):
-            print(f"{key + ':':12}{_plain(value)}")
-    print(f"{'happened:':12}{data['context']['timestamp']}")
+    header(m)
     if duplicate is not None:
         print(f"{'duplicate:':12}{_duplicate(duplicate)}")
     print()
     print(m.content)
-    for entry in history or ():
-        reason = f" ({entry.reason})" if entry.reason else ""
-        print(f"\nv{entry.version} {entry.action} at {entry.as_dict()['at']}{reason}: {_plain(dict(entry.previous))}")
     if suggestion is not None:
         _suggestion(m, suggestion, applied)
+
+
+def header(m: Memory) -> None:
+    """The memory's fields, a line each (those it has)."""
+    data = m.as_dict()
+    for key in ("id", "title", "type", "tags", "weight", "trust", "template_id", "created_at", "updated_at",
+                "version", "deleted_at"):  # fmt: skip
+        value = data[key]
+        if value not in (None, [], ""):
+            print(f"{key.replace('_id', '') + ':':12}{_plain(value)}")
+    print(f"{'happened:':12}{data['context']['timestamp']}")
 
 
 def not_applied(m: Memory, s: Suggestion, problem: RememberError) -> None:

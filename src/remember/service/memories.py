@@ -258,9 +258,9 @@ class MemoryService:
         """The new index entry; the vector is reused when the text it is made from did not change."""
         same_text = text.vector_text(before.title, before.content) == text.vector_text(after.title, after.content)
         vector = self.store.index.get_vector(caller.user, after.id) if same_text else None
-        return self.indexer.entry(after, self._fields_text(caller, after), vector=vector)
+        return self.indexer.entry(after, self.fields_text(caller, after), vector=vector)
 
-    def _fields_text(self, caller: Caller, memory: Memory) -> str | None:
+    def fields_text(self, caller: Caller, memory: Memory) -> str | None:
         """The memory's template fields rendered as text; None without a usable template."""
         if memory.template_id is None:
             return None
@@ -366,7 +366,7 @@ class MemoryService:
 
     def _was_rendered(self, caller: Caller, memory: Memory) -> bool:
         """Whether the memory's text is its fields rendered (so it follows them when they change)."""
-        rendered = self._fields_text(caller, memory)
+        rendered = self.fields_text(caller, memory)
         return rendered is not None and memory.content == rendered
 
     def _find(self, caller: Caller, memory_id: str) -> Memory:
