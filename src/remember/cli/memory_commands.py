@@ -149,7 +149,7 @@ def list_(services: Services, caller: Caller, args: argparse.Namespace) -> None:
         offset=args.offset,
         deleted=args.deleted,
     )
-    output.page(page, as_json=args.json)
+    output.page(page, as_json=args.json, sort_by=args.sort)
 
 
 def _update(commands: Commands) -> None:

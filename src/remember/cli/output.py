@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from remember.errors import RememberError
 from remember.models import Memory, Page, PreferenceChange
+from remember.nouns import counted, plural
 
 if TYPE_CHECKING:
     from remember.service import Deletion
@@ -93,18 +94,57 @@ def _suggestion(m: Memory, s: Suggestion, applied: bool) -> None:
         print(f"{len(m.template_validation_errors)} field(s) still to fill; see `remember get {m.id} --json`.")
 
 
-def page(p: Page, *, as_json: bool) -> None:
+# The date a listing of memories shows: the one it is ordered by (created unless sorted otherwise; what
+# --since and --until filter), under its name.
+DATES: dict[str, tuple[str, str]] = {
+    "created_at": ("CREATED", "created_at"),
+    "weight": ("CREATED", "created_at"),
+    "updated_at": ("UPDATED", "updated_at"),
+    "occurred_at": ("HAPPENED", "occurred_at"),
+}
+
+
+def page(p: Page, *, as_json: bool, sort_by: str = "created_at") -> None:
+    """A page of memories: a table with a header (the date column is the one the page is ordered by)."""
     if as_json:
         emit({"memories": [m.as_dict() for m in p.items], "total": p.total, "limit": p.limit, "offset": p.offset})
         return
-    for m in p.items:
-        text = (m.title or m.content).replace("\n", " ")
-        snippet = text if len(text) <= SNIPPET else text[: SNIPPET - 1] + "…"
-        tags = f"  [{', '.join(m.tags)}]" if m.tags else ""
-        deleted = "  (deleted)" if m.is_deleted else ""
-        print(f"{m.id}  {m.created_at.date().isoformat()}  {m.type:10} {snippet}{tags}{deleted}")
-    shown = f"{p.offset + 1}-{p.offset + len(p.items)}" if p.items else "none"
-    print(f"-- {shown} of {p.total}" + (f"; next: --offset {p.offset + len(p.items)}" if p.has_more else ""))
+    title, column = DATES[sort_by]
+    weight = sort_by == "weight"
+    rows = [
+        [m.id, getattr(m, column).date().isoformat(), *([f"{m.weight:g}"] if weight else []), m.type, _about(m)]
+        for m in p.items
+    ]
+    if rows:
+        table(["ID", title, *(["WEIGHT"] if weight else []), "TYPE", "TITLE OR TEXT"], rows)
+    footer(p.offset, len(p.items), p.total, "memory")
+
+
+def footer(offset: int, shown: int, total: int, noun: str) -> None:
+    """Which of how many a page showed, and how to see the next: ``-- 1-20 of 45 memories; next: --offset 20``."""
+    if not total:
+        print(f"No {plural(noun)}.")
+    elif not shown:
+        print(f"-- none of {counted(total, noun)} at --offset {offset}; the last starts at --offset {total - 1}")
+    else:
+        more = f"; next: --offset {offset + shown}" if offset + shown < total else ""
+        print(f"-- {offset + 1}-{offset + shown} of {counted(total, noun)}{more}")
+
+
+def _about(m: Memory) -> str:
+    """The memory's title (or text) on one line, cut short; its tags; whether it is in the trash."""
+    text = " ".join((m.title or m.content).split())
+    snippet = text if len(text) <= SNIPPET else text[: SNIPPET - 1] + "…"
+    tags = f"  [{', '.join(m.tags)}]" if m.tags else ""
+    return f"{snippet}{tags}" + ("  (deleted)" if m.is_deleted else "")
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+    """Rows under a header, each column as wide as its widest cell (the last one as long as it is)."""
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header) - 1)]
+    for row in [header, *rows]:
+        cells = [f"{cell:<{width}}" for cell, width in zip(row, widths, strict=False)]
+        print("  ".join([*cells, row[-1]]).rstrip())
 
 
 def deletion(d: Deletion, *, as_json: bool) -> None:

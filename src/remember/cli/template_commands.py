@@ -65,11 +65,14 @@ def list_(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     if args.json:
         output.emit({"templates": [_data(v) for v in views], "total": total})
         return
-    for v in views:
-        d = v.definition
-        origin = "built-in" if d.is_default else "yours"
-        print(f"{d.id:40} {d.name:28} {d.category:12} {origin:8} used {v.usage.usage_count}")
-    print(f"-- {len(views)} of {total}")
+    rows = [
+        [v.id, v.definition.name, v.definition.category, "built-in" if v.definition.is_default else "yours",
+         str(v.usage.usage_count), v.usage.last_used.date().isoformat() if v.usage.last_used else "never"]
+        for v in views
+    ]  # fmt: skip
+    if rows:
+        output.table(["ID", "NAME", "CATEGORY", "ORIGIN", "USED", "LAST USED"], rows)
+    output.footer(args.offset, len(views), total, "template")
 
 
 def _show(actions: Commands) -> None:

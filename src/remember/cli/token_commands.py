@@ -13,6 +13,7 @@ from remember.clock import to_text
 
 if TYPE_CHECKING:
     from remember.caller import Caller
+    from remember.models import ApiToken
     from remember.service import Services
 
 
@@ -75,11 +76,17 @@ def list_(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     if args.json:
         output.emit([t.public() for t in found])
         return
-    for t in found:
-        state = "revoked" if t.revoked_at else f"expires {to_text(t.expires_at)}" if t.expires_at else "active"
-        print(f"{t.id}  {t.user_id}  trust<={t.trust_level:g}  {state}  {t.name or ''}".rstrip())
-    if not found:
+    rows = [[t.id, t.user_id, f"{t.trust_level:g}", to_text(t.created_at)[:10], _state(t), t.name or ""] for t in found]
+    if rows:
+        output.table(["ID", "USER", "TRUST", "MADE", "STATE", "NAME"], rows)
+    else:
         print("No tokens. Make one with `remember token create --user USER`.", file=sys.stderr)
+
+
+def _state(t: ApiToken) -> str:
+    if t.revoked_at:
+        return f"revoked {to_text(t.revoked_at)[:10]}"
+    return f"expires {to_text(t.expires_at)[:16].replace('T', ' ')}" if t.expires_at else "active"
 
 
 def revoke(services: Services, caller: Caller, args: argparse.Namespace) -> None:
