@@ -25,7 +25,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         settings = Settings.from_env(user=args.user, database_url=args.db)
-        _configure_logging(settings.log_level)
+        _configure_logging(settings)
         return _run(settings, args)
     except ValidationFailed as exc:
         parser: argparse.ArgumentParser = args.command_parser
@@ -60,6 +60,10 @@ def _run(settings: Settings, args: argparse.Namespace) -> int:
         services.close()
 
 
-def _configure_logging(level: str) -> None:
-    # stderr only: on stdio, stdout belongs to the MCP protocol.
-    logging.basicConfig(level=level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+def _configure_logging(settings: Settings) -> None:
+    """remember's own log lines from ``REMEMBER_LOG_LEVEL`` (INFO: e.g. where the HTTP server listens),
+    other libraries' from WARNING; on stderr only, since on stdio stdout belongs to the MCP protocol."""
+    logging.basicConfig(
+        level=settings.library_log_level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    logging.getLogger("remember").setLevel(settings.log_level)
