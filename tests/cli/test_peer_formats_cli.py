@@ -42,7 +42,7 @@ def test_links_and_skipped_records_are_reported(capsys: pytest.CaptureFixture[st
     code, out, _ = run(capsys, "--db", db, "import", "--from", "basic-memory", str(DATA / "basic-memory"))
     assert code == 0
     assert "Links: 3 not imported: an end is not among the imported memories." in out
-    assert "Skipped 1 records:\n  broken.md: its frontmatter is not YAML" in out
+    assert "Skipped 1 record:\n  broken.md: its frontmatter is not YAML" in out
 
 
 def test_bad_input_is_a_clear_error(capsys: pytest.CaptureFixture[str], db: str, tmp_path: Path) -> None:

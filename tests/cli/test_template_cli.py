@@ -66,7 +66,7 @@ def test_list_show_schema_copy_analytics(capsys: pytest.CaptureFixture[str], boo
     stats = run_json(capsys, "template", "analytics", book)
     assert stats["usage_count"] == 1
     code, out, _ = run(capsys, "template", "analytics", book)
-    assert "used 1 times" in out
+    assert "used 1 time," in out
 
 
 def test_update_rechecks_and_rm(capsys: pytest.CaptureFixture[str], book: str) -> None:

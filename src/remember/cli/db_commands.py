@@ -224,9 +224,9 @@ def _progress(verb: str, total: int = 0) -> Any:
     def show(done: int, _total: int) -> None:
         if total:
             bar = "#" * int(min(done / total, 1.0) * 30)
-            output.progress(f"{verb} [{bar:<30}] {done}/{total} memories")
+            output.progress(f"{verb} [{bar:<30}] {done}/{counted(total, 'memory')}")
         else:
-            output.progress(f"{verb} {done} memories")
+            output.progress(f"{verb} {counted(done, 'memory')}")
 
     return show
 
@@ -235,7 +235,7 @@ def _report(counts: dict[str, int], as_json: bool, verb: str) -> None:
     if as_json:
         output.emit({"users": counts, "memories": sum(counts.values())})
     else:
-        print(f"{verb} {sum(counts.values())} memories of {len(counts)} users.")
+        print(f"{verb} {counted(sum(counts.values()), 'memory')} of {counted(len(counts), 'user')}.")
 
 
 @contextmanager

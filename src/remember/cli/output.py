@@ -91,7 +91,7 @@ def _suggestion(m: Memory, s: Suggestion, applied: bool) -> None:
     if not applied:
         print(f"Apply it: remember template apply {s.template_id} {m.id}  (or add with --accept-suggestion)")
     elif m.template_validation_errors:
-        print(f"{len(m.template_validation_errors)} field(s) still to fill; see `remember get {m.id} --json`.")
+        print(f"{counted(len(m.template_validation_errors), 'field')} still to fill; see `remember get {m.id} --json`.")
 
 
 # The date a listing of memories shows: the one it is ordered by (created unless sorted otherwise; what
@@ -187,14 +187,14 @@ def inference(found: Inference, *, as_json: bool) -> None:
         return
     for p in proposals:
         fields = ", ".join(f"{f['name']} ({f['type']})" for f in p["fields"]) or "summary only"
-        print(f"{p['id']}  {p['name']}: covers {p['covers']} memories; fields: {fields}")
+        print(f"{p['id']}  {p['name']}: covers {counted(p['covers'], 'memory')}; fields: {fields}")
         for example in p["examples"]:
             print(f"    e.g. {example[:SNIPPET]}")
     for a in additions:
-        print(f"{a['template_name']} ({a['template_id']}): {a['memories']} of {a['of']} memories state "
+        print(f"{a['template_name']} ({a['template_id']}): {a['memories']} of {counted(a['of'], 'memory')} state "
               f"{a['field']['name']!r} (e.g. {a['example']}); add it with remember template update")  # fmt: skip
     if not proposals and not additions:
-        print(f"Nothing to propose from {found.memories_read} memories.")
+        print(f"Nothing to propose from {counted(found.memories_read, 'memory')}.")
     elif proposals:
         print("Accept one: remember template infer --accept ID [--apply]")
 
@@ -203,7 +203,7 @@ def accepted(done: Accepted, *, as_json: bool) -> None:
     if as_json:
         emit({"created_template_id": done.template_id, "applied": done.applied, "skipped": done.skipped})
         return
-    print(f"Created {done.template_id}; applied to {len(done.applied)} memories.")
+    print(f"Created {done.template_id}; applied to {counted(len(done.applied), 'memory')}.")
     for skip in done.skipped:
         problems = "; ".join(e["message"] for e in skip["errors"])
         print(f"  {skip['memory_id']} left as it was: {problems}", file=sys.stderr)

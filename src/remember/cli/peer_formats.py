@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from remember.cli import output
 from remember.cli.indexing import build_search_indexes, bulk_vectors
 from remember.errors import ValidationFailed
+from remember.nouns import counted
 
 if TYPE_CHECKING:
     from remember.caller import Caller
@@ -40,12 +41,12 @@ def load(services: Services, caller: Caller, args: argparse.Namespace) -> None:
 def _bar(done: int, total: int) -> None:
     width = 30
     filled = width * done // total if total else width
-    output.progress(f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} memories")
+    output.progress(f"[{'#' * filled}{'.' * (width - filled)}] {done}/{counted(total, 'memory')}")
 
 
 def _print(report: ImportReport) -> None:
     verb = "Would create" if report.dry_run else "Created"
-    print(f"{verb} {report.created} memories from {report.read} read ({report.format}).")
+    print(f"{verb} {counted(report.created, 'memory')} from {report.read} read ({report.format}).")
     if report.already_present:
         print(f"Already stored (not created again): {report.already_present}.")
     if report.repeated_in_source:
@@ -53,9 +54,9 @@ def _print(report: ImportReport) -> None:
     for why, count in report.links.items():
         print(f"Links: {count} {why}.")
     for what, count in sorted(report.unmapped.items()):
-        print(f"Not mapped: {what} ({count} records).")
+        print(f"Not mapped: {what} ({counted(count, 'record')}).")
     if report.skipped:
-        print(f"Skipped {len(report.skipped)} records:")
+        print(f"Skipped {counted(len(report.skipped), 'record')}:")
         for where, why in report.skipped[:20]:
             print(f"  {where}: {why}")
         if len(report.skipped) > 20:

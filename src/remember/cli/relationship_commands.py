@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from remember.cli import output
 from remember.cli.grammar import Commands, runs
 from remember.errors import ValidationFailed
+from remember.nouns import counted
 
 if TYPE_CHECKING:
     from remember.caller import Caller
@@ -64,7 +65,7 @@ def relate(services: Services, caller: Caller, args: argparse.Namespace) -> None
     if args.json:
         output.emit(rel.as_dict())
     else:
-        print(f"Linked {len(rel.memory_ids)} memories: relationship {rel.id}")
+        print(f"Linked {counted(len(rel.memory_ids), 'memory')}: relationship {rel.id}")
 
 
 def _related(commands: Commands) -> None:

@@ -10,6 +10,7 @@ from remember.cli import files, output
 from remember.cli.grammar import Commands, runs
 from remember.cli.indexing import build_search_indexes
 from remember.errors import ValidationFailed
+from remember.nouns import counted
 
 if TYPE_CHECKING:
     from remember.caller import Caller
@@ -146,12 +147,13 @@ def reindex(services: Services, _caller: Caller, args: argparse.Namespace) -> No
     if args.json:
         output.emit({"reindexed": count})
     else:
-        print(f"Reindexed {count} memories.")
+        print(f"Reindexed {counted(count, 'memory')}.")
 
 
 def _print_plan(plan: dict[str, Any]) -> None:
     """The plan, a line per side, before the hits (stdout: it is the answer asked for)."""
-    print(f"plan: alpha {plan['alpha']}, {plan['pool']} candidates a side, {plan['indexed_memories']} memories indexed")
+    indexed = counted(plan["indexed_memories"], "memory")
+    print(f"plan: alpha {plan['alpha']}, {counted(plan['pool'], 'candidate')} a side, {indexed} indexed")
     for side in ("keyword", "vector"):
         parts = {k: v for k, v in plan[side].items() if k != "route"}
         details = "; ".join(f"{k}: {json.dumps(v) if not isinstance(v, str) else v}" for k, v in parts.items())

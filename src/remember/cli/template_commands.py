@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from remember.cli import files, output
 from remember.cli.grammar import Commands, command, runs
 from remember.errors import ValidationFailed
+from remember.nouns import counted
 
 if TYPE_CHECKING:
     from remember.caller import Caller
@@ -92,7 +93,7 @@ def show(services: Services, caller: Caller, args: argparse.Namespace) -> None:
         print(d.description)
     if d.parent_template_id:
         print(f"inherits from {d.parent_template_id}")
-    print(f"used by {view.usage.usage_count} memories\n\nfields:")
+    print(f"used by {counted(view.usage.usage_count, 'memory')}\n\nfields:")
     for f in view.resolved.fields:
         print(f"  {f.name:24} {field_summary(f)}{kind_note(f)}")
 
@@ -146,7 +147,7 @@ def update(services: Services, caller: Caller, args: argparse.Namespace) -> None
     if args.json:
         output.emit({"template": _data(view), "rechecked_memories": rechecked})
     else:
-        print(f"Updated {view.id} to version {view.definition.version}; re-checked {rechecked} memories.")
+        print(f"Updated {view.id} to version {view.definition.version}; re-checked {counted(rechecked, 'memory')}.")
 
 
 def _rm(actions: Commands) -> None:
@@ -162,7 +163,7 @@ def rm(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     if args.json:
         output.emit({"template_id": deleted, "trashed_memories": trashed})
     else:
-        print(f"Deleted {deleted}" + (f"; moved {trashed} memories to the trash." if trashed else "."))
+        print(f"Deleted {deleted}" + (f"; moved {counted(trashed, 'memory')} to the trash." if trashed else "."))
 
 
 def _copy(actions: Commands) -> None:
@@ -186,4 +187,4 @@ def _print_view(view: TemplateView, as_json: bool, verb: str) -> None:
     if as_json:
         output.emit(_data(view))
     else:
-        print(f"{verb} {view.definition.name} ({view.id}) with {len(view.resolved.fields)} fields.")
+        print(f"{verb} {view.definition.name} ({view.id}) with {counted(len(view.resolved.fields), 'field')}.")

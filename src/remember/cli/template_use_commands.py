@@ -12,6 +12,7 @@ from remember.cli import files, output
 from remember.cli.grammar import Commands, command, runs
 from remember.cli.template_commands import template_action, template_id
 from remember.errors import ValidationFailed
+from remember.nouns import counted
 
 if TYPE_CHECKING:
     from remember.caller import Caller
@@ -75,7 +76,7 @@ def analytics(services: Services, caller: Caller, args: argparse.Namespace) -> N
     if args.json:
         output.emit(figures)
         return
-    print(f"{figures['name']}: used {figures['usage_count']} times, last {figures['last_used'] or 'never'}")
+    print(f"{figures['name']}: used {counted(figures['usage_count'], 'time')}, last {figures['last_used'] or 'never'}")
     for key in ("memory_count", "average_completion_rate", "compliance_rate"):
         print(f"  {key}: {figures[key]}")
     for name, stats in figures["field_usage_statistics"].items():
@@ -105,7 +106,10 @@ def apply(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     errors = memory.template_validation_errors
     print(f"{memory.id} now follows {template}; fields: {json.dumps(memory.structured_content, ensure_ascii=False)}")
     if errors:
-        print(f"{len(errors)} field(s) still do not fit; see `remember get {memory.id} --json`.", file=sys.stderr)
+        print(
+            f"{counted(len(errors), 'field')} still not fitting; see `remember get {memory.id} --json`.",
+            file=sys.stderr,
+        )
 
 
 def _infer(actions: Commands) -> None:

@@ -14,6 +14,7 @@ from remember.filters import Filter, conjoin, parse_filter
 from remember.jsontypes import JsonObject
 from remember.memory_fields import EDITABLE, INDEXED
 from remember.models import HistoryEntry, IndexEntry, Memory, MemoryQuery, Page, SortField
+from remember.nouns import counted
 from remember.search import text
 from remember.service import browsing, checks, dedup, editable, structured, visibility
 from remember.service.access_counts import note_access
@@ -157,7 +158,7 @@ class MemoryService:
             except NotFound as problem:
                 errors.append(FieldError(f"[{i}].template_id", "not_found", str(problem)))
         if errors:
-            raise ValidationFailed(f"{len(errors)} problems in the batch; nothing was stored.", errors)
+            raise ValidationFailed(f"{counted(len(errors), 'problem')} in the batch; nothing was stored.", errors)
         entries = self.indexer.entries(prepared)
         self.store.memories.insert_many([(m, e) for (m, _), e in zip(prepared, entries, strict=True)])
         return [m for m, _ in prepared]

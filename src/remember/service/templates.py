@@ -18,6 +18,7 @@ from remember.clock import Clock, utc_now
 from remember.errors import AccessDenied, Conflict, FieldError, NotFound, TemplateError, ValidationFailed, excerpt
 from remember.jsontypes import JsonObject, JsonValue
 from remember.models import Compliance, HistoryEntry, MemoryChange, TemplateRecord, TemplateUsage, TemplateVersion
+from remember.nouns import counted
 from remember.service import checks, template_edit, template_lookup, template_stats, visibility
 from remember.service.drafts import TemplatePatch
 from remember.store import Store
@@ -184,7 +185,7 @@ class TemplateService:
                 f"You already have a template named {excerpt(name)} ({holder.id}); choose another name.",
             )
             errors = [taken, *problem.errors]
-            headline = f"template {excerpt(name)} is invalid: {len(errors)} problems; fix each one below"
+            headline = f"template {excerpt(name)} is invalid: {counted(len(errors), 'problem')}; fix each one below"
             raise TemplateError(headline, errors) from problem
 
         resolved = self._check_links(definition, templates)
@@ -275,8 +276,10 @@ class TemplateService:
             if not taken:
                 raise
             errors = [*taken, *problem.errors]
-            raise TemplateError(f"template {excerpt(name)} is invalid: {len(errors)} problems; fix each one below",
-                                errors) from problem  # fmt: skip
+            problems = counted(len(errors), "problem")
+            raise TemplateError(
+                f"template {excerpt(name)} is invalid: {problems}; fix each one below", errors
+            ) from problem
         if taken:
             raise TemplateError(f"template {excerpt(name)} is invalid: 1 problem; fix each one below", taken)
         return definition

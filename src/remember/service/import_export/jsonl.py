@@ -37,6 +37,7 @@ from remember.models import (
     memory_from_dict,
     relationship_from_dict,
 )
+from remember.nouns import counted
 from remember.search import text
 from remember.service.indexer import DIMENSION_KEY, MODEL_KEY, Indexer
 from remember.service.relationships import index_entries
@@ -216,9 +217,10 @@ def _read(pending: _Pending, record: Record, number: int) -> None:
         if not pending.written:
             raise
         raise ValidationFailed(
-            f"{exc.message}\n{pending.written} memories of user {pending.user_id} were imported before this line "
-            "and are kept; fix the line, then import the rest of the file into another database or remove the "
-            "user's memories first.",
+            f"{exc.message}\n{counted(pending.written, 'memory')} of user {pending.user_id} "
+            f"{'was' if pending.written == 1 else 'were'} imported before this line and "
+            f"{'is' if pending.written == 1 else 'are'} kept; fix the line, then import the rest of the file "
+            "into another database or remove the user's memories first.",
             exc.errors,
         ) from exc
 
