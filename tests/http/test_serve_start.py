@@ -14,6 +14,7 @@ import httpx2
 import pytest
 
 from remember.config import Settings
+from remember.http.serve import listen
 
 
 def serve(home: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
@@ -80,3 +81,10 @@ def test_remembers_own_lines_show_from_info_and_other_libraries_from_warning(lev
     settings = Settings.from_env({"REMEMBER_LOG_LEVEL": level.lower()})
     assert (settings.log_level, settings.library_log_level) == (own, others)
     assert Settings.from_env({}).log_level == "INFO"
+
+
+def test_the_socket_says_it_is_tcp_so_that_responses_are_not_held_back() -> None:
+    """asyncio sets TCP_NODELAY on the connections of a socket whose protocol is IPPROTO_TCP only; a socket
+    made with protocol 0 would leave Nagle's algorithm on, and small responses wait for delayed ACKs."""
+    with listen("127.0.0.1", 0) as sock:
+        assert sock.proto == socket.IPPROTO_TCP and sock.getsockname()[1] != 0
