@@ -182,6 +182,7 @@ def test_two_own_templates_of_one_slug_are_ambiguous(services: Services) -> None
         ("bok review", "'Book Review' (builtin:book_review)"),
         ("book_reveiw", "'Book Review' (builtin:book_review)"),
         ("recipes", "'Recipe'"),
+        ("persn", "'Person Profile' (builtin:person)"),
     ],
 )
 def test_an_unknown_template_is_answered_with_the_names_close_to_it(

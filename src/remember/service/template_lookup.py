@@ -94,7 +94,7 @@ def _unknown(everything: Sequence[TemplateDefinition], given: str) -> NotFound:
     """No template by that name, with the names of those close to it."""
     by_label: dict[str, TemplateDefinition] = {}
     for d in everything:
-        for label in (d.name, slug(d.name), d.id):
+        for label in (d.name, *sorted(_slugs(d)), d.id):
             by_label.setdefault(label, d)
     close = close_to(given, by_label)
     offered = list(dict.fromkeys(f"{by_label[c].name!r} ({by_label[c].id})" for c in close))
