@@ -57,3 +57,20 @@ def test_preferences_doc_lists_every_preference() -> None:
 def test_readme_links_resolve() -> None:
     for link in re.findall(r"\]\(((?:docs/)?[\w./-]+\.md)\)", README):
         assert (ROOT / link).exists(), link
+
+
+def test_the_command_line_docs_commands_are_read_by_the_grammar() -> None:
+    """Every command of docs/command-line.md's shell examples is one the command line accepts as written."""
+    import shlex
+
+    doc = (ROOT / "docs" / "command-line.md").read_text()
+    commands = [
+        line.split("  #")[0].strip()
+        for block in re.findall(r"```sh\n(.*?)\n```", doc, re.S)
+        for line in block.splitlines()
+    ]
+    assert len(commands) >= 10
+    for command in commands:
+        words = shlex.split(command)
+        assert words[0] == "remember", command
+        build_parser().parse_args(words[1:])  # exits 2 (failing the test) on a command it cannot read

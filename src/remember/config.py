@@ -7,7 +7,8 @@
 | ``REMEMBER_USER``          | ``local``                                 |
 | ``REMEMBER_EMBEDDER``      | ``onnx`` (or ``openai``)                  |
 | ``REMEMBER_EMBEDDER_MODEL``, ``REMEMBER_EMBEDDER_URL``, ``REMEMBER_EMBEDDER_API_KEY`` | unset |
-| ``REMEMBER_LOG_LEVEL``     | ``WARNING``                               |
+| ``REMEMBER_LOG_LEVEL``     | ``INFO`` (remember's own log lines; other |
+|                            | libraries' from WARNING unless DEBUG)     |
 | ``REMEMBER_TRUST_LEVEL``   | ``1`` (the stdio server's trust level)    |
 | ``REMEMBER_VECTOR_INDEX_MIN`` | ``50000`` (SQLite: memories past which a user is searched  |
 |                            | through an approximate index; ``off``: exact search for all) |
@@ -51,11 +52,19 @@ class Settings:
     embedder_model: str | None = None
     embedder_url: str | None = None
     embedder_api_key: str | None = None
-    log_level: str = "WARNING"
+    log_level: str = "INFO"  # remember's own log lines; other libraries' at ``library_log_level``
     trust_level: float = 1.0
     vector_index_min: int | None = VECTOR_INDEX_MIN  # SQLite: users with this many memories use the approximate index
     keyword_index_min: int | None = KEYWORD_INDEX_MIN  # either backend: the ranked keyword index
     http: HttpSettings = field(default_factory=lambda: HttpSettings())  # noqa: PLW0108 - defined below
+
+    @property
+    def library_log_level(self) -> str:
+        """The level of other libraries' log lines (uvicorn, the MCP SDK): WARNING and above, unless
+        ``log_level`` asks for fewer lines, or for DEBUG (then everything)."""
+        if self.log_level == "DEBUG":
+            return "DEBUG"
+        return max(self.log_level, "WARNING", key=LOG_LEVELS.index)
 
     @classmethod
     def from_env(
@@ -79,7 +88,7 @@ class Settings:
             embedder_model=env.get("REMEMBER_EMBEDDER_MODEL") or None,
             embedder_url=env.get("REMEMBER_EMBEDDER_URL") or None,
             embedder_api_key=env.get("REMEMBER_EMBEDDER_API_KEY") or None,
-            log_level=_log_level(env.get("REMEMBER_LOG_LEVEL", "WARNING")),
+            log_level=_log_level(env.get("REMEMBER_LOG_LEVEL", "INFO")),
             trust_level=_number(env, "REMEMBER_TRUST_LEVEL", 1.0, 0.0, 1.0),
             vector_index_min=_index_min(env, "REMEMBER_VECTOR_INDEX_MIN", VECTOR_INDEX_MIN, "exact search"),
             keyword_index_min=_index_min(

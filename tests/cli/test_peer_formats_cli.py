@@ -42,7 +42,7 @@ def test_links_and_skipped_records_are_reported(capsys: pytest.CaptureFixture[st
     code, out, _ = run(capsys, "--db", db, "import", "--from", "basic-memory", str(DATA / "basic-memory"))
     assert code == 0
     assert "Links: 3 not imported: an end is not among the imported memories." in out
-    assert "Skipped 1 records:\n  broken.md: its frontmatter is not YAML" in out
+    assert "Skipped 1 record:\n  broken.md: its frontmatter is not YAML" in out
 
 
 def test_bad_input_is_a_clear_error(capsys: pytest.CaptureFixture[str], db: str, tmp_path: Path) -> None:
@@ -60,7 +60,7 @@ def test_bad_input_is_a_clear_error(capsys: pytest.CaptureFixture[str], db: str,
 def test_export_markdown_and_server_memory(capsys: pytest.CaptureFixture[str], db: str, tmp_path: Path) -> None:
     run_json(capsys, "--db", db, "add", "Sarah is a PM at Google", "--title", "Sarah", "--tag", "people")
     code, _, err = run(capsys, "--db", db, "export", "--format", "markdown", str(tmp_path / "notes"))
-    assert code == 0 and "Exported 1 memories" in err
+    assert code == 0 and "Exported 1 memory (markdown)" in err
     [note] = (tmp_path / "notes").iterdir()
     assert note.read_text().startswith("---\ntitle: Sarah\ntype: note\ntags:\n- people\n")
     graph = tmp_path / "graph.jsonl"

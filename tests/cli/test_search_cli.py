@@ -70,14 +70,14 @@ def test_context_packs_the_answering_memories_with_sources(
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["search", ""], "query must be a non-empty text"),
+        (["search", ""], "QUERY must be a non-empty text"),
         (["search", "x", "--alpha", "3"], "alpha must be a number from 0 to 1"),
         (["search", "x", "--filter", "{nope"], "--filter must be JSON"),
         (["search", "x", "--filter", '{"colour": 1}'], "Unknown filter field"),
-        (["similar"], "either memory_id or text"),
+        (["similar"], "Give a memory's ID or --text TEXT"),
         (["similar", "nope"], "No memory with id 'nope'"),
-        (["context", ""], "question must be a non-empty text"),
-        (["context", "x", "--token-budget", "5"], "token_budget must be a whole number from 100 to 32000"),
+        (["context", ""], "QUESTION must be a non-empty text"),
+        (["context", "x", "--token-budget", "5"], "--token-budget must be a whole number from 100 to 32000"),
         (["context", "x", "--alpha", "-1"], "alpha must be a number from 0 to 1"),
         (["context", "x", "--filter", "[1]"], "filter"),
     ],

@@ -88,7 +88,7 @@ def test_apply_with_fields_from_options_and_a_file(
         (["suggest", ""], "content must not be empty"),
         (["suggest", "x" * 200_001], "content"),
         (["template", "apply", "builtin:restaurant_review", "no-such-id"], "No memory with id 'no-such-id'"),
-        (["template", "apply", "no such template", "{sushi}"], "No template with id or name 'no such template'"),
+        (["template", "apply", "no such template", "{sushi}"], "No template with id, name or slug 'no such template'"),
         (["template", "apply", "builtin:restaurant_review", "{sushi}", "--field", "rating=9"], "rating"),
         (["template", "apply", "builtin:book_review", "{sushi}"], "title is required"),
         (["template", "apply", "builtin:restaurant_review", "{sushi}", "--field", "oops"], "NAME=VALUE"),

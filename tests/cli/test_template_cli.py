@@ -66,7 +66,7 @@ def test_list_show_schema_copy_analytics(capsys: pytest.CaptureFixture[str], boo
     stats = run_json(capsys, "template", "analytics", book)
     assert stats["usage_count"] == 1
     code, out, _ = run(capsys, "template", "analytics", book)
-    assert "used 1 times" in out
+    assert "used 1 time," in out
 
 
 def test_update_rechecks_and_rm(capsys: pytest.CaptureFixture[str], book: str) -> None:
@@ -94,7 +94,7 @@ def test_validate_exit_status(capsys: pytest.CaptureFixture[str], book: str) -> 
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["template", "show", "nope"], "No template with id or name 'nope'"),
+        (["template", "show", "nope"], "No template with id, name or slug 'nope'"),
         (["template", "rm", "builtin:task"], "built-in template and cannot be deleted"),
         (["template", "update", "builtin:task", "--name", "x"], "built-in template"),
         (["template", "create", "-f", "/nonexistent.yaml"], "Cannot read /nonexistent.yaml"),
@@ -103,7 +103,7 @@ def test_validate_exit_status(capsys: pytest.CaptureFixture[str], book: str) -> 
         (["add", "--template", "Book Review", "--field", "title=X"], "author is required"),
         (["add", "--template", "Book Review", "--field", "noequals"], "NAME=VALUE"),
         (["add", "x", "--field", "a=1"], "--field needs --template"),
-        (["add"], "content is required"),
+        (["add"], "TEXT is required: the text to remember (or a --template and its fields)"),
     ],
 )
 def test_errors(capsys: pytest.CaptureFixture[str], book: str, argv: list[str], message: str) -> None:
@@ -146,3 +146,18 @@ def test_template_infer_proposes_and_accepts(capsys: pytest.CaptureFixture[str])
     assert done["created_template_id"] and len(done["applied"]) + len(done["skipped"]) == workout["covers"]
     code, _, err = run(capsys, "template", "infer", "--apply")
     assert code == 1 and "--accept" in err
+
+
+@pytest.mark.parametrize("given", ["book_review", "Book Review", "book review", "BOOK-REVIEW", "builtin:book"])
+def test_a_template_is_named_forgivingly(capsys: pytest.CaptureFixture[str], given: str) -> None:
+    fields = ("--field", "title=Dune", "--field", "author=Frank Herbert", "--field", "rating=5")
+    made = run_json(capsys, "add", "--template", given, *fields)
+    assert made["template_id"] == "builtin:book_review"
+    assert run_json(capsys, "template", "show", given)["id"] == "builtin:book_review"
+
+
+def test_a_misspelt_template_is_answered_with_the_close_names(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "add", "--template", "bok_reveiw", "--field", "title=Dune")
+    assert (code, out) == (1, "")
+    assert "No template with id, name or slug 'bok_reveiw'. Did you mean 'Book Review' (builtin:book_review)?" in err
+    assert run_json(capsys, "list")["total"] == 0

@@ -226,7 +226,7 @@ def test_through_the_command_line(capsys: pytest.CaptureFixture[str], tmp_path: 
     for args in (("--template", "Wine Note", "--field", "wine=Barolo", "--field", "score=92"), ("plain note",)):
         assert run_cli(capsys, "--db", source, "add", *args)[0] == 0
     code, _, err = run_cli(capsys, "--db", source, "export", "--format", "markdown", str(tmp_path / "notes"))
-    assert code == 0 and "Exported 2 memories and 1 templates" in err
+    assert code == 0 and "Exported 2 memories (markdown)" in err and "1 template of the user's own" in err
     code, out, _ = run_cli(capsys, "--db", target, "import", "--from", "basic-memory", str(tmp_path / "notes"))
     assert code == 0 and out.splitlines() == ["Created 2 memories from 2 read (basic-memory).", "Templates: 1 created."]
     listed = [run_cli(capsys, "--db", db, "list", "--json")[1] for db in (source, target)]

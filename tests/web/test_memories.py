@@ -186,3 +186,14 @@ def test_the_memories_pages_have_no_serious_accessibility_problem(site: Site, br
     finally:
         context.close()
     assert problems == {"memories": [], "memory": [], "trash": []}
+
+
+def test_counts_are_said_with_the_right_plural(site: Site, page: Any) -> None:
+    user = site.user("counted")
+    memory_id = site.services.memories.create(Caller(user), {"content": "Buy oat milk", "title": "Oat milk"}).id
+    site.services.memories.get(Caller(user), memory_id)  # read once
+    site.log_in(page, user)
+    expect(page.locator("#status")).to_have_text("1 memory shown, page 1.")
+    page.goto(f"{site.url}/#/memory/{memory_id}")
+    expect(page.locator("#status")).to_have_text("0 related memories.")
+    expect(page.get_by_role("row", name="Read")).to_contain_text(re.compile(r"^Read\s*1 time$"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -33,12 +34,13 @@ def running_ui(home: Path, url: str, port: int) -> Iterator[str]:
     finally:
         process.send_signal(signal.SIGINT)
         process.wait(timeout=30)
-        assert process.stderr is not None
+        assert process.stderr is not None and process.stdout is not None
         process.stderr.close()
+        process.stdout.close()
     assert process.returncode == 130  # as after Ctrl-C at a terminal
 
 
-def _start_ui(home: Path, url: str, port: int) -> tuple[subprocess.Popen[str], str]:
+def _ui_process(home: Path, url: str, port: int, *more: str) -> subprocess.Popen[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("REMEMBER_")}
     env |= {"REMEMBER_HOME": str(home), "REMEMBER_DATABASE_URL": url, "REMEMBER_EMBEDDER": "hash"}
     # Ctrl-C as at a terminal: a run started in the background (``scripts/test &``) ignores SIGINT, and
@@ -47,9 +49,13 @@ def _start_ui(home: Path, url: str, port: int) -> tuple[subprocess.Popen[str], s
         "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
         "sys.argv = ['remember', *sys.argv[1:]]; runpy.run_module('remember', run_name='__main__')"
     )
-    arguments = ["--user", "carol", "ui", "--no-browser", "--port", str(port)]
+    arguments = ["--user", "carol", "ui", "--no-browser", "--port", str(port), *more]
     command = [sys.executable, "-c", interruptible, *arguments]
-    process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _start_ui(home: Path, url: str, port: int) -> tuple[subprocess.Popen[str], str]:
+    process = _ui_process(home, url, port)
     assert process.stderr is not None
     lines = [process.stderr.readline() for _ in range(3)]
     link = re.search(r"http://127\.0\.0\.1:\d+/login\?code=\S+", "".join(lines))
@@ -96,3 +102,18 @@ def test_it_listens_on_loopback_only(tmp_path: Path) -> None:
             assert all("127.0.0.1:" in line for line in listening.stdout.strip().splitlines())
         answer = httpx2.get(f"http://127.0.0.1:{port}/api/me")
         assert answer.status_code == 401  # tokens are required even on loopback
+
+
+def test_json_prints_where_it_is_and_the_link(tmp_path: Path) -> None:
+    port = free_port()
+    process = _ui_process(tmp_path / "home", f"sqlite:///{tmp_path / 'remember.db'}", port, "--json")
+    assert process.stdout is not None and process.stderr is not None
+    try:
+        said = json.loads(process.stdout.readline())
+        assert (said["user"], said["url"]) == ("carol", f"http://127.0.0.1:{port}")
+        assert said["login_link"].startswith(f"http://127.0.0.1:{port}/login?code=")
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=30)
+        process.stdout.close()
+        process.stderr.close()

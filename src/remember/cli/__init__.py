@@ -1,7 +1,8 @@
 """The ``remember`` command: a thin layer over the services.
 
-Errors print one message to stderr and exit 1 (2 for a malformed command line);
-results go to stdout, as JSON with ``--json``.
+Errors print one message to stderr, ``remember COMMAND: error: ...``, and exit 1 (2 for a malformed
+command line); bad input is said under the command's usage, in its flags' names (``cli/mistakes.py``).
+Results go to stdout, as JSON with ``--json``.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ import sys
 from collections.abc import Sequence
 
 from remember.cli.grammar import Handler, StandaloneHandler
+from remember.cli.mistakes import in_cli_words
 from remember.cli.parser import build_parser
 from remember.config import Settings
-from remember.errors import RememberError
+from remember.errors import RememberError, ValidationFailed
 
 __all__ = ["main"]
 
@@ -23,10 +25,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         settings = Settings.from_env(user=args.user, database_url=args.db)
-        _configure_logging(settings.log_level)
+        _configure_logging(settings)
         return _run(settings, args)
+    except ValidationFailed as exc:
+        parser: argparse.ArgumentParser = args.command_parser
+        parser.print_usage(sys.stderr)
+        print(f"{parser.prog}: error: {in_cli_words(exc, parser)}", file=sys.stderr)
+        return 1
     except RememberError as exc:
-        print(f"remember: error: {exc}", file=sys.stderr)
+        print(f"{args.command_parser.prog}: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
@@ -53,6 +60,10 @@ def _run(settings: Settings, args: argparse.Namespace) -> int:
         services.close()
 
 
-def _configure_logging(level: str) -> None:
-    # stderr only: on stdio, stdout belongs to the MCP protocol.
-    logging.basicConfig(level=level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+def _configure_logging(settings: Settings) -> None:
+    """remember's own log lines from ``REMEMBER_LOG_LEVEL`` (INFO: e.g. where the HTTP server listens),
+    other libraries' from WARNING; on stderr only, since on stdio stdout belongs to the MCP protocol."""
+    logging.basicConfig(
+        level=settings.library_log_level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    logging.getLogger("remember").setLevel(settings.log_level)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -17,6 +18,7 @@ from remember.cli.indexing import build_search_indexes, bulk_vectors
 from remember.config import Settings
 from remember.errors import ValidationFailed
 from remember.models import ON_CONFLICT
+from remember.nouns import counted, plural
 
 if TYPE_CHECKING:
     from remember.service import Services
@@ -46,19 +48,36 @@ def _export(commands: Commands) -> None:
     sub.add_argument("-o", "--output", default="-", metavar="FILE", help="where to write ('-' for stdout)")
     sub.add_argument("--format", choices=EXPORT_FORMATS, default="jsonl", help="what to write (default: jsonl)")
     sub.add_argument("--all-users", action="store_true", help="every user, not only --user (jsonl only)")
+    sub.add_argument(
+        "--json", action="store_true", help="say what was written as JSON (on stderr when the export goes to stdout)"
+    )
     runs(sub, export)
 
 
 def export(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     from remember.service.import_export.jsonl import write_export
 
+    path = args.target or args.output
     if args.format != "jsonl":
-        peer_formats.export(services, caller, args)
-        return
-    users = None if args.all_users else [caller]
-    with _opened(args.target or args.output, "w") as out:
-        written = write_export(services.store, users, out)
-    print(f"Exported {written - 1} records.", file=sys.stderr)
+        written, noun = peer_formats.export(services, caller, args), "memory"
+    else:
+        users = None if args.all_users else [caller]
+        with _opened(path, "w") as out:
+            written, noun = write_export(services.store, users, out) - 1, "record"  # less its header
+    _exported(args.format, path, written, noun, args.json)
+
+
+def _exported(format: str, path: str, written: int, noun: str, as_json: bool) -> None:
+    """What was written: with --json on stdout, unless the export itself went there (then on stderr)."""
+    if as_json:
+        print(json.dumps({"format": format, "path": path, plural(noun): written}), file=_beside(path))
+    else:
+        where = "standard output" if path == "-" else path
+        print(f"Exported {counted(written, noun)} ({format}) to {where}.", file=sys.stderr)
+
+
+def _beside(path: str) -> IO[str]:
+    return sys.stderr if path == "-" else sys.stdout
 
 
 def _import(commands: Commands) -> None:
@@ -226,9 +245,9 @@ def _progress(verb: str, total: int = 0) -> Any:
     def show(done: int, _total: int) -> None:
         if total:
             bar = "#" * int(min(done / total, 1.0) * 30)
-            output.progress(f"{verb} [{bar:<30}] {done}/{total} memories")
+            output.progress(f"{verb} [{bar:<30}] {done}/{counted(total, 'memory')}")
         else:
-            output.progress(f"{verb} {done} memories")
+            output.progress(f"{verb} {counted(done, 'memory')}")
 
     return show
 
@@ -237,7 +256,7 @@ def _report(counts: dict[str, int], as_json: bool, verb: str) -> None:
     if as_json:
         output.emit({"users": counts, "memories": sum(counts.values())})
     else:
-        print(f"{verb} {sum(counts.values())} memories of {len(counts)} users.")
+        print(f"{verb} {counted(sum(counts.values()), 'memory')} of {counted(len(counts), 'user')}.")
 
 
 @contextmanager

@@ -74,9 +74,9 @@ def command(commands: Commands, name: str, summary: str) -> argparse.ArgumentPar
 
 def runs(parser: argparse.ArgumentParser, handler: Handler) -> None:
     """The command of ``parser`` is done by ``handler``, over the services."""
-    parser.set_defaults(handler=handler, standalone=False)
+    parser.set_defaults(handler=handler, standalone=False, command_parser=parser)
 
 
 def runs_alone(parser: argparse.ArgumentParser, handler: StandaloneHandler) -> None:
     """The command of ``parser`` is done by ``handler`` with the settings alone: no services are opened for it."""
-    parser.set_defaults(handler=handler, standalone=True)
+    parser.set_defaults(handler=handler, standalone=True, command_parser=parser)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from remember.cli import output
 from remember.models import Progress
+from remember.nouns import counted
 
 if TYPE_CHECKING:
     from remember.service import Services
@@ -51,6 +52,6 @@ def bulk_vectors(services: Services, expected: int, *, quiet: bool = False) -> I
     with services.store.index.bulk_vectors(expected) as set_aside:
         yield
         if set_aside and not quiet:
-            output.progress(f"building the vector index of about {expected} memories (this takes a while)")
+            output.progress(f"building the vector index of about {counted(expected, 'memory')} (this takes a while)")
     if set_aside and not quiet:
         output.progress_done()

@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from remember import preferences as known
-from remember.cli import files, output
+from remember.cli import files, memory_view, output
 from remember.cli.grammar import Commands, command, runs
 from remember.errors import ValidationFailed
 
@@ -20,14 +20,17 @@ def register(commands: Commands) -> None:
         declare(commands)
 
 
-def _memory_options(sub: argparse.ArgumentParser) -> None:
+def _memory_options(sub: argparse.ArgumentParser, *, new: bool) -> None:
+    """The options ``add`` (``new``) and ``update`` share; a default is said only where it applies."""
     sub.add_argument("--title", help="a short title")
-    sub.add_argument("--type", help="kind of memory: note, person, book, ... (default: note)")
-    sub.add_argument("--tag", action="append", dest="tags", metavar="TAG", help="a tag (repeat for more)")
+    sub.add_argument("--type", help="kind of memory: note, person, book, ..." + (" (default: note)" if new else ""))
+    tag = "a tag (repeat for more)" if new else "add a tag (repeatable; --remove-tag and --clear-tags remove)"
+    sub.add_argument("--tag", action="append", dest="tags", metavar="TAG", help=tag)
     sub.add_argument("--weight", type=float, help="significance from 0 to 1")
     sub.add_argument("--trust", type=float, help="access level from 0 to 1")
-    sub.add_argument("--ref", action="append", dest="references", metavar="URL", help="a related http(s) URL")
-    sub.add_argument("--when", metavar="DATE", help="when it happened (ISO 8601; default now)")
+    refs = "a related http(s) URL" + (" (repeatable)" if new else " (repeatable; replaces its references)")
+    sub.add_argument("--ref", action="append", dest="references", metavar="URL", help=refs)
+    sub.add_argument("--when", metavar="DATE", help="when it happened (ISO 8601" + ("; default now)" if new else ")"))
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
@@ -40,10 +43,13 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 def _add(commands: Commands) -> None:
     sub = command(commands, "add", "store a new memory")
     sub.add_argument(
-        "content", nargs="?", help="the text to remember ('-' reads standard input); optional with --template"
+        "content",
+        nargs="?",
+        metavar="TEXT",
+        help="the text to remember ('-' reads standard input); optional with --template",
     )
-    _memory_options(sub)
-    sub.add_argument("--template", metavar="ID_OR_NAME", help="make it from this template")
+    _memory_options(sub, new=True)
+    sub.add_argument("--template", metavar="TEMPLATE", help="make it from this template (id, name or slug)")
     sub.add_argument("--field", action="append", metavar="NAME=VALUE", help="a template field (repeatable)")
     sub.add_argument(
         "--accept-suggestion",
@@ -89,15 +95,26 @@ def add(services: Services, caller: Caller, args: argparse.Namespace) -> None:
 
 def _get(commands: Commands) -> None:
     sub = command(commands, "get", "show one memory")
-    sub.add_argument("memory_id", help="the memory's id")
+    sub.add_argument("memory_id", metavar="ID", help="the memory's id, or its first characters (4 or more)")
     sub.add_argument("--history", action="store_true", help="also show its past changes")
     runs(sub, get)
 
 
 def get(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    memory = services.memories.get(caller, args.memory_id)
-    history = services.memories.history(caller, args.memory_id) if args.history else None
-    output.memory(memory, history=history, as_json=args.json)
+    """The memory, its relationships and (with --history) its changes; as a person reads them, or as JSON
+    with the relationships in the form the MCP tool answers them."""
+    from remember.schemas.relationships import links
+
+    memory = services.memories.get(caller, services.ids.memory(caller, args.memory_id))
+    history = services.memories.history(caller, memory.id) if args.history else None
+    rels = services.relationships.links(caller, [memory.id]).get(memory.id, [])
+    if args.json:
+        data = {**memory.as_dict(), "relationships": links(memory.id, rels)}
+        output.emit(data if history is None else {**data, "history": [h.as_dict() for h in history]})
+        return
+    others = {m: services.memories.get(caller, m, record_access=False) for r in rels for m in r.memory_ids}
+    rendered = services.memories.fields_text(caller, memory)
+    memory_view.show(memory, rendered=rendered, rels=rels, others=others, history=history)
 
 
 def _list(commands: Commands) -> None:
@@ -133,49 +150,85 @@ def list_(services: Services, caller: Caller, args: argparse.Namespace) -> None:
         offset=args.offset,
         deleted=args.deleted,
     )
-    output.page(page, as_json=args.json)
+    output.page(page, as_json=args.json, sort_by=args.sort)
 
 
 def _update(commands: Commands) -> None:
     sub = command(commands, "update", "change fields of a memory (others stay)")
-    sub.add_argument("memory_id", help="the memory's id")
+    sub.add_argument("memory_id", metavar="ID", help="the memory's id, or its first characters (4 or more)")
     sub.add_argument("--content", help="new text ('-' reads standard input)")
-    _memory_options(sub)
-    sub.add_argument("--clear-tags", action="store_true", help="remove all tags")
+    _memory_options(sub, new=False)
+    sub.add_argument("--remove-tag", action="append", metavar="TAG", help="remove this tag (repeatable)")
+    sub.add_argument("--clear-tags", action="store_true", help="remove every tag (then --tag adds)")
+    sub.add_argument(
+        "--field", action="append", metavar="NAME=VALUE",
+        help="set a field of its template (repeatable; NAME=null empties it)",
+    )  # fmt: skip
     sub.add_argument("--reason", help="why; kept in the memory's history")
     runs(sub, update)
 
 
 def update(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    """The changes given, over the memory as read: refused (nothing written) if it changed in between."""
     from remember.service.drafts import MemoryPatch
 
-    options = _options(args)
-    if args.clear_tags:
-        options["tags"] = []
+    current = services.memories.get(caller, services.ids.memory(caller, args.memory_id), record_access=False)
+    options = {**_options(args), "tags": _tags(current.tags, args)}
+    structured = files.read_fields(args.field) if args.field else None
+    if structured is not None and current.template_id is None:
+        raise ValidationFailed.single(
+            "--field", "invalid",
+            f"Memory {current.id} follows no template; apply one first: remember template apply TEMPLATE {current.id}.",
+        )  # fmt: skip
     content = files.text_arg(args.content) if args.content is not None else None
-    patch = MemoryPatch(content=content, **options)
-    output.memory(services.memories.update(caller, args.memory_id, patch, reason=args.reason), as_json=args.json)
+    patch = MemoryPatch(content=content, structured_content=structured, **options)
+    if not patch.given():
+        raise ValidationFailed.single("changes", "empty", f"Nothing to update: give at least one of {UPDATES}.")
+    stored = services.memories.change(caller, current.id, patch, reason=args.reason, expected_version=current.version)
+    output.memory(stored.memory, as_json=args.json)
+
+
+UPDATES = "--content, --title, --type, --tag, --remove-tag, --clear-tags, --weight, --trust, --ref, --when, --field"
+
+
+def _tags(tags: tuple[str, ...], args: argparse.Namespace) -> list[str] | None:
+    """The memory's tags after --clear-tags, --remove-tag and --tag; None when none of them is given."""
+    from remember.models import normalize_tag
+
+    if not (args.tags or args.remove_tag or args.clear_tags):
+        return None
+    kept = [] if args.clear_tags else list(tags)
+    gone = {normalize_tag(t) for t in args.remove_tag or ()}
+    missing = sorted(gone - {normalize_tag(t) for t in kept})
+    if missing and not args.clear_tags:
+        has = f"its tags are {', '.join(tags)}" if tags else "it has none"
+        raise ValidationFailed.single(
+            "remove_tag", "invalid", f"--remove-tag: the memory has no tag {', '.join(map(repr, missing))}; {has}."
+        )
+    return [t for t in kept if normalize_tag(t) not in gone] + list(args.tags or ())
 
 
 def _rm(commands: Commands) -> None:
     sub = command(commands, "rm", "delete a memory (restorable unless --permanent)")
-    sub.add_argument("memory_id", help="the memory's id")
+    sub.add_argument("memory_id", metavar="ID", help="the memory's id, or its first characters (4 or more)")
     sub.add_argument("--permanent", action="store_true", help="erase it and its history for good")
     sub.add_argument("--reason", help="why; kept in the memory's history")
     runs(sub, rm)
 
 
 def rm(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    result = services.memories.delete(caller, args.memory_id, permanent=args.permanent, reason=args.reason)
+    memory_id = services.ids.memory(caller, args.memory_id)
+    result = services.memories.delete(caller, memory_id, permanent=args.permanent, reason=args.reason)
     output.deletion(result, as_json=args.json)
 
 
 def _restore(commands: Commands) -> None:
     sub = command(commands, "restore", "bring back a deleted memory")
-    sub.add_argument("memory_id", help="the memory's id")
+    sub.add_argument("memory_id", metavar="ID", help="the memory's id, or its first characters (4 or more)")
     sub.add_argument("--reason", help="why; kept in the memory's history")
     runs(sub, restore)
 
 
 def restore(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    output.memory(services.memories.restore(caller, args.memory_id, reason=args.reason), as_json=args.json)
+    memory_id = services.ids.memory(caller, args.memory_id)
+    output.memory(services.memories.restore(caller, memory_id, reason=args.reason), as_json=args.json)

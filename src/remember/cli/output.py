@@ -8,7 +8,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from remember.errors import RememberError
-from remember.models import HistoryEntry, Memory, Page, PreferenceChange
+from remember.models import Memory, Page, PreferenceChange
+from remember.nouns import counted, plural
 
 if TYPE_CHECKING:
     from remember.service import Deletion
@@ -38,37 +39,38 @@ def emit(value: Any) -> None:
 def memory(
     m: Memory,
     *,
-    history: Sequence[HistoryEntry] | None = None,
     as_json: bool,
     suggestion: Suggestion | None = None,
     applied: bool = False,
     duplicate: Duplicate | None = None,
 ) -> None:
+    """A memory just written: its fields and text, and what was found about it (a duplicate, a template)."""
     if as_json:
         data = m.as_dict()
         if duplicate is not None:
             data["duplicate"] = duplicate.as_dict()
-        if history is not None:
-            data["history"] = [h.as_dict() for h in history]
         if suggestion is not None:
             data["template_suggestion"] = {**suggestion.as_dict(), "applied": applied}
         emit(data)
         return
-    data = m.as_dict()
-    for key in ("id", "title", "type", "tags", "weight", "trust", "created_at", "updated_at", "version", "deleted_at"):
-        value = data[key]
-        if value not in (None, [], ""):
-            print(f"{key + ':':12}{_plain(value)}")
-    print(f"{'happened:':12}{data['context']['timestamp']}")
+    header(m)
     if duplicate is not None:
         print(f"{'duplicate:':12}{_duplicate(duplicate)}")
     print()
     print(m.content)
-    for entry in history or ():
-        reason = f" ({entry.reason})" if entry.reason else ""
-        print(f"\nv{entry.version} {entry.action} at {entry.as_dict()['at']}{reason}: {_plain(dict(entry.previous))}")
     if suggestion is not None:
         _suggestion(m, suggestion, applied)
+
+
+def header(m: Memory) -> None:
+    """The memory's fields, a line each (those it has)."""
+    data = m.as_dict()
+    for key in ("id", "title", "type", "tags", "weight", "trust", "template_id", "created_at", "updated_at",
+                "version", "deleted_at"):  # fmt: skip
+        value = data[key]
+        if value not in (None, [], ""):
+            print(f"{key.replace('_id', '') + ':':12}{_plain(value)}")
+    print(f"{'happened:':12}{data['context']['timestamp']}")
 
 
 def not_applied(m: Memory, s: Suggestion, problem: RememberError) -> None:
@@ -89,21 +91,60 @@ def _suggestion(m: Memory, s: Suggestion, applied: bool) -> None:
     if not applied:
         print(f"Apply it: remember template apply {s.template_id} {m.id}  (or add with --accept-suggestion)")
     elif m.template_validation_errors:
-        print(f"{len(m.template_validation_errors)} field(s) still to fill; see `remember get {m.id} --json`.")
+        print(f"{counted(len(m.template_validation_errors), 'field')} still to fill; see `remember get {m.id} --json`.")
 
 
-def page(p: Page, *, as_json: bool) -> None:
+# The date a listing of memories shows: the one it is ordered by (created unless sorted otherwise; what
+# --since and --until filter), under its name.
+DATES: dict[str, tuple[str, str]] = {
+    "created_at": ("CREATED", "created_at"),
+    "weight": ("CREATED", "created_at"),
+    "updated_at": ("UPDATED", "updated_at"),
+    "occurred_at": ("HAPPENED", "occurred_at"),
+}
+
+
+def page(p: Page, *, as_json: bool, sort_by: str = "created_at") -> None:
+    """A page of memories: a table with a header (the date column is the one the page is ordered by)."""
     if as_json:
         emit({"memories": [m.as_dict() for m in p.items], "total": p.total, "limit": p.limit, "offset": p.offset})
         return
-    for m in p.items:
-        text = (m.title or m.content).replace("\n", " ")
-        snippet = text if len(text) <= SNIPPET else text[: SNIPPET - 1] + "…"
-        tags = f"  [{', '.join(m.tags)}]" if m.tags else ""
-        deleted = "  (deleted)" if m.is_deleted else ""
-        print(f"{m.id}  {m.created_at.date().isoformat()}  {m.type:10} {snippet}{tags}{deleted}")
-    shown = f"{p.offset + 1}-{p.offset + len(p.items)}" if p.items else "none"
-    print(f"-- {shown} of {p.total}" + (f"; next: --offset {p.offset + len(p.items)}" if p.has_more else ""))
+    title, column = DATES[sort_by]
+    weight = sort_by == "weight"
+    rows = [
+        [m.id, getattr(m, column).date().isoformat(), *([f"{m.weight:g}"] if weight else []), m.type, _about(m)]
+        for m in p.items
+    ]
+    if rows:
+        table(["ID", title, *(["WEIGHT"] if weight else []), "TYPE", "TITLE OR TEXT"], rows)
+    footer(p.offset, len(p.items), p.total, "memory")
+
+
+def footer(offset: int, shown: int, total: int, noun: str) -> None:
+    """Which of how many a page showed, and how to see the next: ``-- 1-20 of 45 memories; next: --offset 20``."""
+    if not total:
+        print(f"No {plural(noun)}.")
+    elif not shown:
+        print(f"-- none of {counted(total, noun)} at --offset {offset}; the last starts at --offset {total - 1}")
+    else:
+        more = f"; next: --offset {offset + shown}" if offset + shown < total else ""
+        print(f"-- {offset + 1}-{offset + shown} of {counted(total, noun)}{more}")
+
+
+def _about(m: Memory) -> str:
+    """The memory's title (or text) on one line, cut short; its tags; whether it is in the trash."""
+    text = " ".join((m.title or m.content).split())
+    snippet = text if len(text) <= SNIPPET else text[: SNIPPET - 1] + "…"
+    tags = f"  [{', '.join(m.tags)}]" if m.tags else ""
+    return f"{snippet}{tags}" + ("  (deleted)" if m.is_deleted else "")
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+    """Rows under a header, each column as wide as its widest cell (the last one as long as it is)."""
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header) - 1)]
+    for row in [header, *rows]:
+        cells = [f"{cell:<{width}}" for cell, width in zip(row, widths, strict=False)]
+        print("  ".join([*cells, row[-1]]).rstrip())
 
 
 def deletion(d: Deletion, *, as_json: bool) -> None:
@@ -146,14 +187,14 @@ def inference(found: Inference, *, as_json: bool) -> None:
         return
     for p in proposals:
         fields = ", ".join(f"{f['name']} ({f['type']})" for f in p["fields"]) or "summary only"
-        print(f"{p['id']}  {p['name']}: covers {p['covers']} memories; fields: {fields}")
+        print(f"{p['id']}  {p['name']}: covers {counted(p['covers'], 'memory')}; fields: {fields}")
         for example in p["examples"]:
             print(f"    e.g. {example[:SNIPPET]}")
     for a in additions:
-        print(f"{a['template_name']} ({a['template_id']}): {a['memories']} of {a['of']} memories state "
+        print(f"{a['template_name']} ({a['template_id']}): {a['memories']} of {counted(a['of'], 'memory')} state "
               f"{a['field']['name']!r} (e.g. {a['example']}); add it with remember template update")  # fmt: skip
     if not proposals and not additions:
-        print(f"Nothing to propose from {found.memories_read} memories.")
+        print(f"Nothing to propose from {counted(found.memories_read, 'memory')}.")
     elif proposals:
         print("Accept one: remember template infer --accept ID [--apply]")
 
@@ -162,7 +203,7 @@ def accepted(done: Accepted, *, as_json: bool) -> None:
     if as_json:
         emit({"created_template_id": done.template_id, "applied": done.applied, "skipped": done.skipped})
         return
-    print(f"Created {done.template_id}; applied to {len(done.applied)} memories.")
+    print(f"Created {done.template_id}; applied to {counted(len(done.applied), 'memory')}.")
     for skip in done.skipped:
         problems = "; ".join(e["message"] for e in skip["errors"])
         print(f"  {skip['memory_id']} left as it was: {problems}", file=sys.stderr)

@@ -23,6 +23,7 @@ from remember.cli import (
     ui_command,
 )
 from remember.cli.grammar import Commands
+from remember.cli.mistakes import Parser
 
 EPILOG = """\
 environment:
@@ -33,7 +34,7 @@ environment:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="remember",
         description="Long-term, structured memory for AI assistants, served over MCP.",
         epilog=EPILOG,

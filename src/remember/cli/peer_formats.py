@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from remember.cli import output
 from remember.cli.indexing import build_search_indexes, bulk_vectors
 from remember.errors import ValidationFailed
+from remember.nouns import counted
 
 if TYPE_CHECKING:
     from remember.caller import Caller
@@ -40,12 +41,12 @@ def load(services: Services, caller: Caller, args: argparse.Namespace) -> None:
 def _bar(done: int, total: int) -> None:
     width = 30
     filled = width * done // total if total else width
-    output.progress(f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} memories")
+    output.progress(f"[{'#' * filled}{'.' * (width - filled)}] {done}/{counted(total, 'memory')}")
 
 
 def _print(report: ImportReport) -> None:
     verb = "Would create" if report.dry_run else "Created"
-    print(f"{verb} {report.created} memories from {report.read} read ({report.format}).")
+    print(f"{verb} {counted(report.created, 'memory')} from {report.read} read ({report.format}).")
     if report.already_present:
         print(f"Already stored (not created again): {report.already_present}.")
     if report.repeated_in_source:
@@ -55,9 +56,9 @@ def _print(report: ImportReport) -> None:
     for what, count in report.templates.items():
         print(f"Templates: {count} {what}.")
     for what, count in sorted(report.unmapped.items()):
-        print(f"Not mapped: {what} ({count} records).")
+        print(f"Not mapped: {what} ({counted(count, 'record')}).")
     if report.skipped:
-        print(f"Skipped {len(report.skipped)} records:")
+        print(f"Skipped {counted(len(report.skipped), 'record')}:")
         for where, why in report.skipped[:20]:
             print(f"  {where}: {why}")
         if len(report.skipped) > 20:
@@ -67,7 +68,8 @@ def _print(report: ImportReport) -> None:
         print(f"  + [{example['type']}] {example['title'] or ''}: {text}")
 
 
-def export(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+def export(services: Services, caller: Caller, args: argparse.Namespace) -> int:
+    """Write ``--format markdown|server-memory``; how many memories were written."""
     from remember.service.import_export.peers.exporting import to_markdown, to_server_memory
 
     if args.all_users:
@@ -79,8 +81,11 @@ def export(services: Services, caller: Caller, args: argparse.Namespace) -> None
                 "PATH", "required", "--format markdown needs the folder to write: export --format markdown DIR."
             )
         notes, templates = to_markdown(services.store, caller, Path(target))
-        print(f"Exported {notes} memories and {templates} templates to {target}.", file=sys.stderr)
-        return
+        if templates:
+            print(
+                f"With them, {counted(templates, 'template')} of the user's own (remember-templates/).", file=sys.stderr
+            )
+        return notes
     if target is None:
         written = to_server_memory(services.store, caller, sys.stdout)
     else:
@@ -89,4 +94,4 @@ def export(services: Services, caller: Caller, args: argparse.Namespace) -> None
                 written = to_server_memory(services.store, caller, out)
         except FileExistsError as exc:
             raise ValidationFailed.single("PATH", "exists", f"{target} exists already; give a new file.") from exc
-    print(f"Exported {written} memories as server-memory entities.", file=sys.stderr)
+    return written

@@ -18,11 +18,11 @@ def register(commands: Commands) -> None:
         "prefs", help="read or change preferences", description="Read or change preferences", actions="get or set"
     )
     shown = command(actions, "get", "show preferences (all, or one category)")
-    shown.add_argument("category", nargs="?", help="e.g. search or templates")
+    shown.add_argument("category", nargs="?", metavar="CATEGORY", help="e.g. search or templates")
     runs(shown, get)
     changed = command(actions, "set", "change one preference")
-    changed.add_argument("path", help="dot path, e.g. search.default_limit")
-    changed.add_argument("value", help='the value; JSON (20, true, ["a"]) or plain text')
+    changed.add_argument("path", metavar="PATH", help="dot path, e.g. search.default_limit")
+    changed.add_argument("value", metavar="VALUE", help='the value; JSON (20, true, ["a"]) or plain text')
     changed.add_argument("--reason", help="why; kept in the preference history")
     runs(changed, set_)
 

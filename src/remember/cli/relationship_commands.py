@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 
 from remember.cli import output
 from remember.cli.grammar import Commands, runs
+from remember.errors import ValidationFailed
+from remember.nouns import counted
 
 if TYPE_CHECKING:
     from remember.caller import Caller
@@ -15,6 +17,7 @@ if TYPE_CHECKING:
     from remember.service import Services
 
 SNIPPET = 70
+MIN_MEMBERS = 2
 
 
 def register(commands: Commands) -> None:
@@ -27,20 +30,24 @@ def register(commands: Commands) -> None:
         declare(actions)
 
 
-def _fields(sub: argparse.ArgumentParser) -> None:
+def _fields(sub: argparse.ArgumentParser, *, new: bool) -> None:
+    """The options ``relate`` (``new``) and ``relationships update`` share; defaults only where they apply."""
     sub.add_argument("--observation", help="what links them (searchable)")
-    sub.add_argument("--strength", type=float, help="0-1 (default 0.5)")
-    sub.add_argument("--confidence", type=float, help="0-1 (default 0.8)")
-    sub.add_argument("--tag", "--tags", action="append", dest="tags", metavar="TAG", help="a tag (repeat for more)")
+    sub.add_argument("--strength", type=float, help="0-1" + (" (default 0.5)" if new else ""))
+    sub.add_argument("--confidence", type=float, help="0-1" + (" (default 0.8)" if new else ""))
+    tag = "a tag (repeat for more)" if new else "its tags (repeatable; replaces them)"
+    sub.add_argument("--tag", "--tags", action="append", dest="tags", metavar="TAG", help=tag)
 
 
 def _relate(commands: Commands) -> None:
     sub = commands.add_parser(
         "relate", help="link two or more memories", description="Link two or more of your memories."
     )
-    sub.add_argument("memory_ids", nargs="+", metavar="ID", help="the memories to link (2 to 20)")
+    sub.add_argument(
+        "memory_ids", nargs="+", metavar="ID", help="the memories to link (2 to 20; ids or their first characters)"
+    )
     sub.add_argument("--type", required=True, dest="relationship_type", help="how they relate, e.g. works_with")
-    _fields(sub)
+    _fields(sub, new=True)
     sub.add_argument("--json", action="store_true", help="print JSON for scripts")
     runs(sub, relate)
 
@@ -48,21 +55,24 @@ def _relate(commands: Commands) -> None:
 def relate(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     from remember.service import RelationshipDraft
 
+    if len(args.memory_ids) < MIN_MEMBERS:
+        raise ValidationFailed.single("memory_ids", "invalid", "Give at least two memory IDs to link.")
+    members = _members(services, caller, args.memory_ids, "memory_ids")
     draft = RelationshipDraft(
-        args.memory_ids, args.relationship_type, args.observation, args.strength, args.confidence, args.tags
+        members, args.relationship_type, args.observation, args.strength, args.confidence, args.tags
     )
     rel = services.relationships.create(caller, draft)
     if args.json:
         output.emit(rel.as_dict())
     else:
-        print(f"Linked {len(rel.memory_ids)} memories: relationship {rel.id}")
+        print(f"Linked {counted(len(rel.memory_ids), 'memory')}: relationship {rel.id}")
 
 
 def _related(commands: Commands) -> None:
     sub = commands.add_parser(
         "related", help="memories linked to a memory", description="The memories linked to one, with their paths."
     )
-    sub.add_argument("memory_id", metavar="ID", help="the memory to start from")
+    sub.add_argument("memory_id", metavar="ID", help="the memory to start from (an id or its first characters)")
     sub.add_argument("--depth", type=int, default=1, help="relationships away, 1-3 (default 1)")
     sub.add_argument("--type", action="append", dest="types", metavar="TYPE", help="only this type (repeatable)")
     sub.add_argument("--min-strength", type=float, default=0.0, help="lowest strength, 0-1")
@@ -71,8 +81,9 @@ def _related(commands: Commands) -> None:
 
 
 def related(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    memory_id = services.ids.memory(caller, args.memory_id)
     found = services.related.related(
-        caller, args.memory_id, depth=args.depth, types=args.types, min_strength=args.min_strength
+        caller, memory_id, depth=args.depth, types=args.types, min_strength=args.min_strength
     )
     if args.json:
         output.emit(
@@ -95,10 +106,12 @@ def _search(actions: Commands) -> None:
     sub = actions.add_parser(
         "search", help="find relationships by observation and filters", description="Search relationships."
     )
-    sub.add_argument("query", nargs="?", help="words to match observations (none: newest first)")
+    sub.add_argument("query", nargs="?", metavar="QUERY", help="words to match observations (none: newest first)")
     sub.add_argument("--alpha", type=float, help="1 = by meaning only, 0 = by keywords only (default 0.3)")
     sub.add_argument("--type", action="append", dest="types", metavar="TYPE", help="only this type (repeatable)")
-    sub.add_argument("--memory", dest="memory_id", metavar="ID", help="only those of this memory")
+    sub.add_argument(
+        "--memory", dest="memory_id", metavar="ID", help="only those of this memory (an id or its first characters)"
+    )
     sub.add_argument("--min-strength", type=float, default=0.0, help="lowest strength, 0-1")
     sub.add_argument("--min-confidence", type=float, default=0.0, help="lowest confidence, 0-1")
     sub.add_argument("--tag", action="append", dest="tags", metavar="TAG", help="with this tag (any; repeatable)")
@@ -113,8 +126,9 @@ def _search(actions: Commands) -> None:
 def search(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     from remember.service.related import Criteria
 
+    memory_id = services.ids.memory(caller, args.memory_id) if args.memory_id is not None else None
     criteria = Criteria(
-        args.types, args.memory_id, args.min_strength, args.min_confidence, args.tags, args.created_after,
+        args.types, memory_id, args.min_strength, args.min_confidence, args.tags, args.created_after,
         args.created_before,
     )  # fmt: skip
     found = services.related.search(
@@ -139,13 +153,13 @@ def search(services: Services, caller: Caller, args: argparse.Namespace) -> None
 
 def _show(actions: Commands) -> None:
     sub = actions.add_parser("show", help="one relationship and its history", description="Show a relationship.")
-    sub.add_argument("relationship_id", metavar="ID", help="the relationship's id")
+    sub.add_argument("relationship_id", metavar="ID", help="the relationship's id, or its first characters (4 or more)")
     sub.add_argument("--json", action="store_true", help="print JSON for scripts")
     runs(sub, show)
 
 
 def show(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    rel = services.relationships.get(caller, args.relationship_id)
+    rel = services.relationships.get(caller, services.ids.relationship(caller, args.relationship_id))
     history = services.relationships.history(caller, rel.id)
     if args.json:
         output.emit({**rel.as_dict(), "history": [h.as_dict() for h in history]})
@@ -159,10 +173,10 @@ def _update(actions: Commands) -> None:
     sub = actions.add_parser(
         "update", help="change some of its fields", description="Change some fields; the old values are kept."
     )
-    sub.add_argument("relationship_id", metavar="ID", help="the relationship's id")
+    sub.add_argument("relationship_id", metavar="ID", help="the relationship's id, or its first characters (4 or more)")
     sub.add_argument("--type", dest="relationship_type", help="a new type")
-    sub.add_argument("--members", metavar="ID,ID", help="new members, comma-separated")
-    _fields(sub)
+    sub.add_argument("--members", metavar="ID,ID", help="new members, comma-separated (ids or their first characters)")
+    _fields(sub, new=False)
     sub.add_argument("--reason", help="why (kept in its history)")
     sub.add_argument("--json", action="store_true", help="print JSON for scripts")
     runs(sub, update)
@@ -172,9 +186,10 @@ def update(services: Services, caller: Caller, args: argparse.Namespace) -> None
     changes = {
         "relationship_type": args.relationship_type, "observation": args.observation,
         "strength": args.strength, "confidence": args.confidence, "tags": args.tags,
-        "memory_ids": [m.strip() for m in args.members.split(",")] if args.members else None,
+        "memory_ids": _members(services, caller, args.members.split(","), "members") if args.members else None,
     }  # fmt: skip
-    after = services.relationships.update(caller, args.relationship_id, changes, reason=args.reason)
+    relationship_id = services.ids.relationship(caller, args.relationship_id)
+    after = services.relationships.update(caller, relationship_id, changes, reason=args.reason)
     if args.json:
         output.emit(after.as_dict())
     else:
@@ -183,17 +198,22 @@ def update(services: Services, caller: Caller, args: argparse.Namespace) -> None
 
 def _delete(actions: Commands) -> None:
     sub = actions.add_parser("delete", help="delete it (its memories stay)", description="Delete a relationship.")
-    sub.add_argument("relationship_id", metavar="ID", help="the relationship's id")
+    sub.add_argument("relationship_id", metavar="ID", help="the relationship's id, or its first characters (4 or more)")
     sub.add_argument("--json", action="store_true", help="print JSON for scripts")
     runs(sub, delete)
 
 
 def delete(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    gone = services.relationships.delete(caller, args.relationship_id)
+    gone = services.relationships.delete(caller, services.ids.relationship(caller, args.relationship_id))
     if args.json:
         output.emit({"relationship_id": gone.id, "deleted": True})
     else:
         print(f"Deleted relationship {gone.id}; its memories are unchanged.")
+
+
+def _members(services: Services, caller: Caller, given: list[str], field: str) -> list[str]:
+    """The full ids of the memories given (ids or id prefixes); a repeated one stays, for the service to refuse."""
+    return [services.ids.memory(caller, m, field=f"{field}[{i}]") for i, m in enumerate(given)]
 
 
 def _print(rel: Relationship) -> None:

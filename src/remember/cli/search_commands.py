@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 from remember.cli import files, output
 from remember.cli.grammar import Commands, runs
 from remember.cli.indexing import build_search_indexes
+from remember.errors import ValidationFailed
+from remember.nouns import counted
 
 if TYPE_CHECKING:
     from remember.caller import Caller
@@ -23,7 +25,7 @@ def register(commands: Commands) -> None:
 
 def _search(commands: Commands) -> None:
     sub = commands.add_parser("search", help="find memories by meaning and keywords", description="Search memories.")
-    sub.add_argument("query", help="what to look for")
+    sub.add_argument("query", metavar="QUERY", help="what to look for")
     sub.add_argument("--alpha", type=float, help="1 = by meaning only, 0 = by keywords only (default 0.3)")
     sub.add_argument("--filter", metavar="JSON", help='a filter, e.g. \'{"structured_content.rating": {"gte": 4}}\'')
     sub.add_argument("--limit", type=int, help="how many results, 1-100 (default 10)")
@@ -61,7 +63,12 @@ def _similar(commands: Commands) -> None:
     sub = commands.add_parser(
         "similar", help="find memories like one memory or a text", description="Find similar memories."
     )
-    sub.add_argument("memory_id", nargs="?", help="the memory to compare with (or give --text)")
+    sub.add_argument(
+        "memory_id",
+        nargs="?",
+        metavar="ID",
+        help="the memory to compare with (an id or its first characters; or --text)",
+    )
     sub.add_argument("--text", help="a text to compare with instead")
     sub.add_argument("--min", type=float, default=0.0, dest="min_similarity", help="lowest similarity, -1 to 1")
     sub.add_argument("--limit", type=int, default=10, help="how many, 1-100 (default 10)")
@@ -70,8 +77,11 @@ def _similar(commands: Commands) -> None:
 
 
 def similar(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    if (args.memory_id is None) == (args.text is None):
+        raise ValidationFailed.single("memory_id", "invalid", "Give a memory's ID or --text TEXT, not both.")
+    memory_id = services.ids.memory(caller, args.memory_id) if args.memory_id is not None else None
     hits = services.search.similar(
-        caller, memory_id=args.memory_id, text_query=args.text, min_similarity=args.min_similarity, limit=args.limit
+        caller, memory_id=memory_id, text_query=args.text, min_similarity=args.min_similarity, limit=args.limit
     )
     if args.json:
         output.emit({"results": [{"memory": h.memory.as_dict(), "score": h.score} for h in hits]})
@@ -85,7 +95,7 @@ def _context(commands: Commands) -> None:
         help="the memories that answer a question, packed for a model",
         description="Gather the memories that answer a question into one context with numbered sources.",
     )
-    sub.add_argument("question", help="the question ('-' reads standard input)")
+    sub.add_argument("question", metavar="QUESTION", help="the question ('-' reads standard input)")
     sub.add_argument(
         "--token-budget", type=int, default=2000, help="most tokens of memory text, 100-32000 (default 2000)"
     )
@@ -137,12 +147,13 @@ def reindex(services: Services, _caller: Caller, args: argparse.Namespace) -> No
     if args.json:
         output.emit({"reindexed": count})
     else:
-        print(f"Reindexed {count} memories.")
+        print(f"Reindexed {counted(count, 'memory')}.")
 
 
 def _print_plan(plan: dict[str, Any]) -> None:
     """The plan, a line per side, before the hits (stdout: it is the answer asked for)."""
-    print(f"plan: alpha {plan['alpha']}, {plan['pool']} candidates a side, {plan['indexed_memories']} memories indexed")
+    indexed = counted(plan["indexed_memories"], "memory")
+    print(f"plan: alpha {plan['alpha']}, {counted(plan['pool'], 'candidate')} a side, {indexed} indexed")
     for side in ("keyword", "vector"):
         parts = {k: v for k, v in plan[side].items() if k != "route"}
         details = "; ".join(f"{k}: {json.dumps(v) if not isinstance(v, str) else v}" for k, v in parts.items())

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from remember.cli import files, output
 from remember.cli.grammar import Commands, command, runs
 from remember.errors import ValidationFailed
+from remember.nouns import counted
 
 if TYPE_CHECKING:
     from remember.caller import Caller
@@ -32,7 +33,11 @@ def register(commands: Commands) -> Commands:
 def template_action(actions: Commands, name: str, summary: str) -> argparse.ArgumentParser:
     """An action on one template, named by its TEMPLATE argument."""
     sub = command(actions, name, summary)
-    sub.add_argument("template", help="the template's id or name")
+    sub.add_argument(
+        "template",
+        metavar="TEMPLATE",
+        help="the template's id, name or slug (book_review), or its id's first characters",
+    )
     return sub
 
 
@@ -61,11 +66,14 @@ def list_(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     if args.json:
         output.emit({"templates": [_data(v) for v in views], "total": total})
         return
-    for v in views:
-        d = v.definition
-        origin = "built-in" if d.is_default else "yours"
-        print(f"{d.id:40} {d.name:28} {d.category:12} {origin:8} used {v.usage.usage_count}")
-    print(f"-- {len(views)} of {total}")
+    rows = [
+        [v.id, v.definition.name, v.definition.category, "built-in" if v.definition.is_default else "yours",
+         str(v.usage.usage_count), v.usage.last_used.date().isoformat() if v.usage.last_used else "never"]
+        for v in views
+    ]  # fmt: skip
+    if rows:
+        output.table(["ID", "NAME", "CATEGORY", "ORIGIN", "USED", "LAST USED"], rows)
+    output.footer(args.offset, len(views), total, "template")
 
 
 def _show(actions: Commands) -> None:
@@ -85,7 +93,7 @@ def show(services: Services, caller: Caller, args: argparse.Namespace) -> None:
         print(d.description)
     if d.parent_template_id:
         print(f"inherits from {d.parent_template_id}")
-    print(f"used by {view.usage.usage_count} memories\n\nfields:")
+    print(f"used by {counted(view.usage.usage_count, 'memory')}\n\nfields:")
     for f in view.resolved.fields:
         print(f"  {f.name:24} {field_summary(f)}{kind_note(f)}")
 
@@ -139,7 +147,7 @@ def update(services: Services, caller: Caller, args: argparse.Namespace) -> None
     if args.json:
         output.emit({"template": _data(view), "rechecked_memories": rechecked})
     else:
-        print(f"Updated {view.id} to version {view.definition.version}; re-checked {rechecked} memories.")
+        print(f"Updated {view.id} to version {view.definition.version}; re-checked {counted(rechecked, 'memory')}.")
 
 
 def _rm(actions: Commands) -> None:
@@ -155,7 +163,7 @@ def rm(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     if args.json:
         output.emit({"template_id": deleted, "trashed_memories": trashed})
     else:
-        print(f"Deleted {deleted}" + (f"; moved {trashed} memories to the trash." if trashed else "."))
+        print(f"Deleted {deleted}" + (f"; moved {counted(trashed, 'memory')} to the trash." if trashed else "."))
 
 
 def _copy(actions: Commands) -> None:
@@ -179,4 +187,4 @@ def _print_view(view: TemplateView, as_json: bool, verb: str) -> None:
     if as_json:
         output.emit(_data(view))
     else:
-        print(f"{verb} {view.definition.name} ({view.id}) with {len(view.resolved.fields)} fields.")
+        print(f"{verb} {view.definition.name} ({view.id}) with {counted(len(view.resolved.fields), 'field')}.")

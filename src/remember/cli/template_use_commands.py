@@ -13,6 +13,7 @@ from remember.cli.grammar import Commands, command, runs
 from remember.cli.template_commands import template_action, template_id
 from remember.clock import to_text
 from remember.errors import ValidationFailed
+from remember.nouns import counted
 
 if TYPE_CHECKING:
     from remember.caller import Caller
@@ -78,7 +79,7 @@ def analytics(services: Services, caller: Caller, args: argparse.Namespace) -> N
         return
     figures = report.analytics
     last = to_text(figures.last_used) if figures.last_used else "never"
-    print(f"{figures.name}: used {figures.usage_count} times, last {last}")
+    print(f"{figures.name}: used {counted(figures.usage_count, 'time')}, last {last}")
     print(f"  memory_count: {figures.memory_count}")
     print(f"  average_completion_rate: {figures.average_completion_rate}")
     print(f"  compliance_rate: {figures.compliance_rate}")
@@ -89,7 +90,7 @@ def analytics(services: Services, caller: Caller, args: argparse.Namespace) -> N
 
 def _apply(actions: Commands) -> None:
     sub = template_action(actions, "apply", "make a stored memory one of this template's (its text stays)")
-    sub.add_argument("memory_id", help="the memory's id")
+    sub.add_argument("memory_id", metavar="ID", help="the memory's id, or its first characters (4 or more)")
     sub.add_argument("-f", "--file", metavar="FILE", help="the fields as YAML/JSON ('-' reads stdin)")
     sub.add_argument(
         "--field", action="append", metavar="NAME=VALUE",
@@ -101,14 +102,18 @@ def _apply(actions: Commands) -> None:
 
 def apply(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     template = template_id(services, caller, args)
-    memory = services.applier.apply_template(caller, args.memory_id, template, _fields(args), reason=args.reason)
+    memory_id = services.ids.memory(caller, args.memory_id)
+    memory = services.applier.apply_template(caller, memory_id, template, _fields(args), reason=args.reason)
     if args.json:
         output.emit(memory.as_dict())
         return
     errors = memory.template_validation_errors
     print(f"{memory.id} now follows {template}; fields: {json.dumps(memory.structured_content, ensure_ascii=False)}")
     if errors:
-        print(f"{len(errors)} field(s) still do not fit; see `remember get {memory.id} --json`.", file=sys.stderr)
+        print(
+            f"{counted(len(errors), 'field')} still not fitting; see `remember get {memory.id} --json`.",
+            file=sys.stderr,
+        )
 
 
 def _infer(actions: Commands) -> None:
@@ -133,7 +138,7 @@ def _suggest(commands: Commands) -> None:
     sub = commands.add_parser(
         "suggest", help="which templates fit a text", description="Which templates fit a text, with the fields read."
     )
-    sub.add_argument("text", help="what was said or is to be remembered ('-' reads standard input)")
+    sub.add_argument("text", metavar="TEXT", help="what was said or is to be remembered ('-' reads standard input)")
     sub.add_argument(
         "--context", metavar="JSON",
         help='the moment, e.g. \'{"time_of_day": "dinner", "participants_present": true}\'',

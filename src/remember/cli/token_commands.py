@@ -13,6 +13,7 @@ from remember.clock import to_text
 
 if TYPE_CHECKING:
     from remember.caller import Caller
+    from remember.models import ApiToken
     from remember.service import Services
 
 
@@ -47,7 +48,9 @@ def register(commands: Commands) -> None:
     revoked = actions.add_parser(
         "revoke", help="stop a token working, at once", description="Revoke a token: refused from its next request."
     )
-    revoked.add_argument("token_id", help="the token's id (from `remember token list`)")
+    revoked.add_argument(
+        "token_id", metavar="ID", help="the token's id (from `remember token list`), or its first characters"
+    )
     revoked.add_argument("--json", action="store_true", help="print JSON for scripts")
     runs(revoked, revoke)
 
@@ -73,15 +76,22 @@ def list_(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     if args.json:
         output.emit([t.public() for t in found])
         return
-    for t in found:
-        state = "revoked" if t.revoked_at else f"expires {to_text(t.expires_at)}" if t.expires_at else "active"
-        print(f"{t.id}  {t.user_id}  trust<={t.trust_level:g}  {state}  {t.name or ''}".rstrip())
-    if not found:
+    rows = [[t.id, t.user_id, f"{t.trust_level:g}", to_text(t.created_at)[:10], _state(t), t.name or ""] for t in found]
+    if rows:
+        output.table(["ID", "USER", "TRUST", "MADE", "STATE", "NAME"], rows)
+    else:
         print("No tokens. Make one with `remember token create --user USER`.", file=sys.stderr)
 
 
-def revoke(services: Services, _caller: Caller, args: argparse.Namespace) -> None:
-    revoked = services.tokens.revoke(args.token_id, user_id=None)
+def _state(t: ApiToken) -> str:
+    if t.revoked_at:
+        return f"revoked {to_text(t.revoked_at)[:10]}"
+    return f"expires {to_text(t.expires_at)[:16].replace('T', ' ')}" if t.expires_at else "active"
+
+
+def revoke(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    """Any user's token by its full id (the command line administers the database); --user's by a prefix."""
+    revoked = services.tokens.revoke(services.ids.token(caller, args.token_id, any_user=True), user_id=None)
     if args.json:
         output.emit(revoked.public())
     else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import socket
 import sys
 import threading
@@ -33,6 +34,7 @@ def register(commands: Commands) -> None:
     )
     sub.add_argument("--port", type=int, help="port to listen on (default: a free one)")
     sub.add_argument("--no-browser", action="store_true", help="only print the login link")
+    sub.add_argument("--json", action="store_true", help="print the address and login link as JSON for scripts")
     runs_alone(sub, ui)
 
 
@@ -50,14 +52,22 @@ def ui(settings: Settings, args: argparse.Namespace) -> None:
     try:
         codes = LoginCodes()
         link = f"{settings.http.base_url}/login?code={codes.issue(issued.secret)}"
-        print(f"remember: the dashboard for {settings.user!r} is at\n  {link}", file=sys.stderr)
-        print("  (the link logs in once, within 5 minutes; Ctrl-C stops the dashboard)", file=sys.stderr, flush=True)
+        _said(settings, link, as_json=args.json)
         if not args.no_browser:
             threading.Thread(target=_open_when_listening, args=(port, link), daemon=True).start()
         run(services, settings, codes=codes)
     finally:
         services.tokens.revoke(issued.token.id)
         services.close()
+
+
+def _said(settings: Settings, link: str, *, as_json: bool) -> None:
+    """Where the dashboard is and the link that logs in: JSON on stdout for a script, else words on stderr."""
+    if as_json:
+        print(json.dumps({"user": settings.user, "url": settings.http.base_url, "login_link": link}), flush=True)
+        return
+    print(f"remember: the dashboard for {settings.user!r} is at\n  {link}", file=sys.stderr)
+    print("  (the link logs in once, within 5 minutes; Ctrl-C stops the dashboard)", file=sys.stderr, flush=True)
 
 
 def free_port() -> int:

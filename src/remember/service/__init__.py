@@ -9,6 +9,7 @@ from remember.clock import Clock, utc_now
 from remember.service.analytics import AnalyticsService
 from remember.service.apply import Applier
 from remember.service.drafts import MemoryDraft, MemoryPatch, TemplatePatch
+from remember.service.id_prefixes import IdPrefixes
 from remember.service.indexer import Indexer
 from remember.service.inference import InferenceService
 from remember.service.memories import Deletion, MemoryService
@@ -29,6 +30,7 @@ __all__ = [
     "AnalyticsService",
     "Applier",
     "Deletion",
+    "IdPrefixes",
     "InferenceService",
     "MemoryDraft",
     "MemoryPatch",
@@ -63,6 +65,7 @@ class Services:
     related: RelatedService
     analytics: AnalyticsService
     applier: Applier
+    ids: IdPrefixes  # ids given by their first characters (the command line)
 
     @classmethod
     def over(
@@ -92,6 +95,7 @@ class Services:
             relationships=relationships,
             related=RelatedService(store, relationships, preferences),
             analytics=AnalyticsService(store.analytics, templates, suggestions),
+            ids=IdPrefixes(store),
         )
 
     def close(self) -> None:

@@ -15,6 +15,7 @@ from remember.filters import Filter, conjoin, parse_filter
 from remember.jsontypes import JsonObject
 from remember.memory_fields import EDITABLE, INDEXED
 from remember.models import HistoryEntry, IndexEntry, Memory, MemoryQuery, Page, SortField
+from remember.nouns import counted
 from remember.search import text
 from remember.service import browsing, checks, dedup, editable, structured, visibility
 from remember.service.access_counts import note_access
@@ -161,7 +162,7 @@ class MemoryService:
             except NotFound as problem:
                 errors.append(FieldError(f"[{i}].template_id", "not_found", str(problem)))
         if errors:
-            raise ValidationFailed(f"{len(errors)} problems in the batch; nothing was stored.", errors)
+            raise ValidationFailed(f"{counted(len(errors), 'problem')} in the batch; nothing was stored.", errors)
         entries = self.indexer.entries(prepared)
         self.store.memories.insert_many([(m, e) for (m, _), e in zip(prepared, entries, strict=True)])
         return [m for m, _ in prepared]
@@ -265,9 +266,9 @@ class MemoryService:
         """The new index entry; the vector is reused when the text it is made from did not change."""
         same_text = text.vector_text(before.title, before.content) == text.vector_text(after.title, after.content)
         vector = self.store.index.get_vector(caller.user, after.id) if same_text else None
-        return self.indexer.entry(after, self._fields_text(caller, after), vector=vector)
+        return self.indexer.entry(after, self.fields_text(caller, after), vector=vector)
 
-    def _fields_text(self, caller: Caller, memory: Memory) -> str | None:
+    def fields_text(self, caller: Caller, memory: Memory) -> str | None:
         """The memory's template fields rendered as text; None without a usable template."""
         if memory.template_id is None:
             return None
@@ -373,7 +374,7 @@ class MemoryService:
 
     def _was_rendered(self, caller: Caller, memory: Memory) -> bool:
         """Whether the memory's text is its fields rendered (so it follows them when they change)."""
-        rendered = self._fields_text(caller, memory)
+        rendered = self.fields_text(caller, memory)
         return rendered is not None and memory.content == rendered
 
     def _find(self, caller: Caller, memory_id: str) -> Memory:

@@ -8,7 +8,6 @@ lookup goes through one user's view: their own templates, then the built-ins.
 from __future__ import annotations
 
 import dataclasses
-import re
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -27,7 +26,8 @@ from remember.models import (
     TemplateVersion,
     name_key,
 )
-from remember.service import checks, template_edit, template_stats, visibility
+from remember.nouns import counted
+from remember.service import checks, template_edit, template_lookup, template_stats, visibility
 from remember.service.drafts import TemplatePatch
 from remember.service.template_stats import TemplateAnalytics
 from remember.store import Store
@@ -89,9 +89,6 @@ class UserTemplates:
             )
         return found
 
-    def by_name(self, name: str) -> TemplateDefinition | None:
-        return _named(self.all(), name)
-
     def own_by_name(self, name: str) -> TemplateDefinition | None:
         """The user's own template of this name (names are unique among them, regardless of case)."""
         return _named([d for d in (self.lookup(i) for i in self.records) if d is not None], name)
@@ -136,12 +133,10 @@ class TemplateService:
         return TemplateView(definition, resolve(definition, templates.lookup), usage)
 
     def find(self, caller: Caller, id_or_name: str) -> TemplateDefinition:
-        """A template by id, or by name (own templates first), for the command line."""
+        """A template by id, name, slug or id prefix (own templates first), for the command line
+        (``template_lookup``)."""
         templates = self.view_of(caller)
-        found = templates.lookup(id_or_name) or templates.by_name(id_or_name)
-        if found is None:
-            raise NotFound(f"No template with id or name {excerpt(id_or_name)}; `remember template list` shows them.")
-        return found
+        return template_lookup.find(self.store, caller, templates.lookup, templates.all(), id_or_name)
 
     def list_templates(
         self,
@@ -202,7 +197,7 @@ class TemplateService:
                 f"You already have a template named {excerpt(name)} ({holder.id}); choose another name.",
             )
             errors = [taken, *problem.errors]
-            headline = f"template {excerpt(name)} is invalid: {len(errors)} problems; fix each one below"
+            headline = f"template {excerpt(name)} is invalid: {counted(len(errors), 'problem')}; fix each one below"
             raise TemplateError(headline, errors) from problem
 
         resolved = self._check_links(definition, templates)
@@ -318,8 +313,10 @@ class TemplateService:
             if not taken:
                 raise
             errors = [*taken, *problem.errors]
-            raise TemplateError(f"template {excerpt(name)} is invalid: {len(errors)} problems; fix each one below",
-                                errors) from problem  # fmt: skip
+            problems = counted(len(errors), "problem")
+            raise TemplateError(
+                f"template {excerpt(name)} is invalid: {problems}; fix each one below", errors
+            ) from problem
         if taken:
             raise TemplateError(f"template {excerpt(name)} is invalid: 1 problem; fix each one below", taken)
         return definition
@@ -450,8 +447,7 @@ def _definition(record: TemplateRecord) -> TemplateDefinition:
 
 
 def _new_id(name: str) -> str:
-    slug = re.sub(r"[^a-z0-9]+", "_", name.casefold()).strip("_")[:40] or "template"
-    return f"tpl_{slug}_{uuid.uuid4().hex[:8]}"
+    return f"tpl_{template_lookup.slug(name)[:40] or 'template'}_{uuid.uuid4().hex[:8]}"
 
 
 def _sort_key(sort_by: str) -> Any:

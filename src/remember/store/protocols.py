@@ -79,6 +79,11 @@ class MemoryStore(Protocol):
     def get_many(self, user_id: str, memory_ids: Sequence[str]) -> list[Memory]:
         """The user's memories with these ids, in no particular order."""
 
+    def ids_with_prefix(self, user_id: str, prefix: str, *, limit: int, max_trust: float) -> list[str]:
+        """Up to ``limit`` ids of the user's memories (in the trash too) of trust at most ``max_trust``
+        that start with ``prefix`` (compared character by character: ``_`` and ``%`` are no wildcards),
+        in id order. Other users' memories never match."""
+
     def replace(
         self, memory: Memory, *, expected_version: int, history: HistoryEntry, index: IndexEntry | None = None
     ) -> None:
@@ -127,6 +132,9 @@ class TemplateStore(Protocol):
 
     def of_user(self, user_id: str) -> list[TemplateRecord]:
         """The user's own templates, by name."""
+
+    def ids_with_prefix(self, user_id: str, prefix: str, *, limit: int) -> list[str]:
+        """Up to ``limit`` ids of the user's own templates that start with ``prefix``, in id order."""
 
     def replace(self, record: TemplateRecord, *, expected_version: str, compliance: Sequence[Compliance]) -> None:
         """Write a changed template, keep its new version, and update derived memories' compliance,
@@ -287,6 +295,9 @@ class TokenStore(Protocol):
     def of(self, user_id: str | None) -> list[ApiToken]:
         """The user's tokens (every user's with None), oldest first."""
 
+    def ids_with_prefix(self, user_id: str, prefix: str, *, limit: int) -> list[str]:
+        """Up to ``limit`` ids of the user's tokens that start with ``prefix``, in id order."""
+
     def revoke(self, token_id: str, at: datetime) -> bool:
         """Mark the token revoked; False when there is no such token or it was revoked already."""
 
@@ -305,6 +316,9 @@ class RelationshipStore(Protocol):
 
     def by_id(self, user_id: str, ids: Sequence[str], *, trust: float) -> list[Relationship]:
         """The visible relationships with these ids, in the order given."""
+
+    def ids_with_prefix(self, user_id: str, prefix: str, *, limit: int, trust: float) -> list[str]:
+        """Up to ``limit`` ids of the user's visible relationships that start with ``prefix``, in id order."""
 
     def replace(
         self, change: RelationshipChange, terms: Sequence[tuple[str, int]] | None, vector: bytes | None

@@ -32,6 +32,7 @@ from remember.models import (
     Progress,
     UserDump,
 )
+from remember.nouns import counted
 from remember.search import text
 from remember.service.import_export.jsonl_reading import FORMAT, Pending, Record, header, take, user_of
 from remember.service.indexer import DIMENSION_KEY, MODEL_KEY, Indexer
@@ -182,9 +183,10 @@ def _read(pending: Pending, record: Record, number: int) -> None:
         if not pending.written:
             raise
         raise ValidationFailed(
-            f"{exc.message}\n{pending.written} memories of user {pending.user_id} were imported before this line "
-            "and are kept; fix the line, then import the rest of the file into another database or remove the "
-            "user's memories first.",
+            f"{exc.message}\n{counted(pending.written, 'memory')} of user {pending.user_id} "
+            f"{'was' if pending.written == 1 else 'were'} imported before this line and "
+            f"{'is' if pending.written == 1 else 'are'} kept; fix the line, then import the rest of the file "
+            "into another database or remove the user's memories first.",
             exc.errors,
         ) from exc
 

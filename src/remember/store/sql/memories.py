@@ -17,6 +17,7 @@ from remember.models import HistoryEntry, IndexEntry, Memory, MemoryChange, Memo
 from remember.store.sql.base import Sql
 from remember.store.sql.dialect import Dialect, chunks
 from remember.store.sql.fingerprint import content_hash
+from remember.store.sql.prefixes import ids_with_prefix
 from remember.store.sql.relationship_rows import drop_lonely, unlink_purged
 from remember.store.sql.rows import (
     HISTORY_COLUMNS,
@@ -161,6 +162,12 @@ class MemoryTables:
         with self.sql.reading() as s:
             row = s.one(f"SELECT {MEMORY_COLUMNS} FROM memories WHERE user_id = ? AND id = ?", (user_id, memory_id))
         return memory_from_row(self.dialect, row) if row else None
+
+    def ids_with_prefix(self, user_id: str, prefix: str, *, limit: int, max_trust: float) -> list[str]:
+        """Up to ``limit`` ids of the user's memories (in the trash too) of trust at most ``max_trust`` that
+        start with ``prefix``, in id order."""
+        with self.sql.reading() as s:
+            return ids_with_prefix(s, "memories", user_id, prefix, limit, where="r.trust <= ?", params=[max_trust])
 
     def get_many(self, user_id: str, memory_ids: Sequence[str]) -> list[Memory]:
         """The memories with these ids (in no particular order); unknown ids are skipped."""

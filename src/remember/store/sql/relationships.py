@@ -9,6 +9,7 @@ from remember.errors import Conflict, StoreError
 from remember.models import HistoryEntry, OnConflict, Relationship, RelationshipChange, RelationshipQuery
 from remember.store.sql.base import Sql
 from remember.store.sql.dialect import chunks
+from remember.store.sql.prefixes import ids_with_prefix
 from remember.store.sql.relationship_rows import (
     CHUNK,
     COLUMNS,
@@ -46,6 +47,11 @@ class RelationshipTables:
     def get(self, user_id: str, relationship_id: str, *, trust: float) -> Relationship | None:
         found = self.by_id(user_id, [relationship_id], trust=trust)
         return found[0] if found else None
+
+    def ids_with_prefix(self, user_id: str, prefix: str, *, limit: int, trust: float) -> list[str]:
+        """Up to ``limit`` ids of the user's visible relationships that start with ``prefix``, in id order."""
+        with self.sql.reading() as s:
+            return ids_with_prefix(s, "relationships", user_id, prefix, limit, where=VISIBLE, params=[trust])
 
     def by_id(self, user_id: str, ids: Sequence[str], *, trust: float) -> list[Relationship]:
         """The visible relationships with these ids, in the order given (unknown or hidden ones skipped)."""

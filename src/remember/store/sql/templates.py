@@ -9,6 +9,7 @@ from remember.errors import Conflict, NotFound, StoreError, excerpt
 from remember.models import Compliance, MemoryChange, TemplateRecord, TemplateUsage, TemplateVersion, name_key
 from remember.store.sql.base import Sql
 from remember.store.sql.memories import MemoryTables
+from remember.store.sql.prefixes import ids_with_prefix
 from remember.store.sql.rows import (
     TEMPLATE_COLUMNS,
     TEMPLATE_INSERT,
@@ -43,6 +44,11 @@ class TemplateTables:
                 f"SELECT {TEMPLATE_COLUMNS} FROM templates WHERE user_id = ? AND id = ?", (user_id, template_id)
             )
         return template_from_row(self.dialect, row) if row else None
+
+    def ids_with_prefix(self, user_id: str, prefix: str, *, limit: int) -> list[str]:
+        """Up to ``limit`` ids of the user's own templates that start with ``prefix``, in id order."""
+        with self.sql.reading() as s:
+            return ids_with_prefix(s, "templates", user_id, prefix, limit)
 
     def of_user(self, user_id: str) -> list[TemplateRecord]:
         with self.sql.reading() as s:

@@ -6,6 +6,7 @@ from datetime import datetime
 
 from remember.models import ApiToken
 from remember.store.sql.base import Sql
+from remember.store.sql.prefixes import ids_with_prefix
 from remember.store.sql.session import Row
 
 _COLUMNS = "id, user_id, name, secret_sha256, trust_level, created_at, expires_at, revoked_at, last_used_at"
@@ -31,6 +32,11 @@ class TokenTables:
         with self.sql.reading() as s:
             row = s.one(f"SELECT {_COLUMNS} FROM api_tokens WHERE id = ?", (token_id,))
         return None if row is None else self._token(row)
+
+    def ids_with_prefix(self, user_id: str, prefix: str, *, limit: int) -> list[str]:
+        """Up to ``limit`` ids of the user's tokens that start with ``prefix``, in id order."""
+        with self.sql.reading() as s:
+            return ids_with_prefix(s, "api_tokens", user_id, prefix, limit)
 
     def of(self, user_id: str | None) -> list[ApiToken]:
         with self.sql.reading() as s:

@@ -28,6 +28,11 @@ export function errorBox(error) {
   return h("div", { class: "error", role: "alert" }, error && error.message ? error.message : String(error));
 }
 
+// "1 memory", "2 memories": a count and its noun, singular for exactly one.
+export function counted(n, noun, plural = /[^aeiou]y$/.test(noun) ? `${noun.slice(0, -1)}ies` : `${noun}s`) {
+  return `${n} ${n === 1 ? noun : plural}`;
+}
+
 export function okBox(text) { return h("div", { class: "ok", role: "status" }, text); }
 
 export function announce(text) {

@@ -19,6 +19,7 @@ import dataclasses
 from remember.caller import Caller
 from remember.errors import NotFound, StoreError, ValidationFailed
 from remember.models import Memory, Progress
+from remember.nouns import counted
 from remember.service import dedup
 from remember.service.import_export.peers import carried_templates
 from remember.service.import_export.peers.linking import relate
@@ -99,8 +100,9 @@ def _store(
             repeats = memories.insert_prepared(caller, fresh, stamped)
         except StoreError as exc:
             raise type(exc)(
-                f"{exc.message}\n{report.created} memories were imported before this and are kept; once the "
-                "problem is fixed, run the same import again to finish it (nothing is imported twice)."
+                f"{exc.message}\n{counted(report.created, 'memory')} "
+                f"{'was imported before this and is' if report.created == 1 else 'were imported before this and are'} "
+                "kept; once the problem is fixed, run the same import again to finish it (nothing is imported twice)."
             ) from exc
         found.update({m.id: r.id for (m, _), r in zip(fresh, repeats, strict=True) if r is not None})
     for memory, _ in part:

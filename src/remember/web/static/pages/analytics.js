@@ -3,7 +3,7 @@
 // Every chart has a heading, a summary as the canvas's label, and a table of the same numbers.
 
 import { api } from "../api.js";
-import { announce, clear, errorBox, h, labelled } from "../ui.js";
+import { announce, clear, counted, errorBox, h, labelled } from "../ui.js";
 import { baseOptions, chartBlock, COLOURS, loadChartJs, numbersTable, percent } from "./charts.js";
 
 const BUCKETS = [["", "Automatic"], ["day", "Day"], ["week", "Week"], ["month", "Month"], ["year", "Year"]];
@@ -158,7 +158,7 @@ function completionChart(f) {
   const labels = bands.map((b) => b.band);
   const data = bands.map((b) => b.count);
   const title = "Completion";
-  const summary = `How complete the ${f.memory_count} memories are: ` + bands.map((b) => `${b.band} ${b.count}`).join(", ") + ".";
+  const summary = `How complete its ${counted(f.memory_count, "memory")} ${f.memory_count === 1 ? "is" : "are"}: ` + bands.map((b) => `${b.band} ${b.count}`).join(", ") + ".";
   return chartBlock({
     id: "completion", title, summary,
     table: numbersTable(title, "Fields filled", labels, [{ label: "Memories", data }]),
@@ -175,7 +175,7 @@ function fillChart(f) {
   const labels = fields.map(([name]) => name);
   const rates = fields.map(([, s]) => Math.round(s.fill_rate * 1000) / 10);
   const title = "Fill rate per field";
-  const summary = `Share of the ${f.memory_count} memories that fill each field: ` + fields.map(([name, s]) => `${name} ${percent(s.fill_rate)}`).join(", ") + ".";
+  const summary = `Share of its ${counted(f.memory_count, "memory")} that fill each field: ` + fields.map(([name, s]) => `${name} ${percent(s.fill_rate)}`).join(", ") + ".";
   const table = h("table", { class: "numbers" },
     h("caption", {}, title),
     h("thead", {}, h("tr", {}, ["Field", "Filled", "Fill rate"].map((t) => h("th", { scope: "col" }, t)))),

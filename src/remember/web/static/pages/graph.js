@@ -1,7 +1,7 @@
 // A memory's neighbourhood as a small graph: the memory in the middle, the memories one
 // relationship away on a ring around it, two away on an outer ring; each line names its type.
 
-import { h } from "../ui.js";
+import { counted, h } from "../ui.js";
 import { excerpt } from "./memories.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -48,6 +48,6 @@ export function graphView(memory, related) {
     return link;
   });
   const svg = s("svg", { viewBox: `0 0 ${SIZE} ${SIZE}`, class: "graph", role: "img",
-    "aria-label": `Relationship graph: ${related.length} related memories` }, ...lines, ...nodes);
+    "aria-label": `Relationship graph: ${counted(related.length, "related memory", "related memories")}` }, ...lines, ...nodes);
   return h("div", { class: "graph-box" }, svg);
 }

@@ -2,7 +2,7 @@
 // or, without a query, the memories page by page (keyset cursors: next and previous).
 
 import { api } from "../api.js";
-import { announce, clear, errorBox, h, labelled, when } from "../ui.js";
+import { announce, clear, counted, errorBox, h, labelled, when } from "../ui.js";
 import { filterBuilder } from "./filters.js";
 
 const PAGE = 20;
@@ -22,7 +22,7 @@ export async function render(root) {
     try {
       const found = state.mode === "search" ? await searched(state, start, alpha.value) : await listed(state, start);
       clear(results, table(found.memories, state.mode), pager(found.next, state.starts.length > 1));
-      announce(`${found.memories.length} memories shown, page ${state.starts.length}.`);
+      announce(`${counted(found.memories.length, "memory")} shown, page ${state.starts.length}.`);
     } catch (error) {
       clear(results, errorBox(error));
     }

@@ -2,7 +2,7 @@
 // between versions, its relationships as a graph and a list, an edit form, and delete.
 
 import { api } from "../api.js";
-import { announce, clear, errorBox, h, labelled, when } from "../ui.js";
+import { announce, clear, counted, errorBox, h, labelled, when } from "../ui.js";
 import { editForm } from "./edit.js";
 import { graphView } from "./graph.js";
 import { historySection } from "./history.js";
@@ -40,7 +40,7 @@ function fieldsSection(memory) {
     ["References", memory.references.map((r) => h("div", {}, r))],
     ["Happened", when(memory.context && memory.context.timestamp)],
     ["Created", when(memory.created_at)], ["Updated", when(memory.updated_at)], ["Version", memory.version],
-    ["Read", `${memory.access_count} times`], ["Id", h("code", {}, memory.id)],
+    ["Read", counted(memory.access_count, "time")], ["Id", h("code", {}, memory.id)],
   ];
   return h("section", { "aria-labelledby": "fields-h" }, h("h2", { id: "fields-h" }, "Fields"),
     h("table", { class: "fields" }, h("tbody", {}, rows.map(([k, v]) => h("tr", {}, h("th", { scope: "row" }, k), h("td", {}, v))))));
@@ -63,7 +63,7 @@ async function relationshipsSection(memory) {
     try {
       const found = await api(`/api/memories/${encodeURIComponent(memory.id)}/related`, { query: { depth: depth.value } });
       clear(out, found.related.length ? [graphView(memory, found.related), relatedList(found.related)] : h("p", { class: "muted" }, "No relationships."));
-      announce(`${found.related.length} related memories.`);
+      announce(`${counted(found.related.length, "related memory", "related memories")}.`);
     } catch (error) {
       clear(out, errorBox(error));
     }

@@ -2,7 +2,7 @@
 
 import { api } from "../api.js";
 import { currentUser } from "../app.js";
-import { announce, clear, errorBox, h, labelled, okBox, when } from "../ui.js";
+import { announce, clear, counted, errorBox, h, labelled, okBox, when } from "../ui.js";
 
 const SECTIONS = {
   preferences: ["Preferences", preferencesSection],
@@ -337,7 +337,8 @@ async function runImport(chosen, format, dryRun, onConflict, box) {
     return;
   }
   clear(report, importReport(job.report));
-  announce(dryRun ? `Dry run done: ${job.report.created} memories would be stored.` : `Import done: ${job.report.created} memories stored.`);
+  const created = counted(job.report.created, "memory");
+  announce(dryRun ? `Dry run done: ${created} would be stored.` : `Import done: ${created} stored.`);
 }
 
 function showProgress(job, bar, counts) {
@@ -345,21 +346,21 @@ function showProgress(job, bar, counts) {
   bar.value = job.state === "running" ? job.done : bar.max;
   const stored = job.dry_run ? "would store" : "stored";
   counts.textContent = job.state === "running"
-    ? `Running: ${job.done} of ${job.total} memories gone through; read ${job.read}, skipped ${job.skipped}.`
+    ? `Running: ${job.done} of ${counted(job.total, "memory")} gone through; read ${job.read}, skipped ${job.skipped}.`
     : `${job.state === "done" ? "Done" : "Failed"}: read ${job.read}, ${stored} ${job.stored}, skipped ${job.skipped}.`;
 }
 
 function importReport(r) {
   const verb = r.dry_run ? "Would store" : "Stored";
-  const lines = [`${verb} ${r.created} memories of ${r.read} read (${r.format}).`];
+  const lines = [`${verb} ${counted(r.created, "memory")} of ${r.read} read (${r.format}).`];
   if (r.already_present) lines.push(`Stored already (not stored again): ${r.already_present}.`);
   if (r.replaced) lines.push(`Stored already and replaced by the file's: ${r.replaced}.`);
   if (r.repeated_in_source) lines.push(`Repeated in the file (stored once): ${r.repeated_in_source}.`);
   for (const [why, n] of Object.entries(r.links || {})) lines.push(`Links: ${n} ${why}.`);
   for (const [what, n] of Object.entries(r.templates || {})) lines.push(`Templates: ${n} ${what}.`);
-  for (const [what, n] of Object.entries(r.unmapped || {})) lines.push(`Not mapped: ${what} (${n} records).`);
+  for (const [what, n] of Object.entries(r.unmapped || {})) lines.push(`Not mapped: ${what} (${counted(n, "record")}).`);
   const skipped = (r.skipped || []).length
-    ? h("div", {}, h("h4", {}, `Skipped ${r.skipped.length} records`),
+    ? h("div", {}, h("h4", {}, `Skipped ${counted(r.skipped.length, "record")}`),
       h("ul", {}, r.skipped.slice(0, 100).map((s) => h("li", {}, `${s.where}: ${s.why}`))))
     : null;
   const examples = r.dry_run && (r.examples || []).length

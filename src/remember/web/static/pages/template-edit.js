@@ -4,7 +4,7 @@
 // definition is valid, and a change of an existing template becomes a new version.
 
 import { api } from "../api.js";
-import { announce, clear, errorBox, h, labelled, okBox } from "../ui.js";
+import { announce, clear, counted, errorBox, h, labelled, okBox } from "../ui.js";
 import { FLASH, describeChanges } from "./template.js";
 
 const WAIT = 300;
@@ -44,7 +44,7 @@ export async function render(root, args) {
     if (mine !== asked) return;  // a later keystroke's check is on its way
     valid = result.valid;
     save.disabled = !valid;
-    clear(definitionState, valid ? okBox(`The definition is valid: ${plural(result.resolved_fields.length, "field")}.`) : problemList(result.message, result.errors));
+    clear(definitionState, valid ? okBox(`The definition is valid: ${counted(result.resolved_fields.length, "field")}.`) : problemList(result.message, result.errors));
     await checkSample(mine);
   }
 
@@ -82,7 +82,7 @@ export async function render(root, args) {
         ? await api(`/api/templates/${encodeURIComponent(id)}`, { method: "PUT", body: { definition: definition.value, base_version: loaded.version } })
         : await api("/api/templates", { method: "POST", body: { definition: definition.value } });
       const text = loaded
-        ? `Saved version ${done.version}: ${describeChanges(done.changes)}; ${plural(done.rechecked_memories, "memory").replace(/ys$/, "ies")} re-checked.`
+        ? `Saved version ${done.version}: ${describeChanges(done.changes)}; ${counted(done.rechecked_memories, "memory")} re-checked.`
         : `Created ${done.name} (version ${done.version}).`;
       sessionStorage.setItem(FLASH, text);
       announce(text);
@@ -102,12 +102,11 @@ export async function render(root, args) {
   clear(root,
     h("p", {}, h("a", { href: "#/templates" }, "All templates")),
     h("h1", {}, loaded ? `Edit ${loaded.name}` : "New template"),
-    loaded ? h("p", { class: "muted" }, `Version ${loaded.version}; saving makes a new version and re-checks its ${loaded.usage_count} memories.`) : null,
+    loaded ? h("p", { class: "muted" }, `Version ${loaded.version}; saving makes a new version and re-checks its ${counted(loaded.usage_count, "memory")}.`) : null,
     form);
   check();  // not awaited: the shell focuses the page when render returns, which must not be mid-typing
 }
 
-function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 
 // The engine's own words: its headline, then each problem at its field path.
 function problemList(message, errors) {
