@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import json
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -65,6 +67,20 @@ def test_context_packs_the_answering_memories_with_sources(
     packed = run_json(capsys, "context", "Who works at Google?", "--alpha", "0")
     assert packed["sources"][0]["memory_id"] == ids[0] and packed["sources"][0]["number"] == 1
     assert run(capsys, "context", "Who works at Google?", "--filter", '{"type": "book"}')[1] == "No memories found.\n"
+
+
+def test_context_shows_the_fields_of_a_templated_memory(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, ids: list[str]
+) -> None:
+    wine = tmp_path / "wine.json"
+    wine.write_text(json.dumps({"name": "Wine tasting", "fields": [
+        {"name": "wine", "type": "string", "required": True}, {"name": "score", "type": "number"}]}))  # fmt: skip
+    run_json(capsys, "template", "create", "-f", str(wine))
+    fields = ("--field", "wine=Barca Velha", "--field", "score=96")
+    run_json(capsys, "add", "Tasted at Ana's place", "--template", "Wine tasting", *fields)
+    code, out, _ = run(capsys, "context", "what score did I give Barca Velha")
+    assert code == 0 and out.startswith("[1] ")
+    assert out.split("\n[2]")[0].endswith("Barca Velha: Tasted at Ana's place\nWine: Barca Velha\nScore: 96")
 
 
 @pytest.mark.parametrize(

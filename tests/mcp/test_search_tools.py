@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from mcp import Client
 from mcp.client.context import ClientRequestContext
+from mcp.client.session import SamplingFnT
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CreateMessageRequestParams, CreateMessageResult, TextContent
 
@@ -68,20 +69,23 @@ async def test_query_without_sampling_gives_context_and_sources(client: Client, 
     assert answer["answer"] is None
 
 
-async def test_query_with_sampling_answers_with_citations(
-    server_for: Callable[[str], MCPServer], ids: list[str]
-) -> None:
-    prompts: list[str] = []
+def answering(reply: str, prompts: list[str]) -> SamplingFnT:
+    """A client's sampling: the prompt it is asked with is kept in ``prompts``, and it answers ``reply``."""
 
     async def sampling(context: ClientRequestContext, params: CreateMessageRequestParams) -> CreateMessageResult:
         content = params.messages[0].content
         assert isinstance(content, TextContent)
         prompts.append(content.text)
-        return CreateMessageResult(
-            role="assistant", content=TextContent(type="text", text="At Nobu, last Friday [1]."), model="test-model"
-        )
+        return CreateMessageResult(role="assistant", content=TextContent(type="text", text=reply), model="test-model")
 
-    async with Client(server_for("alice"), sampling_callback=sampling) as client:
+    return sampling
+
+
+async def test_query_with_sampling_answers_with_citations(
+    server_for: Callable[[str], MCPServer], ids: list[str]
+) -> None:
+    prompts: list[str] = []
+    async with Client(server_for("alice"), sampling_callback=answering("At Nobu, last Friday [1].", prompts)) as client:
         answer = ok(await client.call_tool("remember_query_memory", {"question": "Where did I eat sushi?"}))
         no_answer = ok(
             await client.call_tool("remember_query_memory", {"question": "Where did I eat sushi?", "answer": False})
@@ -90,6 +94,25 @@ async def test_query_with_sampling_answers_with_citations(
     assert no_answer["answer"] is None
     assert len(prompts) == 1
     assert "Question: Where did I eat sushi?" in prompts[0] and "Nobu" in prompts[0]
+
+
+async def test_query_context_and_prompt_show_a_templated_memorys_fields(
+    server_for: Callable[[str], MCPServer], ids: list[str]
+) -> None:
+    prompts: list[str] = []
+    wine = {
+        "template_name": "Wine tasting",
+        "fields": [{"name": "wine", "type": "string"}, {"name": "score", "type": "number"}],
+    }
+    async with Client(server_for("alice"), sampling_callback=answering("96 [1].", prompts)) as client:
+        template = ok(await client.call_tool("remember_create_template", wine))["id"]
+        tasting = {"content": "Tasted at Ana's place", "template_id": template,
+                   "structured_content": {"wine": "Barca Velha", "score": 96}}  # fmt: skip
+        made = ok(await client.call_tool("remember_create_memory", tasting))
+        answer = ok(await client.call_tool("remember_query_memory", {"question": "what score did I give Barca Velha"}))
+    assert answer["sources"][0]["memory_id"] == made["id"]
+    shown = "Barca Velha: Tasted at Ana's place\nWine: Barca Velha\nScore: 96"
+    assert shown in answer["context"].split("\n[2]")[0] and shown in prompts[0]
 
 
 BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [

@@ -249,12 +249,14 @@ def test_find_similar_bad_input(services: Services, corpus: dict[str, str]) -> N
 
 
 def test_question_context_fits_the_budget(services: Services, corpus: dict[str, str]) -> None:
-    packed = question_context(services.search, Caller(ALICE), "What is Sarah's job?", token_budget=100)
+    packed = question_context(
+        services.search, Caller(ALICE), "What is Sarah's job?", templates=services.templates, token_budget=100
+    )
     assert packed.sources[0].memory_id == corpus["sarah"]
     assert packed.text.startswith("[1] ")
     assert packed.tokens <= 100
     with pytest.raises(ValidationFailed, match="token_budget"):
-        question_context(services.search, Caller(ALICE), "x", token_budget=5)
+        question_context(services.search, Caller(ALICE), "x", templates=services.templates, token_budget=5)
 
 
 def test_a_changed_embedder_is_detected_and_reindex_fixes_it(

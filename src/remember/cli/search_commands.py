@@ -101,8 +101,9 @@ def context(services: Services, caller: Caller, args: argparse.Namespace) -> Non
     question = files.text_arg(args.question)
     filters = files.json_arg(args.filter, "--filter")
     packed = question_context(
-        services.search, caller, question, token_budget=args.token_budget, alpha=args.alpha, filters=filters
-    )
+        services.search, caller, question, templates=services.templates, token_budget=args.token_budget,
+        alpha=args.alpha, filters=filters,
+    )  # fmt: skip
     if args.json:
         output.emit(
             {"question": question, "context": packed.text, "tokens": packed.tokens,

@@ -104,8 +104,8 @@ def _answer_request(
     services = services_of(ctx)
     try:
         packed = question_context(
-            services.search, caller_of(ctx), question, token_budget=token_budget, alpha=alpha, filters=filters,
-            record_access=False, related=services.related if include_related else None,
+            services.search, caller_of(ctx), question, templates=services.templates, token_budget=token_budget,
+            alpha=alpha, filters=filters, record_access=False, related=services.related if include_related else None,
         )  # fmt: skip
     except RememberError:
         return None  # the tool body reports it
@@ -136,8 +136,8 @@ def remember_query_memory(
     """
     services = services_of(ctx)
     packed = question_context(
-        services.search, caller_of(ctx), question, token_budget=token_budget, alpha=alpha, filters=filters,
-        related=services.related if include_related else None,
+        services.search, caller_of(ctx), question, templates=services.templates, token_budget=token_budget,
+        alpha=alpha, filters=filters, related=services.related if include_related else None,
     )  # fmt: skip
     linked = memory_links(ctx, [s.memory_id for s in packed.sources]) if include_relationships else {}
     text = sampled.content.text if sampled is not None and isinstance(sampled.content, TextContent) else None
