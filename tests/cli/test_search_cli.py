@@ -34,8 +34,16 @@ def test_search(capsys: pytest.CaptureFixture[str], ids: list[str]) -> None:
     assert explained["plan"]["keyword"]["terms"]["find"] == ["sushi"]
     assert explained["plan"]["keyword"]["filter"].startswith("checked on every match:")
     assert "plan" not in run_json(capsys, "search", "sushi")
-    only = run_json(capsys, "search", "anything", "--filter", '{"content": {"contains": "sushi"}}')
+    only = run_json(capsys, "search", "anything", "--filter", '{"content": {"contains": "sushi"}}', "--min-score", "-1")
     assert [r["memory"]["id"] for r in only["results"]] == [ids[1]]
+
+
+def test_an_off_topic_search_finds_nothing_unless_asked(capsys: pytest.CaptureFixture[str], ids: list[str]) -> None:
+    assert run(capsys, "search", "tracer bullets") == (0, "No memories found.\n", "")
+    every = run_json(capsys, "search", "tracer bullets", "--min-score", "-1")["results"]
+    assert sorted(r["memory"]["id"] for r in every) == sorted(ids)
+    assert run(capsys, "context", "tracer bullets")[1] == "No memories found.\n"
+    assert len(run_json(capsys, "context", "tracer bullets", "--min-score", "-1")["sources"]) == 3
 
 
 def test_similar(capsys: pytest.CaptureFixture[str], ids: list[str]) -> None:
@@ -80,7 +88,8 @@ def test_context_shows_the_fields_of_a_templated_memory(
     run_json(capsys, "add", "Tasted at Ana's place", "--template", "Wine tasting", *fields)
     code, out, _ = run(capsys, "context", "what score did I give Barca Velha")
     assert code == 0 and out.startswith("[1] ")
-    assert out.split("\n[2]")[0].endswith("Barca Velha: Tasted at Ana's place\nWine: Barca Velha\nScore: 96")
+    first = out.split("\n[2]")[0].rstrip("\n")
+    assert first.endswith("Barca Velha: Tasted at Ana's place\nWine: Barca Velha\nScore: 96")
 
 
 @pytest.mark.parametrize(
@@ -88,6 +97,7 @@ def test_context_shows_the_fields_of_a_templated_memory(
     [
         (["search", ""], "query must be a non-empty text"),
         (["search", "x", "--alpha", "3"], "alpha must be a number from 0 to 1"),
+        (["search", "x", "--min-score", "2"], "min_score must be a number from -1 to 1"),
         (["search", "x", "--filter", "{nope"], "--filter must be JSON"),
         (["search", "x", "--filter", '{"colour": 1}'], "Unknown filter field"),
         (["similar"], "either memory_id or text"),

@@ -40,19 +40,29 @@ async def test_search(client: Client, ids: list[str]) -> None:
     plan = found["plan"]  # the routes each side took and the terms used
     assert plan["keyword"]["route"] == "full text" and "google" in plan["keyword"]["terms"]["find"]
     assert plan["vector"]["route"] in ("exact", "approximate") and plan["vector"]["ran"]
-    paged = ok(await client.call_tool("remember_search_memory", {"query": "anything", "limit": 2}))
+    paged = ok(await client.call_tool("remember_search_memory", {"query": "anything", "limit": 2, "min_score": -1}))
     assert (len(paged["results"]), paged["has_more"], paged["next_offset"]) == (2, True, 2)
     assert paged.get("plan") is None
     semantic = ok(await client.call_tool("remember_search_memory", {"query": "pets", "alpha": 1}))
     assert semantic["results"][0]["memory"]["id"] == ids[2]
     filtered = ok(
         await client.call_tool(
-            "remember_search_memory", {"query": "anything", "filters": {"content": {"contains": "sushi"}}}
+            "remember_search_memory",
+            {"query": "anything", "filters": {"content": {"contains": "sushi"}}, "min_score": -1},
         )
     )
     assert [r["memory"]["id"] for r in filtered["results"]] == [ids[1]]
     accessed = ok(await client.call_tool("remember_get_memory", {"memory_id": ids[0]}))
     assert accessed["access_count"] >= 2  # returned by searches, then fetched
+
+
+async def test_an_off_topic_search_finds_nothing_unless_asked(client: Client, ids: list[str]) -> None:
+    found = ok(await client.call_tool("remember_search_memory", {"query": "tracer bullets"}))
+    assert found["results"] == [] and found["has_more"] is False
+    every = ok(await client.call_tool("remember_search_memory", {"query": "tracer bullets", "min_score": -1}))
+    assert sorted(r["memory"]["id"] for r in every["results"]) == sorted(ids)
+    context = ok(await client.call_tool("remember_query_memory", {"question": "tracer bullets"}))
+    assert context["sources"] == [] and context["context"] == ""
 
 
 async def test_find_similar(client: Client, ids: list[str]) -> None:
@@ -124,6 +134,7 @@ BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("remember_search_memory", {"query": "x", "filters": {"colour": 1}}, "Unknown filter field"),
     ("remember_search_memory", {"query": "x", "filters": {"type": {"regex": "."}}}, "Operator 'regex'"),
     ("remember_search_memory", {"query": "x", "deleted": "sometimes"}, "deleted"),
+    ("remember_search_memory", {"query": "x", "min_score": 1.5}, "min_score must be a number from -1 to 1"),
     ("remember_find_similar", {}, "either memory_id or text"),
     ("remember_find_similar", {"memory_id": "nope"}, "No memory with id 'nope'"),
     ("remember_find_similar", {"text": "x", "min_similarity": 5}, "min_similarity"),

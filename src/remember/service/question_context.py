@@ -88,15 +88,19 @@ def question_context(
     limit: int = 20,
     record_access: bool = True,
     related: RelatedService | None = None,
+    min_score: float | None = None,
 ) -> PackedContext:
     """The memories most relevant to ``question``, packed within ``token_budget`` tokens.
 
-    ``templates`` render the fields of templated memories. With ``related``, the memories linked to the
-    best hits follow each of them (within the budget).
+    ``templates`` render the fields of templated memories. Memories that match nothing of the question
+    (``min_score``: as for search) are left out. With ``related``, the memories linked to the best hits
+    follow each of them (within the budget).
     """
     checks.query(question, "question")
     checks.whole_number("token_budget", token_budget, MIN_BUDGET, MAX_BUDGET)
-    results = search.search(caller, question, alpha=alpha, filters=filters, limit=limit, record_access=False)
+    results = search.search(
+        caller, question, alpha=alpha, filters=filters, limit=limit, record_access=False, min_score=min_score
+    )
     hits, origin = results.hits, dict[str, str]()
     if related is not None:
         hits, origin = _with_related(related, caller, hits)
