@@ -109,11 +109,11 @@ def evaluate(
     return out
 
 
-def default_search(services: Any) -> Search:
+def default_search(services: Any, **options: Any) -> Search:
     def search(user: str, question: dict[str, Any]) -> list[str]:
         asked = when(question["question_date"])
         services.search.clock = lambda: asked
-        found = services.search.search(Caller(user), question["question"], limit=DEPTH, record_access=False)
+        found = services.search.search(Caller(user), question["question"], limit=DEPTH, record_access=False, **options)
         return [h.memory.id for h in found.hits]
 
     return search

@@ -80,7 +80,7 @@ def search(
 def _neighbours(
     services: Any, caller: Caller, scores: dict[str, float], memories: dict[str, Any], recipe: Recipe
 ) -> dict[str, float]:
-    fused = [Fused(i, s, 0.0, 0.0, None) for i, s in scores.items()]
+    fused = [Fused(i, s, 0.0, 0.0, None, matched=False) for i, s in scores.items()]
     adjacent = services.store.index.adjacent(caller.user, expand.strongest(fused, recipe.neighbours_of))
     spread = {f.memory_id: f.fused for f in expand.spread(fused, adjacent, recipe.neighbour_share)}
     new = [i for i in spread if i not in memories]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import heapq
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from remember.models import IMPLICIT_GAP
@@ -38,8 +39,8 @@ def spread(fused: Sequence[Fused], adjacent: Mapping[str, Sequence[str]], share:
     out = []
     for f in fused:
         score = max(f.fused, lifted.pop(f.memory_id, 0.0))
-        out.append(f if score == f.fused else Fused(f.memory_id, score, f.keyword, f.semantic, f.cosine))
-    out += [Fused(i, score, 0.0, 0.0, None) for i, score in sorted(lifted.items())]
+        out.append(f if score == f.fused else replace(f, fused=score))
+    out += [Fused(i, score, 0.0, 0.0, None, matched=False) for i, score in sorted(lifted.items())]
     return out
 
 

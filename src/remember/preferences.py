@@ -65,6 +65,15 @@ SPECS: tuple[PreferenceSpec, ...] = (
         1,
     ),
     PreferenceSpec(
+        "search.min_score",
+        "float",
+        0.2,
+        "Least cosine similarity (-1 to 1) a memory or relationship no keyword of the query found needs to be "
+        "returned by a search; -1 returns every candidate.",
+        -1,
+        1,
+    ),
+    PreferenceSpec(
         "search.weight_boost",
         "float",
         0.1,

@@ -60,7 +60,7 @@ def test_neighbours_leave_out_what_is_deleted(services: Services) -> None:
 
 
 def test_spread_keeps_a_better_own_score_and_adds_the_unseen() -> None:
-    fused = [Fused("a", 1.0, 1.0, 1.0, 0.5), Fused("b", 0.9, 0.9, 0.9, 0.4), Fused("c", 0.1, 0.1, 0.1, 0.1)]
+    fused = [Fused(i, s, s, s, c, matched=True) for i, s, c in (("a", 1.0, 0.5), ("b", 0.9, 0.4), ("c", 0.1, 0.1))]
     assert strongest(fused, 2) == ["a", "b"]
     out = {f.memory_id: f.fused for f in spread(fused, {"a": ["b", "c", "x"], "b": ["c"]}, 0.5)}
     assert out == {"a": 1.0, "b": 0.9, "c": 0.5, "x": 0.5}

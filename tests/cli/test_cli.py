@@ -61,6 +61,7 @@ def test_prefs(capsys: pytest.CaptureFixture[str]) -> None:
         "search": {
             "default_limit": 10,
             "default_alpha": 0.3,
+            "min_score": 0.2,
             "weight_boost": 0.1,
             "recency_boost": 0.0,
             "recency_half_life_days": 30.0,

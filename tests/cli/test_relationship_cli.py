@@ -21,6 +21,8 @@ def test_relate_search_update_show_delete(capsys: pytest.CaptureFixture[str], id
     found = run_json(capsys, "relationships", "search", "managing", "--alpha", "0")
     assert found["results"][0]["id"] == made["id"]
     assert run_json(capsys, "relationships", "search", "--memory", ids[2])["total"] == 1
+    assert run(capsys, "relationships", "search", "tracer bullets")[1] == "No relationships found.\n"
+    assert len(run_json(capsys, "relationships", "search", "tracer bullets", "--min-score", "-1")["results"]) == 2
     code, out, _ = run(capsys, "relationships", "search", "--type", "manages")
     assert code == 0 and made["id"] in out and "Sarah manages Tom" in out
     chain = run_json(capsys, "related", ids[0], "--depth", "2")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import json
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -32,8 +34,16 @@ def test_search(capsys: pytest.CaptureFixture[str], ids: list[str]) -> None:
     assert explained["plan"]["keyword"]["terms"]["find"] == ["sushi"]
     assert explained["plan"]["keyword"]["filter"].startswith("checked on every match:")
     assert "plan" not in run_json(capsys, "search", "sushi")
-    only = run_json(capsys, "search", "anything", "--filter", '{"content": {"contains": "sushi"}}')
+    only = run_json(capsys, "search", "anything", "--filter", '{"content": {"contains": "sushi"}}', "--min-score", "-1")
     assert [r["memory"]["id"] for r in only["results"]] == [ids[1]]
+
+
+def test_an_off_topic_search_finds_nothing_unless_asked(capsys: pytest.CaptureFixture[str], ids: list[str]) -> None:
+    assert run(capsys, "search", "tracer bullets") == (0, "No memories found.\n", "")
+    every = run_json(capsys, "search", "tracer bullets", "--min-score", "-1")["results"]
+    assert sorted(r["memory"]["id"] for r in every) == sorted(ids)
+    assert run(capsys, "context", "tracer bullets")[1] == "No memories found.\n"
+    assert len(run_json(capsys, "context", "tracer bullets", "--min-score", "-1")["sources"]) == 3
 
 
 def test_similar(capsys: pytest.CaptureFixture[str], ids: list[str]) -> None:
@@ -67,11 +77,27 @@ def test_context_packs_the_answering_memories_with_sources(
     assert run(capsys, "context", "Who works at Google?", "--filter", '{"type": "book"}')[1] == "No memories found.\n"
 
 
+def test_context_shows_the_fields_of_a_templated_memory(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, ids: list[str]
+) -> None:
+    wine = tmp_path / "wine.json"
+    wine.write_text(json.dumps({"name": "Wine tasting", "fields": [
+        {"name": "wine", "type": "string", "required": True}, {"name": "score", "type": "number"}]}))  # fmt: skip
+    run_json(capsys, "template", "create", "-f", str(wine))
+    fields = ("--field", "wine=Barca Velha", "--field", "score=96")
+    run_json(capsys, "add", "Tasted at Ana's place", "--template", "Wine tasting", *fields)
+    code, out, _ = run(capsys, "context", "what score did I give Barca Velha")
+    assert code == 0 and out.startswith("[1] ")
+    first = out.split("\n[2]")[0].rstrip("\n")
+    assert first.endswith("Barca Velha: Tasted at Ana's place\nWine: Barca Velha\nScore: 96")
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
         (["search", ""], "QUERY must be a non-empty text"),
         (["search", "x", "--alpha", "3"], "alpha must be a number from 0 to 1"),
+        (["search", "x", "--min-score", "2"], "min_score must be a number from -1 to 1"),
         (["search", "x", "--filter", "{nope"], "--filter must be JSON"),
         (["search", "x", "--filter", '{"colour": 1}'], "Unknown filter field"),
         (["similar"], "Give a memory's ID or --text TEXT"),

@@ -52,6 +52,10 @@ async def test_the_round_trip(client: Client) -> None:
     assert found["results"][0]["relationship_type"] == "mentored_by" and found["results"][0]["score"] > 0
     listed = ok(await client.call_tool("remember_search_relationships", {"memory_id": sarah}))
     assert [r["id"] for r in listed["results"]] == [made["id"]] and listed["total"] == 1
+    off_topic = {"query": "tracer bullets", "alpha": 1}
+    assert ok(await client.call_tool("remember_search_relationships", off_topic))["results"] == []
+    every = ok(await client.call_tool("remember_search_relationships", off_topic | {"min_score": -1}))
+    assert len(every["results"]) == 2
 
     walk = ok(await client.call_tool("remember_get_related", {"memory_id": sarah, "depth": 2}))
     assert [(r["memory_id"], r["depth"]) for r in walk["related"]] == [(tom, 1), (priya, 2)]
@@ -181,6 +185,7 @@ BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("remember_delete_relationship", {"relationship_id": ""}, "relationship_id must be an id"),
     ("remember_search_relationships", {"query": "x", "alpha": 2}, "alpha must be a number from 0 to 1"),
     ("remember_search_relationships", {"limit": 0}, "limit must be a whole number from 1 to 100"),
+    ("remember_search_relationships", {"query": "x", "min_score": -2}, "min_score must be a number from -1 to 1"),
     ("remember_search_relationships", {"created_after": "last tuesday"}, "created_after"),
     ("remember_search_relationships", {"types": ["t"] * 50}, "types must be a list of 1 to 20"),
     ("remember_search_relationships", {"query": "q" * 10_000}, "limit is 2000"),

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from mcp import Client
 from mcp.client.context import ClientRequestContext
+from mcp.client.session import SamplingFnT
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CreateMessageRequestParams, CreateMessageResult, TextContent
 
@@ -39,19 +40,29 @@ async def test_search(client: Client, ids: list[str]) -> None:
     plan = found["plan"]  # the routes each side took and the terms used
     assert plan["keyword"]["route"] == "full text" and "google" in plan["keyword"]["terms"]["find"]
     assert plan["vector"]["route"] in ("exact", "approximate") and plan["vector"]["ran"]
-    paged = ok(await client.call_tool("remember_search_memory", {"query": "anything", "limit": 2}))
+    paged = ok(await client.call_tool("remember_search_memory", {"query": "anything", "limit": 2, "min_score": -1}))
     assert (len(paged["results"]), paged["has_more"], paged["next_offset"]) == (2, True, 2)
     assert paged.get("plan") is None
     semantic = ok(await client.call_tool("remember_search_memory", {"query": "pets", "alpha": 1}))
     assert semantic["results"][0]["memory"]["id"] == ids[2]
     filtered = ok(
         await client.call_tool(
-            "remember_search_memory", {"query": "anything", "filters": {"content": {"contains": "sushi"}}}
+            "remember_search_memory",
+            {"query": "anything", "filters": {"content": {"contains": "sushi"}}, "min_score": -1},
         )
     )
     assert [r["memory"]["id"] for r in filtered["results"]] == [ids[1]]
     accessed = ok(await client.call_tool("remember_get_memory", {"memory_id": ids[0]}))
     assert accessed["access_count"] >= 2  # returned by searches, then fetched
+
+
+async def test_an_off_topic_search_finds_nothing_unless_asked(client: Client, ids: list[str]) -> None:
+    found = ok(await client.call_tool("remember_search_memory", {"query": "tracer bullets"}))
+    assert found["results"] == [] and found["has_more"] is False
+    every = ok(await client.call_tool("remember_search_memory", {"query": "tracer bullets", "min_score": -1}))
+    assert sorted(r["memory"]["id"] for r in every["results"]) == sorted(ids)
+    context = ok(await client.call_tool("remember_query_memory", {"question": "tracer bullets"}))
+    assert context["sources"] == [] and context["context"] == ""
 
 
 async def test_find_similar(client: Client, ids: list[str]) -> None:
@@ -68,20 +79,23 @@ async def test_query_without_sampling_gives_context_and_sources(client: Client, 
     assert "answer" not in answer
 
 
-async def test_query_with_sampling_answers_with_citations(
-    server_for: Callable[[str], MCPServer], ids: list[str]
-) -> None:
-    prompts: list[str] = []
+def answering(reply: str, prompts: list[str]) -> SamplingFnT:
+    """A client's sampling: the prompt it is asked with is kept in ``prompts``, and it answers ``reply``."""
 
     async def sampling(context: ClientRequestContext, params: CreateMessageRequestParams) -> CreateMessageResult:
         content = params.messages[0].content
         assert isinstance(content, TextContent)
         prompts.append(content.text)
-        return CreateMessageResult(
-            role="assistant", content=TextContent(type="text", text="At Nobu, last Friday [1]."), model="test-model"
-        )
+        return CreateMessageResult(role="assistant", content=TextContent(type="text", text=reply), model="test-model")
 
-    async with Client(server_for("alice"), sampling_callback=sampling) as client:
+    return sampling
+
+
+async def test_query_with_sampling_answers_with_citations(
+    server_for: Callable[[str], MCPServer], ids: list[str]
+) -> None:
+    prompts: list[str] = []
+    async with Client(server_for("alice"), sampling_callback=answering("At Nobu, last Friday [1].", prompts)) as client:
         answer = ok(await client.call_tool("remember_query_memory", {"question": "Where did I eat sushi?"}))
         no_answer = ok(
             await client.call_tool("remember_query_memory", {"question": "Where did I eat sushi?", "answer": False})
@@ -90,6 +104,25 @@ async def test_query_with_sampling_answers_with_citations(
     assert "answer" not in no_answer
     assert len(prompts) == 1
     assert "Question: Where did I eat sushi?" in prompts[0] and "Nobu" in prompts[0]
+
+
+async def test_query_context_and_prompt_show_a_templated_memorys_fields(
+    server_for: Callable[[str], MCPServer], ids: list[str]
+) -> None:
+    prompts: list[str] = []
+    wine = {
+        "template_name": "Wine tasting",
+        "fields": [{"name": "wine", "type": "string"}, {"name": "score", "type": "number"}],
+    }
+    async with Client(server_for("alice"), sampling_callback=answering("96 [1].", prompts)) as client:
+        template = ok(await client.call_tool("remember_create_template", wine))["id"]
+        tasting = {"content": "Tasted at Ana's place", "template_id": template,
+                   "structured_content": {"wine": "Barca Velha", "score": 96}}  # fmt: skip
+        made = ok(await client.call_tool("remember_create_memory", tasting))
+        answer = ok(await client.call_tool("remember_query_memory", {"question": "what score did I give Barca Velha"}))
+    assert answer["sources"][0]["memory_id"] == made["id"]
+    shown = "Barca Velha: Tasted at Ana's place\nWine: Barca Velha\nScore: 96"
+    assert shown in answer["context"].split("\n[2]")[0] and shown in prompts[0]
 
 
 BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
@@ -101,6 +134,7 @@ BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("remember_search_memory", {"query": "x", "filters": {"colour": 1}}, "Unknown filter field"),
     ("remember_search_memory", {"query": "x", "filters": {"type": {"regex": "."}}}, "Operator 'regex'"),
     ("remember_search_memory", {"query": "x", "deleted": "sometimes"}, "deleted"),
+    ("remember_search_memory", {"query": "x", "min_score": 1.5}, "min_score must be a number from -1 to 1"),
     ("remember_find_similar", {}, "either memory_id or text"),
     ("remember_find_similar", {"memory_id": "nope"}, "No memory with id 'nope'"),
     ("remember_find_similar", {"text": "x", "min_similarity": 5}, "min_similarity"),

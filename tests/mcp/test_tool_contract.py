@@ -58,7 +58,7 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     "remember_validate_memory": (["template_id", "content"], ["template_id", "content"], (True, False, True)),
     "remember_template_analytics": (["template_id", "metrics"], ["template_id"], (True, False, True)),
     "remember_search_memory": (
-        ["query", "alpha", "filters", "limit", "offset", "deleted", "explain", "include_relationships"],
+        ["query", "alpha", "filters", "limit", "offset", "deleted", "explain", "include_relationships", "min_score"],
         ["query"],
         (True, False, True),
     ),
@@ -91,7 +91,7 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     "remember_delete_relationship": (["relationship_id"], ["relationship_id"], (False, True, True)),
     "remember_search_relationships": (
         ["query", "alpha", "types", "memory_id", "min_strength", "min_confidence", "tags", "created_after",
-         "created_before", "limit", "offset"],
+         "created_before", "limit", "offset", "min_score"],
         [],
         (True, False, True),
     ),

@@ -22,6 +22,7 @@ def test_get_nests_by_category_and_filters(services: Services) -> None:
         "search": {
             "default_limit": 10,
             "default_alpha": 0.3,
+            "min_score": 0.2,
             "weight_boost": 0.1,
             "recency_boost": 0.0,
             "recency_half_life_days": 30.0,

@@ -78,11 +78,12 @@ def test_default_alpha_comes_from_preferences(services: Services, corpus: dict[s
 
 
 def test_filters_narrow_in_the_database(services: Services, corpus: dict[str, str]) -> None:
-    assert set(top(services, "anything", filters={"type": "person"})) == {corpus["sarah"], corpus["mom"]}
-    assert top(services, "anything", filters={"tags": {"all": ["pets"]}}) == [corpus["my"]]
-    assert top(services, "anything", filters={"weight": {"gte": 0.8}}) == [corpus["my"]]
+    every = {"min_score": -1.0}  # whatever the query's relevance: the filter alone decides
+    assert set(top(services, "anything", filters={"type": "person"}, **every)) == {corpus["sarah"], corpus["mom"]}
+    assert top(services, "anything", filters={"tags": {"all": ["pets"]}}, **every) == [corpus["my"]]
+    assert top(services, "anything", filters={"weight": {"gte": 0.8}}, **every) == [corpus["my"]]
     assert top(services, "dog", filters={"not": {"tags": "pets"}}, alpha=0.0) == []
-    assert top(services, "anything", filters={"content": {"contains": "orchid"}}) == [corpus["mom"]]
+    assert top(services, "anything", filters={"content": {"contains": "orchid"}}, **every) == [corpus["mom"]]
 
 
 def test_structured_filters(services: Services) -> None:
@@ -104,10 +105,13 @@ def test_structured_filters(services: Services) -> None:
 def test_pages_are_stable_and_cover_everything(services: Services, corpus: dict[str, str]) -> None:
     seen = []
     for offset in range(0, 8, 3):
-        page = services.search.search(Caller(ALICE), "things I should remember", limit=3, offset=offset)
+        page = services.search.search(Caller(ALICE), "things I should remember", limit=3, offset=offset, min_score=-1)
         seen += [h.memory.id for h in page.hits]
     assert sorted(seen) == sorted(corpus.values())
-    first = [h.memory.id for h in services.search.search(Caller(ALICE), "things I should remember", limit=8).hits]
+    first = [
+        h.memory.id
+        for h in services.search.search(Caller(ALICE), "things I should remember", limit=8, min_score=-1).hits
+    ]
     assert seen == first
 
 
@@ -124,7 +128,7 @@ def test_other_users_memories_never_come_back(services: Services, corpus: dict[s
     for alpha in (0.0, 0.3, 1.0):
         hits = services.search.search(Caller(ALICE), "Bob's secret overrated sushi", alpha=alpha, limit=100).hits
         assert all(h.memory.user_id == ALICE for h in hits)
-    assert services.search.search(Caller(BOB), "dog beach", limit=100).hits[0].memory.user_id == BOB
+    assert services.search.search(Caller(BOB), "dog beach", limit=100, min_score=-1).hits[0].memory.user_id == BOB
     assert len(services.search.search(Caller("carol"), "sushi").hits) == 0
 
 
@@ -249,12 +253,14 @@ def test_find_similar_bad_input(services: Services, corpus: dict[str, str]) -> N
 
 
 def test_question_context_fits_the_budget(services: Services, corpus: dict[str, str]) -> None:
-    packed = question_context(services.search, Caller(ALICE), "What is Sarah's job?", token_budget=100)
+    packed = question_context(
+        services.search, Caller(ALICE), "What is Sarah's job?", templates=services.templates, token_budget=100
+    )
     assert packed.sources[0].memory_id == corpus["sarah"]
     assert packed.text.startswith("[1] ")
     assert packed.tokens <= 100
     with pytest.raises(ValidationFailed, match="token_budget"):
-        question_context(services.search, Caller(ALICE), "x", token_budget=5)
+        question_context(services.search, Caller(ALICE), "x", templates=services.templates, token_budget=5)
 
 
 def test_a_changed_embedder_is_detected_and_reindex_fixes_it(

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from remember.cli import output
 from remember.cli.grammar import Commands, runs
+from remember.cli.search_commands import MIN_SCORE_HELP
 from remember.errors import ValidationFailed
 from remember.nouns import counted
 
@@ -119,6 +120,7 @@ def _search(actions: Commands) -> None:
     sub.add_argument("--before", dest="created_before", metavar="DATE", help="created before (ISO 8601)")
     sub.add_argument("--limit", type=int, default=10, help="how many, 1-100 (default 10)")
     sub.add_argument("--offset", type=int, default=0, help="skip this many")
+    sub.add_argument("--min-score", type=float, help=MIN_SCORE_HELP)
     sub.add_argument("--json", action="store_true", help="print JSON for scripts")
     runs(sub, search)
 
@@ -132,8 +134,9 @@ def search(services: Services, caller: Caller, args: argparse.Namespace) -> None
         args.created_before,
     )  # fmt: skip
     found = services.related.search(
-        caller, args.query, alpha=args.alpha, criteria=criteria, limit=args.limit, offset=args.offset
-    )
+        caller, args.query, alpha=args.alpha, criteria=criteria, limit=args.limit, offset=args.offset,
+        min_score=args.min_score,
+    )  # fmt: skip
     if args.json:
         output.emit(
             {

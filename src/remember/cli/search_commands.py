@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from remember.service.search import Hit
 
 
+MIN_SCORE_HELP = "leave out what no keyword matched and is less similar (cosine, -1 to 1; default: search.min_score)"
+
+
 def register(commands: Commands) -> None:
     for declare in (_search, _similar, _context, _reindex):
         declare(commands)
@@ -31,6 +34,7 @@ def _search(commands: Commands) -> None:
     sub.add_argument("--limit", type=int, help="how many results, 1-100 (default 10)")
     sub.add_argument("--offset", type=int, default=0, help="skip this many")
     sub.add_argument("--deleted", choices=["exclude", "include", "only"], default="exclude", help="deleted ones")
+    sub.add_argument("--min-score", type=float, help=MIN_SCORE_HELP)
     sub.add_argument(
         "--explain", action="store_true", help="show the search's plan (routes, filter, terms) and each score's parts"
     )
@@ -42,7 +46,7 @@ def search(services: Services, caller: Caller, args: argparse.Namespace) -> None
     filters = files.json_arg(args.filter, "--filter")
     results = services.search.search(
         caller, args.query, alpha=args.alpha, filters=filters, limit=args.limit, offset=args.offset,
-        deleted=args.deleted, explain=args.explain,
+        deleted=args.deleted, explain=args.explain, min_score=args.min_score,
     )  # fmt: skip
     if args.json:
         answer = {
@@ -101,6 +105,7 @@ def _context(commands: Commands) -> None:
     )
     sub.add_argument("--alpha", type=float, help="1 = by meaning only, 0 = by keywords only (default 0.3)")
     sub.add_argument("--filter", metavar="JSON", help="a filter, as for search")
+    sub.add_argument("--min-score", type=float, help=MIN_SCORE_HELP)
     sub.add_argument("--json", action="store_true", help="print JSON for scripts")
     runs(sub, context)
 
@@ -111,8 +116,9 @@ def context(services: Services, caller: Caller, args: argparse.Namespace) -> Non
     question = files.text_arg(args.question)
     filters = files.json_arg(args.filter, "--filter")
     packed = question_context(
-        services.search, caller, question, token_budget=args.token_budget, alpha=args.alpha, filters=filters
-    )
+        services.search, caller, question, templates=services.templates, token_budget=args.token_budget,
+        alpha=args.alpha, filters=filters, min_score=args.min_score,
+    )  # fmt: skip
     if args.json:
         output.emit(
             {"question": question, "context": packed.text, "tokens": packed.tokens,

@@ -8,12 +8,18 @@ memory. ``alpha`` 1 is semantic only, 0 keyword only. Then
 
     score = fused + weight_boost * (weight - 0.5) + recency_boost * 0.5 ** (age_days / half_life_days)
 
+A candidate that matches nothing of the question is left out before that (``above_floor``): one
+no keyword of the question found and whose raw cosine is below the floor only filled the vector
+side's pool (the side always takes its nearest, however far). The floor is on the raw cosine, not
+on the fused score, which is relative to the other candidates: the nearest of an off-topic search
+normalises to 1 all the same.
+
 docs/search.md says how to set them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -25,6 +31,7 @@ class Fused:
     keyword: float  # normalised to 0..1 (1 = the best keyword match among the candidates)
     semantic: float  # normalised to 0..1 among the candidates
     cosine: float | None
+    matched: bool  # found by the keyword side: a term of the question is in it (or in its date or context)
 
 
 def fuse(keyword: Mapping[str, float], cosine: Mapping[str, float], alpha: float) -> list[Fused]:
@@ -38,8 +45,13 @@ def fuse(keyword: Mapping[str, float], cosine: Mapping[str, float], alpha: float
         k = keyword.get(memory_id, 0.0) / top_keyword if top_keyword > 0 else 0.0
         c = cosine.get(memory_id)
         s = (c - low) / (high - low) if c is not None and high > low else (1.0 if c is not None else 0.0)
-        out.append(Fused(memory_id, alpha * s + (1 - alpha) * k, k, s, c))
+        out.append(Fused(memory_id, alpha * s + (1 - alpha) * k, k, s, c, memory_id in keyword))
     return out
+
+
+def above_floor(fused: Iterable[Fused], floor: float) -> list[Fused]:
+    """The candidates that match the question: found by a keyword, or with a cosine of at least ``floor``."""
+    return [f for f in fused if f.matched or (f.cosine is not None and f.cosine >= floor)]
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from typing import Any, Literal
 from remember import preferences as known
 from remember.caller import Caller
 from remember.clock import Clock, from_text, to_text, utc_now
-from remember.errors import Conflict, FieldError, NotFound, RememberError, ValidationFailed
+from remember.errors import Conflict, FieldError, NotFound, ValidationFailed
 from remember.filters import Filter, conjoin, parse_filter
 from remember.jsontypes import JsonObject
 from remember.memory_fields import EDITABLE, INDEXED
@@ -24,7 +24,6 @@ from remember.service.indexer import Indexer
 from remember.service.preferences import PreferenceService
 from remember.service.templates import TemplateService, UserTemplates
 from remember.store import Store
-from remember.templates import render_text
 
 MAX_LIMIT = 100
 MAX_OFFSET = 1_000_000
@@ -270,13 +269,7 @@ class MemoryService:
 
     def fields_text(self, caller: Caller, memory: Memory) -> str | None:
         """The memory's template fields rendered as text; None without a usable template."""
-        if memory.template_id is None:
-            return None
-        try:
-            resolved = self.templates.view_of(caller).resolved(memory.template_id)
-        except RememberError:  # a broken chain (e.g. a deleted parent) leaves the fields out
-            return None
-        return render_text(resolved, memory.structured_content or {})
+        return self.templates.view_of(caller).fields_text(memory)
 
     def delete(self, caller: Caller, memory_id: str, *, permanent: bool = False, reason: str | None = None) -> Deletion:
         """Soft-delete (restorable), or with ``permanent`` erase the memory and its history."""

@@ -1,4 +1,8 @@
-"""Packing the memories that answer a question into a context of bounded size, with sources."""
+"""Packing the memories that answer a question into a context of bounded size, with sources.
+
+Each memory is its text as a reader needs it: a templated memory's own text, then its fields
+(``UserTemplates.text_of``), so that the context says the score a tasting note only implies.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from remember.service import checks
 from remember.service.access_counts import note_access
 from remember.service.related import RelatedService
 from remember.service.search import Hit, SearchService
+from remember.service.templates import TemplateService
 
 CHARS_PER_TOKEN = 4  # a rough, model-independent estimate; the budget is a ceiling, not an exact count
 MIN_BUDGET, MAX_BUDGET = 100, 32_000
@@ -41,9 +46,9 @@ def estimate_tokens(text: str) -> int:
     return math.ceil(len(text) / CHARS_PER_TOKEN)
 
 
-def pack(hits: list[Hit], budget: int, body: Callable[[Memory], str] | None = None) -> PackedContext:
-    """Memories in rank order as ``[n] date: text`` blocks, until ``budget`` tokens are used; ``body`` gives
-    a memory's text (its content unless given)."""
+def pack(hits: list[Hit], budget: int, text_of: Callable[[Memory], str]) -> PackedContext:
+    """Memories in rank order as ``[n] date: text`` blocks (``text_of`` a memory), until ``budget`` tokens
+    are used."""
     blocks: list[str] = []
     sources: list[Source] = []
     left = budget * CHARS_PER_TOKEN
@@ -54,11 +59,11 @@ def pack(hits: list[Hit], budget: int, body: Callable[[Memory], str] | None = No
         room = left - len(head) - 1
         if room < 40:  # not enough left for a useful piece of another memory
             break
-        whole = memory.content if body is None else body(memory)
-        text = whole if len(whole) <= room else whole[: room - 1] + "…"
-        blocks.append(head + text)
+        whole = text_of(memory)
+        body = whole if len(whole) <= room else whole[: room - 1] + "…"
+        blocks.append(head + body)
         left -= len(blocks[-1]) + 1
-        sources.append(Source(len(sources) + 1, memory.id, memory.title, when, hit.score, text != whole))
+        sources.append(Source(len(sources) + 1, memory.id, memory.title, when, hit.score, body != whole))
     text = "\n".join(blocks)
     return PackedContext(text, sources, estimate_tokens(text))
 
@@ -76,24 +81,30 @@ def question_context(
     caller: Caller,
     question: str,
     *,
+    templates: TemplateService,
     token_budget: int = 2_000,
     alpha: float | None = None,
     filters: Mapping[str, Any] | None = None,
     limit: int = 20,
     record_access: bool = True,
     related: RelatedService | None = None,
+    min_score: float | None = None,
 ) -> PackedContext:
     """The memories most relevant to ``question``, packed within ``token_budget`` tokens.
 
-    With ``related``, the memories linked to the best hits follow each of them (within the budget).
+    ``templates`` render the fields of templated memories. Memories that match nothing of the question
+    (``min_score``: as for search) are left out. With ``related``, the memories linked to the best hits
+    follow each of them (within the budget).
     """
     checks.query(question, "question")
     checks.whole_number("token_budget", token_budget, MIN_BUDGET, MAX_BUDGET)
-    results = search.search(caller, question, alpha=alpha, filters=filters, limit=limit, record_access=False)
+    results = search.search(
+        caller, question, alpha=alpha, filters=filters, limit=limit, record_access=False, min_score=min_score
+    )
     hits, origin = results.hits, dict[str, str]()
     if related is not None:
         hits, origin = _with_related(related, caller, hits)
-    packed = pack(hits, token_budget)
+    packed = pack(hits, token_budget, templates.view_of(caller).text_of)
     if origin:
         numbers = {s.memory_id: s.number for s in packed.sources}
         sources = [replace(s, related_to=numbers.get(origin.get(s.memory_id, ""))) for s in packed.sources]

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from remember.caller import Caller
-from remember.errors import RememberError
 from remember.models import Memory, Progress
 from remember.service.indexer import Indexer
 from remember.service.templates import TemplateService, UserTemplates
 from remember.store import Store
-from remember.templates import render_text
 
 BATCH = 256
 RETRIES = 5  # rounds for memories changed while their batch was embedded (each change indexed itself anyway)
@@ -72,13 +70,4 @@ def _load(store: Store, keys: list[tuple[str, str]]) -> list[Memory]:
 
 
 def _fields_text(templates: TemplateService, views: dict[str, UserTemplates], memory: Memory) -> str | None:
-    if memory.template_id is None:
-        return None
-    view = views.setdefault(memory.user_id, templates.view_of(Caller(memory.user_id)))
-    definition = view.lookup(memory.template_id)
-    if definition is None:
-        return None
-    try:
-        return render_text(view.resolved(definition.id), memory.structured_content or {})
-    except RememberError:  # a broken chain (e.g. a deleted parent) leaves the fields out of the text
-        return None
+    return views.setdefault(memory.user_id, templates.view_of(Caller(memory.user_id))).fields_text(memory)

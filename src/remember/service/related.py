@@ -11,10 +11,11 @@ from remember.clock import parse_moment
 from remember.errors import FieldError, ValidationFailed, excerpt
 from remember.models import Memory, Relationship, RelationshipQuery
 from remember.search import text
-from remember.search.fusion import fuse
+from remember.search.fusion import above_floor, fuse
 from remember.service import checks, visibility
 from remember.service.preferences import PreferenceService
 from remember.service.relationships import RelationshipService, member_id
+from remember.service.search import min_score_of
 from remember.store import Store
 
 POOL = 50
@@ -75,9 +76,10 @@ class RelatedService:
 
     def search(
         self, caller: Caller, query: str | None = None, *, alpha: float | None = None,
-        criteria: Criteria | None = None, limit: int = 10, offset: int = 0,
+        criteria: Criteria | None = None, limit: int = 10, offset: int = 0, min_score: float | None = None,
     ) -> RelationshipResults:  # fmt: skip
-        """The relationships whose observation best matches ``query`` (newest first without one)."""
+        """The relationships whose observation best matches ``query`` (newest first without one): those
+        holding a term of it, and those whose cosine with it is at least ``min_score`` (as for memories)."""
         q = query_of(caller, criteria or Criteria())
         size = checks.whole_number("limit", limit, 1, MAX_LIMIT)
         start = checks.whole_number("offset", offset, 0, MAX_OFFSET)
@@ -86,8 +88,9 @@ class RelatedService:
             hits = [RelationshipHit(r, None) for r in items]
             return RelationshipResults(hits, start, size, total, start + len(items) < total)
         question = checks.query(query, "query")
-        weight = checks.share("alpha", self.preferences.effective(caller)["search.default_alpha"]
-                              if alpha is None else alpha)  # fmt: skip
+        prefs = self.preferences.effective(caller)
+        weight = checks.share("alpha", prefs["search.default_alpha"] if alpha is None else alpha)
+        floor = min_score_of(prefs, min_score)
         pool = max(POOL, start + size + 1)
         keyword: dict[str, float] = {}
         if weight < 1:
@@ -97,7 +100,7 @@ class RelatedService:
         vector = self.relationships.indexer.vectors([question])[0] if weight > 0 else None
         if vector is not None:
             cosine = dict(self.store.relationships.vector_candidates(caller.user, vector, q, limit=pool))
-        fused = sorted(fuse(keyword, cosine, weight), key=lambda f: (-f.fused, f.memory_id))
+        fused = sorted(above_floor(fuse(keyword, cosine, weight), floor), key=lambda f: (-f.fused, f.memory_id))
         page = fused[start : start + size]
         found = {
             r.id: r for r in self.store.relationships.by_id(caller.user, [f.memory_id for f in page], trust=q.trust)

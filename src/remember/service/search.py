@@ -2,7 +2,8 @@
 
 A search follows its plan (``search/plan.py``: which sides run, by which route, how a
 filter applies), runs the vector side on another thread beside the keyword side,
-fuses the two and adds the boosts; with ``explain`` it returns the plan, what each
+fuses the two, leaves out what matches nothing (no keyword, a cosine below
+``min_score``) and adds the boosts; with ``explain`` it returns the plan, what each
 side ran, and each hit's keyword, vector and fused scores. docs/search.md says how
 ranking works and how to set it.
 """
@@ -21,7 +22,7 @@ from remember.filters import Filter, best_passing, parse_filter
 from remember.jsontypes import JsonObject
 from remember.models import DeletedMode, Memory
 from remember.search import text
-from remember.search.fusion import Boosts, Fused, fuse
+from remember.search.fusion import Boosts, Fused, above_floor, fuse
 from remember.search.plan import POSTINGS_BUDGET, SearchPlan, plan_search, select_terms
 from remember.service import checks, visibility
 from remember.service.access_counts import note_access
@@ -72,11 +73,14 @@ class SearchService:
         deleted: str = "exclude",
         explain: bool = False,
         record_access: bool = True,
+        min_score: float | None = None,
     ) -> Results:
-        """The user's memories that best match ``query``, best first."""
+        """The user's memories that best match ``query``, best first: those holding a term of it, and
+        those whose cosine with it is at least ``min_score`` (``search.min_score`` when None)."""
         prefs = self.preferences.effective(caller)
         question = checks.query(query, "query")
         weight = checks.share("alpha", prefs["search.default_alpha"] if alpha is None else alpha)
+        floor = min_score_of(prefs, min_score)
         size = checks.whole_number("limit", prefs["search.default_limit"] if limit is None else limit, 1, MAX_LIMIT)
         start = checks.whole_number("offset", offset, 0, MAX_OFFSET)
         tree, mode = visibility.within_reach(caller, parse_filter(filters)), checks.deleted_mode(deleted)
@@ -98,7 +102,7 @@ class SearchService:
             known.number(prefs, "search.recency_boost"),
             known.number(prefs, "search.recency_half_life_days"),
         )
-        fused = _contenders(fuse(keyword, cosine, weight), start + size + 1, boosts)
+        fused = _contenders(_matching(keyword, cosine, weight, floor, ran), start + size + 1, boosts)
         ranked = self._rank(caller, fused, boosts, explain, question, mode)
         page = ranked[start : start + size]
         if record_access and page:
@@ -233,6 +237,23 @@ class SearchService:
             hits.append(Hit(memory, round(f.fused + w + r, 6), why))
         hits.sort(key=lambda h: (-h.score, h.memory.id))
         return hits
+
+
+def min_score_of(prefs: dict[str, Any], min_score: float | None) -> float:
+    """The floor of a search: the one asked for, else the user's ``search.min_score``; checked."""
+    return checks.share("min_score", prefs["search.min_score"] if min_score is None else min_score, low=-1.0)
+
+
+def _matching(
+    keyword: dict[str, float], cosine: dict[str, float], alpha: float, floor: float, ran: dict[str, Any]
+) -> list[Fused]:
+    """The candidates fused, those that match nothing left out (counted in what the vector side ran)."""
+    candidates = fuse(keyword, cosine, alpha)
+    matching = above_floor(candidates, floor)
+    if "vector" in ran:
+        left_out = len(candidates) - len(matching)
+        ran["vector"]["floor"] = f"{left_out} found by meaning alone left out, their cosine below {floor:g}"
+    return matching
 
 
 def _contenders(fused: list[Fused], needed: int, boosts: Boosts) -> list[Fused]:

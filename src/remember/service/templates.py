@@ -15,11 +15,21 @@ from typing import Any, Literal
 
 from remember.caller import Caller
 from remember.clock import Clock, utc_now
-from remember.errors import AccessDenied, Conflict, FieldError, NotFound, TemplateError, ValidationFailed, excerpt
+from remember.errors import (
+    AccessDenied,
+    Conflict,
+    FieldError,
+    NotFound,
+    RememberError,
+    TemplateError,
+    ValidationFailed,
+    excerpt,
+)
 from remember.jsontypes import JsonObject, JsonValue
 from remember.models import (
     Compliance,
     HistoryEntry,
+    Memory,
     MemoryChange,
     TemplateRecord,
     TemplateUsage,
@@ -41,6 +51,7 @@ from remember.templates import (
     builtin_templates,
     definition_changes,
     parse_template,
+    render_text,
     resolve,
     validate_content,
 )
@@ -99,6 +110,25 @@ class UserTemplates:
 
     def resolved(self, template_id: str) -> ResolvedTemplate:
         return resolve(self.require(template_id), self.lookup)
+
+    def fields_text(self, memory: Memory) -> str | None:
+        """The memory's template fields as ``Label: value`` lines; None without a template this view
+        resolves (deleted, or a broken chain of parents): the fields are then left out, not an error."""
+        if memory.template_id is None:
+            return None
+        try:
+            return render_text(self.resolved(memory.template_id), memory.structured_content or {})
+        except RememberError:
+            return None
+
+    def text_of(self, memory: Memory) -> str:
+        """The memory as text for a reader (a model's context): its own text, then its template fields
+        when they are not already that text, so that a tasting noted as "Tasted at Ana's place" still
+        says its score."""
+        fields = self.fields_text(memory)
+        if not fields or fields == memory.content:
+            return memory.content
+        return f"{memory.content}\n{fields}" if memory.content else fields
 
     def descendants(self, template_id: str) -> list[str]:
         """Ids of own templates that inherit from ``template_id``, at any depth."""

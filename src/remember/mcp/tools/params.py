@@ -9,6 +9,7 @@ from mcp.server.mcpserver import Context
 from pydantic import Field
 
 from remember.mcp.state import caller_of, services_of
+from remember.preferences import defaults
 from remember.schemas.relationships import links
 
 MemoryId = Annotated[str, Field(description="The memory's id.")]
@@ -23,6 +24,10 @@ Filters = Annotated[
 ]
 Alpha = Annotated[float | None, Field(description="1 = by meaning, 0 = by keywords (default 0.3).")]
 Links = Annotated[bool, Field(description="With each one's relationships.")]
+MinScore = Annotated[
+    float | None,
+    Field(description=f"Cosine floor if no keyword matched (default {defaults()['search.min_score']:g})."),
+]
 
 
 def memory_links(ctx: Context, memory_ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:

@@ -9,7 +9,7 @@ from pydantic import Field
 
 from remember.mcp.state import caller_of, services_of
 from remember.mcp.tools.hints import READS, WRITES, Tools, hints
-from remember.mcp.tools.params import Alpha, MemoryId, Reason
+from remember.mcp.tools.params import Alpha, MemoryId, MinScore, Reason
 from remember.schemas.relationships import (
     RelatedOut,
     RelatedPageOut,
@@ -92,6 +92,7 @@ def remember_search_relationships(
     created_before: Annotated[str | None, Field(description="ISO 8601, exclusive.")] = None,
     limit: Annotated[int, Field(description="1 to 100.")] = 10,
     offset: Annotated[int, Field(description="How many to skip.")] = 0,
+    min_score: MinScore = None,
 ) -> RelationshipSearchOut:
     """Find relationships by what was observed, by type, member, strength, tags or date.
 
@@ -99,7 +100,7 @@ def remember_search_relationships(
     """
     criteria = Criteria(types, memory_id, min_strength, min_confidence, tags, created_after, created_before)
     found = services_of(ctx).related.search(
-        caller_of(ctx), query, alpha=alpha, criteria=criteria, limit=limit, offset=offset
+        caller_of(ctx), query, alpha=alpha, criteria=criteria, limit=limit, offset=offset, min_score=min_score
     )
     return RelationshipSearchOut.of(found)
 

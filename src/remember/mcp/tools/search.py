@@ -11,7 +11,7 @@ from pydantic import Field
 from remember.errors import RememberError
 from remember.mcp.state import caller_of, services_of
 from remember.mcp.tools.hints import READS, Tools
-from remember.mcp.tools.params import Alpha, Filters, Links, memory_links
+from remember.mcp.tools.params import Alpha, Filters, Links, MinScore, memory_links
 from remember.schemas.memories import MemoryOut
 from remember.schemas.search import QueryOut, SearchHitOut, SearchOut, SourceOut
 from remember.service.question_context import answer_prompt, question_context
@@ -31,6 +31,7 @@ def remember_search_memory(
     ] = "exclude",
     explain: Annotated[bool, Field(description="Add the plan (routes, filter, terms) and each score's parts.")] = False,
     include_relationships: Links = True,
+    min_score: MinScore = None,
 ) -> SearchOut:
     """Find the user's memories about something, best first, by meaning and keywords. Use it
     before answering anything about the user's past, people, plans or preferences.
@@ -39,7 +40,7 @@ def remember_search_memory(
     """
     results = services_of(ctx).search.search(
         caller_of(ctx), query, alpha=alpha, filters=filters, limit=limit, offset=offset, deleted=deleted,
-        explain=explain,
+        explain=explain, min_score=min_score,
     )  # fmt: skip
     linked = memory_links(ctx, [h.memory.id for h in results.hits]) if include_relationships else {}
     return SearchOut(
@@ -104,8 +105,8 @@ def _answer_request(
     services = services_of(ctx)
     try:
         packed = question_context(
-            services.search, caller_of(ctx), question, token_budget=token_budget, alpha=alpha, filters=filters,
-            record_access=False, related=services.related if include_related else None,
+            services.search, caller_of(ctx), question, templates=services.templates, token_budget=token_budget,
+            alpha=alpha, filters=filters, record_access=False, related=services.related if include_related else None,
         )  # fmt: skip
     except RememberError:
         return None  # the tool body reports it
@@ -136,8 +137,8 @@ def remember_query_memory(
     """
     services = services_of(ctx)
     packed = question_context(
-        services.search, caller_of(ctx), question, token_budget=token_budget, alpha=alpha, filters=filters,
-        related=services.related if include_related else None,
+        services.search, caller_of(ctx), question, templates=services.templates, token_budget=token_budget,
+        alpha=alpha, filters=filters, related=services.related if include_related else None,
     )  # fmt: skip
     linked = memory_links(ctx, [s.memory_id for s in packed.sources]) if include_relationships else {}
     text = sampled.content.text if sampled is not None and isinstance(sampled.content, TextContent) else None
