@@ -133,4 +133,4 @@ def test_on_conflict_is_for_remember_exports(capsys: pytest.CaptureFixture[str],
     assert code == 1 and "--on-conflict is for remember exports" in err
     with pytest.raises(SystemExit):
         run(capsys, "import", str(notes), "--on-conflict", "merge")
-    assert "invalid choice: 'merge' (choose from 'refuse', 'skip', 'replace')" in capsys.readouterr().err
+    assert "--on-conflict: invalid choice: 'merge' (choose from refuse, skip, replace)" in capsys.readouterr().err
