@@ -6,6 +6,7 @@ import difflib
 from collections.abc import Iterable
 
 CUTOFF = 0.6  # how alike two names must be (difflib's ratio) to be offered
+MARGIN = 0.1  # how much less alike than the closest name another may be and still be offered
 
 
 def close_to(given: str, names: Iterable[str], *, n: int = 3) -> list[str]:
@@ -15,7 +16,12 @@ def close_to(given: str, names: Iterable[str], *, n: int = 3) -> list[str]:
     for name in names:
         by_key.setdefault(name.casefold().lstrip("-"), name)
     wanted = given.casefold().lstrip("-")
-    close = difflib.get_close_matches(wanted, list(by_key), n=n, cutoff=CUTOFF)
+    scored = sorted(
+        ((difflib.SequenceMatcher(None, wanted, k).ratio(), k) for k in by_key), key=lambda s: (-s[0], s[1])
+    )
+    best = scored[0][0] if scored else 0.0
+    # Only the names about as close as the closest: "bok_reveiw" is book_review, not movie_review too.
+    close = [k for score, k in scored if score >= max(CUTOFF, best - MARGIN)][:n]
     starting = [k for k in by_key if len(wanted) >= 3 and k.startswith(wanted) and k not in close]
     return [by_key[k] for k in [*close, *sorted(starting)][:n]]
 
