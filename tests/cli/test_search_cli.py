@@ -97,7 +97,7 @@ def test_context_shows_the_fields_of_a_templated_memory(
     [
         (["search", ""], "QUERY must be a non-empty text"),
         (["search", "x", "--alpha", "3"], "alpha must be a number from 0 to 1"),
-        (["search", "x", "--min-score", "2"], "min_score must be a number from -1 to 1"),
+        (["search", "x", "--min-score", "2"], "--min-score must be a number from -1 to 1"),
         (["search", "x", "--filter", "{nope"], "--filter must be JSON"),
         (["search", "x", "--filter", '{"colour": 1}'], "Unknown filter field"),
         (["similar"], "Give a memory's ID or --text TEXT"),

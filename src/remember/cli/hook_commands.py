@@ -8,6 +8,7 @@ one line on stderr, so that the session goes on without memories rather than sto
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -48,6 +49,7 @@ def register(commands: Commands) -> None:
     where.add_argument("--project", metavar="DIR", type=Path, help="this project's settings (default: .)")
     where.add_argument("--home", action="store_true", help="your own settings, for every project (~/.claude, …)")
     _budget_option(install)
+    install.add_argument("--json", action="store_true", help="print JSON for scripts")
     runs_alone(install, install_hook)
 
 
@@ -106,5 +108,8 @@ def install_hook(_settings: Settings, args: argparse.Namespace) -> None:
     project = None if args.home else (args.project or Path.cwd())
     path = settings_path(client, project, Path.home())
     changed = install(path, client, command)
+    if args.json:
+        print(json.dumps({"client": client.name, "settings": str(path), "command": command, "changed": changed}))
+        return
     state = "Added" if changed else "Already there:"
     print(f"{state} `{command}` on {client.session_event} and {client.prompt_event} in {path}")
