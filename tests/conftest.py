@@ -30,7 +30,8 @@ from remember.store import Store, open_store
 
 @pytest.fixture(autouse=True)
 def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Point REMEMBER_HOME at a temp folder and drop any REMEMBER_* settings of the machine."""
+    """Point REMEMBER_HOME at a temp folder and drop any REMEMBER_* settings of the machine; hooks answer in
+    their own process (tests/cli/test_hook_worker.py starts warm workers on purpose)."""
     import os
 
     for name in list(os.environ):
@@ -38,6 +39,7 @@ def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
             monkeypatch.delenv(name)
     home = tmp_path / "home"
     monkeypatch.setenv("REMEMBER_HOME", str(home))
+    monkeypatch.setenv("REMEMBER_HOOK_KEEP_WARM", "0")
     return home
 
 

@@ -39,6 +39,8 @@ VECTOR_INDEX_MIN = 50_000
 # (tantivy): FTS5 scores every memory a query's terms find; at 100,000 memories its keyword side took
 # 9.1 / 16.5 ms (mean / p95) against the index's 0.5 / 0.9, recall the same (docs/search.md).
 KEYWORD_INDEX_MIN = 50_000
+# A hook's warm worker (``remember hook``) waits this many seconds for the next event before it exits.
+HOOK_KEEP_WARM = 900
 USER_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -56,6 +58,7 @@ class Settings:
     trust_level: float = 1.0
     vector_index_min: int | None = VECTOR_INDEX_MIN  # SQLite: users with this many memories use the approximate index
     keyword_index_min: int | None = KEYWORD_INDEX_MIN  # either backend: the ranked keyword index
+    hook_keep_warm: int = HOOK_KEEP_WARM  # seconds a hook's warm worker waits for the next event; 0: none
     http: HttpSettings = field(default_factory=lambda: HttpSettings())  # noqa: PLW0108 - defined below
 
     @property
@@ -94,6 +97,7 @@ class Settings:
             keyword_index_min=_index_min(
                 env, "REMEMBER_KEYWORD_INDEX_MIN", KEYWORD_INDEX_MIN, "the database's own keyword search"
             ),
+            hook_keep_warm=int(_number(env, "REMEMBER_HOOK_KEEP_WARM", HOOK_KEEP_WARM, 0, 7 * 86400, whole=True)),
             http=HttpSettings.from_env(env),
         )
 

@@ -1,8 +1,9 @@
 """`remember hook claude-code|gemini-cli` (answer an assistant's hook with the memories it should see)
 and `remember hook install`: each command's grammar and what it does.
 
-A hook runs inside the assistant's session: whatever goes wrong, it exits 0, prints nothing on stdout and
-one line on stderr, so that the session goes on without memories rather than stopping.
+A hook event usually never reaches this grammar: ``remember``'s entry point hands it to a warm worker, or answers
+it, first (``hook_warm.py``); it comes here with options that path does not take. Either way the answer is
+``hook_answer.reply``'s.
 """
 
 from __future__ import annotations
@@ -14,13 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from remember.cli.grammar import Commands, StandaloneHandler, runs_alone
-from remember.cli.hook_clients import CLIENTS, MAX_INPUT_BYTES, BadEvent, Client, Event
+from remember.cli.hook_answer import DEFAULT_BUDGET, recall_once, reply
+from remember.cli.hook_clients import CLIENTS, MAX_INPUT_BYTES, Client
 
 if TYPE_CHECKING:
     from remember.config import Settings
-
-DEFAULT_BUDGET = 600
-HEADER = "Memories from `remember` (the user's long-term memory) that may bear on this; dates are when they happened:"
 
 
 def register(commands: Commands) -> None:
@@ -61,40 +60,14 @@ def _budget_option(sub: argparse.ArgumentParser) -> None:
 
 def _answering(client: Client) -> StandaloneHandler:
     def answer(settings: Settings, args: argparse.Namespace) -> int:
-        try:
-            event = client.read(sys.stdin.buffer.read(MAX_INPUT_BYTES + 1))
-            context = _recall(settings, event, args.budget)
-        except BadEvent as exc:
-            return _skipped(client, str(exc))
-        except Exception as exc:  # a hook must never stop the assistant's session
-            return _skipped(client, f"{type(exc).__name__}: {exc}")
-        if context:
-            print(client.answer(event, f"{HEADER}\n{context}"))
+        raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        told = reply(client, raw, args.budget, recall_once(settings))
+        if told.stdout:
+            print(told.stdout)
+        sys.stderr.write(told.stderr)
         return 0
 
     return answer
-
-
-def _recall(settings: Settings, event: Event, budget: int) -> str:
-    from remember.app import open_services
-    from remember.caller import Caller
-    from remember.service import checks, recall
-    from remember.service.question_context import MAX_BUDGET, MIN_BUDGET
-
-    checks.whole_number("--budget", budget, MIN_BUDGET, MAX_BUDGET)
-    caller = Caller(settings.user, settings.trust_level)
-    services = open_services(settings)
-    try:
-        if event.kind == "session":
-            return recall.standing(services.memories, caller, budget).text
-        return recall.for_prompt(services.search, caller, event.prompt, budget).text
-    finally:
-        services.close()
-
-
-def _skipped(client: Client, reason: str) -> int:
-    print(f"remember hook {client.name}: no memories given: {' '.join(reason.split())}", file=sys.stderr)
-    return 0
 
 
 def install_hook(_settings: Settings, args: argparse.Namespace) -> None:
