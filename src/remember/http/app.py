@@ -27,7 +27,7 @@ from remember.caller import Caller
 from remember.config import HttpSettings, Settings
 from remember.errors import ConfigError
 from remember.http.auth import ApiTokenVerifier, FirstOf, TokenCallers, TokenProblems, http_caller, refused
-from remember.http.limits import Guard, RateLimit, unavailable
+from remember.http.limits import BodyLimit, Guard, RateLimit, unavailable
 from remember.mcp.server import CallLimits, RememberServer, build_server
 from remember.service import Services
 from remember.service.tokens import PREFIX
@@ -65,7 +65,7 @@ def build_app(services: Services, settings: Settings, *, auth: bool = True, code
         app.router.routes.insert(0, _authorization_server_metadata(http))
     app.router.routes.extend(web_routes(_web_context(services, settings, verifier, codes)))
     app.add_exception_handler(500, unavailable)
-    return Guard(TokenProblems(app), RateLimit(http.rate_limit) if http.rate_limit else None)
+    return Guard(BodyLimit(TokenProblems(app), http.max_body), RateLimit(http.rate_limit) if http.rate_limit else None)
 
 
 def _authorization_server_metadata(http: HttpSettings) -> Route:

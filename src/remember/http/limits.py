@@ -1,4 +1,5 @@
-"""Limits in front of the MCP endpoint: a request rate per credential, and a static token header.
+"""Limits in front of the MCP endpoint: a request rate per credential, a static token header, and a body
+size for the routes that do not bound their own (``BodyLimit``).
 
 ``RateLimit`` is a token bucket per key: ``per_minute`` requests a minute on
 average, as many at once. ``Guard`` keys it by a hash of the request's
@@ -170,6 +171,42 @@ class Guard:
         return status
 
 
+class BodyLimit:
+    """ASGI middleware: no request body over ``limit`` bytes reaches a route that does not bound its own.
+
+    ``/mcp`` (the SDK's ``max_request_body_size``) and the dashboard's API (``web/responses.read_body``) read
+    their bodies no further than the limit and answer 413 in their own words. Every other route (the consent
+    page, the authorization server's registration, token and revocation endpoints) would parse a body of any
+    size, so here a declared length over the limit is answered 413 before the route runs, and a body of
+    undeclared length (chunked) 411: browsers and OAuth clients always declare it.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or _bounds_its_own_body(str(scope.get("path", ""))):
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers", []))
+        declared = headers.get(b"content-length", b"").strip()
+        if declared.isdigit() and int(declared) > self.limit:
+            description = (
+                f"The request body is larger than this server takes ({self.limit} bytes, REMEMBER_HTTP_MAX_BODY)."
+            )
+            await _answer(send, 413, "request_too_large", description)
+            return
+        if not declared.isdigit() and b"chunked" in headers.get(b"transfer-encoding", b"").lower():
+            await _answer(send, 411, "length_required", "Send the request body with a Content-Length.")
+            return
+        await self.app(scope, receive, send)
+
+
+def _bounds_its_own_body(path: str) -> bool:
+    return path == "/mcp" or path.startswith(("/mcp/", "/api/"))
+
+
 def _unlimited(path: str) -> bool:
     """``/health`` and the dashboard's own files (which read no data) are never limited."""
     return path == "/health" or path.startswith("/static/")
@@ -222,18 +259,10 @@ def _seconds(wait: float) -> int:
     return max(1, math.ceil(wait))
 
 
-async def _answer(send: Send, status: int, error: str, description: str, retry_after: float) -> None:
-    seconds = _seconds(retry_after)
+async def _answer(send: Send, status: int, error: str, description: str, retry_after: float | None = None) -> None:
     body = json.dumps({"error": error, "error_description": description}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"retry-after", str(seconds).encode()),
-                (b"content-length", str(len(body)).encode()),
-            ],
-        }
-    )
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if retry_after is not None:
+        headers.append((b"retry-after", str(_seconds(retry_after)).encode()))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
