@@ -11,7 +11,7 @@ import pytest
 from mcp import Client
 
 from http_support import HttpServer, connect, initialize_body
-from remember.http.limits import Guard, RateLimit
+from remember.http.limits import Guard, RateLimit, accepted
 from remember.mcp.server import CallLimits, build_server
 from remember.service import Services
 from remember.service.tokens import TokenService
@@ -73,6 +73,45 @@ def test_the_dashboard_session_has_its_own_bucket(store: Store, tmp_path: Path, 
         assert httpx2.get(f"{server.url}/api/me", cookies={"remember_session": bob}).status_code == 200
     finally:
         server.stop()
+
+
+@pytest.mark.slow
+def test_a_junk_authorization_header_beside_the_session_cookie_earns_no_fresh_bucket(
+    store: Store, tmp_path: Path, tokens: TokenService
+) -> None:
+    server = HttpServer(tmp_path / "home", store.url, env={"REMEMBER_HTTP_RATE_LIMIT": "3"}).start()
+    try:
+        alice = tokens.create("alice").secret
+        codes = [
+            httpx2.get(
+                f"{server.url}/api/me", cookies={"remember_session": alice}, headers={"Authorization": f"Junk {i}"}
+            ).status_code
+            for i in range(5)
+        ]
+        assert codes == [200, 200, 200, 429, 429]
+    finally:
+        server.stop()
+
+
+async def test_the_bucket_is_the_token_the_request_is_served_with() -> None:
+    limit = RateLimit(1000)
+    guard = Guard(_accepting, limit)
+    for i in range(50):  # junk schemes and empty bearers name no bucket; the address pays for them
+        assert await _through(guard, f"Basic junk-{i}".encode()) == 200
+        assert await _through(guard, b"Bearer   ") == 200
+    assert len(limit) == 1
+    await _through(guard, b"bearer real")
+    await _through(guard, b"Bearer real ")
+    assert len(limit) == 2  # the token's own bucket, whatever the scheme's case and the spaces
+
+
+async def _accepting(scope: Any, receive: Any, send: Any) -> None:
+    """An app that accepts every bearer token (as the SDK's middleware notes in the scope)."""
+    headers = dict(scope["headers"])
+    if headers.get(b"authorization", b"").lower().startswith(b"bearer ") and headers[b"authorization"][7:].strip():
+        accepted()
+    await send({"type": "http.response.start", "status": 200, "headers": []})
+    await send({"type": "http.response.body", "body": b""})
 
 
 @pytest.mark.slow

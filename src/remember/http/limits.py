@@ -213,11 +213,18 @@ def _unlimited(path: str) -> bool:
 
 
 def _credential(headers: list[tuple[bytes, bytes]]) -> str | None:
-    """The bucket key of the request's token (bearer or session cookie), None when it carries none."""
-    credential = next((value for name, value in headers if name == b"authorization"), None)
-    if credential is None:
-        credential = _session_cookie(headers)
+    """The bucket key of the token the request is served with, None when it carries none: its bearer token, else
+    its session cookie, as the MCP endpoint and the dashboard choose (``web/session.presented_token``). An
+    ``Authorization`` header of another scheme is used by neither, so it names no bucket: changing it cannot
+    earn a request a fresh one."""
+    credential = _bearer(headers) or _session_cookie(headers)
     return None if credential is None else "t:" + hashlib.sha256(credential).hexdigest()
+
+
+def _bearer(headers: list[tuple[bytes, bytes]]) -> bytes | None:
+    header = next((value for name, value in headers if name == b"authorization"), b"")
+    scheme, _, value = header.partition(b" ")
+    return value.strip() or None if scheme.lower() == b"bearer" else None
 
 
 def _authenticated(scope: Scope) -> bool:
