@@ -377,6 +377,35 @@ def test_a_session_below_full_trust_cannot_replace_what_it_cannot_see(site: Site
     assert logical_fingerprint(site.store, [user]) == before
 
 
+def test_an_import_acts_with_the_sessions_rights(site: Site) -> None:
+    source, user = site.user("planted-from"), site.user("planted-into")
+    site.services.memories.create(Caller(source), {"content": "an everyday note", "trust": 0.2})
+    site.services.memories.create(Caller(source), {"content": "a guarded note", "trust": 0.9})
+    site.services.preferences.update(Caller(source), "privacy.default_trust", 0.0)
+    records = [r for r in export_records(site.store, [Caller(source)]) if r.get("kind") != "preference"]
+    everyday = [r for r in records if r.get("memory", {}).get("trust", 0) < 0.5]
+    before = logical_fingerprint(site.store, [user])
+    with client(site.url, site.token(user, trust_level=0.3)) as http:
+
+        def started(records: list[dict[str, Any]]) -> dict[str, Any]:
+            export = "".join(json.dumps(r) + "\n" for r in records)
+            return finished(http, http.post("/api/imports", params={"format": "remember"}, content=export).json())
+
+        whole = started(records)
+        assert whole["state"] == "failed"
+        assert "1 of the file's memories (the first on line" in whole["error"]["message"]
+        assert "need a trust level above this session's (0.3)" in whole["error"]["message"]
+        privacy = [*everyday, {"kind": "preference", "user_id": source, "path": "privacy.default_trust", "value": 0}]
+        refused = started(privacy)
+        assert refused["state"] == "failed" and "privacy.default_trust" in refused["error"]["message"]
+        huge = [*everyday, {"kind": "preference", "user_id": source, "path": "search.default_limit", "value": 10**8}]
+        refused = started(huge)
+        assert refused["state"] == "failed" and "search.default_limit" in refused["error"]["message"]
+        assert logical_fingerprint(site.store, [user]) == before
+        assert started(everyday)["stored"] == 1  # what the session may store goes in
+    assert site.services.preferences.effective(Caller(user))["search.default_limit"] != 10**8
+
+
 def test_a_json_body_over_the_limit_is_refused_before_it_is_read_whole(
     site: Site, alice: tuple[str, httpx2.Client]
 ) -> None:

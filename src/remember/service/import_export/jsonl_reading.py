@@ -49,6 +49,7 @@ class Contents:
     the target before it writes anything."""
 
     memories: dict[str, int] = field(default_factory=dict)
+    trust: dict[str, float] = field(default_factory=dict)  # memory id -> the trust level it needs
     templates: dict[str, tuple[int, TemplateRecord]] = field(default_factory=dict)
     relationships: dict[str, tuple[int, tuple[str, ...]]] = field(default_factory=dict)  # id -> line, members
     preferences: dict[str, Any] = field(default_factory=dict)
@@ -56,7 +57,9 @@ class Contents:
     def take(self, pending: Pending, kind: Any, number: int) -> None:
         """Note the record just read into ``pending`` (line ``number``); one id twice is an error."""
         if kind == "memory":
-            self._once(self.memories, pending.memories.pop()[0].id, number, "memory", number)
+            memory = pending.memories.pop()[0]
+            self._once(self.memories, memory.id, number, "memory", number)
+            self.trust[memory.id] = memory.trust
         elif kind == "template":
             record = pending.templates[-1][0]
             self._once(self.templates, record.id, number, "template", (number, record))

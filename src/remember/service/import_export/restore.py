@@ -7,7 +7,9 @@ template; a relationship), or a preference the user has set to another value, is
 option; ``skip`` keeps what is stored; ``replace`` puts the imported record in its place, with its
 history. Ids are kept as exported. Refused whatever ``on_conflict`` says: a template whose name
 another of the user's templates holds, and a relationship linking a memory that is neither in the
-file nor the user's.
+file nor the user's; a preference value the preference does not take. An import acts with the
+caller's rights: a caller below full trust (a token's session) cannot import memories above its trust
+level, nor change a ``privacy.`` preference, as it could not store or set them otherwise.
 
 ``into`` imports the export of one user into the account it names; a file of several users with
 it is an error (pick the user at export time). Then ``write`` writes (``jsonl.import_records``) and
@@ -20,12 +22,14 @@ import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from remember import preferences as preference_specs
 from remember.caller import Caller
 from remember.errors import AccessDenied, Conflict, ValidationFailed, excerpt
 from remember.models import OnConflict, Progress, name_key
 from remember.service.import_export.jsonl import import_records
 from remember.service.import_export.jsonl_reading import Contents, Record, contents
 from remember.service.indexer import Indexer
+from remember.service.preferences import TRUSTED_ONLY
 from remember.service.templates import TemplateService
 from remember.store import Store
 
@@ -97,8 +101,11 @@ def plan(
         clash = _clash(store, user, held)
         if clash.counts():
             clashes.append(clash)
-        if on_conflict == "replace" and reach is not None and reach.restricted:
-            _replaceable(store, clash, reach)
+        _preferences_usable(store, user, held, reach)
+        if reach is not None and reach.restricted:
+            if on_conflict == "replace":
+                _replaceable(store, clash, reach)
+            _within_reach(held, reach, kept=set(clash.memories) if on_conflict == "skip" else set())
     if clashes and on_conflict == "refuse":
         raise _refusal(clashes, option)
     return Plan({user: len(held.memories) for user, held in found.items()}, tuple(clashes), on_conflict, into)
@@ -188,6 +195,46 @@ def _names_free(store: Store, user: str, held: Contents, on_conflict: OnConflict
                 f"template {excerpt(other)} of user {user}; rename one of them (`remember --user "
                 f"{user} template update ID --name NEW`, or in the file) and import again. Nothing was imported."
             )
+
+
+def _preferences_usable(store: Store, user: str, held: Contents, reach: Caller | None) -> None:
+    """Each preference of the file one the user could set: a value its preference takes and, for a caller below
+    full trust, none that decides what lower-trust callers read (``privacy.``) changed. Paths this version does
+    not know are kept as they are (they change nothing here)."""
+    current = preference_specs.effective(store.preferences.get(user))
+    for path, value in held.preferences.items():
+        if path not in current:
+            continue
+        try:
+            preference_specs.coerce(preference_specs.spec_for(path), value)
+        except ValidationFailed as exc:
+            raise ValidationFailed.single(
+                f"preference {path}", "value", f"The file's preference {exc.message} Nothing was imported.", value
+            ) from exc
+        if (
+            reach is not None
+            and reach.restricted
+            and path.startswith(TRUSTED_ONLY)
+            and _same(value) != _same(current[path])
+        ):
+            raise AccessDenied(
+                f"The file sets {path}, which decides which callers can read new memories; a session below full "
+                f"trust ({reach.trust:g}) may not change it. Nothing was imported. Import with a full-trust token, "
+                "or from the command line."
+            )
+
+
+def _within_reach(held: Contents, reach: Caller, kept: set[str]) -> None:
+    """Every memory of the file that is written (all but the stored ones ``kept``) within the caller's trust: a
+    session does not store what it may not read."""
+    above = [m for m, trust in held.trust.items() if not reach.reaches(trust) and m not in kept]
+    if above:
+        line = held.memories[above[0]]
+        raise AccessDenied(
+            f"{len(above)} of the file's memories (the first on line {line}) need a trust level above this "
+            f"session's ({reach.trust:g}), and a session does not store what it may not read. Nothing was "
+            "imported. Import with a token of full trust, or from the command line."
+        )
 
 
 def _replaceable(store: Store, clash: Clash, reach: Caller) -> None:
