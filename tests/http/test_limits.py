@@ -19,6 +19,7 @@ from remember.store import Store
 from support import error, ok
 
 pytestmark = pytest.mark.anyio
+STREAMABLE = {"Accept": "application/json, text/event-stream"}
 
 
 class Clock:
@@ -160,6 +161,14 @@ def test_made_up_tokens_are_limited_per_address_and_real_sessions_keep_their_buc
         )
         assert mcp.status_code == 429
         assert httpx2.get(f"{server.url}/api/me", cookies={"remember_session": alice}).status_code == 200
+        fresh = tokens.create("carol").secret  # never seen: checked, not locked out by the guesses
+        assert httpx2.get(f"{server.url}/api/me", cookies={"remember_session": fresh}).status_code == 200
+        mcp = httpx2.post(
+            f"{server.url}/mcp",
+            json=initialize_body(),
+            headers={"Authorization": f"Bearer {tokens.create('dave').secret}", **STREAMABLE},
+        )
+        assert mcp.status_code == 200
     finally:
         server.stop()
 
@@ -192,6 +201,28 @@ async def test_unaccepted_credentials_make_no_buckets() -> None:
         assert await _through(guard, f"Bearer guess-{i}".encode()) == 401
         assert await _through(guard, f"Bearer unchecked-{i}".encode()) == 200
     assert len(limit) == 2  # the address's bucket and its failed logins' bucket
+
+
+class Valid:
+    """A verifier that accepts the tokens named "valid…"."""
+
+    def __init__(self) -> None:
+        self.checked: list[str] = []
+
+    async def verify_token(self, token: str) -> Any:
+        self.checked.append(token)
+        return object() if token.startswith("valid") else None
+
+
+async def test_a_valid_credential_passes_while_its_address_is_refused_for_guesses() -> None:
+    verifier = Valid()
+    guard = Guard(_refusing_guesses, RateLimit(3), verifier)
+    codes = [await _through(guard, f"Bearer guess-{i}".encode()) for i in range(5)]
+    assert codes == [401, 401, 401, 429, 429] and verifier.checked == ["guess-3", "guess-4"]
+    assert await _through(guard, b"Bearer valid-new") == 200
+    unchecked = Guard(_refusing_guesses, RateLimit(3))  # without a verifier, nothing tells it from a guess
+    [await _through(unchecked, f"Bearer guess-{i}".encode()) for i in range(3)]
+    assert await _through(unchecked, b"Bearer valid-new") == 429
 
 
 async def test_unchecked_made_up_credentials_count_against_their_address() -> None:

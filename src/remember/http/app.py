@@ -65,7 +65,8 @@ def build_app(services: Services, settings: Settings, *, auth: bool = True, code
         app.router.routes.insert(0, _authorization_server_metadata(http))
     app.router.routes.extend(web_routes(_web_context(services, settings, verifier, codes)))
     app.add_exception_handler(500, unavailable)
-    return Guard(BodyLimit(TokenProblems(app), http.max_body), RateLimit(http.rate_limit) if http.rate_limit else None)
+    limit = RateLimit(http.rate_limit) if http.rate_limit else None
+    return Guard(BodyLimit(TokenProblems(app), http.max_body), limit, verifier)
 
 
 def _authorization_server_metadata(http: HttpSettings) -> Route:

@@ -9,11 +9,13 @@ send its token as ``X-Remember-Token``.
 
 A credential has a bucket of its own only once the server has accepted it (the
 SDK's bearer middleware notes an accepted token in the request's scope; the
-dashboard calls ``accepted``). A request with a credential not yet known waits
-while its address's bucket, or its address's bucket of failed logins, is empty;
-afterwards a ``401`` draws from the failed logins, an answer nothing checked the
-credential for from the address: made-up tokens cost their sender, not the
-database, and cannot push real users' buckets out. Requests without a credential
+dashboard calls ``accepted``). A request with a credential not yet known, while
+its address's bucket or its address's bucket of failed logins is empty, goes on
+only if the credential is valid (one lookup), else gets 429; afterwards a ``401``
+draws from the failed logins, an answer nothing checked the credential for from
+the address: made-up tokens are limited per address and cannot push real users'
+buckets out, and a valid token is never locked out by others' failures from its
+address (behind a proxy, every client's). Requests without a credential
 count per client address. A database out of reach while a request is checked
 answers 503 with ``Retry-After`` and the reason, not a server error.
 """
@@ -30,12 +32,16 @@ from collections import OrderedDict
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from remember.errors import StoreUnavailable
+
+if TYPE_CHECKING:
+    from mcp.server.auth.provider import TokenVerifier
 
 TOKEN_HEADER = b"x-remember-token"
 SESSION_COOKIE = b"remember_session"  # the dashboard's (web/session.py)
@@ -104,11 +110,16 @@ class RateLimit:
 
 
 class Guard:
-    """ASGI middleware: the token header, then the rate limit (``/health`` is never limited)."""
+    """ASGI middleware: the token header, then the rate limit (``/health`` is never limited).
 
-    def __init__(self, app: ASGIApp, limit: RateLimit | None) -> None:
+    ``verifier`` checks a credential not yet known while its address may send no more: a valid one goes on
+    (others' failures from the same address, one proxy for everyone, never lock it out), a made-up one gets 429.
+    """
+
+    def __init__(self, app: ASGIApp, limit: RateLimit | None, verifier: TokenVerifier | None = None) -> None:
         self.app = app
         self.limit = limit
+        self.verifier = verifier
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -127,8 +138,10 @@ class Guard:
         known = credential is not None and limit.known(credential)
         if credential is None or known:
             wait = limit.take(credential or address)
-        else:  # not even checked while its address fails (or sends unchecked requests) too often
+        else:  # let through only if valid while its address fails (or sends unchecked requests) too often
             wait = max(limit.waiting(_failed(address)), limit.waiting(address))
+            if wait > 0 and await self._valid(headers):
+                wait = 0.0
         if wait > 0:
             await _answer(send, 429, "rate_limited", f"Too many requests; try again in {_seconds(wait)} s.", wait)
             return
@@ -140,6 +153,18 @@ class Guard:
             _checked.reset(bound)
         if credential is not None and not known:
             self._charge(limit, credential, address, status, checked.accepted or _authenticated(scope))
+
+    async def _valid(self, headers: list[tuple[bytes, bytes]]) -> bool:
+        """Whether the request's credential is one the server accepts (False without a verifier)."""
+        token = _bearer(headers) or _session_cookie(headers)
+        if self.verifier is None or token is None:
+            return False
+        try:
+            return await self.verifier.verify_token(token.decode("utf-8", "replace")) is not None
+        except StoreUnavailable:
+            raise
+        except Exception:  # a malformed credential is not a valid one
+            return False
 
     @staticmethod
     def _charge(limit: RateLimit, credential: str, address: str, status: int | None, accepted: bool) -> None:
