@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Container, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Literal
 
@@ -71,6 +71,7 @@ class Condition:
     op: Op
     value: Any
     path: tuple[str | int, ...] = ()
+    within: float | None = None  # relationship_count: count only the relationships visible at this trust level
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,18 @@ def parse_filter(raw: Any, *, where: str = "filters") -> Filter | None:
     if parser.errors:
         raise ValidationFailed("The filter cannot be used.", parser.errors)
     return tree
+
+
+def links_within(tree: Filter | None, trust: float) -> Filter | None:
+    """``tree`` with each ``relationship_count`` counting only the relationships a caller of ``trust`` sees."""
+    if tree is None:
+        return None
+    if isinstance(tree, Condition):
+        return replace(tree, within=trust) if tree.kind == "links" else tree
+    if isinstance(tree, Not):
+        return Not(links_within(tree.part, trust) or tree.part)
+    parts = tuple(links_within(p, trust) or p for p in tree.parts)
+    return AllOf(parts) if isinstance(tree, AllOf) else AnyOf(parts)
 
 
 def conjoin(*parts: Filter | None) -> Filter | None:

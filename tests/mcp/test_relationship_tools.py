@@ -149,6 +149,25 @@ async def test_trust_hides_links_to_memories_above_the_level(client: Client, gue
     assert json.dumps(walk).count(high) == 0
 
 
+async def test_relationship_count_counts_only_the_links_a_caller_sees(client: Client, guest: Client) -> None:
+    (high,) = await _memories(client, "falcon, confidential", trust=0.9)
+    lone, linked, other = await _memories(client, "falcon, public", "falcon, linked", "falcon, other", trust=0.2)
+    await _relate(client, [lone, high], "about", "falcon secrets")  # lone's only link is to a hidden memory
+    await _relate(client, [linked, other], "about", "falcon in public")
+
+    async def counted(caller: Client, condition: dict[str, Any]) -> set[str]:
+        listed = ok(await caller.call_tool("remember_list_memories", {"filters": {"relationship_count": condition}}))
+        return {m["id"] for m in listed["memories"]}
+
+    assert await counted(client, {"gte": 1}) == {lone, high, linked, other}
+    assert await counted(guest, {"gte": 1}) == {linked, other}
+    assert lone in await counted(guest, {"eq": 0})
+    assert await counted(guest, {"in": [1]}) == {linked, other}
+    unlinked = {"query": "falcon", "filters": {"relationship_count": {"eq": 0}}}
+    found = ok(await guest.call_tool("remember_search_memory", unlinked))
+    assert lone in {h["memory"]["id"] for h in found["results"]}
+
+
 BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("remember_create_relationship", {"memory_ids": ["{a}"], "relationship_type": "x"}, "2 to 20"),
     ("remember_create_relationship", {"memory_ids": ["{a}", "{a}"], "relationship_type": "x"}, "only once"),

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 
 from remember.caller import Caller
 from remember.errors import NotFound, ValidationFailed, excerpt
-from remember.filters import Filter, conjoin, parse_filter
+from remember.filters import Filter, conjoin, links_within, parse_filter
 from remember.models import HistoryEntry, Memory
 
 
@@ -24,10 +24,11 @@ def unknown(memory_id: str) -> NotFound:
 
 
 def within_reach(caller: Caller, tree: Filter | None) -> Filter | None:
-    """``tree``, and, for a caller below full trust, only memories within its level."""
+    """``tree``, and, for a caller below full trust, only memories within its level, each ``relationship_count``
+    counting only the relationships the caller sees (every member within its level)."""
     if not caller.restricted:
         return tree
-    return conjoin(tree, parse_filter({"trust": {"lte": caller.trust}}))
+    return conjoin(links_within(tree, caller.trust), parse_filter({"trust": {"lte": caller.trust}}))
 
 
 def reachable(caller: Caller, memory: Memory | None) -> Memory | None:

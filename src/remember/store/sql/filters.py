@@ -62,11 +62,24 @@ _COMPARE = {"eq": "=", "ne": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<=
 LINKS_OF_M = "(SELECT count(*) FROM relationship_members x WHERE x.user_id = m.user_id AND x.memory_id = m.id)"
 
 
+# A relationship of ``x`` no caller of the bound trust level sees: a member above it or in the trash.
+HIDDEN_LINK = (
+    "EXISTS (SELECT 1 FROM relationship_members h JOIN memories hm ON hm.user_id = h.user_id "
+    "AND hm.id = h.memory_id WHERE h.user_id = x.user_id AND h.relationship_id = x.relationship_id "
+    "AND (hm.deleted_at IS NOT NULL OR hm.trust > {mark}))"
+)
+
+
 def links_condition(c: Condition, params: list[Any], mark: str) -> str:
-    """SQL for a ``relationship_count`` condition of the memory ``m``."""
+    """SQL for a ``relationship_count`` condition of the memory ``m``; with ``c.within``, only the relationships
+    visible at that trust level are counted (a caller learns nothing of a neighbour it cannot read)."""
+    count = LINKS_OF_M
+    if c.within is not None:
+        count = f"{LINKS_OF_M[:-1]} AND NOT {HIDDEN_LINK.format(mark=mark)})"
+        params.append(c.within)
     if c.op in ("in", "nin"):
         params.extend(c.value)
         negate = "NOT " if c.op == "nin" else ""
-        return f"({LINKS_OF_M} {negate}IN ({', '.join(mark for _ in c.value)}))"
+        return f"({count} {negate}IN ({', '.join(mark for _ in c.value)}))"
     params.append(c.value)
-    return f"({LINKS_OF_M} {_COMPARE[c.op]} {mark})"
+    return f"({count} {_COMPARE[c.op]} {mark})"
