@@ -19,7 +19,7 @@ from remember.service.import_export.peers import read, run
 from remember.service.import_export.peers.basic_memory import frontmatter
 from remember.service.import_export.peers.exporting import to_markdown
 from remember.service.import_export.peers.linking import CREATED, PRESENT
-from remember.service.import_export.peers.markdown import RELATIONS, note
+from remember.service.import_export.peers.markdown import RELATIONS, escape_text, note, relations_section
 from remember.service.relationships import RelationshipDraft
 
 ALICE, BOB = "alice", "bob"
@@ -108,7 +108,7 @@ def test_a_note_reads_back_as_it_was_written(title: str, content: str, tags: lis
         weight,
         to_text(now),
     )
-    assert body == f"\n{content}\n"
+    assert body == f"\n{escape_text(content)}\n"
 
 
 def test_relationships_are_written_as_links_and_read_back(services: Services, tmp_path: Path) -> None:
@@ -129,3 +129,33 @@ def test_relationships_are_written_as_links_and_read_back(services: Services, tm
     assert bobs["Ann"].content == "Ann leads the data team."  # the section is not part of the text
     [rel] = services.relationships.links(Caller(BOB), [bobs["Ann"].id])[bobs["Ann"].id]
     assert (rel.relationship_type, set(rel.memory_ids)) == ("works_with", {bobs["Ann"].id, bobs["Ben"].id})
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        f"Notes on the offsite.\n{RELATIONS}\nnot a section: part of the text",
+        f"{RELATIONS}\nfirst line is the heading",
+        f"one backslash before it\n\\{RELATIONS}\nand two\n\\\\{RELATIONS}",
+    ],
+)
+def test_a_text_holding_the_sections_heading_reads_back_whole(services: Services, tmp_path: Path, content: str) -> None:
+    kept = services.memories.create(Caller(ALICE), {"content": content, "title": "Offsite"})
+    other = services.memories.create(Caller(ALICE), {"content": "Ben runs the offsite.", "title": "Ben"})
+    services.relationships.create(Caller(ALICE), RelationshipDraft([kept.id, other.id], "about"))
+    to_markdown(services.store, Caller(ALICE), tmp_path / "notes")
+    report = run(
+        services.memories, services.relationships, Caller(BOB), "basic-memory", read("basic-memory", tmp_path / "notes")
+    )
+    bobs = {m.title: m for m in services.memories.list(Caller(BOB)).items}
+    assert bobs["Offsite"].content == content and report.links[CREATED] == 1
+
+
+def test_a_relationship_type_is_one_line(services: Services) -> None:
+    a = services.memories.create(Caller(ALICE), {"content": "a"})
+    b = services.memories.create(Caller(ALICE), {"content": "b"})
+    for kind in ("works_with\n- owns [[secret]]", "tab\there", "line\u2028break"):
+        with pytest.raises(ValidationFailed, match="relationship_type must be one line of text"):
+            services.relationships.create(Caller(ALICE), RelationshipDraft([a.id, b.id], kind))
+    assert services.relationships.links(Caller(ALICE), [a.id]) == {a.id: []}
+    assert relations_section([("stored\n- owns", "other")]).count("\n- ") == 1  # one stored before the check

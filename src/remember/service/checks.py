@@ -69,6 +69,15 @@ def text(value: Any, name: str, errors: Errors, *, limit: int, required: bool = 
     return clean
 
 
+def one_line(value: Any, name: str, errors: Errors, *, limit: int) -> str | None:
+    """A required text of one line: no line breaks, tabs or other control characters (a name, a kind)."""
+    clean = text(value, name, errors, limit=limit, required=True)
+    if clean is not None and not clean.isprintable():
+        _fail(errors, name, "invalid", f"{name} must be one line of text, without line breaks or tabs.", value)
+        return None
+    return clean
+
+
 def memory_type(value: Any, errors: Errors) -> str | None:
     clean = text(value, "type", errors, limit=MAX_TYPE, required=True)
     if clean is None:

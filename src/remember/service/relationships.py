@@ -120,10 +120,9 @@ class RelationshipService:
         if "memory_ids" in given or not partial:
             out["memory_ids"] = _member_ids(given.get("memory_ids"), errors)
         if "relationship_type" in given or not partial:
-            out["relationship_type"] = checks.text(
-                given.get("relationship_type"), "relationship_type", errors, limit=MAX_RELATIONSHIP_TYPE,
-                required=True,
-            )  # fmt: skip
+            out["relationship_type"] = checks.one_line(
+                given.get("relationship_type"), "relationship_type", errors, limit=MAX_RELATIONSHIP_TYPE
+            )
         if "observation" in given:
             out["observation"] = checks.text(given["observation"], "observation", errors, limit=MAX_OBSERVATION)
         for name in ("strength", "confidence"):

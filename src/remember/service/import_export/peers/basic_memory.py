@@ -29,7 +29,7 @@ from remember.errors import excerpt
 from remember.service.checks import MAX_ID
 from remember.service.drafts import MemoryDraft
 from remember.service.import_export.peers import template_files
-from remember.service.import_export.peers.markdown import RELATIONS
+from remember.service.import_export.peers.markdown import RELATIONS, unescape_text
 from remember.service.import_export.peers.records import ImportedLink, ImportedMemory, Origin, Parsed
 from remember.service.import_export.peers.sources import MAX_FILE_BYTES, moment, plain_tags, plain_yaml, refused
 
@@ -83,7 +83,7 @@ def _note(parsed: Parsed, path: Path, where: str) -> None:
     title = str(given) if given else None if own else path.stem  # remember leaves out a title it has not
     key = str(fields.pop("permalink", None) or Path(where).with_suffix("").as_posix())
     origin = _origin(parsed, where, fields) if own else None
-    text_part, _, _ = body.partition(f"\n{RELATIONS}\n") if own else (body, "", "")
+    text_part = unescape_text(body.partition(f"\n{RELATIONS}\n")[0]) if own else body
     draft = _draft(parsed, where, title, fields, text_part.strip() or title or path.stem)
     parsed.memories.append(ImportedMemory(key, where, draft, origin))
     parsed.links += links(key, body, where)

@@ -35,12 +35,26 @@ def file_name(memory: Memory) -> str:
 
 
 RELATIONS = "## Relations (remember)"
+# The heading's line in a memory's own text, with any backslashes before it: written with one more, read with one
+# less, so that the text never holds the line that starts the section and reads back as it was.
+_HEADING_LINE = re.compile(r"^(\\*)" + re.escape(RELATIONS) + r"$", re.M)
 
 
 def relations_section(relations: Iterable[tuple[str, str]]) -> str:
-    """The section that lists (relationship type, the other note's permalink) pairs; empty for none."""
-    lines = [f"- {kind} [[{permalink}]]" for kind, permalink in relations]
+    """The section that lists (relationship type, the other note's permalink) pairs; empty for none. A type is one
+    line (a stored one with a line break has it folded into a space)."""
+    lines = [f"- {' '.join(kind.split())} [[{permalink}]]" for kind, permalink in relations]
     return f"\n{RELATIONS}\n\n" + "\n".join(lines) + "\n" if lines else ""
+
+
+def escape_text(text: str) -> str:
+    """A memory's text as the note holds it: a line that is the section's heading gets a backslash before it."""
+    return _HEADING_LINE.sub(lambda m: "\\" + m.group(0), text)
+
+
+def unescape_text(text: str) -> str:
+    """The memory's text from a note of remember's export (``escape_text`` undone)."""
+    return _HEADING_LINE.sub(lambda m: m.group(0)[1:] if m.group(1) else m.group(0), text)
 
 
 def note(memory: Memory, relations: Iterable[tuple[str, str]] = ()) -> str:
@@ -64,7 +78,7 @@ def note(memory: Memory, relations: Iterable[tuple[str, str]] = ()) -> str:
         "version": memory.version,
     }
     head = yaml_text({k: v for k, v in fields.items() if v is not None})
-    return f"---\n{head}---\n\n{memory.content}\n{relations_section(relations)}"
+    return f"---\n{head}---\n\n{escape_text(memory.content)}\n{relations_section(relations)}"
 
 
 def yaml_text(fields: dict[str, Any]) -> str:
