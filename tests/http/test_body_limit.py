@@ -5,6 +5,7 @@ dashboard's API keep their own limits and words (tests/web, tests/http/test_tran
 from __future__ import annotations
 
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ import pytest
 
 from http_support import HttpServer
 from remember.http.limits import BodyLimit
+from remember.service.tokens import TokenService
 from remember.store import Store
 
 LIMIT = 64 * 1024
@@ -58,6 +60,24 @@ def test_a_body_of_undeclared_length_is_refused_with_411(server: HttpServer) -> 
         b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nab=cd\r\n0\r\n\r\n",
     )
     assert answer.startswith(b"HTTP/1.1 411") and b"Content-Length" in answer
+
+
+def test_a_request_aborted_mid_body_is_logged_in_one_line(server: HttpServer, tokens: TokenService) -> None:
+    host, port = server.url.removeprefix("http://").split(":")
+    token = tokens.create("alice").secret
+    with socket.create_connection((host, int(port)), timeout=30) as conn:
+        conn.sendall(
+            f"POST /mcp HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+            f"Authorization: Bearer {token}\r\nAccept: application/json, text/event-stream\r\n"
+            "Content-Length: 1000\r\n\r\n{".encode()
+        )
+        time.sleep(0.5)
+    deadline = time.monotonic() + 30
+    while "went away" not in server.log.read_text() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    logged = server.log.read_text()
+    assert "the client went away before sending its whole request" in logged
+    assert "Traceback" not in logged and "ClientDisconnect" not in logged
 
 
 def _raw(server: HttpServer, request: bytes) -> bytes:

@@ -43,6 +43,7 @@ def run(services: Services, settings: Settings, *, auth: bool = True, codes: Log
         proxy_headers=False,
     )
     server = uvicorn.Server(config)
+    quiet_disconnects()
     where = f"http://{f'[{http.host}]' if ':' in http.host else http.host}:{http.port}"
     public = f"; clients reach it at {http.public_url}" if http.public_url else ""
     log.info("remember serves MCP at %s/mcp and the dashboard at %s/ (%s)%s", where, where, _auth(auth), public)
@@ -54,6 +55,26 @@ def run(services: Services, settings: Settings, *, auth: bool = True, codes: Log
     finally:
         signal.signal(signal.SIGTERM, previous)
         listening.close()
+
+
+class OneLineDisconnects(logging.Filter):
+    """A client that went away before its request's body arrived whole is logged in one line, without the
+    traceback the MCP SDK logs with it (a slow or aborted upload is the client's doing, not an error here)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from starlette.requests import ClientDisconnect
+
+        if record.exc_info and isinstance(record.exc_info[1], ClientDisconnect):
+            record.msg, record.args = "%s: the client went away before sending its whole request", (record.msg,)
+            record.exc_info, record.exc_text, record.levelno, record.levelname = None, None, logging.INFO, "INFO"
+        return True
+
+
+def quiet_disconnects() -> None:
+    """Attach ``OneLineDisconnects`` to the SDK's transport logger (once)."""
+    sdk = logging.getLogger("mcp.server.streamable_http")
+    if not any(isinstance(f, OneLineDisconnects) for f in sdk.filters):
+        sdk.addFilter(OneLineDisconnects())
 
 
 def listen(host: str, port: int) -> socket.socket:
