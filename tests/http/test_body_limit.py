@@ -1,6 +1,7 @@
-"""The body limit on every route: the consent page and the authorization server's endpoints refuse a body over
-``REMEMBER_HTTP_MAX_BODY`` before reading it (413), and a body of undeclared length (411); /mcp and the
-dashboard's API keep their own limits and words (tests/web, tests/http/test_transport.py)."""
+"""The body limit and the Host check on every route: the consent page and the authorization server's endpoints
+refuse a body over ``REMEMBER_HTTP_MAX_BODY`` before reading it (413), a body of undeclared length (411) and a
+host the server does not answer to (421); /mcp and the dashboard's API keep their own limits and words (tests/web,
+tests/http/test_transport.py)."""
 
 from __future__ import annotations
 
@@ -54,9 +55,10 @@ def test_a_multipart_flood_declaring_its_length_is_refused_at_once(server: HttpS
 
 
 def test_a_body_of_undeclared_length_is_refused_with_411(server: HttpServer) -> None:
+    host = server.url.removeprefix("http://").encode()
     answer = _raw(
         server,
-        b"POST /consent HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+        b"POST /consent HTTP/1.1\r\nHost: " + host + b"\r\nContent-Type: application/x-www-form-urlencoded\r\n"
         b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nab=cd\r\n0\r\n\r\n",
     )
     assert answer.startswith(b"HTTP/1.1 411") and b"Content-Length" in answer
@@ -78,6 +80,15 @@ def test_a_request_aborted_mid_body_is_logged_in_one_line(server: HttpServer, to
     logged = server.log.read_text()
     assert "the client went away before sending its whole request" in logged
     assert "Traceback" not in logged and "ClientDisconnect" not in logged
+
+
+@pytest.mark.parametrize(
+    "path", ["/consent", "/authorize", "/register", "/token", "/.well-known/oauth-authorization-server", "/"]
+)
+def test_every_route_refuses_a_host_it_does_not_answer_to(server: HttpServer, path: str) -> None:
+    answer = httpx2.post(f"{server.url}{path}", headers={"Host": "attacker.example:80"}, data={"a": "b"})
+    assert answer.status_code == 421 and answer.json()["error"] == "invalid_host"
+    assert httpx2.get(f"{server.url}/health", headers={"Host": "10.0.0.5:8765"}).status_code == 200
 
 
 def _raw(server: HttpServer, request: bytes) -> bytes:

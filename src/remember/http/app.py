@@ -27,6 +27,7 @@ from remember.caller import Caller
 from remember.config import HttpSettings, Settings
 from remember.errors import ConfigError
 from remember.http.auth import ApiTokenVerifier, FirstOf, TokenCallers, TokenProblems, http_caller, refused
+from remember.http.hosts import HostCheck
 from remember.http.limits import BodyLimit, Guard, RateLimit, unavailable
 from remember.mcp.server import CallLimits, RememberServer, build_server
 from remember.service import Services
@@ -66,7 +67,8 @@ def build_app(services: Services, settings: Settings, *, auth: bool = True, code
     app.router.routes.extend(web_routes(_web_context(services, settings, verifier, codes)))
     app.add_exception_handler(500, unavailable)
     limit = RateLimit(http.rate_limit) if http.rate_limit else None
-    return Guard(BodyLimit(TokenProblems(app), http.max_body), limit, verifier)
+    checked = HostCheck(BodyLimit(TokenProblems(app), http.max_body), transport_security(http).allowed_hosts or [])
+    return Guard(checked, limit, verifier)
 
 
 def _authorization_server_metadata(http: HttpSettings) -> Route:
