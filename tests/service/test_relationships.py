@@ -9,7 +9,7 @@ import pytest
 from remember.caller import Caller
 from remember.errors import NotFound, ValidationFailed
 from remember.service import RelationshipDraft, Services
-from remember.service.related import Criteria
+from remember.service.related import MAX_RELATED, Criteria
 
 ALICE, BOB = "alice", "bob"
 
@@ -205,6 +205,19 @@ def test_related_walks_with_paths_within_depth(services: Services, people: list[
     for bad in (0, 4, "2"):
         with pytest.raises(ValidationFailed):
             services.related.related(Caller(ALICE), people[0], depth=bad)
+
+
+def test_a_walk_from_a_hub_stops_at_its_bounds(services: Services) -> None:
+    hub = memory(services, "the hub")
+    made = services.memories.create_many(Caller(ALICE), [{"content": f"spoke {i}"} for i in range(190)])
+    spokes = [m.id for m in made]
+    for at in range(0, len(spokes), 19):
+        relate(services, [hub, *spokes[at : at + 19]], kind="part_of")
+    walked = services.related.related(Caller(ALICE), hub, depth=3)
+    assert len(walked) == MAX_RELATED and all(r.depth == 1 for r in walked)
+    links = services.store.relationships.links_of(ALICE, [hub, *spokes[:40]], trust=1.0, limit=25)
+    assert sum(len(found) for found in links.values()) == 25
+    assert len(services.store.relationships.links_of(ALICE, [hub], trust=1.0)[hub]) == 10
 
 
 def test_the_filter_language_counts_relationships(services: Services, people: list[str]) -> None:

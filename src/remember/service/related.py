@@ -22,6 +22,7 @@ POOL = 50
 MAX_LIMIT, MAX_OFFSET = 100, 1_000
 MAX_DEPTH = 3
 MAX_RELATED = 100  # memories a walk returns at most
+LINKS_PER_LEVEL = 2_000  # (memory, relationship) links a walk reads at each level at most, the newest first
 MAX_FILTER_VALUES = 20
 
 
@@ -125,22 +126,36 @@ class RelatedService:
         seen: dict[str, tuple[int, tuple[Step, ...]]] = {start: (0, ())}
         frontier = [start]
         for level in range(1, levels + 1):
-            links = self.store.relationships.links_of(caller.user, frontier, trust=q.trust)
-            reached: list[str] = []
-            for origin in frontier:
-                for rel in links.get(origin, []):
-                    if not _admits(q, rel):
-                        continue
-                    for member in rel.memory_ids:
-                        if member not in seen and len(seen) <= MAX_RELATED:
-                            seen[member] = (level, (*seen[origin][1], Step(rel.id, rel.relationship_type, member)))
-                            reached.append(member)
-            frontier = reached
-            if not frontier:
+            links = self.store.relationships.links_of(caller.user, frontier, trust=q.trust, limit=LINKS_PER_LEVEL)
+            frontier = _reached(q, frontier, links, seen, level)
+            if not frontier or len(seen) > MAX_RELATED:
                 break
         found = {m.id: m for m in self.store.memories.get_many(caller.user, [i for i in seen if i != start])}
         order = sorted((i for i in seen if i in found), key=lambda i: (seen[i][0], i))
         return [Related(found[i], seen[i][0], seen[i][1]) for i in order]
+
+
+def _reached(
+    q: RelationshipQuery,
+    frontier: list[str],
+    links: dict[str, list[Relationship]],
+    seen: dict[str, tuple[int, tuple[Step, ...]]],
+    level: int,
+) -> list[str]:
+    """The memories first reached at ``level`` through ``links`` from ``frontier`` (noted in ``seen``, which holds
+    at most ``MAX_RELATED`` besides the start)."""
+    reached: list[str] = []
+    for origin in frontier:
+        for rel in links.get(origin, []):
+            if not _admits(q, rel):
+                continue
+            for member in rel.memory_ids:
+                if len(seen) > MAX_RELATED:
+                    return reached
+                if member not in seen:
+                    seen[member] = (level, (*seen[origin][1], Step(rel.id, rel.relationship_type, member)))
+                    reached.append(member)
+    return reached
 
 
 def _start(store: Store, caller: Caller, memory_id: Any) -> str:

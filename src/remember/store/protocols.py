@@ -332,8 +332,10 @@ class RelationshipStore(Protocol):
     def history(self, user_id: str, relationship_id: str) -> list[HistoryEntry]:
         """The relationship's past changes, newest first."""
 
-    def links_of(self, user_id: str, memory_ids: Sequence[str], *, trust: float) -> dict[str, list[Relationship]]:
-        """Per memory id, the visible relationships it belongs to."""
+    def links_of(
+        self, user_id: str, memory_ids: Sequence[str], *, trust: float, limit: int | None = None
+    ) -> dict[str, list[Relationship]]:
+        """Per memory id, the visible relationships it belongs to (at most ``limit`` links in all, newest first)."""
 
     def page(self, user_id: str, q: RelationshipQuery, *, limit: int, offset: int) -> tuple[list[Relationship], int]:
         """A page of the relationships ``q`` admits, newest first, and their total."""

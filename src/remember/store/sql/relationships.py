@@ -102,17 +102,26 @@ class RelationshipTables:
             )
         return [history_from_row(self.sql.dialect, r) for r in rows]
 
-    def links_of(self, user_id: str, memory_ids: Sequence[str], *, trust: float) -> dict[str, list[Relationship]]:
-        """Per memory id, the visible relationships it belongs to, newest first."""
+    def links_of(
+        self, user_id: str, memory_ids: Sequence[str], *, trust: float, limit: int | None = None
+    ) -> dict[str, list[Relationship]]:
+        """Per memory id, the visible relationships it belongs to, newest first; at most ``limit`` (memory,
+        relationship) links in all when given."""
         pairs: list[tuple[str, str]] = []
         with self.sql.reading() as s:
             for chunk in chunks(list(dict.fromkeys(memory_ids)), CHUNK):
+                if limit is not None and len(pairs) >= limit:
+                    break
                 params: list[Any] = [user_id, trust]
                 inner = s.any_of("m.memory_id", chunk, params)
+                bound = ""
+                if limit is not None:
+                    bound = " LIMIT ?"
+                    params.append(limit - len(pairs))
                 rows = s.all(
                     "SELECT m.memory_id, r.id FROM relationship_members m JOIN relationships r "
                     f"ON r.user_id = m.user_id AND r.id = m.relationship_id WHERE m.user_id = ? AND {VISIBLE} "
-                    f"AND {inner} ORDER BY r.created_at DESC, r.id",
+                    f"AND {inner} ORDER BY r.created_at DESC, r.id{bound}",
                     params,
                 )
                 pairs += [(r[0], r[1]) for r in rows]
