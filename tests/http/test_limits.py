@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,14 @@ from support import error, ok
 
 pytestmark = pytest.mark.anyio
 STREAMABLE = {"Accept": "application/json, text/event-stream"}
+
+
+@pytest.fixture
+def limited(store: Store, tmp_path: Path) -> Iterator[HttpServer]:
+    """A server that takes 3 requests a minute per token."""
+    server = HttpServer(tmp_path / "home", store.url, env={"REMEMBER_HTTP_RATE_LIMIT": "3"}).start()
+    yield server
+    server.stop()
 
 
 class Clock:
@@ -65,33 +74,25 @@ def test_past_the_rate_a_token_gets_429_with_retry_after(store: Store, tmp_path:
 
 
 @pytest.mark.slow
-def test_the_dashboard_session_has_its_own_bucket(store: Store, tmp_path: Path, tokens: TokenService) -> None:
-    server = HttpServer(tmp_path / "home", store.url, env={"REMEMBER_HTTP_RATE_LIMIT": "3"}).start()
-    try:
-        alice, bob = tokens.create("alice").secret, tokens.create("bob").secret
-        codes = [httpx2.get(f"{server.url}/api/me", cookies={"remember_session": alice}).status_code for _ in range(4)]
-        assert codes == [200, 200, 200, 429]
-        assert httpx2.get(f"{server.url}/api/me", cookies={"remember_session": bob}).status_code == 200
-    finally:
-        server.stop()
+def test_the_dashboard_session_has_its_own_bucket(limited: HttpServer, tokens: TokenService) -> None:
+    alice, bob = tokens.create("alice").secret, tokens.create("bob").secret
+    codes = [httpx2.get(f"{limited.url}/api/me", cookies={"remember_session": alice}).status_code for _ in range(4)]
+    assert codes == [200, 200, 200, 429]
+    assert httpx2.get(f"{limited.url}/api/me", cookies={"remember_session": bob}).status_code == 200
 
 
 @pytest.mark.slow
 def test_a_junk_authorization_header_beside_the_session_cookie_earns_no_fresh_bucket(
-    store: Store, tmp_path: Path, tokens: TokenService
+    limited: HttpServer, tokens: TokenService
 ) -> None:
-    server = HttpServer(tmp_path / "home", store.url, env={"REMEMBER_HTTP_RATE_LIMIT": "3"}).start()
-    try:
-        alice = tokens.create("alice").secret
-        codes = [
-            httpx2.get(
-                f"{server.url}/api/me", cookies={"remember_session": alice}, headers={"Authorization": f"Junk {i}"}
-            ).status_code
-            for i in range(5)
-        ]
-        assert codes == [200, 200, 200, 429, 429]
-    finally:
-        server.stop()
+    alice = tokens.create("alice").secret
+    codes = [
+        httpx2.get(
+            f"{limited.url}/api/me", cookies={"remember_session": alice}, headers={"Authorization": f"Junk {i}"}
+        ).status_code
+        for i in range(5)
+    ]
+    assert codes == [200, 200, 200, 429, 429]
 
 
 async def test_the_bucket_is_the_token_the_request_is_served_with() -> None:
@@ -145,32 +146,28 @@ async def test_a_call_past_the_time_limit_answers_with_an_error(services: Servic
 
 @pytest.mark.slow
 def test_made_up_tokens_are_limited_per_address_and_real_sessions_keep_their_buckets(
-    store: Store, tmp_path: Path, tokens: TokenService
+    limited: HttpServer, tokens: TokenService
 ) -> None:
-    server = HttpServer(tmp_path / "home", store.url, env={"REMEMBER_HTTP_RATE_LIMIT": "3"}).start()
-    try:
-        alice = tokens.create("alice").secret
-        assert httpx2.get(f"{server.url}/api/me", cookies={"remember_session": alice}).status_code == 200
-        made_up = [f"rmb_{i:016x}_guess" for i in range(5)]
-        codes = [httpx2.get(f"{server.url}/api/me", cookies={"remember_session": t}).status_code for t in made_up]
-        assert codes == [401, 401, 401, 429, 429]
-        mcp = httpx2.post(
-            f"{server.url}/mcp",
-            json=initialize_body(),
-            headers={"Authorization": "Bearer another-guess", "Accept": "application/json, text/event-stream"},
-        )
-        assert mcp.status_code == 429
-        assert httpx2.get(f"{server.url}/api/me", cookies={"remember_session": alice}).status_code == 200
-        fresh = tokens.create("carol").secret  # never seen: checked, not locked out by the guesses
-        assert httpx2.get(f"{server.url}/api/me", cookies={"remember_session": fresh}).status_code == 200
-        mcp = httpx2.post(
-            f"{server.url}/mcp",
-            json=initialize_body(),
-            headers={"Authorization": f"Bearer {tokens.create('dave').secret}", **STREAMABLE},
-        )
-        assert mcp.status_code == 200
-    finally:
-        server.stop()
+    alice = tokens.create("alice").secret
+    assert httpx2.get(f"{limited.url}/api/me", cookies={"remember_session": alice}).status_code == 200
+    made_up = [f"rmb_{i:016x}_guess" for i in range(5)]
+    codes = [httpx2.get(f"{limited.url}/api/me", cookies={"remember_session": t}).status_code for t in made_up]
+    assert codes == [401, 401, 401, 429, 429]
+    mcp = httpx2.post(
+        f"{limited.url}/mcp",
+        json=initialize_body(),
+        headers={"Authorization": "Bearer another-guess", "Accept": "application/json, text/event-stream"},
+    )
+    assert mcp.status_code == 429
+    assert httpx2.get(f"{limited.url}/api/me", cookies={"remember_session": alice}).status_code == 200
+    fresh = tokens.create("carol").secret  # never seen: checked, not locked out by the guesses
+    assert httpx2.get(f"{limited.url}/api/me", cookies={"remember_session": fresh}).status_code == 200
+    mcp = httpx2.post(
+        f"{limited.url}/mcp",
+        json=initialize_body(),
+        headers={"Authorization": f"Bearer {tokens.create('dave').secret}", **STREAMABLE},
+    )
+    assert mcp.status_code == 200
 
 
 async def _refusing_guesses(scope: Any, receive: Any, send: Any) -> None:
