@@ -45,12 +45,17 @@ async def test_an_unknown_proposal_is_a_clear_error(client: Client) -> None:
     assert "remember_infer_templates again" in message
 
 
-async def test_a_field_a_template_lacks_is_proposed(client: Client) -> None:
+@pytest.mark.parametrize("padding", [0, 2_500])
+async def test_a_field_a_template_lacks_is_proposed(client: Client, padding: int) -> None:
+    """Only each text's first 2,000 characters are read for the fields it states: a field stated further on is
+    not seen (so a call's work is bounded, however long the texts)."""
     definition = {"template_name": "Reads", "fields": [{"name": "title", "type": "string"}]}
     made = ok(await client.call_tool("remember_create_template", definition))
     template_id = made.get("id") or made["template"]["id"]
     for n in range(4):
-        text = f"Finished another one, ISBN 97805931352{n:02d}, liked it"
+        text = (
+            "Some words about the plot. " * (padding // 27) + f"Finished another one, ISBN 97805931352{n:02d}, liked it"
+        )
         stored = ok(
             await client.call_tool("remember_create_memory", {"content": text, "skip_template_suggestion": True})
         )
@@ -61,6 +66,10 @@ async def test_a_field_a_template_lacks_is_proposed(client: Client) -> None:
             )
         )
     found = ok(await client.call_tool("remember_infer_templates", {}))
-    [addition] = [a for a in found["field_additions"] if a["template_id"] == template_id]
+    additions = [a for a in found.get("field_additions", []) if a["template_id"] == template_id]
+    if padding:
+        assert additions == []
+        return
+    [addition] = additions
     assert addition["field"] == {"name": "isbn", "type": "string"}
     assert (addition["memories"], addition["of"]) == (4, 4)

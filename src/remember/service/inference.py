@@ -2,7 +2,8 @@
 
 ``propose`` reads up to ``MAX_MEMORIES`` of the user's memories that follow no
 template with their stored vectors (embedding only a memory without one) and
-groups them (``remember.templates.infer``);
+groups them (``remember.templates.infer``), reading the fields each states in its
+first ``MAX_TEXT`` characters (so that a call's work is bounded whatever the texts' length);
 nothing is stored. ``accept`` recomputes the proposals, creates the template of
 the one asked for and, with ``apply``, applies it to each memory of its group
 with the fields read from that memory's text: each memory is validated on its
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from remember.templates.infer import Proposal
 
 MAX_MEMORIES = 2000
+MAX_TEXT = 2_000  # characters of each memory read for the fields it states (a long text's start says its kind)
 PAGE = 100
 Apply = Callable[[Caller, str, str], Memory]
 
@@ -75,7 +77,8 @@ class InferenceService:
         from remember.templates.infer import Note, propose
 
         free, templated = self._memories(caller)
-        notes = [Note(m.id, m.content, vector) for m, vector in zip(free, self._vectors(caller, free), strict=True)]
+        vectors = self._vectors(caller, free)
+        notes = [Note(m.id, m.content[:MAX_TEXT], vector) for m, vector in zip(free, vectors, strict=True)]
         proposals = propose(notes, self.clock().date()) if notes else []
         return Inference(proposals, self._additions(caller, templated), len(free) + len(templated))
 
@@ -139,7 +142,7 @@ class InferenceService:
             except NotFound:
                 continue
             known = [f.name for f in resolved.fields]
-            for missing, count in missing_fields([m.content for m in members], known):
+            for missing, count in missing_fields([m.content[:MAX_TEXT] for m in members], known):
                 definition = {"name": missing.name, "type": missing.type}
                 found.append(FieldAddition(template_id, resolved.name, definition, count, len(members), missing.value))
         return found
