@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.foundation import _env
+from bench.foundation import _env, compiled
 from bench.infer import mix
 from bench.report import Table, percentiles
 from bench.stdio import StdioPeer
@@ -127,6 +127,7 @@ def infer(home: Path, n: int, rounds: int) -> dict[str, Any]:
 
 def run(quick: bool = False) -> dict[str, Any]:
     rounds = 3 if quick else 9
+    compiled()
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
         add = cli_add(home / "cli", rounds)
