@@ -6,8 +6,9 @@ services and the caller from the lifespan state (``state.py``). What the SDK lac
 is added by overriding its public methods, and only those:
 
 - ``list_tools``: the answer is compact (``compact.py``) and kept between starts
-  (``listing.py``); the tools are registered the first time one is needed, so a
-  start whose listing is kept imports no tool module and builds no pydantic model.
+  (``listing.py``); a tool is registered the first time it is called, so a start whose
+  listing is kept imports no tool module and builds no pydantic model, and a first call
+  builds only its own tool's.
 - ``call_tool``: an unknown argument name is refused and an argument error explained
   by parameter (``arguments.py``); a ``RememberError`` answers ``isError`` with its
   message; a result leaves out what is empty and its text is the same object as compact
@@ -19,7 +20,7 @@ is added by overriding its public methods, and only those:
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,7 +67,7 @@ class CallLimits:
 
 
 class RememberServer(MCPServer[AppState]):
-    """MCPServer whose tools are registered on first use (listed from ``listing_cache`` until then),
+    """MCPServer whose tools are each registered on first use (listed from ``listing_cache`` until then),
     whose resources and prompts also list the user's templates, and whose every request acts for
     the user ``identify`` returns."""
 
@@ -88,7 +89,7 @@ class RememberServer(MCPServer[AppState]):
         super().__init__("remember", version=__version__, instructions=INSTRUCTIONS, lifespan=lifespan, **sdk)
         self.limits = limits
         self.listing_cache = listing_cache
-        self.tools_registered = False  # remember's own tools, on the SDK
+        self._registered: set[str] = set()  # those of remember's own tools on the SDK
         self._listing: list[Tool] | None = None
         self._kept = listing_cache is not None  # False once tools are added or removed from outside
         catalog.add_template_resources(self)
@@ -96,6 +97,16 @@ class RememberServer(MCPServer[AppState]):
     @property
     def services(self) -> Services:
         return self.state.services
+
+    @property
+    def registered(self) -> frozenset[str]:
+        """The names of remember's tools registered on the SDK so far."""
+        return frozenset(self._registered)
+
+    @property
+    def tools_registered(self) -> bool:
+        """Whether every one of remember's tools is registered on the SDK."""
+        return self._registered.issuperset(tools.NAMES)
 
     # tools
 
@@ -106,8 +117,10 @@ class RememberServer(MCPServer[AppState]):
         return self._listing
 
     async def _described(self) -> list[Tool]:
-        self._register_tools()
-        listing = [compact_tool(tool) for tool in await super().list_tools()]
+        self._register(tools.NAMES)
+        order = {name: index for index, name in enumerate(tools.NAMES)}  # the SDK lists them as they were registered
+        described = sorted(await super().list_tools(), key=lambda tool: order.get(tool.name, len(order)))
+        listing = [compact_tool(tool) for tool in described]
         if self.listing_cache is not None and self._kept:
             self.listing_cache.save(listing)
         return listing
@@ -122,7 +135,7 @@ class RememberServer(MCPServer[AppState]):
         refused = unknown_parameters(name, tool.input_schema, arguments)
         if refused:
             raise ToolError(refused)
-        self._register_tools()
+        self._register((name,))
         return await _within(self.limits, name, self._run(tool, arguments, context))
 
     async def _run(self, tool: Tool, given: dict[str, Any], context: Context[AppState, Any] | None) -> Answer:
@@ -139,10 +152,12 @@ class RememberServer(MCPServer[AppState]):
             raise
         return in_brief(answer, tool.output_schema) if isinstance(answer, CallToolResult) else answer
 
-    def _register_tools(self) -> None:
-        if not self.tools_registered:
-            tools.add_all(super().add_tool)
-            self.tools_registered = True
+    def _register(self, names: Collection[str]) -> None:
+        """Register those of ``names`` that are remember's tools and not registered yet."""
+        missing = [name for name in names if name in tools.NAMES and name not in self._registered]
+        if missing:
+            tools.add(super().add_tool, missing)
+            self._registered.update(missing)
 
     def add_tool(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
         self._changed()
@@ -154,7 +169,7 @@ class RememberServer(MCPServer[AppState]):
 
     def _changed(self) -> None:
         """Tools added or removed from outside: the kept listing no longer describes this server."""
-        self._register_tools()  # remember's own come first
+        self._register(tools.NAMES)  # remember's own come first
         self._kept = False
         self._listing = None
 
