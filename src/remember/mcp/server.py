@@ -15,6 +15,9 @@ is added by overriding its public methods, and only those:
   JSON (``results.py``); a call is held to the time and size limits of ``CallLimits``.
 - ``list_resources``, ``list_prompts``, ``get_prompt``: the SDK lists what was
   registered, the same for everyone; these add the user's own templates (``catalog.py``).
+
+With ``warm_up`` (the stdio server), what a first call waits for is made ready on a thread of
+its own (``warmup.py``) once ``tools/list`` is answered, or from the first call if it comes first.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -42,6 +46,7 @@ from remember.mcp.compact import compact_tool
 from remember.mcp.listing import ListingCache
 from remember.mcp.results import in_brief
 from remember.mcp.state import AppState, Deferred
+from remember.mcp.warmup import WarmUp
 
 if TYPE_CHECKING:
     from remember.service import Services
@@ -56,6 +61,8 @@ remember_list_memories browses by type, tags and date. Memories are private to t
 
 Answer = CallToolResult | InputRequiredResult
 T = TypeVar("T")
+#: How long after answering ``tools/list`` the warm-up begins: the answer is on its way to the client first.
+WARM_UP_AFTER_LISTING = 0.05
 
 
 @dataclass(frozen=True)
@@ -78,13 +85,18 @@ class RememberServer(MCPServer[AppState]):
         listing_cache: ListingCache | None,
         *,
         limits: CallLimits = CallLimits(),
+        warm_up: bool = False,
         **sdk: Any,
     ) -> None:
         self.state = AppState(services, identify)
+        self.warm_up = WarmUp(self._first_call_needs() if warm_up else ())
 
         @asynccontextmanager
         async def lifespan(_: MCPServer[AppState]) -> AsyncIterator[AppState]:
-            yield self.state
+            try:
+                yield self.state
+            finally:
+                self.warm_up.stop()
 
         super().__init__("remember", version=__version__, instructions=INSTRUCTIONS, lifespan=lifespan, **sdk)
         self.limits = limits
@@ -114,7 +126,24 @@ class RememberServer(MCPServer[AppState]):
         if self._listing is None:
             kept = self.listing_cache.load() if self.listing_cache is not None and self._kept else None
             self._listing = kept if kept is not None else await self._described()
+        if self.warm_up.pending:
+            asyncio.get_running_loop().call_later(WARM_UP_AFTER_LISTING, self.warm_up.start)
         return self._listing
+
+    def _first_call_needs(self) -> list[Callable[[], object]]:
+        """What the first ``remember_create_memory`` waits for. Importing the suggestion engine comes before loading
+        the model, which runs mostly outside the GIL: when a call is already loading it, the two overlap."""
+
+        def engine() -> None:  # the services built, and the suggestion engine imported
+            self.services.suggestions.prototypes()
+
+        def model() -> None:
+            self.services.indexer.load_model()
+
+        def builtins() -> None:
+            self.services.suggestions.ready_builtins()
+
+        return [partial(tools.import_modules, ["remember_create_memory"]), engine, model, builtins]
 
     async def _described(self) -> list[Tool]:
         self._register(tools.NAMES)
@@ -135,6 +164,7 @@ class RememberServer(MCPServer[AppState]):
         refused = unknown_parameters(name, tool.input_schema, arguments)
         if refused:
             raise ToolError(refused)
+        self.warm_up.start()
         self._register((name,))
         return await _within(self.limits, name, self._run(tool, arguments, context))
 
@@ -243,13 +273,15 @@ def build_server(
     *,
     cache_dir: Path | None = None,
     limits: CallLimits = CallLimits(),
+    warm_up: bool = False,
     **sdk: Any,
 ) -> RememberServer:
     """A server whose requests act for ``identify()`` (a user, or a user and a trust level) over ``services``
     (or over what ``services()`` builds on first use).
 
-    With ``cache_dir`` the ``tools/list`` answer is kept there between starts (see ``listing.py``);
-    ``sdk`` goes to ``MCPServer`` (its auth settings and token verifier, for HTTP).
+    With ``cache_dir`` the ``tools/list`` answer is kept there between starts (see ``listing.py``); with
+    ``warm_up`` what a first call waits for is made ready in the background (``warmup.py``); ``sdk`` goes to
+    ``MCPServer`` (its auth settings and token verifier, for HTTP).
     """
     cache = ListingCache(cache_dir) if cache_dir else None
-    return RememberServer(Deferred(services), identify, cache, limits=limits, **sdk)
+    return RememberServer(Deferred(services), identify, cache, limits=limits, warm_up=warm_up, **sdk)

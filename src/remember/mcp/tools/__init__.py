@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib
 import inspect
 from collections.abc import Callable, Collection
+from types import ModuleType
 
 #: The tool modules in listing order, with the tools each lists in its ``TOOLS`` (a test keeps them the same).
 BY_MODULE: dict[str, tuple[str, ...]] = {
@@ -47,14 +48,18 @@ def add_all(add_tool: Callable[..., None]) -> None:
     add(add_tool, NAMES)
 
 
+def import_modules(names: Collection[str]) -> list[ModuleType]:
+    """The modules of the tools ``names`` lists, imported (imports may run on any thread; registering may not)."""
+    return [
+        importlib.import_module(f"{__name__}.{module}") for module, its in BY_MODULE.items() if set(its) & set(names)
+    ]
+
+
 def add(add_tool: Callable[..., None], names: Collection[str]) -> None:
     """Register the tools ``names`` lists, in listing order, through ``add_tool``. Their modules are
     imported first: one that fails to import registers nothing."""
     wanted = set(names)
-    modules = [
-        importlib.import_module(f"{__name__}.{module}") for module, its in BY_MODULE.items() if wanted.intersection(its)
-    ]
-    for module in modules:
+    for module in import_modules(wanted):
         for fn, hints in module.TOOLS:
             if fn.__name__ in wanted:
                 # No display title: clients show the name, and every byte of the list is in the model's context.
