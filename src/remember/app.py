@@ -33,14 +33,15 @@ def open_configured_store(settings: Settings) -> Store:
 
 
 def services_over(store: Store, settings: Settings) -> Services:
-    """The services over an open ``store``, with the configured embedder (loaded on first use) and the vectors of
-    the templates' texts kept in ``$REMEMBER_HOME/cache`` (and shipped for the built-ins)."""
+    """The services over an open ``store``, with the configured embedder (loaded on first use, its edited model kept
+    in ``$REMEMBER_HOME/cache``) and the vectors of the templates' texts kept there too (and shipped for the
+    built-ins)."""
     from remember.search.embedders import embedder_from_config
     from remember.search.embedders.kept import kept_vectors
     from remember.service import Services
 
     embedder = embedder_from_config(
         settings.embedder, model=settings.embedder_model, base_url=settings.embedder_url,
-        api_key=settings.embedder_api_key,
+        api_key=settings.embedder_api_key, cache_dir=settings.home / "cache",
     )  # fmt: skip
     return Services.over(store, embedder=embedder, kept=kept_vectors(settings.home / "cache"))

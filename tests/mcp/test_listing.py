@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import shutil
@@ -61,7 +62,26 @@ async def test_tools_described_from_the_cache_still_validate_when_called(service
         made = ok(await client.call_tool("remember_create_memory", {"content": "built on first call"}))
         assert made["content"] == "built on first call"
         assert "Unknown tool" in error(await client.call_tool("remember_no_such_tool", {}))
-    assert server.tools_registered
+    assert server.registered == {"remember_create_memory"}  # a call builds its own tool, not the others
+    assert not server.tools_registered
+
+
+async def test_a_tool_added_after_a_call_lists_remember_s_tools_in_their_order(
+    services: Services, tmp_path: Path
+) -> None:
+    fresh = await _listed(build_server(services, lambda: "alice", cache_dir=tmp_path))
+    server = build_server(services, lambda: "alice", cache_dir=tmp_path)
+    async with Client(server) as client:
+        ok(await client.call_tool("remember_search_memory", {"query": "anything"}))
+        server.add_tool(probe_echo)
+        listed = [tool.name for tool in (await client.list_tools()).tools]
+    assert listed == [*(tool["name"] for tool in fresh), "probe_echo"]
+
+
+def test_each_tool_module_lists_the_tools_named_for_it() -> None:
+    for module, names in tools.BY_MODULE.items():
+        listed = importlib.import_module(f"remember.mcp.tools.{module}").TOOLS
+        assert tuple(fn.__name__ for fn, _ in listed) == names
 
 
 def _tools(*names: str) -> list[Tool]:

@@ -8,6 +8,7 @@ import select
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -156,38 +157,60 @@ def test_a_damaged_database_fails_at_start_before_any_request(tmp_path: Path) ->
     assert "remember.db" in proc.stderr and "Traceback" not in proc.stderr
 
 
-def _imported_while_serving(tmp_path: Path, requests: list[str]) -> tuple[set[str], list[dict[str, Any]]]:
-    """The modules of remember a stdio server imported while answering ``requests``, and its answers."""
+def _serving(
+    tmp_path: Path, requests: list[str], *, warmed: bool = False, idle: float = 0.0
+) -> tuple[list[str], list[dict[str, Any]]]:
+    """What a stdio server wrote on stderr (the modules it imported, remember's log at DEBUG) while answering
+    ``requests`` (and, with ``warmed``, until it has warmed up; then ``idle`` seconds more), and its answers."""
     expected = sum('"id"' in request for request in requests)
     log = tmp_path / "stderr.txt"
+    env = {**server_env(tmp_path), "REMEMBER_LOG_LEVEL": "DEBUG"}
     with log.open("w") as stderr, subprocess.Popen(
         [sys.executable, "-X", "importtime", "-m", "remember", "serve"], stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE, stderr=stderr, env=server_env(tmp_path), bufsize=0,
+        stdout=subprocess.PIPE, stderr=stderr, env=env, bufsize=0,
     ) as proc:  # fmt: skip
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write(("\n".join(requests) + "\n").encode())
         proc.stdin.flush()
         answers = [json.loads(_line_within(proc.stdout, 60)) for _ in range(expected)]
+        deadline = time.monotonic() + 60
+        while warmed and "warmed up" not in log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(idle)
         proc.stdin.close()
         assert proc.wait(timeout=60) == 0
-    lines = log.read_text().splitlines()
-    modules = {line.rsplit("|", 1)[-1].strip() for line in lines if line.startswith("import time:")}
-    return {m for m in modules if m.startswith("remember")}, answers
+    return log.read_text().splitlines(), answers
+
+
+def _modules(lines: list[str]) -> set[str]:
+    return {line.rsplit("|", 1)[-1].strip() for line in lines if line.startswith("import time:")}
+
+
+def _until(lines: list[str], text: str) -> list[str]:
+    return lines[: next((i for i, line in enumerate(lines) if text in line), len(lines))]
 
 
 def test_the_handshake_and_tools_list_do_not_wait_for_the_services(tmp_path: Path) -> None:
     init = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
     handshake = [_rpc(1, "initialize", init), _rpc(None, "notifications/initialized"), _rpc(2, "tools/list")]
-    _imported_while_serving(tmp_path, handshake)  # the first start keeps the tools/list answer
-    modules, answers = _imported_while_serving(tmp_path, handshake)
+    _serving(tmp_path, handshake)  # the first start keeps the tools/list answer
+    lines, answers = _serving(tmp_path, handshake, warmed=True)
     assert len(answers[1]["result"]["tools"]) > 10
-    assert "remember.store" in modules  # the database is opened (and checked) at start
-    assert not {m for m in modules if m.startswith(("remember.service", "remember.templates", "remember.schemas"))}
-    assert not {m for m in modules if m.startswith("remember.mcp.tools.")}  # the tools are registered on first use
+    # Until tools/list is answered and the warm-up begins, the services are not imported
+    answered = {m for m in _modules(_until(lines, "warming up")) if m.startswith("remember")}
+    assert "remember.store" in answered  # the database is opened (and checked) at start
+    assert not {m for m in answered if m.startswith(("remember.service", "remember.templates", "remember.schemas"))}
+    assert not {m for m in answered if m.startswith("remember.mcp.tools.")}  # the tools are registered on first use
+    # then the warm-up makes ready what a first create waits for
+    warmed = _modules(_until(lines, "warmed up"))
+    assert {"remember.service.memories", "remember.templates.suggest", "onnxruntime"} <= warmed
+    lines, _ = _serving(tmp_path, [*handshake[:2], _rpc(2, "ping")], idle=1.0)
+    assert not any("warming up" in line for line in lines)  # not before tools/list or a call
 
     call = _rpc(3, "tools/call", {"name": "remember_create_memory", "arguments": {"content": "first call"}})
-    modules, answers = _imported_while_serving(tmp_path, [*handshake, call])
-    assert "remember.service.memories" in modules  # built by the first call that needs them
+    lines, answers = _serving(tmp_path, [*handshake, call])
+    assert "remember.service.memories" in _modules(lines)  # built by the first call that needs them
+    assert "remember.mcp.tools.search" not in _modules(lines)  # a call registers its own tool
     assert answers[2]["result"]["structuredContent"]["content"] == "first call"
 
 

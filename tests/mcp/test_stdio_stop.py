@@ -96,3 +96,29 @@ def _create_then_terminate(process: subprocess.Popen[bytes]) -> int:
         return process.wait(timeout=30)
     finally:
         process.kill()
+
+
+def test_sigterm_while_warming_up_stops_the_server_and_its_warm_up(tmp_path: Path) -> None:
+    env = {**server_env(tmp_path), "REMEMBER_LOG_LEVEL": "DEBUG"}
+    with subprocess.Popen(
+        SERVE, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    ) as process:
+        assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+        try:
+            for message in (
+                {"id": 1, "method": "initialize", "params": INIT},
+                {"method": "notifications/initialized"},
+                {"id": 2, "method": "tools/list"},
+            ):
+                process.stdin.write(_line(message))
+            process.stdin.flush()
+            assert b'"id":2' in [process.stdout.readline(), process.stdout.readline()][1]
+            while b"warming up" not in process.stderr.readline():  # the warm-up has begun
+                pass
+            process.send_signal(signal.SIGTERM)
+            stopped = process.wait(timeout=30)
+        finally:
+            process.kill()
+        log = process.stderr.read()
+    assert stopped == 0  # the warm-up's step in progress ended before the database was closed
+    assert b"Traceback" not in log

@@ -2,8 +2,9 @@
 
 Over stdio the database is opened at once (a missing, damaged or newer database
 is reported before the client is answered), and the services over it are built
-on the first request that needs them: a client's handshake and ``tools/list``
-do not wait for the service layer to be imported.
+on the first request that needs them, or in the background once ``tools/list`` is
+answered, with the embedding model (``mcp/warmup.py``): a client's handshake and
+``tools/list`` do not wait for the service layer to be imported.
 """
 
 from __future__ import annotations
@@ -75,7 +76,9 @@ def _serve_stdio(settings: Settings) -> None:
     store = open_configured_store(settings)
     try:
         caller = Caller(settings.user, settings.trust_level)
-        server = build_server(lambda: _services(store, settings), lambda: caller, cache_dir=settings.home / "cache")
+        server = build_server(
+            lambda: _services(store, settings), lambda: caller, cache_dir=settings.home / "cache", warm_up=True
+        )
         with answering_bad_lines():  # a line the SDK cannot read is answered, not dropped
             server.run("stdio")
     finally:

@@ -6,22 +6,27 @@ services and the caller from the lifespan state (``state.py``). What the SDK lac
 is added by overriding its public methods, and only those:
 
 - ``list_tools``: the answer is compact (``compact.py``) and kept between starts
-  (``listing.py``); the tools are registered the first time one is needed, so a
-  start whose listing is kept imports no tool module and builds no pydantic model.
+  (``listing.py``); a tool is registered the first time it is called, so a start whose
+  listing is kept imports no tool module and builds no pydantic model, and a first call
+  builds only its own tool's.
 - ``call_tool``: an unknown argument name is refused and an argument error explained
   by parameter (``arguments.py``); a ``RememberError`` answers ``isError`` with its
   message; a result leaves out what is empty and its text is the same object as compact
   JSON (``results.py``); a call is held to the time and size limits of ``CallLimits``.
 - ``list_resources``, ``list_prompts``, ``get_prompt``: the SDK lists what was
   registered, the same for everyone; these add the user's own templates (``catalog.py``).
+
+With ``warm_up`` (the stdio server), what a first call waits for is made ready on a thread of
+its own (``warmup.py``) once ``tools/list`` is answered, or from the first call if it comes first.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -41,6 +46,7 @@ from remember.mcp.compact import compact_tool
 from remember.mcp.listing import ListingCache
 from remember.mcp.results import in_brief
 from remember.mcp.state import AppState, Deferred
+from remember.mcp.warmup import WarmUp
 
 if TYPE_CHECKING:
     from remember.service import Services
@@ -55,6 +61,8 @@ remember_list_memories browses by type, tags and date. Memories are private to t
 
 Answer = CallToolResult | InputRequiredResult
 T = TypeVar("T")
+#: How long after answering ``tools/list`` the warm-up begins: the answer is on its way to the client first.
+WARM_UP_AFTER_LISTING = 0.05
 
 
 @dataclass(frozen=True)
@@ -66,7 +74,7 @@ class CallLimits:
 
 
 class RememberServer(MCPServer[AppState]):
-    """MCPServer whose tools are registered on first use (listed from ``listing_cache`` until then),
+    """MCPServer whose tools are each registered on first use (listed from ``listing_cache`` until then),
     whose resources and prompts also list the user's templates, and whose every request acts for
     the user ``identify`` returns."""
 
@@ -77,18 +85,23 @@ class RememberServer(MCPServer[AppState]):
         listing_cache: ListingCache | None,
         *,
         limits: CallLimits = CallLimits(),
+        warm_up: bool = False,
         **sdk: Any,
     ) -> None:
         self.state = AppState(services, identify)
+        self.warm_up = WarmUp(self._first_call_needs() if warm_up else ())
 
         @asynccontextmanager
         async def lifespan(_: MCPServer[AppState]) -> AsyncIterator[AppState]:
-            yield self.state
+            try:
+                yield self.state
+            finally:
+                self.warm_up.stop()
 
         super().__init__("remember", version=__version__, instructions=INSTRUCTIONS, lifespan=lifespan, **sdk)
         self.limits = limits
         self.listing_cache = listing_cache
-        self.tools_registered = False  # remember's own tools, on the SDK
+        self._registered: set[str] = set()  # those of remember's own tools on the SDK
         self._listing: list[Tool] | None = None
         self._kept = listing_cache is not None  # False once tools are added or removed from outside
         catalog.add_template_resources(self)
@@ -97,17 +110,46 @@ class RememberServer(MCPServer[AppState]):
     def services(self) -> Services:
         return self.state.services
 
+    @property
+    def registered(self) -> frozenset[str]:
+        """The names of remember's tools registered on the SDK so far."""
+        return frozenset(self._registered)
+
+    @property
+    def tools_registered(self) -> bool:
+        """Whether every one of remember's tools is registered on the SDK."""
+        return self._registered.issuperset(tools.NAMES)
+
     # tools
 
     async def list_tools(self) -> list[Tool]:
         if self._listing is None:
             kept = self.listing_cache.load() if self.listing_cache is not None and self._kept else None
             self._listing = kept if kept is not None else await self._described()
+        if self.warm_up.pending:
+            asyncio.get_running_loop().call_later(WARM_UP_AFTER_LISTING, self.warm_up.start)
         return self._listing
 
+    def _first_call_needs(self) -> list[Callable[[], object]]:
+        """What the first ``remember_create_memory`` waits for. Importing the suggestion engine comes before loading
+        the model, which runs mostly outside the GIL: when a call is already loading it, the two overlap."""
+
+        def engine() -> None:  # the services built, and the suggestion engine imported
+            self.services.suggestions.prototypes()
+
+        def model() -> None:
+            self.services.indexer.load_model()
+
+        def builtins() -> None:
+            self.services.suggestions.ready_builtins()
+
+        return [partial(tools.import_modules, ["remember_create_memory"]), engine, model, builtins]
+
     async def _described(self) -> list[Tool]:
-        self._register_tools()
-        listing = [compact_tool(tool) for tool in await super().list_tools()]
+        self._register(tools.NAMES)
+        order = {name: index for index, name in enumerate(tools.NAMES)}  # the SDK lists them as they were registered
+        described = sorted(await super().list_tools(), key=lambda tool: order.get(tool.name, len(order)))
+        listing = [compact_tool(tool) for tool in described]
         if self.listing_cache is not None and self._kept:
             self.listing_cache.save(listing)
         return listing
@@ -122,7 +164,8 @@ class RememberServer(MCPServer[AppState]):
         refused = unknown_parameters(name, tool.input_schema, arguments)
         if refused:
             raise ToolError(refused)
-        self._register_tools()
+        self.warm_up.start()
+        self._register((name,))
         return await _within(self.limits, name, self._run(tool, arguments, context))
 
     async def _run(self, tool: Tool, given: dict[str, Any], context: Context[AppState, Any] | None) -> Answer:
@@ -139,10 +182,12 @@ class RememberServer(MCPServer[AppState]):
             raise
         return in_brief(answer, tool.output_schema) if isinstance(answer, CallToolResult) else answer
 
-    def _register_tools(self) -> None:
-        if not self.tools_registered:
-            tools.add_all(super().add_tool)
-            self.tools_registered = True
+    def _register(self, names: Collection[str]) -> None:
+        """Register those of ``names`` that are remember's tools and not registered yet."""
+        missing = [name for name in names if name in tools.NAMES and name not in self._registered]
+        if missing:
+            tools.add(super().add_tool, missing)
+            self._registered.update(missing)
 
     def add_tool(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
         self._changed()
@@ -154,7 +199,7 @@ class RememberServer(MCPServer[AppState]):
 
     def _changed(self) -> None:
         """Tools added or removed from outside: the kept listing no longer describes this server."""
-        self._register_tools()  # remember's own come first
+        self._register(tools.NAMES)  # remember's own come first
         self._kept = False
         self._listing = None
 
@@ -228,13 +273,15 @@ def build_server(
     *,
     cache_dir: Path | None = None,
     limits: CallLimits = CallLimits(),
+    warm_up: bool = False,
     **sdk: Any,
 ) -> RememberServer:
     """A server whose requests act for ``identify()`` (a user, or a user and a trust level) over ``services``
     (or over what ``services()`` builds on first use).
 
-    With ``cache_dir`` the ``tools/list`` answer is kept there between starts (see ``listing.py``);
-    ``sdk`` goes to ``MCPServer`` (its auth settings and token verifier, for HTTP).
+    With ``cache_dir`` the ``tools/list`` answer is kept there between starts (see ``listing.py``); with
+    ``warm_up`` what a first call waits for is made ready in the background (``warmup.py``); ``sdk`` goes to
+    ``MCPServer`` (its auth settings and token verifier, for HTTP).
     """
     cache = ListingCache(cache_dir) if cache_dir else None
-    return RememberServer(Deferred(services), identify, cache, limits=limits, **sdk)
+    return RememberServer(Deferred(services), identify, cache, limits=limits, warm_up=warm_up, **sdk)

@@ -74,6 +74,13 @@ class Indexer:
             rows.update(zip((m.id for m in missing), made, strict=True))
         return np.stack([rows[m.id] for m in memories]) if memories else np.zeros((0, 0), dtype=np.float32)
 
+    def load_model(self) -> None:
+        """Load the embedder's model now if it runs in this process (else it loads on its first text)."""
+        from remember.search.embedders.base import LocalModel
+
+        if isinstance(self.embedder, LocalModel):
+            self.embedder.load()
+
     def build_vector_index(self, user_id: str, progress: Progress | None = None) -> bool:
         """After a bulk write (an import, a reindex): the user's approximate vector index built now,
         in bulk, where their searches use one, so that no search waits for it; False where none is."""

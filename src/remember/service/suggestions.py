@@ -134,6 +134,15 @@ class SuggestionService:
                 self._prototypes = PrototypeCache(kept=self.kept)
             return self._prototypes
 
+    def ready_builtins(self) -> None:
+        """Make the built-in templates' vectors ready (read from the rows shipped or kept) as the first suggestion
+        would, when the model runs in this process; nothing is logged or stored."""
+        from remember.search.embedders.base import LocalModel
+        from remember.templates.library import builtin_templates
+
+        if isinstance(self.embedder, LocalModel):
+            self.prototypes().stack(self.embedder, [d for d in builtin_templates() if d.auto_apply])
+
     def for_memory(self, caller: Caller, memory: Memory) -> list[Suggestion]:
         """Suggestions for a memory just stored as free text (its place, people and time as context)."""
         situation: dict[str, Any] = {"local_time": memory.occurred_at.isoformat()}

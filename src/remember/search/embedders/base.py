@@ -7,7 +7,7 @@ package (at server start) costs nothing until the first text is embedded.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     import numpy as np
@@ -40,6 +40,15 @@ class Embedder(Protocol):
 
     def embed_query(self, text: str) -> Vectors:
         """The vector of one text: shape ``(dimension,)``."""
+        ...
+
+
+@runtime_checkable
+class LocalModel(Protocol):
+    """An embedder whose model runs in this process and can be loaded before its first text."""
+
+    def load(self) -> None:
+        """Load the model now rather than on first use."""
         ...
 
 

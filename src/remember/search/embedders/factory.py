@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from remember.errors import ConfigError, excerpt
 from remember.search.embedders.base import Embedder
 from remember.search.embedders.hashing import HashEmbedder
@@ -18,12 +20,14 @@ def embedder_from_config(
     model: str | None = None,
     base_url: str | None = None,
     api_key: str | None = None,
+    cache_dir: Path | None = None,
 ) -> Embedder:
     """The embedder a configuration asks for; nothing is loaded or contacted yet.
 
     ``onnx`` runs the bundled all-MiniLM-L6-v2 locally (``model`` may only name it);
     ``openai`` calls an OpenAI-compatible server and needs ``base_url`` and ``model``;
-    ``hash`` is the feature-hashing embedder meant for unit tests.
+    ``hash`` is the feature-hashing embedder meant for unit tests. ``cache_dir``: where ``onnx`` keeps its model
+    with the products in int8 between processes (``kept_graph.py``).
     """
     chosen = (kind or "onnx").strip().lower()
     if chosen == "onnx":
@@ -32,7 +36,7 @@ def embedder_from_config(
                 f"The onnx embedder only runs the bundled all-MiniLM-L6-v2, not {excerpt(model)}. Serve other "
                 "models through an OpenAI-compatible server (Ollama, vLLM) with REMEMBER_EMBEDDER=openai."
             )
-        return MiniLMEmbedder()
+        return MiniLMEmbedder(cache_dir=cache_dir)
     if chosen == "openai":
         if not base_url:
             raise ConfigError(

@@ -5,9 +5,10 @@ Its matrix products run in int8 (``int8_graph``), exactly on every CPU
 cores: a text's vector depends neither on the others nor on the CPU's int8 kernel.
 
 No PyTorch and no network: the model file comes from an installed package and
-is checked against a pinned sha256, the tokenizer is vendored. Nothing heavy
-happens until the first text is embedded, so that constructing the embedder
-(at server start) is free. ONNX Runtime and tokenizers only ever log to stderr,
+is checked against a pinned sha256, the tokenizer is vendored. Given a cache
+folder, the edited model is kept there for the next process (``kept_graph``).
+Nothing heavy happens until the first text is embedded (or ``load``), so that
+constructing the embedder (at server start) is free. ONNX Runtime and tokenizers only ever log to stderr,
 and only errors: stdout carries the MCP protocol.
 """
 
@@ -26,8 +27,9 @@ from typing import TYPE_CHECKING, Any, Literal
 from remember.errors import ConfigError
 from remember.search.embedders.base import empty_vectors, l2_normalise
 from remember.search.embedders.heap import release_freed_memory
-from remember.search.embedders.int8_graph import COMPUTATION, int8_products
+from remember.search.embedders.int8_graph import COMPUTATION, Weights, int8_products
 from remember.search.embedders.int8_kernel import exact_weights
+from remember.search.embedders.kept_graph import KeptGraph, graph_key
 from remember.search.embedders.model_files import (
     MODEL_SHA256,
     default_model_path,
@@ -63,6 +65,7 @@ class _Runtime:
 class MiniLMEmbedder:
     """all-MiniLM-L6-v2 through ONNX Runtime; 384 dimensions; loads on first use.
 
+    ``cache_dir``, when given, keeps the model with its products in int8 between processes.
     ``threads`` (default: the cores this process may run on) texts of one call are
     embedded at once, each alone on one core, so that no text is padded and none
     changes another's row. Texts longer than 256 tokens are truncated. The rows of
@@ -79,6 +82,7 @@ class MiniLMEmbedder:
         expected_sha256: str = MODEL_SHA256,
         threads: int | None = None,
         products: Products = "auto",
+        cache_dir: Path | None = None,
     ) -> None:
         if threads is not None and threads < 1:
             raise ConfigError(f"The embedder needs at least one thread, not {threads}.")
@@ -89,6 +93,7 @@ class MiniLMEmbedder:
         self._expected_sha256 = expected_sha256
         self._threads = threads if threads is not None else _available_cores()
         self._products = products
+        self._kept = KeptGraph(cache_dir) if cache_dir is not None else None
         self._runtime: _Runtime | None = None
         self._lock = threading.Lock()
         self._recent: OrderedDict[str, Vectors] = OrderedDict()
@@ -171,16 +176,28 @@ class MiniLMEmbedder:
 
     def _load_runtime(self) -> _Runtime:
         model_path = self._model_path or default_model_path()
-        model = read_verified_model(model_path, self._expected_sha256)
         _quiet_runtime()  # before the probe opens its session
         products = self._products if self._products != "auto" else (exact_weights() or "float")
-        if products != "float":
-            model = int8_products(model, weights=products)
+        model = self._model(model_path, products)
         session = _open_session(model, model_path)
         release_freed_memory()  # what the graph optimiser freed (~60 MB of the ~150 it took)
         names = frozenset(str(i.name) for i in session.get_inputs())
         tokenizer = _open_tokenizer(self._tokenizer_path or default_tokenizer_path())
         return _Runtime(session, names, tokenizer, products)
+
+    def _model(self, path: Path, products: Weights | Literal["float"]) -> bytes:
+        """The model the session opens: the pinned file, its products in int8 unless ``float``; the edit read from
+        the cache folder when it was kept there, else made (and kept)."""
+        if products == "float":
+            return read_verified_model(path, self._expected_sha256)
+        key = graph_key(path, self._expected_sha256, products) if self._kept is not None else None
+        kept = self._kept.load(key) if self._kept is not None and key is not None else None
+        if kept is not None:
+            return kept
+        model = int8_products(read_verified_model(path, self._expected_sha256), weights=products)
+        if self._kept is not None and key is not None:
+            self._kept.save(key, model)
+        return model
 
 
 def _embed_alone(runtime: _Runtime, token_ids: list[int]) -> Vectors:
