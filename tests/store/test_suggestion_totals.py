@@ -86,3 +86,22 @@ def test_the_migration_counts_the_events_stored_before_it(tmp_path: Path) -> Non
         assert expected == counted(again, "alice")
     finally:
         again.close()
+
+
+def test_appending_reads_the_events_of_the_memories_it_names_alone(tmp_path: Path) -> None:
+    """The counts before and after an append look up the named memories' events by index: an append costs
+    the same however long the user's record is."""
+    store = open_store(str(tmp_path / "remember.db"))
+    conn = store.backend.db.connection
+    counted_again: list[str] = []
+    conn.set_trace_callback(lambda sql: counted_again.append(sql) if "FROM suggestion_events e" in sql else None)
+    store.suggestions.log("alice", random_events(random.Random(5), 20))
+    conn.set_trace_callback(None)
+    try:
+        assert counted_again
+        for statement in counted_again:
+            plan = [row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + statement)]
+            reads = [step for step in plan if " e " in f"{step} " or " a " in f"{step} "]
+            assert reads and all("suggestion_events_memory (user_id=? AND memory_id=?" in s for s in reads), plan
+    finally:
+        store.close()

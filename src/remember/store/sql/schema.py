@@ -264,7 +264,7 @@ CREATE TABLE suggestion_totals (
     ignored $count NOT NULL,
     PRIMARY KEY (user_id, template_id)
 )$compact;
-CREATE INDEX suggestion_events_memory ON suggestion_events (user_id, memory_id);
+CREATE INDEX suggestion_events_memory ON suggestion_events (user_id, memory_id, event, template_id);
 """
 
 # Every backend's steps, in order, under these names (both report the same schema history), each
