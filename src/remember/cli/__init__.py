@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from collections.abc import Sequence
 
@@ -22,6 +23,7 @@ __all__ = ["main"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _one_blas_thread()
     args = build_parser().parse_args(argv)
     try:
         settings = Settings.from_env(user=args.user, database_url=args.db)
@@ -41,6 +43,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (``remember list | head``): not an error of ours.
         sys.stderr.close()
         return 0
+
+
+def _one_blas_thread() -> None:
+    """NumPy's matrix products run on one thread unless ``OPENBLAS_NUM_THREADS`` says otherwise (set before NumPy
+    loads). The products the commands and the server compute are small (a user's vectors by one query, the
+    template library's rows): past about a thousand rows OpenBLAS splits them over threads that spin while they
+    wait, which costs more CPU than the product and slows the embedding model running beside it, more so the more
+    memories a user has. One thread also gives the same scores on any number of cores."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 def _run(settings: Settings, args: argparse.Namespace) -> int:
