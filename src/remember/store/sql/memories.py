@@ -145,7 +145,7 @@ class MemoryTables:
                     f"AND trust <= ? AND {where}",
                     params,
                 )
-                for row in oldest_first(rows):
+                for row in _oldest_first(rows):
                     for text in by_hash[row[-1]]:
                         found = out.setdefault(text, [])
                         if len(found) < TWINS:
@@ -158,7 +158,7 @@ class MemoryTables:
             "AND trust <= ?",
             (user_id, key, max_trust),
         )
-        return [memory_from_row(self.dialect, r) for r in oldest_first(rows)[:TWINS]]
+        return [memory_from_row(self.dialect, r) for r in _oldest_first(rows)[:TWINS]]
 
     def get(self, user_id: str, memory_id: str) -> Memory | None:
         with self.sql.reading() as s:
@@ -343,7 +343,7 @@ def order_by(sort_by: str, descending: bool) -> str:
     return f"m.{sort_by} {direction}, m.id {direction}"
 
 
-def oldest_first(rows: Sequence[Row]) -> list[Row]:
+def _oldest_first(rows: Sequence[Row]) -> list[Row]:
     """Memory rows in (created_at, id) order, as ``ORDER BY created_at, id`` gives them. Sorted here: with the
     ORDER BY in a lookup by text, SQLite without statistics walks all of the user's memories in that order
     rather than looking the text up by its index."""
