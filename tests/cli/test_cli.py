@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -192,3 +193,18 @@ def test_an_empty_user_is_refused(capsys: pytest.CaptureFixture[str], monkeypatc
         assert (code, out) == (1, "")
         assert "--user was given an empty user id" in err
     assert run_json(capsys, "--user", "bob", "list")["total"] == 0
+
+
+@pytest.mark.parametrize(("given", "used"), [(None, "1"), ("3", "3")])
+def test_the_command_runs_numpys_products_on_one_thread_unless_told(given: str | None, used: str) -> None:
+    """Set before NumPy loads (the server's small products must not spin up OpenBLAS threads); a value the
+    environment gives is kept."""
+    script = (
+        "import os\nfrom remember.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "print(os.environ.get('OPENBLAS_NUM_THREADS'))"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == used

@@ -121,3 +121,13 @@ def test_a_child_may_hide_parent_fields_behind_conditions_of_its_own():
     child = define("c", "contact", {"name": "email", "conditional": {"show_if": "phone == null"}})
     resolved = resolve(child, lookup_from([CONTACT]))
     assert check(resolved, {"name": "A", "phone": "1", "email": "a@b.c"}).normalized == {"name": "A", "phone": "1"}
+
+
+def test_a_template_is_resolved_once_over_the_same_parents_and_again_over_changed_ones():
+    first = resolve(BUSINESS, lookup_from([CONTACT]))
+    assert resolve(BUSINESS, lookup_from([CONTACT])) is first
+    changed = define("contact", None, {"name": "name", "required": True}, {"name": "mobile"})
+    again = resolve(BUSINESS, lookup_from([changed]))
+    assert [field.name for field in again.fields] == ["name", "mobile", "company", "job_title", "linkedin"]
+    with pytest.raises(TemplateError, match="does not exist"):
+        resolve(BUSINESS, lookup_from([]))

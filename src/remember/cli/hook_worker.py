@@ -29,6 +29,7 @@ from dataclasses import asdict
 from pathlib import Path
 from types import FrameType
 
+from remember.cli import one_blas_thread
 from remember.cli.hook_answer import Recall, recall_over, reply
 from remember.cli.hook_clients import CLIENTS, MAX_INPUT_BYTES, Event
 from remember.config import Settings
@@ -38,6 +39,7 @@ READ_TIMEOUT = 10.0  # seconds a connection may take to send its request
 
 
 def main(argv: list[str]) -> int:
+    one_blas_thread()
     path, user, db = _arguments(argv)
     settings = Settings.from_env(user=user, database_url=db)
     with _only_worker(path) as alone:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+import anyio.to_thread
 from mcp.server.mcpserver import Context, Elicit
 from pydantic import BaseModel, Field, create_model
 
@@ -29,17 +30,31 @@ _SIMPLE = {"string": str, "text": str, "number": float, "integer": int, "boolean
 _DATES = {"date": "a date, YYYY-MM-DD", "datetime": "a date and time, YYYY-MM-DDTHH:MM"}
 
 
-def missing_fields(
+async def missing_fields(
     ctx: Context[Any, Any],
     template_id: str | None = None,
     content: str | dict[str, Any] | None = None,
     structured_content: dict[str, Any] | None = None,
 ) -> Elicit[BaseModel] | None:
-    """The question to ask for the missing required fields, or None when there is none to ask."""
+    """The question to ask for the missing required fields, or None when there is none to ask.
+
+    Whether there can be a question is decided on the event loop (a memory without a template, the
+    most common create, waits for no thread); the fields are read and checked in a worker thread.
+    """
     fields = structured_content if structured_content is not None else content
     text = content if isinstance(content, str) else None
     if template_id is None or not (isinstance(fields, dict) or text) or not _client_can_answer(ctx):
         return None
+    return await anyio.to_thread.run_sync(lambda: _question(ctx, template_id, text, fields, structured_content))
+
+
+def _question(
+    ctx: Context[Any, Any],
+    template_id: str,
+    text: str | None,
+    fields: str | dict[str, Any] | None,
+    structured_content: dict[str, Any] | None,
+) -> Elicit[BaseModel] | None:
     services, caller = services_of(ctx), caller_of(ctx)
     try:
         read = services.suggestions.prefill(caller, template_id, text).values if text else {}

@@ -8,12 +8,14 @@ inherited position; new fields follow. Missing parents and cycles are refused.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Iterable
 
 from remember.errors import FieldError, TemplateError, excerpt
 from remember.templates.definition import TemplateDefinition
 from remember.templates.fields import FieldDef, iter_fields
 from remember.templates.limits import MAX_FIELDS, MAX_INHERITANCE_DEPTH
+from remember.templates.per_object import PerObject
 from remember.templates.reading.fit import check_fields
 from remember.templates.resolved import ResolvedTemplate
 from remember.templates.validation.compiled import build_scope
@@ -23,6 +25,10 @@ __all__ = [
 ]  # fmt: skip
 
 Lookup = Callable[[str], TemplateDefinition | None]
+# Each definition's resolution, with the chain of parents it was resolved over (weakly: a parent is not kept for it).
+_RESOLVED: PerObject[TemplateDefinition, tuple[tuple[weakref.ref[TemplateDefinition], ...], ResolvedTemplate]] = (
+    PerObject()
+)
 
 
 def lookup_from(definitions: Iterable[TemplateDefinition]) -> Lookup:
@@ -71,8 +77,25 @@ def merge_fields(chain: Iterable[TemplateDefinition]) -> tuple[FieldDef, ...]:
 
 
 def resolve(definition: TemplateDefinition, lookup: Lookup | None = None) -> ResolvedTemplate:
-    """Merge the inherited fields and check the result as one template."""
+    """Merge the inherited fields and check the result as one template.
+
+    Worked out once per definition object and chain of parent objects (``PerObject``): the built-ins
+    are the same objects in every call, and a suggestion resolves the ones it offers on every create.
+    """
     chain = ancestors(definition, lookup)
+    known = _RESOLVED.get(definition)
+    if known is not None and _same_objects(known[0], chain):
+        return known[1]
+    resolved = _resolved(definition, chain)
+    _RESOLVED.put(definition, (tuple(weakref.ref(a) for a in chain), resolved))
+    return resolved
+
+
+def _same_objects(kept: tuple[weakref.ref[TemplateDefinition], ...], chain: tuple[TemplateDefinition, ...]) -> bool:
+    return len(kept) == len(chain) and all(ref() is parent for ref, parent in zip(kept, chain, strict=True))
+
+
+def _resolved(definition: TemplateDefinition, chain: tuple[TemplateDefinition, ...]) -> ResolvedTemplate:
     fields = merge_fields([*reversed(chain), definition])
     errors = check_resolved_fields(fields)
     if errors:

@@ -22,6 +22,7 @@ from remember.store.sql.relationship_rows import drop_lonely, unlink_purged
 from remember.store.sql.rows import (
     HISTORY_COLUMNS,
     MEMORY_ASSIGNMENTS,
+    MEMORY_COLUMN_NAMES,
     MEMORY_COLUMNS,
     MEMORY_PLACEHOLDERS,
     history_from_row,
@@ -29,10 +30,11 @@ from remember.store.sql.rows import (
     memory_from_row,
     memory_params,
 )
-from remember.store.sql.session import Session, check_version
+from remember.store.sql.session import Row, Session, check_version
 
 SORT_COLUMNS = frozenset({"created_at", "updated_at", "weight", "occurred_at"})
 CHUNK = 500  # ids bound in one statement
+_CREATED, _ID = MEMORY_COLUMN_NAMES.index("created_at"), MEMORY_COLUMN_NAMES.index("id")
 TWINS = 20  # memories of one text compared with a new one (a text stored more often is rare)
 Repeat = Callable[[Memory, Memory], bool]
 HISTORY_INSERT = f"INSERT INTO memory_history ({HISTORY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
@@ -140,10 +142,10 @@ class MemoryTables:
                 where = s.any_of("content_hash", chunk, params)
                 rows = s.all(
                     f"SELECT {MEMORY_COLUMNS}, content_hash FROM memories WHERE user_id = ? AND deleted_at IS NULL "
-                    f"AND trust <= ? AND {where} ORDER BY created_at, id",
+                    f"AND trust <= ? AND {where}",
                     params,
                 )
-                for row in rows:
+                for row in _oldest_first(rows):
                     for text in by_hash[row[-1]]:
                         found = out.setdefault(text, [])
                         if len(found) < TWINS:
@@ -153,10 +155,10 @@ class MemoryTables:
     def _twins(self, s: Session, user_id: str, key: str, max_trust: float) -> list[Memory]:
         rows = s.all(
             f"SELECT {MEMORY_COLUMNS} FROM memories WHERE user_id = ? AND content_hash = ? AND deleted_at IS NULL "
-            "AND trust <= ? ORDER BY created_at, id LIMIT ?",
-            (user_id, key, max_trust, TWINS),
+            "AND trust <= ?",
+            (user_id, key, max_trust),
         )
-        return [memory_from_row(self.dialect, r) for r in rows]
+        return [memory_from_row(self.dialect, r) for r in _oldest_first(rows)[:TWINS]]
 
     def get(self, user_id: str, memory_id: str) -> Memory | None:
         with self.sql.reading() as s:
@@ -339,3 +341,10 @@ def order_by(sort_by: str, descending: bool) -> str:
         raise StoreError(f"cannot sort by {excerpt(sort_by)}")
     direction = "DESC" if descending else "ASC"
     return f"m.{sort_by} {direction}, m.id {direction}"
+
+
+def _oldest_first(rows: Sequence[Row]) -> list[Row]:
+    """Memory rows in (created_at, id) order, as ``ORDER BY created_at, id`` gives them. Sorted here: with the
+    ORDER BY in a lookup by text, SQLite without statistics walks all of the user's memories in that order
+    rather than looking the text up by its index."""
+    return sorted(rows, key=lambda row: (row[_CREATED], row[_ID]))

@@ -16,7 +16,7 @@ from typing import Any
 
 from remember.clock import utc_now
 from remember.errors import SchemaTooNew
-from remember.store.sql import fingerprint, schema
+from remember.store.sql import fingerprint, schema, suggestion_totals
 from remember.store.sql.dialect import Dialect
 from remember.store.sql.session import Session
 
@@ -25,7 +25,10 @@ Steps = Sequence[tuple[str, Step]]
 Run = Callable[[Any, str], None]  # runs a script of several statements in the open transaction
 
 # What a shared step does after its script, given the backend's session.
-_AFTER: dict[str, Callable[[Session], None]] = {"0009_content_hash": fingerprint.backfill}
+_AFTER: dict[str, Callable[[Session], None]] = {
+    "0009_content_hash": fingerprint.backfill,
+    "0013_suggestion_totals": suggestion_totals.backfill,
+}
 
 
 def backend_steps(types: schema.ColumnTypes, run: Run, dialect: Dialect, own: Mapping[str, Step]) -> Steps:

@@ -252,6 +252,21 @@ MEMORY_TIMELINE = """
 CREATE INDEX memories_timeline ON memories (user_id, created_at, type, template_id, trust, deleted_at);
 """
 
+# Each template's suggestion totals per user, moved with every event appended (store/sql/suggestion_totals.py),
+# and the events of a memory, which those moves count again.
+SUGGESTION_TOTALS = """
+CREATE TABLE suggestion_totals (
+    user_id $key NOT NULL,
+    template_id $key NOT NULL,
+    shown $count NOT NULL,
+    applied $count NOT NULL,
+    last_applied $moment,
+    ignored $count NOT NULL,
+    PRIMARY KEY (user_id, template_id)
+)$compact;
+CREATE INDEX suggestion_events_memory ON suggestion_events (user_id, memory_id, event, template_id);
+"""
+
 # Every backend's steps, in order, under these names (both report the same schema history), each
 # with the script both backends run, in their column types; None where each has a step of its own.
 STEPS: tuple[tuple[str, str | None], ...] = (
@@ -267,4 +282,5 @@ STEPS: tuple[tuple[str, str | None], ...] = (
     ("0010_memory_timeline", MEMORY_TIMELINE),
     ("0011_keyword_statistics", None),
     ("0012_keyword_documents", None),
+    ("0013_suggestion_totals", SUGGESTION_TOTALS),
 )

@@ -1,24 +1,19 @@
-"""Template suggestion events: what was shown to a user and what they applied."""
+"""Template suggestion events: what was shown to a user and what they applied, and their totals per template."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from remember.models import SuggestionEvent, SuggestionStats
+from remember.store.sql import suggestion_totals as totals
 from remember.store.sql.base import Sql
 from remember.store.sql.numbering import append_numbered
+from remember.store.sql.session import Session
 
 EVENT_INSERT = (
     "INSERT INTO suggestion_events (user_id, seq, template_id, event, memory_id, confidence, at) "
     "VALUES (?, ?, ?, ?, ?, ?, ?)"
-)
-_STATS = (
-    "SELECT e.template_id, count(*) FILTER (WHERE e.event = 'shown'), "
-    "count(*) FILTER (WHERE e.event = 'applied'), max(e.at) FILTER (WHERE e.event = 'applied'), "
-    "count(*) FILTER (WHERE e.event = 'shown' AND EXISTS (SELECT 1 FROM suggestion_events a "
-    "WHERE a.user_id = e.user_id AND a.event = 'applied' AND a.memory_id = e.memory_id "
-    "AND a.template_id <> e.template_id)) "
-    "FROM suggestion_events e WHERE e.user_id = ? GROUP BY e.template_id"
 )
 
 
@@ -28,21 +23,14 @@ class SuggestionTables:
 
     def log(self, user_id: str, events: Sequence[SuggestionEvent]) -> None:
         """Append the events, numbered on from the user's last."""
-        rows = [(e.template_id, e.event, e.memory_id, e.confidence, self.sql.dialect.moment(e.at)) for e in events]
-        if not rows:
+        if not events:
             return
         with self.sql.writing() as s:
-            append_numbered(s, "suggestion_events", user_id, EVENT_INSERT, rows, what="suggestion events")
+            append_events(s, user_id, events)
 
     def stats(self, user_id: str) -> dict[str, SuggestionStats]:
         with self.sql.reading() as s:
-            rows = s.all(_STATS, (user_id,))
-        return {
-            tid: SuggestionStats(
-                tid, int(shown), int(applied), self.sql.dialect.from_optional_moment(last), int(ignored)
-            )
-            for tid, shown, applied, last, ignored in rows
-        }
+            return totals.read(s, user_id)
 
     def events(self, user_id: str) -> list[SuggestionEvent]:
         """The user's suggestion record, oldest first."""
@@ -53,3 +41,15 @@ class SuggestionTables:
                 (user_id,),
             )
         return [SuggestionEvent(t, e, self.sql.dialect.from_moment(at), m, c) for t, e, at, m, c in rows]
+
+
+def append_events(s: Session, user_id: str, events: Sequence[SuggestionEvent]) -> None:
+    """Append the events after the user's last, and move the user's totals by them, in the open transaction
+    (under the user's lock, so that no other writer of the user's record counts the same memories meanwhile)."""
+    s.lock_users([user_id])
+    memory_ids = sorted({e.memory_id for e in events if e.memory_id is not None})
+    before = totals.ignored_of(s, user_id, memory_ids)
+    rows = [(e.template_id, e.event, e.memory_id, e.confidence, s.dialect.moment(e.at)) for e in events]
+    append_numbered(s, "suggestion_events", user_id, EVENT_INSERT, rows, what="suggestion events")
+    after = totals.ignored_of(s, user_id, memory_ids)
+    totals.add(s, user_id, events, Counter({t: n - before[t] for t, n in after.items()}))

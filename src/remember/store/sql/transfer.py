@@ -24,7 +24,7 @@ from remember.store.sql.memories import HISTORY_INSERT, MemoryTables
 from remember.store.sql.preferences import HISTORY_INSERT as PREFERENCE_HISTORY_INSERT
 from remember.store.sql.rows import TEMPLATE_INSERT, history_params, template_params
 from remember.store.sql.session import Session
-from remember.store.sql.suggestions import EVENT_INSERT
+from remember.store.sql.suggestions import append_events
 
 # When a preference was set is known from its history; a value without history gets this.
 _UNKNOWN_TIME = datetime(1970, 1, 1, tzinfo=UTC)
@@ -144,14 +144,8 @@ class TransferTables:
         known = {(t, e, m, c, d.from_moment(a)) for t, e, m, c, a in rows}
         events = [e for e in user.suggestion_events if (e.template_id, e.event, e.memory_id, e.confidence, e.at)
                   not in known]  # fmt: skip
-        after = _last_seq(s, "suggestion_events", user.user_id)
-        s.many(
-            EVENT_INSERT,
-            [
-                (user.user_id, after + i + 1, e.template_id, e.event, e.memory_id, e.confidence, d.moment(e.at))
-                for i, e in enumerate(events)
-            ],
-        )
+        if events:
+            append_events(s, user.user_id, events)
 
     @contextmanager
     def _stored_meanwhile(self, user_id: str) -> Iterator[None]:

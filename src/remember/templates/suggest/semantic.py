@@ -33,14 +33,14 @@ from __future__ import annotations
 
 import hashlib
 import threading
-import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property, partial
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Protocol
 
 from remember.templates.fields import label
+from remember.templates.per_object import PerObject
 from remember.templates.suggest.small_talk import SMALL_TALK
 
 if TYPE_CHECKING:
@@ -161,23 +161,14 @@ class StackedVectors:
 
 
 class _TextsOf:
-    """Each definition's ``Texts``, worked out once per definition object: the built-ins are the same objects in
-    every call (a user's templates, read anew for a call, are worked out again)."""
+    """Each definition's ``Texts``, worked out once per definition object (``PerObject``)."""
 
     def __init__(self) -> None:
-        self._known: dict[int, tuple[weakref.ref[TemplateDefinition], Texts]] = {}
+        self._known: PerObject[TemplateDefinition, Texts] = PerObject()
 
     def __call__(self, definition: TemplateDefinition) -> Texts:
-        key = id(definition)
-        known = self._known.get(key)
-        if known is not None and known[0]() is definition:
-            return known[1]
-        texts = texts_of(definition)
-        self._known[key] = (weakref.ref(definition, partial(self._forget, key)), texts)
-        return texts
-
-    def _forget(self, key: int, _: object) -> None:
-        self._known.pop(key, None)
+        known = self._known.get(definition)
+        return known if known is not None else self._known.put(definition, texts_of(definition))
 
 
 class PrototypeCache:
