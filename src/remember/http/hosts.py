@@ -12,7 +12,7 @@ import json
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from remember.web.session import host_matches
+from remember.web import host_matches
 
 OPEN_PATHS = frozenset({"/health"})
 

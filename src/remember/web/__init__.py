@@ -8,11 +8,13 @@ plain ES modules and a vendored charting library, nothing fetched at run time.
 
 What the other edges use of it is exported here: the routes over a ``WebContext``
 (which the HTTP application fills in, with its way of reading tokens) and the
-one-time login codes ``remember ui`` issues.
+one-time login codes ``remember ui`` issues, and the rule by which a ``Host`` header matches an allowed
+host (the HTTP application checks every route by it).
 """
 
 from remember.web.codes import LoginCodes
 from remember.web.context import Tokens, WebContext
 from remember.web.routes import web_routes
+from remember.web.session import host_matches
 
-__all__ = ["LoginCodes", "Tokens", "WebContext", "web_routes"]
+__all__ = ["LoginCodes", "Tokens", "WebContext", "host_matches", "web_routes"]
