@@ -1,6 +1,7 @@
 """The built-in authorization server keeps its state in the database: a connector's grant survives a restart
 of the server, two servers over one PostgreSQL are one authorization server, only digests of secrets are
-kept, what an unauthenticated sender can make is bounded, and one user's token never acts for another."""
+kept, what an unauthenticated sender can make is bounded, one user's token never acts for another, and a
+replayed refresh token or code revokes what descends from its authorization."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 from http_support import HttpServer, connect
 from oauth_support import Callback, Flow, pkce, registration, status
 from remember.http import oauth_bounds
+from remember.http.oauth_server import CODE_REUSED, REFRESH_REUSED
 from remember.models import MemoryQuery
 from remember.service.tokens import TokenService
 from remember.store import Store, open_store
@@ -101,7 +103,10 @@ async def test_a_grant_made_on_one_server_is_used_and_refreshed_on_another(
             ok(await client.call_tool("remember_create_memory", {"content": "written through the second"}))
         again = flow.refresh(renewed.json()["refresh_token"], at=first.url)
         assert again.status_code == 200, again.text
-        assert flow.refresh(renewed.json()["refresh_token"], at=second.url).status_code == 400  # spent on the first
+        assert status(second, again.json()["access_token"]) == 200
+        # Replayed on the second after it was rotated on the first: the grant is revoked on both.
+        assert flow.refresh(renewed.json()["refresh_token"], at=second.url).status_code == 400
+        assert status(first, again.json()["access_token"]) == 401
         assert [m.content for m in store.memories.page("erin", MemoryQuery()).items] == ["written through the second"]
         flow.close()
     finally:
@@ -229,3 +234,37 @@ async def test_a_token_of_one_user_never_acts_for_another(
     assert other.exchange(code, verifier).status_code == 400
     assert flow.exchange(code, verifier).status_code == 200
     other.close()
+
+
+# reuse: a replayed refresh token or code revokes what descends from its authorization
+
+
+def test_a_replayed_refresh_token_revokes_its_whole_grant(
+    server: HttpServer, callback: Callback, flow: Flow, tokens: TokenService, store: Store
+) -> None:
+    erin = tokens.create("erin").secret
+    first = flow.authorize(erin)
+    untouched = flow.authorize(erin)  # another authorization of the same client and user
+    second = flow.refresh(first["refresh_token"]).json()
+    third = flow.refresh(second["refresh_token"]).json()
+    assert status(server, third["access_token"]) == 200
+    replay = flow.refresh(first["refresh_token"])  # a copy of a rotated token: the thief or the client
+    assert replay.status_code == 400
+    assert replay.json() == {"error": "invalid_grant", "error_description": REFRESH_REUSED}
+    assert status(server, third["access_token"]) == 401  # the newest tokens of the family too
+    assert flow.refresh(third["refresh_token"]).status_code == 400
+    assert status(server, untouched["access_token"]) == 200
+    assert flow.refresh(untouched["refresh_token"]).status_code == 200
+    assert counts(store)["oauth_grants"] == 1
+
+
+def test_a_reused_code_revokes_the_tokens_issued_with_it(
+    server: HttpServer, callback: Callback, flow: Flow, tokens: TokenService
+) -> None:
+    granted = flow.authorize(tokens.create("erin").secret)
+    assert status(server, granted["access_token"]) == 200
+    again = flow.exchange(granted["code"], granted["verifier"])
+    assert again.status_code == 400
+    assert again.json() == {"error": "invalid_grant", "error_description": CODE_REUSED}
+    assert status(server, granted["access_token"]) == 401
+    assert flow.refresh(granted["refresh_token"]).status_code == 400

@@ -16,6 +16,12 @@ client secret is compared in constant time. Lifetimes and bounds are in
 hour, refresh tokens 30 days, replaced on every use (rotation: the old pair
 stops working).
 
+Reuse is theft until shown otherwise (RFC 9700 §2.2.2, RFC 6749 §4.1.2): a
+rotated refresh token presented again revokes its grant, every access and
+refresh token descended from the same authorization, whoever holds the newest;
+a code presented again revokes the tokens issued with it. The old code or
+token is recognised as long as it would have lived (its row is kept until then).
+
 A provider answers for one request at a time as far as the request's facts go
 (its address for the bounds on registrations, the client secret it presents):
 ``seen_by`` makes the provider one request sees (``oauth_routes.py``).
@@ -25,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -55,6 +62,12 @@ from remember.store import OAuthClientStore, OAuthGrantStore
 from remember.store.oauth_records import Grant, GrantCode, GrantTokens, OAuthClient, PendingAuthorization
 
 API_TOKEN_CLAIM = "remember_api_token"
+CODE_REUSED = "This authorization code was used already, so the tokens issued with it are revoked; authorize again."
+REFRESH_REUSED = (
+    "This refresh token was replaced already, so every token of this authorization is revoked (someone may "
+    "hold a copy of it); authorize again."
+)
+log = logging.getLogger(__name__)
 
 
 def _digest(value: str) -> str:
@@ -82,11 +95,13 @@ class Pending:
 class Code(AuthorizationCode):
     grant_id: str
     api_token_id: str
+    reused: bool = False  # presented again: its grant is revoked, the exchange refused
 
 
 class Refresh(RefreshToken):
     grant_id: str
     api_token_id: str
+    reused: bool = False  # rotated already: its grant is revoked, the exchange refused
 
 
 class Access(AccessToken):
@@ -226,6 +241,8 @@ class RememberAuthorizationServer(OAuthAuthorizationServerProvider[Code, Refresh
             return None
         code, grant = found
         if code.used_at is not None:
+            await self._revoke_reused(grant, "authorization code")
+        elif code.expires_at <= self.clock():
             return None
         return Code(
             code=authorization_code,
@@ -239,6 +256,7 @@ class RememberAuthorizationServer(OAuthAuthorizationServerProvider[Code, Refresh
             subject=grant.user_id,
             grant_id=grant.id,
             api_token_id=grant.api_token_id,
+            reused=code.used_at is not None,
         )
 
     async def exchange_authorization_code(
@@ -246,12 +264,16 @@ class RememberAuthorizationServer(OAuthAuthorizationServerProvider[Code, Refresh
         client: OAuthClientInformationFull,  # noqa: ARG002 - the SDK checked it is the code's
         authorization_code: Code,
     ) -> OAuthToken:
+        if authorization_code.reused:
+            raise TokenError("invalid_grant", CODE_REUSED)
         await self._require_live(authorization_code.api_token_id)
         now = self.clock()
         tokens, answer = self._pair(authorization_code.grant_id, authorization_code.scopes, now)
         spend = partial(self.grants.spend_code, client_until=now + bounds.CLIENT_LIFETIME)
         if not await anyio.to_thread.run_sync(spend, _digest(authorization_code.code), tokens, now):
-            raise TokenError("invalid_grant", "The authorization code was used already.")
+            # Spent meanwhile, by another request with the same code (on this server or another).
+            await anyio.to_thread.run_sync(self.grants.revoke, authorization_code.grant_id)
+            raise TokenError("invalid_grant", CODE_REUSED)
         await anyio.to_thread.run_sync(self.grants.sweep, now)
         return answer
 
@@ -263,6 +285,8 @@ class RememberAuthorizationServer(OAuthAuthorizationServerProvider[Code, Refresh
             return None
         tokens, grant = found
         if tokens.rotated_at is not None:
+            await self._revoke_reused(grant, "refresh token")
+        elif tokens.expires_at <= self.clock():
             return None
         return Refresh(
             token=refresh_token,
@@ -273,6 +297,7 @@ class RememberAuthorizationServer(OAuthAuthorizationServerProvider[Code, Refresh
             subject=grant.user_id,
             grant_id=grant.id,
             api_token_id=grant.api_token_id,
+            reused=tokens.rotated_at is not None,
         )
 
     async def exchange_refresh_token(
@@ -281,12 +306,16 @@ class RememberAuthorizationServer(OAuthAuthorizationServerProvider[Code, Refresh
         refresh_token: Refresh,
         scopes: list[str],
     ) -> OAuthToken:
+        if refresh_token.reused:
+            raise TokenError("invalid_grant", REFRESH_REUSED)
         await self._require_live(refresh_token.api_token_id)
         now = self.clock()
         tokens, answer = self._pair(refresh_token.grant_id, scopes or refresh_token.scopes, now)
         rotate = partial(self.grants.rotate, client_until=now + bounds.CLIENT_LIFETIME)
         if not await anyio.to_thread.run_sync(rotate, _digest(refresh_token.token), tokens, now):
-            raise TokenError("invalid_grant", "The refresh token was used already or revoked.")
+            # Rotated meanwhile, by another request with the same token (on this server or another).
+            await anyio.to_thread.run_sync(self.grants.revoke, refresh_token.grant_id)
+            raise TokenError("invalid_grant", REFRESH_REUSED)
         await anyio.to_thread.run_sync(self.grants.sweep, now)
         return answer
 
@@ -308,6 +337,14 @@ class RememberAuthorizationServer(OAuthAuthorizationServerProvider[Code, Refresh
             refresh_token=refresh,
         )
         return kept, answer
+
+    async def _revoke_reused(self, grant: Grant, what: str) -> None:
+        """Revoke the grant of a spent code or rotated refresh token presented again."""
+        await anyio.to_thread.run_sync(self.grants.revoke, grant.id)
+        log.warning(
+            "a spent %s of client %s (user %s) was presented again: its grant is revoked", what, grant.client_id,
+            grant.user_id,
+        )  # fmt: skip
 
     async def _require_live(self, api_token_id: str) -> ApiToken:
         source = await anyio.to_thread.run_sync(self._live_api_token, api_token_id)
