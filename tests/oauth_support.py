@@ -11,7 +11,7 @@ import secrets
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 import httpx2
 
@@ -63,10 +63,11 @@ def registration(callback: Callback, **changes: Any) -> dict[str, Any]:
 
 class Flow:
     """One client's way through the authorization server, as a connector would go. ``auth_method``
-    ``client_secret_post`` registers a confidential client, which sends its secret with each token request."""
+    ``client_secret_post`` or ``client_secret_basic`` registers a client with a secret, which it sends with
+    each token request (in the form, or in HTTP Basic)."""
 
     def __init__(self, server: HttpServer, callback: Callback, auth_method: str = "none") -> None:
-        self.server, self.callback = server, callback
+        self.server, self.callback, self.auth_method = server, callback, auth_method
         self.http = httpx2.Client(follow_redirects=True, timeout=30)
         self.resource = f"{server.url}/mcp"
         prm = self.http.get(f"{server.url}/.well-known/oauth-protected-resource/mcp").json()
@@ -104,10 +105,18 @@ class Flow:
 
     def token(self, at: str | None = None, **form: str) -> httpx2.Response:
         """A request to the token endpoint (of the server at ``at``, else the one the metadata names)."""
-        sent = {"client_id": self.client_id, **form}
-        if self.client_secret is not None:
+        sent, headers = {"client_id": self.client_id, **form}, {}
+        if self.client_secret is not None and self.auth_method == "client_secret_basic":
+            pair = f"{quote(self.client_id)}:{quote(self.client_secret)}".encode()
+            headers["Authorization"] = "Basic " + base64.b64encode(pair).decode()
+        elif self.client_secret is not None:
             sent["client_secret"] = self.client_secret
-        return self.http.post(f"{at}/token" if at else self.meta["token_endpoint"], data=sent)
+        return self.http.post(f"{at}/token" if at else self.meta["token_endpoint"], data=sent, headers=headers)
+
+    def revoke(self, token: str) -> httpx2.Response:
+        # The SDK's revocation endpoint asks every client for client_secret, empty for a public one.
+        sent = {"client_id": self.client_id, "token": token, "client_secret": self.client_secret or ""}
+        return self.http.post(self.meta["revocation_endpoint"], data=sent)
 
     def refresh(self, refresh_token: str, at: str | None = None) -> httpx2.Response:
         return self.token(at, grant_type="refresh_token", refresh_token=refresh_token)

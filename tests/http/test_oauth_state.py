@@ -92,7 +92,11 @@ async def test_a_grant_made_on_one_server_is_used_and_refreshed_on_another(
     first.start()
     second.start()
     try:
-        flow = Flow(first, callback)
+        flow = Flow(first, callback)  # registered with the first
+        # Authorized through the second (its pending request answered on the first's consent page), the code
+        # exchanged on the second.
+        flow.meta["authorization_endpoint"] = f"{second.url}/authorize"
+        flow.meta["token_endpoint"] = f"{second.url}/token"
         granted = flow.authorize(TokenService(store.tokens).create("erin").secret)
         assert status(second, granted["access_token"]) == 200
         renewed = flow.refresh(granted["refresh_token"], at=second.url)
@@ -136,10 +140,11 @@ def test_only_digests_of_secrets_are_kept(
     flow.close()
 
 
-def test_a_wrong_client_secret_is_refused(
-    server: HttpServer, callback: Callback, tokens: TokenService, store: Store
+@pytest.mark.parametrize("method", ["client_secret_post", "client_secret_basic"])
+def test_a_client_secret_is_checked_against_its_digest(
+    server: HttpServer, callback: Callback, tokens: TokenService, store: Store, method: str
 ) -> None:
-    flow = Flow(server, callback, auth_method="client_secret_post")
+    flow = Flow(server, callback, auth_method=method)
     granted = flow.authorize(tokens.create("erin").secret)
     client_secret = flow.client_secret
     assert client_secret is not None
@@ -252,6 +257,7 @@ def test_a_replayed_refresh_token_revokes_its_whole_grant(
     assert replay.status_code == 400
     assert replay.json() == {"error": "invalid_grant", "error_description": REFRESH_REUSED}
     assert status(server, third["access_token"]) == 401  # the newest tokens of the family too
+    assert f"a spent refresh token of client {flow.client_id} (user erin) was presented again" in server.log.read_text()
     assert flow.refresh(third["refresh_token"]).status_code == 400
     assert status(server, untouched["access_token"]) == 200
     assert flow.refresh(untouched["refresh_token"]).status_code == 200
@@ -268,3 +274,18 @@ def test_a_reused_code_revokes_the_tokens_issued_with_it(
     assert again.json() == {"error": "invalid_grant", "error_description": CODE_REUSED}
     assert status(server, granted["access_token"]) == 401
     assert flow.refresh(granted["refresh_token"]).status_code == 400
+
+
+def test_revoking_a_token_revokes_its_grant(
+    server: HttpServer, callback: Callback, flow: Flow, tokens: TokenService, store: Store
+) -> None:
+    erin = tokens.create("erin").secret
+    granted, other = flow.authorize(erin), flow.authorize(erin)
+    assert flow.revoke(granted["refresh_token"]).status_code == 200
+    assert status(server, granted["access_token"]) == 401
+    assert flow.refresh(granted["refresh_token"]).status_code == 400
+    assert status(server, other["access_token"]) == 200  # another consent of the same client stays
+    assert flow.revoke(other["access_token"]).status_code == 200
+    assert flow.refresh(other["refresh_token"]).status_code == 400
+    assert flow.revoke(erin).status_code == 200 and status(server, erin) == 200  # an API token is revoked elsewhere
+    assert counts(store)["oauth_grants"] == 0

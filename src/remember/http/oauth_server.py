@@ -212,10 +212,16 @@ class RememberAuthorizationServer(OAuthAuthorizationServerProvider[Code, Refresh
             return construct_redirect_uri(
                 str(params.redirect_uri), error="access_denied", state=params.state, iss=self.issuer
             )
+        code = self._start(found.client_id, params, api_token, now)
+        # RFC 9207: say who issued the code, so that a client talking to several servers can tell.
+        return construct_redirect_uri(str(params.redirect_uri), code=code, state=params.state, iss=self.issuer)
+
+    def _start(self, client_id: str, params: AuthorizationParams, api_token: ApiToken, now: datetime) -> str:
+        """A new grant of ``api_token``'s access to the client, kept with its code; the code."""
         code = secrets.token_urlsafe(32)
         grant = Grant(
             id=secrets.token_hex(16),
-            client_id=found.client_id,
+            client_id=client_id,
             user_id=api_token.user_id,
             api_token_id=api_token.id,
             scopes=tuple(params.scopes or ()),
@@ -232,8 +238,7 @@ class RememberAuthorizationServer(OAuthAuthorizationServerProvider[Code, Refresh
             expires_at=now + bounds.CODE_LIFETIME,
         )
         self.grants.start(grant, kept, client_until=now + bounds.CLIENT_LIFETIME)
-        # RFC 9207: say who issued the code, so that a client talking to several servers can tell.
-        return construct_redirect_uri(str(params.redirect_uri), code=code, state=params.state, iss=self.issuer)
+        return code
 
     async def load_authorization_code(self, client: OAuthClientInformationFull, authorization_code: str) -> Code | None:
         found = await anyio.to_thread.run_sync(self.grants.code, _digest(authorization_code))
