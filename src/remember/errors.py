@@ -11,6 +11,7 @@ A message always says what to do about it.
     │   └── TemplateError     a template definition that cannot be used
     ├── AccessDenied          an operation this user may not do (e.g. edit a built-in)
     ├── Conflict              a concurrent change won; retry with fresh data
+    ├── LimitReached          a bound on what is kept is reached (e.g. client registrations)
     ├── ConfigError           bad configuration (environment, flags)
     └── StoreError            the database cannot do what was asked
         ├── SchemaTooNew      the database was written by a newer `remember`
@@ -153,6 +154,11 @@ class AccessDenied(RememberError):
 
 class Conflict(RememberError):
     """Another change to the same record won the race."""
+
+
+class LimitReached(RememberError):
+    """A bound on what the server keeps is reached (client registrations, pending authorizations):
+    nothing was stored; the message names the bound and when room is made."""
 
 
 class ConfigError(RememberError):

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from http_support import HttpServer
+from oauth_support import Callback
 from remember.service.tokens import TokenService
 from remember.store import Store
 
@@ -28,3 +29,11 @@ def http_server(store: Store, tmp_path: Path) -> Iterator[HttpServer]:
 @pytest.fixture
 def tokens(store: Store) -> TokenService:
     return TokenService(store.tokens)
+
+
+@pytest.fixture
+def callback() -> Iterator[Callback]:
+    """A connector's redirect listener on loopback (the built-in authorization server's tests)."""
+    made = Callback()
+    yield made
+    made.close()

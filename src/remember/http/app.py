@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from remember.http.oauth_server import RememberAuthorizationServer
 
 MCP_PATH = "/mcp"
+REGISTRATION = ClientRegistrationOptions(enabled=True)  # the built-in authorization server's
 LOOPBACK_HOSTS = ("127.0.0.1:*", "localhost:*", "[::1]:*")
 LOOPBACK_ORIGINS = ("http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*")
 
@@ -62,8 +63,10 @@ def build_app(services: Services, settings: Settings, *, auth: bool = True, code
         max_request_body_size=http.max_body,
         host=http.host,
     )
-    if http.oauth_server:
-        app.router.routes.insert(0, _authorization_server_metadata(http))
+    if isinstance(verifier, IssuedTokens):  # the built-in authorization server's routes go before the SDK's
+        from remember.http.oauth_routes import client_routes
+
+        app.router.routes[0:0] = [_authorization_server_metadata(http), *client_routes(verifier.provider, REGISTRATION)]
     app.router.routes.extend(web_routes(_web_context(services, settings, verifier, codes)))
     app.add_exception_handler(500, unavailable)
     limit = RateLimit(http.rate_limit) if http.rate_limit else None
@@ -79,7 +82,7 @@ def _authorization_server_metadata(http: HttpSettings) -> Route:
     metadata = build_metadata(
         http.base_url,  # type: ignore[arg-type]
         None,
-        ClientRegistrationOptions(enabled=True),
+        REGISTRATION,
         RevocationOptions(enabled=True),
     ).model_copy(update={"authorization_response_iss_parameter_supported": True})
 
@@ -152,12 +155,15 @@ def _with_authorization_server(
     from remember.http import consent
     from remember.http.oauth_server import RememberAuthorizationServer
 
-    provider = RememberAuthorizationServer(services.tokens, issuer=http.base_url, resource=resource)
+    store = services.store
+    provider = RememberAuthorizationServer(
+        store.oauth_clients, store.oauth_grants, services.tokens, issuer=http.base_url, resource=resource
+    )
     auth = AuthSettings(
         issuer_url=http.base_url,  # type: ignore[arg-type]
         resource_server_url=resource,  # type: ignore[arg-type]
         validate_token_resource=True,
-        client_registration_options=ClientRegistrationOptions(enabled=True),
+        client_registration_options=REGISTRATION,
         revocation_options=RevocationOptions(enabled=True),
     )
     server = build_server(

@@ -40,7 +40,7 @@ def routes(provider: RememberAuthorizationServer) -> tuple[Handler, Handler]:
 
     async def show(request: Request) -> Response:
         ask = request.query_params.get("request", "")
-        pending = provider.pending(ask)
+        pending = await anyio.to_thread.run_sync(provider.pending, ask)
         if pending is None:
             return HTMLResponse(escape(GONE), status_code=400)
         return _page(pending, ask, None)
@@ -48,23 +48,23 @@ def routes(provider: RememberAuthorizationServer) -> tuple[Handler, Handler]:
     async def answer(request: Request) -> Response:
         form = await request.form()
         ask, token, action = (str(form.get(k, "")) for k in ("request", "api_token", "action"))
-        pending = provider.pending(ask)
+        pending = await anyio.to_thread.run_sync(provider.pending, ask)
         if pending is None:
             return HTMLResponse(escape(GONE), status_code=400)
         if action == "deny":
-            target = provider.consent(ask, None)
+            target = await anyio.to_thread.run_sync(provider.consent, ask, None)
             return RedirectResponse(target, status_code=302) if target else HTMLResponse(escape(GONE), 400)
         found = await anyio.to_thread.run_sync(provider.tokens.verify, token.strip())
         if found is None:
             return _page(pending, ask, "That is not a valid API token (unknown, revoked or expired).", status=400)
-        target = provider.consent(ask, found)
+        target = await anyio.to_thread.run_sync(provider.consent, ask, found)
         return RedirectResponse(target, status_code=302) if target else HTMLResponse(escape(GONE), 400)
 
     return show, answer
 
 
 def _page(pending: Pending, request: str, error: str | None, *, status: int = 200) -> HTMLResponse:
-    client = pending.client.client_name or pending.client.client_id or "An application"
+    client = pending.client or "An application"
     target = urlsplit(str(pending.params.redirect_uri)).netloc or str(pending.params.redirect_uri)
     html = PAGE.format(
         client=escape(str(client)),

@@ -2,7 +2,8 @@
 
 ``Store`` is what ``open_store`` returns and what the services use:
 ``store.memories``, ``store.templates``, ``store.relationships``, ``store.preferences``,
-``store.suggestions``, ``store.tokens``, ``store.transfer``, ``store.analytics`` (each
+``store.suggestions``, ``store.tokens``, ``store.oauth_clients``, ``store.oauth_grants``,
+``store.transfer``, ``store.analytics`` (each
 built from the database's sessions and dialect, with the collaborators it needs) and
 ``store.index`` (the backend's search engine). The backend owns the connections, the
 migrations and the closing; what differs between SQLite and PostgreSQL is its
@@ -18,6 +19,8 @@ from remember.store.sql.analytics import AnalyticsTables
 from remember.store.sql.base import Database, Sql
 from remember.store.sql.dialect import Dialect
 from remember.store.sql.memories import MemoryEngine, MemoryTables
+from remember.store.sql.oauth_clients import OAuthClientTables
+from remember.store.sql.oauth_grants import OAuthGrantTables
 from remember.store.sql.preferences import PreferenceTables
 from remember.store.sql.relationship_search import RelationshipVectors
 from remember.store.sql.relationships import RelationshipTables
@@ -62,6 +65,8 @@ class Store:
         self.preferences = PreferenceTables(sql)
         self.suggestions = SuggestionTables(sql)
         self.tokens = TokenTables(sql)
+        self.oauth_clients = OAuthClientTables(sql)
+        self.oauth_grants = OAuthGrantTables(sql, self.oauth_clients)
         self.transfer = TransferTables(sql, self.memories)
         self.analytics = AnalyticsTables(sql)
 

@@ -1,8 +1,8 @@
 """What the services need from a database, one protocol per part of the store.
 
 ``MemoryStore``, ``TemplateStore``, ``RelationshipStore``, ``PreferenceStore``,
-``SuggestionLog``, ``TokenStore``, ``TransferStore`` and ``AnalyticsStore`` are the
-table groups of ``store/sql/``; ``SearchEngine`` (``SearchIndex`` and
+``SuggestionLog``, ``TokenStore``, ``OAuthClientStore``, ``OAuthGrantStore``, ``TransferStore``
+and ``AnalyticsStore`` are the table groups of ``store/sql/``; ``SearchEngine`` (``SearchIndex`` and
 ``IndexMaintenance``) is a backend's search engine. ``Store`` (``store/front.py``)
 holds one of each: ``store.memories``, ``store.templates``, …, ``store.index``.
 
@@ -49,6 +49,7 @@ from remember.models import (
     UserDump,
     Words,
 )
+from remember.store.oauth_records import Grant, GrantCode, GrantTokens, OAuthClient, PendingAuthorization
 from remember.store.sides import Capabilities, SideAnswer, VectorSide
 
 
@@ -303,6 +304,55 @@ class TokenStore(Protocol):
 
     def used(self, token_id: str, at: datetime) -> None:
         """Note when the token was last used."""
+
+
+class OAuthClientStore(Protocol):
+    """The built-in authorization server's registered clients, found by client id across users."""
+
+    def register(self, client: OAuthClient, *, per_address: int, total: int) -> None:
+        """Store the client unless ``per_address`` clients from its address await their first consent or
+        ``total`` are kept (LimitReached, nothing stored)."""
+
+    def get(self, client_id: str, now: datetime) -> OAuthClient | None:
+        """The client, unless it is unknown or expired at ``now``."""
+
+
+class OAuthGrantStore(Protocol):
+    """The built-in authorization server's pending authorizations, grants, codes and tokens, found by the
+    digests of their secrets. Spending a code and rotating a refresh token succeed once, whatever the
+    number of servers over the database."""
+
+    def add_pending(self, pending: PendingAuthorization, now: datetime, *, per_client: int, total: int) -> None:
+        """Store the request unless its client has ``per_client`` pending or ``total`` are (LimitReached)."""
+
+    def pending(self, request_sha256: str, now: datetime) -> PendingAuthorization | None: ...
+
+    def take_pending(self, request_sha256: str, now: datetime) -> PendingAuthorization | None:
+        """The pending request, forgotten as it is read (only one reader gets it)."""
+
+    def start(self, grant: Grant, code: GrantCode, *, client_until: datetime) -> None:
+        """Store a grant and its code; keep its client at least ``client_until``."""
+
+    def code(self, code_sha256: str) -> tuple[GrantCode, Grant] | None:
+        """The code, spent or not, and its grant; None once the grant is revoked or swept."""
+
+    def spend_code(self, code_sha256: str, tokens: GrantTokens, now: datetime, *, client_until: datetime) -> bool:
+        """Spend the code for the grant's first ``tokens``; False (nothing stored) if spent, expired or gone."""
+
+    def revoke(self, grant_id: str) -> bool:
+        """Delete the grant with its code and every token descended from it."""
+
+    def access(self, access_sha256: str, now: datetime) -> tuple[GrantTokens, Grant] | None:
+        """The live tokens of this access token (not rotated, not expired) and their grant."""
+
+    def refresh(self, refresh_sha256: str) -> tuple[GrantTokens, Grant] | None:
+        """The tokens of this refresh token, rotated or not, and their grant."""
+
+    def rotate(self, refresh_sha256: str, tokens: GrantTokens, now: datetime, *, client_until: datetime) -> bool:
+        """Replace the tokens with ``tokens``; False (nothing stored) if they were rotated already or are gone."""
+
+    def sweep(self, now: datetime) -> int:
+        """Forget every row expired at ``now``, clients included."""
 
 
 class RelationshipStore(Protocol):

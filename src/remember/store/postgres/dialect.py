@@ -20,6 +20,8 @@ from remember.store.sql.rows import dump
 
 # advisory lock class of a user's index writes (two-key form: its own key space); "rem" in ASCII
 USER_LOCK_CLASS = 0x72656D
+# advisory lock class of the named locks (lock_named); "nam" in ASCII
+NAMED_LOCK_CLASS = 0x6E616D
 
 
 class PostgresDialect(Dialect):
@@ -48,6 +50,9 @@ class PostgresDialect(Dialect):
 
     def lock_users(self, conn: Connection, user_ids: Iterable[str]) -> None:
         lock_users(conn, user_ids)
+
+    def lock_named(self, conn: Connection, name: str) -> None:
+        conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (NAMED_LOCK_CLASS, name))
 
     def json(self, value: Any) -> Jsonb:
         return Jsonb(value, dumps=dump)

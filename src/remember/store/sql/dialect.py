@@ -50,6 +50,10 @@ class Dialect(ABC):
     def lock_users(self, conn: Any, user_ids: Iterable[str]) -> None:  # noqa: B027 - most backends need none
         """Order the index writes of these users against concurrent transactions (if the backend needs to)."""
 
+    def lock_named(self, conn: Any, name: str) -> None:  # noqa: B027 - SQLite's one writer needs none
+        """Order this transaction after every other that took the lock ``name`` (if the backend needs to):
+        a count and the insert it allows stay together (the authorization server's bounds)."""
+
     # value codecs: Python value -> parameter, column value -> Python value
 
     @abstractmethod

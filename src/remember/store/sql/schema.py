@@ -10,8 +10,9 @@ steps fill them in (``ColumnTypes.render``); search has tables of its own per ba
 
 Every table's primary key starts with ``user_id`` and every foreign key includes
 it, so the schema can be distributed by ``user_id`` (Citus; see docs/postgres.md).
-The one exception is ``api_tokens``: a token is looked up by its id before its
-user is known, so that table is keyed by the token id (a reference table there).
+The exceptions are ``api_tokens`` and the built-in authorization server's tables
+(``oauth_*``): a token, a client or a code is looked up by its id or digest before its
+user is known, so they are keyed by that (reference tables there).
 """
 
 from __future__ import annotations
@@ -267,6 +268,69 @@ CREATE TABLE suggestion_totals (
 CREATE INDEX suggestion_events_memory ON suggestion_events (user_id, memory_id, event, template_id);
 """
 
+# The built-in authorization server's state (store/sql/oauth_clients.py, oauth_grants.py), shared by every
+# server over the database. Secrets are kept as SHA-256 digests; every row has its expiry, and what hangs
+# off a client or a grant goes with it.
+OAUTH = """
+CREATE TABLE oauth_clients (
+    id $key NOT NULL PRIMARY KEY,
+    secret_sha256 $key,
+    metadata $json NOT NULL,
+    address $key NOT NULL,
+    created_at $moment NOT NULL,
+    expires_at $moment NOT NULL,
+    used_at $moment
+);
+CREATE INDEX oauth_clients_address ON oauth_clients (address, used_at);
+CREATE INDEX oauth_clients_expiry ON oauth_clients (expires_at);
+
+CREATE TABLE oauth_pending (
+    request_sha256 $key NOT NULL PRIMARY KEY,
+    client_id $key NOT NULL REFERENCES oauth_clients (id) ON DELETE CASCADE,
+    params $json NOT NULL,
+    expires_at $moment NOT NULL
+);
+CREATE INDEX oauth_pending_client ON oauth_pending (client_id);
+CREATE INDEX oauth_pending_expiry ON oauth_pending (expires_at);
+
+CREATE TABLE oauth_grants (
+    id $key NOT NULL PRIMARY KEY,
+    client_id $key NOT NULL REFERENCES oauth_clients (id) ON DELETE CASCADE,
+    user_id $key NOT NULL,
+    api_token_id $key NOT NULL,
+    scopes $texts NOT NULL DEFAULT $no_texts,
+    resource $text NOT NULL,
+    created_at $moment NOT NULL,
+    expires_at $moment NOT NULL
+);
+CREATE INDEX oauth_grants_client ON oauth_grants (client_id);
+CREATE INDEX oauth_grants_expiry ON oauth_grants (expires_at);
+
+CREATE TABLE oauth_codes (
+    code_sha256 $key NOT NULL PRIMARY KEY,
+    grant_id $key NOT NULL REFERENCES oauth_grants (id) ON DELETE CASCADE,
+    code_challenge $text NOT NULL,
+    redirect_uri $text NOT NULL,
+    redirect_uri_explicit $flag NOT NULL,
+    expires_at $moment NOT NULL,
+    used_at $moment
+);
+CREATE INDEX oauth_codes_grant ON oauth_codes (grant_id);
+CREATE INDEX oauth_codes_expiry ON oauth_codes (expires_at);
+
+CREATE TABLE oauth_tokens (
+    refresh_sha256 $key NOT NULL PRIMARY KEY,
+    access_sha256 $key NOT NULL UNIQUE,
+    grant_id $key NOT NULL REFERENCES oauth_grants (id) ON DELETE CASCADE,
+    scopes $texts NOT NULL DEFAULT $no_texts,
+    access_expires_at $moment NOT NULL,
+    expires_at $moment NOT NULL,
+    rotated_at $moment
+);
+CREATE INDEX oauth_tokens_grant ON oauth_tokens (grant_id);
+CREATE INDEX oauth_tokens_expiry ON oauth_tokens (expires_at);
+"""
+
 # Every backend's steps, in order, under these names (both report the same schema history), each
 # with the script both backends run, in their column types; None where each has a step of its own.
 STEPS: tuple[tuple[str, str | None], ...] = (
@@ -283,4 +347,5 @@ STEPS: tuple[tuple[str, str | None], ...] = (
     ("0011_keyword_statistics", None),
     ("0012_keyword_documents", None),
     ("0013_suggestion_totals", SUGGESTION_TOTALS),
+    ("0014_oauth", OAUTH),
 )

@@ -53,6 +53,9 @@ class Session:
     def lock_users(self, user_ids: Iterable[str]) -> None:
         self.dialect.lock_users(self.raw, user_ids)
 
+    def lock_named(self, name: str) -> None:
+        self.dialect.lock_named(self.raw, name)
+
 
 def check_version(s: Session, table: str, noun: str, user_id: str, row_id: str, expected: int) -> None:
     """Lock the row (``FOR UPDATE`` where the backend has it) and make sure it is still at ``expected``:
