@@ -107,10 +107,10 @@ class SearchService:
         )
         used, matching = _matching(keyword, cosine, weight, lengths, floor, ran)
         spreads = weight is None
-        if spreads:  # every hit that can take a first place, whatever the page
-            fused = _contenders(matching, max(start + size + 1, spread.FIRST_PLACES), boosts.widest + spread.widest())
-        else:
-            fused = _contenders(matching, start + size + 1, boosts.widest)
+        reaches = [(start + size + 1, boosts.widest)]
+        if spreads:  # and every hit that can take a first place, whatever the page
+            reaches.append((spread.FIRST_PLACES, boosts.widest + spread.widest()))
+        fused = _contenders(matching, reaches)
         ranked = self._rank(caller, fused, boosts, explain, question, mode)
         if spreads:
             ranked = _spread(ranked)
@@ -277,18 +277,19 @@ def _matching(
     return used, matching
 
 
-def _contenders(fused: list[Fused], needed: int, reach: float) -> list[Fused]:
-    """The candidates that can still reach the first ``needed`` places once ranked.
+def _contenders(fused: list[Fused], reaches: list[tuple[int, float]]) -> list[Fused]:
+    """The candidates that can still reach the first places once ranked: for each (``places``,
+    ``reach``), those within ``reach`` of the ``places``-th best fused score.
 
     Boosts are bounded, and so is what a hit gives way by when the first places are
-    spread, so a candidate whose fused score trails the needed-th best by more than
-    ``reach`` (the widest difference the two can make) can never overtake it: it is
-    not fetched. This drops no result; it only saves reading memories that cannot rank.
+    spread, so a candidate whose fused score trails the needed-th best by more than the
+    widest difference the two can make can never overtake it: it is not fetched. This
+    drops no result; it only saves reading memories that cannot rank.
     """
-    if len(fused) <= needed:
+    if len(fused) <= max(places for places, _ in reaches):
         return fused
     ordered = sorted(fused, key=lambda f: -f.fused)
-    floor = ordered[needed - 1].fused - reach
+    floor = min(ordered[places - 1].fused - reach for places, reach in reaches)
     return [f for f in ordered if f.fused >= floor]
 
 
