@@ -121,7 +121,7 @@ def _question(services: Any, pools: Pools, turns: UserTurns, user: str, question
     from remember.search import text
 
     services.search.clock = lambda: asked
-    services.search.search(Caller(user), question, limit=20, record_access=False)
+    services.search.search(Caller(user), question, alpha=0.3, limit=20, record_access=False)  # fuse() at alpha 0.3
     fused = pools.last
     query = np.asarray(services.indexer.query_vector(question), dtype=np.float32).ravel()
     terms = {text.stem(t) for t in text.query_terms(question)}

@@ -16,7 +16,8 @@ from typing import Any, Literal
 from remember.errors import StoreError, ValidationFailed, excerpt
 from remember.jsontypes import JsonValue
 
-Kind = Literal["bool", "int", "float", "str", "str_list", "type"]
+Kind = Literal["bool", "int", "float", "float_or_auto", "str", "str_list", "type"]
+AUTO = "auto"  # a float_or_auto preference left to the code that reads it
 # A memory type: what `type` accepts (letters, digits, spaces, _ and -), stored in snake case.
 TYPE_NAME = re.compile(r"^[^\W][\w \-]{0,63}$")
 
@@ -58,9 +59,10 @@ SPECS: tuple[PreferenceSpec, ...] = (
     PreferenceSpec("search.default_limit", "int", 10, "Results returned by a search without a limit.", 1, 100),
     PreferenceSpec(
         "search.default_alpha",
-        "float",
-        0.3,
-        "Blend of semantic (1) and keyword (0) search when a search gives no alpha.",
+        "float_or_auto",
+        AUTO,
+        "Blend of semantic (1) and keyword (0) search when a search gives no alpha; auto: chosen for each "
+        "search from its candidates.",
         0,
         1,
     ),
@@ -144,7 +146,7 @@ def coerce(spec: PreferenceSpec, value: Any) -> Any:
         raise ValidationFailed.single(
             "value", "options", f"{spec.path} must be one of {', '.join(spec.choices)}; got {excerpt(value)}.", value
         )
-    if spec.kind in ("int", "float"):
+    if spec.kind in ("int", "float", "float_or_auto") and checked != AUTO:
         _check_bounds(spec, checked)
     return checked
 
@@ -178,6 +180,12 @@ def number(values: Mapping[str, JsonValue], path: str) -> float:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return float(value)
     raise _not_usable(path, value)
+
+
+def number_or_auto(values: Mapping[str, JsonValue], path: str) -> float | None:
+    """A float_or_auto preference: its number, or None for ``auto``."""
+    value = values[path]
+    return None if value == AUTO else number(values, path)
 
 
 def whole(values: Mapping[str, JsonValue], path: str) -> int:
@@ -223,8 +231,10 @@ def _coerce_kind(spec: PreferenceSpec, value: Any) -> Any:
         return value
     if kind == "int" and isinstance(value, int) and not isinstance(value, bool):
         return value
-    if kind == "float" and isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+    if kind in ("float", "float_or_auto") and _is_finite(value):
         return float(value)
+    if kind == "float_or_auto" and isinstance(value, str) and value.strip().lower() == AUTO:
+        return AUTO
     if kind == "str" and isinstance(value, str) and 0 < len(value.strip()) <= MAX_TEXT:
         return value.strip()
     if kind == "type" and isinstance(value, str) and TYPE_NAME.match(value.strip()):
@@ -234,6 +244,10 @@ def _coerce_kind(spec: PreferenceSpec, value: Any) -> Any:
     raise ValidationFailed.single(
         "value", "type", f"{spec.path} must be {_describe(spec)}; got {excerpt(value)}.", value
     )
+
+
+def _is_finite(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _is_str_list(value: Any) -> bool:
@@ -258,6 +272,7 @@ def _describe(spec: PreferenceSpec) -> str:
         "bool": "true or false",
         "int": "a whole number",
         "float": "a finite number",
+        "float_or_auto": "auto or a finite number",
         "str": f"a non-empty text of at most {MAX_TEXT} characters",
         "str_list": f"a list of at most {MAX_LIST_ITEMS} non-empty texts",
         "type": "a type of letters, digits, spaces, _ and - (e.g. 'book')",

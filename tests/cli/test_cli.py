@@ -61,7 +61,7 @@ def test_prefs(capsys: pytest.CaptureFixture[str]) -> None:
     assert run_json(capsys, "prefs", "get", "search") == {
         "search": {
             "default_limit": 10,
-            "default_alpha": 0.3,
+            "default_alpha": "auto",
             "min_score": 0.2,
             "weight_boost": 0.1,
             "recency_boost": 0.0,

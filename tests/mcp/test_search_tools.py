@@ -36,15 +36,15 @@ async def test_search(client: Client, ids: list[str]) -> None:
         found["results"][0]["why"]["matched_terms"] == ["works", "google"]
         or "google" in found["results"][0]["why"]["matched_terms"]
     )
-    assert found["alpha"] == 0.3
-    plan = found["plan"]  # the routes each side took and the terms used
+    plan = found["plan"]  # the routes each side took and the terms used, and the alpha chosen for this search
+    assert 0 <= found["alpha"] <= 1 and (plan["alpha"], plan["alpha_chosen"]) == (found["alpha"], "from the candidates")
     assert plan["keyword"]["route"] == "full text" and "google" in plan["keyword"]["terms"]["find"]
     assert plan["vector"]["route"] in ("exact", "approximate") and plan["vector"]["ran"]
     paged = ok(await client.call_tool("remember_search_memory", {"query": "anything", "limit": 2, "min_score": -1}))
     assert (len(paged["results"]), paged["has_more"], paged["next_offset"]) == (2, True, 2)
     assert paged.get("plan") is None
     semantic = ok(await client.call_tool("remember_search_memory", {"query": "pets", "alpha": 1}))
-    assert semantic["results"][0]["memory"]["id"] == ids[2]
+    assert semantic["results"][0]["memory"]["id"] == ids[2] and semantic["alpha"] == 1.0
     filtered = ok(
         await client.call_tool(
             "remember_search_memory",

@@ -98,7 +98,7 @@ async def test_preferences(client: Client) -> None:
         "preferences": {
             "search": {
                 "default_limit": 10,
-                "default_alpha": 0.3,
+                "default_alpha": "auto",
                 "min_score": 0.2,
                 "weight_boost": 0.1,
                 "recency_boost": 0.0,

@@ -18,9 +18,12 @@ LARGE = Capabilities(500_000, ranked_keywords=True, approximate_vectors=True, ve
 
 
 @pytest.mark.parametrize(
-    ("alpha", "keyword", "vector"), [(0.0, "full text", None), (1.0, None, "exact"), (0.3, "full text", "exact")]
+    ("alpha", "keyword", "vector"),
+    [(0.0, "full text", None), (1.0, None, "exact"), (0.3, "full text", "exact"), (None, "full text", "exact")],
 )
-def test_a_side_runs_only_when_alpha_gives_it_weight(alpha: float, keyword: str | None, vector: str | None) -> None:
+def test_a_side_runs_only_when_alpha_gives_it_weight(
+    alpha: float | None, keyword: str | None, vector: str | None
+) -> None:
     plan = plan_search(alpha=alpha, pool=11, filtered=False, deleted="exclude", capabilities=SMALL)
     assert (plan.keyword, plan.vector, plan.pool) == (keyword, vector, POOL)
 
@@ -38,12 +41,20 @@ def test_the_trash_is_searched_by_full_text(deleted: str) -> None:
 
 def test_the_plan_says_how_a_filter_applies_and_what_each_side_ran() -> None:
     plan = plan_search(alpha=0.3, pool=1, filtered=True, deleted="exclude", capabilities=LARGE)
-    said = plan.explained({"keyword": {"ran": "ranked index"}, "vector": {"ran": "approximate index"}})
+    said = plan.explained({"keyword": {"ran": "ranked index"}, "vector": {"ran": "approximate index"}}, 0.3)
     assert said["keyword"] == {"route": "ranked index", "ran": "ranked index", "filter": FILTER_CHECKED_FIRST}
     assert said["vector"] == {"route": "approximate", "ran": "approximate index", "filter": "proposals"}
-    assert (said["alpha"], said["pool"], said["indexed_memories"]) == (0.3, POOL, 500_000)
+    assert (said["alpha"], said["alpha_chosen"], said["pool"], said["indexed_memories"]) == (
+        0.3,
+        "given",
+        POOL,
+        500_000,
+    )
     keyword_only = plan_search(alpha=0.0, pool=1, filtered=True, deleted="exclude", capabilities=LARGE)
-    assert keyword_only.explained({})["vector"] == {"route": "off"}
+    assert keyword_only.explained({}, 0.0)["vector"] == {"route": "off"}
+    auto = plan_search(alpha=None, pool=1, filtered=False, deleted="exclude", capabilities=LARGE)
+    assert auto.explained({}, 0.42)["alpha"] == 0.42
+    assert auto.explained({}, 0.42)["alpha_chosen"] == "from the candidates"
 
 
 def test_the_rarest_terms_find_within_the_budget_and_the_next_ones_score() -> None:

@@ -21,7 +21,7 @@ def test_get_nests_by_category_and_filters(services: Services) -> None:
     assert services.preferences.get(Caller("alice"), "search") == {
         "search": {
             "default_limit": 10,
-            "default_alpha": 0.3,
+            "default_alpha": "auto",
             "min_score": 0.2,
             "weight_boost": 0.1,
             "recency_boost": 0.0,
@@ -42,6 +42,7 @@ def test_update_answers_old_and_new_and_persists(services: Services) -> None:
 
 def test_kinds_are_coerced_sensibly(services: Services) -> None:
     assert services.preferences.update(Caller("alice"), "search.default_alpha", 1).new_value == 1.0
+    assert services.preferences.update(Caller("alice"), "search.default_alpha", " Auto ").new_value == "auto"
     assert services.preferences.update(
         Caller("alice"), "templates.suppressed_templates", ["a", "a", " b"]
     ).new_value == [
@@ -61,6 +62,8 @@ def test_kinds_are_coerced_sensibly(services: Services) -> None:
         ("search.default_limit", 0, "range"),
         ("search.default_limit", 101, "range"),
         ("search.default_alpha", 1.5, "range"),
+        ("search.default_alpha", "automatic", "type"),
+        ("search.default_alpha", None, "type"),
         ("templates.auto_suggest", "yes", "type"),
         ("templates.suppressed_templates", "a", "type"),
         ("templates.suppressed_templates", [1], "type"),

@@ -72,9 +72,13 @@ def test_keyword_only_and_semantic_only(services: Services, corpus: dict[str, st
 
 
 def test_default_alpha_comes_from_preferences(services: Services, corpus: dict[str, str]) -> None:
-    assert services.search.search(Caller(ALICE), "sushi").alpha == 0.3
+    chosen = services.search.search(Caller(ALICE), "sushi", explain=True)  # auto: from the candidates
+    assert chosen.plan is not None and chosen.plan["alpha_chosen"] == "from the candidates"
+    assert 0.0 <= chosen.alpha <= 1.0 and chosen.plan["alpha"] == chosen.alpha
     services.preferences.update(Caller(ALICE), "search.default_alpha", 1.0)
     assert services.search.search(Caller(ALICE), "sushi").alpha == 1.0
+    services.preferences.update(Caller(ALICE), "search.default_alpha", "auto")
+    assert services.search.search(Caller(ALICE), "sushi").alpha == chosen.alpha
 
 
 def test_filters_narrow_in_the_database(services: Services, corpus: dict[str, str]) -> None:

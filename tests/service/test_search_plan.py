@@ -21,12 +21,13 @@ def test_without_explain_there_is_no_plan(services: Services) -> None:
 def test_the_plan_names_each_side_its_route_and_the_terms(services: Services) -> None:
     services.memories.create(ALICE, {"content": "Had lunch with Pedro at the Thai place"})
     plan = services.search.search(ALICE, "lunch with Pedro", explain=True).plan
-    assert plan is not None and plan["alpha"] == 0.3 and plan["pool"] == 50
+    assert plan is not None and plan["alpha_chosen"] == "from the candidates" and plan["pool"] == 50
     assert plan["keyword"]["route"] == plan["keyword"]["ran"] == "full text"
     assert plan["keyword"]["terms"] == {"find": ["lunch", "pedro"], "score": [], "left_out": []}
     assert plan["vector"]["route"] in ("exact", "approximate") and plan["vector"]["ran"]
     keywords_only = services.search.search(ALICE, "lunch", alpha=0.0, explain=True).plan
     assert keywords_only is not None and keywords_only["vector"] == {"route": "off"}
+    assert (keywords_only["alpha"], keywords_only["alpha_chosen"]) == (0.0, "given")
 
 
 def test_a_filter_is_checked_on_the_best_first_and_the_plan_says_so(services: Services) -> None:

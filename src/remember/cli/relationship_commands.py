@@ -108,7 +108,9 @@ def _search(actions: Commands) -> None:
         "search", help="find relationships by observation and filters", description="Search relationships."
     )
     sub.add_argument("query", nargs="?", metavar="QUERY", help="words to match observations (none: newest first)")
-    sub.add_argument("--alpha", type=float, help="1 = by meaning only, 0 = by keywords only (default 0.3)")
+    sub.add_argument(
+        "--alpha", type=float, help="1 = by meaning only, 0 = by keywords only (default: chosen for each search)"
+    )
     sub.add_argument("--type", action="append", dest="types", metavar="TYPE", help="only this type (repeatable)")
     sub.add_argument(
         "--memory", dest="memory_id", metavar="ID", help="only those of this memory (an id or its first characters)"

@@ -29,7 +29,9 @@ def register(commands: Commands) -> None:
 def _search(commands: Commands) -> None:
     sub = commands.add_parser("search", help="find memories by meaning and keywords", description="Search memories.")
     sub.add_argument("query", metavar="QUERY", help="what to look for")
-    sub.add_argument("--alpha", type=float, help="1 = by meaning only, 0 = by keywords only (default 0.3)")
+    sub.add_argument(
+        "--alpha", type=float, help="1 = by meaning only, 0 = by keywords only (default: chosen for each search)"
+    )
     sub.add_argument("--filter", metavar="JSON", help='a filter, e.g. \'{"structured_content.rating": {"gte": 4}}\'')
     sub.add_argument("--limit", type=int, help="how many results, 1-100 (default 10)")
     sub.add_argument("--offset", type=int, default=0, help="skip this many")
@@ -103,7 +105,9 @@ def _context(commands: Commands) -> None:
     sub.add_argument(
         "--token-budget", type=int, default=2000, help="most tokens of memory text, 100-32000 (default 2000)"
     )
-    sub.add_argument("--alpha", type=float, help="1 = by meaning only, 0 = by keywords only (default 0.3)")
+    sub.add_argument(
+        "--alpha", type=float, help="1 = by meaning only, 0 = by keywords only (default: chosen for each search)"
+    )
     sub.add_argument("--filter", metavar="JSON", help="a filter, as for search")
     sub.add_argument("--min-score", type=float, help=MIN_SCORE_HELP)
     sub.add_argument("--json", action="store_true", help="print JSON for scripts")

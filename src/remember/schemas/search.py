@@ -23,7 +23,9 @@ class SearchOut(Out):
     limit: int
     has_more: bool
     next_offset: int | None
-    alpha: float = Field(description="The blend used: 1 = by meaning only, 0 = by keywords only.")
+    alpha: float = Field(
+        description="The blend used: 1 = by meaning only, 0 = by keywords only; chosen per search when none was given."
+    )
     plan: dict[str, Any] | None = None
 
 

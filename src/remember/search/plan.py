@@ -2,7 +2,8 @@
 and which of the question's terms find memories.
 
 A search has two sides, keywords and meaning (vectors), fused by ``alpha`` (0: keywords only, 1:
-meaning only). Each side takes ``pool`` candidates. Its route follows what the backend's engine can
+meaning only; None: both sides run and the fusion chooses it from the candidates, search/fusion.py).
+Each side takes ``pool`` candidates. Its route follows what the backend's engine can
 do for the user at their size (``Capabilities``): a ranked keyword index (past
 ``REMEMBER_KEYWORD_INDEX_MIN`` memories, for memories out of the trash) or the database's full-text
 search; an approximate vector index (SQLite past ``REMEMBER_VECTOR_INDEX_MIN`` memories; PostgreSQL's
@@ -47,7 +48,7 @@ class Terms:
 
 @dataclass(frozen=True)
 class SearchPlan:
-    alpha: float
+    alpha: float | None  # None: chosen by the fusion from the candidates
     pool: int
     keyword: KeywordRoute | None  # None: the side does not run
     vector: VectorRoute | None
@@ -55,8 +56,9 @@ class SearchPlan:
     deleted: DeletedMode
     capabilities: Capabilities
 
-    def explained(self, ran: dict[str, Any]) -> dict[str, Any]:
-        """The plan in words, with what each side ran (``ran``: per side, what the search recorded)."""
+    def explained(self, ran: dict[str, Any], alpha: float) -> dict[str, Any]:
+        """The plan in words, with what each side ran (``ran``: per side, what the search recorded) and
+        the ``alpha`` the fusion used."""
         caps = self.capabilities
         sides: dict[str, Any] = {
             "keyword": {"route": self.keyword or "off", **ran.get("keyword", {})},
@@ -67,7 +69,8 @@ class SearchPlan:
         if self.filtered and self.vector:
             sides["vector"].setdefault("filter", caps.vector_filter)
         return {
-            "alpha": self.alpha,
+            "alpha": alpha,
+            "alpha_chosen": "given" if self.alpha is not None else "from the candidates",
             "pool": self.pool,
             "indexed_memories": caps.indexed,
             "deleted": self.deleted,
@@ -76,14 +79,14 @@ class SearchPlan:
 
 
 def plan_search(
-    *, alpha: float, pool: int, filtered: bool, deleted: DeletedMode, capabilities: Capabilities
+    *, alpha: float | None, pool: int, filtered: bool, deleted: DeletedMode, capabilities: Capabilities
 ) -> SearchPlan:
     """The route of each side: off when ``alpha`` leaves it no weight; else the best the engine has."""
     keyword: KeywordRoute | None = None
-    if alpha < 1:
+    if alpha is None or alpha < 1:
         keyword = "ranked index" if capabilities.ranked_keywords and deleted == "exclude" else "full text"
     vector: VectorRoute | None = None
-    if alpha > 0:
+    if alpha is None or alpha > 0:
         vector = "approximate" if capabilities.approximate_vectors else "exact"
     return SearchPlan(alpha, max(POOL, pool), keyword, vector, filtered, deleted, capabilities)
 

@@ -11,11 +11,11 @@ from remember.clock import parse_moment
 from remember.errors import FieldError, ValidationFailed, excerpt
 from remember.models import Memory, Relationship, RelationshipQuery
 from remember.search import text
-from remember.search.fusion import above_floor, fuse
+from remember.search.fusion import above_floor, fuse, fuse_by_shape
 from remember.service import checks, visibility
 from remember.service.preferences import PreferenceService
 from remember.service.relationships import RelationshipService, member_id
-from remember.service.search import min_score_of
+from remember.service.search import alpha_of, min_score_of
 from remember.store import Store
 
 POOL = 50
@@ -90,18 +90,20 @@ class RelatedService:
             return RelationshipResults(hits, start, size, total, start + len(items) < total)
         question = checks.query(query, "query")
         prefs = self.preferences.effective(caller)
-        weight = checks.share("alpha", prefs["search.default_alpha"] if alpha is None else alpha)
+        weight = alpha_of(prefs, alpha)
         floor = min_score_of(prefs, min_score)
         pool = max(POOL, start + size + 1)
         keyword: dict[str, float] = {}
-        if weight < 1:
+        if weight is None or weight < 1:
             terms = text.relationship_query_terms(question)
             keyword = dict(self.store.relationships.keyword_candidates(caller.user, terms, q, limit=pool))
         cosine: dict[str, float] = {}
-        vector = self.relationships.indexer.vectors([question])[0] if weight > 0 else None
+        vector = self.relationships.indexer.vectors([question])[0] if weight is None or weight > 0 else None
         if vector is not None:
             cosine = dict(self.store.relationships.vector_candidates(caller.user, vector, q, limit=pool))
-        fused = sorted(above_floor(fuse(keyword, cosine, weight), floor), key=lambda f: (-f.fused, f.memory_id))
+        # observations are a sentence or two: no length to weigh, so an empty ``lengths``
+        candidates = fuse(keyword, cosine, weight) if weight is not None else fuse_by_shape(keyword, cosine, {})[1]
+        fused = sorted(above_floor(candidates, floor), key=lambda f: (-f.fused, f.memory_id))
         page = fused[start : start + size]
         found = {
             r.id: r for r in self.store.relationships.by_id(caller.user, [f.memory_id for f in page], trust=q.trust)

@@ -2,16 +2,18 @@
 
 A search follows its plan (``search/plan.py``: which sides run, by which route, how a
 filter applies), runs the vector side on another thread beside the keyword side,
-fuses the two, leaves out what matches nothing (no keyword, a cosine below
-``min_score``) and adds the boosts; with ``explain`` it returns the plan, what each
-side ran, and each hit's keyword, vector and fused scores. docs/search.md says how
-ranking works and how to set it.
+fuses the two (by the ``alpha`` given, or, without one, as the candidates call for:
+``search/fusion.py``), leaves out what matches nothing (no keyword, a cosine below
+``min_score``) and adds the boosts; without an ``alpha`` it also spreads the first
+places over conversations (``search/spread.py``). With ``explain`` it returns the
+plan, what each side ran, and each hit's keyword, vector and fused scores.
+docs/search.md says how ranking works and how to set it.
 """
 
 from __future__ import annotations
 
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from remember import preferences as known
@@ -20,9 +22,9 @@ from remember.clock import Clock, utc_now
 from remember.errors import ValidationFailed
 from remember.filters import Filter, best_passing, parse_filter
 from remember.jsontypes import JsonObject
-from remember.models import DeletedMode, Memory
-from remember.search import text
-from remember.search.fusion import Boosts, Fused, above_floor, fuse
+from remember.models import DeletedMode, Memory, conversation_of
+from remember.search import spread, text
+from remember.search.fusion import Boosts, Fused, above_floor, fuse, fuse_by_shape
 from remember.search.plan import POSTINGS_BUDGET, SearchPlan, plan_search, select_terms
 from remember.service import checks, visibility
 from remember.service.access_counts import note_access
@@ -49,7 +51,7 @@ class Results:
     offset: int
     limit: int
     has_more: bool
-    alpha: float
+    alpha: float  # the one given, or the one the candidates called for
     plan: dict[str, Any] | None = None  # with explain: the plan, and what each side ran
 
 
@@ -79,7 +81,7 @@ class SearchService:
         those whose cosine with it is at least ``min_score`` (``search.min_score`` when None)."""
         prefs = self.preferences.effective(caller)
         question = checks.query(query, "query")
-        weight = checks.share("alpha", prefs["search.default_alpha"] if alpha is None else alpha)
+        weight = alpha_of(prefs, alpha)
         floor = min_score_of(prefs, min_score)
         size = checks.whole_number("limit", prefs["search.default_limit"] if limit is None else limit, 1, MAX_LIMIT)
         start = checks.whole_number("offset", offset, 0, MAX_OFFSET)
@@ -91,6 +93,7 @@ class SearchService:
         ran: dict[str, Any] = {}
         semantic = self._beside(caller, question, tree, plan) if plan.vector else None
         keyword = self._keyword(caller, question, tree, plan, ran) if plan.keyword else {}
+        lengths = self.store.index.text_lengths(caller.user, list(keyword)) if weight is None else {}
         cosine: dict[str, float] = {}
         if semantic is not None:
             vector, cosine, ran["vector"] = semantic.result()
@@ -102,13 +105,20 @@ class SearchService:
             known.number(prefs, "search.recency_boost"),
             known.number(prefs, "search.recency_half_life_days"),
         )
-        fused = _contenders(_matching(keyword, cosine, weight, floor, ran), start + size + 1, boosts)
+        used, matching = _matching(keyword, cosine, weight, lengths, floor, ran)
+        spreads = weight is None
+        reaches = [(start + size + 1, boosts.widest)]
+        if spreads:  # and every hit that can take a first place, whatever the page
+            reaches.append((spread.FIRST_PLACES, boosts.widest + spread.widest()))
+        fused = _contenders(matching, reaches)
         ranked = self._rank(caller, fused, boosts, explain, question, mode)
+        if spreads:
+            ranked = _spread(ranked)
         page = ranked[start : start + size]
         if record_access and page:
             note_access(self.store, caller.user, [h.memory.id for h in page], self.clock())
-        explained = plan.explained(ran) if explain else None
-        return Results(page, start, size, len(ranked) > start + size, weight, explained)
+        explained = plan.explained(ran, round(used, 6)) if explain else None
+        return Results(page, start, size, len(ranked) > start + size, round(used, 6), explained)
 
     def similar(
         self,
@@ -239,35 +249,60 @@ class SearchService:
         return hits
 
 
+def alpha_of(prefs: dict[str, Any], alpha: float | None) -> float | None:
+    """The ``alpha`` of a search: the one asked for, else the user's ``search.default_alpha``; checked.
+    None (``auto``, the default): chosen by the fusion from the search's candidates."""
+    chosen = known.number_or_auto(prefs, "search.default_alpha") if alpha is None else alpha
+    return None if chosen is None else checks.share("alpha", chosen)
+
+
 def min_score_of(prefs: dict[str, Any], min_score: float | None) -> float:
     """The floor of a search: the one asked for, else the user's ``search.min_score``; checked."""
     return checks.share("min_score", prefs["search.min_score"] if min_score is None else min_score, low=-1.0)
 
 
 def _matching(
-    keyword: dict[str, float], cosine: dict[str, float], alpha: float, floor: float, ran: dict[str, Any]
-) -> list[Fused]:
-    """The candidates fused, those that match nothing left out (counted in what the vector side ran)."""
-    candidates = fuse(keyword, cosine, alpha)
+    keyword: dict[str, float], cosine: dict[str, float], alpha: float | None, lengths: dict[str, int],
+    floor: float, ran: dict[str, Any],
+) -> tuple[float, list[Fused]]:  # fmt: skip
+    """The alpha used and the candidates fused by it, those that match nothing left out (counted in what
+    the vector side ran)."""
+    used, candidates = (
+        (alpha, fuse(keyword, cosine, alpha)) if alpha is not None else fuse_by_shape(keyword, cosine, lengths)
+    )
     matching = above_floor(candidates, floor)
     if "vector" in ran:
         left_out = len(candidates) - len(matching)
         ran["vector"]["floor"] = f"{left_out} found by meaning alone left out, their cosine below {floor:g}"
-    return matching
+    return used, matching
 
 
-def _contenders(fused: list[Fused], needed: int, boosts: Boosts) -> list[Fused]:
-    """The candidates that can still reach the first ``needed`` places once boosts are added.
+def _contenders(fused: list[Fused], reaches: list[tuple[int, float]]) -> list[Fused]:
+    """The candidates that can still reach the first places once ranked: for each (``places``,
+    ``reach``), those within ``reach`` of the ``places``-th best fused score.
 
-    Boosts are bounded, so a candidate whose fused score trails the needed-th best by
-    more than the widest possible boost difference can never overtake it: it is not
-    fetched. This drops no result; it only saves reading memories that cannot rank.
+    Boosts are bounded, and so is what a hit gives way by when the first places are
+    spread, so a candidate whose fused score trails the needed-th best by more than the
+    widest difference the two can make can never overtake it: it is not fetched. This
+    drops no result; it only saves reading memories that cannot rank.
     """
-    if len(fused) <= needed:
+    if len(fused) <= max(places for places, _ in reaches):
         return fused
     ordered = sorted(fused, key=lambda f: -f.fused)
-    floor = ordered[needed - 1].fused - boosts.widest
+    floor = min(ordered[places - 1].fused - reach for places, reach in reaches)
     return [f for f in ordered if f.fused >= floor]
+
+
+def _spread(ranked: list[Hit]) -> list[Hit]:
+    """``ranked`` with its first places spread over conversations (``search/spread.py``); an explained
+    hit says what it gave way by."""
+    placed = [spread.Placed(h.score, conversation_of(h.memory), h.memory.occurred_at) for h in ranked]
+    order, gave = spread.spread(placed)
+    return [_gave_way(ranked[i], gave[i]) for i in order]
+
+
+def _gave_way(hit: Hit, amount: float) -> Hit:
+    return replace(hit, why={**hit.why, "gave_way": round(amount, 6)}) if hit.why is not None else hit
 
 
 def _bytes(vector: Any) -> bytes:
@@ -282,6 +317,7 @@ def _why(f: Fused, boosts: tuple[float, float], memory: Memory, question: str) -
     return {
         "keyword": round(f.keyword, 6),
         "semantic": round(f.semantic, 6),
+        "long_text": round(f.long_text, 6),
         "cosine": None if f.cosine is None else round(f.cosine, 6),
         "fused": round(f.fused, 6),
         "weight_boost": round(weight, 6),

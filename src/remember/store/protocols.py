@@ -215,6 +215,9 @@ class SearchIndex(Protocol):
     def adjacent(self, user_id: str, memory_ids: Sequence[str]) -> dict[str, list[str]]:
         """Per memory: the memories just before and just after it in its conversation."""
 
+    def text_lengths(self, user_id: str, memory_ids: Sequence[str]) -> dict[str, int]:
+        """The length in characters of the text of each of these of the user's memories."""
+
 
 class IndexMaintenance(Protocol):
     def index_settings(self) -> dict[str, str]:

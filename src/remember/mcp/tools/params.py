@@ -22,7 +22,7 @@ Filters = Annotated[
         "eq ne gt gte lt lte in nin contains exists; and/or/not."
     ),
 ]
-Alpha = Annotated[float | None, Field(description="1 = by meaning, 0 = by keywords (default 0.3).")]
+Alpha = Annotated[float | None, Field(description="1 = by meaning, 0 = by keywords (default: chosen per search).")]
 Links = Annotated[bool, Field(description="With each one's relationships.")]
 MinScore = Annotated[
     float | None,

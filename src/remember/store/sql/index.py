@@ -103,6 +103,17 @@ class IndexTables(SqlBase):
                 out[str(before)].append(str(after))
         return out
 
+    def text_lengths(self, user_id: str, memory_ids: Sequence[str]) -> dict[str, int]:
+        """The length in characters of the text of each of these of the user's memories (the fusion
+        weighs a long text's keyword score down)."""
+        if not memory_ids:
+            return {}
+        with self.reading() as s:
+            params: list[Any] = [user_id]
+            where = s.any_of("id", list(memory_ids), params)
+            rows = s.all(f"SELECT id, length(content) FROM memories WHERE user_id = ? AND {where}", params)
+        return {str(i): int(n) for i, n in rows}
+
     def index_settings_written(self, s: Session) -> None:
         """The index settings changed in this transaction (a backend may build an index for them)."""
 

@@ -9,9 +9,12 @@ const PAGE = 20;
 
 export async function render(root) {
   const query = h("input", { type: "search", name: "q", size: 40, placeholder: "What are you looking for?" });
-  const alpha = h("input", { type: "range", id: "alpha", name: "alpha", min: 0, max: 1, step: 0.1, value: 0.3 });
-  const alphaShown = h("output", { for: "alpha" }, "0.3");
+  // Alpha is chosen for each search unless "Auto" is unchecked; then the slider's value is sent.
+  const auto = h("input", { type: "checkbox", id: "alpha-auto", name: "alpha_auto", checked: true });
+  const alpha = h("input", { type: "range", id: "alpha", name: "alpha", min: 0, max: 1, step: 0.1, value: 0.3, disabled: true });
+  const alphaShown = h("output", { for: "alpha" }, "auto");
   alpha.addEventListener("input", () => { alphaShown.textContent = alpha.value; });
+  auto.addEventListener("change", () => { alpha.disabled = auto.checked; alphaShown.textContent = auto.checked ? "auto" : alpha.value; });
   const results = h("div", { class: "results" });
   const builder = filterBuilder(() => {});
   // Pages already seen: each entry is the cursor (list) or offset (search) that opened it.
@@ -20,7 +23,8 @@ export async function render(root) {
   const load = async () => {
     const start = state.starts[state.starts.length - 1];
     try {
-      const found = state.mode === "search" ? await searched(state, start, alpha.value) : await listed(state, start);
+      const found = state.mode === "search" ? await searched(state, start, auto.checked ? undefined : alpha.value) : await listed(state, start);
+      if (found.alpha !== undefined && auto.checked) alphaShown.textContent = `auto (${found.alpha.toFixed(2)} for this search)`;
       clear(results, table(found.memories, state.mode), pager(found.next, state.starts.length > 1));
       announce(`${counted(found.memories.length, "memory")} shown, page ${state.starts.length}.`);
     } catch (error) {
@@ -40,6 +44,7 @@ export async function render(root) {
   } },
     h("div", { class: "row" },
       labelled("Search", query),
+      labelled("Auto alpha", auto),
       labelled("Alpha: 0 = by keywords, 1 = by meaning", alpha),
       h("div", { class: "control" }, h("span", { class: "muted" }, "alpha "), alphaShown),
       h("button", { type: "submit" }, "Search")),
@@ -50,7 +55,7 @@ export async function render(root) {
 
 async function searched(state, offset, alpha) {
   const found = await api("/api/search", { query: { q: state.q, alpha, filters: json(state.filters), limit: PAGE, offset } });
-  return { memories: found.results.map((r) => ({ ...r.memory, score: r.score })), next: found.has_more ? offset + found.results.length : null };
+  return { memories: found.results.map((r) => ({ ...r.memory, score: r.score })), next: found.has_more ? offset + found.results.length : null, alpha: found.alpha };
 }
 
 async function listed(state, cursor) {

@@ -48,6 +48,10 @@ function control(spec, value) {
 function valueOf(spec, input) {
   if (spec.kind === "bool") return input.checked;
   if (spec.kind === "int" || spec.kind === "float") return input.value.trim() === "" ? null : Number(input.value);
+  if (spec.kind === "float_or_auto") {  // "auto", or a number (anything else is sent as typed, for the server to name)
+    const given = input.value.trim();
+    return given === "" || Number.isNaN(Number(given)) ? given : Number(given);
+  }
   if (spec.kind === "str_list") return input.value.split("\n").map((s) => s.trim()).filter(Boolean);
   return input.value;
 }
