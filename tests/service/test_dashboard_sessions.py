@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
@@ -120,3 +121,11 @@ def test_a_login_forgets_ended_sessions_and_keeps_a_bounded_number_per_token(
     assert store.dashboard_sessions.get(ended.session.id_sha256) is None  # swept, not only refused
     assert [sessions.find(s.secret) is not None for s in made[:3]] == [False, False, True]
     assert all(sessions.find(s.secret) is not None for s in made[2:])
+
+
+def test_the_docs_give_the_lifetime_and_the_bound_the_code_has() -> None:
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    said = f"{LIFETIME // timedelta(hours=1)} hours after the login"
+    assert said in (docs / "dashboard.md").read_text(encoding="utf-8")
+    assert said in (docs / "http.md").read_text(encoding="utf-8")
+    assert f"at most {KEEP} sessions" in (docs / "dashboard.md").read_text(encoding="utf-8")
