@@ -388,6 +388,23 @@ class ApiToken:
 
 
 @dataclass(frozen=True)
+class DashboardSession:
+    """A browser's login to the dashboard: it acts as the API token it was made from, until it ends.
+
+    Only the SHA-256 of the session's id is kept; the browser holds the id itself.
+    """
+
+    id_sha256: str
+    token_id: str
+    user_id: str
+    created_at: datetime
+    expires_at: datetime
+
+    def usable_at(self, now: datetime) -> bool:
+        return now < self.expires_at
+
+
+@dataclass(frozen=True)
 class Relationship:
     """A link between two or more of one user's memories: what kind, what was observed, how sure."""
 

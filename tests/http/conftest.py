@@ -1,4 +1,4 @@
-"""Fixtures of the HTTP tests: a server over the test's database, and its token service."""
+"""Fixtures of the HTTP tests: a server over the test's database, its token service and its dashboard sessions."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import pytest
 
 from http_support import HttpServer
 from oauth_support import Callback
+from remember.service.dashboard_sessions import DashboardSessionService
 from remember.service.tokens import TokenService
 from remember.store import Store
 
@@ -37,3 +38,8 @@ def callback() -> Iterator[Callback]:
     made = Callback()
     yield made
     made.close()
+
+
+@pytest.fixture
+def sessions(store: Store, tokens: TokenService) -> DashboardSessionService:
+    return DashboardSessionService(store.dashboard_sessions, tokens)

@@ -15,6 +15,7 @@ from http_support import HttpServer, connect, initialize_body
 from remember.http.limits import Guard, RateLimit, accepted
 from remember.mcp.server import CallLimits, build_server
 from remember.service import Services
+from remember.service.dashboard_sessions import DashboardSessionService
 from remember.service.tokens import TokenService
 from remember.store import Store
 from support import error, ok
@@ -73,22 +74,27 @@ def test_past_the_rate_a_token_gets_429_with_retry_after(store: Store, tmp_path:
         server.stop()
 
 
+def session_of(sessions: DashboardSessionService, user: str) -> dict[str, str]:
+    """The header of a new dashboard session for ``user``."""
+    return {"X-Remember-Session": sessions.start(sessions.tokens.create(user).token).secret}
+
+
 @pytest.mark.slow
-def test_the_dashboard_session_has_its_own_bucket(limited: HttpServer, tokens: TokenService) -> None:
-    alice, bob = tokens.create("alice").secret, tokens.create("bob").secret
-    codes = [httpx2.get(f"{limited.url}/api/me", cookies={"remember_session": alice}).status_code for _ in range(4)]
+def test_the_dashboard_session_has_its_own_bucket(limited: HttpServer, sessions: DashboardSessionService) -> None:
+    alice, bob = session_of(sessions, "alice"), session_of(sessions, "bob")
+    codes = [httpx2.get(f"{limited.url}/api/me", headers=alice).status_code for _ in range(4)]
     assert codes == [200, 200, 200, 429]
-    assert httpx2.get(f"{limited.url}/api/me", cookies={"remember_session": bob}).status_code == 200
+    assert httpx2.get(f"{limited.url}/api/me", headers=bob).status_code == 200
 
 
 @pytest.mark.slow
-def test_a_junk_authorization_header_beside_the_session_cookie_earns_no_fresh_bucket(
-    limited: HttpServer, tokens: TokenService
-) -> None:
-    alice = tokens.create("alice").secret
+def test_junk_beside_the_session_earns_no_fresh_bucket(limited: HttpServer, sessions: DashboardSessionService) -> None:
+    alice = session_of(sessions, "alice")
     codes = [
         httpx2.get(
-            f"{limited.url}/api/me", cookies={"remember_session": alice}, headers={"Authorization": f"Junk {i}"}
+            f"{limited.url}/api/me",
+            headers={**alice, "Authorization": f"Junk {i}"},
+            cookies={"remember_session": f"junk-{i}"},  # a cookie is read by no one: no bucket of its own
         ).status_code
         for i in range(5)
     ]
@@ -145,13 +151,13 @@ async def test_a_call_past_the_time_limit_answers_with_an_error(services: Servic
 
 
 @pytest.mark.slow
-def test_made_up_tokens_are_limited_per_address_and_real_sessions_keep_their_buckets(
-    limited: HttpServer, tokens: TokenService
+def test_made_up_sessions_are_limited_per_address_and_real_sessions_keep_their_buckets(
+    limited: HttpServer, tokens: TokenService, sessions: DashboardSessionService
 ) -> None:
-    alice = tokens.create("alice").secret
-    assert httpx2.get(f"{limited.url}/api/me", cookies={"remember_session": alice}).status_code == 200
-    made_up = [f"rmb_{i:016x}_guess" for i in range(5)]
-    codes = [httpx2.get(f"{limited.url}/api/me", cookies={"remember_session": t}).status_code for t in made_up]
+    alice = session_of(sessions, "alice")
+    assert httpx2.get(f"{limited.url}/api/me", headers=alice).status_code == 200
+    made_up = [f"rms_{i:043d}" for i in range(5)]
+    codes = [httpx2.get(f"{limited.url}/api/me", headers={"X-Remember-Session": s}).status_code for s in made_up]
     assert codes == [401, 401, 401, 429, 429]
     mcp = httpx2.post(
         f"{limited.url}/mcp",
@@ -159,9 +165,9 @@ def test_made_up_tokens_are_limited_per_address_and_real_sessions_keep_their_buc
         headers={"Authorization": "Bearer another-guess", "Accept": "application/json, text/event-stream"},
     )
     assert mcp.status_code == 429
-    assert httpx2.get(f"{limited.url}/api/me", cookies={"remember_session": alice}).status_code == 200
-    fresh = tokens.create("carol").secret  # never seen: checked, not locked out by the guesses
-    assert httpx2.get(f"{limited.url}/api/me", cookies={"remember_session": fresh}).status_code == 200
+    assert httpx2.get(f"{limited.url}/api/me", headers=alice).status_code == 200
+    fresh = session_of(sessions, "carol")  # never seen: checked, not locked out by the guesses
+    assert httpx2.get(f"{limited.url}/api/me", headers=fresh).status_code == 200
     mcp = httpx2.post(
         f"{limited.url}/mcp",
         json=initialize_body(),
@@ -178,6 +184,10 @@ async def _refusing_guesses(scope: Any, receive: Any, send: Any) -> None:
 
 
 async def _through(guard: Guard, authorization: bytes) -> int:
+    return await _sending(guard, [(b"authorization", authorization)])
+
+
+async def _sending(guard: Guard, headers: list[tuple[bytes, bytes]]) -> int:
     sent: list[Any] = []
 
     async def send(message: Any) -> None:
@@ -186,7 +196,7 @@ async def _through(guard: Guard, authorization: bytes) -> int:
     async def receive() -> Any:
         return {"type": "http.request", "body": b""}
 
-    scope = {"type": "http", "path": "/", "client": ("10.0.0.1", 1), "headers": [(b"authorization", authorization)]}
+    scope = {"type": "http", "path": "/", "client": ("10.0.0.1", 1), "headers": headers}
     await guard(scope, receive, send)
     return int(sent[0]["status"])
 
@@ -220,6 +230,22 @@ async def test_a_valid_credential_passes_while_its_address_is_refused_for_guesse
     unchecked = Guard(_refusing_guesses, RateLimit(3))  # without a verifier, nothing tells it from a guess
     [await _through(unchecked, f"Bearer guess-{i}".encode()) for i in range(3)]
     assert await _through(unchecked, b"Bearer valid-new") == 429
+
+
+async def test_a_valid_session_passes_while_its_address_is_refused_for_guesses() -> None:
+    checked: list[str] = []
+
+    async def in_use(session: str) -> bool:
+        checked.append(session)
+        return session.startswith("valid")
+
+    guard = Guard(_refusing_guesses, RateLimit(3), Valid(), in_use)
+    codes = [await _through(guard, f"Bearer guess-{i}".encode()) for i in range(5)]
+    assert codes == [401, 401, 401, 429, 429]
+    assert await _sending(guard, [(b"x-remember-session", b"valid-session")]) == 200
+    assert await _sending(guard, [(b"x-remember-session", b"made-up")]) == 429
+    assert await _sending(guard, [(b"cookie", b"remember_session=valid-cookie")]) == 200  # the address's request
+    assert checked == ["valid-session", "made-up"]  # a cookie is no credential: never checked
 
 
 async def test_unchecked_made_up_credentials_count_against_their_address() -> None:

@@ -123,10 +123,10 @@ def test_every_table_is_keyed_by_user_first(postgres_url: str) -> None:
         "JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1] "
         "WHERE c.contype = 'p' AND c.connamespace = 'public'::regnamespace",
     )
-    # schema_migrations and index_settings describe the whole database, not one user's rows; api_tokens
-    # and the authorization server's tables are looked up by token id or digest before the user is known
-    # (reference tables under Citus)
-    whole = ("schema_migrations", "index_settings", "api_tokens")
+    # schema_migrations and index_settings describe the whole database, not one user's rows; api_tokens,
+    # dashboard_sessions and the authorization server's tables are looked up by token id or digest before the
+    # user is known (reference tables under Citus)
+    whole = ("schema_migrations", "index_settings", "api_tokens", "dashboard_sessions")
     tables = {table: first for table, first in keys if table not in whole and not table.startswith("oauth_")}
     assert set(tables) >= {"memories", "memory_tags", "memory_history", "preferences", "templates", "memory_index"}
     assert set(tables.values()) == {"user_id"}
@@ -300,7 +300,9 @@ def test_the_citus_statements_distribute_every_table_referenced_first(postgres_u
     order = [table for table, _ in statements]
     assert {colocated for _, colocated in statements[1:]} == {order[0]}
     shared = re.findall(r"create_reference_table\('(\w+)'\)", doc)  # database-wide: a copy on every worker
-    assert shared == ["index_settings", "api_tokens", *OAUTH_TABLES]
+    listed = re.search(r"create_reference_table\(t\) FROM unnest\(ARRAY\[([^\]]*)\]\)", doc)  # several at once
+    shared += re.findall(r"'(\w+)'", listed.group(1)) if listed else []
+    assert shared == ["index_settings", "api_tokens", "dashboard_sessions", *OAUTH_TABLES]
     tables = {r[0] for r in rows(postgres_url, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
     assert set(order) == tables - {"schema_migrations", *shared}
     references = rows(

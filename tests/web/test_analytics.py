@@ -69,8 +69,7 @@ def seed(store: Store, user: str, *, secret: bool = False) -> str:
 def open_as(site: Site, page: Any, user: str, address: str) -> None:
     """Open ``address`` of the dashboard as ``user`` straight away (``Site.log_in`` opens the memories page
     first, whose drawing could land after this page's)."""
-    page.context.add_cookies([{"name": "remember_session", "value": site.token(user), "url": site.url}])
-    page.goto(f"{site.url}/{address}")
+    site.open_as(page, site.session(user), address)
 
 
 def table_of(page: Any, title: str) -> list[list[str]]:

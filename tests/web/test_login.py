@@ -17,9 +17,13 @@ def test_a_token_logs_in_and_logging_out_ends_the_session(site: Site, page: Any)
     page.get_by_label("API token").fill(site.token(user))
     page.get_by_role("button", name="Log in").click()
     expect(page.locator("#who")).to_contain_text(user)
+    session = page.evaluate("localStorage.getItem('remember.session')")
+    assert site.services.dashboard_sessions.find(session) is not None
     page.get_by_role("button", name="Log out").click()
     expect(page.get_by_role("heading", name="Log in")).to_be_visible()
-    assert page.context.cookies() == []
+    assert page.evaluate("localStorage.length") == 0
+    assert page.context.cookies() == []  # the dashboard keeps nothing in cookies
+    assert site.services.dashboard_sessions.find(session) is None  # ended on the server, not only forgotten
 
 
 def test_a_wrong_token_is_refused_with_the_reason(site: Site, page: Any) -> None:
@@ -34,8 +38,7 @@ def test_a_wrong_token_is_refused_with_the_reason(site: Site, page: Any) -> None
 def test_a_revoked_token_ends_the_browser_session_at_once(site: Site, page: Any) -> None:
     user = site.user("bob")
     issued = site.services.tokens.create(user)
-    page.context.add_cookies([{"name": "remember_session", "value": issued.secret, "url": site.url}])
-    page.goto(f"{site.url}/#/memories")
+    site.open_as(page, site.services.dashboard_sessions.start(issued.token).secret, "#/memories")
     expect(page.locator("#who")).to_contain_text(user)
     site.services.tokens.revoke(issued.token.id)
     page.reload()

@@ -33,8 +33,8 @@ def test_with_the_built_in_authorization_server_an_api_token_logs_in(tmp_path: P
         login = httpx2.post(f"{server.url}/api/session", json={"token": token}, headers={"X-Remember-Request": "1"})
         assert login.status_code == 200
         assert login.json()["user"] == "erin"
-        assert "remember_session" in login.cookies
-        me = httpx2.get(f"{server.url}/api/me", cookies={"remember_session": token})
+        assert not login.cookies
+        me = httpx2.get(f"{server.url}/api/me", headers={"X-Remember-Session": login.json()["session"]})
         assert me.json()["user"] == "erin"
     finally:
         server.stop()

@@ -32,8 +32,7 @@ def entities(path: Path, count: int, name: str = "Person") -> Path:
 def open_settings(site: Site, page: Any, user: str, section: str) -> None:
     """The page loaded at ``#/settings/<section>`` with a session for ``user`` (straight there: a view
     still drawing after a quick change of address could draw over the next one)."""
-    page.context.add_cookies([{"name": "remember_session", "value": site.token(user), "url": site.url}])
-    page.goto(f"{site.url}/#/settings/{section}")
+    site.open_as(page, site.session(user), f"#/settings/{section}")
     expect(page.get_by_role("heading", name="Settings")).to_be_visible()
 
 
@@ -187,7 +186,7 @@ def test_an_export_downloads_the_users_memories_only(site: Site, page: Any) -> N
     site.services.memories.create(Caller(other), {"content": "someone else's secret"})
     open_settings(site, page, mine, "export")
     with page.expect_download() as jsonl:
-        page.get_by_role("link", name="remember export (JSON Lines)").click()
+        page.get_by_role("button", name="remember export (JSON Lines)").click()
     records = [json.loads(line) for line in Path(jsonl.value.path()).read_text(encoding="utf-8").splitlines()]
     assert records[0]["format"] == "remember-export"
     assert {r["user_id"] for r in records[1:]} == {mine}
@@ -195,12 +194,12 @@ def test_an_export_downloads_the_users_memories_only(site: Site, page: Any) -> N
     assert jsonl.value.suggested_filename.endswith(".jsonl")
 
     with page.expect_download() as graph:
-        page.get_by_role("link", name="server-memory file (JSON Lines)").click()
+        page.get_by_role("button", name="server-memory file (JSON Lines)").click()
     lines = [json.loads(line) for line in Path(graph.value.path()).read_text(encoding="utf-8").splitlines()]
     assert [entity["observations"] for entity in lines] == [["my own note to take along"]]
 
     with page.expect_download() as notes:
-        page.get_by_role("link", name="Markdown notes (zip)").click()
+        page.get_by_role("button", name="Markdown notes (zip)").click()
     with zipfile.ZipFile(notes.value.path()) as archive:
         texts = [archive.read(name).decode() for name in archive.namelist()]
     assert len(texts) == 1 and "my own note to take along" in texts[0] and "secret" not in texts[0]

@@ -58,7 +58,7 @@ def _start_ui(home: Path, url: str, port: int) -> tuple[subprocess.Popen[str], s
     process = _ui_process(home, url, port)
     assert process.stderr is not None
     lines = [process.stderr.readline() for _ in range(3)]
-    link = re.search(r"http://127\.0\.0\.1:\d+/login\?code=\S+", "".join(lines))
+    link = re.search(r"http://127\.0\.0\.1:\d+/#/login/code/\S+", "".join(lines))
     assert link, lines
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -111,7 +111,7 @@ def test_json_prints_where_it_is_and_the_link(tmp_path: Path) -> None:
     try:
         said = json.loads(process.stdout.readline())
         assert (said["user"], said["url"]) == ("carol", f"http://127.0.0.1:{port}")
-        assert said["login_link"].startswith(f"http://127.0.0.1:{port}/login?code=")
+        assert said["login_link"].startswith(f"http://127.0.0.1:{port}/#/login/code/")
     finally:
         process.send_signal(signal.SIGINT)
         process.wait(timeout=30)

@@ -3,8 +3,9 @@
 It serves what ``remember serve --http`` serves, on ``127.0.0.1`` only (a free
 port unless ``--port`` names one), with tokens required: it makes a token for
 ``--user`` that lasts ``SESSION`` at most, prints a one-time login link for it
-and opens the browser there. When the command stops the token is revoked, so
-the browser's session ends with it.
+and opens the browser there (the code is in the address's fragment, which the page
+reads and the browser never sends). When the command stops the token is revoked,
+so the browser's session ends with it.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ def ui(settings: Settings, args: argparse.Namespace) -> None:
     )
     try:
         codes = LoginCodes()
-        link = f"{settings.http.base_url}/login?code={codes.issue(issued.secret)}"
+        link = f"{settings.http.base_url}/#/login/code/{codes.issue(issued.secret)}"
         _said(settings, link, as_json=args.json)
         if not args.no_browser:
             threading.Thread(target=_open_when_listening, args=(port, link), daemon=True).start()

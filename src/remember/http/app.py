@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+import anyio.to_thread
 from mcp.server.auth.provider import AccessToken, TokenVerifier
 from mcp.server.auth.settings import AuthSettings, ClientRegistrationOptions, RevocationOptions
 from mcp.server.transport_security import TransportSecuritySettings
@@ -28,7 +29,7 @@ from remember.config import HttpSettings, Settings
 from remember.errors import ConfigError
 from remember.http.auth import ApiTokenVerifier, FirstOf, TokenCallers, TokenProblems, http_caller, refused
 from remember.http.hosts import HostCheck
-from remember.http.limits import BodyLimit, Guard, RateLimit, unavailable
+from remember.http.limits import BodyLimit, Guard, RateLimit, SessionCheck, unavailable
 from remember.mcp.server import CallLimits, RememberServer, build_server
 from remember.service import Services
 from remember.service.tokens import PREFIX
@@ -71,7 +72,16 @@ def build_app(services: Services, settings: Settings, *, auth: bool = True, code
     app.add_exception_handler(500, unavailable)
     limit = RateLimit(http.rate_limit) if http.rate_limit else None
     checked = HostCheck(BodyLimit(TokenProblems(app), http.max_body), transport_security(http).allowed_hosts or [])
-    return Guard(checked, limit, verifier)
+    return Guard(checked, limit, verifier, _session_check(services) if verifier else None)
+
+
+def _session_check(services: Services) -> SessionCheck:
+    """Whether a dashboard session id is one in use (the rate limit's check of a credential not yet known)."""
+
+    async def valid(presented: str) -> bool:
+        return await anyio.to_thread.run_sync(services.dashboard_sessions.find, presented) is not None
+
+    return valid
 
 
 def _authorization_server_metadata(http: HttpSettings) -> Route:

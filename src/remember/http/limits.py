@@ -3,7 +3,7 @@ size for the routes that do not bound their own (``BodyLimit``).
 
 ``RateLimit`` is a token bucket per key: ``per_minute`` requests a minute on
 average, as many at once. ``Guard`` keys it by a hash of the request's
-credential (its bearer token or the dashboard's session cookie), answers 429 with
+credential (its bearer token or the dashboard's session id), answers 429 with
 ``Retry-After`` past it, and lets a client that can only set a fixed header
 send its token as ``X-Remember-Token``.
 
@@ -29,7 +29,7 @@ import math
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from mcp.server.auth.provider import TokenVerifier
 
 TOKEN_HEADER = b"x-remember-token"
-SESSION_COOKIE = b"remember_session"  # the dashboard's (web/session.py)
+SESSION_HEADER = b"x-remember-session"  # the dashboard's (web/session.py)
 MAX_KEYS = 100_000  # buckets kept; the least recently used go first
 log = logging.getLogger(__name__)
 UNAVAILABLE_RETRY = 5  # seconds a client is told to wait while the database is unreachable
@@ -58,6 +58,7 @@ class _Checked:
 
 
 _checked: ContextVar[_Checked | None] = ContextVar("remember_credential_checked", default=None)
+SessionCheck = Callable[[str], Awaitable[bool]]  # whether a dashboard session id is one in use
 
 
 def accepted() -> None:
@@ -112,14 +113,22 @@ class RateLimit:
 class Guard:
     """ASGI middleware: the token header, then the rate limit (``/health`` is never limited).
 
-    ``verifier`` checks a credential not yet known while its address may send no more: a valid one goes on
-    (others' failures from the same address, one proxy for everyone, never lock it out), a made-up one gets 429.
+    ``verifier`` (a bearer token) and ``sessions`` (a dashboard session id) check a credential not yet known
+    while its address may send no more: a valid one goes on (others' failures from the same address, one proxy
+    for everyone, never lock it out), a made-up one gets 429.
     """
 
-    def __init__(self, app: ASGIApp, limit: RateLimit | None, verifier: TokenVerifier | None = None) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        limit: RateLimit | None,
+        verifier: TokenVerifier | None = None,
+        sessions: SessionCheck | None = None,
+    ) -> None:
         self.app = app
         self.limit = limit
         self.verifier = verifier
+        self.sessions = sessions
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -155,12 +164,12 @@ class Guard:
             self._charge(limit, credential, address, status, checked.accepted or _authenticated(scope))
 
     async def _valid(self, headers: list[tuple[bytes, bytes]]) -> bool:
-        """Whether the request's credential is one the server accepts (False without a verifier)."""
-        token = _bearer(headers) or _session_cookie(headers)
-        if self.verifier is None or token is None:
-            return False
+        """Whether the request's credential is one the server accepts (False without a way to check it)."""
+        token, session = _bearer(headers), _session(headers)
         try:
-            return await self.verifier.verify_token(token.decode("utf-8", "replace")) is not None
+            if token is not None:
+                return self.verifier is not None and await self.verifier.verify_token(_text(token)) is not None
+            return session is not None and self.sessions is not None and await self.sessions(_text(session))
         except StoreUnavailable:
             raise
         except Exception:  # a malformed credential is not a valid one
@@ -238,11 +247,11 @@ def _unlimited(path: str) -> bool:
 
 
 def _credential(headers: list[tuple[bytes, bytes]]) -> str | None:
-    """The bucket key of the token the request is served with, None when it carries none: its bearer token, else
-    its session cookie, as the MCP endpoint and the dashboard choose (``web/session.presented_token``). An
-    ``Authorization`` header of another scheme is used by neither, so it names no bucket: changing it cannot
-    earn a request a fresh one."""
-    credential = _bearer(headers) or _session_cookie(headers)
+    """The bucket key of the credential the request is served with, None when it carries none: its bearer token,
+    else its dashboard session id, as the MCP endpoint and the dashboard choose (``web/session.caller_of``). An
+    ``Authorization`` header of another scheme, and a cookie, are used by neither, so they name no bucket:
+    changing them cannot earn a request a fresh one."""
+    credential = _bearer(headers) or _session(headers)
     return None if credential is None else "t:" + hashlib.sha256(credential).hexdigest()
 
 
@@ -267,15 +276,14 @@ def _failed(address: str) -> str:
     return "f:" + address
 
 
-def _session_cookie(headers: list[tuple[bytes, bytes]]) -> bytes | None:
-    """The dashboard's session cookie (it holds a token: one bucket per token, not per address)."""
-    for name, value in headers:
-        if name == b"cookie":
-            for part in value.split(b";"):
-                key, _, found = part.strip().partition(b"=")
-                if key == SESSION_COOKIE and found:
-                    return found
-    return None
+def _session(headers: list[tuple[bytes, bytes]]) -> bytes | None:
+    """The dashboard's session id (one bucket per session, not per address)."""
+    found = next((value for name, value in headers if name == SESSION_HEADER), b"")
+    return found.strip() or None
+
+
+def _text(credential: bytes) -> str:
+    return credential.decode("utf-8", "replace")
 
 
 async def unavailable(_: Request, exc: Exception) -> Response:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from remember.clock import Clock, utc_now
 from remember.service.analytics import AnalyticsService
 from remember.service.apply import Applier
+from remember.service.dashboard_sessions import DashboardSessionService
 from remember.service.drafts import MemoryDraft, MemoryPatch, TemplatePatch
 from remember.service.id_prefixes import IdPrefixes
 from remember.service.indexer import Indexer
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 __all__ = [
     "AnalyticsService",
     "Applier",
+    "DashboardSessionService",
     "Deletion",
     "IdPrefixes",
     "InferenceService",
@@ -60,6 +62,7 @@ class Services:
     indexer: Indexer
     suggestions: SuggestionService
     tokens: TokenService
+    dashboard_sessions: DashboardSessionService
     inference: InferenceService
     relationships: RelationshipService
     related: RelatedService
@@ -81,6 +84,7 @@ class Services:
         relationships = RelationshipService(store, indexer, clock)
 
         applier = Applier(memories, suggestions)
+        tokens = TokenService(store.tokens, clock)
         return cls(
             store=store,
             memories=memories,
@@ -89,7 +93,8 @@ class Services:
             search=SearchService(store, preferences, indexer, clock),
             indexer=indexer,
             suggestions=suggestions,
-            tokens=TokenService(store.tokens, clock),
+            tokens=tokens,
+            dashboard_sessions=DashboardSessionService(store.dashboard_sessions, tokens, clock),
             inference=InferenceService(memories, templates, indexer, applier.apply_template, clock),
             applier=applier,
             relationships=relationships,

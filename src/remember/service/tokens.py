@@ -13,7 +13,7 @@ import hmac
 import re
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from remember.clock import Clock, utc_now
 from remember.errors import NotFound, ValidationFailed, excerpt
@@ -119,9 +119,22 @@ class TokenService:
         now = self.clock()
         if not found.usable_at(now):
             return None, _lapsed(found)
-        if found.last_used_at is None or now - found.last_used_at > USE_RESOLUTION:
-            self.store.used(found.id, now)
+        self._note_use(found, now)
         return found, None
+
+    def usable(self, token_id: str) -> ApiToken | None:
+        """The token ``token_id``, unless it is unknown, revoked or expired; its use is noted (a dashboard
+        session made from it acts as it)."""
+        found = self.store.get(token_id)
+        now = self.clock()
+        if found is None or not found.usable_at(now):
+            return None
+        self._note_use(found, now)
+        return found
+
+    def _note_use(self, token: ApiToken, now: datetime) -> None:
+        if token.last_used_at is None or now - token.last_used_at > USE_RESOLUTION:
+            self.store.used(token.id, now)
 
 
 def _lapsed(token: ApiToken) -> str:

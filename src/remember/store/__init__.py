@@ -9,6 +9,7 @@ from remember.errors import ConfigError, excerpt
 from remember.store.front import Store
 from remember.store.protocols import (
     AnalyticsStore,
+    DashboardSessionStore,
     IndexMaintenance,
     MemoryStore,
     OAuthClientStore,
@@ -25,6 +26,7 @@ from remember.store.protocols import (
 
 __all__ = [
     "AnalyticsStore",
+    "DashboardSessionStore",
     "IndexMaintenance",
     "MemoryStore",
     "OAuthClientStore",

@@ -2,8 +2,8 @@
 
 ``Store`` is what ``open_store`` returns and what the services use:
 ``store.memories``, ``store.templates``, ``store.relationships``, ``store.preferences``,
-``store.suggestions``, ``store.tokens``, ``store.oauth_clients``, ``store.oauth_grants``,
-``store.transfer``, ``store.analytics`` (each
+``store.suggestions``, ``store.tokens``, ``store.dashboard_sessions``, ``store.oauth_clients``,
+``store.oauth_grants``, ``store.transfer``, ``store.analytics`` (each
 built from the database's sessions and dialect, with the collaborators it needs) and
 ``store.index`` (the backend's search engine). The backend owns the connections, the
 migrations and the closing; what differs between SQLite and PostgreSQL is its
@@ -17,6 +17,7 @@ from typing import Protocol
 from remember.store.protocols import SearchEngine
 from remember.store.sql.analytics import AnalyticsTables
 from remember.store.sql.base import Database, Sql
+from remember.store.sql.dashboard_sessions import DashboardSessionTables
 from remember.store.sql.dialect import Dialect
 from remember.store.sql.memories import MemoryEngine, MemoryTables
 from remember.store.sql.oauth_clients import OAuthClientTables
@@ -65,6 +66,7 @@ class Store:
         self.preferences = PreferenceTables(sql)
         self.suggestions = SuggestionTables(sql)
         self.tokens = TokenTables(sql)
+        self.dashboard_sessions = DashboardSessionTables(sql)
         self.oauth_clients = OAuthClientTables(sql)
         self.oauth_grants = OAuthGrantTables(sql, self.oauth_clients)
         self.transfer = TransferTables(sql, self.memories)

@@ -1,8 +1,8 @@
 """What the services need from a database, one protocol per part of the store.
 
 ``MemoryStore``, ``TemplateStore``, ``RelationshipStore``, ``PreferenceStore``,
-``SuggestionLog``, ``TokenStore``, ``OAuthClientStore``, ``OAuthGrantStore``, ``TransferStore``
-and ``AnalyticsStore`` are the table groups of ``store/sql/``; ``SearchEngine`` (``SearchIndex`` and
+``SuggestionLog``, ``TokenStore``, ``DashboardSessionStore``, ``OAuthClientStore``, ``OAuthGrantStore``,
+``TransferStore`` and ``AnalyticsStore`` are the table groups of ``store/sql/``; ``SearchEngine`` (``SearchIndex`` and
 ``IndexMaintenance``) is a backend's search engine. ``Store`` (``store/front.py``)
 holds one of each: ``store.memories``, ``store.templates``, …, ``store.index``.
 
@@ -23,6 +23,7 @@ from remember.filters import Filter
 from remember.models import (
     ApiToken,
     Compliance,
+    DashboardSession,
     DeletedMode,
     HistoryEntry,
     IndexEntry,
@@ -307,6 +308,19 @@ class TokenStore(Protocol):
 
     def used(self, token_id: str, at: datetime) -> None:
         """Note when the token was last used."""
+
+
+class DashboardSessionStore(Protocol):
+    """The dashboard's sessions, found like tokens across users: by the SHA-256 of the id a browser presents."""
+
+    def start(self, session: DashboardSession, *, replacing: str | None, keep: int) -> None:
+        """Store ``session`` and forget, in the same transaction, the session ``replacing`` (a digest), every
+        session past its end, and the sessions of its token beyond the newest ``keep``."""
+
+    def get(self, id_sha256: str) -> DashboardSession | None: ...
+
+    def end(self, id_sha256: str) -> bool:
+        """Forget the session; False when there is none."""
 
 
 class OAuthClientStore(Protocol):

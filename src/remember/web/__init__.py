@@ -1,8 +1,8 @@
 """The dashboard: pages in the browser and the JSON API they call, served by ``remember serve --http``.
 
-``routes.py`` gives the HTTP application its routes (``/``, ``/login``,
-``/static/…``, ``/api/…``); ``session.py`` decides who a request acts for (the
-same API tokens as MCP, sent as a bearer token or held in a session cookie);
+``routes.py`` gives the HTTP application its routes (``/``, ``/static/…``,
+``/api/…``); ``session.py`` decides who a request acts for (the same API tokens
+as MCP sent as a bearer token, or a dashboard session made from one);
 ``api/`` holds one module of endpoints per page; ``static/`` the page itself:
 plain ES modules and a vendored charting library, nothing fetched at run time.
 

@@ -1,8 +1,9 @@
-"""One-time login links: ``remember ui`` opens the browser at ``/login?code=…``.
+"""One-time login links: ``remember ui`` opens the browser at ``/#/login/code/…``.
 
-A code is 192 random bits, kept only as its SHA-256, good for one visit within
-``LIFETIME`` seconds; visiting it sets the session cookie to the token it was
-issued for. Codes live in the server's memory: a restart forgets them.
+A code is 192 random bits, kept only as its SHA-256, good for one login within
+``LIFETIME`` seconds: the page sends it to ``POST /api/session``, which starts a
+session acting as the token the code was issued for. Codes live in the server's
+memory: a restart forgets them.
 """
 
 from __future__ import annotations

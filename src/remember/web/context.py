@@ -38,7 +38,3 @@ class WebContext:
     allowed_hosts: list[str] = field(default_factory=list)  # ``host:*`` for any port (session.host_matches)
     open_caller: Caller | None = None
     codes: LoginCodes = field(default_factory=LoginCodes)
-
-    @property
-    def secure_cookies(self) -> bool:
-        return self.settings.http.base_url.startswith("https://")

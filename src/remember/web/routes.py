@@ -1,10 +1,10 @@
-"""The dashboard's routes in the HTTP application: the page, its files, the login link and the API.
+"""The dashboard's routes in the HTTP application: the page, its files and the API.
 
-``GET /`` is the page (one HTML file; the code in ``static/`` draws each view),
-``GET /login?code=…`` redeems a one-time link of ``remember ui`` and sets the
-session cookie, ``/static/…`` the page's files, ``/api/…`` the JSON API
-(``api/``). Every answer carries headers that keep the page to its own files
-(a Content-Security-Policy without inline scripts, no framing, no referrer).
+``GET /`` is the page (one HTML file; the code in ``static/`` draws each view; a
+one-time link of ``remember ui`` is its address ``#/login/code/…``, which the page
+redeems), ``/static/…`` the page's files, ``/api/…`` the JSON API (``api/``). Every
+answer carries headers that keep the page to its own files (a Content-Security-Policy
+without inline scripts, no framing, no referrer).
 """
 
 from __future__ import annotations
@@ -13,17 +13,17 @@ from pathlib import Path
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from remember.web import api
-from remember.web.api.session import set_session
 from remember.web.context import WebContext
 from remember.web.responses import Endpoint, guarded
 
 STATIC = Path(__file__).parent / "static"
+OLD_COOKIE = "remember_session"
 SECURITY_HEADERS = {
     "content-security-policy": (
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -38,27 +38,19 @@ SECURITY_HEADERS = {
 def web_routes(ctx: WebContext) -> list[BaseRoute]:
     return [
         Route("/", _page(ctx), methods=["GET"]),
-        Route("/login", _login_link(ctx), methods=["GET"]),
         Mount("/static", app=Secured(StaticFiles(directory=STATIC)), name="static"),
         *api.routes(ctx),
     ]
 
 
 def _page(ctx: WebContext) -> Endpoint:
-    async def serve(_: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers={**SECURITY_HEADERS, "cache-control": "no-cache"})
-
-    return guarded(ctx, serve)
-
-
-def _login_link(ctx: WebContext) -> Endpoint:
     async def serve(request: Request) -> Response:
-        token = ctx.codes.redeem(request.query_params.get("code", ""))
-        if token is None:
-            return RedirectResponse("/#/login/expired", status_code=303, headers=SECURITY_HEADERS)
-        response = RedirectResponse("/", status_code=303, headers=SECURITY_HEADERS)
-        set_session(response, ctx, token)
-        return response
+        page = FileResponse(STATIC / "index.html", headers={**SECURITY_HEADERS, "cache-control": "no-cache"})
+        if OLD_COOKIE in request.cookies:
+            # Earlier versions kept the raw token in this cookie, which the browser sends to every port
+            # of the host: the page no longer needs it, so it is dropped.
+            page.delete_cookie(OLD_COOKIE, path="/")
+        return page
 
     return guarded(ctx, serve)
 

@@ -10,9 +10,9 @@ steps fill them in (``ColumnTypes.render``); search has tables of its own per ba
 
 Every table's primary key starts with ``user_id`` and every foreign key includes
 it, so the schema can be distributed by ``user_id`` (Citus; see docs/postgres.md).
-The exceptions are ``api_tokens`` and the built-in authorization server's tables
-(``oauth_*``): a token, a client or a code is looked up by its id or digest before its
-user is known, so they are keyed by that (reference tables there).
+The exceptions are ``api_tokens``, ``dashboard_sessions`` and the built-in authorization
+server's tables (``oauth_*``): a token, a session, a client or a code is looked up by its
+id or digest before its user is known, so they are keyed by that (reference tables there).
 """
 
 from __future__ import annotations
@@ -331,6 +331,20 @@ CREATE INDEX oauth_tokens_grant ON oauth_tokens (grant_id);
 CREATE INDEX oauth_tokens_expiry ON oauth_tokens (expires_at);
 """
 
+# The dashboard's logins (store/sql/dashboard_sessions.py): the browser holds a random session id, the
+# table only its SHA-256. A session acts as the API token it was made from: revoking the token ends it.
+DASHBOARD_SESSIONS = """
+CREATE TABLE dashboard_sessions (
+    id_sha256 $key NOT NULL PRIMARY KEY,
+    token_id $key NOT NULL REFERENCES api_tokens (id) ON DELETE CASCADE,
+    user_id $key NOT NULL,
+    created_at $moment NOT NULL,
+    expires_at $moment NOT NULL
+);
+CREATE INDEX dashboard_sessions_token ON dashboard_sessions (token_id, created_at);
+CREATE INDEX dashboard_sessions_expiry ON dashboard_sessions (expires_at);
+"""
+
 # Every backend's steps, in order, under these names (both report the same schema history), each
 # with the script both backends run, in their column types; None where each has a step of its own.
 STEPS: tuple[tuple[str, str | None], ...] = (
@@ -348,4 +362,5 @@ STEPS: tuple[tuple[str, str | None], ...] = (
     ("0012_keyword_documents", None),
     ("0013_suggestion_totals", SUGGESTION_TOTALS),
     ("0014_oauth", OAUTH),
+    ("0015_dashboard_sessions", DASHBOARD_SESSIONS),
 )

@@ -30,10 +30,10 @@ from remember.caller import Caller
 from remember.clock import to_text, utc_now
 from remember.errors import NotFound, ValidationFailed, excerpt
 from remember.models import ApiToken
-from remember.service.tokens import duration, token_id_of
+from remember.service.tokens import duration
 from remember.web.context import WebContext
 from remember.web.responses import Call, Endpoint, endpoint
-from remember.web.session import presented_token
+from remember.web.session import token_id_of_request
 
 _ID = re.compile(r"^[0-9a-f]{16}$")
 # The id of the API token the request being served presents (None for OAuth tokens and --no-auth).
@@ -42,17 +42,17 @@ _session_token: ContextVar[str | None] = ContextVar("remember_session_token", de
 
 def routes(ctx: WebContext) -> list[Route]:
     return [
-        Route("/api/tokens", _knowing_session(endpoint(ctx, listing)), methods=["GET"]),
+        Route("/api/tokens", _knowing_session(ctx, endpoint(ctx, listing)), methods=["GET"]),
         Route("/api/tokens", endpoint(ctx, create), methods=["POST"]),
-        Route("/api/tokens/{token_id}", _knowing_session(endpoint(ctx, revoke)), methods=["DELETE"]),
+        Route("/api/tokens/{token_id}", _knowing_session(ctx, endpoint(ctx, revoke)), methods=["DELETE"]),
     ]
 
 
-def _knowing_session(serve: Endpoint) -> Endpoint:
+def _knowing_session(ctx: WebContext, serve: Endpoint) -> Endpoint:
     """``serve`` with the id of the request's own token at hand (a context variable reaches the worker thread)."""
 
     async def wrapped(request: Request) -> Response:
-        bound = _session_token.set(token_id_of(presented_token(request) or ""))
+        bound = _session_token.set(await token_id_of_request(request, ctx))
         try:
             return await serve(request)
         finally:

@@ -2,7 +2,7 @@
 // A view is a module in pages/ exporting `render(root, args)`; the address names it:
 // #/memories, #/memory/<id>, #/templates, ... (the part after the name is its `args`).
 
-import { api, whenLoggedOut } from "./api.js";
+import { api, forgetSession, whenLoggedOut } from "./api.js";
 import { clear, errorBox, h } from "./ui.js";
 
 const PAGES = {
@@ -78,7 +78,12 @@ async function loggedIn() {
 
 function logoutButton() {
   return h("button", { class: "secondary", type: "button", onclick: async () => {
-    await api("/api/session", { method: "DELETE" });
+    try {
+      await api("/api/session", { method: "DELETE" });
+    } catch (error) {
+      // The server could not be told; this browser forgets the session all the same, so no one holds it.
+    }
+    forgetSession();
     loggedOut();
   } }, "Log out");
 }

@@ -1,6 +1,6 @@
 // Settings: preferences, API tokens, import and export (#/settings/preferences|tokens|import|export).
 
-import { api } from "../api.js";
+import { api, download } from "../api.js";
 import { currentUser } from "../app.js";
 import { announce, clear, counted, errorBox, h, labelled, okBox, when } from "../ui.js";
 
@@ -379,7 +379,18 @@ function importReport(r) {
 
 async function exportSection(body) {
   heading(body, "Export");
-  const link = (format, text, what) => h("li", {}, h("a", { href: `/api/export?format=${format}`, download: "" }, text), " — ", what);
+  const problems = h("div");
+  const save = (format) => async () => {
+    clear(problems);
+    try {
+      await download("/api/export", { format });
+    } catch (error) {
+      clear(problems, errorBox(error));
+    }
+  };
+  // Buttons, not links: the download is fetched with the session's header (a link would carry no credential).
+  const link = (format, text, what) => h("li", {},
+    h("button", { type: "button", class: "secondary", onclick: save(format) }, text), " — ", what);
   body.append(
     h("p", {}, "Download your memories (those your session's trust level reaches) as ", h("code", {}, "remember export"), " writes them."),
     h("ul", { class: "downloads" },
@@ -387,5 +398,6 @@ async function exportSection(body) {
       link("server-memory", "server-memory file (JSON Lines)", "the MCP reference memory server's knowledge graph."),
       link("markdown", "Markdown notes (zip)", "one note per memory with YAML frontmatter, for any editor or Obsidian."),
     ),
+    problems,
   );
 }
