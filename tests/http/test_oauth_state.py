@@ -175,6 +175,32 @@ def test_registration_fields_are_bounded(server: HttpServer, callback: Callback,
     assert counts(store)["oauth_clients"] == 0
 
 
+@pytest.mark.parametrize(
+    ("uri", "says"),
+    [
+        ("javascript:alert(1)//", "uses javascript:"),
+        ("data:text/html,hi", "uses data:"),
+        ("file:///etc/passwd", "uses file:"),
+        ("https://app.example/cb#frag", "has a fragment"),
+        ("http://app.example/cb", "http to another machine"),
+    ],
+)
+def test_a_redirect_uri_no_code_may_go_to_is_refused(
+    server: HttpServer, callback: Callback, store: Store, uri: str, says: str
+) -> None:
+    refused = httpx2.post(f"{server.url}/register", json=registration(callback, redirect_uris=[uri]))
+    assert refused.status_code == 400 and refused.json()["error"] == "invalid_redirect_uri", refused.text
+    assert says in refused.json()["error_description"]
+    assert counts(store)["oauth_clients"] == 0
+
+
+@pytest.mark.parametrize(
+    "uri", ["https://claude.ai/api/mcp/auth_callback", "http://127.0.0.1:8123/cb", "cursor://x/cb"]
+)
+def test_https_loopback_and_an_apps_own_scheme_are_taken(server: HttpServer, callback: Callback, uri: str) -> None:
+    assert httpx2.post(f"{server.url}/register", json=registration(callback, redirect_uris=[uri])).status_code == 201
+
+
 def test_registrations_from_one_address_are_bounded_until_a_person_allows_one(
     server: HttpServer, callback: Callback, tokens: TokenService, store: Store
 ) -> None:

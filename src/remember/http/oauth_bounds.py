@@ -12,6 +12,7 @@ import ipaddress
 import json
 from datetime import timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 from mcp.server.auth.provider import AuthorizationParams, AuthorizeError, RegistrationError
 from mcp.shared.auth import OAuthClientInformationFull
@@ -38,13 +39,37 @@ _URIS = {"redirect_uris", "client_uri", "logo_uri", "tos_uri", "policy_uri", "jw
 
 
 def check_registration(client: OAuthClientInformationFull) -> None:
-    """Refuse a registration with a field past its bound (RegistrationError)."""
+    """Refuse a registration with a field past its bound, or a redirect URI a code must not be sent to
+    (RegistrationError)."""
     for name, value in client.model_dump(mode="json", exclude_none=True).items():
         problem = _too_long(name, value)
         if problem and name == "redirect_uris":
             raise RegistrationError("invalid_redirect_uri", problem)
         if problem:
             raise RegistrationError("invalid_client_metadata", problem)
+    for uri in client.redirect_uris or []:
+        problem = redirect_problem(str(uri))
+        if problem:
+            raise RegistrationError("invalid_redirect_uri", problem)
+
+
+NEVER_REDIRECT = frozenset({"javascript", "data", "file", "vbscript", "blob", "about", "filesystem"})
+LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def redirect_problem(uri: str) -> str | None:
+    """Why an authorization code must not be sent to ``uri``, or None: https anywhere, http only to this
+    machine (loopback), an app's own scheme (RFC 8252: ``cursor://…``, ``com.example.app:/cb``), never a
+    scheme a browser runs or reads locally (javascript:, data:, file:, …), and never with a fragment."""
+    parts = urlsplit(uri)
+    scheme = parts.scheme.lower()
+    if "#" in uri:
+        return f"redirect URI {uri[:100]!r} has a fragment (#…); a redirect URI has none (RFC 6749 3.1.2)."
+    if scheme in NEVER_REDIRECT:
+        return f"redirect URI {uri[:100]!r} uses {scheme}:, which no authorization code is sent to."
+    if scheme == "http" and (parts.hostname or "").lower() not in LOOPBACK:
+        return f"redirect URI {uri[:100]!r} is http to another machine; use https (http is for localhost only)."
+    return None
 
 
 def check_authorization(params: AuthorizationParams) -> None:
