@@ -54,6 +54,16 @@ class TickingClock:
         return self.start + timedelta(seconds=next(self._ticks))
 
 
+class StillClock:
+    """A clock that stays where a test sets it (``now``)."""
+
+    def __init__(self, now: datetime = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "remember.db"

@@ -4,7 +4,7 @@ exchanges of one refresh token or one code that race, one wins and the other rev
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -12,6 +12,7 @@ from mcp.server.auth.provider import AuthorizationParams, TokenError
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 from pydantic import AnyUrl
 
+from conftest import StillClock as Clock
 from remember.http import oauth_bounds as bounds
 from remember.http.oauth_server import CODE_REUSED, REFRESH_REUSED, Refresh, RememberAuthorizationServer
 from remember.service.tokens import TokenService
@@ -23,14 +24,6 @@ ISSUER = "http://127.0.0.1:9"
 RESOURCE = f"{ISSUER}/mcp"
 CALLBACK = "http://127.0.0.1:8/callback"
 TABLES = ("oauth_clients", "oauth_pending", "oauth_grants", "oauth_codes", "oauth_tokens")
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 @pytest.fixture

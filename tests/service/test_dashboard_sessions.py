@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
+from conftest import StillClock as Clock
 from remember.caller import Caller
 from remember.service.dashboard_sessions import KEEP, LIFETIME, DashboardSessionService
 from remember.service.tokens import TokenService, digest
 from remember.store import Store
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 @pytest.fixture
