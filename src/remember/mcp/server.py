@@ -165,6 +165,7 @@ class RememberServer(MCPServer[AppState]):
         if refused:
             raise ToolError(refused)
         self.warm_up.start()
+        await anyio.to_thread.run_sync(self.warm_up.wait)
         self._register((name,))
         return await _within(self.limits, name, self._run(tool, arguments, context))
 

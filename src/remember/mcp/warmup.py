@@ -4,8 +4,8 @@ The stdio server starts it once it has answered ``tools/list`` (a client then wa
 user), or when a call comes first: the services are built, the embedding model loaded and
 the template suggestion engine imported with the built-in templates' vectors, so that the
 first ``remember_create_memory`` finds them ready. Each step is what the first call would
-do, through the same objects and locks, so no answer changes; a call that arrives meanwhile
-waits for the step it needs or takes it over.
+do, through the same objects, so no answer changes; a call that arrives meanwhile waits for
+the steps to end (``wait``) rather than running beside them.
 
 An error is not raised here (it is logged at DEBUG): the call that needs what failed tries
 again and meets it, as it would have without the warm-up. ``stop`` skips the steps not begun
@@ -43,6 +43,13 @@ class WarmUp:
                 return
             self._thread = threading.Thread(target=self._run, name="remember-warm-up")
             self._thread.start()
+
+    def wait(self) -> None:
+        """Wait until the steps begun have ended. A call waits so that it never runs beside them: two threads
+        importing NumPy for the first time at once can each meet it half-initialised (an ImportError)."""
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join()
 
     def stop(self) -> None:
         """Skip the steps not begun and wait for the one in progress."""
