@@ -20,11 +20,14 @@ class Caller:
     """A user, the trust level its request reaches, and when its credential ends.
 
     ``expires_at`` (Unix seconds) is the end of the token the request carries; None when it has no end.
+    ``token_id`` is the API token the request acts as (an OAuth access token acts as the API token its
+    grant was given with); None on the command line, the stdio server and without auth.
     """
 
     user: str
     trust: float = FULL
     expires_at: int | None = None
+    token_id: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.user, str) or not self.user:

@@ -371,6 +371,7 @@ class ApiToken:
     expires_at: datetime | None = None
     revoked_at: datetime | None = None
     last_used_at: datetime | None = None
+    parent_id: str | None = None  # the token this one was made with, if it was made with one
 
     def usable_at(self, now: datetime) -> bool:
         return self.revoked_at is None and (self.expires_at is None or now < self.expires_at)
@@ -384,7 +385,8 @@ class ApiToken:
             "last_used_at": self.last_used_at,
         }
         stamps = {name: to_text(at) if at else None for name, at in moments.items()}
-        return {"id": self.id, "user_id": self.user_id, "name": self.name, "trust_level": self.trust_level, **stamps}
+        named = {"id": self.id, "user_id": self.user_id, "name": self.name, "trust_level": self.trust_level}
+        return {**named, **stamps, "made_with": self.parent_id}
 
 
 @dataclass(frozen=True)

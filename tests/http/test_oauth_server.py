@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx2
 import pytest
 
 from http_support import HttpServer, connect
@@ -89,6 +90,23 @@ def test_revoking_the_api_token_ends_the_access_it_granted(
     tokens.revoke(issued.token.id)
     assert status(server, granted["access_token"]) == 401
     assert status(server, issued.secret) == 401
+
+
+def test_a_token_made_with_oauth_access_ends_with_the_api_token_behind_the_grant(
+    server: HttpServer, callback: Callback, flow: Flow, tokens: TokenService
+) -> None:
+    issued = tokens.create("erin")
+    granted = flow.authorize(issued.secret)
+    made = httpx2.post(
+        f"{server.url}/api/tokens",
+        json={"name": "from a connector"},
+        headers={"Authorization": f"Bearer {granted['access_token']}", "X-Remember-Request": "1"},
+    )
+    assert made.status_code == 200, made.text
+    assert made.json()["made_with"] == issued.token.id
+    assert status(server, made.json()["token"]) == 200
+    tokens.revoke(issued.token.id)
+    assert status(server, made.json()["token"]) == 401
 
 
 def test_api_tokens_work_beside_the_authorization_server(server: HttpServer, tokens: TokenService) -> None:

@@ -38,7 +38,7 @@ def test_a_session_acts_as_its_token_and_only_its_digest_is_kept(
     live = sessions.find(issued.secret)
     assert live is not None and live.token.id == token.id
     assert token.expires_at is not None
-    assert live.caller == Caller("alice", 0.4, int(token.expires_at.timestamp()))
+    assert live.caller == Caller("alice", 0.4, int(token.expires_at.timestamp()), token.id)
     kept = store.dashboard_sessions.get(digest(issued.secret))
     assert kept is not None and issued.secret not in repr(kept)
     assert store.dashboard_sessions.get(issued.secret) is None  # the id itself finds nothing

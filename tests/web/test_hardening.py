@@ -81,6 +81,37 @@ def test_a_token_made_in_a_session_ends_no_later_than_the_session(server: HttpSe
     assert httpx2.post(f"{server.url}/api/tokens", json={}, headers=_as(forever)).json()["expires_at"] is None
 
 
+def test_revoking_a_token_revokes_every_token_made_with_it(server: HttpServer, store: Store) -> None:
+    tokens = TokenService(store.tokens)
+    root = tokens.create("dee", name="root")  # no end: the tokens made with it have none either
+    other = tokens.create("dee", name="other")
+    child = httpx2.post(f"{server.url}/api/tokens", json={"name": "child"}, headers=_as(root.secret)).json()
+    grandchild = httpx2.post(f"{server.url}/api/tokens", json={"name": "grand"}, headers=_as(child["token"])).json()
+    sibling = httpx2.post(f"{server.url}/api/tokens", json={"name": "sibling"}, headers=_as(other.secret)).json()
+    assert (child["made_with"], grandchild["made_with"]) == (root.token.id, child["id"])
+    assert child["expires_at"] is None and grandchild["expires_at"] is None
+    assert _status(server, grandchild["token"]) == 200
+    tokens.revoke(root.token.id)
+    for secret in (root.secret, child["token"], grandchild["token"]):
+        assert _status(server, secret) == 401
+    assert _status(server, sibling["token"]) == 200  # made with another token: untouched
+    assert _status(server, other.secret) == 200
+    assert {t.name for t in tokens.list("dee") if t.revoked_at is not None} == {"root", "child", "grand"}
+
+
+def test_revoking_a_token_made_with_another_leaves_its_parent(server: HttpServer, store: Store) -> None:
+    tokens = TokenService(store.tokens)
+    root = tokens.create("dee")
+    child = httpx2.post(f"{server.url}/api/tokens", json={}, headers=_as(root.secret)).json()
+    gone = httpx2.delete(f"{server.url}/api/tokens/{child['id']}", headers=_as(root.secret))
+    assert gone.status_code == 200 and gone.json()["logged_out"] is False
+    assert (_status(server, child["token"]), _status(server, root.secret)) == (401, 200)
+
+
+def _status(server: HttpServer, secret: str) -> int:
+    return httpx2.get(f"{server.url}/api/tokens", headers=_as(secret)).status_code
+
+
 def test_a_session_sees_and_revokes_only_tokens_at_most_as_trusted(server: HttpServer, store: Store) -> None:
     tokens = TokenService(store.tokens)
     owner = tokens.create("cy", name="owner")

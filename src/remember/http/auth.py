@@ -26,6 +26,8 @@ from remember.http.limits import accepted
 from remember.service.tokens import TokenService
 
 TRUST_CLAIM = "remember_trust_level"
+# The API token a verified token acts as (its own id, or the one an OAuth grant was given with).
+API_TOKEN_CLAIM = "remember_api_token"
 NO_TOKEN = (
     "no token was sent: send 'Authorization: Bearer <token>' with a token from "
     "`remember token create --user NAME` (or the dashboard's Tokens page)"
@@ -62,7 +64,7 @@ class ApiTokenVerifier:
             expires_at=int(found.expires_at.timestamp()) if found.expires_at else None,
             resource=self.resource,
             subject=found.user_id,
-            claims={TRUST_CLAIM: found.trust_level},
+            claims={TRUST_CLAIM: found.trust_level, API_TOKEN_CLAIM: found.id},
         )
 
 
@@ -92,8 +94,11 @@ def caller_of_token(token: AccessToken) -> Caller:
     """Who a verified token acts for: its subject, at its trust level (1 unless it names one), until it ends."""
     if not token.subject:
         raise AccessDenied("This token names no user; make one with `remember token create --user NAME`.")
-    trust = (token.claims or {}).get(TRUST_CLAIM, 1.0)
-    return Caller(token.subject, min(1.0, max(0.0, float(trust))), token.expires_at)
+    claims = token.claims or {}
+    trust = claims.get(TRUST_CLAIM, 1.0)
+    made_with = claims.get(API_TOKEN_CLAIM)
+    source = made_with if isinstance(made_with, str) else None
+    return Caller(token.subject, min(1.0, max(0.0, float(trust))), token.expires_at, source)
 
 
 class TokenCallers:

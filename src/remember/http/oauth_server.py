@@ -55,13 +55,12 @@ from pydantic import AnyUrl
 from remember.clock import Clock, utc_now
 from remember.errors import LimitReached
 from remember.http import oauth_bounds as bounds
-from remember.http.auth import TRUST_CLAIM, ApiTokenVerifier
+from remember.http.auth import API_TOKEN_CLAIM, TRUST_CLAIM, ApiTokenVerifier
 from remember.models import ApiToken
 from remember.service.tokens import PREFIX, TokenService
 from remember.store import OAuthClientStore, OAuthGrantStore
 from remember.store.oauth_records import Grant, GrantCode, GrantTokens, OAuthClient, PendingAuthorization
 
-API_TOKEN_CLAIM = "remember_api_token"
 CODE_REUSED = "This authorization code was used already, so the tokens issued with it are revoked; authorize again."
 REFRESH_REUSED = (
     "This refresh token was replaced already, so every token of this authorization is revoked (someone may "

@@ -45,7 +45,8 @@ class LiveSession:
     def caller(self) -> Caller:
         """Who the session acts for: its token's user, at its token's trust level, until its token ends."""
         ends = self.token.expires_at
-        return Caller(self.token.user_id, self.token.trust_level, int(ends.timestamp()) if ends else None)
+        ends_at = int(ends.timestamp()) if ends else None
+        return Caller(self.token.user_id, self.token.trust_level, ends_at, self.token.id)
 
 
 def is_session_id(presented: str) -> bool:

@@ -66,8 +66,16 @@ class TokenService:
         self.clock = clock
 
     def create(
-        self, user_id: str, *, name: str | None = None, expires_in: timedelta | None = None, trust_level: float = 1.0
+        self,
+        user_id: str,
+        *,
+        name: str | None = None,
+        expires_in: timedelta | None = None,
+        trust_level: float = 1.0,
+        made_with: str | None = None,
     ) -> IssuedToken:
+        """A new token for ``user_id``; ``made_with`` names the token of the request that made it, so that
+        revoking that one revokes this one too."""
         if name is not None and (not name.strip() or len(name) > MAX_NAME):
             raise ValidationFailed.single("name", "invalid", f"A token's name is 1-{MAX_NAME} characters.", name)
         if not 0.0 <= trust_level <= 1.0:
@@ -84,6 +92,7 @@ class TokenService:
             trust_level=trust_level,
             created_at=now,
             expires_at=now + expires_in if expires_in is not None else None,
+            parent_id=made_with,
         )
         self.store.insert(token)
         return IssuedToken(token, f"{PREFIX}{token_id}_{secret}")
@@ -94,7 +103,8 @@ class TokenService:
         return found if max_trust is None else [t for t in found if t.trust_level <= max_trust]
 
     def revoke(self, token_id: str, *, user_id: str | None = None, max_trust: float | None = None) -> ApiToken:
-        """Revoke a token (only one of ``user_id``'s, at most at ``max_trust``, when given); twice is no error."""
+        """Revoke a token (only one of ``user_id``'s, at most at ``max_trust``, when given) and every token made
+        from it; twice is no error."""
         found = self.store.get(token_id.strip())
         mine = found is not None and (user_id is None or found.user_id == user_id)
         if found is None or not mine or (max_trust is not None and found.trust_level > max_trust):

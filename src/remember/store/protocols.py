@@ -304,7 +304,7 @@ class TokenStore(Protocol):
         """Up to ``limit`` ids of the user's tokens that start with ``prefix``, in id order."""
 
     def revoke(self, token_id: str, at: datetime) -> bool:
-        """Mark the token revoked; False when there is no such token or it was revoked already."""
+        """Mark the token revoked, and every token made from it at any depth; False when none was live."""
 
     def used(self, token_id: str, at: datetime) -> None:
         """Note when the token was last used."""

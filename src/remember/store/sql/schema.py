@@ -345,6 +345,13 @@ CREATE INDEX dashboard_sessions_token ON dashboard_sessions (token_id, created_a
 CREATE INDEX dashboard_sessions_expiry ON dashboard_sessions (expires_at);
 """
 
+# A token made with another (``POST /api/tokens`` from a dashboard session or a script's token) names it:
+# revoking a token revokes every token made from it, and theirs (store/sql/tokens.py).
+TOKEN_PARENTS = """
+ALTER TABLE api_tokens ADD COLUMN parent_id $key;
+CREATE INDEX api_tokens_parent ON api_tokens (parent_id);
+"""
+
 # Every backend's steps, in order, under these names (both report the same schema history), each
 # with the script both backends run, in their column types; None where each has a step of its own.
 STEPS: tuple[tuple[str, str | None], ...] = (
@@ -363,4 +370,5 @@ STEPS: tuple[tuple[str, str | None], ...] = (
     ("0013_suggestion_totals", SUGGESTION_TOTALS),
     ("0014_oauth", OAUTH),
     ("0015_dashboard_sessions", DASHBOARD_SESSIONS),
+    ("0016_token_parents", TOKEN_PARENTS),
 )

@@ -1,4 +1,8 @@
-"""API tokens of the HTTP server: one row per token, found by its id; only a hash of the secret."""
+"""API tokens of the HTTP server: one row per token, found by its id; only a hash of the secret.
+
+A token made with another names it (``parent_id``); revoking one revokes its whole line of
+descendants in the same statement, so none outlives the access it was made with.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,15 @@ from remember.store.sql.base import Sql
 from remember.store.sql.prefixes import ids_with_prefix
 from remember.store.sql.session import Row
 
-_COLUMNS = "id, user_id, name, secret_sha256, trust_level, created_at, expires_at, revoked_at, last_used_at"
+_COLUMNS = "id, user_id, name, secret_sha256, trust_level, created_at, expires_at, revoked_at, last_used_at, parent_id"
+# The token and every token made from it, at any depth (a cycle cannot form: a parent exists before its child).
+_LINE = """
+WITH RECURSIVE line(id) AS (
+    SELECT id FROM api_tokens WHERE id = ?
+    UNION
+    SELECT child.id FROM api_tokens child JOIN line ON child.parent_id = line.id
+)
+"""
 
 
 class TokenTables:
@@ -20,11 +32,11 @@ class TokenTables:
         d = self.sql.dialect
         with self.sql.writing() as s:
             s.run(
-                f"INSERT INTO api_tokens ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO api_tokens ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     token.id, token.user_id, token.name, token.secret_sha256, token.trust_level,
                     d.moment(token.created_at), d.optional_moment(token.expires_at),
-                    d.optional_moment(token.revoked_at), d.optional_moment(token.last_used_at),
+                    d.optional_moment(token.revoked_at), d.optional_moment(token.last_used_at), token.parent_id,
                 ),
             )  # fmt: skip
 
@@ -47,10 +59,12 @@ class TokenTables:
         return [self._token(r) for r in rows]
 
     def revoke(self, token_id: str, at: datetime) -> bool:
+        """Revoke the token and every token made from it; whether any was still live."""
         with self.sql.writing() as s:
             cursor = s.run(
-                "UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-                (self.sql.dialect.moment(at), token_id),
+                f"{_LINE} UPDATE api_tokens SET revoked_at = ? "
+                "WHERE id IN (SELECT id FROM line) AND revoked_at IS NULL",
+                (token_id, self.sql.dialect.moment(at)),
             )
             return bool(cursor.rowcount)
 
@@ -60,8 +74,8 @@ class TokenTables:
 
     def _token(self, row: Row) -> ApiToken:
         d = self.sql.dialect
-        tid, user, name, digest, trust, created, expires, revoked, used = row
+        tid, user, name, digest, trust, created, expires, revoked, used, parent = row
         return ApiToken(
             tid, user, name, digest, float(trust), d.from_moment(created), d.from_optional_moment(expires),
-            d.from_optional_moment(revoked), d.from_optional_moment(used),
+            d.from_optional_moment(revoked), d.from_optional_moment(used), parent,
         )  # fmt: skip

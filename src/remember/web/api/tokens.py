@@ -77,6 +77,7 @@ def create(call: Call) -> dict[str, Any]:
         name=(name.strip() or None) if isinstance(name, str) else None,  # a blank name is no name
         expires_in=_lifetime(body.get("expires"), call.caller),
         trust_level=_trust_level(body.get("trust_level"), call.caller.trust),
+        made_with=call.caller.token_id,
     )
     return {**_public(issued.token, None), "token": issued.secret}
 
