@@ -66,7 +66,9 @@ class Flow:
     ``client_secret_post`` or ``client_secret_basic`` registers a client with a secret, which it sends with
     each token request (in the form, or in HTTP Basic)."""
 
-    def __init__(self, server: HttpServer, callback: Callback, auth_method: str = "none") -> None:
+    def __init__(
+        self, server: HttpServer, callback: Callback, auth_method: str = "none", client_id: str | None = None
+    ) -> None:
         self.server, self.callback, self.auth_method = server, callback, auth_method
         self.http = httpx2.Client(follow_redirects=True, timeout=30)
         self.resource = f"{server.url}/mcp"
@@ -76,12 +78,14 @@ class Flow:
         self.meta = self.http.get(f"{self.issuer}/.well-known/oauth-authorization-server").json()
         assert self.meta["code_challenge_methods_supported"] == ["S256"]
         assert self.meta["authorization_response_iss_parameter_supported"] is True  # RFC 9207
-        registered = self.http.post(
-            self.meta["registration_endpoint"], json=registration(callback, token_endpoint_auth_method=auth_method)
-        )
-        assert registered.status_code == 201, registered.text
-        self.client_id: str = registered.json()["client_id"]
-        self.client_secret: str | None = registered.json().get("client_secret")
+        self.client_id, self.client_secret = client_id or "", None
+        if client_id is None:  # else the client is named by its metadata document's URL: no registration
+            registered = self.http.post(
+                self.meta["registration_endpoint"], json=registration(callback, token_endpoint_auth_method=auth_method)
+            )
+            assert registered.status_code == 201, registered.text
+            self.client_id = registered.json()["client_id"]
+            self.client_secret = registered.json().get("client_secret")
 
     def close(self) -> None:
         self.http.close()

@@ -75,3 +75,12 @@ def test_the_ranked_keyword_index_serves_large_users_unless_turned_off(tmp_path:
     env = {"REMEMBER_HOME": str(tmp_path), "REMEMBER_KEYWORD_INDEX_MIN": "120000"}
     assert Settings.from_env(env).keyword_index_min == 120_000
     assert Settings.from_env(env | {"REMEMBER_KEYWORD_INDEX_MIN": "off"}).keyword_index_min is None
+
+
+def test_the_client_document_policy_is_one_of_three() -> None:
+    from remember.config import HttpSettings
+
+    assert HttpSettings.from_env({}).oauth_client_documents == "public"
+    assert HttpSettings.from_env({"REMEMBER_OAUTH_CLIENT_DOCUMENTS": " Any "}).oauth_client_documents == "any"
+    with pytest.raises(ConfigError, match=r"public .* any .* or off"):
+        HttpSettings.from_env({"REMEMBER_OAUTH_CLIENT_DOCUMENTS": "everywhere"})

@@ -127,6 +127,7 @@ class HttpSettings:
     | ``REMEMBER_OAUTH_ISSUER``, ``REMEMBER_OAUTH_JWKS_URL`` | unset (an external issuer's) |
     | ``REMEMBER_OAUTH_AUDIENCE``, ``REMEMBER_OAUTH_USER_CLAIM`` | the public URL's ``/mcp``, ``sub`` |
     | ``REMEMBER_OAUTH_SERVER`` | ``0`` (``1``: the built-in authorization server) |
+    | ``REMEMBER_OAUTH_CLIENT_DOCUMENTS`` | ``public`` (client documents from public addresses; ``any``, ``off``) |
     """
 
     host: str = "127.0.0.1"
@@ -143,6 +144,7 @@ class HttpSettings:
     oauth_audience: str | None = None
     oauth_user_claim: str = "sub"
     oauth_server: bool = False
+    oauth_client_documents: str = "public"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> HttpSettings:
@@ -161,6 +163,7 @@ class HttpSettings:
             oauth_audience=env.get("REMEMBER_OAUTH_AUDIENCE") or None,
             oauth_user_claim=env.get("REMEMBER_OAUTH_USER_CLAIM") or "sub",
             oauth_server=(env.get("REMEMBER_OAUTH_SERVER") or "0").lower() in ("1", "true", "yes", "on"),
+            oauth_client_documents=_client_documents(env.get("REMEMBER_OAUTH_CLIENT_DOCUMENTS")),
         )
 
     def with_address(self, host: str | None, port: int | None) -> HttpSettings:
@@ -219,6 +222,19 @@ def _number(
         kind = "a whole number" if whole else "a number"
         raise ConfigError(f"{name}={raw!r} is not usable: give {kind} from {low:g} to {high:g}.")
     return value
+
+
+CLIENT_DOCUMENT_POLICIES = ("public", "any", "off")
+
+
+def _client_documents(raw: str | None) -> str:
+    given = (raw or "public").strip().lower()
+    if given not in CLIENT_DOCUMENT_POLICIES:
+        raise ConfigError(
+            f"REMEMBER_OAUTH_CLIENT_DOCUMENTS={excerpt(raw or '')} is not a policy: use public (fetch client "
+            "metadata documents from public addresses only), any (also private networks) or off."
+        )
+    return given
 
 
 def _words(raw: str | None) -> tuple[str, ...]:

@@ -36,7 +36,9 @@ from remember.service.tokens import PREFIX
 from remember.web import LoginCodes, WebContext, web_routes
 
 if TYPE_CHECKING:
+    from remember.http.document_clients import DocumentClients
     from remember.http.oauth_server import RememberAuthorizationServer
+    from remember.store import OAuthClientStore
 
 MCP_PATH = "/mcp"
 REGISTRATION = ClientRegistrationOptions(enabled=True)  # the built-in authorization server's
@@ -67,7 +69,8 @@ def build_app(services: Services, settings: Settings, *, auth: bool = True, code
     if isinstance(verifier, IssuedTokens):  # the built-in authorization server's routes go before the SDK's
         from remember.http.oauth_routes import client_routes
 
-        app.router.routes[0:0] = [_authorization_server_metadata(http), *client_routes(verifier.provider, REGISTRATION)]
+        metadata = _authorization_server_metadata(http, documents=verifier.provider.documents is not None)
+        app.router.routes[0:0] = [metadata, *client_routes(verifier.provider, REGISTRATION)]
     app.router.routes.extend(web_routes(_web_context(services, settings, verifier, codes)))
     app.add_exception_handler(500, unavailable)
     limit = RateLimit(http.rate_limit) if http.rate_limit else None
@@ -84,9 +87,9 @@ def _session_check(services: Services) -> SessionCheck:
     return valid
 
 
-def _authorization_server_metadata(http: HttpSettings) -> Route:
+def _authorization_server_metadata(http: HttpSettings, *, documents: bool) -> Route:
     """The SDK's authorization server metadata (RFC 8414), saying also that redirects carry ``iss``
-    (RFC 9207), which the built-in server does."""
+    (RFC 9207), which the built-in server does, and whether clients may name their metadata documents."""
     from mcp.server.auth.routes import build_metadata
 
     metadata = build_metadata(
@@ -94,7 +97,12 @@ def _authorization_server_metadata(http: HttpSettings) -> Route:
         None,
         REGISTRATION,
         RevocationOptions(enabled=True),
-    ).model_copy(update={"authorization_response_iss_parameter_supported": True})
+    ).model_copy(
+        update={
+            "authorization_response_iss_parameter_supported": True,
+            "client_id_metadata_document_supported": documents,
+        }
+    )
 
     async def serve(_: Request) -> JSONResponse:
         body = metadata.model_dump(mode="json", exclude_none=True)
@@ -167,8 +175,9 @@ def _with_authorization_server(
 
     store = services.store
     provider = RememberAuthorizationServer(
-        store.oauth_clients, store.oauth_grants, services.tokens, issuer=http.base_url, resource=resource
-    )
+        store.oauth_clients, store.oauth_grants, services.tokens, issuer=http.base_url, resource=resource,
+        documents=_document_clients(http, store.oauth_clients),
+    )  # fmt: skip
     auth = AuthSettings(
         issuer_url=http.base_url,  # type: ignore[arg-type]
         resource_server_url=resource,  # type: ignore[arg-type]
@@ -183,6 +192,17 @@ def _with_authorization_server(
     server.custom_route("/consent", methods=["GET"])(show)
     server.custom_route("/consent", methods=["POST"])(answer)
     return server, IssuedTokens(provider)
+
+
+def _document_clients(http: HttpSettings, clients: OAuthClientStore) -> DocumentClients | None:
+    """Clients named by their metadata document's URL, unless REMEMBER_OAUTH_CLIENT_DOCUMENTS=off."""
+    from remember.http.client_documents import ClientDocuments
+    from remember.http.document_clients import DocumentClients
+
+    policy = http.oauth_client_documents
+    if policy not in ("public", "any"):
+        return None
+    return DocumentClients(ClientDocuments("any" if policy == "any" else "public"), clients)
 
 
 class IssuedTokens:

@@ -1,12 +1,14 @@
-"""``/register``, ``/token`` and ``/revoke`` of the built-in authorization server: the SDK's own handlers,
-each given the provider as the request being answered sees it.
+"""``/authorize``, ``/register``, ``/token`` and ``/revoke`` of the built-in authorization server: the SDK's
+own handlers, each given the provider as the request being answered sees it.
 
 The SDK's routes hand the provider no request: registration does not say where it came from (which the
 bound on registrations per address needs), and the client check compares the presented client secret
 with the one ``get_client`` returns (which the store keeps only as a hash). These routes, served before
 the SDK's of the same paths, build the SDK's handler per request over ``provider.seen_by(...)``: the
 request's address, and the client secrets it presents (HTTP Basic, or ``client_secret`` in the form).
-CORS and the body limit are the SDK's, as on its routes.
+CORS and the body limit are the SDK's, as on its routes. ``/authorize`` first looks up a client named by
+its metadata document's URL, so that a document that cannot be used is refused saying why (the SDK's
+handler would say only that the client is not found).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import binascii
 from collections.abc import Awaitable, Callable
 from urllib.parse import unquote
 
+from mcp.server.auth.handlers.authorize import AuthorizationHandler
 from mcp.server.auth.handlers.register import RegistrationHandler
 from mcp.server.auth.handlers.revoke import RevocationHandler
 from mcp.server.auth.handlers.token import TokenHandler
@@ -25,10 +28,11 @@ from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, Request
 from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, request_response
 from starlette.types import ASGIApp
 
+from remember.http.client_documents import is_document_id
 from remember.http.oauth_bounds import address_key
 from remember.http.oauth_server import RememberAuthorizationServer, Requester
 
@@ -53,7 +57,24 @@ def client_routes(provider: RememberAuthorizationServer, registration: ClientReg
         response: Response = await RevocationHandler(seen, ClientAuthenticator(seen)).handle(request)
         return response
 
-    return [_route("/register", register), _route("/token", token), _route("/revoke", revoke)]
+    async def authorize(request: Request) -> Response:
+        params = request.query_params if request.method == "GET" else await request.form()
+        client_id = params.get("client_id")
+        if provider.documents is not None and isinstance(client_id, str) and is_document_id(client_id):
+            found, problem = await provider.documents.find(client_id)
+            if found is None:
+                refusal = {"error": "invalid_client", "error_description": f"client {client_id[:100]!r}: {problem}"}
+                return JSONResponse(refusal, status_code=400, headers={"Cache-Control": "no-store"})
+        response: Response = await AuthorizationHandler(provider).handle(request)
+        return response
+
+    limited = RequestBodyLimitMiddleware(request_response(authorize), DEFAULT_MAX_REQUEST_BODY_SIZE)
+    return [
+        Route("/authorize", endpoint=limited, methods=["GET", "POST"]),  # no CORS: a browser is sent here
+        _route("/register", register),
+        _route("/token", token),
+        _route("/revoke", revoke),
+    ]
 
 
 async def presented_secrets(request: Request) -> tuple[str, ...]:

@@ -25,6 +25,9 @@ token is recognised as long as it would have lived (its row is kept until then).
 A provider answers for one request at a time as far as the request's facts go
 (its address for the bounds on registrations, the client secret it presents):
 ``seen_by`` makes the provider one request sees (``oauth_routes.py``).
+
+Beside registered clients, a client may name itself by the https URL of its metadata document (MCP
+2025-11-25): ``document_clients.py`` fetches, checks and keeps it.
 """
 
 from __future__ import annotations
@@ -56,6 +59,8 @@ from remember.clock import Clock, utc_now
 from remember.errors import LimitReached
 from remember.http import oauth_bounds as bounds
 from remember.http.auth import API_TOKEN_CLAIM, TRUST_CLAIM, ApiTokenVerifier
+from remember.http.client_documents import is_document_id
+from remember.http.document_clients import DocumentClients
 from remember.models import ApiToken
 from remember.service.tokens import PREFIX, TokenService
 from remember.store import OAuthClientStore, OAuthGrantStore
@@ -120,23 +125,28 @@ class RememberAuthorizationServer(OAuthAuthorizationServerProvider[Code, Refresh
         resource: str,
         clock: Clock = utc_now,
         requester: Requester = Requester(),
+        documents: DocumentClients | None = None,
     ) -> None:
         self.clients, self.grants, self.tokens = clients, grants, tokens
         self.issuer, self.resource, self.clock = issuer, resource, clock
         self.requester = requester
+        self.documents = documents  # clients named by their metadata document's URL; None: not accepted
         self.api_tokens = ApiTokenVerifier(tokens, resource)
 
     def seen_by(self, requester: Requester) -> RememberAuthorizationServer:
         """This provider as the request of ``requester`` sees it."""
         return RememberAuthorizationServer(
             self.clients, self.grants, self.tokens, issuer=self.issuer, resource=self.resource, clock=self.clock,
-            requester=requester,
+            requester=requester, documents=self.documents,
         )  # fmt: skip
 
     # clients (dynamic registration, RFC 7591)
 
     async def get_client(self, client_id: str) -> OAuthClientInformationFull | None:
-        found = await anyio.to_thread.run_sync(self.clients.get, client_id, self.clock())
+        if self.documents is not None and is_document_id(client_id):
+            found, _ = await self.documents.find(client_id)
+        else:
+            found = await anyio.to_thread.run_sync(self.clients.get, client_id, self.clock())
         return None if found is None else self._client_information(found)
 
     async def register_client(self, client_info: OAuthClientInformationFull) -> None:

@@ -25,6 +25,7 @@ class OAuthClient:
     created_at: datetime
     expires_at: datetime
     used_at: datetime | None = None  # when a person last allowed it; None: never yet
+    fresh_until: datetime | None = None  # a client named by its document's URL: when to fetch it again
 
 
 @dataclass(frozen=True)

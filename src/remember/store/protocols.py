@@ -333,6 +333,11 @@ class OAuthClientStore(Protocol):
     def get(self, client_id: str, now: datetime) -> OAuthClient | None:
         """The client, unless it is unknown or expired at ``now``."""
 
+    def keep_document(self, client: OAuthClient, *, per_address: int, total: int) -> None:
+        """Store a client named by its document's URL, or refresh the kept one (its metadata and
+        ``fresh_until``; it is kept at least until ``client.expires_at``). A new one is bounded as a
+        registration is (LimitReached, nothing stored)."""
+
 
 class OAuthGrantStore(Protocol):
     """The built-in authorization server's pending authorizations, grants, codes and tokens, found by the

@@ -352,6 +352,12 @@ ALTER TABLE api_tokens ADD COLUMN parent_id $key;
 CREATE INDEX api_tokens_parent ON api_tokens (parent_id);
 """
 
+# A client named by the URL of its metadata document (http/client_documents.py) is kept like a registered
+# one, with the moment its document is to be fetched again; None for a registered client.
+CLIENT_DOCUMENTS = """
+ALTER TABLE oauth_clients ADD COLUMN fresh_until $moment;
+"""
+
 # Every backend's steps, in order, under these names (both report the same schema history), each
 # with the script both backends run, in their column types; None where each has a step of its own.
 STEPS: tuple[tuple[str, str | None], ...] = (
@@ -371,4 +377,5 @@ STEPS: tuple[tuple[str, str | None], ...] = (
     ("0014_oauth", OAUTH),
     ("0015_dashboard_sessions", DASHBOARD_SESSIONS),
     ("0016_token_parents", TOKEN_PARENTS),
+    ("0017_client_documents", CLIENT_DOCUMENTS),
 )
