@@ -22,7 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,16 +91,24 @@ class Server:
         self.process.wait()
 
 
+Urls = str | Sequence[str]  # one server, or workers that requests are spread over (stateless mode)
+
+
 @asynccontextmanager
-async def client(url: str, token: str, mode: str = "legacy") -> AsyncIterator[Any]:
+async def client(url: Urls, token: str, mode: str = "legacy") -> AsyncIterator[Any]:
+    """The SDK's client of ``url``; given several workers' URLs, each request goes to the next of them."""
     import httpx2
     from mcp import Client
     from mcp.client.streamable_http import streamable_http_client
 
+    from bench.spread import RoundRobin
+
+    urls = [url] if isinstance(url, str) else list(url)
+    transport = RoundRobin(urls) if len(urls) > 1 else None
     timeout = httpx2.Timeout(120.0, read=600.0)
     async with (
-        httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=timeout) as http,
-        Client(streamable_http_client(f"{url}/mcp", http_client=http), mode=mode) as session,
+        httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=timeout, transport=transport) as http,
+        Client(streamable_http_client(f"{urls[0]}/mcp", http_client=http), mode=mode) as session,
     ):
         yield session
 
@@ -118,10 +126,10 @@ class Load:
         return sum(len(v) for v in self.latencies.values())
 
 
-async def _one_client(url: str, token: str, user: str, ops: int, seed: int, load: Load) -> None:
+async def _one_client(url: Urls, token: str, user: str, ops: int, seed: int, load: Load, mode: str) -> None:
     rng = random.Random(seed)
     mine: list[str] = []
-    async with client(url, token) as session:
+    async with client(url, token, mode) as session:
         template = await session.call_tool(
             "remember_create_template", {"template_name": f"Review {seed}", "fields": FIELDS}
         )
@@ -166,29 +174,31 @@ def _arguments(kind: str, rng: random.Random, mine: list[str], template_id: Any,
     }
 
 
-async def _idle(url: str, token: str, opened: list[int], done: asyncio.Event) -> None:
+async def _idle(url: Urls, token: str, opened: list[int], done: asyncio.Event, mode: str) -> None:
     """One session held open, doing nothing, until the load is over."""
-    async with client(url, token):
+    async with client(url, token, mode):
         opened.append(1)
         await done.wait()
 
 
-async def drive(url: str, tokens: dict[str, str], *, clients: int, ops: int, idle: int) -> Load:
+async def drive(url: Urls, tokens: dict[str, str], *, clients: int, ops: int, idle: int, mode: str = "legacy") -> Load:
     """``clients`` clients (their users round-robin over ``tokens``) doing ``ops`` operations each, with
-    ``idle`` more sessions held open meanwhile."""
+    ``idle`` more sessions held open meanwhile (in ``mode``: ``2026-07-28`` is stateless, any worker serves
+    any request)."""
     load = Load()
     users = list(tokens)
     done, opened = asyncio.Event(), []
     idlers = []
     for j in range(idle):  # a few at a time, each in a task of its own (its client lives there)
-        idlers.append(asyncio.ensure_future(_idle(url, tokens[users[j % len(users)]], opened, done)))
+        idlers.append(asyncio.ensure_future(_idle(url, tokens[users[j % len(users)]], opened, done, mode)))
         if j % 20 == 19:
             await _until(lambda n=j + 1: len(opened) >= n or any(t.done() for t in idlers))
     await _until(lambda: len(opened) >= idle or any(t.done() for t in idlers))
     try:
         started = time.perf_counter()
         work = [
-            _one_client(url, tokens[users[c % len(users)]], users[c % len(users)], ops, c, load) for c in range(clients)
+            _one_client(url, tokens[users[c % len(users)]], users[c % len(users)], ops, c, load, mode)
+            for c in range(clients)
         ]
         await asyncio.wait_for(asyncio.gather(*work), timeout=DEADLINE)
         load.seconds = time.perf_counter() - started
@@ -242,7 +252,7 @@ def figures(load: Load) -> dict[str, Any]:
     return out
 
 
-def _tokens(database_url: str, users: list[str]) -> dict[str, str]:
+def tokens_for(database_url: str, users: list[str]) -> dict[str, str]:
     from remember.service.tokens import TokenService
     from remember.store import open_store
 
@@ -257,7 +267,7 @@ def _tokens(database_url: str, users: list[str]) -> dict[str, str]:
 def load_run(
     database_url: str, home: Path, *, clients: int, ops: int, idle: int, users: int = 5, **env: str
 ) -> dict[str, Any]:
-    tokens = _tokens(database_url, [f"load{u}" for u in range(users)])
+    tokens = tokens_for(database_url, [f"load{u}" for u in range(users)])
     server = Server(home, database_url, **env).start()
     try:
         load = asyncio.run(drive(server.url, tokens, clients=clients, ops=ops, idle=idle))
@@ -284,7 +294,7 @@ async def _ingest_until_killed(url: str, token: str, acknowledged: list[str], st
 def kill_run(database_url: str, home: Path, *, kills: int, seed: int = 11, **env: str) -> dict[str, Any]:
     """``kills`` times: ingest, ``kill -9`` the server at a random moment, restart it. Then check."""
     rng = random.Random(seed)
-    token = _tokens(database_url, ["ingest"])["ingest"]
+    token = tokens_for(database_url, ["ingest"])["ingest"]
     acknowledged: list[str] = []
     server = Server(home, database_url, **env)
     for _ in range(kills):
