@@ -37,7 +37,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, CallToolResult, GetPromptResult, InputRequiredResult, Prompt, Resource, Tool
 from pydantic import ValidationError
 
-from remember import __version__
+from remember import __version__, deadline
 from remember.caller import Caller
 from remember.errors import RememberError, excerpt
 from remember.mcp import catalog, tools
@@ -241,7 +241,8 @@ async def _within(limits: CallLimits, name: str, call: Awaitable[Answer]) -> Ans
     else:
         # A task of its own: a tool running in a worker thread cannot be cancelled, but the
         # client need not wait for it.
-        task = asyncio.ensure_future(call)
+        with deadline.limit(limits.timeout):  # the task, and the threads it starts, stop once it has passed
+            task = asyncio.ensure_future(call)
         done, _ = await asyncio.wait({task}, timeout=limits.timeout)
         if not done:
             task.add_done_callback(_discard)

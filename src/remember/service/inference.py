@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from remember import deadline
 from remember.caller import Caller
 from remember.clock import Clock, utc_now
 from remember.errors import NotFound, ValidationFailed, excerpt
@@ -109,6 +110,7 @@ class InferenceService:
         templated: list[Memory] = []
         offset = 0
         while offset < MAX_MEMORIES:
+            deadline.check()
             page = self.memories.list(caller, sort_by="created_at", sort_order="asc", limit=PAGE, offset=offset)
             for memory in page.items:
                 (templated if memory.template_id else free).append(memory)
@@ -137,6 +139,7 @@ class InferenceService:
         view = self.templates.view_of(caller)
         found: list[FieldAddition] = []
         for template_id, members in sorted(by_template.items()):
+            deadline.check()
             try:
                 resolved = view.resolved(template_id)
             except NotFound:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from remember import deadline
 from remember.caller import Caller
 from remember.clock import parse_moment
 from remember.errors import FieldError, ValidationFailed, excerpt
@@ -128,6 +129,7 @@ class RelatedService:
         seen: dict[str, tuple[int, tuple[Step, ...]]] = {start: (0, ())}
         frontier = [start]
         for level in range(1, levels + 1):
+            deadline.check()
             links = self.store.relationships.links_of(caller.user, frontier, trust=q.trust, limit=LINKS_PER_LEVEL)
             frontier = _reached(q, frontier, links, seen, level)
             if not frontier or len(seen) > MAX_RELATED:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from remember import deadline
 from remember.templates.infer.leader import centroid, cluster
 from remember.templates.infer.stated_fields import FoundField, field_values
 
@@ -193,7 +194,11 @@ def propose(
 
     if not notes:
         return []
-    found = [field_values(note.text, today) for note in notes]
+    found = []
+    for i, note in enumerate(notes):
+        if i % 100 == 0:
+            deadline.check()
+        found.append(field_values(note.text, today))
     rows = np.asarray([note.vector for note in notes], dtype=np.float64)
     groups = [
         _Group([notes[i] for i in members], [found[i] for i in members], rows[members])
