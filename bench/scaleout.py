@@ -278,6 +278,11 @@ def run(quick: bool = False) -> dict[str, Any]:
         finally:
             stop_all(workers)
         results["restarts"] = restarts(url, root, count=count)
+        pair = start_workers(url, root / "limited", 2, REMEMBER_HTTP_RATE_LIMIT="20")
+        try:
+            results["rate_limit"] = rate_limit_per_worker(pair, tokens["team"], limit=20)
+        finally:
+            stop_all(pair)
     one, two = results["workers_1"], results["workers_2"]
     table = Table(f"Scale-out over one PostgreSQL: {clients} clients x {ops} mixed operations, loopback",
                   ["workers", "ops/s", "errors", "lost", "p50 ms", "p95 ms"])  # fmt: skip
@@ -292,5 +297,8 @@ def run(quick: bool = False) -> dict[str, Any]:
           f"{len(k['failures_elsewhere'])} elsewhere")  # fmt: skip
     r = results["restarts"]
     print(f"{r['restarts']} restarts: the connector's grant worked after {r['grant_alive_after']}")
+    q = results["rate_limit"]
+    print(f"rate limit {q['limit_per_worker']}/min per worker, {q['workers']} workers: {q['passed']} of {q['sent']} "
+          "requests of one token let through")  # fmt: skip
     print(f"one service: {results['one_service']}")
     return results
