@@ -8,6 +8,7 @@ import ipaddress
 import json
 import ssl
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -62,6 +63,7 @@ class Answer:
     status: int = 200
     body: bytes = b""
     headers: dict[str, str] = field(default_factory=dict)
+    trickle: bool = False  # send the status line a byte every half second (a minute in all)
 
 
 class DocumentServer:
@@ -76,6 +78,9 @@ class DocumentServer:
             def do_GET(self) -> None:
                 hits[self.path] = hits.get(self.path, 0) + 1
                 answer = answers.get(self.path, Answer(404, b"{}"))
+                if answer.trickle:
+                    self._trickle()
+                    return
                 self.send_response(answer.status)
                 for name, value in {"Content-Type": "application/json", **answer.headers}.items():
                     self.send_header(name, value)
@@ -83,10 +88,20 @@ class DocumentServer:
                 self.end_headers()
                 self.wfile.write(answer.body)
 
+            def _trickle(self) -> None:
+                for byte in (b"HTTP/1.1 200 OK\r\n" * 8)[:120]:
+                    try:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                    except OSError:
+                        return
+                    time.sleep(0.5)
+
             def log_message(self, *args: Any) -> None:
                 pass
 
         self.http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.http.daemon_threads = True
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         context.load_cert_chain(certificates.chain, certificates.key)
         self.http.socket = context.wrap_socket(self.http.socket, server_side=True)

@@ -4,6 +4,7 @@ refused saying why when the document cannot be used."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -24,6 +25,7 @@ from remember.http.client_documents import (
     MAX_BYTES,
     ClientDocuments,
     DocumentRefused,
+    DocumentUnreachable,
     freshness,
     url_problem,
 )
@@ -209,6 +211,17 @@ async def test_a_stale_document_is_fetched_again_and_the_kept_one_serves_while_i
     gone, problem = await clients.find(url)
     assert gone is None and problem is not None and "redirect_uris" in problem
     await anyio.sleep(0)
+
+
+def test_a_host_that_answers_a_byte_at_a_time_is_cut_off(
+    documents: DocumentServer, certificates: Certificates, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("SSL_CERT_FILE", str(certificates.ca))
+    documents.answers["/slow.json"] = Answer(trickle=True)  # a minute to send its status line
+    started = time.monotonic()
+    with pytest.raises(DocumentUnreachable, match="could not be fetched"):
+        ClientDocuments("any", timeout=1).fetch(documents.base + "/slow.json")
+    assert time.monotonic() - started < 20  # cut off, not waited for
 
 
 def test_the_public_policy_refuses_every_address_that_is_not_public() -> None:

@@ -12,7 +12,7 @@ Fetching a URL a stranger names is a door into the server's network, so a fetch:
   address it has is checked (no loopback, private, link-local or reserved one), and the connection goes
   to the checked address (a second resolution cannot point it elsewhere); ``any`` lets it reach every
   network (an intranet's clients, tests on loopback), ``off`` uses no documents;
-- reads at most ``MAX_BYTES`` within ``TIMEOUT`` seconds;
+- reads at most ``MAX_BYTES``, and ends after ``TIMEOUT`` seconds whatever the host does;
 - keeps the document for its ``Cache-Control: max-age`` (between 5 minutes and a day; an hour without
   one). When a stale document cannot be fetched again (its host down), the kept one serves; when the
   host answers with something that is not a valid document, the client is refused.
@@ -24,12 +24,14 @@ may go to: ``oauth_bounds.redirect_problem``), and be a public client (``token_e
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import ipaddress
 import json
 import re
 import socket
 import ssl
+import threading
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Literal
@@ -128,6 +130,10 @@ class ClientDocuments:
 
     def _get(self, host: str, port: int, address: str, target: str) -> tuple[bytes, str]:
         connection = _PinnedHttps(host, port, address, self.timeout)
+        # The timeout bounds each socket operation; this bounds them all: a host that sends a byte at a time
+        # has its connection shut when the time is up.
+        watchdog = threading.Timer(self.timeout, connection.shut)
+        watchdog.start()
         try:
             connection.request(
                 "GET", target, headers={"Accept": "application/json", "User-Agent": f"remember/{__version__}"}
@@ -138,6 +144,7 @@ class ClientDocuments:
         except (OSError, http.client.HTTPException) as exc:  # ssl.SSLError, timeouts and refusals are OSErrors
             raise DocumentUnreachable(f"the client document at https://{host} could not be fetched: {exc}.") from exc
         finally:
+            watchdog.cancel()
             connection.close()
         if response.status >= 500:
             raise DocumentUnreachable(f"the client document's host answered {response.status}.")
@@ -155,9 +162,23 @@ class _PinnedHttps(http.client.HTTPSConnection):
         super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
         self.address = address
 
+    twin: socket.socket | None = None  # the same connection through a second descriptor, to shut it from outside
+
     def connect(self) -> None:
         raw = socket.create_connection((self.address, self.port), self.timeout)
+        self.twin = socket.fromfd(raw.fileno(), raw.family, raw.type)
         self.sock = self._context.wrap_socket(raw, server_hostname=self.host)  # type: ignore[attr-defined]
+
+    def shut(self) -> None:
+        """End the connection now, from another thread: what waits on it fails at once."""
+        if self.twin is not None:
+            with contextlib.suppress(OSError):
+                self.twin.shutdown(socket.SHUT_RDWR)
+
+    def close(self) -> None:
+        super().close()
+        if self.twin is not None:
+            self.twin.close()
 
 
 def client_of(url: str, body: bytes) -> OAuthClientInformationFull:
