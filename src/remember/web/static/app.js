@@ -30,6 +30,12 @@ function parse() {
 // The navigation entry a view belongs to: #/memory/<id> is under Memories, and so on.
 const SECTION = { memory: "memories", template: "templates", "template-edit": "templates", "template-new": "templates" };
 
+// On a phone the navigation folds behind the Menu button; choosing a page folds it again.
+function foldNav(open) {
+  document.querySelector(".top").classList.toggle("open", open);
+  document.getElementById("menu").setAttribute("aria-expanded", String(open));
+}
+
 function markNav(name) {
   const section = SECTION[name] || name;
   for (const link of document.querySelectorAll("#nav a")) {
@@ -46,6 +52,7 @@ export async function show() {
   const view = h("div", { class: "view" });
   clear(page(), view);
   markNav(name);
+  foldNav(false);
   const load = PAGES[name];
   if (!load) {
     clear(view, h("h1", {}, "Not found"), h("p", {}, "There is no such page. ", h("a", { href: `#/${HOME}` }, "Go to the memories.")));
@@ -57,9 +64,29 @@ export async function show() {
   } catch (error) {
     clear(view, h("h1", {}, "Something went wrong"), errorBox(error));
   }
+  if (wantSearch && view.isConnected) {
+    wantSearch = false;
+    const box = view.querySelector("input[type=search]");
+    if (box) { box.focus(); return; }
+  }
   // The new view gets the focus (for keyboard and screen reader users), unless its own
   // code already put it somewhere in the view, or the user did while it loaded.
   if (view.isConnected && !view.contains(document.activeElement)) page().focus({ preventScroll: true });
+}
+
+// Keys that act anywhere but in a text box: "/" goes to the search (the memories page's, unless
+// the page has a search of its own).
+let wantSearch = false;
+const TYPING = "input, textarea, select, [contenteditable]";
+function shortcut(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
+  if (event.target instanceof Element && event.target.closest(TYPING)) return;
+  if (event.key !== "/" || !me) return;
+  event.preventDefault();
+  const box = page().querySelector("input[type=search]");
+  if (box) { box.focus(); return; }
+  wantSearch = true;
+  location.hash = "#/memories";
 }
 
 let me = null;
@@ -72,6 +99,7 @@ async function loggedIn() {
     return false;
   }
   document.getElementById("nav").hidden = false;
+  document.getElementById("menu").hidden = false;
   clear(document.getElementById("who"), `${me.user}`, " ", logoutButton());
   return true;
 }
@@ -91,6 +119,7 @@ function logoutButton() {
 export function loggedOut() {
   me = null;
   document.getElementById("nav").hidden = true;
+  document.getElementById("menu").hidden = true;
   clear(document.getElementById("who"));
   if (!location.hash.startsWith("#/login")) location.hash = "#/login";
   else show();
@@ -99,5 +128,7 @@ export function loggedOut() {
 export function currentUser() { return me; }
 
 whenLoggedOut(loggedOut);
+document.getElementById("menu").addEventListener("click", () => foldNav(!document.querySelector(".top").classList.contains("open")));
 window.addEventListener("hashchange", show);
+document.addEventListener("keydown", shortcut);
 window.addEventListener("DOMContentLoaded", show);

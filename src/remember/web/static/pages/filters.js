@@ -64,7 +64,7 @@ export function filterBuilder(onChange) {
   for (const control of [type, tags, tagsMatch, after, before, weight]) control.addEventListener("input", changed);
 
   api("/api/memory-templates").then((found) => {
-    for (const t of found.templates) template.append(h("option", { value: t.id }, `${t.name} (${t.id})`));
+    for (const t of found.templates) template.append(h("option", { value: t.id }, t.name));
   }).catch((error) => fieldRows.append(errorBox(error)));
 
   const node = h("fieldset", { class: "filter-builder" }, h("legend", {}, "Filters"),
@@ -91,7 +91,7 @@ function fieldRow(field, changed) {
   value.addEventListener("input", changed);
   value.addEventListener("change", changed);
   const node = h("div", { class: "row" },
-    labelled(`${field.name}: condition`, op), labelled(`${field.name}: value`, value));
+    labelled(`${field.label || field.name}: condition`, op), labelled(`${field.label || field.name}: value`, value));
   return { name: field.name, condition, node };
 }
 

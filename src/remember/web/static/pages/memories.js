@@ -2,7 +2,7 @@
 // or, without a query, the memories page by page (keyset cursors: next and previous).
 
 import { api } from "../api.js";
-import { announce, clear, counted, errorBox, h, labelled, when } from "../ui.js";
+import { announce, clear, counted, errorBox, h, labelled, stacked, when } from "../ui.js";
 import { filterBuilder } from "./filters.js";
 
 const PAGE = 20;
@@ -25,7 +25,7 @@ export async function render(root) {
     try {
       const found = state.mode === "search" ? await searched(state, start, auto.checked ? undefined : alpha.value) : await listed(state, start);
       if (found.alpha !== undefined && auto.checked) alphaShown.textContent = `auto (${found.alpha.toFixed(2)} for this search)`;
-      clear(results, table(found.memories, state.mode), pager(found.next, state.starts.length > 1));
+      clear(results, table(found.memories, found.names, state.mode), pager(found.next, state.starts.length > 1));
       announce(`${counted(found.memories.length, "memory")} shown, page ${state.starts.length}.`);
     } catch (error) {
       clear(results, errorBox(error));
@@ -55,29 +55,29 @@ export async function render(root) {
 
 async function searched(state, offset, alpha) {
   const found = await api("/api/search", { query: { q: state.q, alpha, filters: json(state.filters), limit: PAGE, offset } });
-  return { memories: found.results.map((r) => ({ ...r.memory, score: r.score })), next: found.has_more ? offset + found.results.length : null, alpha: found.alpha };
+  return { memories: found.results.map((r) => ({ ...r.memory, score: r.score })), names: found.template_names, next: found.has_more ? offset + found.results.length : null, alpha: found.alpha };
 }
 
 async function listed(state, cursor) {
   const found = await api("/api/memories", { query: { filters: json(state.filters), limit: PAGE, cursor } });
-  return { memories: found.memories, next: found.next_cursor };
+  return { memories: found.memories, names: found.template_names, next: found.next_cursor };
 }
 
 function json(filters) { return Object.keys(filters).length ? JSON.stringify(filters) : undefined; }
 
-function table(memories, mode) {
+function table(memories, names, mode) {
   if (!memories.length) return h("p", { class: "muted" }, "No memories match.");
-  return h("table", { class: "memories" },
+  return stacked(h("table", { class: "memories" },
     h("thead", {}, h("tr", {}, ["Memory", "Type", "Tags", "Template", "Created", "Weight", mode === "search" ? "Score" : null]
       .filter(Boolean).map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", {}, memories.map((m) => h("tr", {},
       h("td", {}, h("a", { href: `#/memory/${encodeURIComponent(m.id)}` }, m.title || excerpt(m.content))),
       h("td", {}, m.type),
       h("td", {}, m.tags.map((t) => h("span", { class: "tag" }, t))),
-      h("td", {}, m.template_id || ""),
+      h("td", {}, m.template_id ? names[m.template_id] || m.template_id : ""),
       h("td", {}, when(m.created_at)),
       h("td", {}, m.weight.toFixed(2)),
-      mode === "search" ? h("td", {}, m.score.toFixed(3)) : null))));
+      mode === "search" ? h("td", {}, m.score.toFixed(3)) : null)))));
 }
 
 export function excerpt(text) { return text.length > 80 ? `${text.slice(0, 80)}…` : text || "(no text)"; }

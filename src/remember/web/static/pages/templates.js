@@ -1,7 +1,7 @@
 // #/templates: the built-in library and the user's own templates, searched by name, a page at a time.
 
 import { api } from "../api.js";
-import { announce, clear, errorBox, h, labelled, okBox } from "../ui.js";
+import { announce, clear, errorBox, h, labelled, okBox, stacked } from "../ui.js";
 
 const PAGE = 25;
 export const FLASH = "remember.templates.done";  // what the last action on another page did
@@ -55,7 +55,7 @@ export async function render(root) {
 }
 
 function table(page) {
-  return h("table", { class: "templates" },
+  return stacked(h("table", { class: "templates" },
     h("caption", { class: "muted" }, "Templates you can use"),
     h("thead", {}, h("tr", {}, ["Name", "Origin", "Category", "Version", "Own fields", "Used by"].map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", {}, page.templates.map((t) => h("tr", {},
@@ -65,5 +65,5 @@ function table(page) {
       h("td", {}, t.category),
       h("td", {}, t.version),
       h("td", {}, String(t.fields.length)),
-      h("td", {}, `${t.usage_count} memor${t.usage_count === 1 ? "y" : "ies"}`)))));
+      h("td", {}, `${t.usage_count} memor${t.usage_count === 1 ? "y" : "ies"}`))))));
 }

@@ -1,7 +1,7 @@
 // The trash: deleted memories, last deleted first, page by page, each with a restore button.
 
 import { api } from "../api.js";
-import { announce, clear, errorBox, h, okBox, when } from "../ui.js";
+import { announce, clear, errorBox, h, okBox, stacked, when } from "../ui.js";
 import { excerpt } from "./memories.js";
 
 export async function render(root) {
@@ -37,7 +37,7 @@ export async function render(root) {
 
 function table(memories, restore) {
   if (!memories.length) return h("p", { class: "muted" }, "The trash is empty.");
-  return h("table", {},
+  return stacked(h("table", {},
     h("thead", {}, h("tr", {}, ["Memory", "Type", "Deleted", ""].map((t) => h("th", { scope: "col" }, t || h("span", { class: "skip" }, "Actions"))))),
     h("tbody", {}, memories.map((m) => {
       const name = m.title || excerpt(m.content);
@@ -45,5 +45,5 @@ function table(memories, restore) {
         h("td", {}, h("a", { href: `#/memory/${encodeURIComponent(m.id)}` }, name)),
         h("td", {}, m.type), h("td", {}, when(m.deleted_at)),
         h("td", {}, h("button", { type: "button", "aria-label": `Restore ${name}`, onclick: () => restore(m) }, "Restore")));
-    })));
+    }))));
 }
