@@ -1,6 +1,9 @@
 // The dashboard's shell: who is logged in, the navigation, and which view draws the page.
-// A view is a module in pages/ exporting `render(root, args)`; the address names it:
-// #/memories, #/memory/<id>, #/templates, ... (the part after the name is its `args`).
+// A view is a module in pages/ exporting `render(root, args, query)`; the address names it:
+// #/memories, #/memory/<id>, #/templates, ... (the part after the name is its `args`, the part
+// after "?" its `query`, a URLSearchParams: a search and its page, so that Back, reload and a
+// shared link show the same results). A view that exports `update(query)` is told when only
+// its query changes, instead of being drawn again.
 
 import { api, forgetSession, whenLoggedOut } from "./api.js";
 import { clear, errorBox, h } from "./ui.js";
@@ -22,9 +25,28 @@ const HOME = "memories";
 const page = () => document.getElementById("page");
 
 function parse() {
-  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  const [path, search = ""] = location.hash.replace(/^#\/?/, "").split(/\?(.*)/s);
+  const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
   const [name = HOME, ...args] = parts;
-  return { name, args };
+  return { name, args, query: new URLSearchParams(search), place: path };
+}
+
+// The view shown now: its address without the query, its module and its element.
+let current = null;
+
+// Go to this view's address with `params` as its query: a history entry, so Back returns, and the
+// view's update() follows. With `replace` (a search typed letter by letter), the address is
+// rewritten in place and the view draws the change itself. True when update() will follow.
+export function setQuery(params, { replace = false } = {}) {
+  const query = new URLSearchParams(params).toString();
+  const address = `#/${parse().place}${query ? `?${query}` : ""}`;
+  if (address === location.hash) return false;
+  if (replace) {
+    history.replaceState(history.state, "", address);
+    return false;
+  }
+  location.hash = address;
+  return true;
 }
 
 // The navigation entry a view belongs to: #/memory/<id> is under Memories, and so on.
@@ -47,12 +69,17 @@ function markNav(name) {
 // Each address gets a view element of its own, put in the page at once: a view still loading
 // when the address changes draws into its own element, no longer in the page, never over the next.
 export async function show() {
-  const { name, args } = parse();
+  const { name, args, query, place } = parse();
   if (name !== "login" && !(await loggedIn())) return;
+  if (current && current.place === place && current.module && current.module.update && current.view.isConnected) {
+    await current.module.update(query);
+    return;
+  }
   const view = h("div", { class: "view" });
   clear(page(), view);
   markNav(name);
   foldNav(false);
+  current = { place, view, module: null };
   const load = PAGES[name];
   if (!load) {
     clear(view, h("h1", {}, "Not found"), h("p", {}, "There is no such page. ", h("a", { href: `#/${HOME}` }, "Go to the memories.")));
@@ -60,7 +87,8 @@ export async function show() {
   }
   try {
     const module = await load();
-    await module.render(view, args);
+    if (current.view === view) current.module = module;
+    await module.render(view, args, query);
   } catch (error) {
     clear(view, h("h1", {}, "Something went wrong"), errorBox(error));
   }

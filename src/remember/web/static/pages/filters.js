@@ -63,9 +63,30 @@ export function filterBuilder(onChange) {
   template.addEventListener("change", loadFields);
   for (const control of [type, tags, tagsMatch, after, before, weight]) control.addEventListener("input", changed);
 
-  api("/api/memory-templates").then((found) => {
+  const listed = api("/api/memory-templates").then((found) => {
     for (const t of found.templates) template.append(h("option", { value: t.id }, t.name));
   }).catch((error) => fieldRows.append(errorBox(error)));
+
+  // The controls set from an expression this builder made (the address of a search keeps it).
+  const set = async (expression) => {
+    const e = expression || {};
+    type.value = typeof e.type === "string" ? e.type : "";
+    const match = e.tags && Array.isArray(e.tags.all) ? "all" : "any";
+    tagsMatch.value = match;
+    tags.value = e.tags && Array.isArray(e.tags[match]) ? e.tags[match].join(", ") : "";
+    after.value = (e.created_at && e.created_at.gte) || "";
+    before.value = (e.created_at && e.created_at.lt) || "";
+    weight.value = e.weight && e.weight.gte !== undefined ? String(e.weight.gte) : "";
+    await listed;
+    const wanted = typeof e.template_id === "string" ? e.template_id : "";
+    if (wanted && ![...template.options].some((o) => o.value === wanted)) template.append(h("option", { value: wanted }, wanted));
+    if (template.value !== wanted || (wanted && !fields.length)) {
+      template.value = wanted;
+      await loadFields();
+    }
+    for (const f of fields) f.set(e[`structured_content.${f.name}`]);
+    changed();
+  };
 
   const node = h("fieldset", { class: "filter-builder" }, h("legend", {}, "Filters"),
     h("div", { class: "row" },
@@ -75,7 +96,7 @@ export function filterBuilder(onChange) {
     fieldRows,
     h("div", {}, h("span", { class: "muted" }, "Filter expression"), shown),
   );
-  return { node, build };
+  return { node, build, set };
 }
 
 function fieldRow(field, changed) {
@@ -92,7 +113,12 @@ function fieldRow(field, changed) {
   value.addEventListener("change", changed);
   const node = h("div", { class: "row" },
     labelled(`${field.label || field.name}: condition`, op), labelled(`${field.label || field.name}: value`, value));
-  return { name: field.name, condition, node };
+  const set = (given) => {
+    const [name, wanted] = given && typeof given === "object" ? Object.entries(given)[0] || [] : [];
+    op.value = OPERATORS[kind].includes(name) ? name : OPERATORS[kind][0];
+    value.value = wanted === undefined || wanted === null || name !== op.value ? "" : String(wanted);
+  };
+  return { name: field.name, condition, node, set };
 }
 
 function valueControl(field) {
