@@ -12,6 +12,7 @@ const PAGES = {
   login: () => import("./pages/login.js"),
   memories: () => import("./pages/memories.js"),
   memory: () => import("./pages/memory.js"),
+  "memory-new": () => import("./pages/memory-new.js"),
   trash: () => import("./pages/trash.js"),
   settings: () => import("./pages/settings.js"),
   analytics: () => import("./pages/analytics.js"),
@@ -50,7 +51,7 @@ export function setQuery(params, { replace = false } = {}) {
 }
 
 // The navigation entry a view belongs to: #/memory/<id> is under Memories, and so on.
-const SECTION = { memory: "memories", template: "templates", "template-edit": "templates", "template-new": "templates" };
+const SECTION = { memory: "memories", "memory-new": "memories", template: "templates", "template-edit": "templates", "template-new": "templates" };
 
 // On a phone the navigation folds behind the Menu button; choosing a page folds it again.
 function foldNav(open) {
@@ -103,14 +104,15 @@ export async function show() {
 }
 
 // Keys that act anywhere but in a text box: "/" goes to the search (the memories page's, unless
-// the page has a search of its own).
+// the page has a search of its own), "n" to a new memory.
 let wantSearch = false;
 const TYPING = "input, textarea, select, [contenteditable]";
 function shortcut(event) {
   if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
   if (event.target instanceof Element && event.target.closest(TYPING)) return;
-  if (event.key !== "/" || !me) return;
+  if (!me || !["/", "n"].includes(event.key)) return;
   event.preventDefault();
+  if (event.key === "n") { location.hash = "#/memory-new"; return; }
   const box = page().querySelector("input[type=search]");
   if (box) { box.focus(); return; }
   wantSearch = true;
@@ -128,6 +130,7 @@ async function loggedIn() {
   }
   document.getElementById("nav").hidden = false;
   document.getElementById("menu").hidden = false;
+  document.getElementById("new-memory").hidden = false;
   clear(document.getElementById("who"), `${me.user}`, " ", logoutButton());
   return true;
 }
@@ -148,6 +151,7 @@ export function loggedOut() {
   me = null;
   document.getElementById("nav").hidden = true;
   document.getElementById("menu").hidden = true;
+  document.getElementById("new-memory").hidden = true;
   clear(document.getElementById("who"));
   if (!location.hash.startsWith("#/login")) location.hash = "#/login";
   else show();

@@ -59,7 +59,7 @@ export async function editForm(memory, template, onSaved) {
 }
 
 // A list of plain values is edited as chips; a list of objects, or an object, as JSON text.
-function fieldControl(field, value) {
+export function fieldControl(field, value) {
   if (field.type === "array" && field.item_type !== "object" && !(field.fields || []).length) {
     const chips = chipInput(`field-${field.name}`, field.label || field.name, value, field.item_type);
     return { node: chips.input, list: chips.list, hint: chips.hint, field, read: chips.read };

@@ -46,7 +46,7 @@ export async function render(root, args, query) {
       h("button", { type: "submit" }, "Search")),
     builder.node);
   clear(root, h("h1", {}, "Memories"), form, h("h2", {}, "Results"), results);
-  await update(query);
+  update(query);  // not awaited: the form is ready (and "/" may focus its search) while the results load
 }
 
 // Show what the address asks for: the controls set from it, then its page of results.
