@@ -96,7 +96,7 @@ def test_a_search_pages_by_offset_in_the_address(site: Site, sized: Any) -> None
         site.services.memories.create(Caller(user), {"content": f"a walnut note {n:02d}", "title": f"Walnut {n:02d}"})
     site.log_in(sized, user)
     sized.goto(f"{site.url}/#/memories?q=walnut&alpha=0")
-    expect(sized.locator("table.memories th", has_text="Score")).to_have_count(1)  # the search's results, not the list's
+    expect(sized.locator("table.memories th", has_text="Score")).to_have_count(1)  # the search answered
     rows = sized.locator("table.memories tbody tr")
     expect(rows).to_have_count(20)
     expect(sized.get_by_label("Auto alpha")).not_to_be_checked()

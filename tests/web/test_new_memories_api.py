@@ -127,3 +127,47 @@ def test_a_session_cannot_create_above_its_trust(served: tuple[HttpServer, Servi
         assert logical_fingerprint(store, ["ann"]) == before
         made = http.post("/api/memories", json={"content": "an ordinary note"})
         assert made.status_code == 200 and made.json()["trust"] <= 0.5
+
+
+def test_a_relationship_links_the_callers_memories_and_refuses_anything_else(
+    served: tuple[HttpServer, Services], store: Store
+) -> None:
+    server, services = served
+    ann = Caller("ann")
+    dune = services.memories.create(ann, {"content": "Dune, the novel", "title": "Dune"})
+    herbert = services.memories.create(ann, {"content": "Frank Herbert, the author", "title": "Herbert"})
+    secret = services.memories.create(ann, {"content": "a secret", "trust": 0.9})
+    bobs = services.memories.create(Caller("bob"), {"content": "bob's own"})
+    with client(server, services, "ann") as http:
+        made = http.post("/api/relationships", json={
+            "memory_ids": [dune.id, herbert.id], "relationship_type": "written_by",
+            "observation": "Herbert wrote Dune in 1965", "strength": 0.9,
+        })  # fmt: skip
+        assert made.status_code == 200, made.text
+        assert made.json()["relationship_type"] == "written_by"
+    linked = services.relationships.links(ann, [dune.id])[dune.id]
+    assert [(r.relationship_type, r.observation, r.strength) for r in linked] == [
+        ("written_by", "Herbert wrote Dune in 1965", 0.9)
+    ]
+    before = logical_fingerprint(store, ["ann", "bob"])
+    refusals: list[tuple[Any, int, str]] = [
+        ({"memory_ids": [dune.id, bobs.id], "relationship_type": "x"}, 404, "No memory"),
+        ({"memory_ids": [dune.id], "relationship_type": "x"}, 422, "memory_ids"),
+        ({"memory_ids": [dune.id, herbert.id]}, 422, "relationship_type"),
+        ({"memory_ids": "nope", "relationship_type": "x"}, 422, "memory_ids"),
+        ({"memory_ids": [dune.id, herbert.id], "relationship_type": "x", "strength": 3}, 422, "strength"),
+        ({"memory_ids": [dune.id, herbert.id], "relationship_type": "x", "owner": "bob"}, 422, "owner"),
+        (
+            {"memory_ids": [dune.id, herbert.id], "relationship_type": "x", "observation": "o" * 2_000_000},
+            413,
+            "MAX_BODY",
+        ),
+        ([1], 422, "JSON object"),
+    ]
+    with client(server, services, "ann", trust_level=0.5) as http:
+        refusals.append(({"memory_ids": [dune.id, secret.id], "relationship_type": "x"}, 404, "No memory"))
+        for body, status, says in refusals:
+            answer = http.post("/api/relationships", json=body)
+            assert answer.status_code == status, (body, answer.text[:300])
+            assert says in answer.json()["message"] + json.dumps(answer.json().get("errors", [])), answer.text[:300]
+    assert logical_fingerprint(store, ["ann", "bob"]) == before

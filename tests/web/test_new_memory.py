@@ -91,3 +91,30 @@ def test_the_new_memory_form_is_accessible(site: Site, sized: Any, browser: Any)
     sized.goto(f"{site.url}/#/memory-new")
     ready = lambda p: expect(p.get_by_role("button", name="Store the memory")).to_be_visible()  # noqa: E731
     assert axe_problems_at(browser, sized, ready) == []
+
+
+def test_a_memory_is_related_to_others_found_by_search(site: Site, sized: Any, browser: Any) -> None:
+    user = site.user("relate")
+    me = Caller(user)
+    dune = site.services.memories.create(me, {"content": "Dune, the novel about the desert planet", "title": "Dune"})
+    herbert = site.services.memories.create(
+        me, {"content": "Frank Herbert, author of the desert novel", "title": "Herbert"}
+    )
+    site.log_in(sized, user)
+    sized.goto(f"{site.url}/#/memory/{dune.id}")
+    sized.get_by_label("Find memories to link").fill("Herbert")
+    sized.get_by_label("Herbert", exact=True).check()
+    sized.get_by_label("How they relate (type)").fill("written_by")
+    sized.get_by_label("Observation").fill("Herbert wrote it in 1965")
+    sized.get_by_label("Strength (0 to 1)").fill("0.9")
+    assert sideways(sized) == 0
+    ready = lambda p: expect(p.get_by_role("button", name="Link them")).to_be_visible()  # noqa: E731
+    assert axe_problems_at(browser, sized, ready) == []
+    sized.get_by_role("button", name="Link them").click()
+    expect(sized.get_by_role("table", name="Related memories")).to_contain_text("written_by")
+    [link] = site.services.relationships.links(me, [dune.id])[dune.id]
+    assert (set(link.memory_ids), link.observation, link.strength) == (
+        {dune.id, herbert.id},
+        "Herbert wrote it in 1965",
+        0.9,
+    )

@@ -12,11 +12,21 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from remember.errors import NotFound
-from remember.web.api import analytics, memories, new_memories, preferences, session, templates, tokens, transfer
+from remember.web.api import (
+    analytics,
+    memories,
+    new_memories,
+    preferences,
+    relationships,
+    session,
+    templates,
+    tokens,
+    transfer,
+)
 from remember.web.context import WebContext
 from remember.web.responses import error_response
 
-MODULES = (session, memories, new_memories, templates, preferences, tokens, transfer, analytics)
+MODULES = (session, memories, new_memories, relationships, templates, preferences, tokens, transfer, analytics)
 
 
 def routes(ctx: WebContext) -> list[Route]:

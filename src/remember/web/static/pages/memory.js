@@ -6,6 +6,7 @@ import { announce, clear, counted, errorBox, h, labelled, stacked, when } from "
 import { editForm } from "./edit.js";
 import { graphView } from "./graph.js";
 import { historySection } from "./history.js";
+import { relateForm } from "./relate.js";
 import { excerpt } from "./memories.js";
 import { fieldLabel, orderedEntries, valueView } from "./values.js";
 
@@ -30,6 +31,7 @@ export async function render(root, args) {
       h("div", {}, await relationshipsSection(memory))),
     historySection(memory),
     memory.deleted_at ? null : await editForm(memory, template, again),
+    memory.deleted_at ? null : relateForm(memory, again),
     memory.deleted_at ? null : deleteButton(memory));
 }
 
