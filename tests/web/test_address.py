@@ -80,7 +80,7 @@ def test_the_page_of_the_list_is_in_the_address(site: Site, sized: Any) -> None:
     sized.get_by_role("button", name="Next page").click()
     expect(rows).to_have_count(5)
     sized.reload()
-    expect(rows).to_have_count(5, timeout=15_000)
+    expect(rows).to_have_count(5)
     expect(sized.get_by_text("Page 3", exact=True)).to_be_visible()
     sized.go_back()
     expect(rows.first).to_contain_text("Note 24")
@@ -101,10 +101,10 @@ def test_a_search_pages_by_offset_in_the_address(site: Site, sized: Any) -> None
     expect(rows).to_have_count(20)
     expect(sized.get_by_label("Auto alpha")).not_to_be_checked()
     sized.get_by_role("button", name="Next page").click()
-    expect(rows).to_have_count(5, timeout=15_000)
+    expect(rows).to_have_count(5)
     assert query_of(sized)["offset"] == ["20"]
     sized.reload()
-    expect(rows).to_have_count(5, timeout=15_000)
+    expect(rows).to_have_count(5)
 
 
 def test_the_templates_search_and_its_page_are_in_the_address(site: Site, sized: Any) -> None:

@@ -14,6 +14,7 @@ from starlette.routing import Route
 from remember.errors import NotFound
 from remember.web.api import (
     analytics,
+    curation,
     memories,
     new_memories,
     preferences,
@@ -26,7 +27,9 @@ from remember.web.api import (
 from remember.web.context import WebContext
 from remember.web.responses import error_response
 
-MODULES = (session, memories, new_memories, relationships, templates, preferences, tokens, transfer, analytics)
+MODULES = (
+    session, curation, memories, new_memories, relationships, templates, preferences, tokens, transfer, analytics,
+)  # fmt: skip
 
 
 def routes(ctx: WebContext) -> list[Route]:

@@ -5,7 +5,8 @@ validation holds: ``GET /api/search`` is ``remember_search_memory``, ``GET
 /api/memories`` pages like ``remember_list_memories`` but by cursor (no total, no
 offset), ``GET /api/memories/{id}`` is ``remember_get_memory`` with its history,
 ``…/related`` is ``remember_get_related``, ``PATCH`` is ``remember_update_memory``
-with a version check, ``DELETE`` moves it to the trash, ``GET /api/trash`` lists the
+with a version check, ``DELETE`` moves it to the trash (``?permanent=true`` erases one
+from the trash: ``curation.py``), ``GET /api/trash`` lists the
 trash and ``POST …/restore`` brings one back. ``GET /api/memory-templates`` lists
 the templates a filter can name, ``…/{id}`` their fields (inherited ones too).
 """
@@ -24,6 +25,7 @@ from remember.schemas.memories import DeletionOut, HistoryOut, MemoryDetailOut, 
 from remember.schemas.relationships import RelatedOut, links
 from remember.service.browsing import Browsed
 from remember.templates.fields import label
+from remember.web.api.curation import erase
 from remember.web.context import WebContext
 from remember.web.responses import Call, read_json, routes_at
 
@@ -133,6 +135,8 @@ def edit(call: Call) -> WrittenMemoryOut:
 
 
 def delete(call: Call) -> DeletionOut:
+    if call.flag("permanent"):
+        return erase(call)
     gone = call.services.memories.delete(call.caller, call.path["memory_id"])
     deleted_at = gone.memory.as_dict()["deleted_at"] if gone.memory else None
     return DeletionOut(memory_id=gone.memory_id, permanent=False, message="Moved to the trash.", deleted_at=deleted_at)

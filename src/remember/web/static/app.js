@@ -69,9 +69,12 @@ function markNav(name) {
 
 // Each address gets a view element of its own, put in the page at once: a view still loading
 // when the address changes draws into its own element, no longer in the page, never over the next.
+let shows = 0;  // a newer address, shown while this one waited, wins: the older is dropped
 export async function show() {
+  const mine = ++shows;
   const { name, args, query, place } = parse();
   if (name !== "login" && !(await loggedIn())) return;
+  if (mine !== shows) return;
   if (current && current.place === place && current.module && current.module.update && current.view.isConnected) {
     await current.module.update(query);
     return;
@@ -88,7 +91,8 @@ export async function show() {
   }
   try {
     const module = await load();
-    if (current.view === view) current.module = module;
+    if (mine !== shows) return;
+    current.module = module;
     await module.render(view, args, query);
   } catch (error) {
     clear(view, h("h1", {}, "Something went wrong"), errorBox(error));

@@ -8,6 +8,7 @@ import { setQuery } from "../app.js";
 import { api } from "../api.js";
 import { announce, clear, counted, errorBox, h, labelled, stacked, when } from "../ui.js";
 import { filterBuilder } from "./filters.js";
+import { selection } from "./selection.js";
 
 const PAGE = 20;
 const CURSORS = ".";  // joins the cursors of the pages before this one (cursors are URL-safe base64)
@@ -25,7 +26,8 @@ export async function render(root, args, query) {
   auto.addEventListener("change", showAlpha);
   const results = h("div", { class: "results" });
   const builder = filterBuilder(() => {});
-  const controls = { query: box, auto, alpha, alphaShown, showAlpha, results, builder, asked: 0 };
+  const chosen = selection(() => update(new URLSearchParams(location.hash.split("?")[1] || "")));
+  const controls = { query: box, auto, alpha, alphaShown, showAlpha, results, builder, chosen, asked: 0 };
   shown = controls;
 
   const form = h("form", { class: "search", onsubmit: (event) => {
@@ -45,7 +47,7 @@ export async function render(root, args, query) {
       h("div", { class: "control" }, h("span", { class: "muted" }, "alpha "), alphaShown),
       h("button", { type: "submit" }, "Search")),
     builder.node);
-  clear(root, h("h1", {}, "Memories"), form, h("h2", {}, "Results"), results);
+  clear(root, h("h1", {}, "Memories"), form, h("h2", {}, "Results"), chosen.node, results);
   update(query);  // not awaited: the form is ready (and "/" may focus its search) while the results load
 }
 
@@ -63,7 +65,7 @@ export async function update(query) {
     const found = state.q ? await searched(state) : await listed(state);
     if (mine !== c.asked) return;  // a newer address answered first
     if (found.alpha !== undefined && state.alpha === undefined) c.alphaShown.textContent = `auto (${found.alpha.toFixed(2)} for this search)`;
-    clear(c.results, table(found.memories, found.names, state.q ? "search" : "list"), pager(query, state, found.next));
+    clear(c.results, table(found.memories, found.names, state.q ? "search" : "list", c.chosen.checkbox), pager(query, state, found.next));
     announce(`${counted(found.memories.length, "memory")} shown, page ${state.page}.`);
   } catch (error) {
     if (mine === c.asked) clear(c.results, errorBox(error));
@@ -113,13 +115,13 @@ async function listed(state) {
 
 function json(filters) { return Object.keys(filters).length ? JSON.stringify(filters) : undefined; }
 
-function table(memories, names, mode) {
+function table(memories, names, mode, checkbox) {
   if (!memories.length) return h("p", { class: "muted" }, "No memories match.");
   return stacked(h("table", { class: "memories" },
     h("thead", {}, h("tr", {}, ["Memory", "Type", "Tags", "Template", "Created", "Weight", mode === "search" ? "Score" : null]
       .filter(Boolean).map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", {}, memories.map((m) => h("tr", {},
-      h("td", {}, h("a", { href: `#/memory/${encodeURIComponent(m.id)}` }, m.title || excerpt(m.content))),
+      h("td", {}, checkbox(m, m.title || excerpt(m.content)), " ", h("a", { href: `#/memory/${encodeURIComponent(m.id)}` }, m.title || excerpt(m.content))),
       h("td", {}, m.type),
       h("td", {}, m.tags.map((t) => h("span", { class: "tag" }, t))),
       h("td", {}, m.template_id ? names[m.template_id] || m.template_id : ""),
