@@ -10,6 +10,7 @@ import { clear, errorBox, h } from "./ui.js";
 
 const PAGES = {
   login: () => import("./pages/login.js"),
+  home: () => import("./pages/home.js"),
   memories: () => import("./pages/memories.js"),
   memory: () => import("./pages/memory.js"),
   "memory-new": () => import("./pages/memory-new.js"),
@@ -21,7 +22,7 @@ const PAGES = {
   "template-edit": () => import("./pages/template-edit.js"),
   "template-new": () => import("./pages/template-edit.js"),
 };
-const HOME = "memories";
+const HOME = "home";
 
 const page = () => document.getElementById("page");
 
@@ -86,7 +87,7 @@ export async function show() {
   current = { place, view, module: null };
   const load = PAGES[name];
   if (!load) {
-    clear(view, h("h1", {}, "Not found"), h("p", {}, "There is no such page. ", h("a", { href: `#/${HOME}` }, "Go to the memories.")));
+    clear(view, h("h1", {}, "Not found"), h("p", {}, "There is no such page. ", h("a", { href: `#/${HOME}` }, "Go home.")));
     return;
   }
   try {
