@@ -64,6 +64,13 @@ class Site:
         page.screenshot(path=str(path), full_page=True)
         return path
 
+    def shot_at_width(self, page: Any, name: str, *, phone_only: bool = False) -> Path | None:
+        """``shot``, named ``NAME-phone`` at a phone's width; with ``phone_only``, none at a desktop's."""
+        phone = page.viewport_size["width"] < 800
+        if phone_only and not phone:
+            return None
+        return self.shot(page, f"{name}-phone" if phone else name)
+
     def close(self) -> None:
         self.store.close()
 

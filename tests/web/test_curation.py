@@ -54,6 +54,7 @@ def test_delete_forever_names_what_is_lost_and_asks_first(site: Site, sized: Any
     expect(asked).to_contain_text("1 relationship")
     expect(sized.get_by_role("button", name="Keep it")).to_be_focused()
     assert sideways(sized) == 0
+    site.shot_at_width(sized, "trash-erase")
     sized.get_by_role("button", name="Keep it").click()
     expect(asked).to_have_count(0)
     assert site.services.memories.get(me, doomed.id, record_access=False).is_deleted  # still there

@@ -33,6 +33,7 @@ def test_home_shows_recent_memories_templates_in_use_and_searches_as_you_type(
     used = sized.get_by_role("region", name="Templates in use")
     expect(used.get_by_role("listitem")).to_have_text(["Book Review 3 memories"])
     assert sideways(sized) == 0
+    site.shot_at_width(sized, "home")
     ready = lambda p: expect(p.get_by_role("link", name="Book Review")).to_be_visible()  # noqa: E731
     assert axe_problems_at(browser, sized, ready) == []
 

@@ -51,6 +51,7 @@ def test_a_memory_shows_its_fields_in_the_templates_order_with_lists_as_chips(
     expect(section.get_by_role("row", name="Would recommend")).to_contain_text("yes")
     expect(sized.get_by_role("row", name="Template Book Review")).to_be_visible()
     expect(sized.get_by_role("group", name="Book Review fields")).to_be_visible()
+    site.shot_at_width(sized, "memory", phone_only=True)
     assert sideways(sized) == 0
     ready = lambda p: expect(p.get_by_role("button", name="Save changes")).to_be_visible()  # noqa: E731
     assert axe_problems_at(browser, sized, ready) == []

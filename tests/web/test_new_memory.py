@@ -65,6 +65,7 @@ def test_a_suggested_template_is_filled_checked_live_and_stored(site: Site, size
     sized.get_by_label("Title (required)").fill("Dune")
     sized.get_by_role("button", name="Store the memory").click()
     expect(sized.get_by_role("alert")).to_contain_text("Rate from 1 to 5")
+    site.shot_at_width(sized, "memory-new")
     assert stored(site, user) == []
     assert sideways(sized) == 0
     ready = lambda p: expect(p.get_by_role("heading", name="New memory")).to_be_visible()  # noqa: E731

@@ -13,6 +13,8 @@ const OPERATORS = {
 const OPERATOR_WORDS = { eq: "is", ne: "is not", gt: "more than", gte: "at least", lt: "less than",
   lte: "at most", contains: "contains", exists: "is filled in" };
 
+const NARROW = window.matchMedia("(max-width: 640px)");
+
 // A builder bound to `onChange(expression)`; `node` is its form part.
 export function filterBuilder(onChange) {
   const type = h("input", { type: "text", name: "type", size: 12 });
@@ -88,7 +90,9 @@ export function filterBuilder(onChange) {
     changed();
   };
 
-  const node = h("fieldset", { class: "filter-builder" }, h("legend", {}, "Filters"),
+  // Folded on a phone unless a filter is set, so the results are not a long scroll away.
+  const node = h("details", { class: "filter-builder", open: !NARROW.matches },
+    h("summary", {}, "Filters"),
     h("div", { class: "row" },
       labelled("Type", type), labelled("Tags (comma separated)", tags), labelled("Tags match", tagsMatch),
       labelled("Template", template), labelled("Created from", after), labelled("Created before", before),
@@ -96,7 +100,11 @@ export function filterBuilder(onChange) {
     fieldRows,
     h("div", {}, h("span", { class: "muted" }, "Filter expression"), shown),
   );
-  return { node, build, set };
+  const setAndOpen = async (expression) => {
+    await set(expression);
+    if (Object.keys(expression || {}).length) node.open = true;
+  };
+  return { node, build, set: setAndOpen };
 }
 
 function fieldRow(field, changed) {
