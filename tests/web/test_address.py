@@ -132,3 +132,23 @@ def test_the_templates_search_and_its_page_are_in_the_address(site: Site, sized:
     expect(sized.get_by_label("Search by name")).to_have_value("review")
     sized.goto(f"{site.url}/#/templates?offset=5")
     expect(sized.get_by_text(re.compile(r"^6\D+\d+ of \d+$"))).to_be_visible()
+
+
+def test_the_page_of_the_trash_is_in_the_address(site: Site, sized: Any) -> None:
+    user = site.user("trash-pages")
+    me = Caller(user)
+    for n in range(25):
+        made = site.services.memories.create(me, {"content": f"old note {n:02d}", "title": f"Old {n:02d}"})
+        site.services.memories.delete(me, made.id)
+    site.log_in(sized, user)
+    sized.goto(f"{site.url}/#/trash")
+    rows = sized.locator("main tbody tr")
+    expect(rows).to_have_count(20)
+    sized.get_by_role("button", name="Next page").click()
+    expect(rows).to_have_count(5)
+    assert "after" in query_of(sized)
+    sized.reload()
+    expect(rows).to_have_count(5)
+    sized.go_back()
+    expect(rows).to_have_count(20)
+    expect(sized.get_by_role("button", name="Previous page")).to_be_disabled()

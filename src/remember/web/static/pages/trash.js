@@ -1,13 +1,20 @@
-// The trash: deleted memories, last deleted first, page by page, each with a restore button.
+// The trash: deleted memories, last deleted first, page by page (the cursors of the pages before
+// this one are in the address, #/trash?after=…), each with restore and delete-forever buttons.
 
+import { setQuery } from "../app.js";
 import { api } from "../api.js";
 import { announce, clear, counted, errorBox, h, okBox, stacked, when } from "../ui.js";
 import { excerpt } from "./memories.js";
 
-export async function render(root) {
+const CURSORS = ".";
+let shown = async () => {};
+export async function update(query) { await shown(query); }
+
+export async function render(root, args, query) {
   const list = h("div");
   const status = h("div");
-  const starts = [null];
+  let starts = [null];
+  const go = (cursors) => setQuery(cursors.length > 1 ? { after: cursors.slice(1).join(CURSORS) } : {});
   const load = async () => {
     try {
       const found = await api("/api/trash", { query: { limit: 20, cursor: starts[starts.length - 1] } });
@@ -51,11 +58,16 @@ export async function render(root) {
     keep.focus();
   };
   const pager = (next) => h("nav", { class: "pager", "aria-label": "Pages" },
-    h("button", { type: "button", class: "secondary", disabled: starts.length < 2, onclick: () => { starts.pop(); load(); } }, "Previous page"),
+    h("button", { type: "button", class: "secondary", disabled: starts.length < 2, onclick: () => go(starts.slice(0, -1)) }, "Previous page"),
     h("span", { class: "muted" }, ` Page ${starts.length} `),
-    h("button", { type: "button", class: "secondary", disabled: next === null, onclick: () => { starts.push(next); load(); } }, "Next page"));
+    h("button", { type: "button", class: "secondary", disabled: next === null, onclick: () => go([...starts, next]) }, "Next page"));
   clear(root, h("h1", {}, "Trash"), h("p", { class: "muted" }, "Deleted memories stay here until restored or deleted forever."), status, list);
-  await load();
+  shown = async (given) => {
+    starts = [null, ...(given.get("after") || "").split(CURSORS).filter(Boolean)];
+    clear(status);
+    await load();
+  };
+  await shown(query);
 }
 
 function table(memories, restore, erase) {
