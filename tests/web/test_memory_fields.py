@@ -4,6 +4,7 @@ lists as chips (never JSON), and the edit form edits a list as chips."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playwright.sync_api import expect
@@ -79,4 +80,41 @@ def test_the_edit_form_edits_a_list_as_chips(site: Site, sized: Any) -> None:
         "He who controls the spice controls the universe.",
         "Walk without rhythm",
     ]
+    assert sideways(sized) == 0
+
+
+def test_when_where_and_references_are_edited(site: Site, sized: Any) -> None:
+    user = site.user("context")
+    me = Caller(user)
+    memory_id = site.services.memories.create(
+        me, {"content": "Dinner with Ana at the harbour", "title": "Dinner", "context": {"source": "diary"}}
+    ).id
+    site.log_in(sized, user)
+    sized.goto(f"{site.url}/#/memory/{memory_id}")
+    happened = sized.get_by_label("Happened (a date, or date and time: 2026-02-10T18:30)")
+    happened.fill("the day before")
+    sized.get_by_label("Latitude").fill("95")
+    sized.get_by_role("button", name="Save changes").click()
+    expect(sized.locator(".control", has=happened).locator(".field-error")).not_to_be_empty()
+    expect(sized.locator(".control", has=sized.get_by_label("Latitude")).locator(".field-error")).to_contain_text(
+        "lat must be a number from -90 to 90"
+    )
+    assert site.services.memories.get(me, memory_id, record_access=False).version == 1  # nothing stored
+    happened.fill("2026-02-10T18:30:00+00:00")
+    sized.get_by_label("Latitude").fill("38.7")
+    sized.get_by_label("Longitude").fill("-9.1")
+    sized.get_by_label("Place (address)").fill("Cais do Sodré, Lisbon")
+    participants = sized.get_by_label("Participants", exact=True)
+    participants.fill("Ana")
+    participants.press("Enter")
+    references = sized.get_by_label("References (links, ids, citations)")
+    references.fill("https://example.org/menu")
+    sized.get_by_role("button", name="Save changes").click()
+    fields = sized.get_by_role("region", name="Fields", exact=True)
+    expect(fields.get_by_role("row", name=re.compile("^References"))).to_contain_text("https://example.org/menu")
+    after = site.services.memories.get(me, memory_id, record_access=False)
+    assert after.context is not None and after.context["source"] == "diary"
+    assert after.context["participants"] == ["Ana"] and after.occurred_at.isoformat().startswith("2026-02-10T18:30")
+    assert after.location == {"address": "Cais do Sodré, Lisbon", "lat": 38.7, "lon": -9.1}
+    assert after.references == ("https://example.org/menu",)
     assert sideways(sized) == 0

@@ -4,6 +4,7 @@
 import { api } from "../api.js";
 import { announce, clear, errorBox, h, labelled, okBox } from "../ui.js";
 import { chipInput } from "./chips.js";
+import { contextPart } from "./context-edit.js";
 
 const SCALARS = ["title", "type", "weight", "trust"];
 
@@ -30,10 +31,11 @@ export async function editForm(memory, template, onSaved) {
     return box;
   };
   const summary = h("div");
+  const where = contextPart(memory, wrap);
   const form = h("form", { class: "edit", novalidate: true, onsubmit: async (event) => {
     event.preventDefault();
-    clearProblems(problems, summary, controls, fieldControls);
-    const changes = changesOf(memory, controls, fields, fieldControls);
+    clearProblems(problems, summary, { ...controls, ...where.controls }, fieldControls);
+    const changes = { ...changesOf(memory, controls, fields, fieldControls), ...where.changes() };
     if (!Object.keys(changes).length) { clear(summary, okBox("Nothing changed.")); return; }
     try {
       await api(`/api/memories/${encodeURIComponent(memory.id)}`, {
@@ -42,7 +44,9 @@ export async function editForm(memory, template, onSaved) {
       await onSaved();
     } catch (error) {
       clear(summary, errorBox(error));
-      showProblems(error.errors, problems, { ...controls, reason, ...prefixed(fieldControls) }, "structured_content" in changes);
+      const placed = { context: where.controls.timestamp, "context.source": where.controls.source, "context.participants": where.controls.participants,
+        location: where.controls.address, "location.lat": where.controls.lat, "location.lon": where.controls.lon, references: where.controls.references };
+      showProblems(error.errors, problems, { ...controls, reason, ...placed, ...prefixed(fieldControls) }, "structured_content" in changes);
     }
   } },
     h("h2", { id: "edit-h" }, "Edit"),
@@ -50,6 +54,7 @@ export async function editForm(memory, template, onSaved) {
     h("div", { class: "row" }, wrap("type", "Type", controls.type), wrap("weight", "Weight (0 to 1)", controls.weight),
       wrap("trust", "Trust (0 to 1)", controls.trust)),
     wrap("tags", "Tags (comma separated)", controls.tags),
+    where.node,
     fields.length ? h("fieldset", {}, h("legend", {}, `${template.name} fields`),
       Object.values(fieldControls).map((c) => wrap(`field:${c.field.name}`, c.field.label || c.field.name, c.node, c.list, c.hint))) : null,
     wrap("reason", "Reason for the change (kept in the history)", reason),
@@ -125,7 +130,7 @@ function showProblems(errors, problems, controls, sentFields) {
     const name = String(e.field || "");
     const root = name.replace(/^structured_content\./, "").split(/[.[]/)[0];
     const templated = problems[`field:${root}`] && (sentFields || name.startsWith("structured_content"));
-    const key = templated ? `field:${root}` : problems[root] ? root : null;
+    const key = templated ? `field:${root}` : problems[name] ? name : problems[root] ? root : null;
     if (!key) continue;
     problems[key].append(h("div", {}, e.message));
     controls[key].setAttribute("aria-invalid", "true");
