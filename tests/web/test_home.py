@@ -62,3 +62,22 @@ def test_a_new_user_is_shown_where_to_start(site: Site, sized: Any) -> None:
     sized.get_by_role("link", name="Store a first memory.").click()
     expect(sized.get_by_role("heading", name="New memory", level=1)).to_be_visible()
     expect(sized.get_by_text("No memory made with a template yet.")).to_have_count(0)  # left the home page
+
+
+def test_the_timeline_shows_what_happened_when_by_day(site: Site, sized: Any) -> None:
+    user = site.user("timeline")
+    me = Caller(user)
+    happened = {
+        "Moved to Lisbon": "2025-03-01T10:00:00+00:00",
+        "Started a new job": "2025-06-02T09:00:00+00:00",
+        "First day at the job": "2025-06-02T17:00:00+00:00",
+    }
+    for title, at in happened.items():
+        site.services.memories.create(me, {"content": title, "title": title, "context": {"timestamp": at}})
+    site.open_as(sized, site.session(user), "#/home")
+    timeline = sized.get_by_role("region", name="What happened when")
+    days = timeline.get_by_role("heading", level=3)
+    expect(days).to_have_count(2)
+    expect(days.first).to_contain_text("2025")
+    expect(timeline.get_by_role("link")).to_have_text(["First day at the job", "Started a new job", "Moved to Lisbon"])
+    assert sideways(sized) == 0

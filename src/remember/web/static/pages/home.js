@@ -1,6 +1,6 @@
 // #/home, the first page: one search box that searches as you type (by words, by meaning, or
-// both, chosen plainly), the memories stored last, and the templates in use with their counts
-// (each opens the memories made with it).
+// both, chosen plainly), the memories stored last, the templates in use with their counts
+// (each opens the memories made with it), and a timeline of what happened when.
 
 import { api } from "../api.js";
 import { clear, counted, errorBox, h, labelled, when } from "../ui.js";
@@ -8,17 +8,35 @@ import { excerpt } from "./memories.js";
 
 const WAIT = 300;  // ms after the last key
 const RECENT = 8;
+const TIMELINE = 12;
 const HOW = [["auto", "Both (chosen for each search)", undefined], ["words", "By words", "0"], ["meaning", "By meaning", "1"]];
 
 export async function render(root) {
   const search = searchPart();
   const recent = h("div");
   const templates = h("div");
+  const timeline = h("div");
   clear(root, h("h1", {}, "Home"), search.node,
     h("div", { class: "grid2" },
       h("section", { "aria-labelledby": "recent-h" }, h("h2", { id: "recent-h" }, "Stored last"), recent),
-      h("section", { "aria-labelledby": "used-h" }, h("h2", { id: "used-h" }, "Templates in use"), templates)));
-  await Promise.all([recentPart(recent), templatesPart(templates)]);
+      h("section", { "aria-labelledby": "used-h" }, h("h2", { id: "used-h" }, "Templates in use"), templates)),
+    h("section", { "aria-labelledby": "timeline-h" }, h("h2", { id: "timeline-h" }, "What happened when"), timeline));
+  await Promise.all([recentPart(recent), templatesPart(templates), timelinePart(timeline)]);
+}
+
+// The latest things that happened (context.timestamp, else when stored), a heading per day.
+async function timelinePart(out) {
+  try {
+    const page = await api("/api/memories", { query: { sort_by: "occurred_at", limit: TIMELINE } });
+    const days = new Map();
+    for (const m of page.memories) {
+      const day = new Date(m.context.timestamp).toLocaleDateString(undefined, { year: "numeric", month: "long", day: "numeric" });
+      if (!days.has(day)) days.set(day, []);
+      days.get(day).push(m);
+    }
+    clear(out, days.size ? h("ol", { class: "timeline" }, [...days].map(([day, memories]) => h("li", {},
+      h("h3", {}, day), list(memories, page.template_names)))) : h("p", { class: "muted" }, "Nothing yet."));
+  } catch (error) { clear(out, errorBox(error)); }
 }
 
 function searchPart() {
