@@ -35,7 +35,7 @@ async function timelinePart(out) {
       days.get(day).push(m);
     }
     clear(out, days.size ? h("ol", { class: "timeline" }, [...days].map(([day, memories]) => h("li", {},
-      h("h3", {}, day), list(memories, page.template_names)))) : h("p", { class: "muted" }, "Nothing yet."));
+      h("h3", {}, day), list(memories, page.template_names, (m) => m.context.timestamp)))) : h("p", { class: "muted" }, "Nothing yet."));
   } catch (error) { clear(out, errorBox(error)); }
 }
 
@@ -83,8 +83,9 @@ async function templatesPart(out) {
   } catch (error) { clear(out, errorBox(error)); }
 }
 
-function list(memories, names) {
+// Memories as links, each with its template's name (or type) and a time: `at(m)`, by default when stored.
+function list(memories, names, at = (m) => m.created_at) {
   return h("ul", { class: "recent" }, memories.map((m) => h("li", {},
     h("a", { href: `#/memory/${encodeURIComponent(m.id)}` }, m.title || excerpt(m.content)),
-    h("span", { class: "muted" }, ` ${[m.template_id ? names[m.template_id] || m.template_id : m.type, when(m.created_at)].join(" · ")}`))));
+    h("span", { class: "muted" }, ` ${[m.template_id ? names[m.template_id] || m.template_id : m.type, when(at(m))].join(" · ")}`))));
 }
