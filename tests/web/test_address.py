@@ -152,3 +152,21 @@ def test_the_page_of_the_trash_is_in_the_address(site: Site, sized: Any) -> None
     sized.go_back()
     expect(rows).to_have_count(20)
     expect(sized.get_by_role("button", name="Previous page")).to_be_disabled()
+
+
+def test_words_or_meaning_is_a_plain_choice_kept_with_the_number(site: Site, sized: Any) -> None:
+    site.log_in(sized, site.user("match-by"))
+    expect(sized.get_by_label("Both (a blend chosen each time)")).to_be_checked()
+    sized.get_by_label("Search", exact=True).fill("walnut")
+    sized.get_by_label("Words", exact=True).check()
+    sized.get_by_role("button", name="Search").click()
+    expect(sized).to_have_url(re.compile(r"alpha=0(&|$)"))
+    sized.reload()
+    expect(sized.get_by_label("Words", exact=True)).to_be_checked()
+    expect(sized.get_by_label("Auto alpha")).not_to_be_checked()  # the number, under the filters, says the same
+    sized.get_by_label("Meaning", exact=True).check()
+    expect(sized.get_by_label("Alpha: 0 = by keywords, 1 = by meaning")).to_have_value("1")
+    sized.goto(f"{site.url}/#/memories?q=walnut&alpha=0.4")  # a blend: no plain word for it
+    expect(sized.get_by_label("Auto alpha")).not_to_be_checked()
+    for plain in ("Both (a blend chosen each time)", "Words", "Meaning"):
+        expect(sized.get_by_label(plain, exact=True)).not_to_be_checked()

@@ -9,7 +9,7 @@ import { excerpt } from "./memories.js";
 const WAIT = 300;  // ms after the last key
 const RECENT = 8;
 const TIMELINE = 12;
-const HOW = [["auto", "Both (chosen for each search)", undefined], ["words", "By words", "0"], ["meaning", "By meaning", "1"]];
+const HOW = [["auto", "Both (a blend chosen each time)", undefined], ["words", "By words", "0"], ["meaning", "By meaning", "1"]];
 
 export async function render(root) {
   const search = searchPart();

@@ -11,6 +11,7 @@ import { filterBuilder } from "./filters.js";
 import { selection } from "./selection.js";
 
 const PAGE = 20;
+const BY = [["both", "Both (a blend chosen each time)"], ["words", "Words"], ["meaning", "Meaning"]];
 const CURSORS = ".";  // joins the cursors of the pages before this one (cursors are URL-safe base64)
 
 let shown = null;  // the page's controls, for update()
@@ -21,7 +22,21 @@ export async function render(root, args, query) {
   const auto = h("input", { type: "checkbox", id: "alpha-auto", name: "alpha_auto", checked: true });
   const alpha = h("input", { type: "range", id: "alpha", name: "alpha", min: 0, max: 1, step: 0.1, value: 0.3, disabled: true });
   const alphaShown = h("output", { for: "alpha" }, "auto");
-  const showAlpha = () => { alpha.disabled = auto.checked; alphaShown.textContent = auto.checked ? "auto" : alpha.value; };
+  // The plain choice (both, words, meaning) and the number (under the filters) say the same thing.
+  const how = h("fieldset", { class: "choice" }, h("legend", {}, "Match by"),
+    BY.map(([value, text]) => h("label", { class: "inline" }, h("input", { type: "radio", name: "by", value }), ` ${text} `)));
+  const showAlpha = () => {
+    alpha.disabled = auto.checked;
+    alphaShown.textContent = auto.checked ? "auto" : alpha.value;
+    const by = auto.checked ? "both" : Number(alpha.value) === 0 ? "words" : Number(alpha.value) === 1 ? "meaning" : null;
+    for (const radio of how.querySelectorAll("input")) radio.checked = radio.value === by;
+  };
+  how.addEventListener("change", () => {
+    const by = how.querySelector("input:checked").value;
+    auto.checked = by === "both";
+    if (by !== "both") alpha.value = by === "words" ? "0" : "1";
+    showAlpha();
+  });
   alpha.addEventListener("input", showAlpha);
   auto.addEventListener("change", showAlpha);
   const results = h("div", { class: "results" });
@@ -40,13 +55,12 @@ export async function render(root, args, query) {
     if (filters) params.filters = filters;
     if (!setQuery(params)) update(new URLSearchParams(params));  // the same search again: run it again
   } },
-    h("div", { class: "row" },
-      labelled("Search", box),
-      labelled("Auto alpha", auto),
-      labelled("Alpha: 0 = by keywords, 1 = by meaning", alpha),
-      h("div", { class: "control" }, h("span", { class: "muted" }, "alpha "), alphaShown),
-      h("button", { type: "submit" }, "Search")),
+    h("div", { class: "row" }, labelled("Search", box), how, h("button", { type: "submit" }, "Search")),
     builder.node);
+  builder.node.append(h("div", { class: "row alpha" },
+    labelled("Auto alpha", auto),
+    labelled("Alpha: 0 = by keywords, 1 = by meaning", alpha),
+    h("div", { class: "control" }, h("span", { class: "muted" }, "alpha "), alphaShown)));
   clear(root, h("h1", {}, "Memories"), form, h("h2", {}, "Results"), chosen.node, results);
   update(query);  // not awaited: the form is ready (and "/" may focus its search) while the results load
 }
