@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,13 @@ class Site:
         page.screenshot(path=str(path), full_page=True)
         return path
 
+    def shot_at_width(self, page: Any, name: str, *, phone_only: bool = False) -> Path | None:
+        """``shot``, named ``NAME-phone`` at a phone's width; with ``phone_only``, none at a desktop's."""
+        phone = page.viewport_size["width"] < 800
+        if phone_only and not phone:
+            return None
+        return self.shot(page, f"{name}-phone" if phone else name)
+
     def close(self) -> None:
         self.store.close()
 
@@ -82,3 +90,28 @@ def axe_problems(page: Any) -> list[str]:
         for v in found
         if v["impact"] in SERIOUS
     ]
+
+
+def sideways(page: Any) -> int:
+    """How many pixels the page scrolls sideways (0 when it fits its window)."""
+    return int(page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth"))
+
+
+def axe_problems_at(browser: Any, page: Any, ready: Callable[[Any], None]) -> list[str]:
+    """axe_problems of ``page``'s address opened again, at ``page``'s size and with its session, in a context
+    that lets the checker run; ``ready(checked)`` waits there for what is to be checked."""
+    size = page.viewport_size
+    context = browser.new_context(bypass_csp=True, viewport=size, is_mobile=size["width"] < 800)
+    context.set_default_timeout(15_000)
+    try:
+        checked = context.new_page()
+        session = page.evaluate("() => localStorage.getItem('remember.session')")
+        address = page.url.split("/", 3)[3]
+        base = page.url.split("/#", 1)[0].rstrip("/")
+        checked.goto(f"{base}/health")
+        checked.evaluate("id => localStorage.setItem('remember.session', id)", session)
+        checked.goto(f"{base}/{address}")
+        ready(checked)
+        return axe_problems(checked)
+    finally:
+        context.close()

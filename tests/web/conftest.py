@@ -68,6 +68,34 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     server.stop()
 
 
+WIDTHS = {"desktop": 1280, "phone": 390}
+
+
+@pytest.fixture(params=sorted(WIDTHS))
+def sized(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A page 1280 px wide (desktop) or 390 (phone); the test fails on any error the page's code raises or the
+    console prints (a missing file, a refused script), as a person with the console open would see it."""
+    width = WIDTHS[request.param]
+    context = browser.new_context(viewport={"width": width, "height": 860}, is_mobile=width < 800)
+    context.set_default_timeout(15_000)
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    opened.on("console", lambda message: errors.append(message.text) if _unexpected(message) else None)
+    yield opened
+    context.close()
+    assert errors == [], f"the page's code failed: {errors}"
+
+
+def _unexpected(message: Any) -> bool:
+    """A console error, other than the browser's note of an API answer the page shows as a refusal
+    (a 422 of a form with a problem is the form working: its message is shown beside the field)."""
+    if message.type != "error":
+        return False
+    refusal = "status of 422" in message.text or "status of 409" in message.text
+    return not (refusal and "/api/" in (message.location or {}).get("url", ""))
+
+
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1280, "height": 860})

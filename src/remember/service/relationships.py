@@ -111,6 +111,10 @@ class RelationshipService:
             return {}
         return self.store.relationships.links_of(caller.user, memory_ids, trust=caller.trust)
 
+    def held_by(self, caller: Caller, memory_id: str) -> int:
+        """How many relationships the caller can see hold this memory, counting it even in the trash."""
+        return self.store.relationships.held_by(caller.user, memory_id, trust=caller.trust)
+
     def index_of(self, rel: Relationship) -> tuple[list[tuple[str, int]], bytes | None]:
         return index_entries(self.indexer, [rel])[0]
 

@@ -96,8 +96,12 @@ class SuggestionService:
         context: JsonObject | None = None,
         limit: int | None = None,
         memory_id: str | None = None,
+        record: bool = True,
     ) -> list[Suggestion]:
-        """Templates that fit ``content`` above the user's threshold, best first, with prefill."""
+        """Templates that fit ``content`` above the user's threshold, best first, with prefill.
+
+        Each is logged as shown (the template analytics' acceptance), unless ``record`` is false: a
+        preview while the text is still being typed (the dashboard's new memory form)."""
         text = _content(content)
         situation = _context(context)
         prefs = self.preferences.effective(caller)
@@ -118,8 +122,9 @@ class SuggestionService:
             threshold=known.number(prefs, "templates.suggestion_threshold"), limit=count,
             adjustments=self._adjustments(caller, now), lookup=view.lookup, cache=self.prototypes(),
         )  # fmt: skip
-        events = [SuggestionEvent(s.template_id, "shown", now, memory_id, s.confidence) for s in found]
-        self.store.log(caller.user, events)
+        if record:
+            events = [SuggestionEvent(s.template_id, "shown", now, memory_id, s.confidence) for s in found]
+            self.store.log(caller.user, events)
         return found
 
     def prototypes(self) -> PrototypeCache:

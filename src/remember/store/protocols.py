@@ -404,6 +404,10 @@ class RelationshipStore(Protocol):
     def history(self, user_id: str, relationship_id: str) -> list[HistoryEntry]:
         """The relationship's past changes, newest first."""
 
+    def held_by(self, user_id: str, memory_id: str, *, trust: float) -> int:
+        """How many relationships hold this memory (in the trash or not) whose members are all within ``trust``:
+        what erasing it for good takes from."""
+
     def links_of(
         self, user_id: str, memory_ids: Sequence[str], *, trust: float, limit: int | None = None
     ) -> dict[str, list[Relationship]]:

@@ -1,6 +1,6 @@
 """The dashboard's routes in the HTTP application: the page, its files and the API.
 
-``GET /`` is the page (one HTML file; the code in ``static/`` draws each view; a
+``GET /`` is the page (one HTML file, its icon also at ``/favicon.ico``; the code in ``static/`` draws each view; a
 one-time link of ``remember ui`` is its address ``#/login/code/…``, which the page
 redeems), ``/static/…`` the page's files, ``/api/…`` the JSON API (``api/``). Every
 answer carries headers that keep the page to its own files (a Content-Security-Policy
@@ -38,6 +38,7 @@ SECURITY_HEADERS = {
 def web_routes(ctx: WebContext) -> list[BaseRoute]:
     return [
         Route("/", _page(ctx), methods=["GET"]),
+        Route("/favicon.ico", _icon, methods=["GET"]),
         Mount("/static", app=Secured(StaticFiles(directory=STATIC)), name="static"),
         *api.routes(ctx),
     ]
@@ -53,6 +54,11 @@ def _page(ctx: WebContext) -> Endpoint:
         return page
 
     return guarded(ctx, serve)
+
+
+async def _icon(_request: Request) -> Response:
+    """The icon, for a browser that asks at the conventional address (a page of JSON, such as ``/health``)."""
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml", headers=SECURITY_HEADERS)
 
 
 class Secured:

@@ -102,6 +102,17 @@ class RelationshipTables:
             )
         return [history_from_row(self.sql.dialect, r) for r in rows]
 
+    def held_by(self, user_id: str, memory_id: str, *, trust: float) -> int:
+        with self.sql.reading() as s:
+            row = s.one(
+                "SELECT COUNT(*) FROM relationship_members m JOIN relationships r ON r.user_id = m.user_id "
+                "AND r.id = m.relationship_id WHERE m.user_id = ? AND m.memory_id = ? AND NOT EXISTS (SELECT 1 "
+                "FROM relationship_members x JOIN memories xm ON xm.user_id = x.user_id AND xm.id = x.memory_id "
+                "WHERE x.user_id = r.user_id AND x.relationship_id = r.id AND xm.trust > ?)",
+                (user_id, memory_id, trust),
+            )
+        return int(row[0]) if row else 0
+
     def links_of(
         self, user_id: str, memory_ids: Sequence[str], *, trust: float, limit: int | None = None
     ) -> dict[str, list[Relationship]]:

@@ -27,6 +27,7 @@ class ValidationResult:
     completion: float  # share of visible, non-computed top-level fields that have a value
     normalized: dict[str, Any]
     ignored: tuple[FieldError, ...] = ()  # values given and not kept: computed fields, hidden fields
+    hidden: tuple[str, ...] = ()  # fields whose show_if is false for this content (a form hides them)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -50,4 +51,6 @@ def validate_content(resolved: ResolvedTemplate, content: object, *, now: dateti
         return ValidationResult(False, tuple(run.errors), 0.0, {})
     normalized, visible, filled = run.scope(resolved.plan, content, "")
     completion = round(filled / visible, 4) if visible else 1.0
-    return ValidationResult(not run.errors, tuple(run.errors), completion, normalized, tuple(run.ignored))
+    return ValidationResult(
+        not run.errors, tuple(run.errors), completion, normalized, tuple(run.ignored), tuple(run.hidden)
+    )

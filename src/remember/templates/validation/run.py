@@ -31,6 +31,7 @@ class Checker:
         self.now = now
         self.errors: list[FieldError] = []
         self.ignored: list[FieldError] = []  # values given and not kept: computed or hidden fields
+        self.hidden: list[str] = []  # paths of the fields whose show_if is false for these values
 
     def fail(self, path: str, code: str, message: str, value: Any = None) -> None:
         self.errors.append(FieldError(path, code, message, value))
@@ -55,10 +56,16 @@ class Checker:
             elif shown:
                 visible += 1
                 filled += self._visible(node, given, prefix, values)
-            elif given is not None and self.value(node, given, path) is not _INVALID:  # wrong even when hidden
-                self._ignore(path, "hidden", f"{path} applies only when {node.field.show_if}; the value was left out")
+            else:
+                self._hidden(node, given, path)
         normalized = {name: values[name] for name in plan.names if name in values}
         return normalized, visible, filled
+
+    def _hidden(self, node: Node, given: Any, path: str) -> None:
+        """A field whose show_if is false: noted, and its value left out (a wrong one is still an error)."""
+        self.hidden.append(path)
+        if given is not None and self.value(node, given, path) is not _INVALID:
+            self._ignore(path, "hidden", f"{path} applies only when {node.field.show_if}; the value was left out")
 
     def _ignore(self, path: str, code: str, message: str) -> None:
         self.ignored.append(FieldError(path, code, message))

@@ -12,11 +12,24 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from remember.errors import NotFound
-from remember.web.api import analytics, memories, preferences, session, templates, tokens, transfer
+from remember.web.api import (
+    analytics,
+    curation,
+    memories,
+    new_memories,
+    preferences,
+    relationships,
+    session,
+    templates,
+    tokens,
+    transfer,
+)
 from remember.web.context import WebContext
 from remember.web.responses import error_response
 
-MODULES = (session, memories, templates, preferences, tokens, transfer, analytics)
+MODULES = (
+    session, curation, memories, new_memories, relationships, templates, preferences, tokens, transfer, analytics,
+)  # fmt: skip
 
 
 def routes(ctx: WebContext) -> list[Route]:

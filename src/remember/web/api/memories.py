@@ -5,7 +5,8 @@ validation holds: ``GET /api/search`` is ``remember_search_memory``, ``GET
 /api/memories`` pages like ``remember_list_memories`` but by cursor (no total, no
 offset), ``GET /api/memories/{id}`` is ``remember_get_memory`` with its history,
 ``…/related`` is ``remember_get_related``, ``PATCH`` is ``remember_update_memory``
-with a version check, ``DELETE`` moves it to the trash, ``GET /api/trash`` lists the
+with a version check, ``DELETE`` moves it to the trash (``?permanent=true`` erases one
+from the trash: ``curation.py``), ``GET /api/trash`` lists the
 trash and ``POST …/restore`` brings one back. ``GET /api/memory-templates`` lists
 the templates a filter can name, ``…/{id}`` their fields (inherited ones too).
 """
@@ -13,14 +14,18 @@ the templates a filter can name, ``…/{id}`` their fields (inherited ones too).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from starlette.routing import Route
 
 from remember.errors import ValidationFailed
+from remember.models import Memory
 from remember.schemas.memories import DeletionOut, HistoryOut, MemoryDetailOut, MemoryOut, RestoredOut, WrittenMemoryOut
 from remember.schemas.relationships import RelatedOut, links
 from remember.service.browsing import Browsed
+from remember.templates.fields import label
+from remember.web.api.curation import erase
 from remember.web.context import WebContext
 from remember.web.responses import Call, read_json, routes_at
 
@@ -50,6 +55,7 @@ def search(call: Call) -> dict[str, Any]:
     )  # fmt: skip
     return {
         "results": [{"memory": MemoryOut.of(h.memory), "score": h.score} for h in found.hits],
+        "template_names": _template_names(call, [h.memory for h in found.hits]),
         "offset": found.offset,
         "limit": found.limit,
         "has_more": found.has_more,
@@ -63,7 +69,7 @@ def listing(call: Call) -> dict[str, Any]:
         sort_order=call.text("sort_order", "desc") or "desc", limit=call.number("limit", 20, 1, 100),
         cursor=call.text("cursor"),
     )  # fmt: skip
-    return _page(page)
+    return _page(call, page)
 
 
 def trash(call: Call) -> dict[str, Any]:
@@ -71,11 +77,24 @@ def trash(call: Call) -> dict[str, Any]:
         call.caller, sort_by="updated_at", limit=call.number("limit", 20, 1, 100), cursor=call.text("cursor"),
         deleted="only",
     )  # fmt: skip
-    return _page(page)
+    return _page(call, page)
 
 
-def _page(page: Browsed) -> dict[str, Any]:
-    return {"memories": [MemoryOut.of(m) for m in page.items], "limit": page.limit, "next_cursor": page.next_cursor}
+def _page(call: Call, page: Browsed) -> dict[str, Any]:
+    return {
+        "memories": [MemoryOut.of(m) for m in page.items],
+        "template_names": _template_names(call, page.items),
+        "limit": page.limit,
+        "next_cursor": page.next_cursor,
+    }
+
+
+def _template_names(call: Call, memories: Sequence[Memory]) -> dict[str, str]:
+    """The name of each template the memories were made with, by id (a deleted template has none)."""
+    templates = call.services.templates.view_of(call.caller)
+    ids = {m.template_id for m in memories if m.template_id}
+    found = {i: templates.lookup(i) for i in sorted(ids)}
+    return {i: d.name for i, d in found.items() if d is not None}
 
 
 def detail(call: Call) -> MemoryDetailOut:
@@ -116,6 +135,8 @@ def edit(call: Call) -> WrittenMemoryOut:
 
 
 def delete(call: Call) -> DeletionOut:
+    if call.flag("permanent"):
+        return erase(call)
     gone = call.services.memories.delete(call.caller, call.path["memory_id"])
     deleted_at = gone.memory.as_dict()["deleted_at"] if gone.memory else None
     return DeletionOut(memory_id=gone.memory_id, permanent=False, message="Moved to the trash.", deleted_at=deleted_at)
@@ -133,7 +154,14 @@ def templates(call: Call) -> dict[str, Any]:
 
 def template_fields(call: Call) -> dict[str, Any]:
     view = call.services.templates.get(call.caller, call.path["template_id"])
-    return {"id": view.definition.id, "fields": [f.as_dict() for f in view.resolved.fields]}
+    fields = [_labelled(f.as_dict()) for f in view.resolved.fields]
+    return {"id": view.definition.id, "name": view.definition.name, "fields": fields}
+
+
+def _labelled(field: dict[str, Any]) -> dict[str, Any]:
+    """A field's definition with the label the page shows it under (nested fields too)."""
+    nested = [_labelled(f) for f in field.get("fields", [])]
+    return {**field, "label": label(field["name"]), **({"fields": nested} if nested else {})}
 
 
 def _filters(call: Call) -> dict[str, Any] | None:

@@ -1,14 +1,19 @@
 // The dashboard's shell: who is logged in, the navigation, and which view draws the page.
-// A view is a module in pages/ exporting `render(root, args)`; the address names it:
-// #/memories, #/memory/<id>, #/templates, ... (the part after the name is its `args`).
+// A view is a module in pages/ exporting `render(root, args, query)`; the address names it:
+// #/memories, #/memory/<id>, #/templates, ... (the part after the name is its `args`, the part
+// after "?" its `query`, a URLSearchParams: a search and its page, so that Back, reload and a
+// shared link show the same results). A view that exports `update(query)` is told when only
+// its query changes, instead of being drawn again.
 
 import { api, forgetSession, whenLoggedOut } from "./api.js";
 import { clear, errorBox, h } from "./ui.js";
 
 const PAGES = {
   login: () => import("./pages/login.js"),
+  home: () => import("./pages/home.js"),
   memories: () => import("./pages/memories.js"),
   memory: () => import("./pages/memory.js"),
+  "memory-new": () => import("./pages/memory-new.js"),
   trash: () => import("./pages/trash.js"),
   settings: () => import("./pages/settings.js"),
   analytics: () => import("./pages/analytics.js"),
@@ -17,18 +22,43 @@ const PAGES = {
   "template-edit": () => import("./pages/template-edit.js"),
   "template-new": () => import("./pages/template-edit.js"),
 };
-const HOME = "memories";
+const HOME = "home";
 
 const page = () => document.getElementById("page");
 
 function parse() {
-  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  const [path, search = ""] = location.hash.replace(/^#\/?/, "").split(/\?(.*)/s);
+  const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
   const [name = HOME, ...args] = parts;
-  return { name, args };
+  return { name, args, query: new URLSearchParams(search), place: path };
+}
+
+// The view shown now: its address without the query, its module and its element.
+let current = null;
+
+// Go to this view's address with `params` as its query: a history entry, so Back returns, and the
+// view's update() follows. With `replace` (a search typed letter by letter), the address is
+// rewritten in place and the view draws the change itself. True when update() will follow.
+export function setQuery(params, { replace = false } = {}) {
+  const query = new URLSearchParams(params).toString();
+  const address = `#/${parse().place}${query ? `?${query}` : ""}`;
+  if (address === location.hash) return false;
+  if (replace) {
+    history.replaceState(history.state, "", address);
+    return false;
+  }
+  location.hash = address;
+  return true;
 }
 
 // The navigation entry a view belongs to: #/memory/<id> is under Memories, and so on.
-const SECTION = { memory: "memories", template: "templates", "template-edit": "templates", "template-new": "templates" };
+const SECTION = { memory: "memories", "memory-new": "memories", template: "templates", "template-edit": "templates", "template-new": "templates" };
+
+// On a phone the navigation folds behind the Menu button; choosing a page folds it again.
+function foldNav(open) {
+  document.querySelector(".top").classList.toggle("open", open);
+  document.getElementById("menu").setAttribute("aria-expanded", String(open));
+}
 
 function markNav(name) {
   const section = SECTION[name] || name;
@@ -40,26 +70,58 @@ function markNav(name) {
 
 // Each address gets a view element of its own, put in the page at once: a view still loading
 // when the address changes draws into its own element, no longer in the page, never over the next.
+let shows = 0;  // a newer address, shown while this one waited, wins: the older is dropped
 export async function show() {
-  const { name, args } = parse();
+  const mine = ++shows;
+  const { name, args, query, place } = parse();
   if (name !== "login" && !(await loggedIn())) return;
+  if (mine !== shows) return;
+  if (current && current.place === place && current.module && current.module.update && current.view.isConnected) {
+    await current.module.update(query);
+    return;
+  }
   const view = h("div", { class: "view" });
   clear(page(), view);
   markNav(name);
+  foldNav(false);
+  current = { place, view, module: null };
   const load = PAGES[name];
   if (!load) {
-    clear(view, h("h1", {}, "Not found"), h("p", {}, "There is no such page. ", h("a", { href: `#/${HOME}` }, "Go to the memories.")));
+    clear(view, h("h1", {}, "Not found"), h("p", {}, "There is no such page. ", h("a", { href: `#/${HOME}` }, "Go home.")));
     return;
   }
   try {
     const module = await load();
-    await module.render(view, args);
+    if (mine !== shows) return;
+    current.module = module;
+    await module.render(view, args, query);
   } catch (error) {
     clear(view, h("h1", {}, "Something went wrong"), errorBox(error));
+  }
+  if (wantSearch && view.isConnected) {
+    wantSearch = false;
+    const box = view.querySelector("input[type=search]");
+    if (box) { box.focus(); return; }
   }
   // The new view gets the focus (for keyboard and screen reader users), unless its own
   // code already put it somewhere in the view, or the user did while it loaded.
   if (view.isConnected && !view.contains(document.activeElement)) page().focus({ preventScroll: true });
+}
+
+// Keys that act anywhere but in a text box: "/" goes to the search (the memories page's, unless
+// the page has a search of its own), "n" to a new memory.
+let wantSearch = false;
+const TYPING = "input, textarea, select, [contenteditable]";
+function shortcut(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
+  if (event.target instanceof Element && event.target.closest(TYPING)) return;
+  if (!me || !["/", "n"].includes(event.key)) return;
+  event.preventDefault();
+  if (event.key === "n") { location.hash = "#/memory-new"; return; }
+  const box = page().querySelector("input[type=search]");
+  if (box) { box.focus(); return; }
+  wantSearch = true;
+  location.hash = "#/memories";
 }
 
 let me = null;
@@ -72,6 +134,8 @@ async function loggedIn() {
     return false;
   }
   document.getElementById("nav").hidden = false;
+  document.getElementById("menu").hidden = false;
+  document.getElementById("new-memory").hidden = false;
   clear(document.getElementById("who"), `${me.user}`, " ", logoutButton());
   return true;
 }
@@ -91,6 +155,8 @@ function logoutButton() {
 export function loggedOut() {
   me = null;
   document.getElementById("nav").hidden = true;
+  document.getElementById("menu").hidden = true;
+  document.getElementById("new-memory").hidden = true;
   clear(document.getElementById("who"));
   if (!location.hash.startsWith("#/login")) location.hash = "#/login";
   else show();
@@ -99,5 +165,7 @@ export function loggedOut() {
 export function currentUser() { return me; }
 
 whenLoggedOut(loggedOut);
+document.getElementById("menu").addEventListener("click", () => foldNav(!document.querySelector(".top").classList.contains("open")));
 window.addEventListener("hashchange", show);
+document.addEventListener("keydown", shortcut);
 window.addEventListener("DOMContentLoaded", show);

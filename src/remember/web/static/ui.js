@@ -56,3 +56,14 @@ export function labelled(text, control, hint) {
   if (hintNode) control.setAttribute("aria-describedby", hintNode.id);
   return h("div", { class: "control" }, h("label", { for: id }, text), control, hintNode);
 }
+
+// A table that becomes a list on a narrow screen (style.css: table.stack): each cell is given the
+// name of its column, shown before it when the rows are stacked as cards.
+export function stacked(table) {
+  const names = [...table.querySelectorAll("thead th")].map((th) => th.textContent.trim());
+  for (const row of table.querySelectorAll("tbody tr")) {
+    [...row.children].forEach((cell, i) => { if (names[i]) cell.dataset.label = names[i]; });
+  }
+  table.classList.add("stack");
+  return table;
+}

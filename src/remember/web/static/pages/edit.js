@@ -3,11 +3,14 @@
 
 import { api } from "../api.js";
 import { announce, clear, errorBox, h, labelled, okBox } from "../ui.js";
+import { chipInput } from "./chips.js";
+import { contextPart } from "./context-edit.js";
 
 const SCALARS = ["title", "type", "weight", "trust"];
 
-export async function editForm(memory, onSaved) {
-  const fields = memory.template_id ? await templateFields(memory.template_id) : [];
+// `template`: the memory's template as /api/memory-templates/{id} answers (null without one).
+export async function editForm(memory, template, onSaved) {
+  const fields = template ? template.fields : [];
   const controls = {
     title: h("input", { type: "text", name: "title", size: 50, value: memory.title || "" }),
     content: h("textarea", { name: "content", rows: 5 }, memory.content),
@@ -20,17 +23,19 @@ export async function editForm(memory, onSaved) {
   const structured = memory.structured_content || {};
   const fieldControls = Object.fromEntries(fields.filter((f) => f.type !== "computed").map((f) => [f.name, fieldControl(f, structured[f.name])]));
   const problems = {};
-  const wrap = (key, text, control) => {
-    const box = labelled(text, control);
+  const wrap = (key, text, control, list, hint) => {
+    const box = labelled(text, control, hint);
+    if (list) box.insertBefore(list, control);
     problems[key] = h("div", { class: "field-error", id: `${control.id}-error` });
     box.append(problems[key]);
     return box;
   };
   const summary = h("div");
+  const where = contextPart(memory, wrap);
   const form = h("form", { class: "edit", novalidate: true, onsubmit: async (event) => {
     event.preventDefault();
-    clearProblems(problems, summary, controls, fieldControls);
-    const changes = changesOf(memory, controls, fields, fieldControls);
+    clearProblems(problems, summary, { ...controls, ...where.controls }, fieldControls);
+    const changes = { ...changesOf(memory, controls, fields, fieldControls), ...where.changes() };
     if (!Object.keys(changes).length) { clear(summary, okBox("Nothing changed.")); return; }
     try {
       await api(`/api/memories/${encodeURIComponent(memory.id)}`, {
@@ -39,7 +44,9 @@ export async function editForm(memory, onSaved) {
       await onSaved();
     } catch (error) {
       clear(summary, errorBox(error));
-      showProblems(error.errors, problems, { ...controls, reason, ...prefixed(fieldControls) }, "structured_content" in changes);
+      const placed = { context: where.controls.timestamp, "context.source": where.controls.source, "context.participants": where.controls.participants,
+        location: where.controls.address, "location.lat": where.controls.lat, "location.lon": where.controls.lon, references: where.controls.references };
+      showProblems(error.errors, problems, { ...controls, reason, ...placed, ...prefixed(fieldControls) }, "structured_content" in changes);
     }
   } },
     h("h2", { id: "edit-h" }, "Edit"),
@@ -47,23 +54,21 @@ export async function editForm(memory, onSaved) {
     h("div", { class: "row" }, wrap("type", "Type", controls.type), wrap("weight", "Weight (0 to 1)", controls.weight),
       wrap("trust", "Trust (0 to 1)", controls.trust)),
     wrap("tags", "Tags (comma separated)", controls.tags),
-    fields.length ? h("fieldset", {}, h("legend", {}, `Template fields (${memory.template_id})`),
-      Object.entries(fieldControls).map(([name, c]) => wrap(`field:${name}`, name, c.node))) : null,
+    where.node,
+    fields.length ? h("fieldset", {}, h("legend", {}, `${template.name} fields`),
+      Object.values(fieldControls).map((c) => wrap(`field:${c.field.name}`, c.field.label || c.field.name, c.node, c.list, c.hint))) : null,
     wrap("reason", "Reason for the change (kept in the history)", reason),
     summary,
     h("p", {}, h("button", { type: "submit" }, "Save changes")));
   return form;
 }
 
-async function templateFields(templateId) {
-  try {
-    return (await api(`/api/memory-templates/${encodeURIComponent(templateId)}`)).fields;
-  } catch (error) {
-    return [];  // a deleted template: its fields are edited no more, the rest still is
+// A list of plain values is edited as chips; a list of objects, or an object, as JSON text.
+export function fieldControl(field, value) {
+  if (field.type === "array" && field.item_type !== "object" && !(field.fields || []).length) {
+    const chips = chipInput(`field-${field.name}`, field.label || field.name, value, field.item_type);
+    return { node: chips.input, list: chips.list, hint: chips.hint, field, read: chips.read };
   }
-}
-
-function fieldControl(field, value) {
   let node;
   if (field.type === "enum") {
     node = h("select", { name: `field-${field.name}` }, h("option", { value: "" }, "—"),
@@ -125,7 +130,7 @@ function showProblems(errors, problems, controls, sentFields) {
     const name = String(e.field || "");
     const root = name.replace(/^structured_content\./, "").split(/[.[]/)[0];
     const templated = problems[`field:${root}`] && (sentFields || name.startsWith("structured_content"));
-    const key = templated ? `field:${root}` : problems[root] ? root : null;
+    const key = templated ? `field:${root}` : problems[name] ? name : problems[root] ? root : null;
     if (!key) continue;
     problems[key].append(h("div", {}, e.message));
     controls[key].setAttribute("aria-invalid", "true");

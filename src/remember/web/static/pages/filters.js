@@ -13,6 +13,8 @@ const OPERATORS = {
 const OPERATOR_WORDS = { eq: "is", ne: "is not", gt: "more than", gte: "at least", lt: "less than",
   lte: "at most", contains: "contains", exists: "is filled in" };
 
+const NARROW = window.matchMedia("(max-width: 640px)");
+
 // A builder bound to `onChange(expression)`; `node` is its form part.
 export function filterBuilder(onChange) {
   const type = h("input", { type: "text", name: "type", size: 12 });
@@ -63,11 +65,34 @@ export function filterBuilder(onChange) {
   template.addEventListener("change", loadFields);
   for (const control of [type, tags, tagsMatch, after, before, weight]) control.addEventListener("input", changed);
 
-  api("/api/memory-templates").then((found) => {
-    for (const t of found.templates) template.append(h("option", { value: t.id }, `${t.name} (${t.id})`));
+  const listed = api("/api/memory-templates").then((found) => {
+    for (const t of found.templates) template.append(h("option", { value: t.id }, t.name));
   }).catch((error) => fieldRows.append(errorBox(error)));
 
-  const node = h("fieldset", { class: "filter-builder" }, h("legend", {}, "Filters"),
+  // The controls set from an expression this builder made (the address of a search keeps it).
+  const set = async (expression) => {
+    const e = expression || {};
+    type.value = typeof e.type === "string" ? e.type : "";
+    const match = e.tags && Array.isArray(e.tags.all) ? "all" : "any";
+    tagsMatch.value = match;
+    tags.value = e.tags && Array.isArray(e.tags[match]) ? e.tags[match].join(", ") : "";
+    after.value = (e.created_at && e.created_at.gte) || "";
+    before.value = (e.created_at && e.created_at.lt) || "";
+    weight.value = e.weight && e.weight.gte !== undefined ? String(e.weight.gte) : "";
+    await listed;
+    const wanted = typeof e.template_id === "string" ? e.template_id : "";
+    if (wanted && ![...template.options].some((o) => o.value === wanted)) template.append(h("option", { value: wanted }, wanted));
+    if (template.value !== wanted || (wanted && !fields.length)) {
+      template.value = wanted;
+      await loadFields();
+    }
+    for (const f of fields) f.set(e[`structured_content.${f.name}`]);
+    changed();
+  };
+
+  // Folded on a phone unless a filter is set, so the results are not a long scroll away.
+  const node = h("details", { class: "filter-builder", open: !NARROW.matches },
+    h("summary", {}, "Filters"),
     h("div", { class: "row" },
       labelled("Type", type), labelled("Tags (comma separated)", tags), labelled("Tags match", tagsMatch),
       labelled("Template", template), labelled("Created from", after), labelled("Created before", before),
@@ -75,7 +100,11 @@ export function filterBuilder(onChange) {
     fieldRows,
     h("div", {}, h("span", { class: "muted" }, "Filter expression"), shown),
   );
-  return { node, build };
+  const setAndOpen = async (expression) => {
+    await set(expression);
+    if (Object.keys(expression || {}).length) node.open = true;
+  };
+  return { node, build, set: setAndOpen };
 }
 
 function fieldRow(field, changed) {
@@ -91,8 +120,13 @@ function fieldRow(field, changed) {
   value.addEventListener("input", changed);
   value.addEventListener("change", changed);
   const node = h("div", { class: "row" },
-    labelled(`${field.name}: condition`, op), labelled(`${field.name}: value`, value));
-  return { name: field.name, condition, node };
+    labelled(`${field.label || field.name}: condition`, op), labelled(`${field.label || field.name}: value`, value));
+  const set = (given) => {
+    const [name, wanted] = given && typeof given === "object" ? Object.entries(given)[0] || [] : [];
+    op.value = OPERATORS[kind].includes(name) ? name : OPERATORS[kind][0];
+    value.value = wanted === undefined || wanted === null || name !== op.value ? "" : String(wanted);
+  };
+  return { name: field.name, condition, node, set };
 }
 
 function valueControl(field) {

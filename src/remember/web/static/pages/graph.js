@@ -47,7 +47,8 @@ export function graphView(memory, related) {
     link.append(s("title", {}, p.label));
     return link;
   });
-  const svg = s("svg", { viewBox: `0 0 ${SIZE} ${SIZE}`, class: "graph", role: "img",
+  // A group, not an image: it holds links, which an image may not.
+  const svg = s("svg", { viewBox: `0 0 ${SIZE} ${SIZE}`, class: "graph", role: "group",
     "aria-label": `Relationship graph: ${counted(related.length, "related memory", "related memories")}` }, ...lines, ...nodes);
   return h("div", { class: "graph-box" }, svg);
 }

@@ -1,7 +1,7 @@
 // A memory's history: each version rebuilt from the current one and the replaced values each
 // change kept, and a diff between two chosen versions (words removed and added).
 
-import { clear, h, labelled, when } from "../ui.js";
+import { clear, h, labelled, stacked, when } from "../ui.js";
 
 const SHOWN = ["title", "content", "type", "weight", "trust", "tags", "references", "template_id",
   "structured_content", "location", "context", "deleted_at"];
@@ -28,11 +28,11 @@ export function historySection(memory) {
     section.append(h("p", { class: "muted" }, "No changes yet: this is the first version."));
     return section;
   }
-  section.append(h("table", {},
+  section.append(stacked(h("table", {},
     h("thead", {}, h("tr", {}, ["Version replaced", "Change", "When", "Fields", "Reason"].map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", {}, memory.history.map((e) => h("tr", {},
       h("td", {}, String(e.version)), h("td", {}, e.action), h("td", {}, when(e.at)),
-      h("td", {}, Object.keys(e.previous).join(", ")), h("td", {}, e.reason || ""))))));
+      h("td", {}, Object.keys(e.previous).join(", ")), h("td", {}, e.reason || "")))))));
   const from = versionSelect(numbers, numbers[1]);
   const to = versionSelect(numbers, numbers[0]);
   const out = h("div", { class: "diff" });

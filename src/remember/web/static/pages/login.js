@@ -39,6 +39,6 @@ export async function render(root, args) {
 async function logIn(credential) {
   const { session } = await api("/api/session", { method: "POST", body: credential });
   keepSession(session);
-  history.replaceState(null, "", "#/memories");
+  history.replaceState(null, "", "#/home");
   location.reload();
 }

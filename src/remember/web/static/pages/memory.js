@@ -2,11 +2,13 @@
 // between versions, its relationships as a graph and a list, an edit form, and delete.
 
 import { api } from "../api.js";
-import { announce, clear, counted, errorBox, h, labelled, when } from "../ui.js";
+import { announce, clear, counted, errorBox, h, labelled, stacked, when } from "../ui.js";
 import { editForm } from "./edit.js";
 import { graphView } from "./graph.js";
 import { historySection } from "./history.js";
+import { relateForm } from "./relate.js";
 import { excerpt } from "./memories.js";
+import { fieldLabel, orderedEntries, valueView } from "./values.js";
 
 export async function render(root, args) {
   const id = args[0] || "";
@@ -19,23 +21,39 @@ export async function render(root, args) {
     return;
   }
   const again = () => render(root, args);
+  const template = memory.template_id ? await templateOf(memory.template_id) : null;
   clear(root,
     h("p", {}, h("a", { href: "#/memories" }, "← Memories")),
     h("h1", {}, memory.title || excerpt(memory.content)),
     memory.deleted_at ? h("div", { class: "error", role: "note" }, `In the trash since ${when(memory.deleted_at)}. `, h("a", { href: "#/trash" }, "Restore it from the trash.")) : null,
     h("div", { class: "grid2" },
-      h("div", {}, fieldsSection(memory), structuredSection(memory)),
+      h("div", {}, fieldsSection(memory, template), structuredSection(memory, template)),
       h("div", {}, await relationshipsSection(memory))),
     historySection(memory),
-    memory.deleted_at ? null : await editForm(memory, again),
+    memory.deleted_at ? null : await editForm(memory, template, again),
+    memory.deleted_at ? null : relateForm(memory, again),
     memory.deleted_at ? null : deleteButton(memory));
 }
 
-function fieldsSection(memory) {
+async function templateOf(templateId) {
+  try {
+    return await api(`/api/memory-templates/${encodeURIComponent(templateId)}`);
+  } catch (error) {
+    return null;  // a deleted template: its values are shown by name, and edited no more
+  }
+}
+
+function templateCell(memory, template) {
+  if (!memory.template_id) return "none";
+  if (!template) return h("code", {}, memory.template_id);
+  return h("a", { href: `#/template/${encodeURIComponent(template.id)}` }, template.name);
+}
+
+function fieldsSection(memory, template) {
   const rows = [
     ["Content", h("div", { class: "content" }, memory.content)],
     ["Type", memory.type], ["Tags", memory.tags.length ? memory.tags.map((t) => h("span", { class: "tag" }, t)) : "none"],
-    ["Weight", memory.weight], ["Trust", memory.trust], ["Template", memory.template_id || "none"],
+    ["Weight", memory.weight], ["Trust", memory.trust], ["Template", templateCell(memory, template)],
     ["Follows its template", memory.template_compliance === null || memory.template_compliance === undefined ? "—" : memory.template_compliance ? "yes" : "no"],
     ["References", memory.references.map((r) => h("div", {}, r))],
     ["Happened", when(memory.context && memory.context.timestamp)],
@@ -46,13 +64,16 @@ function fieldsSection(memory) {
     h("table", { class: "fields" }, h("tbody", {}, rows.map(([k, v]) => h("tr", {}, h("th", { scope: "row" }, k), h("td", {}, v))))));
 }
 
-function structuredSection(memory) {
+// The template's fields in the template's order, under their labels; lists as chips, not JSON.
+function structuredSection(memory, template) {
   const content = memory.structured_content;
   if (!content) return null;
   const problems = memory.template_validation_errors || [];
-  return h("section", { "aria-labelledby": "structured-h" }, h("h2", { id: "structured-h" }, "Structured content"),
-    h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Field"), h("th", { scope: "col" }, "Value"))),
-      h("tbody", {}, Object.entries(content).map(([k, v]) => h("tr", {}, h("td", {}, k), h("td", {}, typeof v === "string" ? v : JSON.stringify(v)))))),
+  const entries = orderedEntries(content, template ? template.fields : []);
+  const heading = template ? `${template.name} fields` : "Structured content";
+  return h("section", { "aria-labelledby": "structured-h" }, h("h2", { id: "structured-h" }, heading),
+    h("table", { class: "fields structured" }, h("tbody", {}, entries.map(([k, v, f]) =>
+      h("tr", {}, h("th", { scope: "row" }, template ? fieldLabel(k, f) : k), h("td", {}, valueView(v, f)))))),
     problems.length ? h("ul", { class: "field-error" }, problems.map((p) => h("li", {}, `${p.field}: ${p.message}`))) : null);
 }
 
@@ -75,11 +96,11 @@ async function relationshipsSection(memory) {
 }
 
 function relatedList(related) {
-  return h("table", { "aria-label": "Related memories" },
+  return stacked(h("table", { "aria-label": "Related memories" },
     h("thead", {}, h("tr", {}, ["Memory", "Type", "How", "Away"].map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", {}, related.map((r) => h("tr", {},
       h("td", {}, h("a", { href: `#/memory/${encodeURIComponent(r.memory_id)}` }, r.title || excerpt(r.content))),
-      h("td", {}, r.type), h("td", {}, r.path.map((p) => p.type).join(" → ")), h("td", {}, String(r.depth))))));
+      h("td", {}, r.type), h("td", {}, r.path.map((p) => p.type).join(" → ")), h("td", {}, String(r.depth)))))));
 }
 
 function deleteButton(memory) {

@@ -2,7 +2,7 @@
 
 import { api, download } from "../api.js";
 import { currentUser } from "../app.js";
-import { announce, clear, counted, errorBox, h, labelled, okBox, when } from "../ui.js";
+import { announce, clear, counted, errorBox, h, labelled, okBox, stacked, when } from "../ui.js";
 
 const SECTIONS = {
   preferences: ["Preferences", preferencesSection],
@@ -204,10 +204,10 @@ async function refresh(list) {
   const { tokens } = await api("/api/tokens");
   if (!tokens.length) { clear(list, h("p", { class: "muted" }, "You have no tokens.")); return; }
   const rows = tokens.map((t) => tokenRow(t, list));
-  clear(list, h("table", {},
+  clear(list, stacked(h("table", {},
     h("thead", {}, h("tr", {}, ["Id", "Name", "Trust level", "Made", "Expires", "Last used", "State", "Action"]
       .map((c) => h("th", { scope: "col" }, c)))),
-    h("tbody", {}, rows)));
+    h("tbody", {}, rows))));
 }
 
 function state(t) {

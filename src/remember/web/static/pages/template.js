@@ -2,7 +2,7 @@
 // Schema, its versions, and the memories made with it with their compliance with it as it is now.
 
 import { api } from "../api.js";
-import { announce, clear, errorBox, h, labelled, okBox, when } from "../ui.js";
+import { announce, clear, errorBox, h, labelled, okBox, stacked, when } from "../ui.js";
 import { FLASH as LIST_FLASH } from "./templates.js";
 
 const PAGE = 20;
@@ -73,14 +73,14 @@ function actions(t, problems) {
 }
 
 function fieldsTable(t) {
-  return h("table", {},
+  return stacked(h("table", {},
     h("thead", {}, h("tr", {}, ["Field", "Kind", "Description", "Defined by"].map((x) => h("th", { scope: "col" }, x)))),
     h("tbody", {}, t.inheritance.fields.map((f) => h("tr", {},
       h("th", { scope: "row" }, h("code", {}, f.name)),
       h("td", {}, f.summary),
       h("td", {}, f.description || ""),
       h("td", {}, f.inherited ? ["inherited from ", link(f.source, f.source_name)] : "this template",
-        f.overrides.length ? h("div", { class: "muted" }, "overrides ", f.overrides.map((o, i) => [i ? ", " : "", link(o, nameOf(t, o))])) : null)))));
+        f.overrides.length ? h("div", { class: "muted" }, "overrides ", f.overrides.map((o, i) => [i ? ", " : "", link(o, nameOf(t, o))])) : null))))));
 }
 
 function inheritance(t) {
@@ -93,12 +93,12 @@ function inheritance(t) {
 
 async function versions(t) {
   const found = await api(`/api/templates/${encodeURIComponent(t.id)}/versions`);
-  return h("table", {},
+  return stacked(h("table", {},
     h("thead", {}, h("tr", {}, ["Version", "Saved", "What changed"].map((x) => h("th", { scope: "col" }, x)))),
     h("tbody", {}, found.versions.map((v) => h("tr", {},
       h("td", {}, v.version), h("td", {}, v.at ? when(v.at) : (found.is_default ? "shipped with remember" : "")),
       h("td", {}, describeChanges(v.changes),
-        h("details", {}, h("summary", {}, `Definition of version ${v.version}`), h("pre", {}, JSON.stringify(v.definition, null, 2))))))));
+        h("details", {}, h("summary", {}, `Definition of version ${v.version}`), h("pre", {}, JSON.stringify(v.definition, null, 2)))))))));
 }
 
 export function describeChanges(changes) {
@@ -135,11 +135,11 @@ async function memories(t) {
 }
 
 function memoryTable(page) {
-  return h("table", { "aria-label": "Memories made with this template" },
+  return stacked(h("table", { "aria-label": "Memories made with this template" },
     h("thead", {}, h("tr", {}, ["Memory", "Made with version", "Complies now", "Problems"].map((x) => h("th", { scope: "col" }, x)))),
     h("tbody", {}, page.memories.map((m) => h("tr", {},
       h("td", {}, h("a", { href: `#/memory/${encodeURIComponent(m.id)}` }, m.title || m.excerpt || m.id)),
       h("td", {}, m.template_version || ""),
       h("td", {}, m.compliant ? "Yes" : h("strong", { class: "bad" }, "No")),
-      h("td", {}, m.errors.length ? h("ul", { class: "problems" }, m.errors.map((e) => h("li", {}, h("code", {}, e.field || "(content)"), ": ", e.message))) : "")))));
+      h("td", {}, m.errors.length ? h("ul", { class: "problems" }, m.errors.map((e) => h("li", {}, h("code", {}, e.field || "(content)"), ": ", e.message))) : ""))))));
 }

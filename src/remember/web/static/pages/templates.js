@@ -1,12 +1,14 @@
 // #/templates: the built-in library and the user's own templates, searched by name, a page at a time.
 
+import { setQuery } from "../app.js";
 import { api } from "../api.js";
-import { announce, clear, errorBox, h, labelled, okBox } from "../ui.js";
+import { announce, clear, errorBox, h, labelled, okBox, stacked } from "../ui.js";
 
 const PAGE = 25;
 export const FLASH = "remember.templates.done";  // what the last action on another page did
 
-export async function render(root) {
+// The search, the origin shown and the page's offset live in the address (#/templates?search=…).
+export async function render(root, args, query) {
   const search = h("input", { type: "search", name: "search", autocomplete: "off", size: 30 });
   const origin = h("select", { name: "origin" },
     h("option", { value: "all" }, "All"), h("option", { value: "builtin" }, "Built-in"), h("option", { value: "mine" }, "Mine"));
@@ -29,18 +31,34 @@ export async function render(root) {
     if (!quiet) announce(`${page.total} template${page.total === 1 ? "" : "s"}`);
   }
 
+  // Write the address from the controls; a new history entry unless `typing`.
+  function go(newOffset, typing = false) {
+    const params = {};
+    if (search.value.trim()) params.search = search.value.trim();
+    if (origin.value !== "all") params.origin = origin.value;
+    if (newOffset) params.offset = String(newOffset);
+    offset = newOffset;
+    if (!setQuery(params, { replace: typing })) load();
+  }
+
   function pager(page) {
     const previous = h("button", { type: "button", class: "secondary", disabled: offset === 0,
-      onclick: () => { offset = Math.max(0, offset - PAGE); load(); } }, "Previous");
+      onclick: () => go(Math.max(0, offset - PAGE)) }, "Previous");
     const next = h("button", { type: "button", class: "secondary", disabled: !page.has_more,
-      onclick: () => { offset += PAGE; load(); } }, "Next");
+      onclick: () => go(offset + PAGE) }, "Next");
     const last = Math.min(page.total, offset + page.templates.length);
     return h("p", { class: "row" }, previous, next, h("span", { class: "muted" }, page.total ? `${offset + 1}–${last} of ${page.total}` : "No templates match."));
   }
 
-  search.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(() => { offset = 0; load(); }, 300); });
-  origin.addEventListener("change", () => { offset = 0; load(); });
+  search.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(() => go(0, true), 300); });
+  origin.addEventListener("change", () => go(0));
 
+  shown = (given, quiet) => {
+    search.value = given.get("search") || "";
+    origin.value = ["builtin", "mine"].includes(given.get("origin")) ? given.get("origin") : "all";
+    offset = Math.max(0, Number.parseInt(given.get("offset") || "0", 10) || 0);
+    load(quiet);
+  };
   const done = sessionStorage.getItem(FLASH);
   sessionStorage.removeItem(FLASH);
   clear(root,
@@ -51,11 +69,14 @@ export async function render(root) {
       labelled("Show", origin),
       h("p", {}, h("a", { href: "#/template-new" }, "New template"))),
     results);
-  load(true);  // not awaited: the shell focuses the page when render returns, which must not be mid-typing
+  shown(query, true);  // not awaited: the shell focuses the page when render returns, which must not be mid-typing
 }
 
+let shown = () => {};
+export function update(query) { shown(query, false); }
+
 function table(page) {
-  return h("table", { class: "templates" },
+  return stacked(h("table", { class: "templates" },
     h("caption", { class: "muted" }, "Templates you can use"),
     h("thead", {}, h("tr", {}, ["Name", "Origin", "Category", "Version", "Own fields", "Used by"].map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", {}, page.templates.map((t) => h("tr", {},
@@ -65,5 +86,5 @@ function table(page) {
       h("td", {}, t.category),
       h("td", {}, t.version),
       h("td", {}, String(t.fields.length)),
-      h("td", {}, `${t.usage_count} memor${t.usage_count === 1 ? "y" : "ies"}`)))));
+      h("td", {}, `${t.usage_count} memor${t.usage_count === 1 ? "y" : "ies"}`))))));
 }

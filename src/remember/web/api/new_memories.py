@@ -1,0 +1,67 @@
+"""The new memory form's endpoints: store a memory, check its template fields as they are typed,
+and suggest templates for its text.
+
+``POST /api/memories`` is ``remember_create_memory`` (the same draft, the same service, so the same
+checks, trust included: a session cannot store a memory above its own trust). ``POST
+/api/memories/check`` runs the template engine over the fields typed so far and answers its
+problems and the fields its ``show_if`` conditions hide. ``POST /api/suggestions`` is
+``remember suggest``: the templates that fit a text, with the fields read from it; a preview
+while typing, so it is not logged as shown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.routing import Route
+
+from remember.errors import NotFound, ValidationFailed
+from remember.schemas.memories import CreatedMemoryOut
+from remember.service.drafts import MemoryDraft
+from remember.web.context import WebContext
+from remember.web.responses import Call, routes_at
+
+MAX_SUGGESTIONS = 5
+
+
+def routes(ctx: WebContext) -> list[Route]:
+    return routes_at(ctx, {
+        "/api/memories": {"POST": create},
+        "/api/memories/check": {"POST": check},
+        "/api/suggestions": {"POST": suggest},
+    })  # fmt: skip
+
+
+def create(call: Call) -> CreatedMemoryOut:
+    """The body is the memory's fields, as remember_create_memory takes them."""
+    draft = MemoryDraft.from_mapping(call.json_object())
+    try:
+        stored = call.services.memories.store_new(call.caller, draft)
+    except NotFound as problem:  # its template: said at the field that names it
+        raise ValidationFailed.single("template_id", "not_found", str(problem), draft.template_id) from problem
+    return CreatedMemoryOut.of_stored(stored)
+
+
+def check(call: Call) -> dict[str, Any]:
+    """``{"template_id", "structured_content"}``: the engine's problems and the fields hidden now."""
+    body = call.json_object()
+    template_id, content = body.get("template_id"), body.get("structured_content", {})
+    if not isinstance(template_id, str) or not template_id:
+        raise ValidationFailed.single("template_id", "missing", "Name the template the fields are for (template_id).")
+    _, result = call.services.templates.validate(call.caller, template_id, content)
+    return {
+        "valid": result.valid,
+        "errors": [e.as_dict() for e in result.errors],
+        "hidden_fields": list(result.hidden),
+    }
+
+
+def suggest(call: Call) -> dict[str, Any]:
+    """``{"content": text}``: the templates that fit it, best first, each with its name and prefill."""
+    content = call.json_object().get("content")
+    if not isinstance(content, str):
+        raise ValidationFailed.single("content", "type", "Send the memory's text as content.")
+    if not content.strip():
+        return {"suggestions": []}
+    found = call.services.suggestions.suggest(call.caller, content, limit=MAX_SUGGESTIONS, record=False)
+    return {"suggestions": [s.as_dict() for s in found]}

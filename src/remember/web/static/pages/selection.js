@@ -1,0 +1,51 @@
+// Memories chosen on the memories page, and what to do with all of them at once: add or remove
+// a tag, or move them to the trash (POST /api/memories/bulk: checked whole, so one memory that
+// cannot be changed changes none).
+
+import { api } from "../api.js";
+import { clear, counted, errorBox, h, labelled, okBox } from "../ui.js";
+
+export function selection(onDone) {
+  const chosen = new Map();  // id -> name
+  const count = h("span", { class: "muted", "aria-live": "polite" }, "None selected.");
+  const tag = h("input", { type: "text", name: "bulk-tag", size: 14, autocomplete: "off" });
+  const status = h("div");
+  const buttons = [];
+  const refresh = () => {
+    count.textContent = chosen.size ? `${counted(chosen.size, "memory")} selected.` : "None selected.";
+    for (const b of buttons) b.disabled = !chosen.size;
+  };
+  const act = (body, done) => async () => {
+    clear(status);
+    try {
+      const answer = await api("/api/memories/bulk", { method: "POST", body: { memory_ids: [...chosen.keys()], ...body } });
+      const said = done(answer.changed);
+      chosen.clear();
+      refresh();
+      await onDone();
+      clear(status, okBox(said));  // a status: said aloud
+    } catch (error) { clear(status, errorBox(error)); }
+  };
+  const needsTag = (make) => () => {
+    if (!tag.value.trim()) { clear(status, errorBox("Write the tag first.")); tag.focus(); return undefined; }
+    return make(tag.value.trim())();
+  };
+  const button = (text, onclick, kind = "secondary") => {
+    const b = h("button", { type: "button", class: kind, disabled: true, onclick }, text);
+    buttons.push(b);
+    return b;
+  };
+  const node = h("section", { class: "bulk", "aria-label": "Selected memories" },
+    h("div", { class: "row" }, count,
+      labelled("Tag", tag),
+      button("Add the tag", needsTag((t) => act({ add_tags: [t] }, (n) => `Tagged ${counted(n, "memory")} “${t}”.`))),
+      button("Remove the tag", needsTag((t) => act({ remove_tags: [t] }, (n) => `Removed “${t}” from ${counted(n, "memory")}.`))),
+      button("Move to the trash", act({ trash: true }, (n) => `Moved ${counted(n, "memory")} to the trash.`), "danger")),
+    status);
+  const checkbox = (memory, name) => {
+    const box = h("input", { type: "checkbox", name: "select", value: memory.id, checked: chosen.has(memory.id), "aria-label": `Select ${name}` });
+    box.addEventListener("change", () => { if (box.checked) chosen.set(memory.id, name); else chosen.delete(memory.id); refresh(); });
+    return box;
+  };
+  return { node, checkbox };
+}
