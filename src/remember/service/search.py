@@ -20,13 +20,13 @@ from remember import preferences as known
 from remember.caller import Caller
 from remember.clock import Clock, utc_now
 from remember.errors import ValidationFailed
-from remember.filters import Filter, best_passing, parse_filter
+from remember.filters import Filter, best_passing, conjoin, parse_filter
 from remember.jsontypes import JsonObject
 from remember.models import DeletedMode, Memory, conversation_of
 from remember.search import spread, text
 from remember.search.fusion import Boosts, Fused, above_floor, fuse, fuse_by_shape
 from remember.search.plan import POSTINGS_BUDGET, SearchPlan, plan_search, select_terms
-from remember.service import checks, visibility
+from remember.service import checks, validity, visibility
 from remember.service.access_counts import note_access
 from remember.service.indexer import Indexer
 from remember.service.preferences import PreferenceService
@@ -76,16 +76,23 @@ class SearchService:
         explain: bool = False,
         record_access: bool = True,
         min_score: float | None = None,
+        when: validity.When = validity.CURRENT,
     ) -> Results:
         """The user's memories that best match ``query``, best first: those holding a term of it, and
-        those whose cosine with it is at least ``min_score`` (``search.min_score`` when None)."""
+        those whose cosine with it is at least ``min_score`` (``search.min_score`` when None); of them,
+        those ``when`` says (by default the current ones; with ``as_of``, each with its values then)."""
         prefs = self.preferences.effective(caller)
         question = checks.query(query, "query")
         weight = alpha_of(prefs, alpha)
         floor = min_score_of(prefs, min_score)
         size = checks.whole_number("limit", prefs["search.default_limit"] if limit is None else limit, 1, MAX_LIMIT)
         start = checks.whole_number("offset", offset, 0, MAX_OFFSET)
-        tree, mode = visibility.within_reach(caller, parse_filter(filters)), checks.deleted_mode(deleted)
+        given = parse_filter(filters)
+        current = validity.condition(self.store, caller.user, when, self.clock(), given)
+        tree, mode = (
+            visibility.within_reach(caller, conjoin(given, current)),
+            checks.deleted_mode(deleted),
+        )
         plan = plan_search(
             alpha=weight, pool=start + size + 1, filtered=tree is not None, deleted=mode,
             capabilities=self.store.index.capabilities(caller.user),
@@ -114,7 +121,7 @@ class SearchService:
         ranked = self._rank(caller, fused, boosts, explain, question, mode)
         if spreads:
             ranked = _spread(ranked)
-        page = ranked[start : start + size]
+        page = _seen_as(self.store, caller.user, ranked[start : start + size], when)
         if record_access and page:
             note_access(self.store, caller.user, [h.memory.id for h in page], self.clock())
         explained = plan.explained(ran, round(used, 6)) if explain else None
@@ -129,20 +136,24 @@ class SearchService:
         min_similarity: float = 0.0,
         limit: int = 10,
         filters: JsonObject | None = None,
+        when: validity.When = validity.CURRENT,
     ) -> list[Hit]:
-        """Memories closest in meaning to a memory (by id) or a text, by cosine similarity."""
+        """Memories closest in meaning to a memory (by id) or a text, by cosine similarity; of them, those
+        ``when`` says (by default the current ones)."""
         if (memory_id is None) == (text_query is None):
             raise ValidationFailed.single("memory_id", "invalid", "Give either memory_id or text, not both or neither.")
         size = checks.whole_number("limit", limit, 1, MAX_LIMIT)
         floor = checks.share("min_similarity", min_similarity, low=-1.0)
-        tree = visibility.within_reach(caller, parse_filter(filters))
+        given = parse_filter(filters)
+        current = validity.condition(self.store, caller.user, when, self.clock(), given)
+        tree = visibility.within_reach(caller, conjoin(given, current))
         vector, itself = self._anchor(caller, memory_id, text_query)
         nearest = self.store.index.vector_candidates(
             caller.user, vector, filter=tree, deleted="exclude", limit=size + 1
         )
         chosen = [(i, s) for i, s in nearest if s >= floor and i != itself][:size]
         found = visibility.only_reachable(caller, self.store.memories.get_many(caller.user, [i for i, _ in chosen]))
-        memories = {m.id: m for m in found}
+        memories = {m.id: m for m in validity.seen_as(self.store, caller.user, found, when)}
         return [Hit(memories[i], round(s, 6)) for i, s in chosen if i in memories]
 
     # keyword side
@@ -299,6 +310,14 @@ def _spread(ranked: list[Hit]) -> list[Hit]:
     placed = [spread.Placed(h.score, conversation_of(h.memory), h.memory.occurred_at) for h in ranked]
     order, gave = spread.spread(placed)
     return [_gave_way(ranked[i], gave[i]) for i in order]
+
+
+def _seen_as(store: Store, user_id: str, hits: list[Hit], when: validity.When) -> list[Hit]:
+    """The page's memories as ``when`` sees them (with an ``as_of``, their values then)."""
+    if when.as_of is None:
+        return hits
+    seen = validity.seen_as(store, user_id, [h.memory for h in hits], when)
+    return [replace(h, memory=m) for h, m in zip(hits, seen, strict=True)]
 
 
 def _gave_way(hit: Hit, amount: float) -> Hit:

@@ -18,7 +18,15 @@ from typing import Any
 from starlette.routing import Route
 
 from remember.errors import ValidationFailed
-from remember.schemas.memories import DeletionOut, HistoryOut, MemoryDetailOut, MemoryOut, RestoredOut, WrittenMemoryOut
+from remember.schemas.memories import (
+    DeletionOut,
+    HistoryOut,
+    MemoryDetailOut,
+    MemoryOut,
+    RestoredOut,
+    WrittenMemoryOut,
+    public,
+)
 from remember.schemas.relationships import RelatedOut, links
 from remember.service.browsing import Browsed
 from remember.web.context import WebContext
@@ -84,7 +92,7 @@ def detail(call: Call) -> MemoryDetailOut:
     memory = memories.get(call.caller, memory_id, record_access=False)
     history = [HistoryOut.of(h) for h in memories.history(call.caller, memory.id)]
     linked = call.services.relationships.links(call.caller, [memory.id]).get(memory.id, [])
-    return MemoryDetailOut(**memory.as_dict(), history=history, relationships=links(memory.id, linked))
+    return MemoryDetailOut(**public(memory), history=history, relationships=links(memory.id, linked))
 
 
 def related(call: Call) -> dict[str, Any]:
