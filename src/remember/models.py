@@ -168,6 +168,7 @@ def memory_from_dict(user_id: str, data: Mapping[str, Any]) -> Memory:
         valid_until=moment("valid_until"),
         supersedes=tuple(data.get("supersedes") or ()),
         superseded_by=data.get("superseded_by"),
+        identity_key=data.get("identity_key"),
     )
 
 
@@ -456,6 +457,17 @@ class Relationship:
     updated_at: datetime
     tags: tuple[str, ...] = ()
     version: int = 1
+    valid_from: datetime | None = None  # None: from created_at (filled in on construction)
+    valid_until: datetime | None = None  # None: still true
+
+    def __post_init__(self) -> None:
+        if self.valid_from is None:
+            object.__setattr__(self, "valid_from", self.created_at)
+
+    def true_at(self, moment: datetime) -> bool:
+        return (self.valid_from or self.created_at) <= moment and (
+            self.valid_until is None or self.valid_until > moment
+        )
 
     def as_dict(self) -> dict[str, Any]:
         """The public JSON form (``user_id`` left out: callers only see their own)."""
@@ -470,6 +482,8 @@ class Relationship:
             "version": self.version,
             "created_at": to_text(self.created_at),
             "updated_at": to_text(self.updated_at),
+            "valid_from": to_text(self.valid_from or self.created_at),
+            "valid_until": _text_or_none(self.valid_until),
         }
 
 
@@ -487,6 +501,8 @@ def relationship_from_dict(user_id: str, data: Mapping[str, Any]) -> Relationshi
         updated_at=from_text(data["updated_at"]),
         tags=tuple(data.get("tags") or ()),
         version=int(data.get("version", 1)),
+        valid_from=from_text(data["valid_from"]) if data.get("valid_from") else None,
+        valid_until=from_text(data["valid_until"]) if data.get("valid_until") else None,
     )
 
 
@@ -506,6 +522,7 @@ class RelationshipQuery:
     tags: tuple[str, ...] = ()
     created_after: datetime | None = None
     created_before: datetime | None = None
+    current_at: datetime | None = None  # only the relationships not ended by then (None: ended ones too)
 
 
 @dataclass(frozen=True)

@@ -87,7 +87,7 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     ),
     "remember_update_relationship": (
         ["relationship_id", "memory_ids", "relationship_type", "observation", "strength", "confidence", "tags",
-         "reason"],
+         "reason", "valid_until"],
         ["relationship_id"],
         (False, False, False),
     ),

@@ -243,3 +243,30 @@ async def test_trust_is_kept_on_every_new_path(client: Client, guest: Client) ->
     assert got["version"] == 1 and got["structured_content"]["company"] == "Google"
     assert [m["id"] for m in await listed(guest, include_superseded=True)] == [mine["id"]]
     assert [m["id"] for m in await listed(guest, as_of="2025-07-01")] == [mine["id"]]
+
+
+async def test_a_relationship_can_end(client: Client) -> None:
+    ana = await note(client, "Ana is a software engineer.", "2019-01-01")
+    acme = await note(client, "Acme Corp makes rockets.", "2019-01-01")
+    linked = {"memory_ids": [ana["id"], acme["id"]], "relationship_type": "works_at", "observation": "Ana at Acme"}
+    rel = ok(await client.call_tool("remember_create_relationship", linked))
+    related = ok(await client.call_tool("remember_get_related", {"memory_id": ana["id"]}))["related"]
+    assert [r["memory_id"] for r in related] == [acme["id"]]
+    backwards = {"relationship_id": rel["id"], "valid_until": "2001-01-01"}
+    assert "after valid_from" in error(await client.call_tool("remember_update_relationship", backwards))
+    ended = {"relationship_id": rel["id"], "valid_until": "2024-12-31", "reason": "left Acme"}
+    assert ok(await client.call_tool("remember_update_relationship", ended))["version"] == 2
+    assert ok(await client.call_tool("remember_get_related", {"memory_id": ana["id"]}))["related"] == []
+    found = ok(await client.call_tool("remember_search_relationships", {"query": "Ana at Acme"}))
+    assert found["results"] == []
+    got = ok(await client.call_tool("remember_get_memory", {"memory_id": ana["id"]}))
+    assert got["relationships"][0]["valid_until"] == "2024-12-31T00:00:00.000000Z"  # kept, and says it ended
+
+
+async def test_get_related_answers_with_current_memories(client: Client) -> None:
+    ana = await note(client, "Ana is a software engineer.", "2019-01-01")
+    old = await note(client, "Ana's team lead is Bo.", "2019-01-01")
+    linked = {"memory_ids": [ana["id"], old["id"]], "relationship_type": "related_to"}
+    ok(await client.call_tool("remember_create_relationship", linked))
+    await note(client, "Ana's team lead is Cy.", "2024-01-01", supersedes=[old["id"]])
+    assert ok(await client.call_tool("remember_get_related", {"memory_id": ana["id"]}))["related"] == []
