@@ -117,6 +117,38 @@ def seen_as(store: Store, user_id: str, memories: Sequence[Memory], chosen: When
     return [as_of_values(m, store.memories.history(user_id, m.id), moment) if m.version > 1 else m for m in memories]
 
 
+@dataclasses.dataclass(frozen=True)
+class Value:
+    """One value a template field held, and from when."""
+
+    value: Any
+    since: datetime
+
+
+def timeline(memory: Memory, history: Sequence[HistoryEntry]) -> dict[str, list[Value]]:
+    """Each template field that changed, with its values oldest first and when each became true (a change's
+    ``effective_at``, else when it was recorded); fields that never changed are left out."""
+    changes = [
+        e
+        for e in sorted(history, key=lambda e: e.version)
+        if e.action == "update" and "structured_content" in e.previous
+    ]
+    if not changes:
+        return {}
+    states = [dict(e.previous["structured_content"] or {}) for e in changes] + [dict(memory.structured_content or {})]
+    times = [memory.starts, *(e.effective for e in changes)]
+    out: dict[str, list[Value]] = {}
+    for name in dict.fromkeys(k for state in states for k in state):
+        values: list[Value] = []
+        for state, since in zip(states, times, strict=True):
+            value = state.get(name)
+            if not values or values[-1].value != value:
+                values.append(Value(value, since))
+        if len(values) > 1:
+            out[name] = values
+    return out
+
+
 def ended(old: Memory, successor: Memory, now: datetime) -> tuple[Memory, HistoryEntry]:
     """``old`` ended where ``successor`` begins (not before ``old`` began), and the history entry saying so."""
     until = max(successor.starts, old.starts)
