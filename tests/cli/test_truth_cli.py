@@ -47,3 +47,9 @@ def test_bad_spans_and_unknown_successors_are_refused(capsys: pytest.CaptureFixt
     code, _, err = run(capsys, "add", "Orphan", "--supersedes", "00000000-0000-0000-0000-000000000000")
     assert code != 0
     assert run_json(capsys, "list", "--include-superseded")["memories"] == []
+
+
+def test_add_names_a_memory_it_may_update(capsys: pytest.CaptureFixture[str]) -> None:
+    rent = run_json(capsys, "add", "My rent is $1,200 a month.", "--when", "2024-01-01", "--no-suggestion")["id"]
+    said = out_of(capsys, "add", "My rent is $1,350 a month.", "--no-suggestion")
+    assert f"may update: {rent[:8]} (" in said and "amount $1200 → $1350" in said

@@ -270,3 +270,38 @@ async def test_get_related_answers_with_current_memories(client: Client) -> None
     ok(await client.call_tool("remember_create_relationship", linked))
     await note(client, "Ana's team lead is Cy.", "2024-01-01", supersedes=[old["id"]])
     assert ok(await client.call_tool("remember_get_related", {"memory_id": ana["id"]}))["related"] == []
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "kind", "old", "new"),
+    [
+        ("The rent for my flat is $1,200 a month.", "The rent for my flat is $1,350 a month.", "amount", "$1200",
+         "$1350"),
+        ("My dentist appointment is on March 3rd.", "My dentist appointment is on March 10th.", "date", "march 3rd",
+         "march 10th"),
+        ("My manager at work is Priya.", "My manager at work is Daniel.", "name", "priya", "daniel"),
+        ("I run 3 times a week.", "I run 5 times a week.", "number", "3", "5"),
+    ],
+)  # fmt: skip
+async def test_a_near_memory_with_another_value_is_named_and_left_alone(
+    client: Client, before: str, after: str, kind: str, old: str, new: str
+) -> None:
+    first = await note(client, before, "2024-01-01")
+    second = await note(client, after, "2025-01-01")
+    (hint,) = second["conflicts"]
+    assert hint["memory_id"] == first["id"]
+    assert {"kind": kind, "from": [old], "to": [new]} in hint["differs"]
+    assert {m["id"] for m in await listed(client)} == {first["id"], second["id"]}  # nothing changed unasked
+    got = ok(await client.call_tool("remember_get_memory", {"memory_id": first["id"]}))
+    assert got["version"] == 1
+    found = await searched(client, before)  # the older text asked for, the newer one still first
+    assert [m["id"] for m in found[:2]] == [second["id"], first["id"]]
+    then = await searched(client, before, as_of="2024-06-01")
+    assert [m["id"] for m in then] == [first["id"]]
+
+
+async def test_unrelated_memories_raise_no_hint(client: Client) -> None:
+    await note(client, "I adopted a dog named Rex in 2021.", "2021-05-01")
+    await note(client, "My sister lives in Lisbon.", "2022-01-01")
+    third = await note(client, "I bought a bike for $400.", "2023-01-01")
+    assert "conflicts" not in third

@@ -100,8 +100,9 @@ def add(services: Services, caller: Caller, args: argparse.Namespace) -> None:
         except ValidationFailed as problem:
             output.not_applied(memory, best, problem)
     output.memory(
-        memory, as_json=args.json, suggestion=best, applied=applied, duplicate=stored.duplicate, same=stored.identity
-    )
+        memory, as_json=args.json, suggestion=best, applied=applied, duplicate=stored.duplicate, same=stored.identity,
+        hints=stored.conflicts,
+    )  # fmt: skip
 
 
 def _get(commands: Commands) -> None:

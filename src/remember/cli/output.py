@@ -13,6 +13,7 @@ from remember.nouns import counted, plural
 
 if TYPE_CHECKING:
     from remember.service import Deletion
+    from remember.service.conflicts import Hint
     from remember.service.dedup import Duplicate
     from remember.service.identity import Outcome
     from remember.service.inference import Accepted, Inference
@@ -45,6 +46,7 @@ def memory(
     applied: bool = False,
     duplicate: Duplicate | None = None,
     same: Outcome | None = None,
+    hints: Sequence[Hint] = (),
 ) -> None:
     """A memory just written: its fields and text, and what was found about it (a duplicate, the memory about
     the same thing, a template)."""
@@ -54,6 +56,8 @@ def memory(
             data["duplicate"] = duplicate.as_dict()
         if same is not None:
             data["identity"] = same.as_dict()
+        if hints:
+            data["conflicts"] = [h.as_dict() for h in hints]
         if suggestion is not None:
             data["template_suggestion"] = {**suggestion.as_dict(), "applied": applied}
         emit(data)
@@ -63,6 +67,8 @@ def memory(
         print(f"{'duplicate:':12}{_duplicate(duplicate)}")
     if same is not None:
         print(f"{'same thing:':12}{_same(same)}")
+    for hint in hints:
+        print(f"{'may update:':12}{_hint(hint)}")
     print()
     print(m.content)
     if suggestion is not None:
@@ -94,6 +100,12 @@ def validity_lines(data: dict[str, Any]) -> list[tuple[str, str]]:
     if data["supersedes"]:
         lines.append(("replaces:", ", ".join(data["supersedes"])))
     return lines
+
+
+def _hint(h: Hint) -> str:
+    """A memory the new one may update: ``0b6f1a2c (0.91): amount $1200 → $1350``."""
+    differs = "; ".join(f"{d.kind} {', '.join(d.before)} → {', '.join(d.after)}" for d in h.differences)
+    return f"{h.memory_id[:8]} ({h.similarity:.2f}): {differs} (remember update, or add --supersedes)"
 
 
 def _same(o: Outcome) -> str:

@@ -127,6 +127,8 @@ class WrittenMemoryOut(MemoryOut):
             extra = {"duplicate": DuplicateOut(**stored.duplicate.as_dict()), **extra}
         if "identity" in cls.model_fields and stored.identity is not None:
             extra = {"identity": stored.identity.as_dict(), **extra}
+        if "conflicts" in cls.model_fields and stored.conflicts:
+            extra = {"conflicts": [h.as_dict() for h in stored.conflicts], **extra}
         return cls(**public(stored.memory), ignored_fields=_ignored(stored.ignored), **extra)
 
 
@@ -152,4 +154,7 @@ class CreatedMemoryOut(WrittenMemoryOut):
     )
     identity: dict[str, Any] | None = Field(
         default=None, description="A memory about the same thing: action, memory_id, same, changes [{field, from, to}]."
+    )
+    conflicts: list[dict[str, Any]] | None = Field(
+        default=None, description="Memories it may update: near, differing in a value (memory_id, similarity, differs)."
     )

@@ -18,7 +18,7 @@ from remember.memory_fields import EDITABLE, INDEXED
 from remember.models import HistoryEntry, IndexEntry, Memory, MemoryQuery, Page, SortField
 from remember.nouns import counted
 from remember.search import text
-from remember.service import browsing, checks, dedup, editable, identity, structured, validity, visibility
+from remember.service import browsing, checks, conflicts, dedup, editable, identity, structured, validity, visibility
 from remember.service.access_counts import note_access
 from remember.service.drafts import MemoryDraft, MemoryPatch, memory_draft, memory_patch
 from remember.service.indexer import Indexer
@@ -48,6 +48,7 @@ class Stored:
     duplicate: dedup.Duplicate | None = None  # the memory the create found already stored
     identity: identity.Outcome | None = None  # the memory about the same thing, and what was done with it
     superseded: tuple[str, ...] = ()  # the memories this one ended
+    conflicts: tuple[conflicts.Hint, ...] = ()  # current memories it may update: near, differing in a value
 
 
 @dataclasses.dataclass(frozen=True)
@@ -94,25 +95,31 @@ class MemoryService:
         if same is not None and same[1].id not in {m.id for m in replaced}:
             replaced.append(same[1])
         memory = dataclasses.replace(memory, supersedes=tuple(m.id for m in replaced))
-        stored = self._store_new(
-            caller, memory, fields_text, ignored, stamped=bool((clean.context or {}).get("timestamp"))
-        )
-        if stored.memory.id != memory.id or not replaced:
+        entry = self.indexer.entry(memory, fields_text)
+        stored = self._store_new(caller, memory, entry, ignored, stamped=bool((clean.context or {}).get("timestamp")))
+        if stored.memory.id != memory.id:
             return stored
         ended = tuple(self._end(old, memory) for old in replaced)
         outcome = None
         if same is not None:
             change = identity.changes(same[1].structured_content, memory.structured_content)
             outcome = identity.Outcome("superseded", same[1].id, self._identity_of(caller, memory), change)
-        return dataclasses.replace(stored, identity=outcome, superseded=ended)
+        return dataclasses.replace(
+            stored, identity=outcome, superseded=ended, conflicts=self._conflicts(caller, memory, entry.vector)
+        )
+
+    def _conflicts(self, caller: Caller, memory: Memory, vector: bytes | None) -> tuple[conflicts.Hint, ...]:
+        """The current free-text memories a new free-text one may update (service/conflicts.py)."""
+        if vector is None or memory.template_id is not None:
+            return ()
+        current = validity.condition(self.store, caller.user, validity.CURRENT, self.clock())
+        return conflicts.hints(self.store, caller, memory, vector, current)
 
     def _store_new(
-        self, caller: Caller, memory: Memory, fields_text: str | None, ignored: tuple[FieldError, ...], *,
-        stamped: bool,
-    ) -> Stored:  # fmt: skip
+        self, caller: Caller, memory: Memory, entry: IndexEntry, ignored: tuple[FieldError, ...], *, stamped: bool
+    ) -> Stored:
         """The memory stored, unless a duplicate of it is (then what ``memory.on_duplicate`` says); ``stamped``:
         its time was given."""
-        entry = self.indexer.entry(memory, fields_text)
         repeat = dedup.repeat_rule({memory.id} if stamped else set())
         found = dedup.find(self.store, caller, memory, entry.vector, repeat)
         mode = known.text(self.preferences.effective(caller), "memory.on_duplicate")

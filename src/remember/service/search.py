@@ -26,7 +26,7 @@ from remember.models import DeletedMode, Memory, conversation_of
 from remember.search import spread, text
 from remember.search.fusion import Boosts, Fused, above_floor, fuse, fuse_by_shape
 from remember.search.plan import POSTINGS_BUDGET, SearchPlan, plan_search, select_terms
-from remember.service import checks, validity, visibility
+from remember.service import checks, conflicts, validity, visibility
 from remember.service.access_counts import note_access
 from remember.service.indexer import Indexer
 from remember.service.preferences import PreferenceService
@@ -36,6 +36,7 @@ from remember.store.sides import POST_FILTER, VectorSide
 MAX_LIMIT = 100
 MAX_OFFSET = 1_000
 QUERY_THREADS = 4  # queries embedded at once (searches of several clients over HTTP)
+NEWER_FIRST = 20  # the first places among which the newer of two memories that disagree ranks first
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,8 @@ class SearchService:
         ranked = self._rank(caller, fused, boosts, explain, question, mode)
         if spreads:
             ranked = _spread(ranked)
+        if when.as_of is None:
+            ranked = self._newer_first(caller, ranked)
         page = _seen_as(self.store, caller.user, ranked[start : start + size], when)
         if record_access and page:
             note_access(self.store, caller.user, [h.memory.id for h in page], self.clock())
@@ -155,6 +158,16 @@ class SearchService:
         found = visibility.only_reachable(caller, self.store.memories.get_many(caller.user, [i for i, _ in chosen]))
         memories = {m.id: m for m in validity.seen_as(self.store, caller.user, found, when)}
         return [Hit(memories[i], round(s, 6)) for i, s in chosen if i in memories]
+
+    def _newer_first(self, caller: Caller, ranked: list[Hit]) -> list[Hit]:
+        """``ranked`` with the newer of two current memories that disagree (service/conflicts.py) moved just
+        above the older, among the first ``NEWER_FIRST``."""
+        top = ranked[:NEWER_FIRST]
+        if len(top) < 2:
+            return ranked
+        vectors = self.store.index.get_vectors(caller.user, [h.memory.id for h in top])
+        order = conflicts.newer_first([(h.memory, vectors.get(h.memory.id)) for h in top])
+        return [top[i] for i in order] + ranked[NEWER_FIRST:]
 
     # keyword side
 

@@ -90,7 +90,7 @@ def remember_create_memory(
     template_id: TemplateId = None,
     structured_content: Structured = None,
     skip_template_suggestion: Annotated[bool, Field(description="No template suggestions.")] = False,
-    supersedes: Annotated[list[str] | None, Field(description="Ids it replaces (they end).")] = None,
+    supersedes: Annotated[list[str] | None, Field(description="Replaced ids.")] = None,
     valid_until: Annotated[str | None, Field(description="When it ends.")] = None,
 ) -> CreatedMemoryOut:
     """Store something the user will want recalled: a fact, a person, a meeting, a book, a decision.
@@ -98,8 +98,8 @@ def remember_create_memory(
     Give a `title`, a `type`, a few `tags`, and `context.timestamp` if it happened earlier.
     With a `template_id`, give its fields as `content`; missing required ones are asked for or
     listed. Without one, `template_suggestions` may offer one (remember_apply_template).
-    `duplicate`: a memory that held this text; `identity`: one about the same thing, updated
-    or superseded.
+    `duplicate`: same text stored; `identity`: one about the same thing, updated or superseded;
+    `conflicts`: ones it may update.
 
     Example: {"content": "Sarah is a PM at Google.", "title": "Sarah", "type": "person"}
     Example: {"template_id": "builtin:book_review", "content": {"title": "Dune", "rating": 5}}
@@ -158,9 +158,9 @@ def remember_update_memory(
     structured_content: Structured = None,
     clear_fields: Annotated[list[Clearable] | None, Field(description="Fields to empty.")] = None,
     reason: Reason = None,
-    valid_until: Annotated[str | None, Field(description="No longer true from then (kept).")] = None,
+    valid_until: Annotated[str | None, Field(description="Ends it; kept.")] = None,
 ) -> WrittenMemoryOut:
-    """Change some fields of a memory; old values go to its history with your `reason`.
+    """Change some fields of a memory; old values go to its history with `reason`.
     `structured_content` is merged (null removes a field); a new `template_id` drops fields
     it lacks.
 

@@ -25,8 +25,8 @@ Filters = Annotated[
 ]
 Alpha = Annotated[float | None, Field(description="1 = by meaning, 0 = by keywords (default: auto).")]
 Links = Annotated[bool, Field(description="With each one's relationships.")]
-AsOf = Annotated[str | None, Field(description="Date: what was true then.")]
-Superseded = Annotated[bool, Field(description="Superseded/ended too.")]
+AsOf = Annotated[str | None, Field(description="True at this date.")]
+Superseded = Annotated[bool, Field(description="Ended ones too.")]
 
 
 def when(as_of: str | None, include_superseded: bool) -> validity.When:

@@ -60,7 +60,7 @@ def remember_update_relationship(
     confidence: Confidence = None,
     tags: Annotated[list[str] | None, Field(description="Replaces the tags.")] = None,
     reason: Reason = None,
-    valid_until: Annotated[str | None, Field(description="No longer true from then (kept).")] = None,
+    valid_until: Annotated[str | None, Field(description="Ends it; kept.")] = None,
 ) -> RelationshipUpdateOut:
     """Change some fields of a relationship; old values stay in its history.
 

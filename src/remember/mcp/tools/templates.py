@@ -29,7 +29,7 @@ Fields = Annotated[
         "holds, for prefill: person, money, date...)}."
     ),
 ]
-Identity = Annotated[list[str] | None, Field(description="Fields that name what a memory is about.")]
+Identity = Annotated[list[str] | None, Field(description="Fields naming what a memory is about.")]
 Metric = Literal[
     "usage_count",
     "average_completion_rate",
