@@ -16,6 +16,7 @@ export async function render(root) {
   alpha.addEventListener("input", () => { alphaShown.textContent = alpha.value; });
   auto.addEventListener("change", () => { alpha.disabled = auto.checked; alphaShown.textContent = auto.checked ? "auto" : alpha.value; });
   const results = h("div", { class: "results" });
+  const ended = h("input", { type: "checkbox", id: "include-superseded", name: "include_superseded" });
   const builder = filterBuilder(() => {});
   // Pages already seen: each entry is the cursor (list) or offset (search) that opened it.
   let state = { mode: "list", starts: [null], filters: {} };
@@ -39,7 +40,7 @@ export async function render(root) {
   const form = h("form", { class: "search", onsubmit: (event) => {
     event.preventDefault();
     const text = query.value.trim();
-    state = { mode: text ? "search" : "list", q: text, starts: [text ? 0 : null], filters: builder.build() };
+    state = { mode: text ? "search" : "list", q: text, starts: [text ? 0 : null], filters: builder.build(), ended: ended.checked };
     load();
   } },
     h("div", { class: "row" },
@@ -47,6 +48,7 @@ export async function render(root) {
       labelled("Auto alpha", auto),
       labelled("Alpha: 0 = by keywords, 1 = by meaning", alpha),
       h("div", { class: "control" }, h("span", { class: "muted" }, "alpha "), alphaShown),
+      labelled("Also what has ended", ended),
       h("button", { type: "submit" }, "Search")),
     builder.node);
   clear(root, h("h1", {}, "Memories"), form, h("h2", {}, "Results"), results);
@@ -54,12 +56,12 @@ export async function render(root) {
 }
 
 async function searched(state, offset, alpha) {
-  const found = await api("/api/search", { query: { q: state.q, alpha, filters: json(state.filters), limit: PAGE, offset } });
+  const found = await api("/api/search", { query: { q: state.q, alpha, filters: json(state.filters), limit: PAGE, offset, include_superseded: state.ended ? 1 : undefined } });
   return { memories: found.results.map((r) => ({ ...r.memory, score: r.score })), next: found.has_more ? offset + found.results.length : null, alpha: found.alpha };
 }
 
 async function listed(state, cursor) {
-  const found = await api("/api/memories", { query: { filters: json(state.filters), limit: PAGE, cursor } });
+  const found = await api("/api/memories", { query: { filters: json(state.filters), limit: PAGE, cursor, include_superseded: state.ended ? 1 : undefined } });
   return { memories: found.memories, next: found.next_cursor };
 }
 
@@ -70,14 +72,22 @@ function table(memories, mode) {
   return h("table", { class: "memories" },
     h("thead", {}, h("tr", {}, ["Memory", "Type", "Tags", "Template", "Created", "Weight", mode === "search" ? "Score" : null]
       .filter(Boolean).map((t) => h("th", { scope: "col" }, t)))),
-    h("tbody", {}, memories.map((m) => h("tr", {},
-      h("td", {}, h("a", { href: `#/memory/${encodeURIComponent(m.id)}` }, m.title || excerpt(m.content))),
+    h("tbody", {}, memories.map((m) => h("tr", { class: m.validity && m.validity.valid_until ? "superseded" : "" },
+      h("td", {}, h("a", { href: `#/memory/${encodeURIComponent(m.id)}` }, m.title || excerpt(m.content)), successor(m)),
       h("td", {}, m.type),
       h("td", {}, m.tags.map((t) => h("span", { class: "tag" }, t))),
       h("td", {}, m.template_id || ""),
       h("td", {}, when(m.created_at)),
       h("td", {}, m.weight.toFixed(2)),
       mode === "search" ? h("td", {}, m.score.toFixed(3)) : null))));
+}
+
+// An ended memory's row says so, and links to the memory that replaced it.
+function successor(m) {
+  const v = m.validity || {};
+  if (!v.valid_until) return null;
+  const next = v.superseded_by ? h("a", { href: `#/memory/${encodeURIComponent(v.superseded_by)}` }, "replaced →") : "ended";
+  return h("span", { class: "muted" }, " (", next, ")");
 }
 
 export function excerpt(text) { return text.length > 80 ? `${text.slice(0, 80)}…` : text || "(no text)"; }
