@@ -41,7 +41,9 @@ def test_a_memorys_page_shows_its_values_over_time(site: Site, page: Any) -> Non
     user = site.user("timeline")
     fields = {"name": "Ana", "relationship": "colleague", "company": "Google"}
     memories = site.services.memories
-    ana = memories.create(Caller(user), {**PERSON, "structured_content": fields, "context": {"timestamp": "2024-01-10"}})
+    ana = memories.create(
+        Caller(user), {**PERSON, "structured_content": fields, "context": {"timestamp": "2024-01-10"}}
+    )
     moved = {**fields, "company": "Meta"}
     memories.create(Caller(user), {**PERSON, "structured_content": moved, "context": {"timestamp": "2025-06-01"}})
     site.log_in(page, user)
