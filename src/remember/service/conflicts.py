@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
+from functools import lru_cache
 from typing import Any
 
 from remember.caller import Caller
@@ -30,8 +32,12 @@ from remember.store import Store
 COSINE = 0.4  # a name or a number moves a short sentence's vector far: the keywords decide
 OVERLAP = 0.5
 MIN_SHARED = 2  # keywords both hold beside the values ("Thanks, Mel!" / "Thanks, Jon!" share one)
+LONG = 12  # keywords of two texts past which half the overlap asked for rules a pair out before reading values
 NEAREST = 5  # vector neighbours looked at on a create
 KINDS = ("amount", "date", "number", "name")
+# How much later the newer of two memories that disagree must have happened to rank first: another occasion,
+# not the next note of the same one ("note 4" and "note 5" of one walk).
+NEWER_BY = timedelta(hours=1)
 
 _MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
@@ -139,12 +145,23 @@ class Difference:
         return {"kind": self.kind, "from": list(self.before), "to": list(self.after)}
 
 
+@lru_cache(maxsize=4_096)
+def _values(text_: str) -> dict[str, frozenset[str]]:
+    """``readable_values``, kept for the texts read again (a search compares its first places pair by pair)."""
+    return {kind: frozenset(values) for kind, values in readable_values(text_).items()}
+
+
+@lru_cache(maxsize=4_096)
+def _terms(text_: str) -> frozenset[str]:
+    return frozenset(text.query_terms(text_))
+
+
 def differences(before: str, after: str) -> tuple[Difference, ...]:
     """The kinds of value in which the two texts differ, each holding one the other lacks."""
-    old, new = readable_values(before), readable_values(after)
+    old, new = _values(before), _values(after)
     out = []
     for kind in KINDS:
-        a, b = old.get(kind, set()), new.get(kind, set())
+        a, b = old.get(kind, frozenset()), new.get(kind, frozenset())
         if a - b and b - a:
             out.append(Difference(kind, tuple(sorted(a - b)), tuple(sorted(b - a))))
     return tuple(out)
@@ -153,16 +170,24 @@ def differences(before: str, after: str) -> tuple[Difference, ...]:
 def same_but_values(before: str, after: str, found: Sequence[Difference]) -> bool:
     """Whether the two texts share most of their keywords, and at least ``MIN_SHARED``, once the values in which
     they differ (``found``) are set aside."""
-    differing = {word for d in found for value in (*d.before, *d.after) for word in text.query_terms(value)}
-    left = set(text.query_terms(before)) - differing
-    right = set(text.query_terms(after)) - differing
+    differing = {word for d in found for value in (*d.before, *d.after) for word in _terms(value)}
+    left = _terms(before) - differing
+    right = _terms(after) - differing
     shared = left & right
     return len(shared) >= MIN_SHARED and len(shared) / max(len(left | right), 1) >= OVERLAP
 
 
+def _apart(before: str, after: str) -> bool:
+    """Whether two texts of many words share too few to be about the same thing whatever their values (read
+    before the values are: long texts, which most pairs of a search's first places are, cost the most to read)."""
+    left, right = _terms(before), _terms(after)
+    union = len(left | right)
+    return union > LONG and len(left & right) / union < OVERLAP / 2
+
+
 def disagree(before: str, after: str, cosine: float) -> tuple[Difference, ...]:
     """How the two texts disagree, when they say the same thing but for readable values; () when they do not."""
-    if cosine < COSINE:
+    if cosine < COSINE or _apart(before, after):
         return ()
     found = differences(before, after)
     return found if found and same_but_values(before, after, found) else ()
@@ -216,7 +241,7 @@ def newer_first(items: Sequence[tuple[Memory, bytes | None]]) -> list[int]:
             continue
         for position, i in enumerate(order[: order.index(j)]):
             older = items[i][0]
-            if older.template_id is not None or older.starts >= newer.starts or i not in vectors:
+            if older.template_id is not None or newer.starts - older.starts < NEWER_BY or i not in vectors:
                 continue
             cosine = float(vectors[i] @ vectors[j])
             if disagree(older.content, newer.content, cosine):

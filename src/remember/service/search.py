@@ -122,7 +122,7 @@ class SearchService:
         ranked = self._rank(caller, fused, boosts, explain, question, mode)
         if spreads:
             ranked = _spread(ranked)
-        if when.as_of is None:
+        if spreads and when.as_of is None:  # an alpha given ranks by score alone
             ranked = self._newer_first(caller, ranked)
         page = _seen_as(self.store, caller.user, ranked[start : start + size], when)
         if record_access and page:
