@@ -305,3 +305,10 @@ async def test_unrelated_memories_raise_no_hint(client: Client) -> None:
     await note(client, "My sister lives in Lisbon.", "2022-01-01")
     third = await note(client, "I bought a bike for $400.", "2023-01-01")
     assert "conflicts" not in third
+
+
+async def test_hints_name_only_memories_the_caller_can_read(client: Client, guest: Client, bob: Client) -> None:
+    await note(client, "My rent for the flat is $1,200 a month.", "2024-01-01", trust=0.9)
+    await note(bob, "My rent for the flat is $1,100 a month.", "2024-01-01")
+    mine = await note(guest, "My rent for the flat is $1,350 a month.", "2025-01-01")
+    assert "conflicts" not in mine

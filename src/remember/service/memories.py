@@ -435,7 +435,7 @@ class MemoryService:
             offset=checks.whole_number("offset", offset, 0, MAX_OFFSET),
         )
         page = self.store.memories.page(caller.user, query)
-        seen = validity.seen_as(self.store, caller.user, page.items, when)
+        seen = validity.seen_as(self.store, caller, page.items, when)
         return dataclasses.replace(page, items=tuple(seen))
 
     def browse(
@@ -449,7 +449,7 @@ class MemoryService:
         query = listing_query(caller, filters, current, sort_by, sort_order, deleted)
         size = checks.whole_number("limit", limit, 1, MAX_LIMIT)
         page = browsing.browse(self.store, caller.user, query, size, cursor)
-        return dataclasses.replace(page, items=tuple(validity.seen_as(self.store, caller.user, page.items, when)))
+        return dataclasses.replace(page, items=tuple(validity.seen_as(self.store, caller, page.items, when)))
 
     def _retemplate(
         self, caller: Caller, current: Memory, values: dict[str, Any]

@@ -124,7 +124,7 @@ class SearchService:
             ranked = _spread(ranked)
         if spreads and when.as_of is None:  # an alpha given ranks by score alone
             ranked = self._newer_first(caller, ranked)
-        page = _seen_as(self.store, caller.user, ranked[start : start + size], when)
+        page = _seen_as(self.store, caller, ranked[start : start + size], when)
         if record_access and page:
             note_access(self.store, caller.user, [h.memory.id for h in page], self.clock())
         explained = plan.explained(ran, round(used, 6)) if explain else None
@@ -156,7 +156,7 @@ class SearchService:
         )
         chosen = [(i, s) for i, s in nearest if s >= floor and i != itself][:size]
         found = visibility.only_reachable(caller, self.store.memories.get_many(caller.user, [i for i, _ in chosen]))
-        memories = {m.id: m for m in validity.seen_as(self.store, caller.user, found, when)}
+        memories = {m.id: m for m in validity.seen_as(self.store, caller, found, when)}
         return [Hit(memories[i], round(s, 6)) for i, s in chosen if i in memories]
 
     def _newer_first(self, caller: Caller, ranked: list[Hit]) -> list[Hit]:
@@ -325,11 +325,11 @@ def _spread(ranked: list[Hit]) -> list[Hit]:
     return [_gave_way(ranked[i], gave[i]) for i in order]
 
 
-def _seen_as(store: Store, user_id: str, hits: list[Hit], when: validity.When) -> list[Hit]:
+def _seen_as(store: Store, caller: Caller, hits: list[Hit], when: validity.When) -> list[Hit]:
     """The page's memories as ``when`` sees them (with an ``as_of``, their values then)."""
     if when.as_of is None:
         return hits
-    seen = validity.seen_as(store, user_id, [h.memory for h in hits], when)
+    seen = validity.seen_as(store, caller, [h.memory for h in hits], when)
     return [replace(h, memory=m) for h, m in zip(hits, seen, strict=True)]
 
 

@@ -13,11 +13,12 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from remember.caller import Caller
 from remember.clock import to_text
 from remember.errors import ValidationFailed
 from remember.filters import Condition, Filter, Not, parse_filter
 from remember.models import HistoryEntry, Memory
-from remember.service import checks
+from remember.service import checks, visibility
 from remember.store import Store
 
 # What an as_of view takes back from a change that happened after the date.
@@ -108,13 +109,17 @@ def as_of_values(memory: Memory, history: Sequence[HistoryEntry], moment: dateti
     return out
 
 
-def seen_as(store: Store, user_id: str, memories: Sequence[Memory], chosen: When) -> list[Memory]:
+def seen_as(store: Store, caller: Caller, memories: Sequence[Memory], chosen: When) -> list[Memory]:
     """``memories`` as ``chosen`` sees them: with an ``as_of``, each with its values then (one history read
-    per memory changed since it began)."""
+    per memory changed since it began), from the history the caller may read (``visible_history``)."""
     if chosen.as_of is None:
         return list(memories)
-    moment = chosen.as_of
-    return [as_of_values(m, store.memories.history(user_id, m.id), moment) if m.version > 1 else m for m in memories]
+    return [_then(store, caller, m, chosen.as_of) if m.version > 1 else m for m in memories]
+
+
+def _then(store: Store, caller: Caller, memory: Memory, moment: datetime) -> Memory:
+    history = visibility.visible_history(caller, memory, store.memories.history(caller.user, memory.id))
+    return as_of_values(memory, history, moment)
 
 
 @dataclasses.dataclass(frozen=True)
