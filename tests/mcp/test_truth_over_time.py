@@ -312,3 +312,19 @@ async def test_hints_name_only_memories_the_caller_can_read(client: Client, gues
     await note(bob, "My rent for the flat is $1,100 a month.", "2024-01-01")
     mine = await note(guest, "My rent for the flat is $1,350 a month.", "2025-01-01")
     assert "conflicts" not in mine
+
+
+async def test_a_search_finds_what_is_current_among_many_that_ended(client: Client, services: Services) -> None:
+    """Most candidates ended: "current only", first checked on the ranked candidates, goes into the search."""
+    ended = [
+        {"content": f"Apple pie recipe, try {n}: {n} apples.", "context": {"timestamp": "2020-01-01"},
+         "valid_until": "2021-01-01"}
+        for n in range(60)
+    ]  # fmt: skip
+    services.memories.create_many(Caller("alice"), ended)
+    final = await note(client, "Apple pie recipe, the one I keep: six apples.", "2024-01-01")
+    found = ok(await client.call_tool("remember_search_memory", {"query": "apple pie recipe", "limit": 5}))
+    assert [h["memory"]["id"] for h in found["results"]] == [final["id"]]
+    assert "has_more" not in found or found["has_more"] is False
+    then = await searched(client, "apple pie recipe", as_of="2020-06-01", limit=5)
+    assert len(then) == 5 and final["id"] not in {m["id"] for m in then}

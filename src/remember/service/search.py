@@ -47,6 +47,16 @@ class Hit:
 
 
 @dataclass(frozen=True)
+class Ranked:
+    """A search's candidates ranked, the alpha the fusion used, the plan and what each side ran."""
+
+    hits: list[Hit]
+    alpha: float
+    plan: SearchPlan
+    ran: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class Results:
     hits: list[Hit]
     offset: int
@@ -88,38 +98,21 @@ class SearchService:
         floor = min_score_of(prefs, min_score)
         size = checks.whole_number("limit", prefs["search.default_limit"] if limit is None else limit, 1, MAX_LIMIT)
         start = checks.whole_number("offset", offset, 0, MAX_OFFSET)
-        given = parse_filter(filters)
-        current = validity.condition(self.store, caller.user, when, self.clock(), given)
-        tree, mode = (
-            visibility.within_reach(caller, conjoin(given, current)),
-            checks.deleted_mode(deleted),
-        )
-        plan = plan_search(
-            alpha=weight, pool=start + size + 1, filtered=tree is not None, deleted=mode,
-            capabilities=self.store.index.capabilities(caller.user),
-        )  # fmt: skip
-        ran: dict[str, Any] = {}
-        semantic = self._beside(caller, question, tree, plan) if plan.vector else None
-        keyword = self._keyword(caller, question, tree, plan, ran) if plan.keyword else {}
-        lengths = self.store.index.text_lengths(caller.user, list(keyword)) if weight is None else {}
-        cosine: dict[str, float] = {}
-        if semantic is not None:
-            vector, cosine, ran["vector"] = semantic.result()
-            missing = [i for i in keyword if i not in cosine]
-            if missing:  # the cosine of every keyword candidate too, for fusion
-                cosine |= self.store.index.cosines(caller.user, vector, missing)
-        boosts = Boosts(
-            known.number(prefs, "search.weight_boost"),
-            known.number(prefs, "search.recency_boost"),
-            known.number(prefs, "search.recency_half_life_days"),
-        )
-        used, matching = _matching(keyword, cosine, weight, lengths, floor, ran)
+        given, mode, now = parse_filter(filters), checks.deleted_mode(deleted), self.clock()
+        current = validity.condition(self.store, caller.user, when, now, given)
+        # "Current only", the default, is checked on the ranked candidates first (most memories are current:
+        # neither side widens its pool or filters), and goes into the search when it left too few.
+        later = current is not None and when == validity.CURRENT
+        found = self._ranked(caller, question, weight, floor, (start, size), None if later else current, given,
+                             mode, explain)  # fmt: skip
+        if later:
+            kept = [h for h in found.hits if h.memory.valid_until is None or h.memory.valid_until > now]
+            if len(kept) < len(found.hits) and len(kept) <= start + size:
+                found = self._ranked(caller, question, weight, floor, (start, size), current, given, mode, explain)
+            else:
+                found = replace(found, hits=kept)
+        plan, ran, used, ranked = found.plan, found.ran, found.alpha, found.hits
         spreads = weight is None
-        reaches = [(start + size + 1, boosts.widest)]
-        if spreads:  # and every hit that can take a first place, whatever the page
-            reaches.append((spread.FIRST_PLACES, boosts.widest + spread.widest()))
-        fused = _contenders(matching, reaches)
-        ranked = self._rank(caller, fused, boosts, explain, question, mode)
         if spreads:
             ranked = _spread(ranked)
         if spreads and when.as_of is None:  # an alpha given ranks by score alone
@@ -158,6 +151,40 @@ class SearchService:
         found = visibility.only_reachable(caller, self.store.memories.get_many(caller.user, [i for i, _ in chosen]))
         memories = {m.id: m for m in validity.seen_as(self.store, caller, found, when)}
         return [Hit(memories[i], round(s, 6)) for i, s in chosen if i in memories]
+
+    def _ranked(
+        self, caller: Caller, question: str, weight: float | None, floor: float, page: tuple[int, int],
+        current: Filter | None, given: Filter | None, mode: DeletedMode, explain: bool,
+    ) -> Ranked:  # fmt: skip
+        """The candidates of both sides fused and ranked, before the first places are spread."""
+        start, size = page
+        tree = visibility.within_reach(caller, conjoin(given, current))
+        plan = plan_search(
+            alpha=weight, pool=start + size + 1, filtered=tree is not None, deleted=mode,
+            capabilities=self.store.index.capabilities(caller.user),
+        )  # fmt: skip
+        ran: dict[str, Any] = {}
+        semantic = self._beside(caller, question, tree, plan) if plan.vector else None
+        keyword = self._keyword(caller, question, tree, plan, ran) if plan.keyword else {}
+        lengths = self.store.index.text_lengths(caller.user, list(keyword)) if weight is None else {}
+        cosine: dict[str, float] = {}
+        if semantic is not None:
+            vector, cosine, ran["vector"] = semantic.result()
+            missing = [i for i in keyword if i not in cosine]
+            if missing:  # the cosine of every keyword candidate too, for fusion
+                cosine |= self.store.index.cosines(caller.user, vector, missing)
+        prefs = self.preferences.effective(caller)
+        boosts = Boosts(
+            known.number(prefs, "search.weight_boost"),
+            known.number(prefs, "search.recency_boost"),
+            known.number(prefs, "search.recency_half_life_days"),
+        )
+        used, matching = _matching(keyword, cosine, weight, lengths, floor, ran)
+        reaches = [(start + size + 1, boosts.widest)]
+        if weight is None:  # and every hit that can take a first place, whatever the page
+            reaches.append((spread.FIRST_PLACES, boosts.widest + spread.widest()))
+        fused = _contenders(matching, reaches)
+        return Ranked(self._rank(caller, fused, boosts, explain, question, mode), used, plan, ran)
 
     def _newer_first(self, caller: Caller, ranked: list[Hit]) -> list[Hit]:
         """``ranked`` with the newer of two current memories that disagree (service/conflicts.py) moved just
