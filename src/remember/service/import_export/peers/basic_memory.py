@@ -153,7 +153,8 @@ def _draft(parsed: Parsed, where: str, title: str | None, fields: dict[str, Any]
     when = fields.pop("happened", None) or fields.pop("date", None)
     if when is not None:
         context["timestamp"] = moment(when)
-    since, until = (moment(v) if (v := fields.pop(k, None)) is not None else None for k in ("valid_from", "valid_until"))
+    given = [fields.pop(k, None) for k in ("valid_from", "valid_until")]
+    since, until = (moment(v) if v is not None else None for v in given)
     parsed.unmapped += [(where, k) for k in BOOKKEEPING if fields.pop(k, None) is not None]
     structured = own.pop("structured_content", None)
     if fields:  # basic-memory's custom fields (its entity_metadata)
