@@ -14,8 +14,10 @@ from bench import (
     answers,
     backends,
     browsing,
+    conflicts,
     cpus,
     crowd,
+    current,
     dedup,
     firsthour,
     floor,
@@ -40,6 +42,7 @@ from bench import (
     suggest,
     templates,
     toollist,
+    truth,
 )
 
 SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
@@ -48,6 +51,9 @@ SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "templates": templates.run,
     "locomo": locomo.run,
     "longmemeval": longmemeval.run,
+    "conflicts": conflicts.run,
+    "truth": truth.run,
+    "current": current.run,
     "floor": floor.run,
     "fusion": fusion.run,
     "ideas": ideas.run,

@@ -28,12 +28,12 @@ def unmount(folder: Path) -> None:
 
 
 def fill_disk(ballast: Path) -> None:
-    """Write ``ballast`` until the disk has no space left."""
-    with ballast.open("wb") as handle:
-        try:
+    """Write ``ballast`` until the disk has no space left (unbuffered: a buffer left over would fail
+    again when the file closes, depending on how much space there was)."""
+    try:
+        with ballast.open("wb", buffering=0) as handle:
             while True:
                 handle.write(b"\0" * 65_536)
-                handle.flush()
-        except OSError as exc:
-            if exc.errno != errno.ENOSPC:
-                raise
+    except OSError as exc:
+        if exc.errno != errno.ENOSPC:
+            raise

@@ -11,9 +11,9 @@ either a plain value (equality) or an object of operators::
 
 Fields: ``id type title content weight trust created_at updated_at occurred_at``
 (alias ``context.timestamp``) ``template_id template_version template_compliance
-access_count``, ``relationship_count``, ``tags``, and ``structured_content.<path>`` (dots for nested
-objects, numbers for array positions). Operators: ``eq ne gt gte lt lte in nin
-contains exists``; ``tags`` takes ``any all none`` (a plain string means
+access_count valid_from valid_until superseded_by``, ``relationship_count``, ``tags``, and
+``structured_content.<path>`` (dots for nested objects, numbers for array positions).
+Operators: ``eq ne gt gte lt lte in nin contains exists``; ``tags`` takes ``any all none`` (a plain string means
 "has this tag", a plain list means ``any``). ``and``/``or`` take lists,
 ``not`` takes one filter.
 

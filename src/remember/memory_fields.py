@@ -52,6 +52,11 @@ FIELDS: tuple[MemoryField, ...] = (
     MemoryField("deleted_at", "deleted_at", "moment?"),
     MemoryField("access_count", "access_count", filter="number"),
     MemoryField("last_accessed_at", "last_accessed_at", "moment?"),
+    MemoryField("valid_from", "valid_from", "moment?", filter="moment", editable=True),
+    MemoryField("valid_until", "valid_until", "moment?", filter="moment", editable=True, clearable=True),
+    MemoryField("supersedes", "supersedes", "texts"),
+    MemoryField("superseded_by", "superseded_by", filter="text"),
+    MemoryField("identity_key", "identity_key"),
 )
 
 EDITABLE: tuple[str, ...] = tuple(f.attribute for f in FIELDS if f.editable)

@@ -42,7 +42,10 @@ class Memory:
     """One remembered thing, owned by one user.
 
     ``occurred_at`` is when the remembered thing happened (``context.timestamp``
-    in the public form); ``created_at`` is when it was stored.
+    in the public form); ``created_at`` is when it was stored. ``valid_from`` and
+    ``valid_until`` are when it is true in the world (from ``occurred_at`` unless given;
+    no end: still true); ``supersedes`` names the memories it replaced, ``superseded_by``
+    the one that replaced it.
     """
 
     id: str
@@ -68,10 +71,28 @@ class Memory:
     deleted_at: datetime | None = None
     access_count: int = 0
     last_accessed_at: datetime | None = None
+    valid_from: datetime | None = None  # None: from occurred_at (filled in on construction)
+    valid_until: datetime | None = None
+    supersedes: tuple[str, ...] = ()
+    superseded_by: str | None = None
+    identity_key: str | None = None  # its template's identity values, normalised (service/identity.py)
+
+    def __post_init__(self) -> None:
+        if self.valid_from is None:
+            object.__setattr__(self, "valid_from", self.occurred_at)
 
     @property
     def is_deleted(self) -> bool:
         return self.deleted_at is not None
+
+    @property
+    def starts(self) -> datetime:
+        """When it is true from (``valid_from``, never None once built)."""
+        return self.valid_from or self.occurred_at
+
+    def true_at(self, moment: datetime) -> bool:
+        """Whether it was true in the world at ``moment``."""
+        return self.starts <= moment and (self.valid_until is None or self.valid_until > moment)
 
     def as_dict(self) -> dict[str, Any]:
         """The public JSON form (``user_id`` left out: callers only see their own)."""
@@ -97,6 +118,10 @@ class Memory:
             "deleted_at": _text_or_none(self.deleted_at),
             "access_count": self.access_count,
             "last_accessed_at": _text_or_none(self.last_accessed_at),
+            "valid_from": to_text(self.starts),
+            "valid_until": _text_or_none(self.valid_until),
+            "supersedes": list(self.supersedes),
+            "superseded_by": self.superseded_by,
         }
 
 
@@ -139,6 +164,11 @@ def memory_from_dict(user_id: str, data: Mapping[str, Any]) -> Memory:
         deleted_at=moment("deleted_at"),
         access_count=int(data.get("access_count", 0)),
         last_accessed_at=moment("last_accessed_at"),
+        valid_from=moment("valid_from"),
+        valid_until=moment("valid_until"),
+        supersedes=tuple(data.get("supersedes") or ()),
+        superseded_by=data.get("superseded_by"),
+        identity_key=data.get("identity_key"),
     )
 
 
@@ -153,15 +183,23 @@ class HistoryEntry:
     previous: Mapping[str, Any]
     reason: str | None
     at: datetime
+    effective_at: datetime | None = None  # when the values it brought became true in the world (None: ``at``)
+
+    @property
+    def effective(self) -> datetime:
+        return self.effective_at or self.at
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "version": self.version,
             "action": self.action,
             "previous": plain(self.previous),
             "reason": self.reason,
             "at": to_text(self.at),
         }
+        if self.effective_at is not None:
+            out["effective_at"] = to_text(self.effective_at)
+        return out
 
 
 @dataclass(frozen=True)
@@ -421,6 +459,17 @@ class Relationship:
     updated_at: datetime
     tags: tuple[str, ...] = ()
     version: int = 1
+    valid_from: datetime | None = None  # None: from created_at (filled in on construction)
+    valid_until: datetime | None = None  # None: still true
+
+    def __post_init__(self) -> None:
+        if self.valid_from is None:
+            object.__setattr__(self, "valid_from", self.created_at)
+
+    def true_at(self, moment: datetime) -> bool:
+        return (self.valid_from or self.created_at) <= moment and (
+            self.valid_until is None or self.valid_until > moment
+        )
 
     def as_dict(self) -> dict[str, Any]:
         """The public JSON form (``user_id`` left out: callers only see their own)."""
@@ -435,6 +484,8 @@ class Relationship:
             "version": self.version,
             "created_at": to_text(self.created_at),
             "updated_at": to_text(self.updated_at),
+            "valid_from": to_text(self.valid_from or self.created_at),
+            "valid_until": _text_or_none(self.valid_until),
         }
 
 
@@ -452,6 +503,8 @@ def relationship_from_dict(user_id: str, data: Mapping[str, Any]) -> Relationshi
         updated_at=from_text(data["updated_at"]),
         tags=tuple(data.get("tags") or ()),
         version=int(data.get("version", 1)),
+        valid_from=from_text(data["valid_from"]) if data.get("valid_from") else None,
+        valid_until=from_text(data["valid_until"]) if data.get("valid_until") else None,
     )
 
 
@@ -471,6 +524,7 @@ class RelationshipQuery:
     tags: tuple[str, ...] = ()
     created_after: datetime | None = None
     created_before: datetime | None = None
+    current_at: datetime | None = None  # only the relationships not ended by then (None: ended ones too)
 
 
 @dataclass(frozen=True)

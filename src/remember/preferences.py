@@ -55,6 +55,15 @@ SPECS: tuple[PreferenceSpec, ...] = (
         "(and say so), skip the new one, or merge it into the existing one. A retried call is never stored twice.",
         choices=("keep", "skip", "merge"),
     ),
+    PreferenceSpec(
+        "memory.on_identity",
+        "str",
+        "update",
+        "What a create does when a current memory of the same template has the same identity values (the "
+        "same person, the same book): update it with the new values (its history keeps the old), store the "
+        "new one superseding it, or keep both.",
+        choices=("update", "supersede", "keep"),
+    ),
     PreferenceSpec("privacy.default_trust", "float", 0.5, "Trust level (0-1) of a memory created without one.", 0, 1),
     PreferenceSpec("search.default_limit", "int", 10, "Results returned by a search without a limit.", 1, 100),
     PreferenceSpec(

@@ -21,6 +21,7 @@ from remember.service.import_export.peers.exporting import to_markdown
 from remember.service.import_export.peers.linking import CREATED, PRESENT
 from remember.service.import_export.peers.markdown import RELATIONS, escape_text, note, relations_section
 from remember.service.relationships import RelationshipDraft
+from remember.service.validity import When
 
 ALICE, BOB = "alice", "bob"
 KEPT = (
@@ -159,3 +160,20 @@ def test_a_relationship_type_is_one_line(services: Services) -> None:
             services.relationships.create(Caller(ALICE), RelationshipDraft([a.id, b.id], kind))
     assert services.relationships.links(Caller(ALICE), [a.id]) == {a.id: []}
     assert relations_section([("stored\n- owns", "other")]).count("\n- ") == 1  # one stored before the check
+
+
+def test_a_span_travels_through_markdown(services: Services, tmp_path: Path) -> None:
+    """When a memory is true goes with it; what it superseded does not (the ids are the export's own)."""
+    services.memories.create(
+        Caller(ALICE),
+        {"content": "I lived in Lyon.", "context": {"timestamp": "2015-01-01"}, "valid_until": "2018-06-30"},
+    )
+    later = {"content": "I work at Acme.", "context": {"timestamp": "2024-01-01"}, "valid_from": "2019-03-01"}
+    services.memories.create(Caller(ALICE), later)
+    to_markdown(services.store, Caller(ALICE), tmp_path / "notes")
+    run(
+        services.memories, services.relationships, Caller(BOB), "basic-memory", read("basic-memory", tmp_path / "notes")
+    )
+    found = services.memories.list(Caller(BOB), when=When(everything=True), sort_by="occurred_at", sort_order="asc")
+    spans = [(m.content, m.starts.year, m.valid_until.year if m.valid_until else None) for m in found.items]
+    assert spans == [("I lived in Lyon.", 2015, 2018), ("I work at Acme.", 2019, None)]

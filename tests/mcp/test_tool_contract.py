@@ -11,7 +11,7 @@ pytestmark = pytest.mark.anyio
 CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     "remember_create_memory": (
         ["content", "title", "type", "weight", "trust", "tags", "references", "context", "location",
-         "template_id", "structured_content", "skip_template_suggestion"],
+         "template_id", "structured_content", "skip_template_suggestion", "supersedes", "valid_until"],
         [],
         (False, False, False),
     ),
@@ -20,7 +20,7 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     ),
     "remember_update_memory": (
         ["memory_id", "content", "title", "type", "weight", "trust", "tags", "references", "context", "location",
-         "template_id", "structured_content", "clear_fields", "reason"],
+         "template_id", "structured_content", "clear_fields", "reason", "valid_until"],
         ["memory_id"],
         (False, False, False),
     ),
@@ -28,7 +28,7 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     "remember_restore_memory": (["memory_id", "reason"], ["memory_id"], (False, False, True)),
     "remember_list_memories": (
         ["type", "tags", "tags_match", "created_after", "created_before", "filters", "sort_by", "sort_order",
-         "limit", "offset", "include_deleted"],
+         "limit", "offset", "include_deleted", "as_of", "include_superseded"],
         [],
         (True, False, True),
     ),
@@ -38,7 +38,7 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     ),
     "remember_create_template": (
         ["template_name", "fields", "description", "parent_template_id", "category", "tags", "auto_apply",
-         "trigger_keywords", "trigger_context", "examples", "weight", "trust"],
+         "trigger_keywords", "trigger_context", "examples", "weight", "trust", "identity"],
         ["template_name", "fields"],
         (False, False, False),
     ),
@@ -58,12 +58,15 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     "remember_validate_memory": (["template_id", "content"], ["template_id", "content"], (True, False, True)),
     "remember_template_analytics": (["template_id", "metrics"], ["template_id"], (True, False, True)),
     "remember_search_memory": (
-        ["query", "alpha", "filters", "limit", "offset", "deleted", "explain", "include_relationships", "min_score"],
+        ["query", "alpha", "filters", "limit", "offset", "deleted", "explain", "include_relationships", "min_score",
+         "as_of"],
         ["query"],
         (True, False, True),
     ),
     "remember_find_similar": (
-        ["memory_id", "text", "min_similarity", "limit", "filters", "include_relationships"], [], (True, False, True)
+        ["memory_id", "text", "min_similarity", "limit", "filters", "include_relationships"],
+        [],
+        (True, False, True),
     ),
     "remember_query_memory": (
         ["question", "token_budget", "alpha", "filters", "answer", "include_relationships", "include_related"],
@@ -84,7 +87,7 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     ),
     "remember_update_relationship": (
         ["relationship_id", "memory_ids", "relationship_type", "observation", "strength", "confidence", "tags",
-         "reason"],
+         "reason", "valid_until"],
         ["relationship_id"],
         (False, False, False),
     ),

@@ -153,7 +153,9 @@ def test_update_can_clear_and_change_when(services: Services) -> None:
     )
     assert (m.title, m.location) == (None, None)
     assert m.occurred_at.year == 2020
-    assert set(services.memories.history(Caller(ALICE), mid)[0].previous) == {"title", "location", "context"}
+    # valid_from follows when it happened (it was never given apart from it)
+    previous = services.memories.history(Caller(ALICE), mid)[0].previous
+    assert set(previous) == {"title", "location", "context", "valid_from"}
 
 
 @pytest.mark.parametrize(

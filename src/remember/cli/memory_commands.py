@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from remember import preferences as known
 from remember.cli import files, memory_view, output
 from remember.cli.grammar import Commands, command, runs
+from remember.cli.when import when_of, when_options
 from remember.errors import ValidationFailed
 
 if TYPE_CHECKING:
@@ -57,6 +58,10 @@ def _add(commands: Commands) -> None:
         help="apply the best suggested template with the fields read from the text",
     )
     sub.add_argument("--no-suggestion", action="store_true", help="do not suggest a template")
+    sub.add_argument(
+        "--supersedes", action="append", metavar="ID", help="a memory this one replaces: it ends (repeatable)"
+    )
+    sub.add_argument("--valid-until", metavar="DATE", help="when it stopped being true (default: still true)")
     runs(sub, add)
 
 
@@ -76,7 +81,11 @@ def add(services: Services, caller: Caller, args: argparse.Namespace) -> None:
             "--accept-suggestion", "invalid", "--accept-suggestion needs a suggestion: drop --no-suggestion."
         )
     content = files.text_arg(args.content) if args.content is not None else None
-    draft = MemoryDraft(content=content, template_id=template_id, structured_content=structured, **_options(args))
+    supersedes = [services.ids.memory(caller, i) for i in args.supersedes or ()]
+    draft = MemoryDraft(
+        content=content, template_id=template_id, structured_content=structured, supersedes=supersedes,
+        valid_until=args.valid_until, **_options(args),
+    )  # fmt: skip
     stored = services.memories.store_new(caller, draft)
     memory = stored.memory
     best = None
@@ -90,7 +99,10 @@ def add(services: Services, caller: Caller, args: argparse.Namespace) -> None:
             applied = True
         except ValidationFailed as problem:
             output.not_applied(memory, best, problem)
-    output.memory(memory, as_json=args.json, suggestion=best, applied=applied, duplicate=stored.duplicate)
+    output.memory(
+        memory, as_json=args.json, suggestion=best, applied=applied, duplicate=stored.duplicate, same=stored.identity,
+        hints=stored.conflicts,
+    )  # fmt: skip
 
 
 def _get(commands: Commands) -> None:
@@ -104,9 +116,11 @@ def get(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     """The memory, its relationships and (with --history) its changes; as a person reads them, or as JSON
     with the relationships in the form the MCP tool answers them."""
     from remember.schemas.relationships import links
+    from remember.service.validity import timeline
 
     memory = services.memories.get(caller, services.ids.memory(caller, args.memory_id))
-    history = services.memories.history(caller, memory.id) if args.history else None
+    changes = services.memories.history(caller, memory.id)
+    history = changes if args.history else None
     rels = services.relationships.links(caller, [memory.id]).get(memory.id, [])
     if args.json:
         data = {**memory.as_dict(), "relationships": links(memory.id, rels)}
@@ -114,7 +128,8 @@ def get(services: Services, caller: Caller, args: argparse.Namespace) -> None:
         return
     others = {m: services.memories.get(caller, m, record_access=False) for r in rels for m in r.memory_ids}
     rendered = services.memories.fields_text(caller, memory)
-    memory_view.show(memory, rendered=rendered, rels=rels, others=others, history=history)
+    over_time = timeline(memory, changes)
+    memory_view.show(memory, rendered=rendered, rels=rels, others=others, history=history, timeline=over_time)
 
 
 def _list(commands: Commands) -> None:
@@ -132,6 +147,7 @@ def _list(commands: Commands) -> None:
     sub.add_argument("--limit", type=int, default=20, help="page size, 1-100 (default 20)")
     sub.add_argument("--offset", type=int, default=0, help="skip this many")
     sub.add_argument("--deleted", choices=["exclude", "include", "only"], default="exclude", help="deleted ones")
+    when_options(sub)
     runs(sub, list_)
 
 
@@ -149,6 +165,7 @@ def list_(services: Services, caller: Caller, args: argparse.Namespace) -> None:
         limit=args.limit,
         offset=args.offset,
         deleted=args.deleted,
+        when=when_of(args),
     )
     output.page(page, as_json=args.json, sort_by=args.sort)
 
@@ -165,6 +182,9 @@ def _update(commands: Commands) -> None:
         help="set a field of its template (repeatable; NAME=null empties it)",
     )  # fmt: skip
     sub.add_argument("--reason", help="why; kept in the memory's history")
+    sub.add_argument("--valid-from", metavar="DATE", help="when it became true (default: when it happened)")
+    sub.add_argument("--valid-until", metavar="DATE", help="end it: no longer true from then (it is kept)")
+    sub.add_argument("--reopen", action="store_true", help="true again: remove its end")
     runs(sub, update)
 
 
@@ -181,14 +201,23 @@ def update(services: Services, caller: Caller, args: argparse.Namespace) -> None
             f"Memory {current.id} follows no template; apply one first: remember template apply TEMPLATE {current.id}.",
         )  # fmt: skip
     content = files.text_arg(args.content) if args.content is not None else None
-    patch = MemoryPatch(content=content, structured_content=structured, **options)
-    if not patch.given():
+    if args.reopen and args.valid_until is not None:
+        raise ValidationFailed.single("--reopen", "conflict", "Give --valid-until or --reopen, not both.")
+    clear = frozenset({"valid_until"}) if args.reopen else frozenset()
+    patch = MemoryPatch(
+        content=content, structured_content=structured, valid_from=args.valid_from, valid_until=args.valid_until,
+        clear=clear, **options,
+    )  # fmt: skip
+    if not patch.changes():
         raise ValidationFailed.single("changes", "empty", f"Nothing to update: give at least one of {UPDATES}.")
     stored = services.memories.change(caller, current.id, patch, reason=args.reason, expected_version=current.version)
     output.memory(stored.memory, as_json=args.json)
 
 
-UPDATES = "--content, --title, --type, --tag, --remove-tag, --clear-tags, --weight, --trust, --ref, --when, --field"
+UPDATES = (
+    "--content, --title, --type, --tag, --remove-tag, --clear-tags, --weight, --trust, --ref, --when, --field, "
+    "--valid-from, --valid-until, --reopen"
+)
 
 
 def _tags(tags: tuple[str, ...], args: argparse.Namespace) -> list[str] | None:

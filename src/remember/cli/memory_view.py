@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from remember.cli import output
 from remember.models import HistoryEntry, Memory, Relationship
+
+if TYPE_CHECKING:
+    from remember.service.validity import Value
 
 SNIPPET = 60
 ACTIONS = {"update": "changed", "delete": "moved to the trash", "restore": "restored from the trash"}
@@ -26,13 +29,18 @@ def show(
     rels: Sequence[Relationship],
     others: Mapping[str, Memory],
     history: Sequence[HistoryEntry] | None,
+    timeline: Mapping[str, Sequence[Value]] | None = None,
 ) -> None:
-    """Print the memory: its fields, its template's fields, its text, relationships and (when asked) history."""
+    """Print the memory: its fields, its template's fields and their values over time, its text,
+    relationships and (when asked) history."""
     output.header(memory)
     fields = fields_lines(memory, rendered)
     if fields:
         print("\nfields:")
         print("\n".join(f"  {line}" for line in fields))
+    if timeline:
+        print("\nover time:")
+        print("\n".join(f"  {line}" for line in timeline_lines(timeline)))
     if not fields or memory.content != rendered:
         print()
         print(memory.content)
@@ -52,12 +60,22 @@ def fields_lines(memory: Memory, rendered: str | None) -> list[str]:
     return [f"{name}: {_value(value)}" for name, value in (memory.structured_content or {}).items()]
 
 
+def timeline_lines(timeline: Mapping[str, Sequence[Value]]) -> list[str]:
+    """Each field's values in turn and when each became true: ``employer: Google → Meta on 2025-06-01``."""
+    lines = []
+    for name, values in timeline.items():
+        steps = [_value(values[0].value)] + [f"{_value(v.value)} on {v.since.date().isoformat()}" for v in values[1:]]
+        lines.append(f"{name}: " + " → ".join(steps))
+    return lines
+
+
 def relationship_lines(memory_id: str, rels: Sequence[Relationship], others: Mapping[str, Memory]) -> list[str]:
     """Each relationship of the memory: its type, the other members (a short id and a title), how strong."""
     lines: list[str] = []
     for r in rels:
         members = ", ".join(_member(m, others.get(m)) for m in r.memory_ids if m != memory_id)
-        lines.append(f"  {r.relationship_type}: {members}  (strength {r.strength:g}, relationship {r.id[:8]})")
+        ended = f", ended {r.valid_until.date().isoformat()}" if r.valid_until is not None else ""
+        lines.append(f"  {r.relationship_type}: {members}  (strength {r.strength:g}{ended}, relationship {r.id[:8]})")
         if r.observation:
             lines.append(f"    {_snippet(r.observation)}")
     return lines

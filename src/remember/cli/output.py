@@ -13,7 +13,9 @@ from remember.nouns import counted, plural
 
 if TYPE_CHECKING:
     from remember.service import Deletion
+    from remember.service.conflicts import Hint
     from remember.service.dedup import Duplicate
+    from remember.service.identity import Outcome
     from remember.service.inference import Accepted, Inference
     from remember.templates.suggest import Suggestion
 
@@ -43,12 +45,19 @@ def memory(
     suggestion: Suggestion | None = None,
     applied: bool = False,
     duplicate: Duplicate | None = None,
+    same: Outcome | None = None,
+    hints: Sequence[Hint] = (),
 ) -> None:
-    """A memory just written: its fields and text, and what was found about it (a duplicate, a template)."""
+    """A memory just written: its fields and text, and what was found about it (a duplicate, the memory about
+    the same thing, a template)."""
     if as_json:
         data = m.as_dict()
         if duplicate is not None:
             data["duplicate"] = duplicate.as_dict()
+        if same is not None:
+            data["identity"] = same.as_dict()
+        if hints:
+            data["conflicts"] = [h.as_dict() for h in hints]
         if suggestion is not None:
             data["template_suggestion"] = {**suggestion.as_dict(), "applied": applied}
         emit(data)
@@ -56,6 +65,10 @@ def memory(
     header(m)
     if duplicate is not None:
         print(f"{'duplicate:':12}{_duplicate(duplicate)}")
+    if same is not None:
+        print(f"{'same thing:':12}{_same(same)}")
+    for hint in hints:
+        print(f"{'may update:':12}{_hint(hint)}")
     print()
     print(m.content)
     if suggestion is not None:
@@ -71,6 +84,34 @@ def header(m: Memory) -> None:
         if value not in (None, [], ""):
             print(f"{key.replace('_id', '') + ':':12}{_plain(value)}")
     print(f"{'happened:':12}{data['context']['timestamp']}")
+    for label, value in validity_lines(data):
+        print(f"{label:12}{value}")
+
+
+def validity_lines(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """When a memory is true, where that says more than when it happened; what it replaced or was replaced by."""
+    lines: list[tuple[str, str]] = []
+    if data["valid_from"] != data["context"]["timestamp"]:
+        lines.append(("true from:", data["valid_from"]))
+    if data["valid_until"]:
+        lines.append(("ended:", data["valid_until"]))
+    if data["superseded_by"]:
+        lines.append(("successor:", data["superseded_by"]))
+    if data["supersedes"]:
+        lines.append(("replaces:", ", ".join(data["supersedes"])))
+    return lines
+
+
+def _hint(h: Hint) -> str:
+    """A memory the new one may update: ``0b6f1a2c (0.91): amount $1200 → $1350``."""
+    differs = "; ".join(f"{d.kind} {', '.join(d.before)} → {', '.join(d.after)}" for d in h.differences)
+    return f"{h.memory_id[:8]} ({h.similarity:.2f}): {differs} (remember update, or add --supersedes)"
+
+
+def _same(o: Outcome) -> str:
+    """What a create did with the memory about the same thing: ``updated 0b6f1a2c: company: Google → Meta``."""
+    changed = "; ".join(f"{c.field}: {_plain(c.before)} → {_plain(c.after)}" for c in o.changes) or "nothing new"
+    return f"{o.action} {o.memory_id[:8]} (same {', '.join(o.fields)}): {changed}"
 
 
 def not_applied(m: Memory, s: Suggestion, problem: RememberError) -> None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from remember.cli import files, output
 from remember.cli.grammar import Commands, runs
 from remember.cli.indexing import build_search_indexes
+from remember.cli.when import when_of, when_options
 from remember.errors import ValidationFailed
 from remember.nouns import counted
 
@@ -41,6 +42,7 @@ def _search(commands: Commands) -> None:
         "--explain", action="store_true", help="show the search's plan (routes, filter, terms) and each score's parts"
     )
     sub.add_argument("--json", action="store_true", help="print JSON for scripts")
+    when_options(sub)
     runs(sub, search)
 
 
@@ -48,7 +50,7 @@ def search(services: Services, caller: Caller, args: argparse.Namespace) -> None
     filters = files.json_arg(args.filter, "--filter")
     results = services.search.search(
         caller, args.query, alpha=args.alpha, filters=filters, limit=args.limit, offset=args.offset,
-        deleted=args.deleted, explain=args.explain, min_score=args.min_score,
+        deleted=args.deleted, explain=args.explain, min_score=args.min_score, when=when_of(args),
     )  # fmt: skip
     if args.json:
         answer = {

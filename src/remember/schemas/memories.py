@@ -45,10 +45,26 @@ class MemoryOut(Out):
     deleted_at: str | None
     access_count: int
     last_accessed_at: str | None
+    validity: dict[str, Any] | None = None
 
     @classmethod
     def of(cls, memory: Memory) -> MemoryOut:
-        return cls.model_validate(memory.as_dict())
+        return cls.model_validate(public(memory))
+
+
+VALIDITY = ("valid_from", "valid_until", "supersedes", "superseded_by")
+
+
+def public(memory: Memory) -> dict[str, Any]:
+    """The memory's public form as results carry it: its validity in one object, with only what says
+    something (``valid_from`` when it is not ``context.timestamp``; an end; what it replaced or was
+    replaced by), so that a memory that is simply true carries none."""
+    out = memory.as_dict()
+    validity = {name: out.pop(name) for name in VALIDITY}
+    if validity["valid_from"] == out["context"]["timestamp"]:
+        del validity["valid_from"]
+    out["validity"] = {k: v for k, v in validity.items() if v} or None
+    return out
 
 
 class HistoryOut(Out):
@@ -57,6 +73,7 @@ class HistoryOut(Out):
     previous: dict[str, Any] = Field(description="The replaced fields' previous values.")
     reason: str | None
     at: str
+    effective_at: str | None = None
 
     @classmethod
     def of(cls, entry: HistoryEntry) -> HistoryOut:
@@ -108,7 +125,11 @@ class WrittenMemoryOut(MemoryOut):
     def of_stored(cls, stored: Stored, **extra: Any) -> Self:
         if stored.duplicate is not None and "duplicate" in cls.model_fields:
             extra = {"duplicate": DuplicateOut(**stored.duplicate.as_dict()), **extra}
-        return cls(**stored.memory.as_dict(), ignored_fields=_ignored(stored.ignored), **extra)
+        if "identity" in cls.model_fields and stored.identity is not None:
+            extra = {"identity": stored.identity.as_dict(), **extra}
+        if "conflicts" in cls.model_fields and stored.conflicts:
+            extra = {"conflicts": [h.as_dict() for h in stored.conflicts], **extra}
+        return cls(**public(stored.memory), ignored_fields=_ignored(stored.ignored), **extra)
 
 
 def _ignored(errors: Sequence[FieldError]) -> list[IgnoredFieldOut]:
@@ -130,4 +151,10 @@ class CreatedMemoryOut(WrittenMemoryOut):
     template_suggestions: list[SuggestionOut] | None = Field(
         default=None,
         description="Templates this free-text memory may fit; apply one with remember_apply_template.",
+    )
+    identity: dict[str, Any] | None = Field(
+        default=None, description="A memory about the same thing: action, memory_id, same, changes [{field, from, to}]."
+    )
+    conflicts: list[dict[str, Any]] | None = Field(
+        default=None, description="Memories it may update: near, differing in a value (memory_id, similarity, differs)."
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from remember.clock import to_text
 from remember.models import Relationship
 from remember.schemas import Out
 from remember.service.related import Related, RelationshipResults
@@ -24,7 +25,7 @@ class RelationshipOut(Out):
 
     @classmethod
     def of(cls, rel: Relationship) -> RelationshipOut:
-        return cls.model_validate(rel.as_dict())
+        return cls.model_validate(public(rel))
 
 
 class RelationshipUpdateOut(Out):
@@ -49,7 +50,7 @@ class RelationshipSearchOut(Out):
     @classmethod
     def of(cls, found: RelationshipResults) -> RelationshipSearchOut:
         return cls(
-            results=[RelationshipHitOut(**h.relationship.as_dict(), score=h.score) for h in found.hits],
+            results=[RelationshipHitOut(**public(h.relationship), score=h.score) for h in found.hits],
             total=found.total,
             offset=found.offset,
             has_more=found.has_more,
@@ -82,8 +83,17 @@ class RelationshipDeletionOut(Out):
     message: str
 
 
+def public(rel: Relationship) -> dict[str, Any]:
+    """A relationship as results carry it: reads answer with the relationships still true (docs/relationships.md),
+    so their span is left to the export and to a memory's links."""
+    out = rel.as_dict()
+    del out["valid_from"], out["valid_until"]
+    return out
+
+
 def links(memory_id: str, rels: Sequence[Relationship]) -> list[dict[str, Any]]:
-    """A memory's relationships as memory results carry them: the other members, not the memory itself."""
+    """A memory's relationships as memory results carry them: the other members, not the memory itself; one that
+    ended says when."""
     return [
         {
             "id": r.id,
@@ -91,6 +101,7 @@ def links(memory_id: str, rels: Sequence[Relationship]) -> list[dict[str, Any]]:
             "observation": r.observation,
             "others": [m for m in r.memory_ids if m != memory_id],
             "strength": r.strength,
+            **({"valid_until": to_text(r.valid_until)} if r.valid_until is not None else {}),
         }
         for r in rels
     ]

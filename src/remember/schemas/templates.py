@@ -46,10 +46,13 @@ class TemplateOut(Out):
 
     @classmethod
     def of(cls, view: TemplateView) -> TemplateOut:
-        return cls.model_validate(_template_data(view))
+        data = _template_data(view)
+        data.pop("identity", None)  # read with the whole template (remember_get_template)
+        return cls.model_validate(data)
 
 
 class TemplateDetailOut(TemplateOut):
+    identity: list[str] = Field(default_factory=list)
     resolved_fields: list[dict[str, Any]] = Field(description="Every field, inherited ones included.")
     ancestor_ids: list[str] = Field(description="The parent first, the root last.")
     json_schema: dict[str, Any] = Field(description="JSON Schema (2020-12) of structured_content.")

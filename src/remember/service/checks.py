@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
-from remember.clock import parse_moment, to_text
+from remember.clock import from_text, parse_moment, to_text
 from remember.errors import FieldError, ValidationFailed, excerpt
 from remember.models import MAX_TAG_LENGTH, DeletedMode, normalize_tag
 
@@ -198,6 +199,14 @@ def moment(value: Any, name: str, errors: Errors) -> str | None:
     except ValueError as exc:
         _fail(errors, name, "date", str(exc), value)
         return None
+
+
+def instant(value: Any, name: str, errors: Errors) -> datetime | None:
+    """``moment``, as a datetime."""
+    if isinstance(value, datetime):
+        return value
+    checked = moment(value, name, errors)
+    return from_text(checked) if checked is not None else None
 
 
 def location(value: Any, errors: Errors) -> dict[str, Any] | None:

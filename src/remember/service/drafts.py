@@ -33,6 +33,9 @@ class MemoryDraft:
     location: Mapping[str, Any] | None = None
     template_id: str | None = None
     structured_content: Mapping[str, Any] | None = None
+    valid_from: str | None = None
+    valid_until: str | None = None
+    supersedes: Sequence[str] | None = None  # the memories it replaces (a create only)
 
     def given(self) -> dict[str, Any]:
         """The fields given, by name."""
@@ -41,7 +44,8 @@ class MemoryDraft:
     @classmethod
     def from_mapping(cls, raw: Any) -> Self:
         """A draft of the fields in ``raw``; a name that is no memory field is an error."""
-        return cls(**{name: value for name, value in _memory_fields(raw).items() if value is not None})
+        given = _memory_fields(raw, also=("supersedes",))
+        return cls(**{name: value for name, value in given.items() if value is not None})
 
 
 @dataclass(frozen=True)
@@ -74,10 +78,10 @@ class MemoryPatch(MemoryDraft):
         return cls(**{name: value for name, value in given.items() if value is not None}, clear=clear)
 
 
-def _memory_fields(raw: Any) -> Mapping[str, Any]:
+def _memory_fields(raw: Any, also: tuple[str, ...] = ()) -> Mapping[str, Any]:
     if not isinstance(raw, Mapping):
         raise ValidationFailed.single("", "type", "Each memory must be an object of fields.")
-    unknown = sorted(str(k) for k in raw if k not in EDITABLE)
+    unknown = sorted(str(k) for k in raw if k not in EDITABLE and k not in also)
     if unknown:
         raise ValidationFailed(
             "The memory cannot be stored.",
@@ -112,6 +116,7 @@ class TemplatePatch:
     examples: Sequence[str] | None = None
     weight: float | None = None
     trust: float | None = None
+    identity: Sequence[str] | None = None
     add_fields: Sequence[Any] = ()
     update_fields: Sequence[Any] = ()
     remove_fields: Sequence[Any] = ()
@@ -151,5 +156,5 @@ class TemplatePatch:
 # Attributes a template patch may set directly (fields change through the field operations).
 ATTRIBUTES = (
     "name", "description", "parent_template_id", "category", "tags", "auto_apply", "trigger_keywords",
-    "trigger_context", "examples", "weight", "trust",
+    "trigger_context", "examples", "weight", "trust", "identity",
 )  # fmt: skip

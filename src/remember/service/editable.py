@@ -24,6 +24,8 @@ _CHECKS: dict[str, Callable[[Any, Errors], Any]] = {
     "structured_content": lambda v, e: checks.json_object(
         v, "structured_content", e, limit=checks.MAX_STRUCTURED_BYTES
     ),
+    "valid_from": lambda v, e: checks.instant(v, "valid_from", e),
+    "valid_until": lambda v, e: checks.instant(v, "valid_until", e),
 }
 
 

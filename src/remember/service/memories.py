@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import uuid
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any, Literal
 
 from remember import preferences as known
@@ -17,7 +18,7 @@ from remember.memory_fields import EDITABLE, INDEXED
 from remember.models import HistoryEntry, IndexEntry, Memory, MemoryQuery, Page, SortField
 from remember.nouns import counted
 from remember.search import text
-from remember.service import browsing, checks, dedup, editable, structured, visibility
+from remember.service import browsing, checks, conflicts, dedup, editable, identity, structured, validity, visibility
 from remember.service.access_counts import note_access
 from remember.service.drafts import MemoryDraft, MemoryPatch, memory_draft, memory_patch
 from remember.service.indexer import Indexer
@@ -45,6 +46,9 @@ class Stored:
     memory: Memory
     ignored: tuple[FieldError, ...] = ()
     duplicate: dedup.Duplicate | None = None  # the memory the create found already stored
+    identity: identity.Outcome | None = None  # the memory about the same thing, and what was done with it
+    superseded: tuple[str, ...] = ()  # the memories this one ended
+    conflicts: tuple[conflicts.Hint, ...] = ()  # current memories it may update: near, differing in a value
 
 
 @dataclasses.dataclass(frozen=True)
@@ -79,12 +83,44 @@ class MemoryService:
         return self.store_new(caller, draft).memory
 
     def store_new(self, caller: Caller, draft: MemoryDraft | JsonObject) -> Stored:
-        """``create``, also saying which given template field values were not kept, and why, and which
-        memory already held the text (dedup on write, ``memory.on_duplicate``: service/dedup.py)."""
+        """``create``, also saying which given template field values were not kept, and why, which
+        memory already held the text (dedup on write, ``memory.on_duplicate``: service/dedup.py), and
+        which memory about the same thing it updated or superseded (``memory.on_identity``)."""
         clean = memory_draft(draft)
         memory, fields_text, ignored = self._prepare(caller, clean)
+        replaced = self._supersedable(caller, clean.supersedes or ())
+        same = self._same_thing(caller, memory)
+        if same is not None and same[0] == "update":
+            return self._absorb(caller, same[1], memory, ignored)
+        if same is not None and same[1].id not in {m.id for m in replaced}:
+            replaced.append(same[1])
+        memory = dataclasses.replace(memory, supersedes=tuple(m.id for m in replaced))
         entry = self.indexer.entry(memory, fields_text)
-        repeat = dedup.repeat_rule({memory.id} if (clean.context or {}).get("timestamp") else set())
+        stored = self._store_new(caller, memory, entry, ignored, stamped=bool((clean.context or {}).get("timestamp")))
+        if stored.memory.id != memory.id:
+            return stored
+        ended = tuple(self._end(old, memory) for old in replaced)
+        outcome = None
+        if same is not None:
+            change = identity.changes(same[1].structured_content, memory.structured_content)
+            outcome = identity.Outcome("superseded", same[1].id, self._identity_of(caller, memory), change)
+        return dataclasses.replace(
+            stored, identity=outcome, superseded=ended, conflicts=self._conflicts(caller, memory, entry.vector)
+        )
+
+    def _conflicts(self, caller: Caller, memory: Memory, vector: bytes | None) -> tuple[conflicts.Hint, ...]:
+        """The current free-text memories a new free-text one may update (service/conflicts.py)."""
+        if vector is None or memory.template_id is not None:
+            return ()
+        current = validity.condition(self.store, caller.user, validity.CURRENT, self.clock())
+        return conflicts.hints(self.store, caller, memory, vector, current)
+
+    def _store_new(
+        self, caller: Caller, memory: Memory, entry: IndexEntry, ignored: tuple[FieldError, ...], *, stamped: bool
+    ) -> Stored:
+        """The memory stored, unless a duplicate of it is (then what ``memory.on_duplicate`` says); ``stamped``:
+        its time was given."""
+        repeat = dedup.repeat_rule({memory.id} if stamped else set())
         found = dedup.find(self.store, caller, memory, entry.vector, repeat)
         mode = known.text(self.preferences.effective(caller), "memory.on_duplicate")
         if found is not None and (found.match == "repeat" or mode != "keep"):
@@ -94,6 +130,64 @@ class MemoryService:
             return Stored(twin, ignored, dedup.Duplicate(twin.id, "repeat", 1.0, "skipped"))
         kept = dedup.Duplicate(found.memory.id, found.match, found.similarity, "stored") if found else None
         return Stored(memory, ignored, kept)
+
+    def _supersedable(self, caller: Caller, memory_ids: Sequence[str]) -> list[Memory]:
+        """The memories ``supersedes`` names, each one the caller can reach and not deleted; else nothing is
+        stored and every id that is not is named."""
+        errors: checks.Errors = []
+        found: list[Memory] = []
+        for i, given in enumerate(dict.fromkeys(memory_ids)):
+            clean_id = checks.identifier(given, f"supersedes[{i}]", errors)
+            memory = visibility.reachable(caller, self.store.memories.get(caller.user, clean_id)) if clean_id else None
+            if clean_id is not None and (memory is None or memory.is_deleted):
+                errors.append(FieldError(f"supersedes[{i}]", "not_found", str(visibility.unknown(clean_id)), given))
+            elif memory is not None:
+                found.append(memory)
+        if errors:
+            raise ValidationFailed(
+                "The memory cannot be stored: supersedes names memories that cannot be used.", errors
+            )
+        return found
+
+    def _same_thing(self, caller: Caller, memory: Memory) -> tuple[str, Memory] | None:
+        """The current memory about the same thing as ``memory`` (its template's identity values), and what
+        ``memory.on_identity`` says to do with it; None when there is none or the preference is ``keep``."""
+        if memory.identity_key is None or memory.template_id is None:
+            return None
+        mode = known.text(self.preferences.effective(caller), "memory.on_identity")
+        if mode == "keep":
+            return None
+        found = self.store.memories.same_identity(
+            caller.user, memory.template_id, memory.identity_key, max_trust=caller.trust
+        )
+        return (mode, found[-1]) if found else None
+
+    def _identity_of(self, caller: Caller, memory: Memory) -> tuple[str, ...]:
+        view = self.templates.view_of(caller)
+        return view.resolved(memory.template_id).definition.identity if memory.template_id else ()
+
+    def _absorb(self, caller: Caller, same: Memory, new: Memory, ignored: tuple[FieldError, ...]) -> Stored:
+        """``same`` taking the values of ``new``, a memory about the same thing, as a new version whose history
+        says when they became true; values that happened before ``same``'s are only added where it has none."""
+        latest = max([same.starts, *(h.effective for h in self.store.memories.history(caller.user, same.id))])
+        named = self._identity_of(caller, same)  # kept as first written: "ana nunez" is still "Ana Núñez"
+        given = {k: v for k, v in (new.structured_content or {}).items() if k not in named}
+        content = identity.merged(same.structured_content, given, overwrite=new.starts >= latest)
+        patch = MemoryPatch(structured_content=content, tags=list(dict.fromkeys((*same.tags, *new.tags))))
+        changed = self.change(
+            caller, same.id, patch, reason=f"a new memory about the same thing ({new.title or new.type})",
+            effective_at=new.starts,
+        )  # fmt: skip
+        difference = identity.changes(same.structured_content, changed.memory.structured_content)
+        action: identity.Action = "updated" if changed.memory.version != same.version else "unchanged"
+        outcome = identity.Outcome(action, same.id, named, difference)
+        return Stored(changed.memory, (*ignored, *changed.ignored), identity=outcome)
+
+    def _end(self, old: Memory, successor: Memory) -> str:
+        """End ``old`` where ``successor`` begins; its id."""
+        after, entry = validity.ended(old, successor, self.clock())
+        self.store.memories.replace(after, expected_version=old.version, history=entry)
+        return old.id
 
     def prepare_new(
         self, caller: Caller, draft: MemoryDraft, templates: UserTemplates | None = None
@@ -204,7 +298,10 @@ class MemoryService:
             created_at=now,
             updated_at=now,
             occurred_at=from_text(stamp) if stamp else now,
+            valid_from=values.get("valid_from"),
+            valid_until=values.get("valid_until"),
         )
+        validity.check_span(memory)
         return memory, applied.text if applied else None, applied.ignored if applied else ()
 
     def get(self, caller: Caller, memory_id: str, *, record_access: bool = True) -> Memory:
@@ -224,10 +321,11 @@ class MemoryService:
 
     def change(
         self, caller: Caller, memory_id: str, patch: MemoryPatch | JsonObject, *, reason: str | None = None,
-        expected_version: int | None = None,
+        expected_version: int | None = None, effective_at: datetime | None = None,
     ) -> Stored:  # fmt: skip
         """``update``, also saying which given template field values were not kept, and why; with
-        ``expected_version``, refused (Conflict) unless the memory is still at that version."""
+        ``expected_version``, refused (Conflict) unless the memory is still at that version. The history
+        entry says the new values became true at ``effective_at`` when given (what ``as_of`` reads)."""
         why = checks.reason(reason)
         values = editable.clean(memory_patch(patch).changes(), headline="The update cannot be applied.")
         if not values:
@@ -252,11 +350,12 @@ class MemoryService:
         if "template_id" in values or "structured_content" in values:
             values, ignored = self._retemplate(caller, current, values)
         updated, previous = _apply(current, values)
+        validity.check_span(updated)
         if not previous:
             return Stored(current, ignored)
         now = self.clock()
         updated = dataclasses.replace(updated, updated_at=now, version=current.version + 1)
-        entry = HistoryEntry(current.id, caller.user, current.version, "update", previous, why, now)
+        entry = HistoryEntry(current.id, caller.user, current.version, "update", previous, why, now, effective_at)
         index = self._reindexed(caller, current, updated) if set(previous) & INDEXED else None
         self.store.memories.replace(updated, expected_version=current.version, history=entry, index=index)
         return Stored(updated, ignored)
@@ -317,12 +416,15 @@ class MemoryService:
         limit: int = 20,
         offset: int = 0,
         deleted: str = "exclude",
+        when: validity.When = validity.CURRENT,
     ) -> Page:
-        """One page of the user's memories; the shortcut arguments AND with ``filters``."""
+        """One page of the user's memories (those ``when`` says: by default the current ones); the shortcut
+        arguments AND with ``filters``."""
+        current = validity.condition(self.store, caller.user, when, self.clock(), parse_filter(filters))
         query = listing_query(
             caller,
             filters,
-            _shortcuts(type, tags, tags_match, created_after, created_before),
+            conjoin(_shortcuts(type, tags, tags_match, created_after, created_before), current),
             sort_by,
             sort_order,
             deleted,
@@ -332,17 +434,22 @@ class MemoryService:
             limit=checks.whole_number("limit", limit, 1, MAX_LIMIT),
             offset=checks.whole_number("offset", offset, 0, MAX_OFFSET),
         )
-        return self.store.memories.page(caller.user, query)
+        page = self.store.memories.page(caller.user, query)
+        seen = validity.seen_as(self.store, caller, page.items, when)
+        return dataclasses.replace(page, items=tuple(seen))
 
     def browse(
         self, caller: Caller, *, filters: JsonObject | None = None, sort_by: str = "created_at",
         sort_order: str = "desc", limit: int = 20, cursor: str | None = None, deleted: str = "exclude",
+        when: validity.When = validity.CURRENT,
     ) -> browsing.Browsed:  # fmt: skip
-        """A keyset page of the user's memories: the page after ``cursor`` (from the first without
-        one), and the cursor of the next; no total and no offset, so every page costs the same."""
-        query = listing_query(caller, filters, None, sort_by, sort_order, deleted)
+        """A keyset page of the user's memories (by default the current ones): the page after ``cursor`` (from
+        the first without one), and the cursor of the next; no total and no offset, so every page costs the same."""
+        current = validity.condition(self.store, caller.user, when, self.clock(), parse_filter(filters))
+        query = listing_query(caller, filters, current, sort_by, sort_order, deleted)
         size = checks.whole_number("limit", limit, 1, MAX_LIMIT)
-        return browsing.browse(self.store, caller.user, query, size, cursor)
+        page = browsing.browse(self.store, caller.user, query, size, cursor)
+        return dataclasses.replace(page, items=tuple(validity.seen_as(self.store, caller, page.items, when)))
 
     def _retemplate(
         self, caller: Caller, current: Memory, values: dict[str, Any]
@@ -351,7 +458,8 @@ class MemoryService:
         values to write, and the given field values not kept."""
         template_id = values.get("template_id", current.template_id)
         if template_id is None:
-            cleared = {"template_version": None, "template_compliance": None, "template_validation_errors": ()}
+            cleared = {"template_version": None, "template_compliance": None, "template_validation_errors": (),
+                       "identity_key": None}  # fmt: skip
             return {**values, **cleared}, ()
         content = current.structured_content or {}
         if template_id != current.template_id and content:
@@ -397,13 +505,17 @@ def _apply(current: Memory, values: Mapping[str, Any]) -> tuple[Memory, dict[str
             updates["context"] = context
             if stamp is not None:
                 updates["occurred_at"] = from_text(stamp)
+                if "valid_from" not in values and current.starts == current.occurred_at:
+                    updates["valid_from"] = updates["occurred_at"]  # a span from when it happened follows it
         else:
             updates[name] = value
     updated = dataclasses.replace(current, **updates)
     after = updated.as_dict()
     for name in values:
-        if public[name] != after[name]:
+        if name in public and public[name] != after[name]:
             previous[name] = public[name]
+    if "valid_from" in updates and "valid_from" not in values and public["valid_from"] != after["valid_from"]:
+        previous["valid_from"] = public["valid_from"]
     return updated, previous
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from remember.caller import Caller
 from remember.models import Memory
-from remember.service import checks
+from remember.service import checks, validity
 from remember.service.access_counts import note_access
 from remember.service.related import RelatedService
 from remember.service.search import Hit, SearchService
@@ -89,6 +89,7 @@ def question_context(
     record_access: bool = True,
     related: RelatedService | None = None,
     min_score: float | None = None,
+    when: validity.When = validity.CURRENT,
 ) -> PackedContext:
     """The memories most relevant to ``question``, packed within ``token_budget`` tokens.
 
@@ -99,7 +100,14 @@ def question_context(
     checks.query(question, "question")
     checks.whole_number("token_budget", token_budget, MIN_BUDGET, MAX_BUDGET)
     results = search.search(
-        caller, question, alpha=alpha, filters=filters, limit=limit, record_access=False, min_score=min_score
+        caller,
+        question,
+        alpha=alpha,
+        filters=filters,
+        limit=limit,
+        record_access=False,
+        min_score=min_score,
+        when=when,
     )
     hits, origin = results.hits, dict[str, str]()
     if related is not None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any, NamedTuple
 
 from remember import deadline
@@ -76,13 +77,16 @@ class RelatedService:
         self.relationships = relationships
         self.preferences = preferences
 
+    def _now(self) -> datetime:
+        return self.relationships.clock()
+
     def search(
         self, caller: Caller, query: str | None = None, *, alpha: float | None = None,
         criteria: Criteria | None = None, limit: int = 10, offset: int = 0, min_score: float | None = None,
     ) -> RelationshipResults:  # fmt: skip
         """The relationships whose observation best matches ``query`` (newest first without one): those
         holding a term of it, and those whose cosine with it is at least ``min_score`` (as for memories)."""
-        q = query_of(caller, criteria or Criteria())
+        q = replace(query_of(caller, criteria or Criteria()), current_at=self._now())
         size = checks.whole_number("limit", limit, 1, MAX_LIMIT)
         start = checks.whole_number("offset", offset, 0, MAX_OFFSET)
         if query is None or (isinstance(query, str) and not query.strip()):
@@ -124,7 +128,7 @@ class RelatedService:
         """The memories reachable from ``memory_id`` through at most ``depth`` relationships, nearest first,
         each with the path that reached it (the shortest)."""
         levels = checks.whole_number("depth", depth, 1, MAX_DEPTH)
-        q = query_of(caller, Criteria(types=types, min_strength=min_strength))
+        q = replace(query_of(caller, Criteria(types=types, min_strength=min_strength)), current_at=self._now())
         start = _start(self.store, caller, memory_id)
         seen: dict[str, tuple[int, tuple[Step, ...]]] = {start: (0, ())}
         frontier = [start]
@@ -134,7 +138,9 @@ class RelatedService:
             frontier = _reached(q, frontier, links, seen, level)
             if not frontier or len(seen) > MAX_RELATED:
                 break
-        found = {m.id: m for m in self.store.memories.get_many(caller.user, [i for i in seen if i != start])}
+        now = self._now()
+        reached = self.store.memories.get_many(caller.user, [i for i in seen if i != start])
+        found = {m.id: m for m in reached if m.valid_until is None or m.valid_until > now}  # what is current
         order = sorted((i for i in seen if i in found), key=lambda i: (seen[i][0], i))
         return [Related(found[i], seen[i][0], seen[i][1]) for i in order]
 
@@ -174,7 +180,8 @@ def _start(store: Store, caller: Caller, memory_id: Any) -> str:
 
 
 def _admits(q: RelationshipQuery, rel: Relationship) -> bool:
-    return (not q.types or rel.relationship_type in q.types) and rel.strength >= q.min_strength
+    current = q.current_at is None or rel.valid_until is None or rel.valid_until > q.current_at
+    return (not q.types or rel.relationship_type in q.types) and rel.strength >= q.min_strength and current
 
 
 def query_of(caller: Caller, c: Criteria) -> RelationshipQuery:

@@ -11,10 +11,11 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from remember.caller import Caller
-from remember.clock import Clock, utc_now
+from remember.clock import Clock, to_text, utc_now
 from remember.errors import FieldError, NotFound, ValidationFailed, excerpt
 from remember.jsontypes import JsonObject
 from remember.models import HistoryEntry, Relationship, RelationshipChange
@@ -27,7 +28,9 @@ MIN_MEMBERS, MAX_MEMBERS = 2, 20
 MAX_RELATIONSHIP_TYPE = 100
 MAX_OBSERVATION = 10_000
 DEFAULT_STRENGTH, DEFAULT_CONFIDENCE = 0.5, 0.8
-EDITABLE = ("memory_ids", "relationship_type", "observation", "strength", "confidence", "tags")
+EDITABLE = (
+    "memory_ids", "relationship_type", "observation", "strength", "confidence", "tags", "valid_from", "valid_until",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,8 @@ class RelationshipDraft:
     strength: Any = None
     confidence: Any = None
     tags: Any = None
+    valid_from: Any = None  # when it became true (default: when it is stored)
+    valid_until: Any = None  # when it stopped being true (default: none, still true)
 
 
 def unknown(relationship_id: str) -> NotFound:
@@ -63,7 +68,10 @@ class RelationshipService:
             relationship_type=values["relationship_type"], observation=values.get("observation") or "",
             strength=values.get("strength", DEFAULT_STRENGTH), confidence=values.get("confidence", DEFAULT_CONFIDENCE),
             created_at=now, updated_at=now, tags=values.get("tags", ()),
+            valid_from=values.get("valid_from") or self._members_since(caller, values["memory_ids"]),
+            valid_until=values.get("valid_until"),
         )  # fmt: skip
+        _check_span(rel)
         terms, vector = self.index_of(rel)
         self.store.relationships.insert(rel, terms, vector)
         return rel
@@ -91,6 +99,7 @@ class RelationshipService:
             return current
         now = self.clock()
         after = replace(current, **changed, version=current.version + 1, updated_at=now)
+        _check_span(after)
         previous = {k: _public(getattr(current, k)) for k in changed}
         history = HistoryEntry(current.id, caller.user, current.version, "update", previous, why, now)
         reindex = "observation" in changed or "relationship_type" in changed
@@ -134,11 +143,19 @@ class RelationshipService:
                 out[name] = checks.unit(given[name], name, errors)
         if "tags" in given:
             out["tags"] = checks.tags(given["tags"], errors)
+        if given.get("valid_from") is not None:
+            out["valid_from"] = checks.instant(given["valid_from"], "valid_from", errors)
+        if given.get("valid_until") is not None:
+            out["valid_until"] = checks.instant(given["valid_until"], "valid_until", errors)
         if errors:
             raise ValidationFailed("The relationship cannot be stored.", errors)
         if out.get("memory_ids"):
             self._members_reachable(caller, out["memory_ids"])
         return out
+
+    def _members_since(self, caller: Caller, memory_ids: Sequence[str]) -> datetime:
+        """When a link between these memories is true from by default: when the last of them became true."""
+        return max(m.starts for m in self.store.memories.get_many(caller.user, memory_ids))
 
     def _members_reachable(self, caller: Caller, memory_ids: Sequence[str]) -> None:
         """Every member is one of the caller's memories, within its trust and out of the trash."""
@@ -166,7 +183,7 @@ def _given(draft: RelationshipDraft) -> dict[str, Any]:
     values = {
         "memory_ids": draft.memory_ids, "relationship_type": draft.relationship_type,
         "observation": draft.observation, "strength": draft.strength, "confidence": draft.confidence,
-        "tags": draft.tags,
+        "tags": draft.tags, "valid_from": draft.valid_from, "valid_until": draft.valid_until,
     }  # fmt: skip
     return {k: v for k, v in values.items() if v is not None or k in ("memory_ids", "relationship_type")}
 
@@ -206,4 +223,19 @@ def _id(value: Any) -> str:
 
 
 def _public(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return to_text(value)
     return list(value) if isinstance(value, tuple) else value
+
+
+def _check_span(rel: Relationship) -> None:
+    """A relationship ends after it begins."""
+    start = rel.valid_from or rel.created_at
+    if rel.valid_until is not None and rel.valid_until <= start:
+        raise ValidationFailed.single(
+            "valid_until",
+            "before_valid_from",
+            f"valid_until ({to_text(rel.valid_until)}) must be after valid_from ({to_text(start)}): a relationship "
+            "ends after it begins. Nothing was changed.",
+            to_text(rel.valid_until),
+        )

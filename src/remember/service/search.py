@@ -20,13 +20,13 @@ from remember import preferences as known
 from remember.caller import Caller
 from remember.clock import Clock, utc_now
 from remember.errors import ValidationFailed
-from remember.filters import Filter, best_passing, parse_filter
+from remember.filters import Filter, best_passing, conjoin, parse_filter
 from remember.jsontypes import JsonObject
 from remember.models import DeletedMode, Memory, conversation_of
 from remember.search import spread, text
 from remember.search.fusion import Boosts, Fused, above_floor, fuse, fuse_by_shape
 from remember.search.plan import POSTINGS_BUDGET, SearchPlan, plan_search, select_terms
-from remember.service import checks, visibility
+from remember.service import checks, conflicts, validity, visibility
 from remember.service.access_counts import note_access
 from remember.service.indexer import Indexer
 from remember.service.preferences import PreferenceService
@@ -36,6 +36,7 @@ from remember.store.sides import POST_FILTER, VectorSide
 MAX_LIMIT = 100
 MAX_OFFSET = 1_000
 QUERY_THREADS = 4  # queries embedded at once (searches of several clients over HTTP)
+NEWER_FIRST = 20  # the first places among which the newer of two memories that disagree ranks first
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,16 @@ class Hit:
     memory: Memory
     score: float
     why: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A search's candidates ranked, the alpha the fusion used, the plan and what each side ran."""
+
+    hits: list[Hit]
+    alpha: float
+    plan: SearchPlan
+    ran: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -76,45 +87,37 @@ class SearchService:
         explain: bool = False,
         record_access: bool = True,
         min_score: float | None = None,
+        when: validity.When = validity.CURRENT,
     ) -> Results:
         """The user's memories that best match ``query``, best first: those holding a term of it, and
-        those whose cosine with it is at least ``min_score`` (``search.min_score`` when None)."""
+        those whose cosine with it is at least ``min_score`` (``search.min_score`` when None); of them,
+        those ``when`` says (by default the current ones; with ``as_of``, each with its values then)."""
         prefs = self.preferences.effective(caller)
         question = checks.query(query, "query")
         weight = alpha_of(prefs, alpha)
         floor = min_score_of(prefs, min_score)
         size = checks.whole_number("limit", prefs["search.default_limit"] if limit is None else limit, 1, MAX_LIMIT)
         start = checks.whole_number("offset", offset, 0, MAX_OFFSET)
-        tree, mode = visibility.within_reach(caller, parse_filter(filters)), checks.deleted_mode(deleted)
-        plan = plan_search(
-            alpha=weight, pool=start + size + 1, filtered=tree is not None, deleted=mode,
-            capabilities=self.store.index.capabilities(caller.user),
-        )  # fmt: skip
-        ran: dict[str, Any] = {}
-        semantic = self._beside(caller, question, tree, plan) if plan.vector else None
-        keyword = self._keyword(caller, question, tree, plan, ran) if plan.keyword else {}
-        lengths = self.store.index.text_lengths(caller.user, list(keyword)) if weight is None else {}
-        cosine: dict[str, float] = {}
-        if semantic is not None:
-            vector, cosine, ran["vector"] = semantic.result()
-            missing = [i for i in keyword if i not in cosine]
-            if missing:  # the cosine of every keyword candidate too, for fusion
-                cosine |= self.store.index.cosines(caller.user, vector, missing)
-        boosts = Boosts(
-            known.number(prefs, "search.weight_boost"),
-            known.number(prefs, "search.recency_boost"),
-            known.number(prefs, "search.recency_half_life_days"),
-        )
-        used, matching = _matching(keyword, cosine, weight, lengths, floor, ran)
+        given, mode, now = parse_filter(filters), checks.deleted_mode(deleted), self.clock()
+        current = validity.condition(self.store, caller.user, when, now, given)
+        # "Current only", the default, is checked on the ranked candidates first (most memories are current:
+        # neither side widens its pool or filters), and goes into the search when it left too few.
+        later = current is not None and when == validity.CURRENT
+        found = self._ranked(caller, question, weight, floor, (start, size), None if later else current, given,
+                             mode, explain)  # fmt: skip
+        if later:
+            kept = [h for h in found.hits if h.memory.valid_until is None or h.memory.valid_until > now]
+            if len(kept) < len(found.hits) and len(kept) <= start + size:
+                found = self._ranked(caller, question, weight, floor, (start, size), current, given, mode, explain)
+            else:
+                found = replace(found, hits=kept)
+        plan, ran, used, ranked = found.plan, found.ran, found.alpha, found.hits
         spreads = weight is None
-        reaches = [(start + size + 1, boosts.widest)]
-        if spreads:  # and every hit that can take a first place, whatever the page
-            reaches.append((spread.FIRST_PLACES, boosts.widest + spread.widest()))
-        fused = _contenders(matching, reaches)
-        ranked = self._rank(caller, fused, boosts, explain, question, mode)
         if spreads:
             ranked = _spread(ranked)
-        page = ranked[start : start + size]
+        if spreads and when.as_of is None:  # an alpha given ranks by score alone
+            ranked = self._newer_first(caller, ranked)
+        page = _seen_as(self.store, caller, ranked[start : start + size], when)
         if record_access and page:
             note_access(self.store, caller.user, [h.memory.id for h in page], self.clock())
         explained = plan.explained(ran, round(used, 6)) if explain else None
@@ -129,21 +132,69 @@ class SearchService:
         min_similarity: float = 0.0,
         limit: int = 10,
         filters: JsonObject | None = None,
+        when: validity.When = validity.CURRENT,
     ) -> list[Hit]:
-        """Memories closest in meaning to a memory (by id) or a text, by cosine similarity."""
+        """Memories closest in meaning to a memory (by id) or a text, by cosine similarity; of them, those
+        ``when`` says (by default the current ones)."""
         if (memory_id is None) == (text_query is None):
             raise ValidationFailed.single("memory_id", "invalid", "Give either memory_id or text, not both or neither.")
         size = checks.whole_number("limit", limit, 1, MAX_LIMIT)
         floor = checks.share("min_similarity", min_similarity, low=-1.0)
-        tree = visibility.within_reach(caller, parse_filter(filters))
+        given = parse_filter(filters)
+        current = validity.condition(self.store, caller.user, when, self.clock(), given)
+        tree = visibility.within_reach(caller, conjoin(given, current))
         vector, itself = self._anchor(caller, memory_id, text_query)
         nearest = self.store.index.vector_candidates(
             caller.user, vector, filter=tree, deleted="exclude", limit=size + 1
         )
         chosen = [(i, s) for i, s in nearest if s >= floor and i != itself][:size]
         found = visibility.only_reachable(caller, self.store.memories.get_many(caller.user, [i for i, _ in chosen]))
-        memories = {m.id: m for m in found}
+        memories = {m.id: m for m in validity.seen_as(self.store, caller, found, when)}
         return [Hit(memories[i], round(s, 6)) for i, s in chosen if i in memories]
+
+    def _ranked(
+        self, caller: Caller, question: str, weight: float | None, floor: float, page: tuple[int, int],
+        current: Filter | None, given: Filter | None, mode: DeletedMode, explain: bool,
+    ) -> Ranked:  # fmt: skip
+        """The candidates of both sides fused and ranked, before the first places are spread."""
+        start, size = page
+        tree = visibility.within_reach(caller, conjoin(given, current))
+        plan = plan_search(
+            alpha=weight, pool=start + size + 1, filtered=tree is not None, deleted=mode,
+            capabilities=self.store.index.capabilities(caller.user),
+        )  # fmt: skip
+        ran: dict[str, Any] = {}
+        semantic = self._beside(caller, question, tree, plan) if plan.vector else None
+        keyword = self._keyword(caller, question, tree, plan, ran) if plan.keyword else {}
+        lengths = self.store.index.text_lengths(caller.user, list(keyword)) if weight is None else {}
+        cosine: dict[str, float] = {}
+        if semantic is not None:
+            vector, cosine, ran["vector"] = semantic.result()
+            missing = [i for i in keyword if i not in cosine]
+            if missing:  # the cosine of every keyword candidate too, for fusion
+                cosine |= self.store.index.cosines(caller.user, vector, missing)
+        prefs = self.preferences.effective(caller)
+        boosts = Boosts(
+            known.number(prefs, "search.weight_boost"),
+            known.number(prefs, "search.recency_boost"),
+            known.number(prefs, "search.recency_half_life_days"),
+        )
+        used, matching = _matching(keyword, cosine, weight, lengths, floor, ran)
+        reaches = [(start + size + 1, boosts.widest)]
+        if weight is None:  # and every hit that can take a first place, whatever the page
+            reaches.append((spread.FIRST_PLACES, boosts.widest + spread.widest()))
+        fused = _contenders(matching, reaches)
+        return Ranked(self._rank(caller, fused, boosts, explain, question, mode), used, plan, ran)
+
+    def _newer_first(self, caller: Caller, ranked: list[Hit]) -> list[Hit]:
+        """``ranked`` with the newer of two current memories that disagree (service/conflicts.py) moved just
+        above the older, among the first ``NEWER_FIRST``."""
+        top = ranked[:NEWER_FIRST]
+        if len(top) < 2:
+            return ranked
+        vectors = self.store.index.get_vectors(caller.user, [h.memory.id for h in top])
+        order = conflicts.newer_first([(h.memory, vectors.get(h.memory.id)) for h in top])
+        return [top[i] for i in order] + ranked[NEWER_FIRST:]
 
     # keyword side
 
@@ -299,6 +350,14 @@ def _spread(ranked: list[Hit]) -> list[Hit]:
     placed = [spread.Placed(h.score, conversation_of(h.memory), h.memory.occurred_at) for h in ranked]
     order, gave = spread.spread(placed)
     return [_gave_way(ranked[i], gave[i]) for i in order]
+
+
+def _seen_as(store: Store, caller: Caller, hits: list[Hit], when: validity.When) -> list[Hit]:
+    """The page's memories as ``when`` sees them (with an ``as_of``, their values then)."""
+    if when.as_of is None:
+        return hits
+    seen = validity.seen_as(store, caller, [h.memory for h in hits], when)
+    return [replace(h, memory=m) for h, m in zip(hits, seen, strict=True)]
 
 
 def _gave_way(hit: Hit, amount: float) -> Hit:

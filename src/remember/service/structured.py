@@ -16,6 +16,7 @@ from typing import Any
 
 from remember.caller import Caller
 from remember.errors import FieldError, ValidationFailed, excerpt
+from remember.service.identity import identity_key
 from remember.service.templates import TemplateService, UserTemplates
 from remember.templates import ResolvedTemplate, render_text, validate_content
 
@@ -59,6 +60,7 @@ class Applied:
             "structured_content": self.structured,
             "template_compliance": True,
             "template_validation_errors": (),
+            "identity_key": identity_key(self.resolved.definition.identity, self.structured),
         }
 
 

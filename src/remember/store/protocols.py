@@ -78,6 +78,13 @@ class MemoryStore(Protocol):
     def get(self, user_id: str, memory_id: str) -> Memory | None:
         """The memory, deleted or not, or None if the user has no such memory."""
 
+    def same_identity(self, user_id: str, template_id: str, key: str, *, max_trust: float) -> list[Memory]:
+        """The user's live memories of the template with this identity key that have not ended, trust at most
+        ``max_trust``, oldest first."""
+
+    def has_ended(self, user_id: str) -> bool:
+        """Whether any memory of the user has a ``valid_until`` (reads leave out the ended only then)."""
+
     def get_many(self, user_id: str, memory_ids: Sequence[str]) -> list[Memory]:
         """The user's memories with these ids, in no particular order."""
 

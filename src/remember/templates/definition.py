@@ -44,6 +44,7 @@ class TemplateDefinition:
     is_default: bool = False
     derived_from: str | None = None
     examples: tuple[str, ...] = ()
+    identity: tuple[str, ...] = ()  # the fields that name the thing a memory of it is about
 
     def as_dict(self) -> dict[str, Any]:
         """Plain JSON that ``parse_template`` reads back to an equal value; ``examples`` only when there are some."""
@@ -66,6 +67,8 @@ class TemplateDefinition:
         }
         if self.examples:
             data["examples"] = list(self.examples)
+        if self.identity:
+            data["identity"] = list(self.identity)
         return data
 
 
@@ -91,10 +94,29 @@ def parse_template(raw: object) -> TemplateDefinition:
         problems.add("fields", "invalid", "a template needs at least one field")
     # A child's formulas may name its parent's fields: those are checked by resolve().
     errors = problems.errors + check_fields(fields, references=not has_parent, skip_defaults=problems.bad)
+    if not has_parent:
+        errors += identity_problems(attributes.get("identity", ()), fields)
     if errors:
         name = attributes.get("name") or "(unnamed)"
         raise TemplateError(_headline(f"template {excerpt(name)} is invalid", errors), errors)
     return TemplateDefinition(fields=fields, **attributes)
+
+
+def identity_problems(identity: tuple[str, ...], fields: tuple[FieldDef, ...]) -> list[FieldError]:
+    """An identity names fields of the template, each once."""
+    names = {f.name for f in fields}
+    errors = [
+        FieldError(
+            "identity", "unknown_field",
+            f"identity names {excerpt(name)}, which is not a field of the template; "
+            f"name some of: {', '.join(sorted(names)) or '(no fields)'}.", name,
+        )
+        for name in identity
+        if name not in names
+    ]  # fmt: skip
+    if len(set(identity)) != len(identity):
+        errors.append(FieldError("identity", "duplicate", "identity names a field more than once.", list(identity)))
+    return errors
 
 
 def _headline(start: str, errors: list[FieldError]) -> str:

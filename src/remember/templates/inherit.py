@@ -12,7 +12,7 @@ import weakref
 from collections.abc import Callable, Iterable
 
 from remember.errors import FieldError, TemplateError, excerpt
-from remember.templates.definition import TemplateDefinition
+from remember.templates.definition import TemplateDefinition, identity_problems
 from remember.templates.fields import FieldDef, iter_fields
 from remember.templates.limits import MAX_FIELDS, MAX_INHERITANCE_DEPTH
 from remember.templates.per_object import PerObject
@@ -97,7 +97,7 @@ def _same_objects(kept: tuple[weakref.ref[TemplateDefinition], ...], chain: tupl
 
 def _resolved(definition: TemplateDefinition, chain: tuple[TemplateDefinition, ...]) -> ResolvedTemplate:
     fields = merge_fields([*reversed(chain), definition])
-    errors = check_resolved_fields(fields)
+    errors = check_resolved_fields(fields) + identity_problems(definition.identity, fields)
     if errors:
         parents = ", ".join(repr(a.name) for a in chain)
         inherits = f" (inheriting from {parents})" if chain else ""

@@ -14,7 +14,7 @@ from remember.errors import ValidationFailed
 from remember.mcp import elicit
 from remember.mcp.state import caller_of, services_of
 from remember.mcp.tools.hints import READS, WRITES, Tools, hints
-from remember.mcp.tools.params import Filters, Links, MemoryId, Reason, memory_links
+from remember.mcp.tools.params import AsOf, Filters, Links, MemoryId, Reason, Superseded, memory_links, when
 from remember.schemas.memories import (
     CreatedMemoryOut,
     DeletionOut,
@@ -23,6 +23,7 @@ from remember.schemas.memories import (
     MemoryPageOut,
     RestoredOut,
     WrittenMemoryOut,
+    public,
 )
 from remember.schemas.suggestions import SuggestionOut
 from remember.service.drafts import MemoryDraft, MemoryPatch
@@ -64,14 +65,14 @@ Structured = Annotated[dict[str, Any] | None, Field(description="The template's 
 # as nested schemas, which would take a tenth of the tool list in create and update alone.
 MemoryContext = Annotated[
     ContextIn | None,
-    WithJsonSchema({"type": "object", "description": "conversation_id, summary, participants [..], source "
-                    "('chat'), timestamp (when it happened, ISO 8601; default now)."}),
+    WithJsonSchema({"type": "object", "description": "conversation_id, summary, participants [..], source, "
+                    "timestamp (when it happened, ISO 8601; default now)."}),
 ]  # fmt: skip
 Location = Annotated[
     LocationIn | None,
     WithJsonSchema({"type": "object", "description": "lat (-90 to 90), lon (-180 to 180), address."}),
 ]
-Clearable = Literal["title", "location", "template_id", "structured_content"]
+Clearable = Literal["title", "location", "template_id", "structured_content", "valid_until"]
 
 
 def remember_create_memory(
@@ -89,15 +90,16 @@ def remember_create_memory(
     template_id: TemplateId = None,
     structured_content: Structured = None,
     skip_template_suggestion: Annotated[bool, Field(description="No template suggestions.")] = False,
+    supersedes: Annotated[list[str] | None, Field(description="Replaced ids.")] = None,
+    valid_until: Annotated[str | None, Field(description="When it ends.")] = None,
 ) -> CreatedMemoryOut:
     """Store something the user will want recalled: a fact, a person, a meeting, a book, a decision.
 
     Give a `title`, a `type`, a few `tags`, and `context.timestamp` if it happened earlier.
-    With a `template_id`, give its fields as `content`; missing required ones are asked from
-    the user when the client can, else listed; `ignored_fields` names values not kept.
-    Without one, `template_suggestions` may carry fields read from the text: offer the best
-    (remember_apply_template). `duplicate` names a memory that already held this text and
-    what was done (a retried call is never stored twice).
+    With a `template_id`, give its fields as `content`; missing required ones are asked for or
+    listed. Without one, `template_suggestions` may offer one (remember_apply_template).
+    `duplicate`: same text stored; `identity`: one about the same thing, updated or superseded;
+    `conflicts`: ones it may update.
 
     Example: {"content": "Sarah is a PM at Google.", "title": "Sarah", "type": "person"}
     Example: {"template_id": "builtin:book_review", "content": {"title": "Dune", "rating": 5}}
@@ -106,7 +108,7 @@ def remember_create_memory(
     draft = MemoryDraft(
         content=fields, title=title, type=type, weight=weight, trust=trust, tags=tags, references=references,
         context=_plain(context), location=_plain(location), template_id=template_id,
-        structured_content=structured,
+        structured_content=structured, supersedes=supersedes, valid_until=valid_until,
     )  # fmt: skip
     if not isinstance(answers, AcceptedElicitation):
         return _stored_without_answers(ctx, draft, answers)
@@ -137,7 +139,7 @@ def remember_get_memory(
     memory = memories.get(caller, memory_id)
     history = [HistoryOut.of(h) for h in memories.history(caller, memory_id)] if include_history else None
     linked = memory_links(ctx, [memory.id]).get(memory.id) if include_relationships else None
-    return MemoryDetailOut(**memory.as_dict(), history=history, relationships=linked)
+    return MemoryDetailOut(**public(memory), history=history, relationships=linked)
 
 
 def remember_update_memory(
@@ -154,12 +156,13 @@ def remember_update_memory(
     location: Location = None,
     template_id: TemplateId = None,
     structured_content: Structured = None,
-    clear_fields: Annotated[list[Clearable] | None, Field(description="Fields to empty, e.g. ['location'].")] = None,
+    clear_fields: Annotated[list[Clearable] | None, Field(description="Fields to empty.")] = None,
     reason: Reason = None,
+    valid_until: Annotated[str | None, Field(description="Ends it; kept.")] = None,
 ) -> WrittenMemoryOut:
-    """Change some fields of a memory; others stay. Old values stay in its history with your
-    `reason`. `structured_content` is merged (null removes a field); a new `template_id`
-    drops the fields it does not define.
+    """Change some fields of a memory; old values go to its history with `reason`.
+    `structured_content` is merged (null removes a field); a new `template_id` drops fields
+    it lacks.
 
     Example: {"memory_id": "0b6f...", "title": "Sarah (Director)", "reason": "Promoted"}
     """
@@ -167,7 +170,7 @@ def remember_update_memory(
     patch = MemoryPatch(
         content=fields, title=title, type=type, weight=weight, trust=trust, tags=tags, references=references,
         context=_plain(context), location=_plain(location), template_id=template_id,
-        structured_content=structured, clear=frozenset(clear_fields or ()),
+        structured_content=structured, valid_until=valid_until, clear=frozenset(clear_fields or ()),
     )  # fmt: skip
     changed = services_of(ctx).memories.change(caller_of(ctx), memory_id, patch, reason=reason)
     return WrittenMemoryOut.of_stored(changed)
@@ -217,6 +220,8 @@ def remember_list_memories(
     include_deleted: Annotated[
         Literal["exclude", "include", "only"], Field(description="Deleted memories too, or only.")
     ] = "exclude",
+    as_of: AsOf = None,
+    include_superseded: Superseded = False,
 ) -> MemoryPageOut:
     """List the user's memories, newest first, by type, tags, dates or filters (by meaning:
     remember_search_memory).
@@ -226,7 +231,7 @@ def remember_list_memories(
     page = services_of(ctx).memories.list(
         caller_of(ctx), filters=filters, type=type, tags=tags, tags_match=tags_match, created_after=created_after,
         created_before=created_before, sort_by=sort_by, sort_order=sort_order, limit=limit, offset=offset,
-        deleted=include_deleted,
+        deleted=include_deleted, when=when(as_of, include_superseded),
     )  # fmt: skip
     return MemoryPageOut.of(page)
 

@@ -11,6 +11,7 @@ from pydantic import Field
 from remember.mcp.state import caller_of, services_of
 from remember.preferences import defaults
 from remember.schemas.relationships import links
+from remember.service import validity
 
 MemoryId = Annotated[str, Field(description="The memory's id.")]
 TemplateId = Annotated[str, Field(description="e.g. 'builtin:book_review'.")]
@@ -22,8 +23,16 @@ Filters = Annotated[
         "eq ne gt gte lt lte in nin contains exists; and/or/not."
     ),
 ]
-Alpha = Annotated[float | None, Field(description="1 = by meaning, 0 = by keywords (default: chosen per search).")]
+Alpha = Annotated[float | None, Field(description="1 = by meaning, 0 = by keywords (default: auto).")]
 Links = Annotated[bool, Field(description="With each one's relationships.")]
+AsOf = Annotated[str | None, Field(description="True at this date.")]
+Superseded = Annotated[bool, Field(description="Ended ones too.")]
+
+
+def when(as_of: str | None, include_superseded: bool) -> validity.When:
+    return validity.when(as_of, include_superseded)
+
+
 MinScore = Annotated[
     float | None,
     Field(description=f"Cosine floor if no keyword matched (default {defaults()['search.min_score']:g})."),

@@ -60,6 +60,7 @@ def remember_update_relationship(
     confidence: Confidence = None,
     tags: Annotated[list[str] | None, Field(description="Replaces the tags.")] = None,
     reason: Reason = None,
+    valid_until: Annotated[str | None, Field(description="Ends it; kept.")] = None,
 ) -> RelationshipUpdateOut:
     """Change some fields of a relationship; old values stay in its history.
 
@@ -67,7 +68,7 @@ def remember_update_relationship(
     """
     changes = {
         "memory_ids": memory_ids, "relationship_type": relationship_type, "observation": observation,
-        "strength": strength, "confidence": confidence, "tags": tags,
+        "strength": strength, "confidence": confidence, "tags": tags, "valid_until": valid_until,
     }  # fmt: skip
     after = services_of(ctx).relationships.update(caller_of(ctx), relationship_id, changes, reason=reason)
     return RelationshipUpdateOut(id=after.id, version=after.version, updated_at=after.as_dict()["updated_at"])

@@ -11,7 +11,7 @@ from pydantic import Field
 from remember.errors import RememberError
 from remember.mcp.state import caller_of, services_of
 from remember.mcp.tools.hints import READS, Tools
-from remember.mcp.tools.params import Alpha, Filters, Links, MinScore, memory_links
+from remember.mcp.tools.params import Alpha, AsOf, Filters, Links, MinScore, memory_links, when
 from remember.schemas.memories import MemoryOut
 from remember.schemas.search import QueryOut, SearchHitOut, SearchOut, SourceOut
 from remember.service.question_context import answer_prompt, question_context
@@ -29,9 +29,10 @@ def remember_search_memory(
     deleted: Annotated[
         Literal["exclude", "include", "only"], Field(description="Deleted memories too, or only.")
     ] = "exclude",
-    explain: Annotated[bool, Field(description="Add the plan (routes, filter, terms) and each score's parts.")] = False,
+    explain: Annotated[bool, Field(description="With the plan and each score's parts.")] = False,
     include_relationships: Links = True,
     min_score: MinScore = None,
+    as_of: AsOf = None,
 ) -> SearchOut:
     """Find the user's memories about something, best first, by meaning and keywords. Use it
     before answering anything about the user's past, people, plans or preferences.
@@ -40,7 +41,7 @@ def remember_search_memory(
     """
     results = services_of(ctx).search.search(
         caller_of(ctx), query, alpha=alpha, filters=filters, limit=limit, offset=offset, deleted=deleted,
-        explain=explain, min_score=min_score,
+        explain=explain, min_score=min_score, when=when(as_of, False),
     )  # fmt: skip
     linked = memory_links(ctx, [h.memory.id for h in results.hits]) if include_relationships else {}
     return SearchOut(

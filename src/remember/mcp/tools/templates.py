@@ -29,6 +29,7 @@ Fields = Annotated[
         "holds, for prefill: person, money, date...)}."
     ),
 ]
+Identity = Annotated[list[str] | None, Field(description="Fields naming what a memory is about.")]
 Metric = Literal[
     "usage_count",
     "average_completion_rate",
@@ -61,6 +62,7 @@ def remember_create_template(
     ] = None,
     weight: Annotated[float, Field(description="Importance, 0 to 1.")] = 0.5,
     trust: Annotated[float, Field(description="Access level, 0 to 1.")] = 0.0,
+    identity: Identity = None,
 ) -> TemplateCopyOut:
     """Create a memory template: typed fields that memories of one kind will follow.
 
@@ -83,6 +85,7 @@ def remember_create_template(
         "examples": examples or [],
         "weight": weight,
         "trust": trust,
+        "identity": identity or [],
     }
     d = services_of(ctx).templates.create(caller_of(ctx), raw).definition
     return TemplateCopyOut(id=d.id, name=d.name, version=d.version, derived_from=d.derived_from)

@@ -120,7 +120,8 @@ def _memory_record(store: Store, caller: Caller, memory: Memory) -> Record:
     return {
         "kind": "memory",
         "user_id": memory.user_id,
-        "memory": memory.as_dict(),
+        # the identity key travels with it, so the memory about the same thing is still found after a restore
+        "memory": {**memory.as_dict(), **({"identity_key": memory.identity_key} if memory.identity_key else {})},
         "history": [
             h.as_dict() for h in visible_history(caller, memory, store.memories.history(memory.user_id, memory.id))
         ],

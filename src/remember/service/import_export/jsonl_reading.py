@@ -167,7 +167,14 @@ def _memory(user: str, record: Record) -> tuple[Memory, tuple[HistoryEntry, ...]
     memory = memory_from_dict(user, record["memory"])
     history = tuple(
         HistoryEntry(
-            memory.id, user, int(h["version"]), h["action"], h["previous"], h.get("reason"), from_text(h["at"])
+            memory.id,
+            user,
+            int(h["version"]),
+            h["action"],
+            h["previous"],
+            h.get("reason"),
+            from_text(h["at"]),
+            from_text(h["effective_at"]) if h.get("effective_at") else None,
         )
         for h in record.get("history", [])
     )

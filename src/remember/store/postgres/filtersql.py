@@ -37,7 +37,9 @@ from remember.store.sql.filters import links_condition, tags_condition
 _COMPARE = {"eq": "=", "ne": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
 _JSONPATH_COMPARE = {"eq": "==", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
 _CASTS = {"text": "::text", "number": "::float8", "moment": "::timestamptz", "bool": "::boolean"}
-_NULLABLE = frozenset({"title", "template_id", "template_version", "template_compliance"})
+_NULLABLE = frozenset(
+    {"title", "template_id", "template_version", "template_compliance", "valid_from", "valid_until", "superseded_by"}
+)
 # The collation whose lower() folds case; set when a store opens (choose_fold_collation).
 FOLD_COLLATIONS = ("pg_c_utf8", "C.utf8", "C.UTF-8", "und-x-icu")
 _fold = {"collation": "C"}

@@ -26,8 +26,8 @@ from remember.store.sql.rows import (
     MEMORY_COLUMNS,
     MEMORY_PLACEHOLDERS,
     history_from_row,
-    history_params,
     memory_from_row,
+    memory_history_params,
     memory_params,
 )
 from remember.store.sql.session import Row, Session, check_version
@@ -37,7 +37,7 @@ CHUNK = 500  # ids bound in one statement
 _CREATED, _ID = MEMORY_COLUMN_NAMES.index("created_at"), MEMORY_COLUMN_NAMES.index("id")
 TWINS = 20  # memories of one text compared with a new one (a text stored more often is rare)
 Repeat = Callable[[Memory, Memory], bool]
-HISTORY_INSERT = f"INSERT INTO memory_history ({HISTORY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
+HISTORY_INSERT = f"INSERT INTO memory_history ({HISTORY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 
 
 class IndexHooks(Protocol):
@@ -164,6 +164,20 @@ class MemoryTables:
         with self.sql.reading() as s:
             row = s.one(f"SELECT {MEMORY_COLUMNS} FROM memories WHERE user_id = ? AND id = ?", (user_id, memory_id))
         return memory_from_row(self.dialect, row) if row else None
+
+    def same_identity(self, user_id: str, template_id: str, key: str, *, max_trust: float) -> list[Memory]:
+        with self.sql.reading() as s:
+            rows = s.all(
+                f"SELECT {MEMORY_COLUMNS} FROM memories WHERE user_id = ? AND template_id = ? AND identity_key = ? "
+                "AND deleted_at IS NULL AND valid_until IS NULL AND trust <= ?",
+                (user_id, template_id, key, max_trust),
+            )
+        return [memory_from_row(self.dialect, r) for r in _oldest_first(rows)]
+
+    def has_ended(self, user_id: str) -> bool:
+        with self.sql.reading() as s:
+            row = s.one("SELECT 1 FROM memories WHERE user_id = ? AND valid_until IS NOT NULL LIMIT 1", (user_id,))
+        return row is not None
 
     def ids_with_prefix(self, user_id: str, prefix: str, *, limit: int, max_trust: float) -> list[str]:
         """Up to ``limit`` ids of the user's memories (in the trash too) of trust at most ``max_trust`` that
@@ -293,7 +307,7 @@ class MemoryTables:
         # The user's index lock first, then the row: every index writer takes them in this order.
         s.lock_users([memory.user_id])
         check_version(s, "memories", "Memory", memory.user_id, memory.id, change.expected_version)
-        s.run(HISTORY_INSERT, history_params(self.dialect, change.history))
+        s.run(HISTORY_INSERT, memory_history_params(self.dialect, change.history))
         self.overwrite_row(s, memory, index)
 
     def overwrite_row(self, s: Session, memory: Memory, index: IndexEntry | None) -> None:

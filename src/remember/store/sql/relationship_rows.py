@@ -17,7 +17,7 @@ from remember.store.sql.session import Session
 
 CHUNK = 500
 COLUMNS = "r.id, r.relationship_type, r.observation, r.strength, r.confidence, r.tags, r.version, " \
-    "r.created_at, r.updated_at"  # fmt: skip
+    "r.created_at, r.updated_at, r.valid_from, r.valid_until"  # fmt: skip
 # No member is in the trash or above the trust level bound first.
 VISIBLE = (
     "NOT EXISTS (SELECT 1 FROM relationship_members x JOIN memories xm ON xm.user_id = x.user_id "
@@ -68,6 +68,9 @@ def where(s: Session, user_id: str, q: RelationshipQuery, params: list[Any], *, 
     if q.created_before is not None:
         parts.append("r.created_at < ?")
         params.append(d.moment(q.created_before))
+    if q.current_at is not None:
+        parts.append("(r.valid_until IS NULL OR r.valid_until > ?)")
+        params.append(d.moment(q.current_at))
     return " AND ".join(parts)
 
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from remember.errors import Conflict, StoreError
 from remember.models import HistoryEntry, OnConflict, Relationship, RelationshipChange, RelationshipQuery
 from remember.store.sql.base import Sql
-from remember.store.sql.dialect import chunks
+from remember.store.sql.dialect import Dialect, chunks
 from remember.store.sql.prefixes import ids_with_prefix
 from remember.store.sql.relationship_rows import (
     CHUNK,
@@ -72,10 +73,12 @@ class RelationshipTables:
             seq = next_seq(s, rel.user_id)
             s.run(
                 "UPDATE relationships SET relationship_type = ?, observation = ?, strength = ?, confidence = ?, "
-                "tags = ?, version = ?, updated_at = ?, seq = ? WHERE user_id = ? AND id = ?",
+                "tags = ?, version = ?, updated_at = ?, seq = ?, valid_from = ?, valid_until = ? "
+                "WHERE user_id = ? AND id = ?",
                 (
                     rel.relationship_type, rel.observation, rel.strength, rel.confidence, d.texts(rel.tags),
-                    rel.version, d.moment(rel.updated_at), seq, rel.user_id, rel.id,
+                    rel.version, d.moment(rel.updated_at), seq, _moment(d, rel.valid_from), _moment(d, rel.valid_until),
+                    rel.user_id, rel.id,
                 ),
             )  # fmt: skip
             for table in ("relationship_members", "relationship_tags"):
@@ -206,11 +209,12 @@ class RelationshipTables:
         s.lock_users([rel.user_id])
         s.run(
             "INSERT INTO relationships (user_id, id, relationship_type, observation, strength, confidence, tags, "
-            "version, created_at, updated_at, seq, vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "version, created_at, updated_at, seq, vector, valid_from, valid_until) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 rel.user_id, rel.id, rel.relationship_type, rel.observation, rel.strength, rel.confidence,
                 d.texts(rel.tags), rel.version, d.moment(rel.created_at), d.moment(rel.updated_at),
-                next_seq(s, rel.user_id), vector,
+                next_seq(s, rel.user_id), vector, _moment(d, rel.valid_from), _moment(d, rel.valid_until),
             ),
         )  # fmt: skip
         write_parts(s, rel)
@@ -233,10 +237,11 @@ class RelationshipTables:
 
     def _relationship(self, user_id: str, row: Row, members: Sequence[str]) -> Relationship:
         d = self.sql.dialect
-        rid, kind, observation, strength, confidence, tags, version, created, updated = row
+        rid, kind, observation, strength, confidence, tags, version, created, updated, since, until = row
         return Relationship(
             rid, user_id, tuple(members), kind, observation, float(strength), float(confidence),
             d.from_moment(created), d.from_moment(updated), d.from_texts(tags), int(version),
+            d.from_moment(since) if since is not None else None, d.from_moment(until) if until is not None else None,
         )  # fmt: skip
 
     def keyword_candidates(
@@ -248,3 +253,7 @@ class RelationshipTables:
         self, user_id: str, vector: bytes, q: RelationshipQuery, *, limit: int
     ) -> list[tuple[str, float]]:
         return self._search.vector_candidates(user_id, vector, q, limit=limit)
+
+
+def _moment(d: Dialect, value: datetime | None) -> Any:
+    return d.moment(value) if value is not None else None

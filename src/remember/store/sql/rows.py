@@ -16,7 +16,7 @@ MEMORY_COLUMNS_OF_M = ", ".join(f"m.{c}" for c in MEMORY_COLUMN_NAMES)
 MEMORY_PLACEHOLDERS = ", ".join("?" for _ in MEMORY_COLUMN_NAMES)
 # Every column but the key (user_id, id), in MEMORY_COLUMN_NAMES order.
 MEMORY_ASSIGNMENTS = ", ".join(f"{c} = ?" for c in MEMORY_COLUMN_NAMES[2:])
-HISTORY_COLUMNS = "user_id, memory_id, version, action, previous, reason, at"
+HISTORY_COLUMNS = "user_id, memory_id, version, action, previous, reason, at, effective_at"
 TEMPLATE_COLUMNS = "user_id, id, definition, created_at, updated_at"
 
 
@@ -64,9 +64,17 @@ def history_params(d: Dialect, h: HistoryEntry) -> tuple[Any, ...]:
     return (h.user_id, h.memory_id, h.version, h.action, d.json(dict(h.previous)), h.reason, d.moment(h.at))
 
 
+def memory_history_params(d: Dialect, h: HistoryEntry) -> tuple[Any, ...]:
+    """In ``HISTORY_COLUMNS`` order: a relationship's history has no ``effective_at``."""
+    return (*history_params(d, h), d.moment(h.effective_at) if h.effective_at is not None else None)
+
+
 def history_from_row(d: Dialect, row: Sequence[Any]) -> HistoryEntry:
-    user_id, memory_id, version, action, previous, reason, at = row
-    return HistoryEntry(memory_id, user_id, version, action, d.from_json(previous), reason, d.from_moment(at))
+    user_id, memory_id, version, action, previous, reason, at, *rest = row
+    effective = d.from_moment(rest[0]) if rest and rest[0] is not None else None
+    return HistoryEntry(
+        memory_id, user_id, version, action, d.from_json(previous), reason, d.from_moment(at), effective
+    )
 
 
 def template_params(d: Dialect, record: TemplateRecord) -> tuple[Any, ...]:

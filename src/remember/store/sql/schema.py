@@ -358,6 +358,26 @@ CLIENT_DOCUMENTS = """
 ALTER TABLE oauth_clients ADD COLUMN fresh_until $moment;
 """
 
+# Truth over time (docs/memories.md): when a memory is true in the world (from its occurred_at until it ends:
+# no end, still true), what it replaced and what replaced it, and its template's identity values normalised
+# (service/identity.py) to find the memory about the same thing by index. Reads keep to what is current by
+# a condition on valid_until, so it is indexed; a history entry says when the values it brought became true;
+# a relationship is true over a span too.
+VALIDITY = """
+ALTER TABLE memories ADD COLUMN valid_from $moment;
+ALTER TABLE memories ADD COLUMN valid_until $moment;
+ALTER TABLE memories ADD COLUMN supersedes $texts NOT NULL DEFAULT $no_texts;
+ALTER TABLE memories ADD COLUMN superseded_by $key;
+ALTER TABLE memories ADD COLUMN identity_key $key;
+UPDATE memories SET valid_from = occurred_at;
+CREATE INDEX memories_valid_until ON memories (user_id, valid_until);
+CREATE INDEX memories_valid_from ON memories (user_id, valid_from);
+CREATE INDEX memories_identity ON memories (user_id, template_id, identity_key);
+ALTER TABLE memory_history ADD COLUMN effective_at $moment;
+ALTER TABLE relationships ADD COLUMN valid_from $moment;
+ALTER TABLE relationships ADD COLUMN valid_until $moment;
+"""
+
 # Every backend's steps, in order, under these names (both report the same schema history), each
 # with the script both backends run, in their column types; None where each has a step of its own.
 STEPS: tuple[tuple[str, str | None], ...] = (
@@ -378,4 +398,5 @@ STEPS: tuple[tuple[str, str | None], ...] = (
     ("0015_dashboard_sessions", DASHBOARD_SESSIONS),
     ("0016_token_parents", TOKEN_PARENTS),
     ("0017_client_documents", CLIENT_DOCUMENTS),
+    ("0018_validity", VALIDITY),
 )

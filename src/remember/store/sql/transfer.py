@@ -22,7 +22,7 @@ from remember.store.sql.base import Sql
 from remember.store.sql.dialect import chunks
 from remember.store.sql.memories import HISTORY_INSERT, MemoryTables
 from remember.store.sql.preferences import HISTORY_INSERT as PREFERENCE_HISTORY_INSERT
-from remember.store.sql.rows import TEMPLATE_INSERT, history_params, template_params
+from remember.store.sql.rows import TEMPLATE_INSERT, memory_history_params, template_params
 from remember.store.sql.session import Session
 from remember.store.sql.suggestions import append_events
 
@@ -135,7 +135,7 @@ class TransferTables:
                     s.run("DELETE FROM memory_history WHERE user_id = ? AND memory_id = ?", (memory.user_id, memory.id))
                     self.memories.overwrite_row(s, memory, index)
                     written.append((memory, history, index))
-        s.many(HISTORY_INSERT, [history_params(d, h) for _, history, _ in written for h in history])
+        s.many(HISTORY_INSERT, [memory_history_params(d, h) for _, history, _ in written for h in history])
 
     def _restore_events(self, s: Session, user: UserDump) -> None:
         d = self.dialect

@@ -83,7 +83,9 @@ def _column(c: Condition, params: list[Any]) -> str:
     return f"(coalesce({col} {_COMPARE[c.op]} ?, 0))" if c.field in _NULLABLE else f"({col} {_COMPARE[c.op]} ?)"
 
 
-_NULLABLE = frozenset({"title", "template_id", "template_version", "template_compliance"})
+_NULLABLE = frozenset(
+    {"title", "template_id", "template_version", "template_compliance", "valid_from", "valid_until", "superseded_by"}
+)
 
 
 def json_path(path: tuple[str | int, ...]) -> str:

@@ -44,8 +44,10 @@ TEMPLATE_KEYS = frozenset(
         "trust",
         "is_default",
         "derived_from",
+        "identity",
     }
 )
+MAX_IDENTITY = 5  # fields naming the thing a memory is about
 TIMES_OF_DAY = frozenset({"morning", "lunch", "afternoon", "dinner", "evening", "night"})
 
 
@@ -71,6 +73,7 @@ def read_template_attributes(raw: dict[str, Any], problems: Problems) -> dict[st
         "trust": _share(data, "trust", 0.0, problems),
         "is_default": problems.flag(data, "is_default", "is_default"),
         "derived_from": _optional_text(data, "derived_from", problems),
+        "identity": _words(data, "identity", problems, count=MAX_IDENTITY),
     }
 
 

@@ -21,8 +21,17 @@ from starlette.routing import Route
 
 from remember.errors import ValidationFailed
 from remember.models import Memory
-from remember.schemas.memories import DeletionOut, HistoryOut, MemoryDetailOut, MemoryOut, RestoredOut, WrittenMemoryOut
+from remember.schemas.memories import (
+    DeletionOut,
+    HistoryOut,
+    MemoryDetailOut,
+    MemoryOut,
+    RestoredOut,
+    WrittenMemoryOut,
+    public,
+)
 from remember.schemas.relationships import RelatedOut, links
+from remember.service import validity
 from remember.service.browsing import Browsed
 from remember.templates.fields import label
 from remember.web.api.curation import erase
@@ -51,7 +60,7 @@ def search(call: Call) -> dict[str, Any]:
     found = call.services.search.search(
         call.caller, call.query.get("q", ""), alpha=_alpha(call), filters=_filters(call),
         limit=call.number("limit", 20, 1, 100), offset=call.number("offset", 0, 0, 1_000_000),
-        record_access=False,
+        record_access=False, when=_when(call),
     )  # fmt: skip
     return {
         "results": [{"memory": MemoryOut.of(h.memory), "score": h.score} for h in found.hits],
@@ -67,7 +76,7 @@ def listing(call: Call) -> dict[str, Any]:
     page = call.services.memories.browse(
         call.caller, filters=_filters(call), sort_by=call.text("sort_by", "created_at") or "created_at",
         sort_order=call.text("sort_order", "desc") or "desc", limit=call.number("limit", 20, 1, 100),
-        cursor=call.text("cursor"),
+        cursor=call.text("cursor"), when=_when(call),
     )  # fmt: skip
     return _page(call, page)
 
@@ -103,7 +112,7 @@ def detail(call: Call) -> MemoryDetailOut:
     memory = memories.get(call.caller, memory_id, record_access=False)
     history = [HistoryOut.of(h) for h in memories.history(call.caller, memory.id)]
     linked = call.services.relationships.links(call.caller, [memory.id]).get(memory.id, [])
-    return MemoryDetailOut(**memory.as_dict(), history=history, relationships=links(memory.id, linked))
+    return MemoryDetailOut(**public(memory), history=history, relationships=links(memory.id, linked))
 
 
 def related(call: Call) -> dict[str, Any]:
@@ -174,6 +183,12 @@ def _filters(call: Call) -> dict[str, Any] | None:
     if not isinstance(parsed, dict):
         raise ValidationFailed.single("filters", "type", 'The filters are a JSON object, e.g. {"type": "book"}.')
     return parsed
+
+
+def _when(call: Call) -> validity.When:
+    """``as_of`` (a date) or ``include_superseded`` (``1``): which memories a page answers with (by default the
+    current ones)."""
+    return validity.when(call.text("as_of"), call.text("include_superseded") in ("1", "true"))
 
 
 def _alpha(call: Call) -> float | None:

@@ -4,8 +4,8 @@ A note is YAML frontmatter between ``---`` fences, then Markdown. basic-memory's
 fields are ``title`` (default: the file name; in remember's own notes, none), ``type``, ``tags`` (a list or a
 comma-separated text) and ``permalink`` (the note's key); any other field is kept
 in the memory's structured content. The fields remember writes in its own export
-(``weight``, ``trust``, ``references``, ``happened``, ``context``, ``location``,
-``template_id``, ``structured_content``) are read back as they were written, and so is its
+(``weight``, ``trust``, ``references``, ``happened``, ``valid_from``, ``valid_until``, ``context``,
+``location``, ``template_id``, ``structured_content``) are read back as they were written, and so is its
 bookkeeping (``remember_id``, ``created``, ``updated``, ``version``: ``records.Origin``); in
 another note those four are reported. The templates of remember's export come from their own
 files (``template_files.py``).
@@ -153,6 +153,8 @@ def _draft(parsed: Parsed, where: str, title: str | None, fields: dict[str, Any]
     when = fields.pop("happened", None) or fields.pop("date", None)
     if when is not None:
         context["timestamp"] = moment(when)
+    given = [fields.pop(k, None) for k in ("valid_from", "valid_until")]
+    since, until = (moment(v) if v is not None else None for v in given)
     parsed.unmapped += [(where, k) for k in BOOKKEEPING if fields.pop(k, None) is not None]
     structured = own.pop("structured_content", None)
     if fields:  # basic-memory's custom fields (its entity_metadata)
@@ -164,6 +166,8 @@ def _draft(parsed: Parsed, where: str, title: str | None, fields: dict[str, Any]
         tags=tags,
         context=context or None,
         structured_content=structured or None,
+        valid_from=since,
+        valid_until=until,
         **own,
     )
 

@@ -68,6 +68,9 @@ def note(memory: Memory, relations: Iterable[tuple[str, str]] = ()) -> str:
         "trust": memory.trust,
         "references": list(memory.references) or None,
         "happened": to_text(memory.occurred_at),
+        # when it is true, where that says more than when it happened (docs/memories.md#truth-over-time)
+        "valid_from": to_text(memory.starts) if memory.starts != memory.occurred_at else None,
+        "valid_until": to_text(memory.valid_until) if memory.valid_until is not None else None,
         "context": dict(memory.context) or None,
         "location": dict(memory.location) if memory.location else None,
         "template_id": memory.template_id,

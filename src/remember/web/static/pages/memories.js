@@ -40,9 +40,10 @@ export async function render(root, args, query) {
   alpha.addEventListener("input", showAlpha);
   auto.addEventListener("change", showAlpha);
   const results = h("div", { class: "results" });
+  const ended = h("input", { type: "checkbox", id: "include-superseded", name: "include_superseded" });
   const builder = filterBuilder(() => {});
   const chosen = selection(() => update(new URLSearchParams(location.hash.split("?")[1] || "")));
-  const controls = { query: box, auto, alpha, alphaShown, showAlpha, results, builder, chosen, asked: 0 };
+  const controls = { query: box, auto, alpha, alphaShown, showAlpha, ended, results, builder, chosen, asked: 0 };
   shown = controls;
 
   const form = h("form", { class: "search", onsubmit: (event) => {
@@ -53,9 +54,11 @@ export async function render(root, args, query) {
     if (text && !auto.checked) params.alpha = alpha.value;
     const filters = json(builder.build());
     if (filters) params.filters = filters;
+    if (ended.checked) params.include_superseded = "1";
     if (!setQuery(params)) update(new URLSearchParams(params));  // the same search again: run it again
   } },
-    h("div", { class: "row" }, labelled("Search", box), how, h("button", { type: "submit" }, "Search")),
+    h("div", { class: "row" }, labelled("Search", box), how, labelled("Also what has ended", ended),
+      h("button", { type: "submit" }, "Search")),
     builder.node);
   builder.node.append(h("div", { class: "row alpha" },
     labelled("Auto alpha", auto),
@@ -73,6 +76,7 @@ export async function update(query) {
   c.auto.checked = state.alpha === undefined;
   if (state.alpha !== undefined) c.alpha.value = state.alpha;
   c.showAlpha();
+  c.ended.checked = state.ended;
   await c.builder.set(state.filters);
   const mine = ++c.asked;
   try {
@@ -95,7 +99,8 @@ function stateOf(query) {
   const before = (query.get("after") || "").split(CURSORS).filter(Boolean);
   const offset = Math.max(0, Number.parseInt(query.get("offset") || "0", 10) || 0);
   const page = q ? Math.floor(offset / PAGE) + 1 : before.length + 1;
-  return { q, alpha, filters, filtersText: query.get("filters") || undefined, before, offset, page };
+  const ended = query.get("include_superseded") === "1";
+  return { q, alpha, filters, filtersText: query.get("filters") || undefined, before, offset, page, ended };
 }
 
 function pager(query, state, next) {
@@ -117,13 +122,13 @@ function pager(query, state, next) {
 }
 
 async function searched(state) {
-  const found = await api("/api/search", { query: { q: state.q, alpha: state.alpha, filters: state.filtersText, limit: PAGE, offset: state.offset } });
+  const found = await api("/api/search", { query: { q: state.q, alpha: state.alpha, filters: state.filtersText, limit: PAGE, offset: state.offset, include_superseded: state.ended ? 1 : undefined } });
   return { memories: found.results.map((r) => ({ ...r.memory, score: r.score })), names: found.template_names, next: found.has_more ? state.offset + found.results.length : null, alpha: found.alpha };
 }
 
 async function listed(state) {
   const cursor = state.before[state.before.length - 1];
-  const found = await api("/api/memories", { query: { filters: state.filtersText, limit: PAGE, cursor } });
+  const found = await api("/api/memories", { query: { filters: state.filtersText, limit: PAGE, cursor, include_superseded: state.ended ? 1 : undefined } });
   return { memories: found.memories, names: found.template_names, next: found.next_cursor };
 }
 
@@ -134,14 +139,22 @@ function table(memories, names, mode, checkbox) {
   return stacked(h("table", { class: "memories" },
     h("thead", {}, h("tr", {}, ["Memory", "Type", "Tags", "Template", "Created", "Weight", mode === "search" ? "Score" : null]
       .filter(Boolean).map((t) => h("th", { scope: "col" }, t)))),
-    h("tbody", {}, memories.map((m) => h("tr", {},
-      h("td", {}, checkbox(m, m.title || excerpt(m.content)), " ", h("a", { href: `#/memory/${encodeURIComponent(m.id)}` }, m.title || excerpt(m.content))),
+    h("tbody", {}, memories.map((m) => h("tr", { class: m.validity && m.validity.valid_until ? "superseded" : "" },
+      h("td", {}, checkbox(m, m.title || excerpt(m.content)), " ", h("a", { href: `#/memory/${encodeURIComponent(m.id)}` }, m.title || excerpt(m.content)), successor(m)),
       h("td", {}, m.type),
       h("td", {}, m.tags.map((t) => h("span", { class: "tag" }, t))),
       h("td", {}, m.template_id ? names[m.template_id] || m.template_id : ""),
       h("td", {}, when(m.created_at)),
       h("td", {}, m.weight.toFixed(2)),
       mode === "search" ? h("td", {}, m.score.toFixed(3)) : null)))));
+}
+
+// An ended memory's row says so, and links to the memory that replaced it.
+function successor(m) {
+  const v = m.validity || {};
+  if (!v.valid_until) return null;
+  const next = v.superseded_by ? h("a", { href: `#/memory/${encodeURIComponent(v.superseded_by)}` }, "replaced →") : "ended";
+  return h("span", { class: "muted" }, " (", next, ")");
 }
 
 export function excerpt(text) { return text.length > 80 ? `${text.slice(0, 80)}…` : text || "(no text)"; }

@@ -7,6 +7,7 @@ import { editForm } from "./edit.js";
 import { graphView } from "./graph.js";
 import { historySection } from "./history.js";
 import { relateForm } from "./relate.js";
+import { endedNotice, timelineSection, validityRows } from "./timeline.js";
 import { excerpt } from "./memories.js";
 import { fieldLabel, orderedEntries, valueView } from "./values.js";
 
@@ -26,8 +27,9 @@ export async function render(root, args) {
     h("p", {}, h("a", { href: "#/memories" }, "← Memories")),
     h("h1", {}, memory.title || excerpt(memory.content)),
     memory.deleted_at ? h("div", { class: "error", role: "note" }, `In the trash since ${when(memory.deleted_at)}. `, h("a", { href: "#/trash" }, "Restore it from the trash.")) : null,
+    endedNotice(memory),
     h("div", { class: "grid2" },
-      h("div", {}, fieldsSection(memory, template), structuredSection(memory, template)),
+      h("div", {}, fieldsSection(memory, template), structuredSection(memory, template), timelineSection(memory)),
       h("div", {}, await relationshipsSection(memory))),
     historySection(memory),
     memory.deleted_at ? null : await editForm(memory, template, again),
@@ -57,6 +59,7 @@ function fieldsSection(memory, template) {
     ["Follows its template", memory.template_compliance === null || memory.template_compliance === undefined ? "—" : memory.template_compliance ? "yes" : "no"],
     ["References", memory.references.map((r) => h("div", {}, r))],
     ["Happened", when(memory.context && memory.context.timestamp)],
+    ...validityRows(memory),
     ["Created", when(memory.created_at)], ["Updated", when(memory.updated_at)], ["Version", memory.version],
     ["Read", counted(memory.access_count, "time")], ["Id", h("code", {}, memory.id)],
   ];

@@ -1,0 +1,55 @@
+"""Truth over time on the command line: the same person again, a successor, an end, and reads as of a date."""
+
+from __future__ import annotations
+
+import pytest
+
+from support import run, run_json
+
+ANA = ("--template", "person", "--field", "relationship=colleague")
+
+
+def out_of(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    return out
+
+
+def test_get_shows_a_fields_values_over_time(capsys: pytest.CaptureFixture[str]) -> None:
+    made = run_json(capsys, "add", *ANA, "--field", "name=Ana", "--field", "company=Google", "--when", "2024-01-10")
+    said = out_of(capsys, "add", *ANA, "--field", "name=ANA", "--field", "company=Meta", "--when", "2025-06-01")
+    assert f"same thing: updated {made['id'][:8]} (same name): company: Google → Meta\n" in said
+    shown = out_of(capsys, "get", made["id"][:8])
+    assert "over time:\n  company: Google → Meta on 2025-06-01\n" in shown
+    then = run_json(capsys, "list", "--as-of", "2025-01-01")["memories"]
+    assert [m["structured_content"]["company"] for m in then] == ["Google"]
+
+
+def test_a_successor_and_an_end(capsys: pytest.CaptureFixture[str]) -> None:
+    paris = run_json(capsys, "add", "I live in Paris", "--when", "2019-01-01", "--no-suggestion")["id"]
+    berlin = run_json(capsys, "add", "I moved to Berlin", "--when", "2024-03-01", "--supersedes", paris[:8])["id"]
+    assert [m["id"] for m in run_json(capsys, "list")["memories"]] == [berlin]
+    assert [m["id"] for m in run_json(capsys, "list", "--as-of", "2020-01-01")["memories"]] == [paris]
+    assert len(run_json(capsys, "list", "--include-superseded")["memories"]) == 2
+    shown = out_of(capsys, "get", paris)
+    assert "ended:      2024-03-01T00:00:00.000000Z\n" in shown and f"successor:  {berlin}\n" in shown
+    hits = run_json(capsys, "search", "where do I live", "--as-of", "2020-06-01")["results"]
+    assert [h["memory"]["id"] for h in hits] == [paris]
+    run_json(capsys, "update", berlin, "--valid-until", "2025-01-01", "--reason", "moved on")
+    assert run_json(capsys, "list")["memories"] == []
+    run_json(capsys, "update", berlin, "--reopen")
+    assert [m["id"] for m in run_json(capsys, "list")["memories"]] == [berlin]
+
+
+def test_bad_spans_and_unknown_successors_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "add", "Backwards", "--when", "2024-05-01", "--valid-until", "2024-01-01")
+    assert code != 0 and "after valid_from" in err
+    code, _, err = run(capsys, "add", "Orphan", "--supersedes", "00000000-0000-0000-0000-000000000000")
+    assert code != 0
+    assert run_json(capsys, "list", "--include-superseded")["memories"] == []
+
+
+def test_add_names_a_memory_it_may_update(capsys: pytest.CaptureFixture[str]) -> None:
+    rent = run_json(capsys, "add", "My rent is $1,200 a month.", "--when", "2024-01-01", "--no-suggestion")["id"]
+    said = out_of(capsys, "add", "My rent is $1,350 a month.", "--no-suggestion")
+    assert f"may update: {rent[:8]} (" in said and "amount $1200 → $1350" in said
