@@ -14,6 +14,7 @@ from bench import (
     answers,
     backends,
     browsing,
+    calibrate,
     cpus,
     crowd,
     dedup,
@@ -29,6 +30,7 @@ from bench import (
     locomo,
     longmemeval,
     moving,
+    multilingual,
     pgkeyword,
     prefill,
     relationships,
@@ -71,6 +73,8 @@ SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "analytics": analytics.run,
     "answers": answers.run,
     "cpus": cpus.run,
+    "calibrate": calibrate.run,
+    "multilingual": multilingual.run,
 }
 
 

@@ -85,7 +85,9 @@ class MemoryService:
         memory, fields_text, ignored = self._prepare(caller, clean)
         entry = self.indexer.entry(memory, fields_text)
         repeat = dedup.repeat_rule({memory.id} if (clean.context or {}).get("timestamp") else set())
-        found = dedup.find(self.store, caller, memory, entry.vector, repeat)
+        found = dedup.find(
+            self.store, caller, memory, entry.vector, repeat, self.indexer.scale.passages.own(dedup.COSINE)
+        )
         mode = known.text(self.preferences.effective(caller), "memory.on_duplicate")
         if found is not None and (found.match == "repeat" or mode != "keep"):
             return self._settle(caller, memory, found, mode, ignored)
