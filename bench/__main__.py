@@ -18,6 +18,7 @@ from bench import (
     cpus,
     crowd,
     dedup,
+    embedder_costs,
     firsthour,
     floor,
     foundation,
@@ -33,6 +34,7 @@ from bench import (
     multilingual,
     pgkeyword,
     prefill,
+    recall_by_embedder,
     relationships,
     remote,
     rescoring,
@@ -75,6 +77,8 @@ SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "cpus": cpus.run,
     "calibrate": calibrate.run,
     "multilingual": multilingual.run,
+    "embedders": embedder_costs.run,
+    "byembedder": recall_by_embedder.run,
 }
 
 

@@ -204,7 +204,9 @@ class SearchService:
         found = self.store.memories.get_many(caller.user, list(dict.fromkeys(ids)))
         written = {m.id: DETECTOR.language(m.content[:LANGUAGE_SAMPLE]) for m in found}
         apart = frozenset(i for i, language in written.items() if language is not None and language != asked)
-        ran["languages"] = f"question in {asked}; {len(apart)} candidates in another language fused by meaning alone"
+        ran.setdefault("vector", {})["languages"] = (
+            f"question in {asked}; {len(apart)} candidates in another language fused by meaning alone"
+        )
         return apart
 
     # vector side

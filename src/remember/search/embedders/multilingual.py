@@ -72,8 +72,9 @@ class MultilingualEmbedder:
 
     @property
     def identity(self) -> str:
-        """What its rows depend on, naming them where they are kept outside a database (``kept.py``)."""
-        return f"{self.name}/{self._expected_sha256[:16]}"
+        """What its rows depend on, naming them where they are kept outside a database (``kept.py``: the
+        template suggestions' rows, made by ``embed_alike``)."""
+        return f"{self.name}/{self._expected_sha256[:16]}/alike"
 
     def load(self) -> None:
         """Load and verify the model now rather than on first use."""
@@ -89,6 +90,11 @@ class MultilingualEmbedder:
         """The vector of a search's text, read as a ``query: ``."""
         row: Vectors = self._rows([text], is_query=True)[0]
         return row
+
+    def embed_alike(self, texts: Sequence[str]) -> Vectors:
+        """Rows of texts compared with each other as equals (a note and a template's example utterances), each
+        read as a ``query: ``, as e5 was trained for such comparisons."""
+        return self._rows(texts, is_query=True)
 
     def _rows(self, texts: Sequence[str], *, is_query: bool) -> Vectors:
         import numpy as np

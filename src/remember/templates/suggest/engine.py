@@ -22,8 +22,14 @@ from remember.templates.inherit import Lookup, ancestors, lookup_from, merge_fie
 from remember.templates.library import builtin_lookup
 from remember.templates.suggest.places import is_request
 from remember.templates.suggest.prefill import Extracted, candidates, extract, prefill
-from remember.templates.suggest.score import KEYWORDS_ONLY, WITH_EMBEDDER, WITH_EXAMPLES, Signals, confidence, reason
-from remember.templates.suggest.semantic import DEFAULT_CACHE, EmbedderLike, PrototypeCache, similarities
+from remember.templates.suggest.score import KEYWORDS_ONLY, Signals, confidence, reason, weights_for
+from remember.templates.suggest.semantic import (
+    DEFAULT_CACHE,
+    EmbedderLike,
+    PrototypeCache,
+    embedder_key,
+    similarities,
+)
 from remember.templates.suggest.situation import Situation, score_context
 from remember.templates.suggest.small_talk import SMALL_TALK
 from remember.templates.suggest.text import stems
@@ -112,6 +118,7 @@ def score_templates(
         similarities(content, templates, embedder, cache, small_talk) if embedder is not None and templates else None
     )
     parents = _lookup(templates, lookup)
+    fitted = weights_for(embedder_key(embedder)) if embedder is not None else None
     scores: list[TemplateScore] = []
     for position, definition in enumerate(templates):
         fillable = tuple(
@@ -128,7 +135,13 @@ def score_templates(
             examples=meaning.examples if meaning else None,
             small_talk=meaning.small_talk if meaning else None,
         )
-        weights = KEYWORDS_ONLY if meaning is None else WITH_EMBEDDER if meaning.examples is None else WITH_EXAMPLES
+        weights = (
+            KEYWORDS_ONLY
+            if meaning is None or fitted is None
+            else fitted.with_embedder
+            if meaning.examples is None
+            else fitted.with_examples
+        )
         shift = (adjustments or {}).get(definition.id, 0.0)
         value = min(1.0, max(0.0, confidence(signals, weights) + shift))
         scores.append(TemplateScore(definition, round(value, 4), signals))

