@@ -68,3 +68,14 @@ def test_similar_reads_min_similarity_on_the_common_scale(services: Services) ->
     near = services.search.similar(ALICE, text_query="Où habite mon frère ?", min_similarity=0.5)
     assert [h.memory.id for h in near] == [made[-1].id]
     assert len(services.search.similar(ALICE, text_query="Où habite mon frère ?", min_similarity=-1.0)) == len(made)
+
+
+def test_a_note_in_french_is_suggested_its_template_by_meaning(services: Services) -> None:
+    found = services.suggestions.suggest(ALICE, "J'ai fini de lire Le Petit Prince")
+    assert [s.template_id for s in found][:1] == ["builtin:book_review"]
+    spanish = services.suggestions.suggest(ALICE, "Reunión con el equipo de marketing el martes para el lanzamiento")
+    assert [s.template_id for s in spanish][:1] == ["builtin:meeting_notes"]
+    for small_talk in ("Merci beaucoup !", "Wie geht es dir?", "Il fait beau aujourd'hui"):
+        assert services.suggestions.suggest(ALICE, small_talk) == [], small_talk
+    english = services.suggestions.suggest(ALICE, "I finished reading The Little Prince")
+    assert [s.template_id for s in english][:1] == ["builtin:book_review"]
