@@ -170,9 +170,9 @@ def run(quick: bool = False) -> dict[str, Any]:
         f"distinct LoCoMo turns ({held_out['false_positive_rate']:.2%}), "
         f"caught {held_out['caught']}/{held_out['pairs']} restated facts ({held_out['catch_rate']:.0%})"
     )
-    from remember.search.embedders import MultilingualEmbedder
+    from bench.embedcache import cached_e5
 
-    e5 = measure(test_samples, labelled["test"], MultilingualEmbedder())
+    e5 = measure(test_samples, labelled["test"], cached_e5())
     print(
         f"the same, multilingual-e5-small (dedup's {dedup.COSINE} on its scale): false positives "
         f"{e5['false_positives']}/{e5['distinct_turns']} ({e5['false_positive_rate']:.2%}), "
