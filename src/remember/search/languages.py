@@ -6,7 +6,7 @@ little about what it asks. With an embedder whose vectors cross languages (the m
 search weighs a keyword match by whether the memory's language is the question's (``fusion.by_language``).
 
 The detector is py3langid (langid.py's model, in its wheel: nothing downloaded), installed with the
-``multilingual`` extra, loaded on first use (about a second) and then about 0.05 ms a text. A text too
+``multilingual`` extra, loaded on first use (about a second) and then 0.05-0.3 ms a text. A text too
 short to tell (under ``MIN_LETTERS`` letters) or told with less than ``MIN_CONFIDENCE`` has no language.
 """
 
