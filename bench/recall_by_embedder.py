@@ -16,7 +16,7 @@ from bench import locomo, longmemeval
 from bench.report import Table
 from bench.retrieval import summarise
 
-LME_QUESTIONS = 2
+LME_QUESTIONS = 6
 
 
 def run(quick: bool = False) -> dict[str, Any]:
