@@ -1,14 +1,15 @@
 """Where an embedder's cosines stand: every cosine threshold of remember is read through it.
 
-The thresholds (dedup's ``COSINE``, ``min_similarity``, the search floor ``search.min_score``, the
-template suggestions' semantic signals) were chosen on all-MiniLM-L6-v2's cosines, the *common scale*.
+The thresholds (dedup's ``COSINE``, ``min_similarity``, the search floor ``search.min_score``, the recall
+hook's ``MIN_COSINE``) were chosen on all-MiniLM-L6-v2's cosines, the *common scale*. (The template
+suggestions' weights are fitted per embedder instead: ``templates/suggest/score.py``.)
 Another model spreads its cosines otherwise: multilingual-e5-small puts two unrelated sentences around
 0.83, where MiniLM puts them around 0.26. An embedder therefore carries a ``CosineScale``: two
 increasing maps from its own cosines to the common scale, fitted by matching the quantiles of its
 cosines to MiniLM's over the same pairs of dev texts (``bench/calibrate.py``), one between two stored
 texts (``passages``) and one between a query and a stored text (``queries``), which e5 embeds
 differently. A threshold given on the common scale is compared with the embedder's own cosines
-through ``own``; a cosine fed to a fitted formula goes through ``common``. An embedder without one
+through ``own``; ``common`` gives a cosine's place on the common scale. An embedder without one
 (MiniLM, an OpenAI-compatible server) is on the common scale.
 """
 
