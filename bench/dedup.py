@@ -103,15 +103,16 @@ def choose(grid: list[dict[str, float]]) -> dict[str, float]:
     return max(allowed, key=lambda g: (g["catch"], g["cosine"], g["overlap"]))
 
 
-def measure(samples: list[dict[str, Any]], pairs: list[dict[str, str]]) -> dict[str, Any]:
-    """The held-out figures, through MemoryService.store_new with the configured thresholds."""
+def measure(samples: list[dict[str, Any]], pairs: list[dict[str, str]], embedder: Any = None) -> dict[str, Any]:
+    """The held-out figures, through MemoryService.store_new with the configured thresholds (read through the
+    embedder's scale: search/embedders/scale.py), with MiniLM unless another ``embedder`` is given."""
     from remember.search.embedders import MiniLMEmbedder
     from remember.service import Services
     from remember.store import open_store
     from remember.store.sql.fingerprint import normalised
 
     with tempfile.TemporaryDirectory() as tmp:
-        services = Services.over(open_store(str(Path(tmp) / "dedup.db")), embedder=MiniLMEmbedder())
+        services = Services.over(open_store(str(Path(tmp) / "dedup.db")), embedder=embedder or MiniLMEmbedder())
         distinct = flagged = repeats = 0
         for sample in samples:
             seen: set[str] = set()
@@ -169,4 +170,12 @@ def run(quick: bool = False) -> dict[str, Any]:
         f"distinct LoCoMo turns ({held_out['false_positive_rate']:.2%}), "
         f"caught {held_out['caught']}/{held_out['pairs']} restated facts ({held_out['catch_rate']:.0%})"
     )
-    return {"dev_best": best, "configured": configured, "held_out": held_out, "grid": grid}
+    from bench.embedcache import cached_e5
+
+    e5 = measure(test_samples, labelled["test"], cached_e5())
+    print(
+        f"the same, multilingual-e5-small (dedup's {dedup.COSINE} on its scale): false positives "
+        f"{e5['false_positives']}/{e5['distinct_turns']} ({e5['false_positive_rate']:.2%}), "
+        f"caught {e5['caught']}/{e5['pairs']} ({e5['catch_rate']:.0%})"
+    )
+    return {"dev_best": best, "configured": configured, "held_out": held_out, "multilingual": e5, "grid": grid}

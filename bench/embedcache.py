@@ -23,6 +23,10 @@ class CachedEmbedder:
         self.inner = inner
         self.name = inner.name
         self.dimension = inner.dimension
+        # What the service reads of an embedder besides its vectors (search/embedders/scale.py, fusion).
+        for attribute in ("scale", "crosses_languages"):
+            if hasattr(inner, attribute):
+                setattr(self, attribute, getattr(inner, attribute))
         directory.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(directory / f"{model_key}.sqlite"), check_same_thread=False)
         self._db.execute("CREATE TABLE IF NOT EXISTS vectors (key BLOB PRIMARY KEY, vector BLOB NOT NULL)")
@@ -50,7 +54,24 @@ class CachedEmbedder:
         return out
 
     def embed_query(self, text: str) -> Any:
-        return self.embed([text])[0]
+        """A query's vector; kept apart from a memory's of the same text where the model reads them apart (e5)."""
+        import numpy as np
+
+        if not self.separate_queries:
+            return self.embed([text])[0]
+        key = b"query:" + hashlib.sha256(text.encode()).digest()
+        found = self._lookup({key})
+        if key not in found:
+            row = np.asarray(self.inner.embed_query(text), dtype="<f4").tobytes()
+            with self._lock:
+                self._db.execute("INSERT OR REPLACE INTO vectors VALUES (?, ?)", (key, row))
+                self._db.commit()
+            found[key] = row
+        return np.frombuffer(found[key], dtype="<f4").copy()
+
+    @property
+    def separate_queries(self) -> bool:
+        return type(self.inner).__name__ == "MultilingualEmbedder"
 
     def _lookup(self, keys: set[bytes]) -> dict[bytes, bytes]:
         found: dict[bytes, bytes] = {}
@@ -61,6 +82,13 @@ class CachedEmbedder:
                 marks = ",".join("?" * len(chunk))
                 found.update(self._db.execute(f"SELECT key, vector FROM vectors WHERE key IN ({marks})", chunk))
         return found
+
+
+def cached_e5() -> CachedEmbedder:
+    from remember.search.embedders import MultilingualEmbedder
+    from remember.search.embedders.e5_files import MODEL_SHA256
+
+    return CachedEmbedder(MultilingualEmbedder(), f"e5-{MODEL_SHA256[:16]}")
 
 
 def cached_minilm() -> CachedEmbedder:

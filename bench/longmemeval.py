@@ -98,9 +98,11 @@ def evaluate(
     *,
     with_ids: bool = True,
     through_tool: Mapping[str, dict[str, Any]] | None = None,
+    embedder: Any = None,
 ) -> dict[str, list[Scored]]:
     """Every named search over every question: ``searches`` build a search from the services;
-    ``through_tool`` name the arguments of a ``remember_search_memory`` call (besides the query)."""
+    ``through_tool`` name the arguments of a ``remember_search_memory`` call (besides the query);
+    ``embedder``: MiniLM (its vectors cached) unless another is given."""
     from bench.embedcache import cached_minilm
     from bench.mcp_session import tool_search
     from remember.service import Services
@@ -109,7 +111,7 @@ def evaluate(
     builders, tool_runs = searches or {}, through_tool or {}
     out: dict[str, list[Scored]] = {name: [] for name in [*builders, *tool_runs]}
     with tempfile.TemporaryDirectory() as tmp:
-        services = Services.over(open_store(str(Path(tmp) / "lme.db")), embedder=cached_minilm())
+        services = Services.over(open_store(str(Path(tmp) / "lme.db")), embedder=embedder or cached_minilm())
         with tool_search(services) as tools:
             for question in questions:
                 ids = ingest(services, question, with_ids=with_ids)

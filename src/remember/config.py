@@ -5,7 +5,7 @@
 | ``REMEMBER_HOME``          | the platform's user data dir for remember |
 | ``REMEMBER_DATABASE_URL``  | ``sqlite:///$REMEMBER_HOME/remember.db``  |
 | ``REMEMBER_USER``          | ``local``                                 |
-| ``REMEMBER_EMBEDDER``      | ``onnx`` (or ``openai``)                  |
+| ``REMEMBER_EMBEDDER``      | ``onnx`` (or ``multilingual``, ``openai``) |
 | ``REMEMBER_EMBEDDER_MODEL``, ``REMEMBER_EMBEDDER_URL``, ``REMEMBER_EMBEDDER_API_KEY`` | unset |
 | ``REMEMBER_LOG_LEVEL``     | ``INFO`` (remember's own log lines; other |
 |                            | libraries' from WARNING unless DEBUG)     |

@@ -39,7 +39,11 @@ def test_hash_kind() -> None:
 @pytest.mark.parametrize(
     ("kind", "options", "message"),
     [
-        ("bert", {}, r"Unknown embedder kind 'bert' \(REMEMBER_EMBEDDER\): choose one of onnx, openai, hash"),
+        (
+            "bert",
+            {},
+            r"Unknown embedder kind 'bert' \(REMEMBER_EMBEDDER\): choose one of onnx, multilingual, openai, hash",
+        ),
         ("openai", {"model": "m"}, "needs a base URL .* http://localhost:11434/v1"),
         ("openai", {"base_url": "http://localhost:11434/v1"}, "needs a model name"),
         ("openai", {"model": "m", "base_url": "file:///etc/passwd"}, "must be an http"),
@@ -58,6 +62,7 @@ def test_the_public_names_are_exported() -> None:
         "Embedder",
         "HashEmbedder",
         "MiniLMEmbedder",
+        "MultilingualEmbedder",
         "OpenAIEmbedder",
         "embedder_from_config",
     }

@@ -68,3 +68,16 @@ def test_the_alpha_chosen_is_the_one_the_scores_are_blended_by() -> None:
 def test_the_floor_keeps_keyword_matches_and_close_meanings() -> None:
     fused = fuse({"a": 1.0}, {"a": 0.05, "b": 0.25, "c": 0.1}, 0.3)
     assert [f.memory_id for f in above_floor(fused, 0.2)] == ["a", "b"]
+
+
+def test_a_candidate_in_another_language_is_fused_by_meaning_alone() -> None:
+    keyword = {"english": 4.0, "french": 0.0}
+    cosine = {"english": 0.80, "french": 0.90, "far": 0.70}
+    fused = {f.memory_id: f for f in fuse(keyword, cosine, 0.5, apart={"french"})}
+    assert fused["french"].fused == pytest.approx(1.0)  # its semantic share, whole: no keyword evidence missing
+    assert fused["english"].fused == pytest.approx(0.5 * 0.5 + 0.5 * 1.0)
+    assert fused["far"].fused == pytest.approx(0.0)
+    alpha, shaped = fuse_by_shape(keyword, cosine, {}, apart={"english"})
+    by_id = {f.memory_id: f for f in shaped}
+    assert by_id["english"].fused == pytest.approx(by_id["english"].semantic)  # a chance shared word counts nothing
+    assert by_id["french"].fused == pytest.approx(alpha * by_id["french"].semantic)

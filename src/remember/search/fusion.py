@@ -17,6 +17,11 @@ weighs its candidates two ways before the same blend:
   normalised as above), so the side that singles out a few candidates leads and
   the side whose best are all alike follows.
 
+Keyword evidence exists only within one language: a question shares no words with a memory written in
+another, whatever they mean. With an embedder whose vectors cross languages, a candidate whose language
+is known and is not the question's (``apart``) is fused by meaning alone (``fused = semantic``): its
+missing keyword score is no evidence against it, and a word it shares by chance (a name) none for it.
+
 Then
 
     score = fused + weight_boost * (weight - 0.5) + recency_boost * 0.5 ** (age_days / half_life_days)
@@ -32,7 +37,7 @@ docs/search.md says how to set them; bench/fusion.py measures the choices.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -52,21 +57,28 @@ class Fused:
     long_text: float = 1.0  # what its keyword score was scaled by for its length (1: not long)
 
 
-def fuse(keyword: Mapping[str, float], cosine: Mapping[str, float], alpha: float) -> list[Fused]:
-    """Every candidate with its fused score (unsorted), by the ``alpha`` given."""
-    return _blend(_normalised(keyword, cosine), alpha, {})
+def fuse(
+    keyword: Mapping[str, float], cosine: Mapping[str, float], alpha: float, apart: Collection[str] = frozenset()
+) -> list[Fused]:
+    """Every candidate with its fused score (unsorted), by the ``alpha`` given; ``apart``: the candidates in
+    another language than the question's, fused by meaning alone."""
+    return _blend(_normalised(keyword, cosine), alpha, {}, apart)
 
 
 def fuse_by_shape(
-    keyword: Mapping[str, float], cosine: Mapping[str, float], lengths: Mapping[str, int]
+    keyword: Mapping[str, float],
+    cosine: Mapping[str, float],
+    lengths: Mapping[str, int],
+    apart: Collection[str] = frozenset(),
 ) -> tuple[float, list[Fused]]:
     """The ``alpha`` the candidates call for, and every candidate fused by it (unsorted). ``lengths``: the
-    characters of the keyword candidates' texts (a candidate missing from it is taken as short)."""
+    characters of the keyword candidates' texts (a candidate missing from it is taken as short); ``apart``:
+    as for ``fuse``."""
     factors = {i: long_text_factor(lengths.get(i, 0)) for i in keyword}
     scaled = {i: score * factors[i] for i, score in keyword.items()}
     parts = _normalised(scaled, cosine)
     alpha = shape_alpha([k for _, k, _, _, _ in parts], [s for _, _, s, _, _ in parts])
-    return alpha, _blend(parts, alpha, factors)
+    return alpha, _blend(parts, alpha, factors, apart)
 
 
 def long_text_factor(length: int) -> float:
@@ -104,8 +116,13 @@ def _normalised(keyword: Mapping[str, float], cosine: Mapping[str, float]) -> Pa
     return out
 
 
-def _blend(parts: Parts, alpha: float, factors: Mapping[str, float]) -> list[Fused]:
-    return [Fused(i, alpha * s + (1 - alpha) * k, k, s, c, m, factors.get(i, 1.0)) for i, k, s, c, m in parts]
+def _blend(
+    parts: Parts, alpha: float, factors: Mapping[str, float], apart: Collection[str] = frozenset()
+) -> list[Fused]:
+    return [
+        Fused(i, s if i in apart else alpha * s + (1 - alpha) * k, k, s, c, m, factors.get(i, 1.0))
+        for i, k, s, c, m in parts
+    ]
 
 
 def above_floor(fused: Iterable[Fused], floor: float) -> list[Fused]:

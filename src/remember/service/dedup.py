@@ -8,7 +8,8 @@ Three answers, strongest first:
   day is another memory). Never stored twice, whatever the preference: the store checks
   it in the transaction that would write the memory.
 - the **same** text with other fields (another weight, tags, a later timestamp).
-- a **similar** text: the nearest memory by vector cosine is above ``COSINE`` and the
+- a **similar** text: the nearest memory by vector cosine is above ``COSINE`` (on the common scale of
+  ``search/embedders/scale.py``) and the
   two share at least ``OVERLAP`` of their keywords (Jaccard, stopwords left out).
 
 What happens to the last two is the preference ``memory.on_duplicate``: ``keep``
@@ -94,22 +95,25 @@ def keyword_overlap(a: str, b: str) -> float:
     return len(left & right) / len(left | right)
 
 
-def find(store: Store, caller: Caller, memory: Memory, vector: bytes | None, is_repeat: Repeat) -> Found | None:
-    """The live memory of the user (within the caller's reach) that ``memory`` duplicates, if any."""
+def find(
+    store: Store, caller: Caller, memory: Memory, vector: bytes | None, is_repeat: Repeat, cosine: float = COSINE
+) -> Found | None:
+    """The live memory of the user (within the caller's reach) that ``memory`` duplicates, if any. ``cosine``:
+    ``COSINE`` as the embedder's own cosine (``scale.py``)."""
     same = store.memories.by_text(caller.user, [memory.content], max_trust=caller.trust).get(memory.content)
     if same:
         repeat = next((m for m in same if is_repeat(m, memory)), None)
         return Found(repeat, "repeat", 1.0) if repeat else Found(same[0], "same", 1.0)
     if vector is None:
         return None
-    return _similar(store, caller, memory, vector)
+    return _similar(store, caller, memory, vector, cosine)
 
 
-def _similar(store: Store, caller: Caller, memory: Memory, vector: bytes) -> Found | None:
+def _similar(store: Store, caller: Caller, memory: Memory, vector: bytes, least: float) -> Found | None:
     near = store.index.vector_candidates(
         caller.user, vector, filter=visibility.within_reach(caller, None), deleted="exclude", limit=NEAREST
     )
-    close = [(i, c) for i, c in near if c >= COSINE]
+    close = [(i, c) for i, c in near if c >= least]
     if not close:
         return None
     by_id = {m.id: m for m in store.memories.get_many(caller.user, [i for i, _ in close])}

@@ -21,6 +21,7 @@ from remember.store import Store
 
 if TYPE_CHECKING:
     from remember.search.embedders import Embedder
+    from remember.search.embedders.scale import CosineScale
 
 MODEL_KEY, DIMENSION_KEY = "embedding_model", "embedding_dimension"
 
@@ -92,13 +93,43 @@ class Indexer:
         """After a bulk write: the user's ranked keyword index built now, where their searches use one."""
         return self.store.index.build_keyword_index(user_id, progress)
 
-    def query_vector(self, query: str) -> Any:
-        """The unit vector of a query, or ConfigError saying why semantic search cannot run."""
+    def query_row(self, query: str) -> bytes | None:
+        """A query's vector as the index stores vectors; None where none can be made (as ``vectors``)."""
+        if self.state() != "ready":
+            return None
+        assert self.embedder is not None
+        row: bytes = self.embedder.embed_query(query).astype("<f4").tobytes()
+        return row
+
+    def passage_vector(self, passage: str) -> Any:
+        """The unit vector of a stored text computed now (as ``vectors`` would), or ConfigError as ``query_vector``."""
+        self.query_vector_ready()
+        assert self.embedder is not None
+        return self.embedder.embed([passage])[0]
+
+    @property
+    def crosses_languages(self) -> bool:
+        """Whether the embedder's vectors bring a question to a memory written in another language."""
+        return self.state() == "ready" and bool(getattr(self.embedder, "crosses_languages", False))
+
+    @property
+    def scale(self) -> CosineScale:
+        """Where the embedder's cosines stand on the common scale of every cosine threshold (``scale.py``)."""
+        from remember.search.embedders.scale import scale_of
+
+        return scale_of(self.embedder)
+
+    def query_vector_ready(self) -> None:
+        """ConfigError saying why semantic search cannot run, if it cannot."""
         state = self.state()
         if state == "off":
             raise ConfigError("Semantic search is off: no embedder is configured. Use alpha 0 (keywords only).")
         if state == "mismatch":
             raise ConfigError(self.mismatch_message())
+
+    def query_vector(self, query: str) -> Any:
+        """The unit vector of a query, or ConfigError saying why semantic search cannot run."""
+        self.query_vector_ready()
         assert self.embedder is not None
         return self.embedder.embed_query(query)
 

@@ -121,7 +121,9 @@ class MemoryService:
         """The memory stored, unless a duplicate of it is (then what ``memory.on_duplicate`` says); ``stamped``:
         its time was given."""
         repeat = dedup.repeat_rule({memory.id} if stamped else set())
-        found = dedup.find(self.store, caller, memory, entry.vector, repeat)
+        found = dedup.find(
+            self.store, caller, memory, entry.vector, repeat, self.indexer.scale.passages.own(dedup.COSINE)
+        )
         mode = known.text(self.preferences.effective(caller), "memory.on_duplicate")
         if found is not None and (found.match == "repeat" or mode != "keep"):
             return self._settle(caller, memory, found, mode, ignored)

@@ -19,7 +19,7 @@ from remember.service.memories import MemoryService
 from remember.service.question_context import PackedContext, pack
 from remember.service.search import Hit, SearchService
 
-MIN_COSINE = 0.3  # all-MiniLM-L6-v2: unrelated English sentences mostly fall below it
+MIN_COSINE = 0.3  # on the common scale (all-MiniLM-L6-v2's): unrelated sentences mostly fall below it
 MIN_FUSED = 0.2  # the weak tail of a ranking, even when the cosine passes
 PROMPT_HITS = 8  # the most memories a prompt brings
 MAX_PROMPT_CHARS = 2_000  # the beginning of a long prompt is searched (the model reads ~256 tokens anyway)
@@ -30,16 +30,18 @@ DEFAULT_WEIGHT = 0.5  # memory.default_weight's default: only memories weighted 
 def for_prompt(search: SearchService, caller: Caller, prompt: str, budget: int) -> PackedContext:
     """The caller's memories relevant to ``prompt``, best first, within ``budget`` tokens (none may be)."""
     results = search.search(caller, prompt[:MAX_PROMPT_CHARS], limit=PROMPT_HITS, explain=True, record_access=False)
-    return pack([h for h in results.hits if relevant(h)], budget, one_line)
+    least = search.indexer.scale.queries.own(MIN_COSINE)
+    return pack([h for h in results.hits if relevant(h, least)], budget, one_line)
 
 
-def relevant(hit: Hit) -> bool:
-    """Whether a hit matches the prompt on its own, not only as the best of poor candidates."""
+def relevant(hit: Hit, least: float = MIN_COSINE) -> bool:
+    """Whether a hit matches the prompt on its own, not only as the best of poor candidates. ``least``:
+    ``MIN_COSINE`` as the embedder's own cosine (``search/embedders/scale.py``)."""
     why = hit.why or {}
     if why.get("fused", 0.0) < MIN_FUSED:
         return False
     cosine = why.get("cosine")
-    return bool(cosine >= MIN_COSINE) if cosine is not None else bool(why.get("keyword", 0.0) > 0.0)
+    return bool(cosine >= least) if cosine is not None else bool(why.get("keyword", 0.0) > 0.0)
 
 
 def standing(memories: MemoryService, caller: Caller, budget: int) -> PackedContext:

@@ -17,7 +17,7 @@ from remember.search.fusion import above_floor, fuse, fuse_by_shape
 from remember.service import checks, visibility
 from remember.service.preferences import PreferenceService
 from remember.service.relationships import RelationshipService, member_id
-from remember.service.search import alpha_of, min_score_of
+from remember.service.search import alpha_of, min_score_of, own_floor
 from remember.store import Store
 
 POOL = 50
@@ -103,12 +103,14 @@ class RelatedService:
             terms = text.relationship_query_terms(question)
             keyword = dict(self.store.relationships.keyword_candidates(caller.user, terms, q, limit=pool))
         cosine: dict[str, float] = {}
-        vector = self.relationships.indexer.vectors([question])[0] if weight is None or weight > 0 else None
+        vector = self.relationships.indexer.query_row(question) if weight is None or weight > 0 else None
         if vector is not None:
             cosine = dict(self.store.relationships.vector_candidates(caller.user, vector, q, limit=pool))
         # observations are a sentence or two: no length to weigh, so an empty ``lengths``
         candidates = fuse(keyword, cosine, weight) if weight is not None else fuse_by_shape(keyword, cosine, {})[1]
-        fused = sorted(above_floor(candidates, floor), key=lambda f: (-f.fused, f.memory_id))
+        fused = sorted(
+            above_floor(candidates, own_floor(self.relationships.indexer, floor)), key=lambda f: (-f.fused, f.memory_id)
+        )
         page = fused[start : start + size]
         found = {
             r.id: r for r in self.store.relationships.by_id(caller.user, [f.memory_id for f in page], trust=q.trust)

@@ -37,6 +37,7 @@ MAX_LIMIT = 100
 MAX_OFFSET = 1_000
 QUERY_THREADS = 4  # queries embedded at once (searches of several clients over HTTP)
 NEWER_FIRST = 20  # the first places among which the newer of two memories that disagree ranks first
+LANGUAGE_SAMPLE = 400  # characters of a memory its language is told from
 
 
 @dataclass(frozen=True)
@@ -147,7 +148,9 @@ class SearchService:
         nearest = self.store.index.vector_candidates(
             caller.user, vector, filter=tree, deleted="exclude", limit=size + 1
         )
-        chosen = [(i, s) for i, s in nearest if s >= floor and i != itself][:size]
+        side = self.indexer.scale.queries if text_query is not None else self.indexer.scale.passages
+        own = floor if floor <= -1.0 else side.own(floor)
+        chosen = [(i, s) for i, s in nearest if s >= own and i != itself][:size]
         found = visibility.only_reachable(caller, self.store.memories.get_many(caller.user, [i for i, _ in chosen]))
         memories = {m.id: m for m in validity.seen_as(self.store, caller, found, when)}
         return [Hit(memories[i], round(s, 6)) for i, s in chosen if i in memories]
@@ -179,7 +182,8 @@ class SearchService:
             known.number(prefs, "search.recency_boost"),
             known.number(prefs, "search.recency_half_life_days"),
         )
-        used, matching = _matching(keyword, cosine, weight, lengths, floor, ran)
+        apart = self._apart(caller, question, [*keyword, *cosine], ran) if cosine else frozenset()
+        used, matching = _matching(keyword, cosine, weight, lengths, own_floor(self.indexer, floor), ran, apart)
         reaches = [(start + size + 1, boosts.widest)]
         if weight is None:  # and every hit that can take a first place, whatever the page
             reaches.append((spread.FIRST_PLACES, boosts.widest + spread.widest()))
@@ -238,6 +242,24 @@ class SearchService:
         )
         return dict(found)
 
+    def _apart(self, caller: Caller, question: str, ids: list[str], ran: dict[str, Any]) -> frozenset[str]:
+        """The candidates written in another language than the question (``fusion``), where the embedder's
+        vectors cross languages and both languages are known; none otherwise."""
+        if not self.indexer.crosses_languages:
+            return frozenset()
+        from remember.search.languages import DETECTOR
+
+        asked = DETECTOR.language(question)
+        if asked is None:
+            return frozenset()
+        found = self.store.memories.get_many(caller.user, list(dict.fromkeys(ids)))
+        written = {m.id: DETECTOR.language(m.content[:LANGUAGE_SAMPLE]) for m in found}
+        apart = frozenset(i for i, language in written.items() if language is not None and language != asked)
+        ran.setdefault("vector", {})["languages"] = (
+            f"question in {asked}; {len(apart)} candidates in another language fused by meaning alone"
+        )
+        return apart
+
     # vector side
 
     def _beside(
@@ -275,7 +297,7 @@ class SearchService:
             raise visibility.unknown(str(memory_id))
         stored = self.store.index.get_vector(caller.user, memory.id)
         if stored is None:
-            stored = _bytes(self.indexer.query_vector(text.vector_text(memory.title, memory.content)))
+            stored = _bytes(self.indexer.passage_vector(text.vector_text(memory.title, memory.content)))
         return stored, memory.id
 
     # ranking
@@ -312,14 +334,21 @@ def min_score_of(prefs: dict[str, Any], min_score: float | None) -> float:
     return checks.share("min_score", prefs["search.min_score"] if min_score is None else min_score, low=-1.0)
 
 
+def own_floor(indexer: Indexer, floor: float) -> float:
+    """A search floor given on the common scale, as the embedder's own query cosine (-1 stays -1: every one)."""
+    return floor if floor <= -1.0 else float(indexer.scale.queries.own(floor))
+
+
 def _matching(
     keyword: dict[str, float], cosine: dict[str, float], alpha: float | None, lengths: dict[str, int],
-    floor: float, ran: dict[str, Any],
+    floor: float, ran: dict[str, Any], apart: frozenset[str] = frozenset(),
 ) -> tuple[float, list[Fused]]:  # fmt: skip
     """The alpha used and the candidates fused by it, those that match nothing left out (counted in what
     the vector side ran)."""
     used, candidates = (
-        (alpha, fuse(keyword, cosine, alpha)) if alpha is not None else fuse_by_shape(keyword, cosine, lengths)
+        (alpha, fuse(keyword, cosine, alpha, apart))
+        if alpha is not None
+        else fuse_by_shape(keyword, cosine, lengths, apart)
     )
     matching = above_floor(candidates, floor)
     if "vector" in ran:

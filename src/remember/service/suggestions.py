@@ -121,11 +121,21 @@ class SuggestionService:
             text, candidates, now=now, context=situation, embedder=self.embedder,
             threshold=known.number(prefs, "templates.suggestion_threshold"), limit=count,
             adjustments=self._adjustments(caller, now), lookup=view.lookup, cache=self.prototypes(),
+            keywords_apply=self._keywords_apply(text),
         )  # fmt: skip
         if record:
             events = [SuggestionEvent(s.template_id, "shown", now, memory_id, s.confidence) for s in found]
             self.store.log(caller.user, events)
         return found
+
+    def _keywords_apply(self, text: str) -> bool:
+        """Whether the templates' trigger keywords (English words) can be read in ``text``: not where the
+        embedder reads other languages and the text is told to be in one."""
+        if not getattr(self.embedder, "crosses_languages", False):
+            return True
+        from remember.search.languages import DETECTOR
+
+        return DETECTOR.language(text) in (None, "en")
 
     def prototypes(self) -> PrototypeCache:
         """The templates' vectors: the engine's cache for the process, or one over the kept rows (made on first use:

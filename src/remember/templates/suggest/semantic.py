@@ -121,10 +121,12 @@ def texts_of(definition: TemplateDefinition) -> Texts:
 
 
 def embed(embedder: EmbedderLike, texts: Sequence[str]) -> Any:
-    """The rows for ``texts`` as a float32 array, whichever form the embedder takes."""
+    """The rows for ``texts`` as a float32 array, whichever form the embedder takes: its ``embed_alike`` where it
+    reads texts compared as equals otherwise than texts to be found (multilingual-e5's ``query: `` on both sides),
+    else its ``embed``."""
     import numpy as np
 
-    method = getattr(embedder, "embed", None)
+    method = getattr(embedder, "embed_alike", None) or getattr(embedder, "embed", None)
     rows = method(list(texts)) if callable(method) else embedder(list(texts))  # type: ignore[operator]
     return np.asarray(rows, dtype=np.float32).reshape(len(texts), -1)
 
