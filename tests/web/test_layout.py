@@ -106,6 +106,7 @@ def test_slash_goes_to_the_search_from_any_page(site: Site, page: Any) -> None:
     site.log_in(page, site.user("keys"))
     page.goto(f"{site.url}/#/settings/tokens")
     expect(page.get_by_role("heading", name="Settings", level=1)).to_be_visible()
+    page.wait_for_load_state("networkidle")  # the page has finished loading: its own focus is set
     page.keyboard.press("/")
     expect(page.get_by_label("Search", exact=True)).to_be_focused()
     page.keyboard.type("dune")
