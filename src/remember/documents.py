@@ -7,6 +7,7 @@ anchors/aliases are refused: they let a few bytes stand for an enormous tree.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from remember.errors import ValidationFailed
@@ -33,3 +34,16 @@ def parse_document(text: str, *, field: str, what: str, limit: int = MAX_DOCUMEN
         raise ValidationFailed.single(field, "yaml", f"{what} is not valid YAML or JSON: {exc}") from exc
     except RecursionError as exc:
         raise ValidationFailed.single(field, "depth", f"{what} is nested too deeply.") from exc
+
+
+FORMATS = ("yaml", "json")
+
+
+def write_document(value: Any, form: str) -> str:
+    """``value`` as a person would type it: block YAML in the order of its keys, or JSON indented by two."""
+    if form == "json":
+        return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+    import yaml
+
+    text: str = yaml.safe_dump(value, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
+    return text

@@ -14,7 +14,11 @@ VALID = "name: Wine tasting\nfields:\n  - name: wine\n    type: string\n    requ
 BROKEN = "name: Wine tasting\nfields:\n  - name: wine\n    type: strnig\n"
 
 
-def _definition(page: Any) -> Any:
+def _definition(page: Any, *, as_json: bool = False) -> Any:
+    """The editor's text view (the form is the first), in JSON if asked."""
+    page.get_by_label("YAML or JSON text").check()
+    if as_json:
+        page.get_by_label("JSON", exact=True).check()
     return page.get_by_label("Definition (YAML or JSON)")
 
 
@@ -25,17 +29,18 @@ def test_a_new_template_shows_its_live_errors_until_fixed_then_is_saved_and_list
     page.get_by_role("link", name="New template").click()
     expect(page.get_by_role("heading", name="New template")).to_be_visible()
     save = page.get_by_role("button", name="Create template")
-    _definition(page).fill(BROKEN.removesuffix("strnig\n"))
-    _definition(page).press("End")
-    _definition(page).press_sequentially("strnig", delay=20)
+    definition = _definition(page)
+    definition.fill(BROKEN.removesuffix("strnig\n"))
+    definition.press("End")
+    definition.press_sequentially("strnig", delay=20)
     problems = page.get_by_role("region", name="Definition problems")
-    expect(_definition(page)).to_have_value(BROKEN.removesuffix("\n"))
+    expect(definition).to_have_value(BROKEN.removesuffix("\n"))
     expect(problems).to_contain_text("wine: unknown type 'strnig'")
     expect(problems).to_contain_text("1 problem; fix each one below")
     expect(save).to_be_disabled()
     for _ in "nig":
-        _definition(page).press("Backspace")
-    _definition(page).press_sequentially("ing", delay=20)
+        definition.press("Backspace")
+    definition.press_sequentially("ing", delay=20)
     expect(problems).not_to_contain_text("strnig")
     expect(problems).to_contain_text("The definition is valid")
     expect(save).to_be_enabled()
@@ -48,19 +53,16 @@ def test_a_new_template_shows_its_live_errors_until_fixed_then_is_saved_and_list
     expect(page.get_by_role("row", name=re.compile("Wine tasting"))).to_contain_text("Yours")
 
 
-def test_sample_content_errors_are_shown_at_their_field(site: Site, page: Any) -> None:
+def test_the_preview_checks_what_is_typed_in_it_against_the_draft(site: Site, page: Any) -> None:
     site.log_in(page, site.user("dan"))
     page.goto(f"{site.url}/#/template-new")
     _definition(page).fill(VALID + "  - name: score\n    type: integer\n    validation: {min: 1, max: 10}\n")
     expect(page.get_by_role("region", name="Definition problems")).to_contain_text("The definition is valid")
-    page.get_by_label("Sample content (YAML or JSON)").fill("score: 11")
-    sample = page.get_by_role("region", name="Sample content problems")
-    expect(sample).to_contain_text("wine")
-    expect(sample).to_contain_text("score")
-    expect(sample).to_contain_text("2 problems")
-    site.shot(page, "template-editor")
-    page.get_by_label("Sample content (YAML or JSON)").fill("wine: Barolo\nscore: 9")
-    expect(sample).to_contain_text("The sample content is valid")
+    preview = page.get_by_role("region", name="Preview")
+    preview.get_by_label("Score").fill("11")
+    expect(preview).to_contain_text("score must be at most 10")
+    preview.get_by_label("Score").fill("9")
+    expect(preview).not_to_contain_text("score must be at most 10")
 
 
 def test_a_template_that_extends_another_shows_where_each_field_comes_from(site: Site, page: Any) -> None:
@@ -97,7 +99,7 @@ def test_after_a_required_field_is_added_a_memory_of_v1_is_shown_not_compliant(s
     page.goto(f"{site.url}/#/template/{made}")
     expect(page.locator("p.compliance")).to_have_text("1 compliant, 0 not compliant with version 1.0.")
     page.get_by_role("link", name="Edit").click()
-    definition = _definition(page)
+    definition = _definition(page, as_json=True)
     expect(definition).to_have_value(re.compile('"km"'))
     text = definition.input_value().replace(
         '"fields": [', '"fields": [\n    {"name": "route", "type": "string", "required": true},'

@@ -33,8 +33,8 @@ from remember.schemas.memories import (
 from remember.schemas.relationships import RelatedOut, links
 from remember.service import validity
 from remember.service.browsing import Browsed
-from remember.templates.fields import label
 from remember.web.api.curation import erase
+from remember.web.api.template_views import labelled
 from remember.web.context import WebContext
 from remember.web.responses import Call, read_json, routes_at
 
@@ -163,14 +163,8 @@ def templates(call: Call) -> dict[str, Any]:
 
 def template_fields(call: Call) -> dict[str, Any]:
     view = call.services.templates.get(call.caller, call.path["template_id"])
-    fields = [_labelled(f.as_dict()) for f in view.resolved.fields]
+    fields = [labelled(f.as_dict()) for f in view.resolved.fields]
     return {"id": view.definition.id, "name": view.definition.name, "fields": fields}
-
-
-def _labelled(field: dict[str, Any]) -> dict[str, Any]:
-    """A field's definition with the label the page shows it under (nested fields too)."""
-    nested = [_labelled(f) for f in field.get("fields", [])]
-    return {**field, "label": label(field["name"]), **({"fields": nested} if nested else {})}
 
 
 def _filters(call: Call) -> dict[str, Any] | None:

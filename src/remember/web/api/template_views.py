@@ -21,9 +21,15 @@ from remember.templates import (
     kind_note,
     validate_content,
 )
+from remember.templates.fields import FIELD_TYPES, ITEM_TYPES, label
+from remember.templates.kinds import KINDS, kinds_for, shape_of
 
 EXCERPT = 160  # characters of a memory's text shown in a list
 _NOT_EDITABLE = ("id", "is_default", "derived_from")
+_ALWAYS = ("name", "version", "fields")
+# The types as the editor lists them: plain values first, then lists, objects and computed fields.
+TYPE_ORDER: tuple[str, ...] = ("string", "text", "number", "integer", "boolean", "date", "datetime", "enum")
+TYPE_ORDER += ("array", "object", "computed")
 
 
 def detail(view: TemplateView, chain: Sequence[TemplateDefinition]) -> dict[str, Any]:
@@ -37,6 +43,27 @@ def detail(view: TemplateView, chain: Sequence[TemplateDefinition]) -> dict[str,
     }
     out["definition"] = editable(view.definition)
     return out
+
+
+def labelled(field: dict[str, Any]) -> dict[str, Any]:
+    """A field's definition with the label a form shows it under (nested fields too)."""
+    nested = [labelled(f) for f in field.get("fields", [])]
+    return {**field, "label": label(field["name"]), **({"fields": nested} if nested else {})}
+
+
+def kind_choices() -> dict[str, Any]:
+    """The field types and item types, each kind's meaning, and which kinds fit each type (an array's
+    as ``array/<item type>``), as the engine reads them: the template editor's choices."""
+    types = [t for t in TYPE_ORDER if t in FIELD_TYPES]
+    items = [t for t in TYPE_ORDER if t in ITEM_TYPES]
+    fits = {t: kinds_for(shape_of(t)) for t in types if t != "array"}
+    fits.update({f"array/{t}": kinds_for(shape_of("array", t)) for t in items})
+    return {
+        "types": types,
+        "item_types": items,
+        "kinds": {name: kind.holds for name, kind in KINDS.items()},
+        "fits": {key: names for key, names in fits.items() if names},
+    }
 
 
 def _origin(origin: FieldOrigin, names: dict[str, str], view: TemplateView) -> dict[str, Any]:
@@ -53,8 +80,12 @@ def _origin(origin: FieldOrigin, names: dict[str, str], view: TemplateView) -> d
 
 
 def editable(definition: TemplateDefinition) -> dict[str, Any]:
-    """The definition without what the server assigns (id, built-in flag, origin of a copy)."""
-    return {k: v for k, v in definition.as_dict().items() if k not in _NOT_EDITABLE}
+    """The definition without what the server assigns (id, built-in flag, origin of a copy) and without the
+    attributes left at the engine's defaults, which read the same whether written or not."""
+    unset = TemplateDefinition(id="", name="").as_dict()
+    return {
+        k: v for k, v in definition.as_dict().items() if k not in _NOT_EDITABLE and (k in _ALWAYS or v != unset.get(k))
+    }
 
 
 def version_rows(current: TemplateDefinition, stored: Sequence[TemplateVersion]) -> list[dict[str, Any]]:

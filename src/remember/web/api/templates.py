@@ -2,8 +2,9 @@
 
     GET    /api/templates                      ?search= origin=all|builtin|mine category= tag= sort_by= limit= offset=
     POST   /api/templates                      {"definition": YAML/JSON text or object}       create
-    POST   /api/templates/check                {"definition", "template_id"?}                  check, store nothing
+    POST   /api/templates/check                {"definition", "template_id"?, "write_as"?}     check, store nothing
     POST   /api/templates/check-content        {"content", "template_id"? | "definition"?}     check sample content
+    GET    /api/templates/kinds                the field types, and the kinds of value each may declare
     GET    /api/templates/{id}                 fields, inheritance, JSON Schema, the editable definition
     PUT    /api/templates/{id}                 {"definition", "base_version"?}                 replace (a new version)
     DELETE /api/templates/{id}                 ?with_memories=true moves its memories to the trash
@@ -14,7 +15,9 @@
 Every write goes through ``TemplateService`` as ``remember_*_template`` does, so the engine
 checks it the same way; a definition is YAML or JSON text (as ``remember template create``
 reads a file) or a JSON object. The checks answer ``{"valid": false, "message", "errors"}``
-rather than an error status: a draft with mistakes is the normal case while typing.
+rather than an error status: a draft with mistakes is the normal case while typing. A check
+also answers the definition it read (``document``) and, asked with ``write_as`` (yaml or json),
+that definition written as text: the editor's form and text views are one definition.
 """
 
 from __future__ import annotations
@@ -23,10 +26,10 @@ from typing import Any
 
 from starlette.routing import Route
 
-from remember.documents import parse_document
+from remember.documents import FORMATS, parse_document, write_document
 from remember.errors import ValidationFailed
 from remember.schemas.templates import TemplateCopyOut, TemplateDeletionOut, TemplatePageOut, ValidationOut
-from remember.web.api.template_views import detail, memory_rows, version_rows
+from remember.web.api.template_views import detail, kind_choices, labelled, memory_rows, version_rows
 from remember.web.context import WebContext
 from remember.web.responses import Call, routes_at
 
@@ -40,6 +43,7 @@ def routes(ctx: WebContext) -> list[Route]:
         "/api/templates": {"GET": list_templates, "POST": create},
         "/api/templates/check": {"POST": check},
         "/api/templates/check-content": {"POST": check_content},
+        "/api/templates/kinds": {"GET": kinds},
         "/api/templates/{template_id}": {"GET": get, "PUT": replace, "DELETE": delete},
         "/api/templates/{template_id}/copy": {"POST": copy},
         "/api/templates/{template_id}/versions": {"GET": versions},
@@ -104,22 +108,40 @@ def copy(call: Call) -> TemplateCopyOut:
 def check(call: Call) -> dict[str, Any]:
     body = call.json_object()
     replacing = _template_id(body)
+    write_as = _write_as(body)
     try:
-        resolved = call.services.templates.check(call.caller, _definition(body), replacing=replacing)
+        raw = _definition(body)
     except ValidationFailed as problem:
-        return {"valid": False, "message": problem.message, "errors": [e.as_dict() for e in problem.errors]}
+        return _problems(problem, {})
+    read: dict[str, Any] = {"document": raw}
+    if write_as is not None:
+        read["text"] = write_document(raw, write_as)
+    try:
+        resolved = call.services.templates.check(call.caller, raw, replacing=replacing)
+    except ValidationFailed as problem:
+        return _problems(problem, read)
     from remember.templates import to_json_schema
 
     return {
         "valid": True,
         "name": resolved.name,
-        "resolved_fields": [f.as_dict() for f in resolved.fields],
+        "resolved_fields": [labelled(f.as_dict()) for f in resolved.fields],
         "ancestor_ids": list(resolved.ancestor_ids),
         "json_schema": to_json_schema(resolved),
+        **read,
     }
 
 
-def check_content(call: Call) -> ValidationOut:
+def _problems(problem: ValidationFailed, read: dict[str, Any]) -> dict[str, Any]:
+    return {"valid": False, "message": problem.message, "errors": [e.as_dict() for e in problem.errors], **read}
+
+
+def kinds(_call: Call) -> dict[str, Any]:
+    """What the editor offers in a field's type, item type and kind lists."""
+    return kind_choices()
+
+
+def check_content(call: Call) -> dict[str, Any]:
     body = call.json_object()
     if "content" not in body:
         raise ValidationFailed.single("content", "missing", "Send the sample content to check as content.")
@@ -133,7 +155,8 @@ def check_content(call: Call) -> ValidationOut:
         _, result = templates.validate(call.caller, body["template_id"], content)
     else:
         raise ValidationFailed.single("template_id", "missing", "Name the template (template_id) or send a definition.")
-    return ValidationOut.model_validate(result.as_dict())
+    out = ValidationOut.model_validate(result.as_dict()).model_dump(mode="json", exclude_none=True)
+    return {**out, "hidden_fields": list(result.hidden)}
 
 
 def versions(call: Call) -> dict[str, Any]:
@@ -192,3 +215,10 @@ def _template_id(body: dict[str, Any]) -> str | None:
     if not isinstance(given, str):
         raise ValidationFailed.single("template_id", "type", "template_id is a template's id, as text.")
     return given
+
+
+def _write_as(body: dict[str, Any]) -> str | None:
+    given = body.get("write_as")
+    if given is None or given in FORMATS:
+        return given
+    raise ValidationFailed.single("write_as", "options", "write_as is yaml or json.", given)

@@ -27,7 +27,9 @@ export function chipInput(name, text, values, itemType) {
   draw();
   // What is still typed in the box counts as an item too.
   const read = () => { take(); return items.length || wasSet ? [...items] : null; };
-  return { input, list, read, hint: "Press Enter or type a comma to add an item." };
+  // The list with what is still typed in the box, which stays there: for a form read as it is typed.
+  const peek = () => [...items, ...input.value.split(",").map((p) => p.trim()).filter(Boolean).map((p) => typed(p, itemType))];
+  return { input, list, read, peek, hint: "Press Enter or type a comma to add an item." };
 }
 
 function typed(text, itemType) {

@@ -7,7 +7,7 @@
 import { api } from "../api.js";
 import { announce, clear, errorBox, h, labelled } from "../ui.js";
 import { chipInput } from "./chips.js";
-import { fieldControl } from "./edit.js";
+import { fieldsForm } from "./fields-form.js";
 
 const WAIT = 400;  // ms after the last key before asking the server
 
@@ -97,51 +97,33 @@ function suggestionPart(content, use) {
   return { node };
 }
 
-// The chosen template's fields as a form: required ones marked, hidden ones (show_if) hidden,
-// the engine's problems beside the fields touched so far (every field's once a save is tried).
+// The chosen template's fields as a form (fields-form.js): required ones marked, hidden ones
+// (show_if) hidden, the engine's problems beside the fields touched so far (every field's once a
+// save is tried).
 function templatePart(select, wrap, problems) {
   const node = h("div");
-  let fields = [], chosen = null, timer = null, asked = 0;
+  let form = null, chosen = null, timer = null, asked = 0;
   const touched = new Set();
   const ready = api("/api/memory-templates").then((found) => {
     for (const t of found.templates) select.append(h("option", { value: t.id }, t.name));
   }).catch((error) => node.append(errorBox(error)));
 
-  const values = () => {
-    const out = {};
-    for (const f of fields) {
-      const value = f.control.read();
-      if (!f.box.hidden && value !== null && !(Array.isArray(value) && !value.length)) out[f.field.name] = value;
-    }
-    return out;
-  };
+  const values = () => (form ? form.values() : {});
   const check = async () => {
     const mine = ++asked;
     let found;
     try {
       found = await api("/api/memories/check", { method: "POST", body: { template_id: chosen, structured_content: values() } });
     } catch (error) { return; }  // the save says what is wrong
-    if (mine !== asked) return;
-    const hidden = new Set(found.hidden_fields);
-    const said = new Map();
-    for (const e of found.errors) {
-      const name = String(e.field || "").split(/[.[]/)[0];
-      if (touched.has(name) && !said.has(name)) said.set(name, e.message);
-    }
-    for (const f of fields) {
-      f.box.hidden = hidden.has(f.field.name);
-      const key = `field:${f.field.name}`;
-      clear(problems[key], said.get(f.field.name) || "");
-      if (said.has(f.field.name)) f.control.node.setAttribute("aria-invalid", "true");
-      else f.control.node.removeAttribute("aria-invalid");
-    }
+    if (mine !== asked || !form) return;
+    form.show(found, touched, problems);
   };
-  const later = (name) => () => { touched.add(name); clearTimeout(timer); timer = setTimeout(check, WAIT); };
+  const changed = (name) => { touched.add(name); clearTimeout(timer); timer = setTimeout(check, WAIT); };
 
   const choose = async (id, prefill = {}) => {
     select.value = id;
     chosen = id || null;
-    fields = [];
+    form = null;
     touched.clear();
     for (const key of Object.keys(problems)) if (key.startsWith("field:")) delete problems[key];
     clear(node);
@@ -150,20 +132,12 @@ function templatePart(select, wrap, problems) {
     try {
       found = await api(`/api/memory-templates/${encodeURIComponent(chosen)}`);
     } catch (error) { clear(node, errorBox(error)); return; }
-    fields = found.fields.filter((f) => f.type !== "computed").map((field) => {
-      const control = fieldControl(field, prefill[field.name] ?? field.default);
-      if (field.required) control.node.setAttribute("aria-required", "true");
-      const text = `${field.label || field.name}${field.required ? " (required)" : ""}`;
-      const box = wrap(`field:${field.name}`, text, control.node, { list: control.list, hint: control.hint || field.description });
-      for (const kind of ["input", "change"]) control.node.addEventListener(kind, later(field.name));
-      if (control.list) control.list.addEventListener("click", later(field.name));
-      return { field, control, box };
-    });
-    clear(node, h("fieldset", {}, h("legend", {}, `${found.name} fields`), fields.map((f) => f.box)));
+    form = fieldsForm(found.fields, wrap, { prefill, changed });
+    clear(node, h("fieldset", {}, h("legend", {}, `${found.name} fields`), form.boxes));
     await check();
   };
   select.addEventListener("change", () => choose(select.value));
-  const touchAll = () => { for (const f of fields) touched.add(f.field.name); };
+  const touchAll = () => { for (const name of form ? form.names : []) touched.add(name); };
   const draft = () => (chosen ? { template_id: chosen, structured_content: values() } : {});
   return { node, ready, choose, draft, touchAll };
 }

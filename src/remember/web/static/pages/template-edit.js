@@ -1,86 +1,48 @@
-// #/template-new and #/template-edit/<id>: a template's definition (YAML or JSON, as
-// `remember template create` reads a file) and sample content, both checked by the server's
-// template engine as you type (300 ms after the last key); saving is possible only when the
-// definition is valid, and a change of an existing template becomes a new version.
+// #/template-new and #/template-edit/<id>: a template edited as a form (template-form.js) or as
+// YAML or JSON text (as `remember template create` reads a file): two views of one definition.
+// Switching keeps the edits; the text view's format, and the view itself, are kept per template
+// in this browser, so a template written in YAML reopens as YAML. Every change goes to the
+// server's template engine (300 ms after the last one): its problems appear beside their rows, and
+// a valid definition shows a preview of the memory form it makes. Saving is possible only when the
+// definition is valid; a change of an existing template becomes a new version.
 
 import { api } from "../api.js";
-import { announce, clear, counted, errorBox, h, labelled, okBox } from "../ui.js";
+import { announce, clear, counted, errorBox, h, okBox } from "../ui.js";
 import { FLASH, describeChanges } from "./template.js";
+import { definitionForm } from "./template-form.js";
+import { templatePreview } from "./template-preview.js";
 
 const WAIT = 300;
-const STARTER = `name: My template
-description: What it is for
-fields:
-  - name: title
-    type: string
-    required: true
-`;
+const STARTER = { name: "My template", description: "What it is for", fields: [{ name: "title", type: "string", required: true }] };
+const KEPT = "remember.template-view.";  // + the template's id: {view, format}
 
 export async function render(root, args) {
   const id = args[0] || null;  // none: a new template
   const loaded = id ? await api(`/api/templates/${encodeURIComponent(id)}`) : null;
   if (loaded && loaded.is_default) return builtIn(root, loaded);
-  const definition = h("textarea", { name: "definition", rows: 22, spellcheck: "false" },
-    loaded ? JSON.stringify(loaded.definition, null, 2) : STARTER);
-  const sample = h("textarea", { name: "sample", rows: 10, spellcheck: "false" });
-  const definitionState = h("section", { "aria-label": "Definition problems", "aria-live": "polite", id: "definition-problems" });
-  const sampleState = h("section", { "aria-label": "Sample content problems", "aria-live": "polite", id: "sample-problems" });
+  const [choices, listed] = await Promise.all([api("/api/templates/kinds"), api("/api/templates", { query: { limit: 100 } })]);
+  const parents = listed.templates.filter((t) => t.id !== id).map((t) => ({ id: t.id, name: t.name }));
+  const kept = remembered(id);
+  const editor = new Editor(loaded ? loaded.definition : STARTER, kept, choices, parents, id);
   const save = h("button", { type: "submit", disabled: true }, loaded ? "Save a new version" : "Create template");
   const outcome = h("div");
-  let valid = false;
-  let asked = 0;
-  let timer = null;
+  editor.onValid = (valid) => { save.disabled = !valid; };
 
-  async function check() {
-    const mine = ++asked;
-    const body = { definition: definition.value, template_id: id || undefined };
-    let result;
-    try {
-      result = await api("/api/templates/check", { method: "POST", body });
-    } catch (error) {
-      if (mine === asked) { valid = false; save.disabled = true; clear(definitionState, errorBox(error)); }
-      return;
-    }
-    if (mine !== asked) return;  // a later keystroke's check is on its way
-    valid = result.valid;
-    save.disabled = !valid;
-    clear(definitionState, valid ? okBox(`The definition is valid: ${counted(result.resolved_fields.length, "field")}.`) : problemList(result.message, result.errors));
-    await checkSample(mine);
-  }
-
-  async function checkSample(mine) {
-    if (!sample.value.trim()) { clear(sampleState, h("p", { class: "muted" }, "Type sample content to check it against the definition.")); return; }
-    if (!valid) { clear(sampleState, h("p", { class: "muted" }, "Fix the definition to check the sample content.")); return; }
-    let result;
-    try {
-      result = await api("/api/templates/check-content", { method: "POST", body: { definition: definition.value, template_id: id || undefined, content: sample.value } });
-    } catch (error) {
-      if (mine === asked) clear(sampleState, errorBox(error));
-      return;
-    }
-    if (mine !== asked) return;
-    const filled = `${Math.round(result.completion * 100)}% of the fields filled`;
-    clear(sampleState, result.valid ? okBox(`The sample content is valid; ${filled}.`)
-      : problemList(`The sample content does not fit the template: ${result.errors.length} problem${result.errors.length === 1 ? "" : "s"}; ${filled}.`, result.errors));
-  }
-
-  function later() {
-    save.disabled = true;
-    clearTimeout(timer);
-    timer = setTimeout(check, WAIT);
-  }
-  definition.addEventListener("input", later);
-  sample.addEventListener("input", later);
-
-  const form = h("form", { class: "editor", onsubmit: async (event) => {
+  // Enter in a box of the form or the preview is not a save: the button is.
+  const noImplicitSave = (event) => {
+    if (event.key === "Enter" && event.target instanceof HTMLInputElement) event.preventDefault();
+  };
+  const form = h("form", { class: "editor", novalidate: true, onkeydown: noImplicitSave, onsubmit: async (event) => {
     event.preventDefault();
-    if (!valid) return;
+    if (!editor.valid) return;
     clear(outcome);
     save.disabled = true;
+    const definition = editor.toSend();
     try {
       const done = loaded
-        ? await api(`/api/templates/${encodeURIComponent(id)}`, { method: "PUT", body: { definition: definition.value, base_version: loaded.version } })
-        : await api("/api/templates", { method: "POST", body: { definition: definition.value } });
+        ? await api(`/api/templates/${encodeURIComponent(id)}`, { method: "PUT", body: { definition, base_version: loaded.version } })
+        : await api("/api/templates", { method: "POST", body: { definition } });
+      remember(done.id, editor.view, editor.format);
       const text = loaded
         ? `Saved version ${done.version}: ${describeChanges(done.changes)}; ${counted(done.rechecked_memories, "memory")} re-checked.`
         : `Created ${done.name} (version ${done.version}).`;
@@ -88,32 +50,166 @@ export async function render(root, args) {
       announce(text);
       location.hash = `#/template/${encodeURIComponent(done.id)}`;
     } catch (error) {
-      save.disabled = !valid;
+      save.disabled = !editor.valid;
       clear(outcome, errorBox(error));
     }
   } },
-    h("div", { class: "grid2" },
-      h("div", {}, labelled("Definition (YAML or JSON)", definition, "As `remember template create FILE` reads it: name, description, fields, parent_template_id…"), definitionState),
-      h("div", {}, labelled("Sample content (YAML or JSON)", sample, "Fields of a memory made with it, e.g. title: Dune"), sampleState)),
+    editor.switcher,
+    h("div", { class: "grid2 editor-panes" }, h("div", {}, editor.pane, editor.problems), editor.preview.node),
     h("p", { class: "row" }, save, h("a", { href: loaded ? `#/template/${encodeURIComponent(id)}` : "#/templates" }, "Cancel")),
     outcome);
-  definition.setAttribute("aria-describedby", `${definition.getAttribute("aria-describedby") || ""} definition-problems`.trim());
-  sample.setAttribute("aria-describedby", `${sample.getAttribute("aria-describedby") || ""} sample-problems`.trim());
   clear(root,
     h("p", {}, h("a", { href: "#/templates" }, "All templates")),
     h("h1", {}, loaded ? `Edit ${loaded.name}` : "New template"),
     loaded ? h("p", { class: "muted" }, `Version ${loaded.version}; saving makes a new version and re-checks its ${counted(loaded.usage_count, "memory")}.`) : null,
     form);
-  check();  // not awaited: the shell focuses the page when render returns, which must not be mid-typing
+  await editor.start();
 }
 
+// The definition and its two views. In the form view the form's object is the definition, in the
+// text view the text is; the other view is brought up to date when it is switched to.
+class Editor {
+  constructor(doc, kept, choices, parents, id) {
+    Object.assign(this, { doc, choices, parents, id, view: kept.view, format: kept.format, valid: false, asked: 0, timer: null });
+    this.text = null;  // the text as typed or as last written by the server; null: to be written from doc
+    this.textIsNewer = false;  // the text was typed since the form was drawn from it
+    this.pane = h("div");
+    this.problems = h("section", { "aria-label": "Definition problems", "aria-live": "polite", id: "definition-problems" });
+    this.preview = templatePreview(id);
+    this.textarea = h("textarea", { name: "definition", rows: 24, spellcheck: "false", "aria-describedby": "definition-problems",
+      oninput: () => { this.textIsNewer = true; this.text = this.textarea.value; this.detect(); this.later(); } });
+    const radio = (name, value, words, onchange) => h("label", { class: "inline" },
+      h("input", { type: "radio", name, value, onchange }), ` ${words}`);
+    this.viewChoice = h("fieldset", { class: "choice" }, h("legend", {}, "Edit as"),
+      radio("view", "form", "Form", () => this.show("form")), radio("view", "text", "YAML or JSON text", () => this.show("text")));
+    this.formatChoice = h("fieldset", { class: "choice" }, h("legend", {}, "Text format"),
+      radio("format", "yaml", "YAML", () => this.reformat("yaml")), radio("format", "json", "JSON", () => this.reformat("json")));
+    this.switcher = h("div", { class: "row editor-switch" }, this.viewChoice);
+    this.onValid = () => {};
+  }
 
-// The engine's own words: its headline, then each problem at its field path.
-function problemList(message, errors) {
+  async start() {
+    await this.show(this.view, true);
+  }
+
+  mark() {
+    for (const input of this.viewChoice.querySelectorAll("input")) input.checked = input.value === this.view;
+    for (const input of this.formatChoice.querySelectorAll("input")) input.checked = input.value === this.format;
+  }
+
+  // Switch to `view`, bringing it up to date with the other; a text that cannot be read stays in
+  // the text view, with the reason.
+  async show(view, first = false) {
+    if (view === "form" && this.textIsNewer && this.text !== null) {
+      const read = await this.ask({ definition: this.text });
+      if (!read || !("document" in read)) {
+        this.view = "text";
+        this.mark();
+        this.checked(read);
+        this.textarea.focus();
+        return;
+      }
+      this.doc = read.document;
+      this.textIsNewer = false;
+    }
+    if (view === "text" && this.text === null) {
+      const written = await this.ask({ definition: this.doc, write_as: this.format });
+      this.text = written && written.text !== undefined ? written.text : JSON.stringify(this.doc, null, 2);
+    }
+    this.view = view;
+    this.mark();
+    if (view === "form") {
+      this.form = definitionForm(this.doc, this.choices, this.parents, () => { this.doc = this.form.read(); this.text = null; this.later(); });
+      clear(this.pane, this.form.node);
+    } else {
+      this.textarea.value = this.text;
+      clear(this.pane, this.formatChoice, h("label", { for: "definition-text" }, "Definition (YAML or JSON)"), this.textarea);
+      this.textarea.id = "definition-text";
+    }
+    if (!first) remember(this.id, this.view, this.format);
+    await this.check();
+  }
+
+  // The text in the other format: read as it is, written again by the server.
+  async reformat(format) {
+    const read = await this.ask({ definition: this.text ?? this.doc, write_as: format });
+    if (!read || read.text === undefined) { this.mark(); this.checked(read); return; }
+    this.format = format;
+    this.text = read.text;
+    this.doc = read.document;
+    this.textIsNewer = false;
+    this.textarea.value = this.text;
+    this.mark();
+    remember(this.id, this.view, this.format);
+  }
+
+  // A text that starts with "{" is JSON; anything else is taken as YAML.
+  detect() {
+    const format = /^\s*[{[]/.test(this.text) ? "json" : "yaml";
+    if (format !== this.format) { this.format = format; this.mark(); }
+  }
+
+  toSend() { return this.view === "text" ? this.text : this.doc; }
+
+  later() {
+    this.valid = false;
+    this.onValid(false);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.check(), WAIT);
+  }
+
+  async ask(body) {
+    try {
+      return await api("/api/templates/check", { method: "POST", body: { ...body, template_id: this.id || undefined } });
+    } catch (error) {
+      return { valid: false, failed: error };
+    }
+  }
+
+  async check() {
+    const mine = ++this.asked;
+    const sent = this.toSend();
+    const result = await this.ask({ definition: sent });
+    if (mine !== this.asked) return;  // a later change's check is on its way
+    this.checked(result);
+    if (result.valid) this.preview.draw(result.resolved_fields, this.view === "text" ? result.document : sent);
+    else this.preview.stale();
+  }
+
+  checked(result) {
+    this.valid = Boolean(result && result.valid);
+    this.onValid(this.valid);
+    if (!result) return;
+    if (result.failed) { clear(this.problems, errorBox(result.failed)); return; }
+    if (this.valid) {
+      if (this.form && this.view === "form") this.form.showProblems([]);
+      clear(this.problems, okBox(`The definition is valid: ${counted(result.resolved_fields.length, "field")}.`));
+      return;
+    }
+    const left = this.form && this.view === "form" ? this.form.showProblems(result.errors) : result.errors;
+    clear(this.problems, problemList(result.message, left, result.errors.length - left.length));
+  }
+}
+
+// The engine's own words: its headline, then each problem not shown beside its row.
+function problemList(message, errors, placed) {
   const headline = (message || "").split("\n")[0];
   return h("div", { class: "error", role: "alert" },
     h("p", {}, headline),
-    h("ul", { class: "problems" }, errors.map((e) => h("li", {}, h("code", {}, e.field || "(definition)"), ": ", e.message))));
+    placed ? h("p", {}, `${counted(placed, "problem")} shown beside ${placed === 1 ? "its field" : "their fields"}.`) : null,
+    errors.length ? h("ul", { class: "problems" }, errors.map((e) => h("li", {}, h("code", {}, e.field || "(definition)"), ": ", e.message))) : null);
+}
+
+function remembered(id) {
+  try {
+    const kept = JSON.parse(localStorage.getItem(KEPT + (id || "new")) || "null");
+    if (kept && ["form", "text"].includes(kept.view) && ["yaml", "json"].includes(kept.format)) return kept;
+  } catch (e) { /* not ours to read: the defaults */ }
+  return { view: "form", format: "yaml" };
+}
+
+function remember(id, view, format) {
+  localStorage.setItem(KEPT + (id || "new"), JSON.stringify({ view, format }));
 }
 
 async function builtIn(root, t) {
