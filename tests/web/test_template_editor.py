@@ -90,6 +90,7 @@ def test_a_template_made_in_the_form_is_the_one_its_text_gives(site: Site, sized
     preview.get_by_label("Score").fill("11")
     expect(preview).to_contain_text("score must be at most 10")
     assert sideways(page) == 0
+    page.evaluate("window.scrollTo(0, 0)")
     site.shot_at_width(page, "template-editor-form")
     # The text view: the same definition as YAML; an edit there is kept back in the form.
     page.get_by_label("YAML or JSON text").check()
@@ -140,6 +141,7 @@ def test_a_mistake_is_shown_beside_its_row_in_the_engines_words_and_nothing_is_s
     expect(save).to_be_disabled()
     page.get_by_label("Name", exact=True).last.press("Enter")  # not a way round the disabled button
     assert sideways(page) == 0
+    page.evaluate("window.scrollTo(0, 0)")  # the preview keeps its place as the page scrolls
     site.shot_at_width(page, "template-editor-problem")
     assert own_templates(site, user) == []
     bad.get_by_role("button", name="Remove Bad Name").click()

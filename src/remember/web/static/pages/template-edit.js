@@ -61,7 +61,7 @@ export async function render(root, args) {
   clear(root,
     h("p", {}, h("a", { href: "#/templates" }, "All templates")),
     h("h1", {}, loaded ? `Edit ${loaded.name}` : "New template"),
-    loaded ? h("p", { class: "muted" }, `Version ${loaded.version}; saving makes a new version and re-checks its ${counted(loaded.usage_count, "memory")}.`) : null,
+    loaded ? h("p", { class: "muted" }, `Version ${loaded.version}; saving makes a new version (the minor number raised, unless you write another) and re-checks its ${counted(loaded.usage_count, "memory")}.`) : null,
     form);
   await editor.start();
 }

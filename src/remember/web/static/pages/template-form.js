@@ -147,7 +147,7 @@ export function definitionForm(doc, choices, parents, changed) {
     h("fieldset", { class: "template-attributes" }, h("legend", {}, "Template"),
       h("div", { class: "row-controls" },
         wrap("name", "Name", c.name), wrap("description", "Description", c.description),
-        wrap("category", "Category", c.category), wrap("version", "Version", c.version, "Left as it is, saving raises it"),
+        wrap("category", "Category", c.category), wrap("version", "Version", c.version),
         wrap("parent", "Parent template (inherits its fields)", c.parent),
         wrap("tags", "Tags", tags.input, tags.hint, tags.list)),
       identityBox),

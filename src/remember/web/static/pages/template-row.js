@@ -66,14 +66,15 @@ export function fieldRow(raw, choices, changed) {
   boxes.required = required;
   const node = h("fieldset", { class: "field-row" }, legend,
     h("div", { class: "row-controls" },
-      box("name", "Name", c.name, "lowercase_with_underscores"), box("type", "Type", c.type),
+      box("name", "Name", c.name), box("type", "Type", c.type),
       box("item_type", "Item type", c.item_type), box("kind", "Kind of value (for prefill)", c.kind), required),
+    problems,
     h("div", { class: "row-controls" },
       box("options", "Options", options.input, options.hint), box("default", "Default", c.default),
       box("description", "Description", c.description), box("show_if", "Show if", c.show_if, "e.g. status == 'done'"),
       box("formula", "Formula", c.formula, "e.g. price * quantity")),
     h("div", { class: "row-controls rules" }, RULES.map(([key, words]) => box(key, words, rules[key]))),
-    nested, problems,
+    nested,
     h("div", { class: "row row-actions" }, up, down, remove));
   boxes.options.insertBefore(options.list, options.input);
 
@@ -138,8 +139,11 @@ export function fieldRow(raw, choices, changed) {
     clear(problems, messages.map((m) => h("div", {}, m)));
     if (messages.length) {
       c.name.setAttribute("aria-invalid", "true");
-      c.name.setAttribute("aria-describedby", `${c.name.id}-hint ${problems.id}`);
-    } else c.name.removeAttribute("aria-invalid");
+      c.name.setAttribute("aria-describedby", problems.id);
+    } else {
+      c.name.removeAttribute("aria-invalid");
+      c.name.removeAttribute("aria-describedby");
+    }
   }
   problems.id = `${c.name.id}-problems`;
   return { node, read, place, showProblems, name: () => c.name.value.trim(), focus: () => c.name.focus(), buttons: { up, down, remove } };
