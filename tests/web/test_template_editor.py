@@ -187,3 +187,40 @@ def test_a_template_written_in_yaml_reopens_as_yaml_and_an_edit_makes_a_new_vers
     expect(page.get_by_label("JSON", exact=True)).to_be_checked()
     expect(text).to_have_value(re.compile('^\\{\n  "name": "Reading log"'))
     assert sideways(page) == 0
+
+
+def test_what_the_form_does_not_edit_is_kept_and_unreadable_text_stays_in_the_text_view(site: Site, page: Any) -> None:
+    user = site.user("keep")
+    original = {
+        "name": "Trip", "description": "Journeys", "examples": ["Back from Oslo"], "trigger_keywords": ["trip"],
+        "weight": 0.7, "identity": ["place"],
+        "fields": [
+            {"name": "place", "type": "string", "required": True, "kind": "destination"},
+            {"name": "stops", "type": "array", "item_type": "object", "fields": [
+                {"name": "town", "type": "string"}, {"name": "nights", "type": "integer"}]},
+            {"name": "cost", "type": "number", "default_value": 0,
+             "validation": {"min": 0, "error_message": "No refunds"}},
+        ],
+    }  # fmt: skip
+    made = site.services.templates.create(Caller(user), original)
+    site.log_in(page, user)
+    page.goto(f"{site.url}/#/template-edit/{made.id}")
+    expect(row(page, 2)).to_contain_text("2 nested fields: edit them in the text view.")
+    expect(row(page, 3).get_by_label("Default")).to_have_value("0")
+    expect(attributes(page).get_by_label("place")).to_be_checked()
+    attributes(page).get_by_label("Description").fill("Journeys, long and short")
+    save = page.get_by_role("button", name="Save a new version")
+    expect(save).to_be_enabled()
+    save.click()
+    expect(page.locator("main .ok")).to_contain_text("Saved version 1.1: changed description")
+    kept = site.services.templates.get(Caller(user), made.id).definition
+    before = made.definition.as_dict()
+    assert {**kept.as_dict(), "version": "", "description": ""} == {**before, "version": "", "description": ""}
+    # Text that cannot be read is not taken into the form: the view stays, with the reason.
+    page.get_by_role("link", name="Edit").click()
+    page.get_by_label("YAML or JSON text").check()
+    page.get_by_label("Definition (YAML or JSON)").fill("name: [Trip")
+    page.get_by_label("Form", exact=True).check()
+    expect(problems(page)).to_contain_text("The definition is not valid YAML or JSON")
+    expect(page.get_by_label("YAML or JSON text")).to_be_checked()
+    expect(page.get_by_label("Definition (YAML or JSON)")).to_have_value("name: [Trip")
