@@ -12,12 +12,13 @@ const FIRST = ["name", "description", "version", "category", "tags", "parent_tem
 // `doc`: the definition as an object; `choices`: /api/templates/kinds; `parents`: [{id, name}];
 // `changed()` after every edit.
 export function definitionForm(doc, choices, parents, changed) {
+  const shownVersion = doc.version === undefined || doc.version === null ? "" : String(doc.version);
   const text = (name, value, size) => h("input", { type: "text", name, size, value: value ?? "", oninput: changed });
   const c = {
     name: text("name", doc.name, 30),
     description: text("description", doc.description, 50),
     category: text("category", doc.category, 16),
-    version: text("version", doc.version === undefined ? "" : String(doc.version), 6),
+    version: text("version", shownVersion, 6),
     parent: h("select", { name: "parent_template_id", onchange: changed }, h("option", { value: "" }, "None")),
   };
   const current = typeof doc.parent_template_id === "string" ? doc.parent_template_id : "";
@@ -109,7 +110,8 @@ export function definitionForm(doc, choices, parents, changed) {
     const set = (key, value) => { if (value !== undefined && value !== "" && !(Array.isArray(value) && !value.length)) out[key] = value; };
     set("name", c.name.value.trim());
     set("description", c.description.value);
-    set("version", c.version.value.trim());
+    // A version written as a number (YAML's 1.0) is kept as written while its box is left alone.
+    set("version", c.version.value === shownVersion ? doc.version : c.version.value.trim());
     set("category", c.category.value.trim());
     set("tags", tags.peek());
     set("parent_template_id", c.parent.value);

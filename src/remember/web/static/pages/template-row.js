@@ -31,6 +31,7 @@ export function fieldRow(raw, choices, changed) {
   delete field.default_value;
   const validation = { ...(isObject(field.validation) ? field.validation : {}) };
   const ask = () => changed();
+  let kindWanted = typeof field.kind === "string" ? field.kind : "";  // kept while the type changes
   const text = (name, value, attrs = {}) => h("input", { type: "text", name, value: value ?? "", oninput: ask, ...attrs });
 
   const c = {
@@ -39,7 +40,7 @@ export function fieldRow(raw, choices, changed) {
       choices.types.map((t) => h("option", { value: t, selected: t === (field.type ?? "string") }, t))),
     item_type: h("select", { name: "item_type", onchange: () => { shape(); ask(); } }, h("option", { value: "" }, "—"),
       choices.item_types.map((t) => h("option", { value: t, selected: t === field.item_type }, t))),
-    kind: h("select", { name: "kind", onchange: ask }),
+    kind: h("select", { name: "kind", onchange: () => { kindWanted = c.kind.value; ask(); } }),
     required: h("input", { type: "checkbox", name: "required", checked: field.required === true, onchange: ask }),
     default: text("default", shown(field.default), { size: 14 }),
     description: text("description", field.description, { size: 30 }),
@@ -87,7 +88,7 @@ export function fieldRow(raw, choices, changed) {
     boxes.default.hidden = boxes.required.hidden = type === "computed";
     for (const [key, , fits] of RULES) boxes[key].hidden = !fits(type);
     const fitting = choices.fits[type === "array" ? `array/${c.item_type.value}` : type] || [];
-    const wanted = c.kind.value || field.kind || "";
+    const wanted = kindWanted;
     const names = wanted && !fitting.includes(wanted) ? [...fitting, wanted] : fitting;
     clear(c.kind, h("option", { value: "" }, names.length ? "— none" : "— none fits this type"),
       names.map((k) => h("option", { value: k, selected: k === wanted, title: choices.kinds[k] || "" }, k)));
