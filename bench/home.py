@@ -1,7 +1,8 @@
 """The dashboard's first page and its search as you type, for a user with 100,000 memories, in Chromium.
 
 One ``remember serve --http`` per backend (the real embedding model) over a database holding ``SIZE``
-memories of one user, every other one a Book Review (``browsing.batches``), each with a vector: a random
+memories of one user, every other one a Book Review (``browsing.batches``), told 50 to a conversation
+(``context.conversation_id``), each with a vector: a random
 unit vector, since what a vector search costs does not depend on what its vectors say and embedding
 100,000 texts would take minutes; the questions are embedded by the real model. The search indexes are
 built first, as ``remember import`` builds them. Measured:
@@ -32,6 +33,7 @@ from bench.report import Table, percentiles
 
 SIZE = 100_000
 DIMENSION = 384
+CONVERSATION = 50  # memories told in one conversation
 WORDS = ("tea", "books", "trains", "rain", "maps")
 KEY_DELAY = 125  # ms between keys: 8 a second
 LAST_SEARCH = "performance.getEntriesByType('resource').filter(e => e.name.includes('/api/search')).pop().duration"
@@ -45,7 +47,13 @@ def with_vectors(n: int) -> Iterator[list[tuple[Any, Any]]]:
     for batch in batches(n):
         vectors = rng.standard_normal((len(batch), DIMENSION)).astype("<f4")
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-        yield [(memory, replace(entry, vector=v.tobytes())) for (memory, entry), v in zip(batch, vectors, strict=True)]
+        pairs = zip(batch, vectors, strict=True)
+        yield [(told(memory), replace(entry, vector=v.tobytes())) for (memory, entry), v in pairs]
+
+
+def told(memory: Any) -> Any:
+    """The memory as told in its conversation (the store finds a memory's predecessor by it)."""
+    return replace(memory, context={"conversation_id": f"c{int(memory.id[1:]) // CONVERSATION}"})
 
 
 def load(url: str, n: int) -> str:
