@@ -270,6 +270,7 @@ class Compliance:
     compliant: bool
     errors: tuple[Mapping[str, Any], ...]
     version: int  # the memory version it was computed for: a memory changed since is left alone
+    identity_key: str | None = None  # its identity values' key under the template's identity now
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ says it all, or where the tool it points to says it), a result's detail properti
 and the item type of a result's plain list. Every parameter's type, enum, default and bound, the required
 lists, the unknown-names refusal and the whole result schemas the server prunes results by are pinned in
 ``pinned/tool_shapes.json``: a change there is a decision made in that file, not a side effect of making
-the list shorter. To pin a deliberate change: ``REMEMBER_REPIN=1 pytest tests/mcp/test_lean_listing.py``.
+the list shorter. To pin a deliberate change: ``REPIN_TOOL_SHAPES=1 pytest tests/mcp/test_lean_listing.py``.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ async def _listed(client: Client) -> dict[str, dict[str, Any]]:
 async def test_only_prose_and_result_details_are_left_out_of_the_tool_list(client: Client) -> None:
     listed, whole = await _listed(client), await _whole_schemas()
     shapes = {name: {"input": without_prose(t["inputSchema"]), "output": whole[name]} for name, t in listed.items()}
-    if os.environ.get("REMEMBER_REPIN"):
+    if os.environ.get("REPIN_TOOL_SHAPES"):
         PINNED.write_text(json.dumps(shapes, indent=1, sort_keys=True) + "\n")
     assert shapes == json.loads(PINNED.read_text())
     for name, tool in listed.items():

@@ -26,6 +26,8 @@ class RelationshipOut(Out):
     version: int
     created_at: str
     updated_at: str
+    valid_from: str
+    valid_until: str | None = None
 
     @classmethod
     def of(cls, rel: Relationship) -> RelationshipOut:
@@ -33,11 +35,18 @@ class RelationshipOut(Out):
 
 
 class RelationshipUpdateOut(Out):
-    """The new version (the relationship's fields: remember_search_relationships or a memory's links)."""
+    """The new version (the relationship's fields: remember_search_relationships or a memory's links), and
+    its end (none: still true)."""
 
     id: str
     version: int
     updated_at: str
+    valid_until: str | None = None
+
+    @classmethod
+    def of(cls, rel: Relationship) -> RelationshipUpdateOut:
+        data = rel.as_dict()
+        return cls(id=rel.id, version=rel.version, updated_at=data["updated_at"], valid_until=data["valid_until"])
 
 
 class RelationshipHitOut(RelationshipOut):
@@ -88,11 +97,9 @@ class RelationshipDeletionOut(Out):
 
 
 def public(rel: Relationship) -> dict[str, Any]:
-    """A relationship as results carry it: reads answer with the relationships still true (docs/relationships.md),
-    so their span is left to the export and to a memory's links."""
-    out = rel.as_dict()
-    del out["valid_from"], out["valid_until"]
-    return out
+    """A relationship as results carry it, with its span: true from ``valid_from`` until ``valid_until``
+    (none: still true)."""
+    return rel.as_dict()
 
 
 def links(memory_id: str, rels: Sequence[Relationship]) -> list[dict[str, Any]]:

@@ -91,6 +91,7 @@ def remember_create_memory(
     structured_content: Structured = None,
     skip_template_suggestion: Annotated[bool, Field(description="No template suggestions.")] = False,
     supersedes: Annotated[list[str] | None, Field(description="Replaced ids.")] = None,
+    valid_from: Annotated[str | None, Field(description="True from (default: context.timestamp).")] = None,
     valid_until: Annotated[str | None, Field(description="When it ends.")] = None,
 ) -> CreatedMemoryOut:
     """Store something the user will want recalled: a fact, a person, a meeting, a book, a decision.
@@ -108,7 +109,7 @@ def remember_create_memory(
     draft = MemoryDraft(
         content=fields, title=title, type=type, weight=weight, trust=trust, tags=tags, references=references,
         context=_plain(context), location=_plain(location), template_id=template_id,
-        structured_content=structured, supersedes=supersedes, valid_until=valid_until,
+        structured_content=structured, supersedes=supersedes, valid_from=valid_from, valid_until=valid_until,
     )  # fmt: skip
     if not isinstance(answers, AcceptedElicitation):
         return _stored_without_answers(ctx, draft, answers)
@@ -158,6 +159,7 @@ def remember_update_memory(
     structured_content: dict[str, Any] | None = None,
     clear_fields: Annotated[list[Clearable] | None, Field(description="Fields to empty.")] = None,
     reason: Reason = None,
+    valid_from: str | None = None,
     valid_until: Annotated[str | None, Field(description="Ends it; kept.")] = None,
 ) -> WrittenMemoryOut:
     """Change some fields of a memory (as in remember_create_memory); old values go to its history
@@ -170,7 +172,8 @@ def remember_update_memory(
     patch = MemoryPatch(
         content=fields, title=title, type=type, weight=weight, trust=trust, tags=tags, references=references,
         context=_plain(context), location=_plain(location), template_id=template_id,
-        structured_content=structured, valid_until=valid_until, clear=frozenset(clear_fields or ()),
+        structured_content=structured, valid_from=valid_from, valid_until=valid_until,
+        clear=frozenset(clear_fields or ()),
     )  # fmt: skip
     changed = services_of(ctx).memories.change(caller_of(ctx), memory_id, patch, reason=reason)
     return WrittenMemoryOut.of_stored(changed)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
 from remember.mcp.state import caller_of, services_of
 from remember.mcp.tools.hints import READS, WRITES, Tools, hints
-from remember.mcp.tools.params import AlphaAsInSearch, MemoryId, MinScoreAsInSearch, Offset, Reason
+from remember.mcp.tools.params import AlphaAsInSearch, AsOf, MemoryId, MinScoreAsInSearch, Offset, Reason, when
 from remember.schemas.relationships import (
     RelatedOut,
     RelatedPageOut,
@@ -40,13 +40,17 @@ def remember_create_relationship(
     strength: Strength = None,
     confidence: Confidence = None,
     tags: Tags = None,
+    valid_from: Annotated[str | None, Field(description="True from (default: when its members are).")] = None,
+    valid_until: Annotated[str | None, Field(description="When it ends.")] = None,
 ) -> RelationshipOut:
     """Link two or more of the user's memories: how they relate and what was observed.
 
     Example: {"memory_ids": ["0b6f...", "7c21..."], "relationship_type": "manages",
     "observation": "Sarah leads Tom's team"}
     """
-    draft = RelationshipDraft(memory_ids, relationship_type, observation, strength, confidence, tags)
+    draft = RelationshipDraft(
+        memory_ids, relationship_type, observation, strength, confidence, tags, valid_from, valid_until
+    )
     return RelationshipOut.of(services_of(ctx).relationships.create(caller_of(ctx), draft))
 
 
@@ -61,6 +65,7 @@ def remember_update_relationship(
     tags: list[str] | None = None,
     reason: Reason = None,
     valid_until: Annotated[str | None, Field(description="Ends it; kept.")] = None,
+    clear_fields: Annotated[list[Literal["valid_until"]] | None, Field(description="Fields to empty.")] = None,
 ) -> RelationshipUpdateOut:
     """Change some fields of a relationship (what is given replaces them, as in
     remember_create_relationship); old values stay in its history.
@@ -71,8 +76,10 @@ def remember_update_relationship(
         "memory_ids": memory_ids, "relationship_type": relationship_type, "observation": observation,
         "strength": strength, "confidence": confidence, "tags": tags, "valid_until": valid_until,
     }  # fmt: skip
-    after = services_of(ctx).relationships.update(caller_of(ctx), relationship_id, changes, reason=reason)
-    return RelationshipUpdateOut(id=after.id, version=after.version, updated_at=after.as_dict()["updated_at"])
+    after = services_of(ctx).relationships.update(
+        caller_of(ctx), relationship_id, changes, reason=reason, clear=clear_fields or ()
+    )
+    return RelationshipUpdateOut.of(after)
 
 
 def remember_delete_relationship(ctx: Context, relationship_id: RelationshipId) -> RelationshipDeletionOut:
@@ -113,13 +120,14 @@ def remember_get_related(
     depth: Annotated[int, Field(description="Hops, 1 to 3.")] = 1,
     types: Types = None,
     min_strength: MinStrength = 0.0,
+    as_of: AsOf = None,
 ) -> RelatedPageOut:
     """The memories linked to one, up to `depth` relationships away, each with its path.
 
     Example: {"memory_id": "0b6f...", "depth": 2, "types": ["works_with"]}
     """
     found = services_of(ctx).related.related(
-        caller_of(ctx), memory_id, depth=depth, types=types, min_strength=min_strength
+        caller_of(ctx), memory_id, depth=depth, types=types, min_strength=min_strength, when=when(as_of, False)
     )
     return RelatedPageOut(related=[RelatedOut.of(r) for r in found])
 

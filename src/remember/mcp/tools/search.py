@@ -19,6 +19,7 @@ from remember.mcp.tools.params import (
     Links,
     MinScore,
     Offset,
+    Superseded,
     memory_links,
     when,
 )
@@ -41,6 +42,7 @@ def remember_search_memory(
     include_relationships: Links = True,
     min_score: MinScore = None,
     as_of: AsOf = None,
+    include_superseded: Superseded = False,
 ) -> SearchOut:
     """Find the user's memories about something, best first, by meaning and keywords. Use it
     before answering anything about the user's past, people, plans or preferences.
@@ -49,7 +51,7 @@ def remember_search_memory(
     """
     results = services_of(ctx).search.search(
         caller_of(ctx), query, alpha=alpha, filters=filters, limit=limit, offset=offset, deleted=deleted,
-        explain=explain, min_score=min_score, when=when(as_of, False),
+        explain=explain, min_score=min_score, when=when(as_of, include_superseded),
     )  # fmt: skip
     linked = memory_links(ctx, [h.memory.id for h in results.hits]) if include_relationships else {}
     return SearchOut(
@@ -74,6 +76,7 @@ def remember_find_similar(
     limit: Annotated[int, Field(description="How many, 1 to 100.")] = 10,
     filters: FiltersAsInList = None,
     include_relationships: Links = True,
+    as_of: AsOf = None,
 ) -> SearchOut:
     """Find memories close in meaning to one memory or to a text (duplicates, related notes).
 
@@ -81,7 +84,7 @@ def remember_find_similar(
     """
     hits = services_of(ctx).search.similar(
         caller_of(ctx), memory_id=memory_id, text_query=text, min_similarity=min_similarity, limit=limit,
-        filters=filters,
+        filters=filters, when=when(as_of, False),
     )  # fmt: skip
     linked = memory_links(ctx, [h.memory.id for h in hits]) if include_relationships else {}
     return SearchOut(
@@ -106,6 +109,7 @@ def _answer_request(
     answer: bool = True,
     include_relationships: bool = True,  # noqa: ARG001 - the tool's parameters, all passed in
     include_related: bool = False,
+    as_of: str | None = None,
 ) -> Sample | None:
     """Ask the client's model to answer from the memories, when asked and the client can sample."""
     capabilities = ctx.client_capabilities
@@ -116,6 +120,7 @@ def _answer_request(
         packed = question_context(
             services.search, caller_of(ctx), question, templates=services.templates, token_budget=token_budget,
             alpha=alpha, filters=filters, record_access=False, related=services.related if include_related else None,
+            when=when(as_of, False),
         )  # fmt: skip
     except RememberError:
         return None  # the tool body reports it
@@ -138,6 +143,7 @@ def remember_query_memory(
     ] = True,
     include_relationships: Links = True,
     include_related: Annotated[bool, Field(description="Add memories linked to the best.")] = False,
+    as_of: AsOf = None,
 ) -> QueryOut:
     """The memories that answer a question, in one context with numbered sources: answer from
     it, citing [n]. With client sampling, `answer` is the client model's answer.
@@ -148,6 +154,7 @@ def remember_query_memory(
     packed = question_context(
         services.search, caller_of(ctx), question, templates=services.templates, token_budget=token_budget,
         alpha=alpha, filters=filters, related=services.related if include_related else None,
+        when=when(as_of, False),
     )  # fmt: skip
     linked = memory_links(ctx, [s.memory_id for s in packed.sources]) if include_relationships else {}
     text = sampled.content.text if sampled is not None and isinstance(sampled.content, TextContent) else None

@@ -132,6 +132,7 @@ def remember_update_template(
     examples: list[str] | None = None,
     weight: float | None = None,
     trust: float | None = None,
+    identity: list[str] | None = None,
     add_fields: Annotated[list[dict[str, Any]] | None, Field(description="Fields to add (as in create).")] = None,
     update_fields: Annotated[
         list[dict[str, Any]] | None,
@@ -151,7 +152,7 @@ def remember_update_template(
     patch = TemplatePatch(
         name=template_name, description=description, parent_template_id=parent_template_id, category=category,
         tags=tags, auto_apply=auto_apply, trigger_keywords=trigger_keywords, trigger_context=trigger_context,
-        examples=examples, weight=weight, trust=trust, add_fields=add_fields or [],
+        examples=examples, weight=weight, trust=trust, identity=identity, add_fields=add_fields or [],
         update_fields=update_fields or [], remove_fields=remove_fields or [], version=version,
     )  # fmt: skip
     view, rechecked = services_of(ctx).templates.update(caller_of(ctx), template_id, patch)
