@@ -82,6 +82,9 @@ class MemoryStore(Protocol):
         """The user's live memories of the template with this identity key that have not ended, trust at most
         ``max_trust``, oldest first."""
 
+    def link_successors(self, user_id: str, pairs: Sequence[tuple[str, str]]) -> int:
+        """Record (successor, predecessor) pairs as an export said, versions unchanged; how many were added."""
+
     def has_ended(self, user_id: str) -> bool:
         """Whether any memory of the user has a ``valid_until`` (reads leave out the ended only then)."""
 
