@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from support import run, run_json
@@ -75,3 +77,20 @@ def test_a_relationship_ends_reopens_and_is_walked_as_of_a_date(capsys: pytest.C
     assert [r["memory"]["id"] for r in run_json(capsys, "related", ana)] == [acme]
     hits = run_json(capsys, "similar", "--text", "rockets", "--as-of", "2018-01-01")["results"]
     assert hits == []  # nothing was true yet
+
+
+def test_a_template_s_identity_is_set_and_its_memories_re_keyed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    definition = tmp_path / "pal.yaml"
+    definition.write_text(
+        "name: Pal\nfields:\n  - {name: name, type: string, required: true}\n  - {name: city, type: string}\n"
+    )
+    template = run_json(capsys, "template", "create", "-f", str(definition))["id"]
+    first = run_json(capsys, "add", "--template", template, "--field", "name=Li", "--field", "city=Oslo")["id"]
+    code, _, err = run(capsys, "template", "update", template, "--identity", "nickname")
+    assert code != 0 and "'nickname', which is not a field" in err
+    out = out_of(capsys, "template", "update", template, "--identity", "name")
+    assert "re-checked 1 memory" in out
+    again = run_json(capsys, "add", "--template", template, "--field", "name=LI", "--field", "city=Bergen")
+    assert again["id"] == first and again["structured_content"]["city"] == "Bergen"
