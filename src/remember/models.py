@@ -528,6 +528,37 @@ class RelationshipQuery:
 
 
 @dataclass(frozen=True)
+class GraphQuery:
+    """Which relationships a graph of the whole memory draws (visible ones only, as ``RelationshipQuery``).
+
+    ``template_ids``, ``tags`` and, with ``dated_by`` "happened", ``since``/``until`` are conditions on a
+    member: a relationship is drawn when one member meets them all. With ``dated_by`` "valid" the dates are
+    the relationship's own validity, which must overlap ``since``..``until``.
+    """
+
+    trust: float = 1.0
+    types: tuple[str, ...] = ()
+    template_ids: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    since: datetime | None = None
+    until: datetime | None = None
+    dated_by: Literal["happened", "valid"] = "happened"
+    current_at: datetime | None = None  # only the relationships not ended by then (None: ended ones too)
+
+
+@dataclass(frozen=True)
+class GraphRows:
+    """The most connected memories a graph query reaches (id and degree, most first), the relationships
+    among them, and how many memories and relationships the query reaches in all."""
+
+    memories: tuple[tuple[str, int], ...]
+    relationships: tuple[Relationship, ...]
+    total_memories: int
+    total_relationships: int
+    types: tuple[tuple[str, int], ...]  # every visible relationship type of the user, with its count
+
+
+@dataclass(frozen=True)
 class RelationshipChange:
     """A new state of a stored relationship, the version it replaces, and the history entry to keep."""
 

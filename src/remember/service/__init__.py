@@ -10,6 +10,7 @@ from remember.service.analytics import AnalyticsService
 from remember.service.apply import Applier
 from remember.service.dashboard_sessions import DashboardSessionService
 from remember.service.drafts import MemoryDraft, MemoryPatch, TemplatePatch
+from remember.service.graph import GraphService
 from remember.service.id_prefixes import IdPrefixes
 from remember.service.indexer import Indexer
 from remember.service.inference import InferenceService
@@ -32,6 +33,7 @@ __all__ = [
     "Applier",
     "DashboardSessionService",
     "Deletion",
+    "GraphService",
     "IdPrefixes",
     "InferenceService",
     "MemoryDraft",
@@ -66,6 +68,7 @@ class Services:
     inference: InferenceService
     relationships: RelationshipService
     related: RelatedService
+    graph: GraphService
     analytics: AnalyticsService
     applier: Applier
     ids: IdPrefixes  # ids given by their first characters (the command line)
@@ -99,6 +102,7 @@ class Services:
             applier=applier,
             relationships=relationships,
             related=RelatedService(store, relationships, preferences),
+            graph=GraphService(store, templates, clock),
             analytics=AnalyticsService(store.analytics, templates, suggestions),
             ids=IdPrefixes(store),
         )

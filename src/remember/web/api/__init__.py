@@ -15,6 +15,7 @@ from remember.errors import NotFound
 from remember.web.api import (
     analytics,
     curation,
+    graph,
     memories,
     new_memories,
     preferences,
@@ -28,7 +29,8 @@ from remember.web.context import WebContext
 from remember.web.responses import error_response
 
 MODULES = (
-    session, curation, memories, new_memories, relationships, templates, preferences, tokens, transfer, analytics,
+    session, curation, graph, memories, new_memories, relationships, templates, preferences, tokens, transfer,
+    analytics,
 )  # fmt: skip
 
 
