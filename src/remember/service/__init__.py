@@ -15,6 +15,7 @@ from remember.service.id_prefixes import IdPrefixes
 from remember.service.indexer import Indexer
 from remember.service.inference import InferenceService
 from remember.service.memories import Deletion, MemoryService
+from remember.service.merge import MergeService
 from remember.service.preferences import PreferenceService
 from remember.service.related import RelatedService
 from remember.service.relationships import RelationshipDraft, RelationshipService
@@ -39,6 +40,7 @@ __all__ = [
     "MemoryDraft",
     "MemoryPatch",
     "MemoryService",
+    "MergeService",
     "PreferenceService",
     "RelatedService",
     "RelationshipDraft",
@@ -69,6 +71,7 @@ class Services:
     relationships: RelationshipService
     related: RelatedService
     graph: GraphService
+    merge: MergeService
     analytics: AnalyticsService
     applier: Applier
     ids: IdPrefixes  # ids given by their first characters (the command line)
@@ -103,6 +106,7 @@ class Services:
             relationships=relationships,
             related=RelatedService(store, relationships, preferences),
             graph=GraphService(store, templates, clock),
+            merge=MergeService(store, memories, relationships, clock),
             analytics=AnalyticsService(store.analytics, templates, suggestions),
             ids=IdPrefixes(store),
         )
