@@ -91,7 +91,7 @@ def test_pan_and_zoom_answer_the_buttons_the_keys_and_the_wheel(site: Site, page
     assert _scale(view.get_attribute("transform")) < _scale(fitted)
     page.locator("svg.whole").hover()
     page.mouse.wheel(0, -400)
-    page.wait_for_function(f"document.querySelector('svg.whole > g').getAttribute('transform') !== {fitted!r}")
+    page.wait_for_function(f"() => document.querySelector('svg.whole > g').getAttribute('transform') !== {fitted!r}")
     box = page.locator("svg.whole").bounding_box()
     before = view.get_attribute("transform")
     page.mouse.move(box["x"] + 20, box["y"] + 20)

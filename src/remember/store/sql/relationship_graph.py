@@ -79,7 +79,7 @@ class RelationshipGraph:
         with self.sql.reading() as s:
             params: list[Any] = []
             ids = admitted(s, user_id, q, params)
-            total_rels = int(s.value(f"SELECT count(*) FROM ({ids}) a", params) or 0)
+            every = {str(r[0]) for r in s.all(ids, params)}
             members = f"FROM relationship_members m WHERE m.user_id = ? AND m.relationship_id IN ({ids})"
             total_memories = int(s.value(f"SELECT count(DISTINCT m.memory_id) {members}", [user_id, *params]) or 0)
             ranked = s.all(
@@ -88,7 +88,8 @@ class RelationshipGraph:
                 [user_id, *params, limit],
             )
             chosen = [(str(r[0]), int(r[1])) for r in ranked]
-            rel_ids = self._among(s, user_id, ids, params, [m for m, _ in chosen], whole=len(chosen) == total_memories)
+            whole = len(chosen) == total_memories
+            rel_ids = sorted(every) if whole else self._among(s, user_id, every, [m for m, _ in chosen])
             rels = self._by_id(s, user_id, self._strongest(s, user_id, rel_ids, max_edges), q.trust)
             types = s.all(
                 f"SELECT r.relationship_type, count(*) AS n FROM relationships r WHERE r.user_id = ? AND {VISIBLE} "
@@ -100,26 +101,21 @@ class RelationshipGraph:
         rels.sort(key=lambda r: (-r.strength, r.id))
         return GraphRows(
             memories=tuple(chosen), relationships=tuple(rels), total_memories=total_memories,
-            total_relationships=total_rels, types=tuple((str(t), int(n)) for t, n in types),
+            total_relationships=len(every), types=tuple((str(t), int(n)) for t, n in types),
         )  # fmt: skip
 
-    def _among(
-        self, s: Session, user_id: str, ids: str, params: list[Any], chosen: list[str], *, whole: bool
-    ) -> list[str]:
-        """The admitted relationships with at least two members among ``chosen`` (``whole``: every member is)."""
-        if whole:
-            return [str(r[0]) for r in s.all(ids, params)]
+    def _among(self, s: Session, user_id: str, every: set[str], chosen: list[str]) -> list[str]:
+        """Of the admitted relationships (``every``), those with at least two members among ``chosen``: the
+        memberships of the chosen read by the memory's index, the admitted ones kept (an ``IN`` of the admitted
+        query here would be planned row by row)."""
         held: dict[str, int] = {}
         for chunk in chunks(chosen, CHUNK):
             bound: list[Any] = [user_id]
             inner = s.any_of("m.memory_id", chunk, bound)
-            rows = s.all(
-                f"SELECT m.relationship_id FROM relationship_members m WHERE m.user_id = ? AND {inner} "
-                f"AND m.relationship_id IN ({ids})",
-                [*bound, *params],
-            )
+            rows = s.all(f"SELECT m.relationship_id FROM relationship_members m WHERE m.user_id = ? AND {inner}", bound)
             for (rid,) in rows:
-                held[str(rid)] = held.get(str(rid), 0) + 1
+                if str(rid) in every:
+                    held[str(rid)] = held.get(str(rid), 0) + 1
         return [rid for rid, n in held.items() if n >= 2]
 
     def _strongest(self, s: Session, user_id: str, rel_ids: list[str], most: int) -> list[str]:

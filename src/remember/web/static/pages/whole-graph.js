@@ -40,6 +40,7 @@ export async function update(query) {
     return;
   }
   if (mine !== shown.asked) return;
+  performance.mark("graph-answered");
   form.offer(graph.types, query.get("type"));
   if (!graph.nodes.length) {
     clear(out, h("p", { role: "status" }, "No relationships match. Relate memories from a memory's page, or widen the filters."));
@@ -47,10 +48,11 @@ export async function update(query) {
   }
   const xy = await placed(graph);
   if (mine !== shown.asked) return;
+  performance.mark("graph-laid-out");
   const drawn = drawing(graph, xy);
   clear(out, summary(graph), drawn.node, legend(graph), nodeList(graph));
   drawn.view.fit();  // now that it has its size on the page
-  performance.mark("graph-drawn");
+  performance.mark("graph-drawn");  // the marks: how long the answer, the layout and the drawing took (bench/graph.py)
   announce(summary(graph).textContent);
 }
 
