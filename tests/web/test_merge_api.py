@@ -72,6 +72,8 @@ def test_a_bad_merge_changes_nothing(served: tuple[HttpServer, Services], store:
     trashed = services.memories.create(ann, {"content": "mine, trashed"}).id
     services.memories.delete(ann, trashed)
     theirs = services.memories.create(bob, {"content": "bob's"}).id
+    services.memories.create(ann, {"content": "mine", "trust": 0.9})  # a twin the session cannot see
+    services.memories.create(bob, {"content": "mine"})  # another user's twin
     before = logical_fingerprint(store, ["ann", "bob"])
     cases: list[tuple[Any, int, str]] = [
         ({"keep": mine, "merge": theirs}, 404, "No memory"),
@@ -92,6 +94,7 @@ def test_a_bad_merge_changes_nothing(served: tuple[HttpServer, Services], store:
             answer = http.post("/api/memories/merge", json=body)
             assert answer.status_code == status, (body, answer.text[:300])
             assert says in answer.json()["message"] + json.dumps(answer.json().get("errors", [])), answer.text[:300]
+        assert http.get(f"/api/memories/{mine}/duplicates").json() == {"duplicates": []}
         assert http.get(f"/api/memories/{theirs}/duplicates").status_code == 404
         assert http.get(f"/api/memories/{secret}/duplicates").status_code == 404
     with httpx2.Client(base_url=server.url, headers=WRITE) as anonymous:
