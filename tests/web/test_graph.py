@@ -107,7 +107,7 @@ def test_past_the_limit_the_page_says_what_it_left_out(site: Site, sized: Any) -
     made(site, user)
     site.open_as(sized, site.session(user), "#/graph?limit=2")
     expect(sized.get_by_role("note")).to_have_text(
-        "Showing 2 of 4 memories: the most connected and 1 of 3 relationships (the strongest); "
+        "Showing 2 of 4 memories: the most connected, with 1 of the 3 relationships; "
         "narrow the filters to see the rest."
     )
     expect(nodes(sized)).to_have_count(2)

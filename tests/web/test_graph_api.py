@@ -99,7 +99,7 @@ def test_past_the_limit_the_most_connected_are_kept_and_it_says_so(served: tuple
     relate(services, "ann", [hub, second, leaves[1]], "other_trio")
     with client(server, services, "ann") as http:
         answer = http.get("/api/graph", params={"limit": 3}).json()
-    assert answer["sampled"] is True and answer["limit"] == 3
+    assert answer["sampled"] is True and answer["limit"] == 3 and answer["max_edges"] == 5_000
     assert answer["total_memories"] == 6 and answer["total_relationships"] == 9
     assert [(n["label"], n["degree"]) for n in answer["nodes"]] == [("Hub", 7), ("Second", 5), ("Leaf 0", 3)]
     drawn = sorted((e["relationship_type"], e["memory_ids"]) for e in answer["edges"])

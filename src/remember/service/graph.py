@@ -93,7 +93,7 @@ class Graph:
         return {
             "nodes": [n.as_dict() for n in self.nodes], "edges": [e.as_dict() for e in self.edges],
             "total_memories": self.total_memories, "total_relationships": self.total_relationships,
-            "sampled": self.sampled, "limit": self.limit,
+            "sampled": self.sampled, "limit": self.limit, "max_edges": MAX_EDGES,
             "types": [{"relationship_type": t, "count": n} for t, n in self.types],
             "template_names": self.template_names,
         }  # fmt: skip

@@ -59,9 +59,11 @@ export async function update(query) {
 function summary(graph) {
   const nodes = graph.nodes.length, edges = graph.edges.length;
   if (!graph.sampled) return h("p", { class: "graph-summary" }, `${counted(nodes, "memory")}, ${counted(edges, "relationship")}.`);
-  const rels = edges < graph.total_relationships ? ` and ${number(edges)} of ${number(graph.total_relationships)} relationships (the strongest)` : "";
-  return h("p", { class: "graph-summary sampled", role: "note" },
-    `Showing ${number(nodes)} of ${number(graph.total_memories)} memories: the most connected${rels}; narrow the filters to see the rest.`);
+  const strongest = edges >= graph.max_edges ? " (the strongest)" : "";
+  const shown = nodes < graph.total_memories
+    ? `Showing ${number(nodes)} of ${number(graph.total_memories)} memories: the most connected, with ${number(edges)} of the ${number(graph.total_relationships)} relationships${strongest}`
+    : `Showing ${number(edges)} of ${number(graph.total_relationships)} relationships${strongest}`;
+  return h("p", { class: "graph-summary sampled", role: "note" }, `${shown}; narrow the filters to see the rest.`);
 }
 
 // Each relationship as lines from its first member to the others (a star when it has more than two).
@@ -99,24 +101,30 @@ function drawing(graph, xy) {
     const ended = e.valid_until && new Date(e.valid_until) <= new Date();
     return s("line", { x1, y1, x2, y2, class: ended ? "ended" : "" }, s("title", {}, e.relationship_type));
   });
+  const radius = (n) => 3 + Math.min(9, Math.sqrt(n.degree) * 1.3);
   const nodes = graph.nodes.map((n, i) => {
     const [x, y] = at(i);
-    const r = 4 + Math.min(10, Math.sqrt(n.degree) * 1.6);
-    const link = s("a", { href: `#/memory/${encodeURIComponent(n.id)}`, class: `node ${colour(n.template_id)}`,
+    return s("a", { href: `#/memory/${encodeURIComponent(n.id)}`, class: `node ${colour(n.template_id)}`,
       "aria-label": `${n.label} (${counted(n.degree, "relationship")})` },
-    s("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r: r.toFixed(1) }), s("title", {}, n.label));
-    if (i < LABELLED) link.append(s("text", { x: x.toFixed(1), y: (y + r + 2).toFixed(1), "text-anchor": "middle", "dominant-baseline": "hanging" }, short(n.label)));
-    return link;
+    s("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r: radius(n).toFixed(1) }), s("title", {}, n.label));
   });
-  const group = s("g", {}, s("g", { class: "edges" }, ...lines), s("g", { class: "nodes" }, ...nodes));
+  // The names of the most connected, above every dot so that none hides one; the links carry the names for
+  // screen readers (their aria-label), so these are hidden from them.
+  const names = graph.nodes.slice(0, LABELLED).map((n, i) => {
+    const [x, y] = at(i);
+    return s("text", { x: x.toFixed(1), y: (y + radius(n) + 2).toFixed(1), "text-anchor": "middle", "dominant-baseline": "hanging" }, short(n.label));
+  });
+  const named = s("g", { class: "names", "aria-hidden": "true" }, ...names);
+  const group = s("g", {}, s("g", { class: "edges" }, ...lines), s("g", { class: "nodes" }, ...nodes), named);
   const svg = s("svg", { viewBox: `${-w / 2} ${-hgt / 2} ${w} ${hgt}`, class: "graph whole", role: "group", tabindex: 0,
     "aria-label": `Graph of ${counted(graph.nodes.length, "memory")} and ${counted(graph.edges.length, "relationship")}; arrow keys move it, plus and minus zoom` }, group);
   const xs = graph.nodes.map((_, i) => at(i));
   const bounds = [Math.min(...xs.map((p) => p[0])), Math.min(...xs.map((p) => p[1])), Math.max(...xs.map((p) => p[0])), Math.max(...xs.map((p) => p[1]))];
-  // Names keep 12 screen pixels whatever the zoom (a presentation attribute: the CSP allows no inline style).
-  const named = group.lastChild;
-  const view = panZoom(svg, group, [bounds[0] - 20, bounds[1] - 20, bounds[2] + 20, bounds[3] + 30],
-    (pixels) => named.setAttribute("font-size", (12 / pixels).toFixed(2)));
+  // Names keep 12 screen pixels whatever the zoom (presentation attributes: the CSP allows no inline style).
+  const view = panZoom(svg, group, [bounds[0] - 20, bounds[1] - 20, bounds[2] + 20, bounds[3] + 30], (pixels) => {
+    named.setAttribute("font-size", (12 / pixels).toFixed(2));
+    named.setAttribute("stroke-width", (3 / pixels).toFixed(2));
+  });
   return { node: h("div", { class: "graph-whole" }, view.controls, h("div", { class: "graph-box wide" }, svg)), view };
 }
 
