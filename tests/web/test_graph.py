@@ -127,3 +127,63 @@ def test_another_users_graph_is_not_drawn(site: Site, page: Any) -> None:
 def _scale(transform: str | None) -> float:
     assert transform is not None
     return float(transform.split("scale(")[1].rstrip(")"))
+
+
+def test_ended_relationships_and_dates_from_the_form_and_a_bad_address(site: Site, page: Any) -> None:
+    user = site.user("dates")
+    ids = made(site, user)
+    ended = RelationshipDraft([ids["Ann"], ids["Bob"]], "married_to", valid_from="2001-01-01", valid_until="2009-01-01")
+    site.services.relationships.create(Caller(user), ended)
+    site.open_as(page, site.session(user), "#/graph")
+    expect(page.locator(".graph-summary")).to_have_text("4 memories, 3 relationships.")
+    page.get_by_label("Also ended relationships").check()
+    page.get_by_role("button", name="Draw").click()
+    expect(page.locator(".graph-summary")).to_have_text("4 memories, 4 relationships.")
+    expect(page.locator("svg.whole line.ended")).to_have_count(1)
+    page.get_by_label("From").fill("2024-01-01")
+    page.get_by_label("Until").fill("2025-01-01")
+    page.get_by_role("button", name="Draw").click()
+    # every link but the marriage holds the trip, which happened in 2024
+    expect(page.locator(".graph-summary")).to_have_text("4 memories, 3 relationships.")
+    expect(page.locator("svg.whole line.ended")).to_have_count(0)
+    page.get_by_label("Dates are when").select_option("valid")
+    page.get_by_label("From").fill("2005-01-01")
+    page.get_by_label("Until").fill("2006-01-01")
+    page.get_by_role("button", name="Draw").click()
+    expect(page.locator(".graph-summary")).to_have_text("2 memories, 1 relationship.")
+    page.goto(f"{site.url}/#/graph?since=someday")
+    expect(page.get_by_role("alert")).to_contain_text("since")
+    expect(nodes(page)).to_have_count(0)
+
+
+def test_a_finger_moves_the_graph_and_two_pinch_it(site: Site, browser: Any) -> None:
+    user = site.user("touch")
+    made(site, user)
+    context = browser.new_context(viewport={"width": 390, "height": 860}, is_mobile=True, has_touch=True)
+    try:
+        phone = context.new_page()
+        errors: list[str] = []
+        phone.on("pageerror", lambda error: errors.append(str(error)))
+        site.open_as(phone, site.session(user), "#/graph")
+        expect(nodes(phone)).to_have_count(4)
+        view = phone.locator("svg.whole > g")
+        fitted = view.get_attribute("transform")
+        touch = """(steps) => {
+          const svg = document.querySelector('svg.whole'), box = svg.getBoundingClientRect();
+          for (const [type, id, x, y] of steps) {
+            svg.dispatchEvent(new PointerEvent(type, { pointerId: id, pointerType: 'touch', bubbles: true,
+              clientX: box.left + x, clientY: box.top + y, isPrimary: id === 1 }));
+          }
+        }"""
+        drag = [["pointerdown", 1, 100, 100], ["pointermove", 1, 140, 130], ["pointerup", 1, 140, 130]]
+        phone.evaluate(touch, drag)
+        moved = view.get_attribute("transform")
+        assert moved != fitted and _scale(moved) == _scale(fitted)
+        pinch = [["pointerdown", 1, 150, 200], ["pointerdown", 2, 200, 200], ["pointermove", 2, 260, 200],
+                 ["pointerup", 1, 150, 200], ["pointerup", 2, 260, 200]]  # fmt: skip
+        phone.evaluate(touch, pinch)
+        assert _scale(view.get_attribute("transform")) > _scale(moved)
+        assert "#/graph" in phone.url
+        assert errors == []
+    finally:
+        context.close()
