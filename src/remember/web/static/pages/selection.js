@@ -72,7 +72,8 @@ export function selection(onDone) {
 // What applying a template did: how many it applied to, and each memory it could not, with the engine's reasons.
 function applied(answer, name, names) {
   const failed = answer.results.filter((r) => r.status === "failed");
-  const said = `Applied ${name} to ${answer.applied} of ${counted(answer.selected, "memory")}.`;
+  const already = answer.results.filter((r) => r.status === "unchanged").length;
+  const said = `Applied ${name} to ${answer.applied} of ${counted(answer.selected, "memory")}${already ? ` (${already} already had it)` : ""}.`;
   if (!failed.length) return okBox(said);
   return h("div", { class: "error", role: "alert" }, h("p", {}, `${said} ${counted(failed.length, "memory")} could not take it:`),
     h("ul", { class: "problems" }, failed.map((r) => h("li", {},
