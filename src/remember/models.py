@@ -547,11 +547,29 @@ class GraphQuery:
 
 
 @dataclass(frozen=True)
-class GraphRows:
-    """The most connected memories a graph query reaches (id and degree, most first), the relationships
-    among them, and how many memories and relationships the query reaches in all."""
+class GraphMemory:
+    """What a graph draws of a memory: read without its whole text (at most ``GRAPH_TEXT`` characters)."""
 
-    memories: tuple[tuple[str, int], ...]
+    id: str
+    degree: int  # the relationships the query admits that hold it
+    title: str | None
+    text: str
+    template_id: str | None
+    tags: tuple[str, ...]
+    occurred_at: datetime
+    trust: float
+    deleted: bool
+
+
+GRAPH_TEXT = 200
+
+
+@dataclass(frozen=True)
+class GraphRows:
+    """The most connected memories a graph query reaches (most first), the relationships among them, and how
+    many memories and relationships the query reaches in all."""
+
+    memories: tuple[GraphMemory, ...]
     relationships: tuple[Relationship, ...]
     total_memories: int
     total_relationships: int

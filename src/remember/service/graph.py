@@ -12,15 +12,15 @@ its trust level and out of the trash, and only relationships whose every member 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from remember.caller import Caller
 from remember.clock import Clock, to_text, utc_now
 from remember.errors import FieldError, ValidationFailed, excerpt
-from remember.models import GraphQuery, Memory, Relationship
-from remember.service import checks, visibility
+from remember.models import GraphMemory, GraphQuery, Relationship
+from remember.service import checks
 from remember.service.relationships import MAX_RELATIONSHIP_TYPE
 from remember.service.templates import TemplateService
 from remember.store import Store
@@ -108,11 +108,10 @@ class GraphService:
     def graph(self, caller: Caller, request: GraphRequest) -> Graph:
         query, limit = self._query(caller, request)
         rows = self.store.relationships.graph(caller.user, query, limit=limit, max_edges=MAX_EDGES)
-        degree = dict(rows.memories)
-        found = visibility.only_reachable(caller, self.store.memories.get_many(caller.user, list(degree)))
-        by_id = {m.id: m for m in found if not m.is_deleted}
-        nodes = tuple(_node(by_id[i], d) for i, d in rows.memories if i in by_id)
-        edges = tuple(e for e in (_edge(r, by_id) for r in rows.relationships) if len(e.memory_ids) >= 2)
+        # The store's visibility rule already holds; a memory above the trust or in the trash is left out again here.
+        drawn = {m.id: m for m in rows.memories if caller.reaches(m.trust) and not m.deleted}
+        nodes = tuple(_node(m) for m in drawn.values())
+        edges = tuple(e for e in (_edge(r, drawn) for r in rows.relationships) if len(e.memory_ids) >= 2)
         view = self.templates.view_of(caller)
         names = {t: d.name for t in sorted({n.template_id for n in nodes if n.template_id})
                  if (d := view.lookup(t)) is not None}  # fmt: skip
@@ -166,13 +165,13 @@ def _identifier(value: Any, name: str, errors: list[FieldError]) -> str | None:
     return checks.identifier(value, name, errors)
 
 
-def _node(memory: Memory, degree: int) -> GraphNode:
-    text = memory.title or " ".join(memory.content.split())
+def _node(memory: GraphMemory) -> GraphNode:
+    text = memory.title or " ".join(memory.text.split())
     label = text if len(text) <= LABEL else f"{text[: LABEL - 1]}…"
-    return GraphNode(memory.id, label, memory.template_id, memory.tags, to_text(memory.occurred_at), degree)
+    return GraphNode(memory.id, label, memory.template_id, memory.tags, to_text(memory.occurred_at), memory.degree)
 
 
-def _edge(rel: Relationship, nodes: dict[str, Memory]) -> GraphEdge:
+def _edge(rel: Relationship, nodes: Mapping[str, GraphMemory]) -> GraphEdge:
     members = tuple(m for m in rel.memory_ids if m in nodes)
     until = to_text(rel.valid_until) if rel.valid_until else None
     since = to_text(rel.valid_from) if rel.valid_from else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from remember.models import GraphQuery, GraphRows
+from remember.models import GRAPH_TEXT, GraphMemory, GraphQuery, GraphRows
 from remember.store.sql.base import Sql
 from remember.store.sql.dialect import chunks
 from remember.store.sql.relationship_rows import CHUNK, VISIBLE
@@ -97,10 +97,11 @@ class RelationshipGraph:
                 [user_id, q.trust, MAX_TYPES],
             )
         kept = {m for m, _ in chosen}
+        nodes = self._nodes(user_id, chosen)
         rels = [r for r in rels if sum(1 for m in r.memory_ids if m in kept) >= 2]
         rels.sort(key=lambda r: (-r.strength, r.id))
         return GraphRows(
-            memories=tuple(chosen), relationships=tuple(rels), total_memories=total_memories,
+            memories=nodes, relationships=tuple(rels), total_memories=total_memories,
             total_relationships=len(every), types=tuple((str(t), int(n)) for t, n in types),
         )  # fmt: skip
 
@@ -117,6 +118,27 @@ class RelationshipGraph:
                 if str(rid) in every:
                     held[str(rid)] = held.get(str(rid), 0) + 1
         return [rid for rid, n in held.items() if n >= 2]
+
+    def _nodes(self, user_id: str, chosen: list[tuple[str, int]]) -> tuple[GraphMemory, ...]:
+        """The chosen memories as a graph draws them, in the order chosen: no more of a text than a label needs."""
+        d = self.sql.dialect
+        found: dict[str, GraphMemory] = {}
+        degree = dict(chosen)
+        with self.sql.reading() as s:
+            for chunk in chunks([m for m, _ in chosen], CHUNK):
+                params: list[Any] = [user_id]
+                inner = s.any_of("id", chunk, params)
+                rows = s.all(
+                    f"SELECT id, title, substr(content, 1, {GRAPH_TEXT}), template_id, tags, occurred_at, trust, "
+                    f"deleted_at FROM memories WHERE user_id = ? AND {inner}",
+                    params,
+                )
+                for i, title, text, template, tags, occurred, trust, deleted in rows:
+                    found[str(i)] = GraphMemory(
+                        str(i), degree[str(i)], title, str(text), template, d.from_texts(tags), d.from_moment(occurred),
+                        float(trust), deleted is not None,
+                    )  # fmt: skip
+        return tuple(found[m] for m, _ in chosen if m in found)
 
     def _strongest(self, s: Session, user_id: str, rel_ids: list[str], most: int) -> list[str]:
         """At most ``most`` of these relationships, the strongest first."""
