@@ -27,7 +27,7 @@ export function layout(count, links, steps = STEPS) {
     pull(xy, move, links, degree);
     for (let i = 0; i < count; i++) {
       let dx = move[2 * i] - xy[2 * i] * 0.01, dy = move[2 * i + 1] - xy[2 * i + 1] * 0.01;
-      const length = Math.hypot(dx, dy);
+      const length = Math.sqrt(dx * dx + dy * dy);
       if (length > heat) { dx *= heat / length; dy *= heat / length; }
       xy[2 * i] += dx;
       xy[2 * i + 1] += dy;
@@ -37,25 +37,35 @@ export function layout(count, links, steps = STEPS) {
   return Array.from(xy);
 }
 
-// Nodes closer than two spacings push each other apart; the grid finds them.
+// Nodes closer than two spacings push each other apart; the grid finds them (its cells by number: a
+// node's cell is one integer, its nodes a run of one sorted array).
 function push(xy, move, count) {
-  const cell = SPACING * 2, grid = new Map();
-  const key = (cx, cy) => `${cx},${cy}`;
+  const cell = SPACING * 2, reach = cell * cell, cellOf = new Float64Array(count), order = new Uint32Array(count);
+  const key = (cx, cy) => (cx + 32768) * 65536 + (cy + 32768);
   for (let i = 0; i < count; i++) {
-    const k = key(Math.floor(xy[2 * i] / cell), Math.floor(xy[2 * i + 1] / cell));
-    if (!grid.has(k)) grid.set(k, []);
-    grid.get(k).push(i);
+    cellOf[i] = key(Math.floor(xy[2 * i] / cell), Math.floor(xy[2 * i + 1] / cell));
+    order[i] = i;
+  }
+  order.sort((a, b) => cellOf[a] - cellOf[b]);
+  const start = new Map();
+  for (let k = 0; k < count; k++) {
+    const c = cellOf[order[k]];
+    if (k === 0 || c !== cellOf[order[k - 1]]) start.set(c, k);
   }
   for (let i = 0; i < count; i++) {
     const cx = Math.floor(xy[2 * i] / cell), cy = Math.floor(xy[2 * i + 1] / cell);
     for (let gx = cx - 1; gx <= cx + 1; gx++) {
       for (let gy = cy - 1; gy <= cy + 1; gy++) {
-        for (const j of grid.get(key(gx, gy)) || []) {
+        const c = key(gx, gy), first = start.get(c);
+        if (first === undefined) continue;
+        for (let k = first; k < count && cellOf[order[k]] === c; k++) {
+          const j = order[k];
           if (j === i) continue;
           let dx = xy[2 * i] - xy[2 * j], dy = xy[2 * i + 1] - xy[2 * j + 1];
-          let d = Math.hypot(dx, dy);
-          if (d === 0) { dx = ((i * 7919) % 13) - 6 || 1; dy = ((i * 104729) % 11) - 5; d = Math.hypot(dx, dy); }
-          if (d >= cell) continue;
+          let square = dx * dx + dy * dy;
+          if (square >= reach) continue;
+          if (square === 0) { dx = ((i * 7919) % 13) - 6 || 1; dy = ((i * 104729) % 11) - 5; square = dx * dx + dy * dy; }
+          const d = Math.sqrt(square);
           const force = (SPACING * SPACING) / d / 2;
           move[2 * i] += (dx / d) * force;
           move[2 * i + 1] += (dy / d) * force;
@@ -69,7 +79,7 @@ function push(xy, move, count) {
 function pull(xy, move, links, degree) {
   for (const [a, b] of links) {
     const dx = xy[2 * b] - xy[2 * a], dy = xy[2 * b + 1] - xy[2 * a + 1];
-    const d = Math.hypot(dx, dy) || 1;
+    const d = Math.sqrt(dx * dx + dy * dy) || 1;
     const force = (d - SPACING) * 0.1;
     const fx = (dx / d) * force, fy = (dy / d) * force;
     move[2 * a] += fx / Math.sqrt(degree[a]);

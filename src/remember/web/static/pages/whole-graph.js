@@ -11,7 +11,7 @@ import { layout } from "./graph-layout.js";
 import { panZoom } from "./pan-zoom.js";
 
 const KEYS = ["type", "template", "tag", "since", "until", "dated_by", "include_ended", "limit"];  // limit: only from the address
-const LABELLED = 40;  // the most connected nodes show their names; the rest on hover and to screen readers
+const LABELLED = 120;  // the most connected nodes show their names where they fit; all on hover and to screen readers
 const COLOURS = 6;  // template colours (style.css: svg.whole .k0 … .k5)
 const number = (n) => n.toLocaleString("en");
 
@@ -124,11 +124,26 @@ function drawing(graph, xy) {
   const view = panZoom(svg, group, [bounds[0] - 20, bounds[1] - 20, bounds[2] + 20, bounds[3] + 30], (pixels) => {
     named.setAttribute("font-size", (12 / pixels).toFixed(2));
     named.setAttribute("stroke-width", (3 / pixels).toFixed(2));
+    uncrowd(names, pixels);
   });
   return { node: h("div", { class: "graph-whole" }, view.controls, h("div", { class: "graph-box wide" }, svg)), view };
 }
 
-// The start of a long name, cut at a word: what is shown stays part of the link's name (its aria-label).
+// At this zoom (screen pixels per unit), show a name only where it covers no name of a better connected
+// memory: zoomed in, more names fit.
+function uncrowd(names, pixels) {
+  const placed = [];
+  for (const text of names) {
+    const x = Number(text.getAttribute("x")) * pixels, y = Number(text.getAttribute("y")) * pixels;
+    const half = (text.textContent.length * 6.5) / 2 + 2;
+    const box = [x - half, y, x + half, y + 15];
+    const free = placed.every((p) => box[2] < p[0] || box[0] > p[2] || box[3] < p[1] || box[1] > p[3]);
+    if (free) placed.push(box);
+    text.setAttribute("display", free ? "inline" : "none");
+  }
+}
+
+// The start of a long name, cut at a word.
 function short(text) {
   if (text.length <= 28) return text;
   const cut = text.slice(0, 28), space = cut.lastIndexOf(" ");
