@@ -90,7 +90,7 @@ class MergeService:
             self.relationships.update(caller, rel.id, {"memory_ids": members}, reason=note)
             moved.append(rel.id)
         self.memories.delete(caller, other.id, reason=why or f"merged into memory {keep.id}")
-        return Merged(kept, other.id, tuple(moved), tuple(dropped))
+        return Merged(kept, other.id, tuple(sorted(moved)), tuple(sorted(dropped)))
 
     def _fold(self, caller: Caller, keep: Memory, other: Memory, why: str | None) -> Memory:
         """The kept memory with the other's tags, references, weight and title, as a new ``merge`` version."""
