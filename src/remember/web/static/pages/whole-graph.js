@@ -80,9 +80,11 @@ async function placed(graph) {
     worker = worker || new Worker(new URL("./graph-worker.js", import.meta.url), { type: "module" });
     const id = ++jobs;
     return await new Promise((resolve, reject) => {
-      const done = (event) => { if (event.data.id === id) { worker.removeEventListener("message", done); resolve(event.data.xy); } };
+      const stop = () => { worker.removeEventListener("message", done); worker.removeEventListener("error", failed); };
+      const done = (event) => { if (event.data.id === id) { stop(); resolve(event.data.xy); } };
+      const failed = (error) => { stop(); reject(error); };
       worker.addEventListener("message", done);
-      worker.addEventListener("error", reject, { once: true });
+      worker.addEventListener("error", failed);
       worker.postMessage({ id, count: graph.nodes.length, links });
     });
   } catch (error) {
