@@ -77,6 +77,7 @@ def test_pan_and_zoom_answer_the_buttons_the_keys_and_the_wheel(site: Site, page
     made(site, user)
     site.open_as(page, site.session(user), "#/graph")
     expect(nodes(page)).to_have_count(4)
+    assert [w.url.rsplit("/", 1)[1] for w in page.workers] == ["graph-worker.js"]  # the layout ran off the page
     view = page.locator("svg.whole > g")
     fitted = view.get_attribute("transform")
     page.get_by_role("button", name="Zoom in").click()
