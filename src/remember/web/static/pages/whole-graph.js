@@ -30,6 +30,7 @@ export async function render(root, args, query) {
 export async function update(query) {
   const { form, out } = shown;
   const mine = ++shown.asked;
+  for (const mark of ["graph-answered", "graph-laid-out", "graph-drawn"]) performance.clearMarks(mark);  // this draw's only
   form.set(query);
   clear(out, h("p", { class: "muted" }, "Drawing…"));
   let graph;
