@@ -25,6 +25,8 @@ from remember.models import (
     Compliance,
     DashboardSession,
     DeletedMode,
+    GraphQuery,
+    GraphRows,
     HistoryEntry,
     IndexEntry,
     Memory,
@@ -425,6 +427,10 @@ class RelationshipStore(Protocol):
 
     def page(self, user_id: str, q: RelationshipQuery, *, limit: int, offset: int) -> tuple[list[Relationship], int]:
         """A page of the relationships ``q`` admits, newest first, and their total."""
+
+    def graph(self, user_id: str, q: GraphQuery, *, limit: int, max_edges: int) -> GraphRows:
+        """The graph of the user's whole memory: at most ``limit`` memories ``q`` reaches, the most connected
+        first, at most ``max_edges`` visible relationships among them (the strongest), and the totals."""
 
     def keyword_candidates(
         self, user_id: str, terms: Sequence[str], q: RelationshipQuery, *, limit: int
