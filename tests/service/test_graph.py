@@ -1,5 +1,5 @@
 """The graph of the whole memory against a Python reference, on both backends: random memories (templates, tags,
-times, trust levels, some in the trash) and relationships (types, validity, some ended), asked with random
+times, trust levels, some in the trash, some ended) and relationships (types, validity, some ended), asked with random
 filters, limits and trust levels; the SQL's memories, degrees, relationships and totals are the reference's."""
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ class Stored:
     happened: datetime
     trust: float
     deleted: bool = False
+    until: datetime | None = None  # when it stopped being true
 
 
 @dataclass
@@ -67,6 +68,9 @@ def furnished(services: Services, rng: random.Random) -> tuple[list[Stored], lis
     for memory in rng.sample(memories, 3):
         services.memories.delete(me, memory.id)
         memory.deleted = True
+    for memory in rng.sample([m for m in memories if not m.deleted], 3):  # no longer true
+        memory.until = memory.happened + timedelta(days=1)
+        services.memories.update(me, memory.id, {"valid_until": memory.until.isoformat()})
     return memories, links
 
 
@@ -78,7 +82,12 @@ def reference(
     since = from_text(request.since) if request.since else None
     until = from_text(request.until) if request.until else None
 
+    def current(m: Stored) -> bool:
+        return request.include_ended or m.until is None or m.until > now
+
     def member_fits(m: Stored) -> bool:
+        if not current(m):
+            return False
         if request.template_ids and m.template_id not in request.template_ids:
             return False
         if request.tags and not set(request.tags) & set(m.tags):
@@ -98,6 +107,8 @@ def reference(
             return False
         if not request.include_ended and link.until is not None and link.until <= now:
             return False
+        if sum(current(m) for m in members) < 2:
+            return False
         if request.dated_by == "valid":
             if until is not None and link.since >= until:
                 return False
@@ -110,7 +121,8 @@ def reference(
     for link in links:
         if link.id in kept:
             for m in link.members:
-                degree[m] = degree.get(m, 0) + 1
+                if current(by_id[m]):
+                    degree[m] = degree.get(m, 0) + 1
     return degree, kept
 
 

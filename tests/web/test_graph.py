@@ -137,7 +137,7 @@ def test_ended_relationships_and_dates_from_the_form_and_a_bad_address(site: Sit
     site.services.relationships.create(Caller(user), ended)
     site.open_as(page, site.session(user), "#/graph")
     expect(page.locator(".graph-summary")).to_have_text("4 memories, 3 relationships.")
-    page.get_by_label("Also ended relationships").check()
+    page.get_by_label("Also what has ended").check()
     page.get_by_role("button", name="Draw").click()
     expect(page.locator(".graph-summary")).to_have_text("4 memories, 4 relationships.")
     expect(page.locator("svg.whole line.ended")).to_have_count(1)

@@ -4,7 +4,9 @@ among their members, and the relationships among those.
 Everything is counted and ranked in SQL, so that a user with a million relationships costs a few grouped
 scans, not a million rows read into Python: the degree of each member (``GROUP BY``), the top ``limit``
 memories by degree, then only the memberships of those memories. Visibility is the rule of every other
-read (``relationship_rows.VISIBLE``): no member in the trash or above the caller's trust.
+read (``relationship_rows.VISIBLE``): no member in the trash or above the caller's trust. Unless ended ones
+are asked for (``current_at`` None), a memory or relationship that has ended is not drawn, and a relationship is
+drawn among the memories it holds that are still true, when they are at least two.
 """
 
 from __future__ import annotations
@@ -27,9 +29,14 @@ def admitted(s: Session, user_id: str, q: GraphQuery, params: list[Any]) -> str:
     params += [user_id, q.trust]
     if q.types:
         parts.append(s.any_of("r.relationship_type", q.types, params))
-    if q.current_at is not None:
+    if q.current_at is not None:  # a relationship still true, holding at least two memories still true
         parts.append("(r.valid_until IS NULL OR r.valid_until > ?)")
-        params.append(d.moment(q.current_at))
+        parts.append(
+            "(SELECT count(*) FROM relationship_members z JOIN memories zm ON zm.user_id = z.user_id "
+            "AND zm.id = z.memory_id WHERE z.user_id = r.user_id AND z.relationship_id = r.id "
+            "AND (zm.valid_until IS NULL OR zm.valid_until > ?)) >= 2"
+        )
+        params += [d.moment(q.current_at), d.moment(q.current_at)]
     if q.dated_by == "valid":
         if q.until is not None:
             parts.append("(r.valid_from IS NULL OR r.valid_from < ?)")
@@ -56,6 +63,9 @@ def _member_condition(s: Session, q: GraphQuery, params: list[Any]) -> str:
         inner = s.any_of("t.tag", q.tags, params)
         parts.append(f"EXISTS (SELECT 1 FROM memory_tags t WHERE t.user_id = ym.user_id AND t.memory_id = ym.id "
                      f"AND {inner})")  # fmt: skip
+    if q.current_at is not None:
+        parts.append("(ym.valid_until IS NULL OR ym.valid_until > ?)")
+        params.append(d.moment(q.current_at))
     if q.dated_by == "happened":
         if q.since is not None:
             parts.append("ym.occurred_at >= ?")
@@ -81,11 +91,18 @@ class RelationshipGraph:
             ids = admitted(s, user_id, q, params)
             every = {str(r[0]) for r in s.all(ids, params)}
             members = f"FROM relationship_members m WHERE m.user_id = ? AND m.relationship_id IN ({ids})"
-            total_memories = int(s.value(f"SELECT count(DISTINCT m.memory_id) {members}", [user_id, *params]) or 0)
+            bound = [user_id, *params]
+            if q.current_at is not None:  # an ended memory is not drawn
+                members += (
+                    " AND NOT EXISTS (SELECT 1 FROM memories e WHERE e.user_id = m.user_id AND e.id = m.memory_id "
+                    "AND e.valid_until IS NOT NULL AND e.valid_until <= ?)"
+                )
+                bound.append(s.dialect.moment(q.current_at))
+            total_memories = int(s.value(f"SELECT count(DISTINCT m.memory_id) {members}", bound) or 0)
             ranked = s.all(
                 f"SELECT m.memory_id, count(*) AS degree {members} GROUP BY m.memory_id "
                 "ORDER BY degree DESC, m.memory_id LIMIT ?",
-                [user_id, *params, limit],
+                [*bound, limit],
             )
             chosen = [(str(r[0]), int(r[1])) for r in ranked]
             whole = len(chosen) == total_memories

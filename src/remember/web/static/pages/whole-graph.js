@@ -198,7 +198,7 @@ function filterForm() {
     h("div", { class: "row" }, labelled("Relationship type", type), labelled("Template", template), labelled("Tag", tag)),
     h("div", { class: "row" }, labelled("From", since), labelled("Until", until), labelled("Dates are when", datedBy),
       h("div", { class: "control" }, ended,
-        h("label", { for: "graph-ended", class: "inline" }, " Also ended relationships"))),
+        h("label", { for: "graph-ended", class: "inline" }, " Also what has ended"))),
     h("p", {}, h("button", { type: "submit" }, "Draw"), " ",
       h("button", { type: "reset", class: "secondary" }, "Clear the filters")));
   const values = () => ({ type: type.value, template: template.value, tag: tag.value.trim(), since: since.value,
