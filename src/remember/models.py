@@ -17,7 +17,7 @@ from remember.jsontypes import JsonValue
 
 DeletedMode = Literal["exclude", "include", "only"]
 SortField = Literal["created_at", "updated_at", "weight", "occurred_at"]
-HistoryAction = Literal["update", "delete", "restore"]
+HistoryAction = Literal["update", "delete", "restore", "merge"]
 Progress = Callable[[int, int], None]  # (done, total) of a long task: an import, a reindex, an index build
 #: What an import of remember's own export does with a record whose id is stored already: refuse the
 #: import, skip the record (what is stored stays), or replace what is stored with it.
@@ -270,6 +270,7 @@ class Compliance:
     compliant: bool
     errors: tuple[Mapping[str, Any], ...]
     version: int  # the memory version it was computed for: a memory changed since is left alone
+    identity_key: str | None = None  # its identity values' key under the template's identity now
 
 
 @dataclass(frozen=True)
@@ -525,6 +526,55 @@ class RelationshipQuery:
     created_after: datetime | None = None
     created_before: datetime | None = None
     current_at: datetime | None = None  # only the relationships not ended by then (None: ended ones too)
+
+
+@dataclass(frozen=True)
+class GraphQuery:
+    """Which relationships a graph of the whole memory draws (visible ones only, as ``RelationshipQuery``).
+
+    ``template_ids``, ``tags`` and, with ``dated_by`` "happened", ``since``/``until`` are conditions on a
+    member: a relationship is drawn when one member meets them all. With ``dated_by`` "valid" the dates are
+    the relationship's own validity, which must overlap ``since``..``until``.
+    """
+
+    trust: float = 1.0
+    types: tuple[str, ...] = ()
+    template_ids: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    since: datetime | None = None
+    until: datetime | None = None
+    dated_by: Literal["happened", "valid"] = "happened"
+    current_at: datetime | None = None  # only the relationships not ended by then (None: ended ones too)
+
+
+@dataclass(frozen=True)
+class GraphMemory:
+    """What a graph draws of a memory: read without its whole text (at most ``GRAPH_TEXT`` characters)."""
+
+    id: str
+    degree: int  # the relationships the query admits that hold it
+    title: str | None
+    text: str
+    template_id: str | None
+    tags: tuple[str, ...]
+    occurred_at: datetime
+    trust: float
+    deleted: bool
+
+
+GRAPH_TEXT = 200
+
+
+@dataclass(frozen=True)
+class GraphRows:
+    """The most connected memories a graph query reaches (most first), the relationships among them, and how
+    many memories and relationships the query reaches in all."""
+
+    memories: tuple[GraphMemory, ...]
+    relationships: tuple[Relationship, ...]
+    total_memories: int
+    total_relationships: int
+    types: tuple[tuple[str, int], ...]  # every visible relationship type of the user, with its count
 
 
 @dataclass(frozen=True)

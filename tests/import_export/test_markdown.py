@@ -163,7 +163,7 @@ def test_a_relationship_type_is_one_line(services: Services) -> None:
 
 
 def test_a_span_travels_through_markdown(services: Services, tmp_path: Path) -> None:
-    """When a memory is true goes with it; what it superseded does not (the ids are the export's own)."""
+    """When a memory is true goes with it."""
     services.memories.create(
         Caller(ALICE),
         {"content": "I lived in Lyon.", "context": {"timestamp": "2015-01-01"}, "valid_until": "2018-06-30"},
@@ -177,3 +177,50 @@ def test_a_span_travels_through_markdown(services: Services, tmp_path: Path) -> 
     found = services.memories.list(Caller(BOB), when=When(everything=True), sort_by="occurred_at", sort_order="asc")
     spans = [(m.content, m.starts.year, m.valid_until.year if m.valid_until else None) for m in found.items]
     assert spans == [("I lived in Lyon.", 2015, 2018), ("I work at Acme.", 2019, None)]
+
+
+def test_supersession_travels_through_markdown(services: Services, tmp_path: Path) -> None:
+    """What replaced what goes with the notes (named by permalink) and comes back between the imported memories."""
+    alice = Caller(ALICE)
+    paris = services.memories.create(alice, {"content": "I live in Paris.", "context": {"timestamp": "2019-01-01"}})
+    moved = {"content": "I moved to Berlin.", "context": {"timestamp": "2024-03-01"}, "supersedes": [paris.id]}
+    berlin = services.memories.create(alice, moved)
+    services.memories.create(alice, {"content": "I like jazz.", "context": {"timestamp": "2020-01-01"}})
+    folder = tmp_path / "notes"
+    to_markdown(services.store, alice, folder)
+    paris_note = next(folder.glob("i-live-in-paris-*.md"))
+    berlin_note = next(folder.glob("i-moved-to-berlin-*.md"))
+    assert frontmatter(paris_note.read_text())[0]["superseded_by"] == berlin_note.stem
+    assert frontmatter(berlin_note.read_text())[0]["supersedes"] == [paris_note.stem]
+
+    report = run(services.memories, services.relationships, Caller(BOB), "basic-memory", read("basic-memory", folder))
+    assert report.links["kept as supersessions"] == 1
+    everything = services.memories.list(Caller(BOB), when=When(everything=True)).items
+    by_text = {m.content: m for m in everything}
+    old, new = by_text["I live in Paris."], by_text["I moved to Berlin."]
+    assert old.superseded_by == new.id and new.supersedes == (old.id,)
+    assert old.valid_until is not None and old.valid_until.year == 2024
+    assert (old.version, new.version) == (paris.version + 1, berlin.version)  # as exported, no new version
+    current = {m.content for m in services.memories.list(Caller(BOB)).items}
+    assert current == {"I moved to Berlin.", "I like jazz."}
+    then = services.memories.list(Caller(BOB), when=When(as_of=datetime(2020, 6, 1, tzinfo=UTC))).items
+    assert {m.content for m in then} == {"I live in Paris.", "I like jazz."}
+
+    again = run(services.memories, services.relationships, Caller(BOB), "basic-memory", read("basic-memory", folder))
+    assert again.created == 0
+    twice = {m.content: m for m in services.memories.list(Caller(BOB), when=When(everything=True)).items}
+    assert twice["I moved to Berlin."].supersedes == (old.id,)  # not recorded twice
+
+
+def test_a_supersession_whose_other_note_is_missing_is_counted_not_guessed(services: Services, tmp_path: Path) -> None:
+    alice = Caller(ALICE)
+    paris = services.memories.create(alice, {"content": "I live in Paris.", "context": {"timestamp": "2019-01-01"}})
+    moved = {"content": "I moved to Berlin.", "context": {"timestamp": "2024-03-01"}, "supersedes": [paris.id]}
+    services.memories.create(alice, moved)
+    folder = tmp_path / "notes"
+    to_markdown(services.store, alice, folder)
+    next(folder.glob("i-moved-to-berlin-*.md")).unlink()
+    report = run(services.memories, services.relationships, Caller(BOB), "basic-memory", read("basic-memory", folder))
+    assert report.links["supersessions not kept: a note is not among the imported memories"] == 1
+    (kept,) = services.memories.list(Caller(BOB), when=When(everything=True)).items
+    assert kept.superseded_by is None and kept.valid_until is not None  # it still ended when it did

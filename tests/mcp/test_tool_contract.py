@@ -11,7 +11,7 @@ pytestmark = pytest.mark.anyio
 CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     "remember_create_memory": (
         ["content", "title", "type", "weight", "trust", "tags", "references", "context", "location",
-         "template_id", "structured_content", "skip_template_suggestion", "supersedes", "valid_until"],
+         "template_id", "structured_content", "skip_template_suggestion", "supersedes", "valid_from", "valid_until"],
         [],
         (False, False, False),
     ),
@@ -20,7 +20,7 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     ),
     "remember_update_memory": (
         ["memory_id", "content", "title", "type", "weight", "trust", "tags", "references", "context", "location",
-         "template_id", "structured_content", "clear_fields", "reason", "valid_until"],
+         "template_id", "structured_content", "clear_fields", "reason", "valid_from", "valid_until"],
         ["memory_id"],
         (False, False, False),
     ),
@@ -48,8 +48,8 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     "remember_get_template": (["template_id"], ["template_id"], (True, False, True)),
     "remember_update_template": (
         ["template_id", "template_name", "description", "parent_template_id", "category", "tags", "auto_apply",
-         "trigger_keywords", "trigger_context", "examples", "weight", "trust", "add_fields", "update_fields",
-         "remove_fields", "version"],
+         "trigger_keywords", "trigger_context", "examples", "weight", "trust", "identity", "add_fields",
+         "update_fields", "remove_fields", "version"],
         ["template_id"],
         (False, False, False),
     ),
@@ -59,17 +59,18 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     "remember_template_analytics": (["template_id", "metrics"], ["template_id"], (True, False, True)),
     "remember_search_memory": (
         ["query", "alpha", "filters", "limit", "offset", "deleted", "explain", "include_relationships", "min_score",
-         "as_of"],
+         "as_of", "include_superseded"],
         ["query"],
         (True, False, True),
     ),
     "remember_find_similar": (
-        ["memory_id", "text", "min_similarity", "limit", "filters", "include_relationships"],
+        ["memory_id", "text", "min_similarity", "limit", "filters", "include_relationships", "as_of"],
         [],
         (True, False, True),
     ),
     "remember_query_memory": (
-        ["question", "token_budget", "alpha", "filters", "answer", "include_relationships", "include_related"],
+        ["question", "token_budget", "alpha", "filters", "answer", "include_relationships", "include_related",
+         "as_of"],
         ["question"],
         (True, False, True),
     ),
@@ -81,13 +82,14 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     ),
     "remember_infer_templates": (["accept", "apply"], [], (False, False, False)),
     "remember_create_relationship": (
-        ["memory_ids", "relationship_type", "observation", "strength", "confidence", "tags"],
+        ["memory_ids", "relationship_type", "observation", "strength", "confidence", "tags", "valid_from",
+         "valid_until"],
         ["memory_ids", "relationship_type"],
         (False, False, False),
     ),
     "remember_update_relationship": (
         ["relationship_id", "memory_ids", "relationship_type", "observation", "strength", "confidence", "tags",
-         "reason", "valid_until"],
+         "reason", "valid_until", "clear_fields"],
         ["relationship_id"],
         (False, False, False),
     ),
@@ -98,7 +100,9 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
         [],
         (True, False, True),
     ),
-    "remember_get_related": (["memory_id", "depth", "types", "min_strength"], ["memory_id"], (True, False, True)),
+    "remember_get_related": (
+        ["memory_id", "depth", "types", "min_strength", "as_of"], ["memory_id"], (True, False, True)
+    ),
 }  # fmt: skip
 
 
@@ -133,5 +137,4 @@ async def test_every_tool_is_documented_for_the_model(client: Client) -> None:
         if len(given) > 1:  # a tool that takes only an id needs no example
             assert "Example:" in tool.description, tool.name
         assert tool.output_schema is not None, tool.name
-        for name, prop in tool.input_schema["properties"].items():
-            assert prop.get("description") or "$ref" in str(prop), f"{tool.name}.{name} has no description"
+        # every parameter is described, by itself, its name or the tool it points to: test_lean_listing.py

@@ -99,3 +99,40 @@ def test_only_a_memory_in_the_trash_is_erased_with_its_history(
         assert http.get(f"/api/memories/{doomed.id}").status_code == 404
     assert services.relationships.links(ann, [friend.id]).get(friend.id, []) == []
     assert services.memories.get(Caller("bob"), theirs.id, record_access=False).is_deleted
+
+
+def test_a_template_is_applied_to_a_selection_each_memory_answered(
+    served: tuple[HttpServer, Services], store: Store
+) -> None:
+    server, services = served
+    ann = Caller("ann")
+    idea = services.memories.create(ann, {"content": "Idea: a solar kettle for camping"}).id
+    milk = services.memories.create(ann, {"content": "Buy milk"}).id
+    theirs = services.memories.create(Caller("bob"), {"content": "Idea: bob's"}).id
+    before = logical_fingerprint(store, ["ann", "bob"])
+    with client(server, services, "ann") as http:
+        refused: list[tuple[Any, int, str]] = [
+            ({"memory_ids": [idea, theirs], "template_id": "builtin:idea"}, 404, "No memory"),
+            ({"memory_ids": [idea], "template_id": "builtin:nothing"}, 404, "No template"),
+            ({"memory_ids": [idea]}, 422, "template_id"),
+            ({"memory_ids": [idea], "template_id": 3}, 422, "template_id"),
+            ({"memory_ids": [idea] * 101, "template_id": "builtin:idea"}, 422, "at most 100"),
+            ({"memory_ids": [idea], "template_id": "builtin:idea", "fields": {}}, 422, "fields"),
+        ]
+        for body, status, says in refused:
+            answer = http.post("/api/memories/apply-template", json=body)
+            assert answer.status_code == status, (body, answer.text[:300])
+            assert says in answer.json()["message"] + json.dumps(answer.json().get("errors", [])), answer.text[:300]
+        assert logical_fingerprint(store, ["ann", "bob"]) == before
+        answer = http.post(
+            "/api/memories/apply-template", json={"memory_ids": [idea, milk], "template_id": "builtin:idea"}
+        )
+        assert answer.status_code == 200, answer.text
+        body = answer.json()
+    assert (body["selected"], body["applied"], body["template_id"]) == (2, 1, "builtin:idea")
+    by_id = {r["memory_id"]: r for r in body["results"]}
+    assert by_id[idea]["status"] == "applied" and by_id[idea]["template_compliance"] is True
+    assert by_id[milk]["status"] == "failed" and "does not fit template 'Idea'" in by_id[milk]["message"]
+    assert [e["field"] for e in by_id[milk]["errors"]] == ["title"]
+    assert services.memories.get(ann, idea, record_access=False).template_id == "builtin:idea"
+    assert services.memories.get(ann, milk, record_access=False).template_id is None

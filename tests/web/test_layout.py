@@ -17,7 +17,7 @@ from web_support import Site, axe_problems_at, sideways
 BOOK = "builtin:book_review"
 PAGES = [
     "home", "memories", "memory/{memory}", "memory-new", "trash", "templates", "template/{template}", "template-new",
-    "template-edit/{template}", "analytics", "analytics/{template}", "settings/preferences", "settings/tokens",
+    "template-edit/{template}", "analytics", "analytics/{template}", "graph", "settings/preferences", "settings/tokens",
     "settings/import", "settings/export",
 ]  # fmt: skip
 

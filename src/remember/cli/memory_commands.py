@@ -61,6 +61,7 @@ def _add(commands: Commands) -> None:
     sub.add_argument(
         "--supersedes", action="append", metavar="ID", help="a memory this one replaces: it ends (repeatable)"
     )
+    sub.add_argument("--valid-from", metavar="DATE", help="when it became true (default: when it happened)")
     sub.add_argument("--valid-until", metavar="DATE", help="when it stopped being true (default: still true)")
     runs(sub, add)
 
@@ -84,7 +85,7 @@ def add(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     supersedes = [services.ids.memory(caller, i) for i in args.supersedes or ()]
     draft = MemoryDraft(
         content=content, template_id=template_id, structured_content=structured, supersedes=supersedes,
-        valid_until=args.valid_until, **_options(args),
+        valid_from=args.valid_from, valid_until=args.valid_until, **_options(args),
     )  # fmt: skip
     stored = services.memories.store_new(caller, draft)
     memory = stored.memory

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from remember.cli import output
 from remember.cli.grammar import Commands, runs
 from remember.cli.search_commands import MIN_SCORE_HELP
+from remember.cli.when import when_of, when_options
 from remember.errors import ValidationFailed
 from remember.nouns import counted
 
@@ -38,6 +39,9 @@ def _fields(sub: argparse.ArgumentParser, *, new: bool) -> None:
     sub.add_argument("--confidence", type=float, help="0-1" + (" (default 0.8)" if new else ""))
     tag = "a tag (repeat for more)" if new else "its tags (repeatable; replaces them)"
     sub.add_argument("--tag", "--tags", action="append", dest="tags", metavar="TAG", help=tag)
+    since = "when it became true" + (" (default: when its last member became true)" if new else "")
+    sub.add_argument("--valid-from", metavar="DATE", help=since)
+    sub.add_argument("--valid-until", metavar="DATE", help="when it stopped being true (it is kept)")
 
 
 def _relate(commands: Commands) -> None:
@@ -60,8 +64,9 @@ def relate(services: Services, caller: Caller, args: argparse.Namespace) -> None
         raise ValidationFailed.single("memory_ids", "invalid", "Give at least two memory IDs to link.")
     members = _members(services, caller, args.memory_ids, "memory_ids")
     draft = RelationshipDraft(
-        members, args.relationship_type, args.observation, args.strength, args.confidence, args.tags
-    )
+        members, args.relationship_type, args.observation, args.strength, args.confidence, args.tags,
+        args.valid_from, args.valid_until,
+    )  # fmt: skip
     rel = services.relationships.create(caller, draft)
     if args.json:
         output.emit(rel.as_dict())
@@ -78,13 +83,14 @@ def _related(commands: Commands) -> None:
     sub.add_argument("--type", action="append", dest="types", metavar="TYPE", help="only this type (repeatable)")
     sub.add_argument("--min-strength", type=float, default=0.0, help="lowest strength, 0-1")
     sub.add_argument("--json", action="store_true", help="print JSON for scripts")
+    when_options(sub)
     runs(sub, related)
 
 
 def related(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     memory_id = services.ids.memory(caller, args.memory_id)
     found = services.related.related(
-        caller, memory_id, depth=args.depth, types=args.types, min_strength=args.min_strength
+        caller, memory_id, depth=args.depth, types=args.types, min_strength=args.min_strength, when=when_of(args)
     )
     if args.json:
         output.emit(
@@ -182,6 +188,7 @@ def _update(actions: Commands) -> None:
     sub.add_argument("--type", dest="relationship_type", help="a new type")
     sub.add_argument("--members", metavar="ID,ID", help="new members, comma-separated (ids or their first characters)")
     _fields(sub, new=False)
+    sub.add_argument("--reopen", action="store_true", help="true again: remove its end")
     sub.add_argument("--reason", help="why (kept in its history)")
     sub.add_argument("--json", action="store_true", help="print JSON for scripts")
     runs(sub, update)
@@ -192,9 +199,13 @@ def update(services: Services, caller: Caller, args: argparse.Namespace) -> None
         "relationship_type": args.relationship_type, "observation": args.observation,
         "strength": args.strength, "confidence": args.confidence, "tags": args.tags,
         "memory_ids": _members(services, caller, args.members.split(","), "members") if args.members else None,
+        "valid_from": args.valid_from, "valid_until": args.valid_until,
     }  # fmt: skip
+    if args.reopen and args.valid_until is not None:
+        raise ValidationFailed.single("--reopen", "conflict", "Give --valid-until or --reopen, not both.")
     relationship_id = services.ids.relationship(caller, args.relationship_id)
-    after = services.relationships.update(caller, relationship_id, changes, reason=args.reason)
+    clear = ("valid_until",) if args.reopen else ()
+    after = services.relationships.update(caller, relationship_id, changes, reason=args.reason, clear=clear)
     if args.json:
         output.emit(after.as_dict())
     else:

@@ -81,6 +81,7 @@ def _similar(commands: Commands) -> None:
     sub.add_argument("--min", type=float, default=0.0, dest="min_similarity", help="lowest similarity, -1 to 1")
     sub.add_argument("--limit", type=int, default=10, help="how many, 1-100 (default 10)")
     sub.add_argument("--json", action="store_true", help="print JSON for scripts")
+    when_options(sub, everything=False)
     runs(sub, similar)
 
 
@@ -89,8 +90,9 @@ def similar(services: Services, caller: Caller, args: argparse.Namespace) -> Non
         raise ValidationFailed.single("memory_id", "invalid", "Give a memory's ID or --text TEXT, not both.")
     memory_id = services.ids.memory(caller, args.memory_id) if args.memory_id is not None else None
     hits = services.search.similar(
-        caller, memory_id=memory_id, text_query=args.text, min_similarity=args.min_similarity, limit=args.limit
-    )
+        caller, memory_id=memory_id, text_query=args.text, min_similarity=args.min_similarity, limit=args.limit,
+        when=when_of(args),
+    )  # fmt: skip
     if args.json:
         output.emit({"results": [{"memory": h.memory.as_dict(), "score": h.score} for h in hits]})
     else:
@@ -113,6 +115,7 @@ def _context(commands: Commands) -> None:
     sub.add_argument("--filter", metavar="JSON", help="a filter, as for search")
     sub.add_argument("--min-score", type=float, help=MIN_SCORE_HELP)
     sub.add_argument("--json", action="store_true", help="print JSON for scripts")
+    when_options(sub, everything=False)
     runs(sub, context)
 
 
@@ -123,7 +126,7 @@ def context(services: Services, caller: Caller, args: argparse.Namespace) -> Non
     filters = files.json_arg(args.filter, "--filter")
     packed = question_context(
         services.search, caller, question, templates=services.templates, token_budget=args.token_budget,
-        alpha=args.alpha, filters=filters, min_score=args.min_score,
+        alpha=args.alpha, filters=filters, min_score=args.min_score, when=when_of(args),
     )  # fmt: skip
     if args.json:
         output.emit(

@@ -125,6 +125,10 @@ def _update(actions: Commands) -> None:
     sub.add_argument("--add-field", action="append", metavar="JSON", help="a field to add, as JSON (repeatable)")
     sub.add_argument("--remove-field", action="append", metavar="NAME", help="a field to remove (repeatable)")
     sub.add_argument("--version", dest="new_version", metavar="V", help="the new version (default: bumped)")
+    sub.add_argument(
+        "--identity", action="append", metavar="FIELD",
+        help="a field naming what its memories are about (repeatable; replaces the identity; its memories re-keyed)",
+    )  # fmt: skip
     runs(sub, update)
 
 
@@ -142,6 +146,7 @@ def update(services: Services, caller: Caller, args: argparse.Namespace) -> None
         version=args.new_version or patch.version,
         name=args.name if args.name is not None else patch.name,
         description=args.description if args.description is not None else patch.description,
+        identity=args.identity if args.identity is not None else patch.identity,
     )
     view, rechecked = services.templates.update(caller, template_id(services, caller, args), patch)
     if args.json:

@@ -5,13 +5,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pydantic import ConfigDict
+
 from remember.clock import to_text
 from remember.models import Relationship
-from remember.schemas import Out
+from remember.schemas import Out, detail
 from remember.service.related import Related, RelationshipResults
 
 
 class RelationshipOut(Out):
+    model_config = ConfigDict(extra="forbid", json_schema_extra=detail("version", "created_at", "updated_at"))
+
     id: str
     memory_ids: list[str]
     relationship_type: str
@@ -22,6 +26,8 @@ class RelationshipOut(Out):
     version: int
     created_at: str
     updated_at: str
+    valid_from: str
+    valid_until: str | None = None
 
     @classmethod
     def of(cls, rel: Relationship) -> RelationshipOut:
@@ -29,11 +35,18 @@ class RelationshipOut(Out):
 
 
 class RelationshipUpdateOut(Out):
-    """The new version (the relationship's fields: remember_search_relationships or a memory's links)."""
+    """The new version (the relationship's fields: remember_search_relationships or a memory's links), and
+    its end (none: still true)."""
 
     id: str
     version: int
     updated_at: str
+    valid_until: str | None = None
+
+    @classmethod
+    def of(cls, rel: Relationship) -> RelationshipUpdateOut:
+        data = rel.as_dict()
+        return cls(id=rel.id, version=rel.version, updated_at=data["updated_at"], valid_until=data["valid_until"])
 
 
 class RelationshipHitOut(RelationshipOut):
@@ -84,11 +97,9 @@ class RelationshipDeletionOut(Out):
 
 
 def public(rel: Relationship) -> dict[str, Any]:
-    """A relationship as results carry it: reads answer with the relationships still true (docs/relationships.md),
-    so their span is left to the export and to a memory's links."""
-    out = rel.as_dict()
-    del out["valid_from"], out["valid_until"]
-    return out
+    """A relationship as results carry it, with its span: true from ``valid_from`` until ``valid_until``
+    (none: still true)."""
+    return rel.as_dict()
 
 
 def links(memory_id: str, rels: Sequence[Relationship]) -> list[dict[str, Any]]:

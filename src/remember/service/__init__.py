@@ -10,10 +10,12 @@ from remember.service.analytics import AnalyticsService
 from remember.service.apply import Applier
 from remember.service.dashboard_sessions import DashboardSessionService
 from remember.service.drafts import MemoryDraft, MemoryPatch, TemplatePatch
+from remember.service.graph import GraphService
 from remember.service.id_prefixes import IdPrefixes
 from remember.service.indexer import Indexer
 from remember.service.inference import InferenceService
 from remember.service.memories import Deletion, MemoryService
+from remember.service.merge import MergeService
 from remember.service.preferences import PreferenceService
 from remember.service.related import RelatedService
 from remember.service.relationships import RelationshipDraft, RelationshipService
@@ -32,11 +34,13 @@ __all__ = [
     "Applier",
     "DashboardSessionService",
     "Deletion",
+    "GraphService",
     "IdPrefixes",
     "InferenceService",
     "MemoryDraft",
     "MemoryPatch",
     "MemoryService",
+    "MergeService",
     "PreferenceService",
     "RelatedService",
     "RelationshipDraft",
@@ -66,6 +70,8 @@ class Services:
     inference: InferenceService
     relationships: RelationshipService
     related: RelatedService
+    graph: GraphService
+    merge: MergeService
     analytics: AnalyticsService
     applier: Applier
     ids: IdPrefixes  # ids given by their first characters (the command line)
@@ -99,6 +105,8 @@ class Services:
             applier=applier,
             relationships=relationships,
             related=RelatedService(store, relationships, preferences),
+            graph=GraphService(store, templates, clock),
+            merge=MergeService(store, memories, relationships, clock),
             analytics=AnalyticsService(store.analytics, templates, suggestions),
             ids=IdPrefixes(store),
         )

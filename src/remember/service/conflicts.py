@@ -3,8 +3,9 @@
 Two free-text memories disagree when they say the same thing but for a value: a number, a date, an amount,
 a name or a place ("I live in Paris" / "I live in Berlin"; "The rent is $1,200" / "The rent is $1,350").
 Read without a model: the values are found by pattern (``readable_values``); the rest of the two texts must
-be near by meaning (vector cosine at least ``COSINE``) and share most of their keywords once the values
-are set aside (Jaccard at least ``OVERLAP``, and ``MIN_SHARED`` of them); and each must hold a value of one
+be near by meaning (vector cosine at least ``COSINE``, on the common scale of ``search/embedders/scale.py``,
+compared with the embedder's own cosines through it) and share most of their keywords once the values are
+set aside (Jaccard at least ``OVERLAP``, and ``MIN_SHARED`` of them); and each must hold a value of one
 kind the other lacks.
 
 A create names the current memories a new free-text memory may update, with the values that differ, for
@@ -185,9 +186,11 @@ def _apart(before: str, after: str) -> bool:
     return union > LONG and len(left & right) / union < OVERLAP / 2
 
 
-def disagree(before: str, after: str, cosine: float) -> tuple[Difference, ...]:
-    """How the two texts disagree, when they say the same thing but for readable values; () when they do not."""
-    if cosine < COSINE or _apart(before, after):
+def disagree(before: str, after: str, cosine: float, least: float | None = None) -> tuple[Difference, ...]:
+    """How the two texts disagree, when they say the same thing but for readable values; () when they do not.
+    ``least``: ``COSINE`` as the embedder's own cosine between two stored texts (``scale.py``; None: ``COSINE``
+    itself, the common scale's)."""
+    if cosine < (COSINE if least is None else least) or _apart(before, after):
         return ()
     found = differences(before, after)
     return found if found and same_but_values(before, after, found) else ()
@@ -209,12 +212,15 @@ class Hint:
         }
 
 
-def hints(store: Store, caller: Caller, memory: Memory, vector: bytes, current: Filter | None) -> tuple[Hint, ...]:
+def hints(
+    store: Store, caller: Caller, memory: Memory, vector: bytes, current: Filter | None, least: float | None = None
+) -> tuple[Hint, ...]:
     """The current free-text memories, within the caller's reach, that ``memory`` (free text, just stored) may
-    update: near it and differing from it in a readable value."""
+    update: near it (``least``, as in ``disagree``) and differing from it in a readable value."""
+    floor = COSINE if least is None else least
     tree = visibility.within_reach(caller, conjoin(current))
     near = store.index.vector_candidates(caller.user, vector, filter=tree, deleted="exclude", limit=NEAREST + 1)
-    close = [(i, c) for i, c in near if i != memory.id and c >= COSINE]
+    close = [(i, c) for i, c in near if i != memory.id and c >= floor]
     if not close:
         return ()
     by_id = {m.id: m for m in store.memories.get_many(caller.user, [i for i, _ in close])}
@@ -223,14 +229,15 @@ def hints(store: Store, caller: Caller, memory: Memory, vector: bytes, current: 
         other = by_id.get(memory_id)
         if other is None or other.template_id is not None or other.content == memory.content:
             continue
-        found = disagree(other.content, memory.content, cosine)
+        found = disagree(other.content, memory.content, cosine, floor)
         if found:
             out.append(Hint(memory_id, round(cosine, 4), found))
     return tuple(out)
 
 
-def newer_first(items: Sequence[tuple[Memory, bytes | None]]) -> list[int]:
-    """The order of ``items`` (best first) with the newer of two that disagree moved just above the older."""
+def newer_first(items: Sequence[tuple[Memory, bytes | None]], least: float | None = None) -> list[int]:
+    """The order of ``items`` (best first) with the newer of two that disagree moved just above the older
+    (``least``, as in ``disagree``)."""
     import numpy as np
 
     order = list(range(len(items)))
@@ -244,7 +251,7 @@ def newer_first(items: Sequence[tuple[Memory, bytes | None]]) -> list[int]:
             if older.template_id is not None or newer.starts - older.starts < NEWER_BY or i not in vectors:
                 continue
             cosine = float(vectors[i] @ vectors[j])
-            if disagree(older.content, newer.content, cosine):
+            if disagree(older.content, newer.content, cosine, least):
                 order.remove(j)
                 order.insert(position, j)
                 break

@@ -122,3 +122,23 @@ def _similar(store: Store, caller: Caller, memory: Memory, vector: bytes, least:
         if other is not None and keyword_overlap(memory.content, other.content) >= OVERLAP:
             return Found(other, "similar", round(cosine, 4))
     return None
+
+
+def twins_of(store: Store, caller: Caller, memory: Memory, cosine: float = COSINE) -> list[Found]:
+    """The other live memories within the caller's reach that ``memory`` (a stored one) duplicates as a create
+    would find them: the same text first, then similar ones (nearest by vector, ``OVERLAP`` of keywords)."""
+    same = store.memories.by_text(caller.user, [memory.content], max_trust=caller.trust).get(memory.content) or []
+    found = [Found(m, "same", 1.0) for m in same if m.id != memory.id and not m.is_deleted]
+    vector = store.index.get_vector(caller.user, memory.id)
+    if vector is None:
+        return found
+    near = store.index.vector_candidates(
+        caller.user, vector, filter=visibility.within_reach(caller, None), deleted="exclude", limit=NEAREST + 1
+    )
+    close = [(i, c) for i, c in near if c >= cosine and i != memory.id and i not in {f.memory.id for f in found}]
+    by_id = {m.id: m for m in store.memories.get_many(caller.user, [i for i, _ in close])}
+    for memory_id, similarity in close:
+        other = by_id.get(memory_id)
+        if other is not None and keyword_overlap(memory.content, other.content) >= OVERLAP:
+            found.append(Found(other, "similar", round(similarity, 4)))
+    return found

@@ -113,7 +113,8 @@ class MemoryService:
         if vector is None or memory.template_id is not None:
             return ()
         current = validity.condition(self.store, caller.user, validity.CURRENT, self.clock())
-        return conflicts.hints(self.store, caller, memory, vector, current)
+        least = self.indexer.scale.passages.own(conflicts.COSINE)  # the embedder's own cosine (scale.py)
+        return conflicts.hints(self.store, caller, memory, vector, current, least)
 
     def _store_new(
         self, caller: Caller, memory: Memory, entry: IndexEntry, ignored: tuple[FieldError, ...], *, stamped: bool

@@ -14,7 +14,7 @@ from remember.errors import FieldError, ValidationFailed, excerpt
 from remember.models import Memory, Relationship, RelationshipQuery
 from remember.search import text
 from remember.search.fusion import above_floor, fuse, fuse_by_shape
-from remember.service import checks, visibility
+from remember.service import checks, validity, visibility
 from remember.service.preferences import PreferenceService
 from remember.service.relationships import RelationshipService, member_id
 from remember.service.search import alpha_of, min_score_of, own_floor
@@ -126,40 +126,50 @@ class RelatedService:
         depth: int = 1,
         types: Sequence[str] | None = None,
         min_strength: float = 0.0,
+        when: validity.When = validity.CURRENT,
     ) -> list[Related]:
         """The memories reachable from ``memory_id`` through at most ``depth`` relationships, nearest first,
-        each with the path that reached it (the shortest)."""
+        each with the path that reached it (the shortest). By default through the relationships still true to
+        the memories still true; with ``as_of``, through those true then to those true then (with their values
+        then); with ``everything``, through all of them."""
         levels = checks.whole_number("depth", depth, 1, MAX_DEPTH)
-        q = replace(query_of(caller, Criteria(types=types, min_strength=min_strength)), current_at=self._now())
+        now = self._now()
+        q = query_of(caller, Criteria(types=types, min_strength=min_strength))
+        if when == validity.CURRENT:
+            q = replace(q, current_at=now)  # not ended by now
         start = _start(self.store, caller, memory_id)
         seen: dict[str, tuple[int, tuple[Step, ...]]] = {start: (0, ())}
         frontier = [start]
         for level in range(1, levels + 1):
             deadline.check()
             links = self.store.relationships.links_of(caller.user, frontier, trust=q.trust, limit=LINKS_PER_LEVEL)
-            frontier = _reached(q, frontier, links, seen, level)
+            frontier = _reached(q, when.as_of, frontier, links, seen, level)
             if not frontier or len(seen) > MAX_RELATED:
                 break
-        now = self._now()
         reached = self.store.memories.get_many(caller.user, [i for i in seen if i != start])
-        found = {m.id: m for m in reached if m.valid_until is None or m.valid_until > now}  # what is current
+        if when.as_of is not None:  # what was true then, as it was then
+            reached = validity.seen_as(self.store, caller, [m for m in reached if m.true_at(when.as_of)], when)
+        elif not when.everything:  # what is current
+            reached = [m for m in reached if m.valid_until is None or m.valid_until > now]
+        found = {m.id: m for m in reached}
         order = sorted((i for i in seen if i in found), key=lambda i: (seen[i][0], i))
         return [Related(found[i], seen[i][0], seen[i][1]) for i in order]
 
 
 def _reached(
     q: RelationshipQuery,
+    at: datetime | None,
     frontier: list[str],
     links: dict[str, list[Relationship]],
     seen: dict[str, tuple[int, tuple[Step, ...]]],
     level: int,
 ) -> list[str]:
     """The memories first reached at ``level`` through ``links`` from ``frontier`` (noted in ``seen``, which holds
-    at most ``MAX_RELATED`` besides the start)."""
+    at most ``MAX_RELATED`` besides the start), through relationships true ``at`` (None: any)."""
     reached: list[str] = []
     for origin in frontier:
         for rel in links.get(origin, []):
-            if not _admits(q, rel):
+            if not _admits(q, rel) or (at is not None and not rel.true_at(at)):
                 continue
             for member in rel.memory_ids:
                 if len(seen) > MAX_RELATED:

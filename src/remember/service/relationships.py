@@ -9,7 +9,7 @@ exist (the store applies the rule in SQL on every read).
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -88,13 +88,21 @@ class RelationshipService:
         return self.store.relationships.history(caller.user, rel.id)
 
     def update(
-        self, caller: Caller, relationship_id: str, changes: JsonObject, *, reason: str | None = None
+        self,
+        caller: Caller,
+        relationship_id: str,
+        changes: JsonObject,
+        *,
+        reason: str | None = None,
+        clear: Collection[str] = (),
     ) -> Relationship:
-        """Set the given fields (None means "leave it"); the version moves on and history keeps the old values."""
+        """Set the given fields (None means "leave it") and empty those of ``clear`` (``valid_until``: true
+        again); the version moves on and history keeps the old values."""
         current = self.get(caller, relationship_id)
         why = checks.reason(reason)
+        emptied = _cleared(clear, changes)
         values = self._checked(caller, {k: v for k, v in changes.items() if v is not None}, partial=True)
-        changed = {k: v for k, v in values.items() if getattr(current, k) != v}
+        changed = {k: v for k, v in {**values, **emptied}.items() if getattr(current, k) != v}
         if not changed:
             return current
         now = self.clock()
@@ -186,6 +194,28 @@ def _given(draft: RelationshipDraft) -> dict[str, Any]:
         "tags": draft.tags, "valid_from": draft.valid_from, "valid_until": draft.valid_until,
     }  # fmt: skip
     return {k: v for k, v in values.items() if v is not None or k in ("memory_ids", "relationship_type")}
+
+
+CLEARABLE = ("valid_until",)
+
+
+def _cleared(clear: Any, changes: JsonObject) -> dict[str, None]:
+    """The fields ``clear`` empties, checked: only ``CLEARABLE`` ones, and none also given a value."""
+    if not isinstance(clear, list | tuple | set | frozenset) or not all(isinstance(c, str) for c in clear):
+        raise ValidationFailed.single("clear_fields", "type", "clear_fields must be a list of field names.", clear)
+    unknown = sorted(c for c in clear if c not in CLEARABLE)
+    if unknown:
+        raise ValidationFailed.single(
+            "clear_fields", "invalid",
+            f"clear_fields: {', '.join(unknown)} cannot be emptied; a relationship's clearable field is valid_until.",
+            unknown,
+        )  # fmt: skip
+    both = sorted(c for c in clear if changes.get(c) is not None)
+    if both:
+        raise ValidationFailed.single(
+            "clear_fields", "conflict", f"{', '.join(both)}: give a value or clear it, not both. Nothing was changed."
+        )
+    return dict.fromkeys(clear)
 
 
 def _member_ids(value: Any, errors: list[FieldError]) -> tuple[str, ...] | None:

@@ -197,7 +197,8 @@ class SearchService:
         if len(top) < 2:
             return ranked
         vectors = self.store.index.get_vectors(caller.user, [h.memory.id for h in top])
-        order = conflicts.newer_first([(h.memory, vectors.get(h.memory.id)) for h in top])
+        least = self.indexer.scale.passages.own(conflicts.COSINE)  # two stored texts: the embedder's own cosine
+        order = conflicts.newer_first([(h.memory, vectors.get(h.memory.id)) for h in top], least)
         return [top[i] for i in order] + ranked[NEWER_FIRST:]
 
     # keyword side

@@ -39,6 +39,7 @@ from remember.models import (
 from remember.nouns import counted
 from remember.service import checks, template_edit, template_lookup, template_stats, visibility
 from remember.service.drafts import TemplatePatch
+from remember.service.identity import identity_key
 from remember.service.template_stats import TemplateAnalytics
 from remember.store import Store
 from remember.templates import (
@@ -444,17 +445,22 @@ class TemplateService:
     def _recheck(
         self, caller: Caller, templates: UserTemplates, template_ids: list[str], *, only_changed: bool = False
     ) -> list[Compliance]:
+        """Each memory's compliance with its template as it is now, and its identity key under the template's
+        identity now (a changed identity re-keys them: service/identity.py)."""
         resolved = {tid: templates.resolved(tid) for tid in template_ids}
         out = []
         for memory in self.store.memories.of_templates(caller.user, template_ids, include_deleted=True):
             assert memory.template_id is not None
-            result = validate_content(resolved[memory.template_id], memory.structured_content or {}, now=self.clock())
+            template = resolved[memory.template_id]
+            result = validate_content(template, memory.structured_content or {}, now=self.clock())
             errors = tuple(e.as_dict() for e in result.errors)
-            if not only_changed or (memory.template_compliance, memory.template_validation_errors) != (
-                result.valid,
-                errors,
+            key = identity_key(template.definition.identity, memory.structured_content)
+            now = (result.valid, errors, key)
+            if (
+                not only_changed
+                or (memory.template_compliance, memory.template_validation_errors, memory.identity_key) != now
             ):
-                out.append(Compliance(memory.id, result.valid, errors, memory.version))
+                out.append(Compliance(memory.id, result.valid, errors, memory.version, key))
         return out
 
     def _trash(self, caller: Caller, template: TemplateDefinition, wanted: bool) -> list[MemoryChange]:

@@ -96,11 +96,12 @@ def check_span(memory: Memory) -> None:
 
 
 def as_of_values(memory: Memory, history: Sequence[HistoryEntry], moment: datetime) -> Memory:
-    """``memory`` with the values it had at ``moment``: each change that said when its values became true
-    (``effective_at``), and became true after ``moment``, taken back (``history`` newest first)."""
+    """``memory`` with the values it had at ``moment``: each change that became true after ``moment`` taken
+    back, newest first. A change became true when it says (``effective_at``: a memory about the same thing,
+    a successor), else when it was recorded (an ordinary edit)."""
     out = memory
     for entry in sorted(history, key=lambda e: e.version, reverse=True):
-        if entry.action != "update" or entry.effective_at is None or entry.effective_at <= moment:
+        if entry.action != "update" or entry.effective <= moment:
             continue
         back: dict[str, Any] = {k: entry.previous[k] for k in REVERTED if k in entry.previous}
         if "tags" in back:

@@ -25,6 +25,8 @@ from remember.models import (
     Compliance,
     DashboardSession,
     DeletedMode,
+    GraphQuery,
+    GraphRows,
     HistoryEntry,
     IndexEntry,
     Memory,
@@ -81,6 +83,9 @@ class MemoryStore(Protocol):
     def same_identity(self, user_id: str, template_id: str, key: str, *, max_trust: float) -> list[Memory]:
         """The user's live memories of the template with this identity key that have not ended, trust at most
         ``max_trust``, oldest first."""
+
+    def link_successors(self, user_id: str, pairs: Sequence[tuple[str, str]]) -> int:
+        """Record (successor, predecessor) pairs as an export said, versions unchanged; how many were added."""
 
     def has_ended(self, user_id: str) -> bool:
         """Whether any memory of the user has a ``valid_until`` (reads leave out the ended only then)."""
@@ -422,6 +427,10 @@ class RelationshipStore(Protocol):
 
     def page(self, user_id: str, q: RelationshipQuery, *, limit: int, offset: int) -> tuple[list[Relationship], int]:
         """A page of the relationships ``q`` admits, newest first, and their total."""
+
+    def graph(self, user_id: str, q: GraphQuery, *, limit: int, max_edges: int) -> GraphRows:
+        """The graph of the user's whole memory: at most ``limit`` memories ``q`` reaches, the most connected
+        first, at most ``max_edges`` visible relationships among them (the strongest), and the totals."""
 
     def keyword_candidates(
         self, user_id: str, terms: Sequence[str], q: RelationshipQuery, *, limit: int

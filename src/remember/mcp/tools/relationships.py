@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
 from remember.mcp.state import caller_of, services_of
 from remember.mcp.tools.hints import READS, WRITES, Tools, hints
-from remember.mcp.tools.params import Alpha, MemoryId, MinScore, Reason
+from remember.mcp.tools.params import AlphaAsInSearch, AsOf, MemoryId, MinScoreAsInSearch, Offset, Reason, when
 from remember.schemas.relationships import (
     RelatedOut,
     RelatedPageOut,
@@ -21,7 +21,7 @@ from remember.schemas.relationships import (
 from remember.service.related import Criteria
 from remember.service.relationships import RelationshipDraft
 
-RelationshipId = Annotated[str, Field(description="The relationship's id.")]
+RelationshipId = str
 Members = Annotated[list[str], Field(description="2 to 20 memory ids.")]
 Kind = Annotated[str, Field(description="e.g. works_with, inspired_by.")]
 Observation = Annotated[str | None, Field(description="What links them (searched).")]
@@ -40,29 +40,35 @@ def remember_create_relationship(
     strength: Strength = None,
     confidence: Confidence = None,
     tags: Tags = None,
+    valid_from: Annotated[str | None, Field(description="True from (default: when its members are).")] = None,
+    valid_until: Annotated[str | None, Field(description="When it ends.")] = None,
 ) -> RelationshipOut:
     """Link two or more of the user's memories: how they relate and what was observed.
 
     Example: {"memory_ids": ["0b6f...", "7c21..."], "relationship_type": "manages",
     "observation": "Sarah leads Tom's team"}
     """
-    draft = RelationshipDraft(memory_ids, relationship_type, observation, strength, confidence, tags)
+    draft = RelationshipDraft(
+        memory_ids, relationship_type, observation, strength, confidence, tags, valid_from, valid_until
+    )
     return RelationshipOut.of(services_of(ctx).relationships.create(caller_of(ctx), draft))
 
 
 def remember_update_relationship(
     ctx: Context,
     relationship_id: RelationshipId,
-    memory_ids: Annotated[list[str] | None, Field(description="Replaces the members.")] = None,
-    relationship_type: Annotated[str | None, Field(description="A new type.")] = None,
-    observation: Observation = None,
-    strength: Strength = None,
-    confidence: Confidence = None,
-    tags: Annotated[list[str] | None, Field(description="Replaces the tags.")] = None,
+    memory_ids: list[str] | None = None,
+    relationship_type: str | None = None,
+    observation: str | None = None,
+    strength: float | None = None,
+    confidence: float | None = None,
+    tags: list[str] | None = None,
     reason: Reason = None,
     valid_until: Annotated[str | None, Field(description="Ends it; kept.")] = None,
+    clear_fields: Annotated[list[Literal["valid_until"]] | None, Field(description="Fields to empty.")] = None,
 ) -> RelationshipUpdateOut:
-    """Change some fields of a relationship; old values stay in its history.
+    """Change some fields of a relationship (what is given replaces them, as in
+    remember_create_relationship); old values stay in its history.
 
     Example: {"relationship_id": "5d1e...", "strength": 0.9, "reason": "Confirmed"}
     """
@@ -70,8 +76,10 @@ def remember_update_relationship(
         "memory_ids": memory_ids, "relationship_type": relationship_type, "observation": observation,
         "strength": strength, "confidence": confidence, "tags": tags, "valid_until": valid_until,
     }  # fmt: skip
-    after = services_of(ctx).relationships.update(caller_of(ctx), relationship_id, changes, reason=reason)
-    return RelationshipUpdateOut(id=after.id, version=after.version, updated_at=after.as_dict()["updated_at"])
+    after = services_of(ctx).relationships.update(
+        caller_of(ctx), relationship_id, changes, reason=reason, clear=clear_fields or ()
+    )
+    return RelationshipUpdateOut.of(after)
 
 
 def remember_delete_relationship(ctx: Context, relationship_id: RelationshipId) -> RelationshipDeletionOut:
@@ -83,7 +91,7 @@ def remember_delete_relationship(ctx: Context, relationship_id: RelationshipId) 
 def remember_search_relationships(
     ctx: Context,
     query: Annotated[str | None, Field(description="Matched with observations (none: newest first).")] = None,
-    alpha: Alpha = None,
+    alpha: AlphaAsInSearch = None,
     types: Types = None,
     memory_id: Annotated[str | None, Field(description="Of this memory.")] = None,
     min_strength: MinStrength = 0.0,
@@ -92,8 +100,8 @@ def remember_search_relationships(
     created_after: Annotated[str | None, Field(description="ISO 8601, inclusive.")] = None,
     created_before: Annotated[str | None, Field(description="ISO 8601, exclusive.")] = None,
     limit: Annotated[int, Field(description="1 to 100.")] = 10,
-    offset: Annotated[int, Field(description="How many to skip.")] = 0,
-    min_score: MinScore = None,
+    offset: Offset = 0,
+    min_score: MinScoreAsInSearch = None,
 ) -> RelationshipSearchOut:
     """Find relationships by what was observed, by type, member, strength, tags or date.
 
@@ -112,13 +120,14 @@ def remember_get_related(
     depth: Annotated[int, Field(description="Hops, 1 to 3.")] = 1,
     types: Types = None,
     min_strength: MinStrength = 0.0,
+    as_of: AsOf = None,
 ) -> RelatedPageOut:
     """The memories linked to one, up to `depth` relationships away, each with its path.
 
     Example: {"memory_id": "0b6f...", "depth": 2, "types": ["works_with"]}
     """
     found = services_of(ctx).related.related(
-        caller_of(ctx), memory_id, depth=depth, types=types, min_strength=min_strength
+        caller_of(ctx), memory_id, depth=depth, types=types, min_strength=min_strength, when=when(as_of, False)
     )
     return RelatedPageOut(related=[RelatedOut.of(r) for r in found])
 

@@ -11,7 +11,18 @@ from pydantic import Field
 from remember.errors import RememberError
 from remember.mcp.state import caller_of, services_of
 from remember.mcp.tools.hints import READS, Tools
-from remember.mcp.tools.params import Alpha, AsOf, Filters, Links, MinScore, memory_links, when
+from remember.mcp.tools.params import (
+    Alpha,
+    AlphaAsInSearch,
+    AsOf,
+    FiltersAsInList,
+    Links,
+    MinScore,
+    Offset,
+    Superseded,
+    memory_links,
+    when,
+)
 from remember.schemas.memories import MemoryOut
 from remember.schemas.search import QueryOut, SearchHitOut, SearchOut, SourceOut
 from remember.service.question_context import answer_prompt, question_context
@@ -23,16 +34,15 @@ def remember_search_memory(
     ctx: Context,
     query: Annotated[str, Field(description="What to look for, in plain words.")],
     alpha: Alpha = None,
-    filters: Filters = None,
+    filters: FiltersAsInList = None,
     limit: Annotated[int | None, Field(description="How many, 1 to 100 (default 10).")] = None,
-    offset: Annotated[int, Field(description="How many to skip.")] = 0,
-    deleted: Annotated[
-        Literal["exclude", "include", "only"], Field(description="Deleted memories too, or only.")
-    ] = "exclude",
+    offset: Offset = 0,
+    deleted: Literal["exclude", "include", "only"] = "exclude",
     explain: Annotated[bool, Field(description="With the plan and each score's parts.")] = False,
     include_relationships: Links = True,
     min_score: MinScore = None,
     as_of: AsOf = None,
+    include_superseded: Superseded = False,
 ) -> SearchOut:
     """Find the user's memories about something, best first, by meaning and keywords. Use it
     before answering anything about the user's past, people, plans or preferences.
@@ -41,7 +51,7 @@ def remember_search_memory(
     """
     results = services_of(ctx).search.search(
         caller_of(ctx), query, alpha=alpha, filters=filters, limit=limit, offset=offset, deleted=deleted,
-        explain=explain, min_score=min_score, when=when(as_of, False),
+        explain=explain, min_score=min_score, when=when(as_of, include_superseded),
     )  # fmt: skip
     linked = memory_links(ctx, [h.memory.id for h in results.hits]) if include_relationships else {}
     return SearchOut(
@@ -64,8 +74,9 @@ def remember_find_similar(
     text: Annotated[str | None, Field(description="Like this text (or give memory_id).")] = None,
     min_similarity: Annotated[float, Field(description="Lowest cosine similarity, -1 to 1.")] = 0.0,
     limit: Annotated[int, Field(description="How many, 1 to 100.")] = 10,
-    filters: Filters = None,
+    filters: FiltersAsInList = None,
     include_relationships: Links = True,
+    as_of: AsOf = None,
 ) -> SearchOut:
     """Find memories close in meaning to one memory or to a text (duplicates, related notes).
 
@@ -73,7 +84,7 @@ def remember_find_similar(
     """
     hits = services_of(ctx).search.similar(
         caller_of(ctx), memory_id=memory_id, text_query=text, min_similarity=min_similarity, limit=limit,
-        filters=filters,
+        filters=filters, when=when(as_of, False),
     )  # fmt: skip
     linked = memory_links(ctx, [h.memory.id for h in hits]) if include_relationships else {}
     return SearchOut(
@@ -98,6 +109,7 @@ def _answer_request(
     answer: bool = True,
     include_relationships: bool = True,  # noqa: ARG001 - the tool's parameters, all passed in
     include_related: bool = False,
+    as_of: str | None = None,
 ) -> Sample | None:
     """Ask the client's model to answer from the memories, when asked and the client can sample."""
     capabilities = ctx.client_capabilities
@@ -108,6 +120,7 @@ def _answer_request(
         packed = question_context(
             services.search, caller_of(ctx), question, templates=services.templates, token_budget=token_budget,
             alpha=alpha, filters=filters, record_access=False, related=services.related if include_related else None,
+            when=when(as_of, False),
         )  # fmt: skip
     except RememberError:
         return None  # the tool body reports it
@@ -123,13 +136,14 @@ def remember_query_memory(
     sampled: Annotated[CreateMessageResult | None, Resolve(_answer_request)],
     question: Annotated[str, Field(description="What to answer from memory.")],
     token_budget: Annotated[int, Field(description="Most tokens of memory text, 100 to 32000.")] = 2000,
-    alpha: Alpha = None,
-    filters: Filters = None,
+    alpha: AlphaAsInSearch = None,
+    filters: FiltersAsInList = None,
     answer: Annotated[  # noqa: ARG001 - read by _answer_request, which runs before this body
         bool, Field(description="Answer with the client's model if it can sample.")
     ] = True,
     include_relationships: Links = True,
     include_related: Annotated[bool, Field(description="Add memories linked to the best.")] = False,
+    as_of: AsOf = None,
 ) -> QueryOut:
     """The memories that answer a question, in one context with numbered sources: answer from
     it, citing [n]. With client sampling, `answer` is the client model's answer.
@@ -140,6 +154,7 @@ def remember_query_memory(
     packed = question_context(
         services.search, caller_of(ctx), question, templates=services.templates, token_budget=token_budget,
         alpha=alpha, filters=filters, related=services.related if include_related else None,
+        when=when(as_of, False),
     )  # fmt: skip
     linked = memory_links(ctx, [s.memory_id for s in packed.sources]) if include_relationships else {}
     text = sampled.content.text if sampled is not None and isinstance(sampled.content, TextContent) else None

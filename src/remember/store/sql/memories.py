@@ -174,6 +174,29 @@ class MemoryTables:
             )
         return [memory_from_row(self.dialect, r) for r in _oldest_first(rows)]
 
+    def link_successors(self, user_id: str, pairs: Sequence[tuple[str, str]]) -> int:
+        """Record that each (successor, predecessor) of ``pairs`` replaced the other, as an export said: the
+        predecessor's ``superseded_by`` where it names none, and the predecessor among the successor's
+        ``supersedes``. The versions stay (nothing the user changed). How many links were added."""
+        added = 0
+        with self.sql.writing() as s:
+            for successor, old in pairs:
+                row = s.one("SELECT supersedes FROM memories WHERE user_id = ? AND id = ?", (user_id, successor))
+                if row is None:
+                    continue
+                replaced = self.dialect.from_texts(row[0])
+                if old not in replaced:
+                    s.run(
+                        "UPDATE memories SET supersedes = ? WHERE user_id = ? AND id = ?",
+                        (self.dialect.texts([*replaced, old]), user_id, successor),
+                    )
+                    added += 1
+                s.run(
+                    "UPDATE memories SET superseded_by = ? WHERE user_id = ? AND id = ? AND superseded_by IS NULL",
+                    (successor, user_id, old),
+                )
+        return added
+
     def has_ended(self, user_id: str) -> bool:
         with self.sql.reading() as s:
             row = s.one("SELECT 1 FROM memories WHERE user_id = ? AND valid_until IS NOT NULL LIMIT 1", (user_id,))

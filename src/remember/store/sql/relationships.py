@@ -7,10 +7,19 @@ from datetime import datetime
 from typing import Any
 
 from remember.errors import Conflict, StoreError
-from remember.models import HistoryEntry, OnConflict, Relationship, RelationshipChange, RelationshipQuery
+from remember.models import (
+    GraphQuery,
+    GraphRows,
+    HistoryEntry,
+    OnConflict,
+    Relationship,
+    RelationshipChange,
+    RelationshipQuery,
+)
 from remember.store.sql.base import Sql
 from remember.store.sql.dialect import Dialect, chunks
 from remember.store.sql.prefixes import ids_with_prefix
+from remember.store.sql.relationship_graph import RelationshipGraph
 from remember.store.sql.relationship_rows import (
     CHUNK,
     COLUMNS,
@@ -35,6 +44,7 @@ class RelationshipTables:
     def __init__(self, sql: Sql, vectors: RelationshipVectors) -> None:
         self.sql = sql
         self._search = RelationshipSearch(sql, vectors)
+        self._graph = RelationshipGraph(sql, self._by_id)
 
     def insert(self, rel: Relationship, terms: Terms, vector: bytes | None) -> None:
         try:
@@ -243,6 +253,10 @@ class RelationshipTables:
             d.from_moment(created), d.from_moment(updated), d.from_texts(tags), int(version),
             d.from_moment(since) if since is not None else None, d.from_moment(until) if until is not None else None,
         )  # fmt: skip
+
+    def graph(self, user_id: str, q: GraphQuery, *, limit: int, max_edges: int) -> GraphRows:
+        """The most connected memories ``q`` reaches (at most ``limit``) and the relationships among them."""
+        return self._graph.graph(user_id, q, limit=limit, max_edges=max_edges)
 
     def keyword_candidates(
         self, user_id: str, terms: Sequence[str], q: RelationshipQuery, *, limit: int

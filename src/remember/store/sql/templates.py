@@ -126,11 +126,11 @@ class TemplateTables:
 
     def _write_compliance(self, s: Session, user_id: str, compliance: Sequence[Compliance]) -> None:
         s.many(
-            "UPDATE memories SET template_compliance = ?, template_validation_errors = ? "
+            "UPDATE memories SET template_compliance = ?, template_validation_errors = ?, identity_key = ? "
             "WHERE user_id = ? AND id = ? AND version = ?",
             [
-                (self.dialect.flag(c.compliant), self.dialect.json([dict(e) for e in c.errors]), user_id,
-                 c.memory_id, c.version)
+                (self.dialect.flag(c.compliant), self.dialect.json([dict(e) for e in c.errors]), c.identity_key,
+                 user_id, c.memory_id, c.version)
                 for c in compliance
             ],
         )  # fmt: skip

@@ -15,6 +15,8 @@ from remember.errors import NotFound
 from remember.web.api import (
     analytics,
     curation,
+    duplicates,
+    graph,
     memories,
     new_memories,
     preferences,
@@ -28,7 +30,8 @@ from remember.web.context import WebContext
 from remember.web.responses import error_response
 
 MODULES = (
-    session, curation, memories, new_memories, relationships, templates, preferences, tokens, transfer, analytics,
+    session, curation, duplicates, graph, memories, new_memories, relationships, templates, preferences, tokens,
+    transfer, analytics,
 )  # fmt: skip
 
 

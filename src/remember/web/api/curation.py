@@ -1,5 +1,6 @@
 """Looking after many memories at once, and for good: ``POST /api/memories/bulk`` tags, untags or
-trashes a selection, ``GET /api/memories/{id}/erasure`` says what erasing a memory would take,
+trashes a selection, ``POST /api/memories/apply-template`` applies a template to one, ``GET
+/api/memories/{id}/erasure`` says what erasing a memory would take,
 and ``DELETE /api/memories/{id}?permanent=true`` erases a memory from the trash with its history
 (``memories.delete`` hands that case here).
 
@@ -14,7 +15,7 @@ from typing import Any
 
 from starlette.routing import Route
 
-from remember.errors import ValidationFailed
+from remember.errors import RememberError, ValidationFailed
 from remember.models import Memory
 from remember.schemas.memories import DeletionOut
 from remember.web.context import WebContext
@@ -22,11 +23,13 @@ from remember.web.responses import Call, routes_at
 
 MAX_SELECTION = 100
 KEYS = frozenset({"memory_ids", "add_tags", "remove_tags", "trash", "reason"})
+APPLY_KEYS = frozenset({"memory_ids", "template_id", "reason"})
 
 
 def routes(ctx: WebContext) -> list[Route]:
     return routes_at(ctx, {
         "/api/memories/bulk": {"POST": bulk},
+        "/api/memories/apply-template": {"POST": apply_template},
         "/api/memories/{memory_id}/erasure": {"GET": erasure},
     })  # fmt: skip
 
@@ -72,6 +75,43 @@ def bulk(call: Call) -> dict[str, Any]:
     selected = [call.services.memories.get(call.caller, i, record_access=False) for i in _ids(body)]
     changed = sum(_apply(call, m, add, remove, trash, reason) for m in selected)
     return {"selected": len(selected), "changed": changed}
+
+
+def apply_template(call: Call) -> dict[str, Any]:
+    """``{"memory_ids": [...], "template_id", "reason"?}``: the template applied to each memory, its fields read
+    from the memory's text (``remember_apply_template`` without fields); per memory what applied and what failed."""
+    body = call.json_object()
+    unknown = sorted(str(k) for k in body if k not in APPLY_KEYS)
+    if unknown:
+        raise ValidationFailed.single(unknown[0][:60], "unknown_field", f"Send only {', '.join(sorted(APPLY_KEYS))}.")
+    template_id = body.get("template_id")
+    if not isinstance(template_id, str) or not template_id.strip() or "\x00" in template_id:
+        raise ValidationFailed.single("template_id", "type", "template_id is the id of the template to apply.")
+    reason = body.get("reason")
+    if reason is not None and not isinstance(reason, str):
+        raise ValidationFailed.single("reason", "type", "reason is a text.", reason)
+    selected = [call.services.memories.get(call.caller, i, record_access=False) for i in _ids(body)]
+    template = call.services.templates.view_of(call.caller).require(template_id.strip())  # before any change
+    results = [_apply_one(call, m, template.id, reason) for m in selected]
+    applied = sum(r["status"] == "applied" for r in results)
+    return {"selected": len(selected), "applied": applied, "template_id": template.id, "results": results}
+
+
+def _apply_one(call: Call, memory: Memory, template_id: str, reason: str | None) -> dict[str, Any]:
+    try:
+        done = call.services.applier.apply_template(call.caller, memory.id, template_id, reason=reason)
+    except RememberError as problem:
+        return {"memory_id": memory.id, "status": "failed", "message": problem.message, **_problems(problem)}
+    status = "applied" if done.version != memory.version else "unchanged"
+    return {"memory_id": memory.id, "status": status, "version": done.version,
+            "template_compliance": done.template_compliance,
+            "problems": [dict(e) for e in done.template_validation_errors]}  # fmt: skip
+
+
+def _problems(problem: RememberError) -> dict[str, Any]:
+    if isinstance(problem, ValidationFailed):
+        return {"errors": [e.as_dict() for e in problem.errors[:50]]}
+    return {}
 
 
 def _apply(call: Call, memory: Memory, add: list[str], remove: list[str], trash: bool, reason: str | None) -> bool:

@@ -17,6 +17,7 @@ const PAGES = {
   trash: () => import("./pages/trash.js"),
   settings: () => import("./pages/settings.js"),
   analytics: () => import("./pages/analytics.js"),
+  graph: () => import("./pages/whole-graph.js"),
   templates: () => import("./pages/templates.js"),
   template: () => import("./pages/template.js"),
   "template-edit": () => import("./pages/template-edit.js"),

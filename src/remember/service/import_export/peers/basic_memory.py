@@ -100,7 +100,14 @@ def _origin(parsed: Parsed, where: str, fields: dict[str, Any]) -> Origin:
             kept[key] = reader(value)
         except (ValueError, TypeError):
             parsed.unmapped.append((where, f"{key} (unreadable)"))
-    return Origin(kept.get("remember_id"), kept.get("created"), kept.get("updated"), kept.get("version"))
+    replaced, successor = fields.pop("supersedes", None), fields.pop("superseded_by", None)
+    keys = tuple(str(k) for k in replaced) if isinstance(replaced, list) else ()
+    if replaced is not None and not isinstance(replaced, list):
+        parsed.unmapped.append((where, "supersedes (unreadable)"))
+    return Origin(
+        kept.get("remember_id"), kept.get("created"), kept.get("updated"), kept.get("version"), keys,
+        str(successor) if isinstance(successor, str) else None,
+    )  # fmt: skip
 
 
 def _memory_id(value: Any) -> str:

@@ -45,7 +45,7 @@ def to_markdown(store: Store, caller: Caller, folder: Path) -> tuple[int, int]:
             if other != memory.id and other in permalinks
         ]
 
-    notes = markdown.write_folder(folder, live_memories(store, caller), relations)
+    notes = markdown.write_folder(folder, live_memories(store, caller), relations, permalinks)
     return notes, template_files.write(folder, store.templates.of_user(caller.user))
 
 

@@ -58,7 +58,34 @@ def run(
             progress(min(done * PART, len(unique)), len(unique))
     report.memory_ids = _ids(keys, same_as, stored_as)
     relate(relationships, caller, parsed.links, {**_titles(parsed, report.memory_ids), **report.memory_ids}, report)
+    _succeed(memories, caller, parsed, report)
     return report
+
+
+SUCCESSIONS = "kept as supersessions"
+NO_SUCCESSOR = "supersessions not kept: a note is not among the imported memories"
+
+
+def _succeed(memories: MemoryService, caller: Caller, parsed: Parsed, report: ImportReport) -> None:
+    """What replaced what, as remember's notes say it (``supersedes``, ``superseded_by``), between the
+    imported memories; a note that names one not imported is counted, not guessed."""
+    pairs: set[tuple[str, str]] = set()
+    for item in parsed.memories:
+        origin, own = item.origin, report.memory_ids.get(item.key)
+        if origin is None or own is None:
+            continue
+        named = [(key, True) for key in origin.supersedes]
+        named += [(origin.superseded_by, False)] if origin.superseded_by else []
+        for key, replaced in named:
+            other = report.memory_ids.get(key)
+            if other is None or other == own:
+                report.links[NO_SUCCESSOR] += 1
+            else:
+                pairs.add((own, other) if replaced else (other, own))
+    if pairs and not report.dry_run:
+        memories.store.memories.link_successors(caller.user, sorted(pairs))
+    if pairs:
+        report.links[SUCCESSIONS] += len(pairs)
 
 
 def _titles(parsed: Parsed, ids: dict[str, str]) -> dict[str, str]:

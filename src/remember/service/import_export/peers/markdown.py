@@ -12,7 +12,7 @@ the section out of the text.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -57,8 +57,12 @@ def unescape_text(text: str) -> str:
     return _HEADING_LINE.sub(lambda m: m.group(0)[1:] if m.group(1) else m.group(0), text)
 
 
-def note(memory: Memory, relations: Iterable[tuple[str, str]] = ()) -> str:
-    """The Markdown file of ``memory``: frontmatter, then its text, then its relations."""
+def note(memory: Memory, relations: Iterable[tuple[str, str]] = (), permalinks: Mapping[str, str] | None = None) -> str:
+    """The Markdown file of ``memory``: frontmatter, then its text, then its relations. What it replaced and
+    what replaced it are named by the permalinks of their notes (``permalinks``: id -> permalink), for those
+    in the export."""
+    named = permalinks or {}
+    replaced = [named[i] for i in memory.supersedes if i in named]
     fields: dict[str, Any] = {
         "title": memory.title,  # none for an untitled memory: its file name shows instead
         "type": memory.type,
@@ -71,6 +75,8 @@ def note(memory: Memory, relations: Iterable[tuple[str, str]] = ()) -> str:
         # when it is true, where that says more than when it happened (docs/memories.md#truth-over-time)
         "valid_from": to_text(memory.starts) if memory.starts != memory.occurred_at else None,
         "valid_until": to_text(memory.valid_until) if memory.valid_until is not None else None,
+        "supersedes": replaced or None,
+        "superseded_by": named.get(memory.superseded_by) if memory.superseded_by else None,
         "context": dict(memory.context) or None,
         "location": dict(memory.location) if memory.location else None,
         "template_id": memory.template_id,
@@ -108,10 +114,13 @@ def _dumper() -> type:
 
 
 def write_folder(
-    folder: Path, memories: Iterable[Memory], relations: Callable[[Memory], Iterable[tuple[str, str]]]
+    folder: Path,
+    memories: Iterable[Memory],
+    relations: Callable[[Memory], Iterable[tuple[str, str]]],
+    permalinks: Mapping[str, str] | None = None,
 ) -> int:
     """Write one file per memory into ``folder`` (made if missing; an existing file is refused),
-    with the relations ``relations`` gives each."""
+    with the relations ``relations`` gives each and its successions named by ``permalinks``."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -120,7 +129,7 @@ def write_folder(
         ) from exc
     written = 0
     for memory in memories:
-        write_new(folder / file_name(memory), note(memory, relations(memory)), written)
+        write_new(folder / file_name(memory), note(memory, relations(memory), permalinks), written)
         written += 1
     return written
 

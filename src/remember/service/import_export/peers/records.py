@@ -25,6 +25,8 @@ class Origin:
     created_at: datetime | None = None
     updated_at: datetime | None = None
     version: int | None = None
+    supersedes: tuple[str, ...] = ()  # the keys (permalinks) of the notes it replaced
+    superseded_by: str | None = None  # the key of the note that replaced it
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ import { api } from "../api.js";
 import { announce, clear, errorBox, h, labelled, okBox } from "../ui.js";
 import { chipInput } from "./chips.js";
 import { contextPart } from "./context-edit.js";
+import { validityPart } from "./validity-edit.js";
 
 const SCALARS = ["title", "type", "weight", "trust"];
 
@@ -32,10 +33,11 @@ export async function editForm(memory, template, onSaved) {
   };
   const summary = h("div");
   const where = contextPart(memory, wrap);
+  const span = validityPart(memory, wrap);
   const form = h("form", { class: "edit", novalidate: true, onsubmit: async (event) => {
     event.preventDefault();
-    clearProblems(problems, summary, { ...controls, ...where.controls }, fieldControls);
-    const changes = { ...changesOf(memory, controls, fields, fieldControls), ...where.changes() };
+    clearProblems(problems, summary, { ...controls, ...where.controls, ...span.controls }, fieldControls);
+    const changes = { ...changesOf(memory, controls, fields, fieldControls), ...where.changes(), ...span.changes() };
     if (!Object.keys(changes).length) { clear(summary, okBox("Nothing changed.")); return; }
     try {
       await api(`/api/memories/${encodeURIComponent(memory.id)}`, {
@@ -46,7 +48,7 @@ export async function editForm(memory, template, onSaved) {
       clear(summary, errorBox(error));
       const placed = { context: where.controls.timestamp, "context.source": where.controls.source, "context.participants": where.controls.participants,
         location: where.controls.address, "location.lat": where.controls.lat, "location.lon": where.controls.lon, references: where.controls.references };
-      showProblems(error.errors, problems, { ...controls, reason, ...placed, ...prefixed(fieldControls) }, "structured_content" in changes);
+      showProblems(error.errors, problems, { ...controls, reason, ...placed, ...span.controls, ...prefixed(fieldControls) }, "structured_content" in changes);
     }
   } },
     h("h2", { id: "edit-h" }, "Edit"),
@@ -55,6 +57,7 @@ export async function editForm(memory, template, onSaved) {
       wrap("trust", "Trust (0 to 1)", controls.trust)),
     wrap("tags", "Tags (comma separated)", controls.tags),
     where.node,
+    span.node,
     fields.length ? h("fieldset", {}, h("legend", {}, `${template.name} fields`),
       Object.values(fieldControls).map((c) => wrap(`field:${c.field.name}`, c.field.label || c.field.name, c.node, c.list, c.hint))) : null,
     wrap("reason", "Reason for the change (kept in the history)", reason),

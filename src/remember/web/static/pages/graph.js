@@ -7,7 +7,8 @@ import { excerpt } from "./memories.js";
 const SVG = "http://www.w3.org/2000/svg";
 const SIZE = 520, MIDDLE = SIZE / 2, RINGS = [0, 130, 230];
 
-function s(tag, attrs = {}, ...children) {
+// An SVG element with these attributes and children (text set as text).
+export function s(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(String(child)));

@@ -3,6 +3,7 @@
 
 import { api } from "../api.js";
 import { announce, clear, counted, errorBox, h, labelled, stacked, when } from "../ui.js";
+import { duplicatesSection } from "./duplicates.js";
 import { editForm } from "./edit.js";
 import { graphView } from "./graph.js";
 import { historySection } from "./history.js";
@@ -11,7 +12,7 @@ import { endedNotice, timelineSection, validityRows } from "./timeline.js";
 import { excerpt } from "./memories.js";
 import { fieldLabel, orderedEntries, valueView } from "./values.js";
 
-export async function render(root, args) {
+export async function render(root, args, query = new URLSearchParams()) {
   const id = args[0] || "";
   let memory;
   try {
@@ -28,6 +29,8 @@ export async function render(root, args) {
     h("h1", {}, memory.title || excerpt(memory.content)),
     memory.deleted_at ? h("div", { class: "error", role: "note" }, `In the trash since ${when(memory.deleted_at)}. `, h("a", { href: "#/trash" }, "Restore it from the trash.")) : null,
     endedNotice(memory),
+    merged(query),
+    await duplicatesSection(memory),
     h("div", { class: "grid2" },
       h("div", {}, fieldsSection(memory, template), structuredSection(memory, template), timelineSection(memory)),
       h("div", {}, await relationshipsSection(memory))),
@@ -35,6 +38,14 @@ export async function render(root, args) {
     memory.deleted_at ? null : await editForm(memory, template, again),
     memory.deleted_at ? null : relateForm(memory, again),
     memory.deleted_at ? null : deleteButton(memory));
+}
+
+// After a merge the kept memory's page says where the other went.
+function merged(query) {
+  const other = query.get("merged");
+  if (!other) return null;
+  return h("div", { class: "ok", role: "status" }, "Merged: the other memory is in the trash, where it can be restored. ",
+    h("a", { href: "#/trash" }, "Open the trash."));
 }
 
 async function templateOf(templateId) {
