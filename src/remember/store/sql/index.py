@@ -152,10 +152,14 @@ def previous_of_new(s: Session, memories: Sequence[Memory]) -> list[str | None]:
 def _last_indexed(s: Session, user_id: str, conversation: str | None) -> tuple[str, datetime] | None:
     """The user's memory indexed last in ``conversation`` (None: among those without one), and when it happened."""
     same = "= ?" if conversation is not None else "IS NULL"  # IS NOT DISTINCT FROM would use no index
-    found = s.one(
-        "SELECT mi.memory_id, m.occurred_at FROM memory_index mi "
-        "JOIN memories m ON m.user_id = mi.user_id AND m.id = mi.memory_id "
-        f"WHERE mi.user_id = ? AND mi.conversation_id {same} ORDER BY mi.conversation_id DESC, mi.seq DESC LIMIT 1",
+    last = s.one(
+        f"SELECT memory_id FROM memory_index WHERE user_id = ? AND conversation_id {same} "
+        "ORDER BY conversation_id DESC, seq DESC LIMIT 1",
         (user_id, conversation) if conversation is not None else (user_id,),
     )
-    return None if found is None else (str(found[0]), s.dialect.from_moment(found[1]))
+    if last is None:
+        return None
+    # Read by its key on its own: joined, SQLite planned by statistics taken when the table was small scans
+    # every memory for it (minutes a thousand memories past ~76,000).
+    found = s.one("SELECT occurred_at FROM memories WHERE user_id = ? AND id = ?", (user_id, last[0]))
+    return None if found is None else (str(last[0]), s.dialect.from_moment(found[0]))

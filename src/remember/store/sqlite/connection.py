@@ -30,6 +30,10 @@ from remember.errors import StoreError, StoreReadOnly, StoreUnavailable
 from remember.store.sqlite import health
 
 BUSY_TIMEOUT_MS = 30_000
+#: Write transactions after which ``PRAGMA optimize`` runs (besides at close and after bulk writes), so that a
+#: server running for long does not plan on the statistics of a table a hundredth of its size; it analyzes only
+#: a table whose statistics went stale and is otherwise a no-op.
+OPTIMIZE_EVERY = 1_000
 
 
 class Database:
@@ -40,6 +44,7 @@ class Database:
         self.read_only: str | None = None  # why the database cannot be written, if it cannot
         self._origin: Database | None = None  # the database a companion reads beside (it shares the damage)
         self._conn, self.read_only = _connect(path)
+        self._written = 0  # write transactions since the planner's statistics were last looked at
         if check and self._conn_is_file():
             self.damage = health.quick_check(self._conn)
 
@@ -93,6 +98,11 @@ class Database:
                     self._release_log_on_full_disk(exc)
                     raise
                 self._end("COMMIT")
+                self._written += 1
+                if self._written >= OPTIMIZE_EVERY:
+                    self._written = 0
+                    with contextlib.suppress(sqlite3.Error):  # best effort, as at close
+                        self._conn.execute("PRAGMA optimize")
 
     def _release_log_on_full_disk(self, exc: BaseException) -> None:
         """On a full disk, give back the space the write-ahead log holds, so that a delete can then run."""
