@@ -11,9 +11,10 @@ from pydantic import Field
 from remember.errors import RememberError
 from remember.mcp.state import caller_of, services_of
 from remember.mcp.tools.hints import READS, Tools
-from remember.mcp.tools.params import Alpha, AsOf, Filters, Links, MinScore, memory_links, when
+from remember.mcp.tools.params import Alpha, AsOf, Filters, Links, MinScore, Spaces, links_in_spaces, memory_links, when
 from remember.schemas.memories import MemoryOut
 from remember.schemas.search import QueryOut, SearchHitOut, SearchOut, SourceOut
+from remember.service import space_reads
 from remember.service.question_context import answer_prompt, question_context
 
 ANSWER_TOKENS = 600
@@ -33,17 +34,20 @@ def remember_search_memory(
     include_relationships: Links = True,
     min_score: MinScore = None,
     as_of: AsOf = None,
+    spaces: Spaces = None,
 ) -> SearchOut:
     """Find the user's memories about something, best first, by meaning and keywords. Use it
     before answering anything about the user's past, people, plans or preferences.
 
     Example: {"query": "books I liked", "filters": {"structured_content.rating": {"gte": 4}}}
     """
-    results = services_of(ctx).search.search(
-        caller_of(ctx), query, alpha=alpha, filters=filters, limit=limit, offset=offset, deleted=deleted,
+    services = services_of(ctx)
+    callers = services.spaces.reading(caller_of(ctx), spaces)
+    results = space_reads.search(
+        services.search, callers, query, alpha=alpha, filters=filters, limit=limit, offset=offset, deleted=deleted,
         explain=explain, min_score=min_score, when=when(as_of, False),
     )  # fmt: skip
-    linked = memory_links(ctx, [h.memory.id for h in results.hits]) if include_relationships else {}
+    linked = links_in_spaces(ctx, callers, [h.memory for h in results.hits]) if include_relationships else {}
     return SearchOut(
         results=[
             SearchHitOut(memory=MemoryOut.of(h.memory), score=h.score, why=h.why, relationships=linked.get(h.memory.id))
@@ -66,16 +70,22 @@ def remember_find_similar(
     limit: Annotated[int, Field(description="How many, 1 to 100.")] = 10,
     filters: Filters = None,
     include_relationships: Links = True,
+    spaces: Spaces = None,
 ) -> SearchOut:
-    """Find memories close in meaning to one memory or to a text (duplicates, related notes).
+    """Find memories close in meaning to one memory (in its space) or to a text (duplicates, related notes).
 
     Example: {"memory_id": "0b6f...", "min_similarity": 0.5}
     """
-    hits = services_of(ctx).search.similar(
-        caller_of(ctx), memory_id=memory_id, text_query=text, min_similarity=min_similarity, limit=limit,
+    services, caller = services_of(ctx), caller_of(ctx)
+    if memory_id is not None:
+        callers = [services.spaces.on_memory(caller, memory_id)]
+    else:
+        callers = services.spaces.reading(caller, spaces)
+    hits = space_reads.similar(
+        services.search, callers, memory_id=memory_id, text_query=text, min_similarity=min_similarity, limit=limit,
         filters=filters,
     )  # fmt: skip
-    linked = memory_links(ctx, [h.memory.id for h in hits]) if include_relationships else {}
+    linked = links_in_spaces(ctx, callers, [h.memory for h in hits]) if include_relationships else {}
     return SearchOut(
         results=[
             SearchHitOut(memory=MemoryOut.of(h.memory), score=h.score, relationships=linked.get(h.memory.id))
