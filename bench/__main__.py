@@ -43,6 +43,7 @@ from bench import (
     scale,
     scaleout,
     search,
+    spaces,
     suggest,
     templates,
     toollist,
@@ -87,6 +88,7 @@ SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "multilingual": multilingual.run,
     "embedders": embedder_costs.run,
     "byembedder": recall_by_embedder.run,
+    "spaces": spaces.run,
 }
 
 
