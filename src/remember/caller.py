@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from remember.space_keys import is_space_key
 
 FULL = 1.0
+MAINTENANCE = "(maintenance)"  # the actor of work done for an owner's rows by no one (never a user id)
 
 
 @dataclass(frozen=True)
@@ -66,3 +67,9 @@ class Caller:
         if not is_space_key(key):
             return replace(self, user=key, actor=None)
         return replace(self, user=key, actor=self.person)
+
+
+def owner(key: str) -> Caller:
+    """The owner of the rows keyed by ``key`` (a user, or a shared space) at full trust, for the maintenance the
+    command line runs over a whole database (reindexing): it reads and rebuilds, and acts for no person."""
+    return Caller(key, actor=MAINTENANCE if is_space_key(key) else None)

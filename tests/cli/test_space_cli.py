@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from support import run, run_json
@@ -63,3 +65,19 @@ def test_leave_and_delete(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 1
     code, out, _ = run(capsys, "space", "list", "--user", "ann")
     assert "No shared spaces" in out
+
+
+def test_whole_database_work_reaches_spaces_or_refuses_clearly(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    key = _team(capsys)
+    shared = run_json(capsys, "add", "Atlas ships on Friday", "--space", key, "--user", "ben")
+    assert run_json(capsys, "reindex")["reindexed"] == 1
+    assert shared["id"] in {h["memory"]["id"] for h in run_json(capsys, "search", "Atlas", "--user", "ann")["results"]}
+    for argv in (["export", "--all-users", "-o", str(tmp_path / "all.jsonl")],
+                 ["db", "copy", str(tmp_path / "home" / "remember.db"), str(tmp_path / "copy.db")]):  # fmt: skip
+        code, _, err = run(capsys, *argv)
+        assert code == 1 and "holds shared spaces" in err and "--user" in err
+    assert not (tmp_path / "all.jsonl").exists() or "memory" not in (tmp_path / "all.jsonl").read_text()
+    code, _, _ = run(capsys, "export", "--user", "ann", "-o", str(tmp_path / "ann.jsonl"))
+    assert code == 0 and shared["id"] not in (tmp_path / "ann.jsonl").read_text()
