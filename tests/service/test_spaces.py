@@ -42,6 +42,19 @@ def test_a_space_key_can_never_be_a_user_id() -> None:
         Caller("~0123456789abcdef")  # a space's key is never a caller by itself
 
 
+def test_only_the_space_service_makes_a_caller_act_in_a_space() -> None:
+    """``Caller.in_space`` skips every check: the space service calls it once it has read the role; reindexing
+    acts as each owner (``caller.owner``)."""
+    import re
+    from pathlib import Path
+
+    src = Path(__file__).resolve().parents[2] / "src" / "remember"
+    users = {
+        str(p.relative_to(src)): len(re.findall(r"\bin_space\(|\bowner\(", p.read_text())) for p in src.rglob("*.py")
+    }
+    assert {p for p, n in users.items() if n} == {"caller.py", "service/spaces.py", "service/reindex.py"}
+
+
 def test_no_token_is_made_for_a_space_key(services: Services) -> None:
     key = services.spaces.create(ANN, "Team").space.key
     with pytest.raises(ValidationFailed, match="not a user id"):
