@@ -220,3 +220,21 @@ async def test_removing_a_member_and_deleting_the_space_take_effect_at_once(team
         result = await clients[user].call_tool("remember_get_memory", {"memory_id": ids["memory"]})
         assert result.is_error and "No memory with id" in text(result)
     assert store.memories.get(ids["space"], ids["memory"]) is None
+
+
+async def test_a_tokens_trust_level_applies_inside_a_space(
+    team: Team, http_server: HttpServer, tokens: TokenService, store: Store
+) -> None:
+    clients, ids = team
+    secret = ok(await clients["wes"].call_tool(
+        "remember_create_memory", {"content": f"{SHARED} payroll figures", "trust": 0.9, "space": ids["space"]}
+    ))  # fmt: skip
+    before = fingerprint(store)
+    async with connect(http_server, tokens.create("ann", trust_level=0.5).secret) as low:
+        for tool, extra in (("remember_get_memory", {}), ("remember_update_memory", {"title": "x"}),
+                            ("remember_delete_memory", {})):  # fmt: skip
+            result = await low.call_tool(tool, {"memory_id": secret["id"], **extra})
+            assert result.is_error and f"No memory with id {secret['id']!r}" in text(result), tool
+        assert fingerprint(store) == before
+        found = said(await low.call_tool("remember_search_memory", {"query": f"{SHARED} payroll"}))
+        assert secret["id"] not in found and ids["memory"] in found
