@@ -133,6 +133,8 @@ def test_the_last_admin_can_neither_leave_nor_be_demoted_nor_removed(services: S
         services.spaces.remove_member(ANN, key, "ann")
     assert _rows(services) == before
     services.spaces.set_role(ANN, key, "ben", "admin")
+    assert services.spaces.remove_member(BEN, key, "ben").members == ()  # Ann is admin still; Ben is out
+    services.spaces.add_member(ANN, key, "ben", "admin")
     services.spaces.leave(ANN, key)  # now Ben is admin
     assert [v.role for v in services.spaces.list(BEN)] == ["admin"]
     assert services.spaces.list(ANN) == []

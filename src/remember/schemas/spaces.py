@@ -23,7 +23,7 @@ class SpaceOut(Out):
     @classmethod
     def of(cls, view: SpaceView) -> SpaceOut:
         members = [MemberOut(user=m.user, role=m.role) for m in view.members]
-        return cls(space=view.space.key, name=view.space.name, role=view.role, members=members)
+        return cls(space=view.space.key, name=view.space.name, role=view.role or None, members=members or None)
 
 
 class SpacesOut(Out):

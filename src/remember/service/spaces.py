@@ -87,7 +87,9 @@ class SpaceService:
         member = self._existing_member(found, user)
         if self.store.spaces.remove_member(found.key, member) is False:
             raise _last_admin(found, "removed")
-        return self._view(found, self.store.spaces.role(found.key, caller.person) or "reader")
+        if member == caller.person:  # an admin who removed themselves sees the space no more
+            return SpaceView(found, "", ())
+        return self._view(found, "admin")
 
     def leave(self, caller: Caller, space: str) -> Space:
         found, _ = self._membership(caller, space)
