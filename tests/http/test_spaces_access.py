@@ -189,6 +189,8 @@ async def test_a_members_personal_memories_never_reach_another(
         seen = said(await client.call_tool("remember_search_memory", {"query": "private dentist note", "limit": 50}))
         seen += said(await client.call_tool("remember_list_memories", {"limit": 100, "include_deleted": "include"}))
         seen += said(await client.call_tool("remember_find_similar", {"text": "private dentist note", "limit": 50}))
+        asked = {"question": f"the private dentist note and the {SHARED} launch", "answer": False, "token_budget": 8000}
+        seen += said(await client.call_tool("remember_query_memory", asked))
         for other in USERS:
             own = ids[f"own:{other}"]
             if other == user:

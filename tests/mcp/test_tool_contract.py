@@ -69,7 +69,8 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
         (True, False, True),
     ),
     "remember_query_memory": (
-        ["question", "token_budget", "alpha", "filters", "answer", "include_relationships", "include_related"],
+        ["question", "token_budget", "alpha", "filters", "answer", "include_relationships", "include_related",
+         "spaces"],
         ["question"],
         (True, False, True),
     ),

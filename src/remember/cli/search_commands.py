@@ -118,6 +118,7 @@ def _context(commands: Commands) -> None:
     sub.add_argument("--filter", metavar="JSON", help="a filter, as for search")
     sub.add_argument("--min-score", type=float, help=MIN_SCORE_HELP)
     sub.add_argument("--json", action="store_true", help="print JSON for scripts")
+    sub.add_argument("--space", action="append", dest="spaces", metavar="SPACE", help=SPACES_HELP)
     runs(sub, context)
 
 
@@ -129,6 +130,7 @@ def context(services: Services, caller: Caller, args: argparse.Namespace) -> Non
     packed = question_context(
         services.search, caller, question, templates=services.templates, token_budget=args.token_budget,
         alpha=args.alpha, filters=filters, min_score=args.min_score,
+        readers=services.spaces.reading(caller, args.spaces),
     )  # fmt: skip
     if args.json:
         output.emit(

@@ -108,16 +108,18 @@ def _answer_request(
     answer: bool = True,
     include_relationships: bool = True,  # noqa: ARG001 - the tool's parameters, all passed in
     include_related: bool = False,
+    spaces: list[str] | None = None,
 ) -> Sample | None:
     """Ask the client's model to answer from the memories, when asked and the client can sample."""
     capabilities = ctx.client_capabilities
     if not answer or capabilities is None or capabilities.sampling is None:
         return None
-    services = services_of(ctx)
+    services, caller = services_of(ctx), caller_of(ctx)
     try:
         packed = question_context(
-            services.search, caller_of(ctx), question, templates=services.templates, token_budget=token_budget,
+            services.search, caller, question, templates=services.templates, token_budget=token_budget,
             alpha=alpha, filters=filters, record_access=False, related=services.related if include_related else None,
+            readers=services.spaces.reading(caller, spaces),
         )  # fmt: skip
     except RememberError:
         return None  # the tool body reports it
@@ -140,18 +142,23 @@ def remember_query_memory(
     ] = True,
     include_relationships: Links = True,
     include_related: Annotated[bool, Field(description="Add memories linked to the best.")] = False,
+    spaces: Spaces = None,
 ) -> QueryOut:
     """The memories that answer a question, in one context with numbered sources: answer from
     it, citing [n]. With client sampling, `answer` is the client model's answer.
 
     Example: {"question": "When did I last see Sarah, and where?", "token_budget": 1500}
     """
-    services = services_of(ctx)
+    services, caller = services_of(ctx), caller_of(ctx)
+    readers = services.spaces.reading(caller, spaces)
     packed = question_context(
-        services.search, caller_of(ctx), question, templates=services.templates, token_budget=token_budget,
-        alpha=alpha, filters=filters, related=services.related if include_related else None,
+        services.search, caller, question, templates=services.templates, token_budget=token_budget,
+        alpha=alpha, filters=filters, related=services.related if include_related else None, readers=readers,
     )  # fmt: skip
-    linked = memory_links(ctx, [s.memory_id for s in packed.sources]) if include_relationships else {}
+    linked: dict[str, list[dict[str, Any]]] = {}
+    for acting in readers if include_relationships else ():
+        ids = [s.memory_id for s in packed.sources if (s.space or caller.person) == acting.user]
+        linked |= memory_links(ctx, ids, acting) if ids else {}
     text = sampled.content.text if sampled is not None and isinstance(sampled.content, TextContent) else None
     return QueryOut(
         question=question,
