@@ -12,3 +12,8 @@ from typing import TypeAlias
 
 JsonValue: TypeAlias = "str | int | float | bool | Sequence[JsonValue] | Mapping[str, JsonValue] | None"
 JsonObject: TypeAlias = Mapping[str, JsonValue]
+
+#: The JSON Schema keyword by which a result model names its detail properties (``schemas.detail``), which
+#: the tool list leaves out (``mcp/compact.py``). Here, at the bottom, so that the tool list is read
+#: without importing the result models.
+DETAIL = "x-detail"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import jsonschema
 import pytest
 
@@ -71,7 +73,7 @@ def test_results_lose_required_lists_and_closed_objects_but_not_enums() -> None:
         "properties": {"required": {"type": "array", "items": {"type": "string"}}, "mode": {"enum": ["a"]}},
         "required": ["required", "mode"],
     }
-    out = compact_output(schema)
+    out = compact_output(schema, lean=False)
     assert out == {
         "type": "object",
         "properties": {"required": {"type": "array", "items": {"type": "string"}}, "mode": {"enum": ["a"]}},
@@ -100,3 +102,32 @@ def test_a_result_writes_a_model_used_once_in_place_and_keeps_shared_and_recursi
         jsonschema.validate(value, out)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"once": {"n": "x"}}, out)
+
+
+def test_a_lean_result_names_its_main_properties_and_admits_its_details() -> None:
+    memory = {
+        "type": "object",
+        "x-detail": ["weight", "context"],
+        "properties": {
+            "id": {"type": "string"},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "weight": {"type": "number"},
+            "context": {"type": "object"},
+            "history": {"type": "array", "items": {"type": "object", "properties": {"at": {"type": "string"}}}},
+        },
+        "required": ["id", "tags", "weight", "context"],
+    }
+    schema = {"type": "object", "properties": {"memories": {"type": "array", "items": memory}}}
+    lean, whole = compact_output(schema), compact_output(schema, lean=False)
+    shown = lean["properties"]["memories"]["items"]
+    assert shown["type"] == "object" and list(shown["properties"]) == ["id", "tags", "history"]
+    assert shown["properties"]["tags"] == {"type": "array"}  # a plain list's item type goes
+    assert shown["properties"]["history"]["items"]["properties"] == {"at": {"type": "string"}}  # not an object's
+    assert list(whole["properties"]["memories"]["items"]["properties"]) == list(memory["properties"])
+    assert "x-detail" not in json.dumps([lean, whole])
+    value = {"memories": [{"id": "m", "tags": ["a"], "weight": 0.5, "context": {}, "history": [{"at": "x"}]}]}
+    jsonschema.validate(value, schema)
+    jsonschema.validate(value, whole)
+    jsonschema.validate(value, lean)  # a lean schema admits the details a result carries
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"memories": [{"id": 1}]}, lean)  # and still checks the main ones' types

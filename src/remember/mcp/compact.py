@@ -21,6 +21,8 @@ from typing import Any
 
 from mcp_types import Tool
 
+from remember.jsontypes import DETAIL
+
 _NODE_MAPS = ("properties", "$defs", "patternProperties")
 _NODE_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
 _NODES = ("items", "additionalProperties", "not", "contains")
@@ -84,13 +86,18 @@ def _not_null(node: Any) -> Any:
     return node
 
 
-def compact_output(schema: dict[str, Any]) -> dict[str, Any]:
+def compact_output(schema: dict[str, Any], *, lean: bool = True) -> dict[str, Any]:
     """The compact form of a result's schema, without what only repeats: a result carries only the
     properties it declares, and leaves out those that are null or empty (``results.py``), so no
     property is required or null, and ``"additionalProperties": false`` adds nothing to the property
     names. A result schema keeps its types and drops its prose: what a result's fields mean is said
-    once, in the tool's description and the docs, not in every tool that returns a memory or a template."""
-    trimmed: dict[str, Any] = _trimmed(compact(_inlined(schema)))
+    once, in the tool's description and the docs, not in every tool that returns a memory or a template.
+
+    ``lean`` (the tool list's form) also leaves out the detail properties a result model names
+    (``schemas.detail``): a memory is shown by its main properties in every tool that returns one, not
+    by all twenty-two each time. The result still carries them, and is pruned by the whole schema
+    (``lean=False``, ``server.py``); a lean schema declares fewer properties and admits the rest."""
+    trimmed: dict[str, Any] = _trimmed(compact(_inlined(schema)), lean)
     return trimmed
 
 
@@ -141,21 +148,34 @@ def _replace_refs(node: Any, defs: dict[str, Any], once: set[str]) -> Any:
     return {key: _replace_refs(value, defs, once) for key, value in node.items()}
 
 
-def _trimmed(node: Any) -> Any:
+def _trimmed(node: Any, lean: bool) -> Any:
     if isinstance(node, list):
-        return [_trimmed(item) for item in node]
+        return [_trimmed(item, lean) for item in node]
     if not isinstance(node, dict):
         return node
     out = {
-        key: value if key in ("enum", "const", "default", "examples") else _trimmed(value)
+        key: value if key in ("enum", "const", "default", "examples") else _trimmed(value, lean)
         for key, value in node.items()
         if not (key == "required" and isinstance(value, list))
         and not (key == "additionalProperties" and value is False)
         and not (key == "description" and isinstance(value, str))
+        and key != DETAIL
     }
+    if lean and out.get("type") == "array" and _plain(out.get("items")):
+        del out["items"]  # a list of texts, numbers or free-form objects: "array" says enough in a result
     if isinstance(out.get("properties"), dict):
-        out["properties"] = {name: _not_null(sub) for name, sub in out["properties"].items()}
+        left_out = set(node.get(DETAIL, ())) if lean else set()
+        out["properties"] = {name: _not_null(sub) for name, sub in out["properties"].items() if name not in left_out}
     return out
+
+
+def _plain(items: Any) -> bool:
+    """Whether ``items`` is a bare scalar type (``{"type": "string"}``)."""
+    return (
+        isinstance(items, dict)
+        and set(items) == {"type"}
+        and items["type"] in ("string", "number", "integer", "object")
+    )
 
 
 def _node(node: Any) -> Any:

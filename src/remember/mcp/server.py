@@ -42,7 +42,7 @@ from remember.caller import Caller
 from remember.errors import RememberError, excerpt
 from remember.mcp import catalog, tools
 from remember.mcp.arguments import explained, suggestion, unknown_parameters
-from remember.mcp.compact import compact_tool
+from remember.mcp.compact import compact_output, compact_tool
 from remember.mcp.listing import ListingCache
 from remember.mcp.results import in_brief
 from remember.mcp.state import AppState, Deferred
@@ -103,6 +103,7 @@ class RememberServer(MCPServer[AppState]):
         self.listing_cache = listing_cache
         self._registered: set[str] = set()  # those of remember's own tools on the SDK
         self._listing: list[Tool] | None = None
+        self._whole: dict[str, dict[str, Any] | None] = {}  # by tool name: its whole result schema, compact
         self._kept = listing_cache is not None  # False once tools are added or removed from outside
         catalog.add_template_resources(self)
 
@@ -181,7 +182,17 @@ class RememberServer(MCPServer[AppState]):
             if isinstance(cause, RememberError):  # the SDK would hide its message as an unexpected error's
                 raise ToolError(f"Error executing tool {tool.name}: {cause}") from cause
             raise
-        return in_brief(answer, tool.output_schema) if isinstance(answer, CallToolResult) else answer
+        return in_brief(answer, await self._whole_output(tool)) if isinstance(answer, CallToolResult) else answer
+
+    async def _whole_output(self, tool: Tool) -> dict[str, Any] | None:
+        """The schema a result is pruned by: the listed one without leaving out detail properties (a
+        result leaves out a detail property that is empty just as it does a main one)."""
+        if tool.name not in self._whole:
+            registered = {t.name: t for t in await super().list_tools()}
+            found = registered.get(tool.name)
+            schema = found.output_schema if found is not None else None
+            self._whole[tool.name] = compact_output(schema, lean=False) if schema is not None else None
+        return self._whole[tool.name]
 
     def _register(self, names: Collection[str]) -> None:
         """Register those of ``names`` that are remember's tools and not registered yet."""
@@ -203,6 +214,7 @@ class RememberServer(MCPServer[AppState]):
         self._register(tools.NAMES)  # remember's own come first
         self._kept = False
         self._listing = None
+        self._whole.clear()
 
     # resources and prompts: the SDK's, and the user's templates
 

@@ -12,6 +12,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, WithJsonSchema
 
+from remember.jsontypes import DETAIL
+
 
 def any_of(*types: dict[str, Any]) -> WithJsonSchema:
     """A value of any of ``types``, each with its own ``type``: a schema without one accepts anything and
@@ -30,3 +32,11 @@ class Out(BaseModel):
     """A result: its declared fields and nothing else."""
 
     model_config = ConfigDict(extra="forbid")
+
+
+def detail(*names: str) -> dict[str, Any]:
+    """``json_schema_extra`` naming a result's detail properties: the tool list (``mcp/compact.py``) leaves
+    them out of the result schemas it shows, which name a result's main properties only (what a result's
+    properties mean is said once, in docs/tools.md). A result still carries them, and a subclass inherits
+    the list."""
+    return {DETAIL: list(names)}

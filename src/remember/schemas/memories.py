@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal, Self
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from remember.errors import FieldError
 from remember.models import HistoryEntry, Memory, Page
-from remember.schemas import Out
+from remember.schemas import Out, detail
 from remember.schemas.suggestions import SuggestionOut
 from remember.service.memories import Stored
 from remember.space_keys import is_space_key
@@ -21,10 +21,20 @@ class IgnoredFieldOut(Out):
     message: str
 
 
+# A memory's properties a result carries beside its main ones (id, content, title, type, tags, template_id,
+# structured_content, version, validity): left out of the tool list's result schemas.
+MEMORY_DETAIL = (
+    "weight", "trust", "references", "context", "location", "template_version", "template_compliance",
+    "template_validation_errors", "created_at", "updated_at", "deleted_at", "access_count", "last_accessed_at",
+    "created_by",
+)  # fmt: skip
+
 IGNORED = "Template field values given but not kept: computed fields (replaced) and fields hidden by show_if."
 
 
 class MemoryOut(Out):
+    model_config = ConfigDict(extra="forbid", json_schema_extra=detail(*MEMORY_DETAIL))
+
     id: str
     content: str
     title: str | None

@@ -5,13 +5,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pydantic import ConfigDict
+
 from remember.clock import to_text
 from remember.models import Relationship
-from remember.schemas import Out
+from remember.schemas import Out, detail
 from remember.service.related import Related, RelationshipResults
 
 
 class RelationshipOut(Out):
+    model_config = ConfigDict(extra="forbid", json_schema_extra=detail("version", "created_at", "updated_at"))
+
     id: str
     memory_ids: list[str]
     relationship_type: str

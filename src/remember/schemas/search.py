@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
-from remember.schemas import Out
+from remember.schemas import Out, detail
 from remember.schemas.memories import MemoryOut
 
 
 class SearchHitOut(Out):
+    model_config = ConfigDict(extra="forbid", json_schema_extra=detail("why"))  # with explain only
+
     memory: MemoryOut
     score: float = Field(description="Relevance; higher is better (comparable within one search).")
     why: dict[str, Any] | None = Field(default=None, description="With explain: the parts of the score.")
@@ -18,6 +20,8 @@ class SearchHitOut(Out):
 
 
 class SearchOut(Out):
+    model_config = ConfigDict(extra="forbid", json_schema_extra=detail("plan"))  # with explain only
+
     results: list[SearchHitOut]
     offset: int
     limit: int
@@ -30,6 +34,8 @@ class SearchOut(Out):
 
 
 class SourceOut(Out):
+    model_config = ConfigDict(extra="forbid", json_schema_extra=detail("truncated", "related_to"))
+
     number: int = Field(description="The [n] that cites this memory in the context.")
     memory_id: str
     title: str | None

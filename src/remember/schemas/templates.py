@@ -6,16 +6,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from remember.clock import to_text
-from remember.schemas import AnyValue, Out
+from remember.schemas import AnyValue, Out, detail
 from remember.schemas.memories import IGNORED, IgnoredFieldOut
 from remember.service.templates import TemplateView
 from remember.templates import to_json_schema
 
 
 class FieldErrorOut(Out):
+    model_config = ConfigDict(extra="forbid", json_schema_extra=detail("value"))
+
     field: str
     code: str
     message: str
@@ -23,6 +25,21 @@ class FieldErrorOut(Out):
 
 
 class TemplateOut(Out):
+    # main: id, name, description, version, category, tags, is_default, auto_apply, trigger_keywords, fields
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra=detail(
+            "parent_template_id",
+            "derived_from",
+            "trigger_context",
+            "examples",
+            "weight",
+            "trust",
+            "usage_count",
+            "last_used",
+        ),
+    )
+
     id: str
     name: str
     description: str

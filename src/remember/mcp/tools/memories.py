@@ -20,6 +20,7 @@ from remember.mcp.tools.params import (
     Filters,
     Links,
     MemoryId,
+    Offset,
     Reason,
     Space,
     Spaces,
@@ -161,24 +162,24 @@ def remember_get_memory(
 def remember_update_memory(
     ctx: Context,
     memory_id: MemoryId,
-    content: Content = None,
-    title: Title = None,
-    type: MemType = None,
-    weight: Weight = None,
-    trust: Trust = None,
+    content: str | dict[str, Any] | None = None,
+    title: str | None = None,
+    type: str | None = None,
+    weight: float | None = None,
+    trust: float | None = None,
     tags: Annotated[list[str] | None, Field(description="Replace the tags ([] removes).")] = None,
     references: Annotated[list[str] | None, Field(description="Replace the references.")] = None,
-    context: MemoryContext = None,
-    location: Location = None,
-    template_id: TemplateId = None,
-    structured_content: Structured = None,
+    context: Annotated[ContextIn | None, WithJsonSchema({"type": "object"})] = None,
+    location: Annotated[LocationIn | None, WithJsonSchema({"type": "object"})] = None,
+    template_id: str | None = None,
+    structured_content: dict[str, Any] | None = None,
     clear_fields: Annotated[list[Clearable] | None, Field(description="Fields to empty.")] = None,
     reason: Reason = None,
     valid_until: Annotated[str | None, Field(description="Ends it; kept.")] = None,
 ) -> WrittenMemoryOut:
-    """Change some fields of a memory; old values go to its history with `reason`.
-    `structured_content` is merged (null removes a field); a new `template_id` drops fields
-    it lacks.
+    """Change some fields of a memory (as in remember_create_memory); old values go to its history
+    with `reason`. `structured_content` is merged (null removes a field); a new `template_id` drops
+    fields it lacks.
 
     Example: {"memory_id": "0b6f...", "title": "Sarah (Director)", "reason": "Promoted"}
     """
@@ -227,21 +228,17 @@ def remember_restore_memory(ctx: Context, memory_id: MemoryId, reason: Reason = 
 
 def remember_list_memories(
     ctx: Context,
-    type: Annotated[str | None, Field(description="Of this type.")] = None,
+    type: str | None = None,
     tags: Annotated[list[str] | None, Field(description="With these tags.")] = None,
     tags_match: Annotated[Literal["any", "all"], Field(description="Any or all tags.")] = "any",
     created_after: Annotated[str | None, Field(description="ISO 8601, inclusive.")] = None,
     created_before: Annotated[str | None, Field(description="ISO 8601, exclusive.")] = None,
     filters: Filters = None,
-    sort_by: Annotated[
-        Literal["created_at", "updated_at", "weight", "occurred_at"], Field(description="Order by.")
-    ] = "created_at",
-    sort_order: Annotated[Literal["asc", "desc"], Field(description="Order.")] = "desc",
+    sort_by: Literal["created_at", "updated_at", "weight", "occurred_at"] = "created_at",
+    sort_order: Literal["asc", "desc"] = "desc",
     limit: Annotated[int, Field(description="Page size, 1 to 100.")] = 20,
-    offset: Annotated[int, Field(description="How many to skip.")] = 0,
-    include_deleted: Annotated[
-        Literal["exclude", "include", "only"], Field(description="Deleted memories too, or only.")
-    ] = "exclude",
+    offset: Offset = 0,
+    include_deleted: Literal["exclude", "include", "only"] = "exclude",
     as_of: AsOf = None,
     include_superseded: Superseded = False,
     spaces: Spaces = None,

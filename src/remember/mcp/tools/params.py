@@ -1,4 +1,5 @@
-"""Parameters more than one tool takes, described once."""
+"""Parameters more than one tool takes, described once (or not at all where the name says it all: the tool
+list is read into every conversation)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from remember.preferences import defaults
 from remember.schemas.relationships import links
 from remember.service import validity
 
-MemoryId = Annotated[str, Field(description="The memory's id.")]
+MemoryId = str
+Offset = int  # how many to skip
 TemplateId = Annotated[str, Field(description="e.g. 'builtin:book_review'.")]
 Reason = Annotated[str | None, Field(description="Why (kept in history).")]
 Filters = Annotated[
@@ -25,8 +27,12 @@ Filters = Annotated[
         "eq ne gt gte lt lte in nin contains exists; and/or/not."
     ),
 ]
+# The filter language once, in remember_list_memories; the other tools that take it point there.
+FiltersAsInList = Annotated[dict[str, Any] | None, Field(description="As in remember_list_memories.")]
 Alpha = Annotated[float | None, Field(description="1 = by meaning, 0 = by keywords (default: auto).")]
-Links = Annotated[bool, Field(description="With each one's relationships.")]
+AlphaAsInSearch = Annotated[float | None, Field(description="As in remember_search_memory.")]
+MinScoreAsInSearch = Annotated[float | None, Field(description="As in remember_search_memory.")]
+Links = bool  # with each one's relationships
 AsOf = Annotated[str | None, Field(description="True at this date.")]
 Superseded = Annotated[bool, Field(description="Ended ones too.")]
 Space = Annotated[str | None, Field(description="A shared space's name or key (default: personal).")]

@@ -9,7 +9,7 @@ from pydantic import Field
 
 from remember.mcp.state import caller_of, services_of
 from remember.mcp.tools.hints import READS, WRITES, Tools, hints
-from remember.mcp.tools.params import Alpha, MemoryId, MinScore, Reason, Space
+from remember.mcp.tools.params import AlphaAsInSearch, MemoryId, MinScoreAsInSearch, Offset, Reason, Space
 from remember.schemas.relationships import (
     RelatedOut,
     RelatedPageOut,
@@ -21,7 +21,7 @@ from remember.schemas.relationships import (
 from remember.service.related import Criteria
 from remember.service.relationships import RelationshipDraft
 
-RelationshipId = Annotated[str, Field(description="The relationship's id.")]
+RelationshipId = str
 Members = Annotated[list[str], Field(description="2 to 20 memory ids.")]
 Kind = Annotated[str, Field(description="e.g. works_with, inspired_by.")]
 Observation = Annotated[str | None, Field(description="What links them (searched).")]
@@ -55,16 +55,17 @@ def remember_create_relationship(
 def remember_update_relationship(
     ctx: Context,
     relationship_id: RelationshipId,
-    memory_ids: Annotated[list[str] | None, Field(description="Replaces the members.")] = None,
-    relationship_type: Annotated[str | None, Field(description="A new type.")] = None,
-    observation: Observation = None,
-    strength: Strength = None,
-    confidence: Confidence = None,
-    tags: Annotated[list[str] | None, Field(description="Replaces the tags.")] = None,
+    memory_ids: list[str] | None = None,
+    relationship_type: str | None = None,
+    observation: str | None = None,
+    strength: float | None = None,
+    confidence: float | None = None,
+    tags: list[str] | None = None,
     reason: Reason = None,
     valid_until: Annotated[str | None, Field(description="Ends it; kept.")] = None,
 ) -> RelationshipUpdateOut:
-    """Change some fields of a relationship; old values stay in its history.
+    """Change some fields of a relationship (what is given replaces them, as in
+    remember_create_relationship); old values stay in its history.
 
     Example: {"relationship_id": "5d1e...", "strength": 0.9, "reason": "Confirmed"}
     """
@@ -89,7 +90,7 @@ def remember_delete_relationship(ctx: Context, relationship_id: RelationshipId) 
 def remember_search_relationships(
     ctx: Context,
     query: Annotated[str | None, Field(description="Matched with observations (none: newest first).")] = None,
-    alpha: Alpha = None,
+    alpha: AlphaAsInSearch = None,
     types: Types = None,
     memory_id: Annotated[str | None, Field(description="Of this memory.")] = None,
     min_strength: MinStrength = 0.0,
@@ -98,8 +99,8 @@ def remember_search_relationships(
     created_after: Annotated[str | None, Field(description="ISO 8601, inclusive.")] = None,
     created_before: Annotated[str | None, Field(description="ISO 8601, exclusive.")] = None,
     limit: Annotated[int, Field(description="1 to 100.")] = 10,
-    offset: Annotated[int, Field(description="How many to skip.")] = 0,
-    min_score: MinScore = None,
+    offset: Offset = 0,
+    min_score: MinScoreAsInSearch = None,
 ) -> RelationshipSearchOut:
     """Find relationships by what was observed, by type, member, strength, tags or date.
 

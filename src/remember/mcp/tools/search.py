@@ -11,7 +11,19 @@ from pydantic import Field
 from remember.errors import RememberError
 from remember.mcp.state import caller_of, services_of
 from remember.mcp.tools.hints import READS, Tools
-from remember.mcp.tools.params import Alpha, AsOf, Filters, Links, MinScore, Spaces, links_in_spaces, memory_links, when
+from remember.mcp.tools.params import (
+    Alpha,
+    AlphaAsInSearch,
+    AsOf,
+    FiltersAsInList,
+    Links,
+    MinScore,
+    Offset,
+    Spaces,
+    links_in_spaces,
+    memory_links,
+    when,
+)
 from remember.schemas.memories import MemoryOut
 from remember.schemas.search import QueryOut, SearchHitOut, SearchOut, SourceOut
 from remember.service import space_reads
@@ -24,12 +36,10 @@ def remember_search_memory(
     ctx: Context,
     query: Annotated[str, Field(description="What to look for, in plain words.")],
     alpha: Alpha = None,
-    filters: Filters = None,
+    filters: FiltersAsInList = None,
     limit: Annotated[int | None, Field(description="How many, 1 to 100 (default 10).")] = None,
-    offset: Annotated[int, Field(description="How many to skip.")] = 0,
-    deleted: Annotated[
-        Literal["exclude", "include", "only"], Field(description="Deleted memories too, or only.")
-    ] = "exclude",
+    offset: Offset = 0,
+    deleted: Literal["exclude", "include", "only"] = "exclude",
     explain: Annotated[bool, Field(description="With the plan and each score's parts.")] = False,
     include_relationships: Links = True,
     min_score: MinScore = None,
@@ -68,7 +78,7 @@ def remember_find_similar(
     text: Annotated[str | None, Field(description="Like this text (or give memory_id).")] = None,
     min_similarity: Annotated[float, Field(description="Lowest cosine similarity, -1 to 1.")] = 0.0,
     limit: Annotated[int, Field(description="How many, 1 to 100.")] = 10,
-    filters: Filters = None,
+    filters: FiltersAsInList = None,
     include_relationships: Links = True,
     spaces: Spaces = None,
 ) -> SearchOut:
@@ -135,8 +145,8 @@ def remember_query_memory(
     sampled: Annotated[CreateMessageResult | None, Resolve(_answer_request)],
     question: Annotated[str, Field(description="What to answer from memory.")],
     token_budget: Annotated[int, Field(description="Most tokens of memory text, 100 to 32000.")] = 2000,
-    alpha: Alpha = None,
-    filters: Filters = None,
+    alpha: AlphaAsInSearch = None,
+    filters: FiltersAsInList = None,
     answer: Annotated[  # noqa: ARG001 - read by _answer_request, which runs before this body
         bool, Field(description="Answer with the client's model if it can sample.")
     ] = True,

@@ -9,7 +9,7 @@ from pydantic import Field
 
 from remember.mcp.state import caller_of, services_of
 from remember.mcp.tools.hints import READS, WRITES, Tools, hints
-from remember.mcp.tools.params import TemplateId
+from remember.mcp.tools.params import Offset, TemplateId
 from remember.schemas.templates import (
     TemplateCopyOut,
     TemplateDeletionOut,
@@ -44,7 +44,7 @@ def remember_create_template(
     ctx: Context,
     template_name: Annotated[str, Field(description="A name unique among yours, e.g. 'Book Review'.")],
     fields: Fields,
-    description: Annotated[str, Field(description="What the template is for.")] = "",
+    description: str = "",
     parent_template_id: Annotated[str | None, Field(description="Inherit this template's fields.")] = None,
     category: Annotated[str, Field(description="e.g. 'personal', 'work'.")] = "general",
     tags: Annotated[list[str] | None, Field(description="Labels for the template.")] = None,
@@ -95,13 +95,11 @@ def remember_list_templates(
     ctx: Context,
     include_default: Annotated[bool, Field(description="The built-in ones.")] = True,
     include_user: Annotated[bool, Field(description="Your own.")] = True,
-    category: Annotated[str | None, Field(description="Only this category.")] = None,
+    category: str | None = None,
     tags: Annotated[list[str] | None, Field(description="Only with any of these tags.")] = None,
-    sort_by: Annotated[
-        Literal["usage_count", "name", "recent"], Field(description="Most used, by name, or recently used first.")
-    ] = "usage_count",
+    sort_by: Literal["usage_count", "name", "recent"] = "usage_count",
     limit: Annotated[int, Field(description="Page size, 1 to 100.")] = 50,
-    offset: Annotated[int, Field(description="How many to skip.")] = 0,
+    offset: Offset = 0,
 ) -> TemplatePageOut:
     """List the templates you can use: the built-in library and your own.
 
@@ -123,17 +121,17 @@ def remember_get_template(ctx: Context, template_id: TemplateId) -> TemplateDeta
 def remember_update_template(
     ctx: Context,
     template_id: TemplateId,
-    template_name: Annotated[str | None, Field(description="New name.")] = None,
-    description: Annotated[str | None, Field(description="New description.")] = None,
-    parent_template_id: Annotated[str | None, Field(description="New parent.")] = None,
-    category: Annotated[str | None, Field(description="New category.")] = None,
-    tags: Annotated[list[str] | None, Field(description="New tags.")] = None,
-    auto_apply: Annotated[bool | None, Field(description="Suggest it automatically.")] = None,
-    trigger_keywords: Annotated[list[str] | None, Field(description="New trigger keywords.")] = None,
-    trigger_context: Annotated[dict[str, Any] | None, Field(description="New trigger context.")] = None,
-    examples: Annotated[list[str] | None, Field(description="New examples.")] = None,
-    weight: Annotated[float | None, Field(description="New importance, 0 to 1.")] = None,
-    trust: Annotated[float | None, Field(description="New access level, 0 to 1.")] = None,
+    template_name: str | None = None,
+    description: str | None = None,
+    parent_template_id: str | None = None,
+    category: str | None = None,
+    tags: list[str] | None = None,
+    auto_apply: bool | None = None,
+    trigger_keywords: list[str] | None = None,
+    trigger_context: dict[str, Any] | None = None,
+    examples: list[str] | None = None,
+    weight: float | None = None,
+    trust: float | None = None,
     add_fields: Annotated[list[dict[str, Any]] | None, Field(description="Fields to add (as in create).")] = None,
     update_fields: Annotated[
         list[dict[str, Any]] | None,
@@ -145,8 +143,8 @@ def remember_update_template(
         Field(description="e.g. '1.1' (a number becomes text; default: bumped)."),
     ] = None,
 ) -> TemplateUpdateOut:
-    """Change one of your templates (copy a built-in first); the version is bumped and its
-    memories keep their fields and are re-checked.
+    """Change one of your templates (copy a built-in first): what is given replaces it, as in
+    remember_create_template. The version is bumped; its memories keep their fields and are re-checked.
 
     Example: {"template_id": "tpl_book_1a2b", "add_fields": [{"name": "isbn", "type": "string"}]}
     """
