@@ -236,3 +236,23 @@ def test_the_default_space_is_a_preference(services: Services) -> None:
     services.preferences.update(CAT, "spaces.default", key)
     with pytest.raises(AccessDenied, match="reader"):
         services.spaces.writing(CAT, None)
+
+
+def test_a_listing_and_a_search_over_spaces_merge_them_in_order(services: Services) -> None:
+    from remember.service import space_reads
+
+    key = _team(services)
+    made = []
+    for n in range(6):  # alternately Ben's own and the team's, each a second after the last
+        where = BEN if n % 2 == 0 else services.spaces.writing(BEN, key)
+        made.append(services.memories.create(where, {"content": f"launch checklist item {n}"}))
+    readers = services.spaces.reading(BEN, None)
+    page = space_reads.listing(services.memories, readers, limit=2, offset=2)
+    assert page.total == 6 and [m.id for m in page.items] == [made[3].id, made[2].id]
+    oldest = space_reads.listing(services.memories, readers, limit=4, offset=0, sort_order="asc")
+    assert [m.id for m in oldest.items] == [m.id for m in made[:4]]
+    found = space_reads.search(services.search, readers, "launch checklist", limit=6, record_access=False)
+    assert {h.memory.id for h in found.hits} == {m.id for m in made}
+    assert [h.score for h in found.hits] == sorted((h.score for h in found.hits), reverse=True)
+    only_team = space_reads.search(services.search, services.spaces.reading(BEN, ["Team"]), "launch", limit=6)
+    assert {h.memory.user_id for h in only_team.hits} == {key}
