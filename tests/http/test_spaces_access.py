@@ -240,3 +240,17 @@ async def test_a_tokens_trust_level_applies_inside_a_space(
         assert fingerprint(store) == before
         found = said(await low.call_tool("remember_search_memory", {"query": f"{SHARED} payroll"}))
         assert secret["id"] not in found and ids["memory"] in found
+
+
+async def test_only_writers_delete_a_shared_relationship(team: Team, store: Store) -> None:
+    clients, ids = team
+    before = fingerprint(store)
+    for user in ("rey", "max", "nia", "tom"):
+        result = await clients[user].call_tool("remember_delete_relationship", {"relationship_id": ids["link"]})
+        expected = "You are a reader in space Team" if user == "rey" else f"No relationship with id {ids['link']!r}"
+        assert result.is_error and expected in text(result), user
+    assert fingerprint(store) == before
+    ok(await clients["wes"].call_tool("remember_delete_relationship", {"relationship_id": ids["link"]}))
+    changed = {"relationship_id": ids["link"], "strength": 1}
+    gone = await clients["ann"].call_tool("remember_update_relationship", changed)
+    assert gone.is_error and "No relationship with id" in text(gone)
