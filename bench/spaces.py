@@ -3,7 +3,8 @@
 A member's search reads each space it names as its own owner and merges the hits by score
 (``service/space_reads.py``). The same corpus as the scale suite (pairs of real turns with their vectors
 given, ``bench/scale.py``) is written under shared-space keys, all of it in one space, or a fifth in each
-of five; the same questions are asked of both, on SQLite and on PostgreSQL, side by side.
+of five, each layout in a database of its own; the same questions are asked of both, on SQLite and on
+PostgreSQL, side by side.
 
     python -m bench --only spaces [--quick]
 """
@@ -66,7 +67,8 @@ def timings(services: Any, questions: list[str], keys: tuple[str, ...]) -> dict[
     return percentiles(took)
 
 
-def side(url: str, texts: list[str], vectors: Any, questions: list[str], folder: Path) -> dict[str, Any]:
+def side(url: str, keys: tuple[str, ...], texts: list[str], vectors: Any, questions: list[str], folder: Path) -> Any:
+    """The corpus over the spaces ``keys`` in the database at ``url`` (a fresh one), and the member's searches."""
     from bench.embedcache import cached_minilm
     from remember.service import Services
     from remember.store import open_store
@@ -74,25 +76,22 @@ def side(url: str, texts: list[str], vectors: Any, questions: list[str], folder:
     def opened(**sizes: Any) -> Any:
         return Services.over(open_store(url, keywords_home=folder / "keywords", **sizes), embedder=cached_minilm())
 
-    out = {}
-    for label, keys in (("one space", ONE), ("five spaces", FIVE)):
-        started = time.perf_counter()
-        services = opened(vector_index_min=None, keyword_index_min=None)
-        try:
-            services.indexer.state()
-            fill(services, texts, vectors, keys)
-        finally:
-            services.close()
-        services = opened()  # the configured sizes: an owner past them gets its indexes, built in bulk
-        try:
-            for key in keys:
-                services.indexer.build_vector_index(key)
-                services.indexer.build_keyword_index(key)
-            print(f"  {label}: {len(texts):,} memories in {time.perf_counter() - started:.0f} s", flush=True)
-            out[label] = timings(services, questions, keys)
-        finally:
-            services.close()
-    return out
+    started = time.perf_counter()
+    services = opened(vector_index_min=None, keyword_index_min=None)
+    try:
+        services.indexer.state()
+        fill(services, texts, vectors, keys)
+    finally:
+        services.close()
+    services = opened()  # the configured sizes: an owner past them gets its indexes, built in bulk
+    try:
+        for key in keys:
+            services.indexer.build_vector_index(key)
+            services.indexer.build_keyword_index(key)
+        print(f"  {len(keys)} space(s): {len(texts):,} memories in {time.perf_counter() - started:.0f} s", flush=True)
+        return timings(services, questions, keys)
+    finally:
+        services.close()
 
 
 def run(quick: bool = False) -> dict[str, Any]:
@@ -104,11 +103,17 @@ def run(quick: bool = False) -> dict[str, Any]:
     asked = [random.Random(7).choice(questions) for _ in range(rounds)]
     results: dict[str, Any] = {"memories": size, "searches": rounds}
     table = Table(f"Search over shared spaces ({size:,} memories)", ["backend", "layout", "p50 ms", "p95 ms"])
+    layouts = (("one space", ONE), ("five spaces", FIVE))
     with tempfile.TemporaryDirectory(prefix="remember-bench-spaces-") as tmp:
-        folder = Path(tmp)
-        results["SQLite"] = side(f"sqlite:///{folder / 'spaces.db'}", texts, vectors, asked, folder)
-        with embedded_postgres_url(folder / "pg") as url:
-            results["PostgreSQL"] = side(url, texts, vectors, asked, folder / "pg-side")
+        folder = Path(tmp)  # each layout in a database of its own
+        results["SQLite"] = {
+            label: side(f"sqlite:///{folder / f'{n}.db'}", keys, texts, vectors, asked, folder / str(n))
+            for n, (label, keys) in enumerate(layouts)
+        }
+        results["PostgreSQL"] = {}
+        for n, (label, keys) in enumerate(layouts):
+            with embedded_postgres_url(folder / f"pg{n}") as url:
+                results["PostgreSQL"][label] = side(url, keys, texts, vectors, asked, folder / f"pg{n}-side")
     for backend in ("SQLite", "PostgreSQL"):
         for layout, figures in results[backend].items():
             table.add(backend, layout, f"{figures['p50']:.1f}", f"{figures['p95']:.1f}")
