@@ -45,6 +45,7 @@ from bench import (
     scale,
     scaleout,
     search,
+    spaces,
     suggest,
     templates,
     toollist,
@@ -91,6 +92,7 @@ SUITES: dict[str, Callable[[bool], dict[str, Any]]] = {
     "multilingual": multilingual.run,
     "embedders": embedder_costs.run,
     "byembedder": recall_by_embedder.run,
+    "spaces": spaces.run,
 }
 
 
@@ -107,12 +109,14 @@ def main() -> None:
     parser.add_argument("--scale-no-postgres", action="store_true", help="the scale suite on SQLite only")
     parser.add_argument("--scale-no-sqlite", action="store_true", help="the scale suite on PostgreSQL only")
     parser.add_argument("--crowd-size", type=int, default=crowd.SIZE, help="other memories in the crowd suite")
+    parser.add_argument("--spaces-size", type=int, default=spaces.SIZE, help="memories in the spaces suite")
     parser.add_argument("--pgkeyword-size", type=int, default=pgkeyword.SIZE, help="memories in the pgkeyword suite")
     parser.add_argument("--cpus-retrieval", action="store_true", help="LoCoMo on each emulated CPU (~25 min each)")
     args = parser.parse_args()
     cpus.RETRIEVAL = args.cpus_retrieval
     pgkeyword.SIZE = args.pgkeyword_size
     crowd.SIZE = args.crowd_size
+    spaces.SIZE = args.spaces_size
     relationships.SIZE = args.relationships_size
     scale.SIZE, scale.POSTGRES, scale.SQLITE = args.scale_size, not args.scale_no_postgres, not args.scale_no_sqlite
     results = {"machine": {"python": platform.python_version(), "cpu": platform.processor() or platform.machine()}}

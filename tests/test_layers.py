@@ -10,7 +10,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "remember"
 # Lower rank = lower layer. A module may import its own layer or lower ones.
 RANK = {
     "errors": 0, "clock": 0, "caller": 0, "jsontypes": 0, "models": 0, "memory_fields": 0, "preferences": 0,
-    "filters": 0, "config": 0, "documents": 0, "nouns": 0, "spelling": 0, "deadline": 0,
+    "filters": 0, "config": 0, "documents": 0, "nouns": 0, "spelling": 0, "deadline": 0, "space_keys": 0,
     "store": 1, "search": 2, "templates": 2, "service": 3, "schemas": 4, "app": 5, "mcp": 5, "http": 5, "web": 5,
     "cli": 6,
 }  # fmt: skip

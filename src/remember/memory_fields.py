@@ -57,6 +57,7 @@ FIELDS: tuple[MemoryField, ...] = (
     MemoryField("supersedes", "supersedes", "texts"),
     MemoryField("superseded_by", "superseded_by", filter="text"),
     MemoryField("identity_key", "identity_key"),
+    MemoryField("created_by", "created_by"),
 )
 
 EDITABLE: tuple[str, ...] = tuple(f.attribute for f in FIELDS if f.editable)

@@ -76,6 +76,7 @@ class Memory:
     supersedes: tuple[str, ...] = ()
     superseded_by: str | None = None
     identity_key: str | None = None  # its template's identity values, normalised (service/identity.py)
+    created_by: str | None = None  # in a shared space, the member who stored it (None: the owner)
 
     def __post_init__(self) -> None:
         if self.valid_from is None:
@@ -122,6 +123,7 @@ class Memory:
             "valid_until": _text_or_none(self.valid_until),
             "supersedes": list(self.supersedes),
             "superseded_by": self.superseded_by,
+            **({"created_by": self.created_by} if self.created_by is not None else {}),
         }
 
 
@@ -169,6 +171,7 @@ def memory_from_dict(user_id: str, data: Mapping[str, Any]) -> Memory:
         supersedes=tuple(data.get("supersedes") or ()),
         superseded_by=data.get("superseded_by"),
         identity_key=data.get("identity_key"),
+        created_by=data.get("created_by"),
     )
 
 
@@ -184,6 +187,7 @@ class HistoryEntry:
     reason: str | None
     at: datetime
     effective_at: datetime | None = None  # when the values it brought became true in the world (None: ``at``)
+    actor: str | None = None  # in a shared space, the member who made the change (None: the owner)
 
     @property
     def effective(self) -> datetime:
@@ -199,6 +203,8 @@ class HistoryEntry:
         }
         if self.effective_at is not None:
             out["effective_at"] = to_text(self.effective_at)
+        if self.actor is not None:
+            out["by"] = self.actor
         return out
 
 
@@ -395,6 +401,34 @@ def fields_as_json(result: Any) -> dict[str, JsonValue]:
     lists (a value that is not JSON, such as a moment, is the caller's to replace)."""
     out: dict[str, JsonValue] = plain(dataclasses.asdict(result))
     return out
+
+
+@dataclass(frozen=True)
+class Space:
+    """A shared space: memories a team keeps together (``key``: ``~`` and hex, see ``space_keys``)."""
+
+    key: str
+    name: str
+    created_by: str
+    created_at: datetime
+
+    def as_dict(self) -> dict[str, Any]:
+        created = to_text(self.created_at)
+        return {"space": self.key, "name": self.name, "created_by": self.created_by, "created_at": created}
+
+
+@dataclass(frozen=True)
+class SpaceMember:
+    """A user's role in a space: reader, writer or admin."""
+
+    space: str
+    user: str
+    role: str
+    added_by: str
+    added_at: datetime
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"user": self.user, "role": self.role, "added_by": self.added_by, "added_at": to_text(self.added_at)}
 
 
 @dataclass(frozen=True)

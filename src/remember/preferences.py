@@ -103,6 +103,12 @@ SPECS: tuple[PreferenceSpec, ...] = (
     PreferenceSpec(
         "search.recency_half_life_days", "float", 30.0, "Age (days) at which the recency boost halves.", 1, 36500
     ),
+    PreferenceSpec(
+        "spaces.default",
+        "str",
+        "personal",
+        "Where a new memory or relationship goes when none is named: personal, or a shared space's name or key.",
+    ),
     PreferenceSpec("templates.auto_suggest", "bool", True, "Suggest templates for new free-text memories."),
     PreferenceSpec(
         "templates.suggestion_threshold",

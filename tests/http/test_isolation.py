@@ -99,6 +99,7 @@ def _calls(ids: dict[str, str], bobs_memory: str) -> list[tuple[str, dict[str, A
         ("remember_create_template", {"template_name": "Reading log", "fields": BOOK_FIELDS}, None),
         ("remember_infer_templates", {}, None),
         ("remember_infer_templates", {"accept": "infer-000000000000", "apply": True}, "No proposal"),
+        ("remember_manage_space", {"action": "list"}, None),
     ]
 
 

@@ -111,7 +111,7 @@ async def test_a_wrong_type_says_what_was_expected_and_given(
 
 
 def test_the_table_covers_every_tool() -> None:
-    assert len(NAMES) == 27
+    assert len(NAMES) == 28
     untyped = {t["name"] for t in TOOLS} - {t for t, _, _ in CASES}
     assert untyped <= {"remember_get_preferences"}  # its one parameter is a choice of categories
     assert len(CASES) > 60

@@ -167,7 +167,7 @@ async def test_a_tool_module_that_fails_to_import_registers_nothing_and_is_tried
     assert not server.tools_registered and await MCPServer.list_tools(server) == []
     assert not (tmp_path / "tools.json").exists()  # a partial listing is never kept
     monkeypatch.undo()
-    assert len(await server.list_tools()) == 27
+    assert len(await server.list_tools()) == 28
 
 
 def test_the_key_is_taken_when_the_server_starts(tmp_path: Path) -> None:
@@ -193,6 +193,6 @@ async def test_tools_added_or_removed_through_the_sdk_are_listed_and_skip_the_ca
     server.remove_tool("remember_get_preferences")  # before any tool was registered
     server.add_tool(probe_echo)
     names = [tool["name"] for tool in await _listed(server)]
-    assert "remember_get_preferences" not in names and "probe_echo" in names and len(names) == 27
+    assert "remember_get_preferences" not in names and "probe_echo" in names and len(names) == 28
     with pytest.raises(ToolError, match="Unknown tool"):
         server.remove_tool("remember_no_such_tool")

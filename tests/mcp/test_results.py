@@ -78,6 +78,7 @@ async def every_tool(client: Client) -> dict[str, CallToolResult]:
     await call("remember_search_relationships", query="about Ana")
     await call("remember_get_related", memory_id=made["id"])
     await call("remember_delete_relationship", relationship_id=link["id"])
+    await call("remember_manage_space", action="create", name="Team")
     await call("remember_get_preferences", category="search")
     await call("remember_update_preferences", preference_path="templates.suppressed_templates", value=["builtin:x"])
     return answers

@@ -11,7 +11,8 @@ pytestmark = pytest.mark.anyio
 CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     "remember_create_memory": (
         ["content", "title", "type", "weight", "trust", "tags", "references", "context", "location",
-         "template_id", "structured_content", "skip_template_suggestion", "supersedes", "valid_from", "valid_until"],
+         "template_id", "structured_content", "skip_template_suggestion", "supersedes", "valid_from", "valid_until",
+         "space"],
         [],
         (False, False, False),
     ),
@@ -28,7 +29,7 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     "remember_restore_memory": (["memory_id", "reason"], ["memory_id"], (False, False, True)),
     "remember_list_memories": (
         ["type", "tags", "tags_match", "created_after", "created_before", "filters", "sort_by", "sort_order",
-         "limit", "offset", "include_deleted", "as_of", "include_superseded"],
+         "limit", "offset", "include_deleted", "as_of", "include_superseded", "spaces"],
         [],
         (True, False, True),
     ),
@@ -59,18 +60,18 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     "remember_template_analytics": (["template_id", "metrics"], ["template_id"], (True, False, True)),
     "remember_search_memory": (
         ["query", "alpha", "filters", "limit", "offset", "deleted", "explain", "include_relationships", "min_score",
-         "as_of", "include_superseded"],
+         "as_of", "include_superseded", "spaces"],
         ["query"],
         (True, False, True),
     ),
     "remember_find_similar": (
-        ["memory_id", "text", "min_similarity", "limit", "filters", "include_relationships", "as_of"],
+        ["memory_id", "text", "min_similarity", "limit", "filters", "include_relationships", "as_of", "spaces"],
         [],
         (True, False, True),
     ),
     "remember_query_memory": (
         ["question", "token_budget", "alpha", "filters", "answer", "include_relationships", "include_related",
-         "as_of"],
+         "as_of", "spaces"],
         ["question"],
         (True, False, True),
     ),
@@ -83,7 +84,7 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     "remember_infer_templates": (["accept", "apply"], [], (False, False, False)),
     "remember_create_relationship": (
         ["memory_ids", "relationship_type", "observation", "strength", "confidence", "tags", "valid_from",
-         "valid_until"],
+         "valid_until", "space"],
         ["memory_ids", "relationship_type"],
         (False, False, False),
     ),
@@ -103,6 +104,7 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     "remember_get_related": (
         ["memory_id", "depth", "types", "min_strength", "as_of"], ["memory_id"], (True, False, True)
     ),
+    "remember_manage_space": (["action", "space", "name", "user", "role"], ["action"], (False, True, False)),
 }  # fmt: skip
 
 

@@ -220,13 +220,13 @@ def _copy(actions: Commands) -> None:
 
 def copy(settings: Settings, args: argparse.Namespace) -> None:
     from remember.app import open_services
-    from remember.service.import_export.jsonl import export_records, import_records, refuse_existing
+    from remember.service.import_export.jsonl import every_user, export_records, import_records, refuse_existing
     from remember.store import open_store
 
     source = open_store(args.source)
     target = open_services(Settings(**{**settings.__dict__, "database_url": args.target}))
     try:
-        users = [settings.user] if args.only_user else source.transfer.user_ids()
+        users = [settings.user] if args.only_user else every_user(source)
         refuse_existing(target.store, users)
         with bulk_vectors(target, source.memories.count(), quiet=args.json):
             records = export_records(source, [Caller(user) for user in users])

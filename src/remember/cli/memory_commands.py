@@ -14,6 +14,7 @@ from remember.errors import ValidationFailed
 if TYPE_CHECKING:
     from remember.caller import Caller
     from remember.service import Services
+    from remember.space_keys import Role
 
 
 def register(commands: Commands) -> None:
@@ -63,12 +64,14 @@ def _add(commands: Commands) -> None:
     )
     sub.add_argument("--valid-from", metavar="DATE", help="when it became true (default: when it happened)")
     sub.add_argument("--valid-until", metavar="DATE", help="when it stopped being true (default: still true)")
+    sub.add_argument("--space", metavar="SPACE", help="store it in this space (name, key; default: spaces.default)")
     runs(sub, add)
 
 
 def add(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     from remember.service.drafts import MemoryDraft
 
+    caller = services.spaces.writing(caller, args.space)
     template_id = structured = None
     if args.template is not None:
         template_id = services.templates.find(caller, args.template).id
@@ -119,7 +122,8 @@ def get(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     from remember.schemas.relationships import links
     from remember.service.validity import timeline
 
-    memory = services.memories.get(caller, services.ids.memory(caller, args.memory_id))
+    caller, memory_id = _acting(services, caller, args.memory_id, "reader")
+    memory = services.memories.get(caller, memory_id)
     changes = services.memories.history(caller, memory.id)
     history = changes if args.history else None
     rels = services.relationships.links(caller, [memory.id]).get(memory.id, [])
@@ -148,13 +152,20 @@ def _list(commands: Commands) -> None:
     sub.add_argument("--limit", type=int, default=20, help="page size, 1-100 (default 20)")
     sub.add_argument("--offset", type=int, default=0, help="skip this many")
     sub.add_argument("--deleted", choices=["exclude", "include", "only"], default="exclude", help="deleted ones")
+    sub.add_argument(
+        "--space", action="append", dest="spaces", metavar="SPACE",
+        help="only this space (name, key or personal; repeatable; default: all yours)",
+    )  # fmt: skip
     when_options(sub)
     runs(sub, list_)
 
 
 def list_(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    page = services.memories.list(
-        caller,
+    from remember.service import space_reads
+
+    page = space_reads.listing(
+        services.memories,
+        services.spaces.reading(caller, args.spaces),
         filters=files.json_arg(args.filter, "--filter") if args.filter else None,
         type=args.type,
         tags=args.tags,
@@ -193,7 +204,8 @@ def update(services: Services, caller: Caller, args: argparse.Namespace) -> None
     """The changes given, over the memory as read: refused (nothing written) if it changed in between."""
     from remember.service.drafts import MemoryPatch
 
-    current = services.memories.get(caller, services.ids.memory(caller, args.memory_id), record_access=False)
+    caller, memory_id = _acting(services, caller, args.memory_id, "writer")
+    current = services.memories.get(caller, memory_id, record_access=False)
     options = {**_options(args), "tags": _tags(current.tags, args)}
     structured = files.read_fields(args.field) if args.field else None
     if structured is not None and current.template_id is None:
@@ -238,6 +250,13 @@ def _tags(tags: tuple[str, ...], args: argparse.Namespace) -> list[str] | None:
     return [t for t in kept if normalize_tag(t) not in gone] + list(args.tags or ())
 
 
+def _acting(services: Services, caller: Caller, given: str, need: Role) -> tuple[Caller, str]:
+    """The caller acting in the space that holds the memory ``given`` by its whole id (a shared space's are
+    taken whole), and its id; an id's first characters are looked for in the caller's personal space."""
+    acting = services.spaces.on_memory(caller, given, need=need)
+    return acting, services.ids.memory(acting, given)
+
+
 def _rm(commands: Commands) -> None:
     sub = command(commands, "rm", "delete a memory (restorable unless --permanent)")
     sub.add_argument("memory_id", metavar="ID", help="the memory's id, or its first characters (4 or more)")
@@ -247,7 +266,7 @@ def _rm(commands: Commands) -> None:
 
 
 def rm(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    memory_id = services.ids.memory(caller, args.memory_id)
+    caller, memory_id = _acting(services, caller, args.memory_id, "writer")
     result = services.memories.delete(caller, memory_id, permanent=args.permanent, reason=args.reason)
     output.deletion(result, as_json=args.json)
 
@@ -260,5 +279,5 @@ def _restore(commands: Commands) -> None:
 
 
 def restore(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    memory_id = services.ids.memory(caller, args.memory_id)
+    caller, memory_id = _acting(services, caller, args.memory_id, "writer")
     output.memory(services.memories.restore(caller, memory_id, reason=args.reason), as_json=args.json)

@@ -17,6 +17,7 @@ from remember.cli import (
     relationship_commands,
     search_commands,
     serve_command,
+    space_commands,
     template_commands,
     template_use_commands,
     token_commands,
@@ -52,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     template_use_commands.register(commands, templates)
     search_commands.register(commands)
     relationship_commands.register(commands)
+    space_commands.register(commands)
     db_commands.register(commands)
     token_commands.register(commands)
     hook_commands.register(commands)

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from remember.service.search import Hit
 
 
+SPACES_HELP = "read this space (name, key or personal; repeatable; default: all yours)"
 MIN_SCORE_HELP = "leave out what no keyword matched and is less similar (cosine, -1 to 1; default: search.min_score)"
 
 
@@ -41,16 +42,20 @@ def _search(commands: Commands) -> None:
     sub.add_argument(
         "--explain", action="store_true", help="show the search's plan (routes, filter, terms) and each score's parts"
     )
+    sub.add_argument("--space", action="append", dest="spaces", metavar="SPACE", help=SPACES_HELP)
     sub.add_argument("--json", action="store_true", help="print JSON for scripts")
     when_options(sub)
     runs(sub, search)
 
 
 def search(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    from remember.service import space_reads
+
     filters = files.json_arg(args.filter, "--filter")
-    results = services.search.search(
-        caller, args.query, alpha=args.alpha, filters=filters, limit=args.limit, offset=args.offset,
-        deleted=args.deleted, explain=args.explain, min_score=args.min_score, when=when_of(args),
+    results = space_reads.search(
+        services.search, services.spaces.reading(caller, args.spaces), args.query, alpha=args.alpha, filters=filters,
+        limit=args.limit, offset=args.offset, deleted=args.deleted, explain=args.explain, min_score=args.min_score,
+        when=when_of(args),
     )  # fmt: skip
     if args.json:
         answer = {
@@ -116,6 +121,7 @@ def _context(commands: Commands) -> None:
     sub.add_argument("--min-score", type=float, help=MIN_SCORE_HELP)
     sub.add_argument("--json", action="store_true", help="print JSON for scripts")
     when_options(sub, everything=False)
+    sub.add_argument("--space", action="append", dest="spaces", metavar="SPACE", help=SPACES_HELP)
     runs(sub, context)
 
 
@@ -127,6 +133,7 @@ def context(services: Services, caller: Caller, args: argparse.Namespace) -> Non
     packed = question_context(
         services.search, caller, question, templates=services.templates, token_budget=args.token_budget,
         alpha=args.alpha, filters=filters, min_score=args.min_score, when=when_of(args),
+        readers=services.spaces.reading(caller, args.spaces),
     )  # fmt: skip
     if args.json:
         output.emit(

@@ -12,6 +12,7 @@ from remember.models import HistoryEntry, Memory, Page
 from remember.schemas import Out, detail
 from remember.schemas.suggestions import SuggestionOut
 from remember.service.memories import Stored
+from remember.space_keys import is_space_key
 
 
 class IgnoredFieldOut(Out):
@@ -25,6 +26,7 @@ class IgnoredFieldOut(Out):
 MEMORY_DETAIL = (
     "weight", "trust", "references", "context", "location", "template_version", "template_compliance",
     "template_validation_errors", "created_at", "updated_at", "deleted_at", "access_count", "last_accessed_at",
+    "created_by",
 )  # fmt: skip
 
 IGNORED = "Template field values given but not kept: computed fields (replaced) and fields hidden by show_if."
@@ -55,6 +57,8 @@ class MemoryOut(Out):
     access_count: int
     last_accessed_at: str | None
     validity: dict[str, Any] | None = None
+    space: str | None = None
+    created_by: str | None = None
 
     @classmethod
     def of(cls, memory: Memory) -> MemoryOut:
@@ -73,6 +77,8 @@ def public(memory: Memory) -> dict[str, Any]:
     if validity["valid_from"] == out["context"]["timestamp"]:
         del validity["valid_from"]
     out["validity"] = {k: v for k, v in validity.items() if v} or None
+    if is_space_key(memory.user_id):  # a shared space's memory names it; a personal one names none
+        out["space"] = memory.user_id
     return out
 
 
@@ -83,6 +89,7 @@ class HistoryOut(Out):
     reason: str | None
     at: str
     effective_at: str | None = None
+    by: str | None = None
 
     @classmethod
     def of(cls, entry: HistoryEntry) -> HistoryOut:

@@ -43,6 +43,7 @@ class SourceOut(Out):
     score: float
     truncated: bool = Field(description="Only the start of the memory fit in the budget.")
     related_to: int | None = None  # the [n] of the source it was pulled in for (include_related)
+    space: str | None = None
     relationships: list[dict[str, Any]] | None = None
 
 

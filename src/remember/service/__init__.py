@@ -20,6 +20,7 @@ from remember.service.preferences import PreferenceService
 from remember.service.related import RelatedService
 from remember.service.relationships import RelationshipDraft, RelationshipService
 from remember.service.search import SearchService
+from remember.service.spaces import SpaceService
 from remember.service.suggestions import SuggestionService
 from remember.service.templates import TemplateService
 from remember.service.tokens import TokenService
@@ -47,6 +48,7 @@ __all__ = [
     "RelationshipService",
     "SearchService",
     "Services",
+    "SpaceService",
     "SuggestionService",
     "TemplatePatch",
     "TemplateService",
@@ -75,6 +77,7 @@ class Services:
     analytics: AnalyticsService
     applier: Applier
     ids: IdPrefixes  # ids given by their first characters (the command line)
+    spaces: SpaceService
 
     @classmethod
     def over(
@@ -109,6 +112,7 @@ class Services:
             merge=MergeService(store, memories, relationships, clock),
             analytics=AnalyticsService(store.analytics, templates, suggestions),
             ids=IdPrefixes(store),
+            spaces=SpaceService(store, clock),
         )
 
     def close(self) -> None:

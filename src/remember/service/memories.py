@@ -303,6 +303,7 @@ class MemoryService:
             occurred_at=from_text(stamp) if stamp else now,
             valid_from=values.get("valid_from"),
             valid_until=values.get("valid_until"),
+            created_by=caller.actor,
         )
         validity.check_span(memory)
         return memory, applied.text if applied else None, applied.ignored if applied else ()
@@ -358,7 +359,9 @@ class MemoryService:
             return Stored(current, ignored)
         now = self.clock()
         updated = dataclasses.replace(updated, updated_at=now, version=current.version + 1)
-        entry = HistoryEntry(current.id, caller.user, current.version, "update", previous, why, now, effective_at)
+        entry = HistoryEntry(
+            current.id, caller.user, current.version, "update", previous, why, now, effective_at, caller.actor
+        )
         index = self._reindexed(caller, current, updated) if set(previous) & INDEXED else None
         self.store.memories.replace(updated, expected_version=current.version, history=entry, index=index)
         return Stored(updated, ignored)
@@ -384,7 +387,9 @@ class MemoryService:
             return Deletion(current.id, False, current)
         now = self.clock()
         deleted = dataclasses.replace(current, deleted_at=now, updated_at=now, version=current.version + 1)
-        entry = HistoryEntry(current.id, caller.user, current.version, "delete", {"deleted_at": None}, why, now)
+        entry = HistoryEntry(
+            current.id, caller.user, current.version, "delete", {"deleted_at": None}, why, now, actor=caller.actor
+        )
         self.store.memories.replace(deleted, expected_version=current.version, history=entry)
         return Deletion(current.id, False, deleted)
 
@@ -396,7 +401,9 @@ class MemoryService:
         now = self.clock()
         restored = dataclasses.replace(current, deleted_at=None, updated_at=now, version=current.version + 1)
         previous = {"deleted_at": to_text(current.deleted_at) if current.deleted_at else None}
-        entry = HistoryEntry(current.id, caller.user, current.version, "restore", previous, why, now)
+        entry = HistoryEntry(
+            current.id, caller.user, current.version, "restore", previous, why, now, actor=caller.actor
+        )
         self.store.memories.replace(restored, expected_version=current.version, history=entry)
         return restored
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from remember.caller import Caller
+from remember.caller import owner
 from remember.models import Memory, Progress
 from remember.service.indexer import Indexer
 from remember.service.templates import TemplateService, UserTemplates
@@ -70,4 +70,4 @@ def _load(store: Store, keys: list[tuple[str, str]]) -> list[Memory]:
 
 
 def _fields_text(templates: TemplateService, views: dict[str, UserTemplates], memory: Memory) -> str | None:
-    return views.setdefault(memory.user_id, templates.view_of(Caller(memory.user_id))).fields_text(memory)
+    return views.setdefault(memory.user_id, templates.view_of(owner(memory.user_id))).fields_text(memory)

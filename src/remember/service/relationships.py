@@ -109,7 +109,9 @@ class RelationshipService:
         after = replace(current, **changed, version=current.version + 1, updated_at=now)
         _check_span(after)
         previous = {k: _public(getattr(current, k)) for k in changed}
-        history = HistoryEntry(current.id, caller.user, current.version, "update", previous, why, now)
+        history = HistoryEntry(
+            current.id, caller.user, current.version, "update", previous, why, now, actor=caller.actor
+        )
         reindex = "observation" in changed or "relationship_type" in changed
         terms, vector = self.index_of(after) if reindex else (None, None)
         self.store.relationships.replace(RelationshipChange(after, current.version, history), terms, vector)

@@ -473,7 +473,9 @@ class TemplateService:
         found = self.store.memories.of_templates(caller.user, [template.id], include_deleted=False)
         for memory in visibility.only_reachable(caller, found):
             gone = dataclasses.replace(memory, deleted_at=now, updated_at=now, version=memory.version + 1)
-            entry = HistoryEntry(memory.id, caller.user, memory.version, "delete", {"deleted_at": None}, reason, now)
+            entry = HistoryEntry(
+                memory.id, caller.user, memory.version, "delete", {"deleted_at": None}, reason, now, actor=caller.actor
+            )
             changes.append(MemoryChange(gone, memory.version, entry))
         return changes
 

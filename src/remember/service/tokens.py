@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from remember.clock import Clock, utc_now
+from remember.config import USER_ID
 from remember.errors import NotFound, ValidationFailed, excerpt
 from remember.models import ApiToken
 from remember.store import TokenStore
@@ -76,6 +77,8 @@ class TokenService:
     ) -> IssuedToken:
         """A new token for ``user_id``; ``made_with`` names the token of the request that made it, so that
         revoking that one revokes this one too."""
+        if not USER_ID.match(user_id):  # a token acts for a user, never for a shared space (space_keys)
+            raise ValidationFailed.single("user", "invalid", f"{excerpt(user_id)} is not a user id.", user_id)
         if name is not None and (not name.strip() or len(name) > MAX_NAME):
             raise ValidationFailed.single("name", "invalid", f"A token's name is 1-{MAX_NAME} characters.", name)
         if not 0.0 <= trust_level <= 1.0:

@@ -3,7 +3,7 @@
 ``Store`` is what ``open_store`` returns and what the services use:
 ``store.memories``, ``store.templates``, ``store.relationships``, ``store.preferences``,
 ``store.suggestions``, ``store.tokens``, ``store.dashboard_sessions``, ``store.oauth_clients``,
-``store.oauth_grants``, ``store.transfer``, ``store.analytics`` (each
+``store.oauth_grants``, ``store.transfer``, ``store.analytics``, ``store.spaces`` (each
 built from the database's sessions and dialect, with the collaborators it needs) and
 ``store.index`` (the backend's search engine). The backend owns the connections, the
 migrations and the closing; what differs between SQLite and PostgreSQL is its
@@ -25,6 +25,7 @@ from remember.store.sql.oauth_grants import OAuthGrantTables
 from remember.store.sql.preferences import PreferenceTables
 from remember.store.sql.relationship_search import RelationshipVectors
 from remember.store.sql.relationships import RelationshipTables
+from remember.store.sql.spaces import SpaceTables
 from remember.store.sql.suggestions import SuggestionTables
 from remember.store.sql.templates import TemplateTables
 from remember.store.sql.tokens import TokenTables
@@ -71,6 +72,7 @@ class Store:
         self.oauth_grants = OAuthGrantTables(sql, self.oauth_clients)
         self.transfer = TransferTables(sql, self.memories)
         self.analytics = AnalyticsTables(sql)
+        self.spaces = SpaceTables(sql)
 
     def close(self) -> None:
         self.backend.close()

@@ -41,6 +41,8 @@ from remember.models import (
     Relationship,
     RelationshipChange,
     RelationshipQuery,
+    Space,
+    SpaceMember,
     SuggestionCount,
     SuggestionEvent,
     SuggestionStats,
@@ -460,3 +462,29 @@ class SearchEngine(SearchIndex, IndexMaintenance, Protocol):
     """A backend's search engine: what the services search through and maintain."""
 
     def close(self) -> None: ...
+
+
+class SpaceStore(Protocol):
+    """Shared spaces and their members (``store/sql/spaces.py``); a space's rows are keyed by its key."""
+
+    def create(self, space: Space) -> None:
+        """A new space with its creator as its one admin."""
+
+    def get(self, key: str) -> Space | None: ...
+
+    def role(self, key: str, member: str) -> str | None:
+        """``member``'s role in the space, None when not a member (or no such space)."""
+
+    def of_member(self, member: str) -> list[tuple[Space, str]]:
+        """The spaces ``member`` belongs to, with the role there, by name."""
+
+    def members(self, key: str) -> list[SpaceMember]: ...
+
+    def put_member(self, member: SpaceMember, *, keep_an_admin: bool) -> bool:
+        """Add a member or change its role; False (nothing changed) when no admin would remain."""
+
+    def remove_member(self, key: str, member: str) -> bool | None:
+        """True when removed, False when no admin would remain (nothing changed), None when not a member."""
+
+    def delete(self, key: str) -> bool:
+        """The space and its members."""

@@ -38,6 +38,7 @@ BY_MODULE: dict[str, tuple[str, ...]] = {
         "remember_create_relationship", "remember_update_relationship", "remember_delete_relationship",
         "remember_search_relationships", "remember_get_related",
     ),
+    "spaces": ("remember_manage_space",),
 }  # fmt: skip
 #: Every tool's name, in listing order.
 NAMES: tuple[str, ...] = tuple(name for names in BY_MODULE.values() for name in names)

@@ -10,11 +10,24 @@ from mcp.server.mcpserver import Context, Resolve
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from remember import preferences as known
+from remember.caller import Caller
 from remember.errors import ValidationFailed
 from remember.mcp import elicit
 from remember.mcp.state import caller_of, services_of
 from remember.mcp.tools.hints import READS, WRITES, Tools, hints
-from remember.mcp.tools.params import AsOf, Filters, Links, MemoryId, Offset, Reason, Superseded, memory_links, when
+from remember.mcp.tools.params import (
+    AsOf,
+    Filters,
+    Links,
+    MemoryId,
+    Offset,
+    Reason,
+    Space,
+    Spaces,
+    Superseded,
+    memory_links,
+    when,
+)
 from remember.schemas.memories import (
     CreatedMemoryOut,
     DeletionOut,
@@ -26,6 +39,7 @@ from remember.schemas.memories import (
     public,
 )
 from remember.schemas.suggestions import SuggestionOut
+from remember.service import space_reads
 from remember.service.drafts import MemoryDraft, MemoryPatch
 
 
@@ -93,6 +107,7 @@ def remember_create_memory(
     supersedes: Annotated[list[str] | None, Field(description="Replaced ids.")] = None,
     valid_from: Annotated[str | None, Field(description="True from (default: context.timestamp).")] = None,
     valid_until: Annotated[str | None, Field(description="When it ends.")] = None,
+    space: Space = None,
 ) -> CreatedMemoryOut:
     """Store something the user will want recalled: a fact, a person, a meeting, a book, a decision.
 
@@ -111,12 +126,13 @@ def remember_create_memory(
         context=_plain(context), location=_plain(location), template_id=template_id,
         structured_content=structured, supersedes=supersedes, valid_from=valid_from, valid_until=valid_until,
     )  # fmt: skip
+    services = services_of(ctx)
+    caller = services.spaces.writing(caller_of(ctx), space)
     if not isinstance(answers, AcceptedElicitation):
-        return _stored_without_answers(ctx, draft, answers)
+        return _stored_without_answers(ctx, caller, draft, answers)
     if answers.data is not None:
         given = {**(draft.structured_content or {}), **answers.data.model_dump()}
         draft = dataclasses.replace(draft, structured_content=given)
-    caller, services = caller_of(ctx), services_of(ctx)
     stored = services.memories.store_new(caller, draft)
     memory = stored.memory
     suggestions = None
@@ -136,10 +152,11 @@ def remember_get_memory(
 
     Example: {"memory_id": "0b6f...", "include_history": true}
     """
-    caller, memories = caller_of(ctx), services_of(ctx).memories
+    services = services_of(ctx)
+    caller, memories = services.spaces.on_memory(caller_of(ctx), memory_id), services.memories
     memory = memories.get(caller, memory_id)
     history = [HistoryOut.of(h) for h in memories.history(caller, memory_id)] if include_history else None
-    linked = memory_links(ctx, [memory.id]).get(memory.id) if include_relationships else None
+    linked = memory_links(ctx, [memory.id], caller).get(memory.id) if include_relationships else None
     return MemoryDetailOut(**public(memory), history=history, relationships=linked)
 
 
@@ -175,7 +192,9 @@ def remember_update_memory(
         structured_content=structured, valid_from=valid_from, valid_until=valid_until,
         clear=frozenset(clear_fields or ()),
     )  # fmt: skip
-    changed = services_of(ctx).memories.change(caller_of(ctx), memory_id, patch, reason=reason)
+    services = services_of(ctx)
+    caller = services.spaces.on_memory(caller_of(ctx), memory_id, need="writer")
+    changed = services.memories.change(caller, memory_id, patch, reason=reason)
     return WrittenMemoryOut.of_stored(changed)
 
 
@@ -189,7 +208,9 @@ def remember_delete_memory(
 
     Example: {"memory_id": "0b6f...", "reason": "Asked to"}
     """
-    result = services_of(ctx).memories.delete(caller_of(ctx), memory_id, permanent=permanent, reason=reason)
+    services = services_of(ctx)
+    caller = services.spaces.on_memory(caller_of(ctx), memory_id, need="writer")
+    result = services.memories.delete(caller, memory_id, permanent=permanent, reason=reason)
     if result.permanent:
         return DeletionOut(memory_id=result.memory_id, permanent=True, message="Erased for good.")
     return DeletionOut(
@@ -202,7 +223,9 @@ def remember_delete_memory(
 
 def remember_restore_memory(ctx: Context, memory_id: MemoryId, reason: Reason = None) -> RestoredOut:
     """Bring back a memory deleted without `permanent`."""
-    back = services_of(ctx).memories.restore(caller_of(ctx), memory_id, reason=reason)
+    services = services_of(ctx)
+    caller = services.spaces.on_memory(caller_of(ctx), memory_id, need="writer")
+    back = services.memories.restore(caller, memory_id, reason=reason)
     return RestoredOut(memory_id=back.id, version=back.version, message="Restored, with its relationships.")
 
 
@@ -221,16 +244,19 @@ def remember_list_memories(
     include_deleted: Literal["exclude", "include", "only"] = "exclude",
     as_of: AsOf = None,
     include_superseded: Superseded = False,
+    spaces: Spaces = None,
 ) -> MemoryPageOut:
     """List the user's memories, newest first, by type, tags, dates or filters (by meaning:
     remember_search_memory).
 
     Example: {"type": "book", "created_after": "2026-01-01", "limit": 10}
     """
-    page = services_of(ctx).memories.list(
-        caller_of(ctx), filters=filters, type=type, tags=tags, tags_match=tags_match, created_after=created_after,
-        created_before=created_before, sort_by=sort_by, sort_order=sort_order, limit=limit, offset=offset,
-        deleted=include_deleted, when=when(as_of, include_superseded),
+    services = services_of(ctx)
+    page = space_reads.listing(
+        services.memories, services.spaces.reading(caller_of(ctx), spaces), filters=filters, type=type, tags=tags,
+        tags_match=tags_match, created_after=created_after, created_before=created_before, sort_by=sort_by,
+        sort_order=sort_order, limit=limit, offset=offset, deleted=include_deleted,
+        when=when(as_of, include_superseded),
     )  # fmt: skip
     return MemoryPageOut.of(page)
 
@@ -246,12 +272,12 @@ TOOLS: Tools = [
 
 
 def _stored_without_answers(
-    ctx: Context, draft: MemoryDraft, answers: ElicitationResult[BaseModel]
+    ctx: Context, caller: Caller, draft: MemoryDraft, answers: ElicitationResult[BaseModel]
 ) -> CreatedMemoryOut:
     """The memory as given, when the user declined or cancelled the form asking for its missing fields."""
     action = "declined" if isinstance(answers, DeclinedElicitation) else "cancelled"
     try:
-        stored = services_of(ctx).memories.store_new(caller_of(ctx), draft)
+        stored = services_of(ctx).memories.store_new(caller, draft)
     except ValidationFailed as problem:
         headline = f"Nothing was stored: the user {action} to fill in the missing fields."
         raise ValidationFailed(headline, problem.errors) from problem

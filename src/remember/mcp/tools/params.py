@@ -9,7 +9,9 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
+from remember.caller import Caller
 from remember.mcp.state import caller_of, services_of
+from remember.models import Memory
 from remember.preferences import defaults
 from remember.schemas.relationships import links
 from remember.service import validity
@@ -33,6 +35,8 @@ MinScoreAsInSearch = Annotated[float | None, Field(description="As in remember_s
 Links = bool  # with each one's relationships
 AsOf = Annotated[str | None, Field(description="True at this date.")]
 Superseded = Annotated[bool, Field(description="Ended ones too.")]
+Space = Annotated[str | None, Field(description="A shared space's name or key (default: personal).")]
+Spaces = Annotated[list[str] | None, Field(description="Spaces to read (default: all yours).")]
 
 
 def when(as_of: str | None, include_superseded: bool) -> validity.When:
@@ -45,7 +49,21 @@ MinScore = Annotated[
 ]
 
 
-def memory_links(ctx: Context, memory_ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
-    """The relationships of these memories, as memory results carry them."""
-    found = services_of(ctx).relationships.links(caller_of(ctx), memory_ids)
+def memory_links(
+    ctx: Context, memory_ids: Sequence[str], acting: Caller | None = None
+) -> dict[str, list[dict[str, Any]]]:
+    """The relationships of these memories (of the space ``acting`` acts in), as memory results carry them."""
+    found = services_of(ctx).relationships.links(acting or caller_of(ctx), memory_ids)
     return {memory_id: links(memory_id, rels) for memory_id, rels in found.items()}
+
+
+def links_in_spaces(
+    ctx: Context, callers: Sequence[Caller], memories: Sequence[Memory]
+) -> dict[str, list[dict[str, Any]]]:
+    """The relationships of memories read from several spaces, each from the space (of ``callers``) it is in."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for acting in callers:
+        ids = [m.id for m in memories if m.user_id == acting.user]
+        if ids:
+            out.update(memory_links(ctx, ids, acting))
+    return out

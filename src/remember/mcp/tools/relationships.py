@@ -9,7 +9,7 @@ from pydantic import Field
 
 from remember.mcp.state import caller_of, services_of
 from remember.mcp.tools.hints import READS, WRITES, Tools, hints
-from remember.mcp.tools.params import AlphaAsInSearch, AsOf, MemoryId, MinScoreAsInSearch, Offset, Reason, when
+from remember.mcp.tools.params import AlphaAsInSearch, AsOf, MemoryId, MinScoreAsInSearch, Offset, Reason, Space, when
 from remember.schemas.relationships import (
     RelatedOut,
     RelatedPageOut,
@@ -42,8 +42,9 @@ def remember_create_relationship(
     tags: Tags = None,
     valid_from: Annotated[str | None, Field(description="True from (default: when its members are).")] = None,
     valid_until: Annotated[str | None, Field(description="When it ends.")] = None,
+    space: Space = None,
 ) -> RelationshipOut:
-    """Link two or more of the user's memories: how they relate and what was observed.
+    """Link two or more of the user's memories (all in one space): how they relate and what was observed.
 
     Example: {"memory_ids": ["0b6f...", "7c21..."], "relationship_type": "manages",
     "observation": "Sarah leads Tom's team"}
@@ -51,7 +52,8 @@ def remember_create_relationship(
     draft = RelationshipDraft(
         memory_ids, relationship_type, observation, strength, confidence, tags, valid_from, valid_until
     )
-    return RelationshipOut.of(services_of(ctx).relationships.create(caller_of(ctx), draft))
+    services = services_of(ctx)
+    return RelationshipOut.of(services.relationships.create(services.spaces.writing(caller_of(ctx), space), draft))
 
 
 def remember_update_relationship(
@@ -76,15 +78,17 @@ def remember_update_relationship(
         "memory_ids": memory_ids, "relationship_type": relationship_type, "observation": observation,
         "strength": strength, "confidence": confidence, "tags": tags, "valid_until": valid_until,
     }  # fmt: skip
-    after = services_of(ctx).relationships.update(
-        caller_of(ctx), relationship_id, changes, reason=reason, clear=clear_fields or ()
-    )
+    services = services_of(ctx)
+    caller = services.spaces.on_relationship(caller_of(ctx), relationship_id, need="writer")
+    after = services.relationships.update(caller, relationship_id, changes, reason=reason, clear=clear_fields or ())
     return RelationshipUpdateOut.of(after)
 
 
 def remember_delete_relationship(ctx: Context, relationship_id: RelationshipId) -> RelationshipDeletionOut:
     """Delete a relationship for good; its memories stay."""
-    gone = services_of(ctx).relationships.delete(caller_of(ctx), relationship_id)
+    services = services_of(ctx)
+    caller = services.spaces.on_relationship(caller_of(ctx), relationship_id, need="writer")
+    gone = services.relationships.delete(caller, relationship_id)
     return RelationshipDeletionOut(relationship_id=gone.id, message="Deleted; its memories are unchanged.")
 
 
@@ -108,8 +112,10 @@ def remember_search_relationships(
     Example: {"query": "mentoring", "types": ["mentors"], "min_strength": 0.5}
     """
     criteria = Criteria(types, memory_id, min_strength, min_confidence, tags, created_after, created_before)
-    found = services_of(ctx).related.search(
-        caller_of(ctx), query, alpha=alpha, criteria=criteria, limit=limit, offset=offset, min_score=min_score
+    services, caller = services_of(ctx), caller_of(ctx)
+    acting = services.spaces.on_memory(caller, memory_id) if memory_id is not None else caller
+    found = services.related.search(
+        acting, query, alpha=alpha, criteria=criteria, limit=limit, offset=offset, min_score=min_score
     )
     return RelationshipSearchOut.of(found)
 
@@ -126,8 +132,10 @@ def remember_get_related(
 
     Example: {"memory_id": "0b6f...", "depth": 2, "types": ["works_with"]}
     """
-    found = services_of(ctx).related.related(
-        caller_of(ctx), memory_id, depth=depth, types=types, min_strength=min_strength, when=when(as_of, False)
+    services = services_of(ctx)
+    acting = services.spaces.on_memory(caller_of(ctx), memory_id)
+    found = services.related.related(
+        acting, memory_id, depth=depth, types=types, min_strength=min_strength, when=when(as_of, False)
     )
     return RelatedPageOut(related=[RelatedOut.of(r) for r in found])
 

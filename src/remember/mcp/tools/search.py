@@ -19,12 +19,15 @@ from remember.mcp.tools.params import (
     Links,
     MinScore,
     Offset,
+    Spaces,
     Superseded,
+    links_in_spaces,
     memory_links,
     when,
 )
 from remember.schemas.memories import MemoryOut
 from remember.schemas.search import QueryOut, SearchHitOut, SearchOut, SourceOut
+from remember.service import space_reads
 from remember.service.question_context import answer_prompt, question_context
 
 ANSWER_TOKENS = 600
@@ -43,17 +46,20 @@ def remember_search_memory(
     min_score: MinScore = None,
     as_of: AsOf = None,
     include_superseded: Superseded = False,
+    spaces: Spaces = None,
 ) -> SearchOut:
     """Find the user's memories about something, best first, by meaning and keywords. Use it
     before answering anything about the user's past, people, plans or preferences.
 
     Example: {"query": "books I liked", "filters": {"structured_content.rating": {"gte": 4}}}
     """
-    results = services_of(ctx).search.search(
-        caller_of(ctx), query, alpha=alpha, filters=filters, limit=limit, offset=offset, deleted=deleted,
+    services = services_of(ctx)
+    callers = services.spaces.reading(caller_of(ctx), spaces)
+    results = space_reads.search(
+        services.search, callers, query, alpha=alpha, filters=filters, limit=limit, offset=offset, deleted=deleted,
         explain=explain, min_score=min_score, when=when(as_of, include_superseded),
     )  # fmt: skip
-    linked = memory_links(ctx, [h.memory.id for h in results.hits]) if include_relationships else {}
+    linked = links_in_spaces(ctx, callers, [h.memory for h in results.hits]) if include_relationships else {}
     return SearchOut(
         results=[
             SearchHitOut(memory=MemoryOut.of(h.memory), score=h.score, why=h.why, relationships=linked.get(h.memory.id))
@@ -77,16 +83,22 @@ def remember_find_similar(
     filters: FiltersAsInList = None,
     include_relationships: Links = True,
     as_of: AsOf = None,
+    spaces: Spaces = None,
 ) -> SearchOut:
-    """Find memories close in meaning to one memory or to a text (duplicates, related notes).
+    """Find memories close in meaning to one memory (in its space) or to a text (duplicates, related notes).
 
     Example: {"memory_id": "0b6f...", "min_similarity": 0.5}
     """
-    hits = services_of(ctx).search.similar(
-        caller_of(ctx), memory_id=memory_id, text_query=text, min_similarity=min_similarity, limit=limit,
+    services, caller = services_of(ctx), caller_of(ctx)
+    if memory_id is not None:
+        callers = [services.spaces.on_memory(caller, memory_id)]
+    else:
+        callers = services.spaces.reading(caller, spaces)
+    hits = space_reads.similar(
+        services.search, callers, memory_id=memory_id, text_query=text, min_similarity=min_similarity, limit=limit,
         filters=filters, when=when(as_of, False),
     )  # fmt: skip
-    linked = memory_links(ctx, [h.memory.id for h in hits]) if include_relationships else {}
+    linked = links_in_spaces(ctx, callers, [h.memory for h in hits]) if include_relationships else {}
     return SearchOut(
         results=[
             SearchHitOut(memory=MemoryOut.of(h.memory), score=h.score, relationships=linked.get(h.memory.id))
@@ -110,17 +122,19 @@ def _answer_request(
     include_relationships: bool = True,  # noqa: ARG001 - the tool's parameters, all passed in
     include_related: bool = False,
     as_of: str | None = None,
+    spaces: list[str] | None = None,
 ) -> Sample | None:
     """Ask the client's model to answer from the memories, when asked and the client can sample."""
     capabilities = ctx.client_capabilities
     if not answer or capabilities is None or capabilities.sampling is None:
         return None
-    services = services_of(ctx)
+    services, caller = services_of(ctx), caller_of(ctx)
     try:
         packed = question_context(
-            services.search, caller_of(ctx), question, templates=services.templates, token_budget=token_budget,
+            services.search, caller, question, templates=services.templates, token_budget=token_budget,
             alpha=alpha, filters=filters, record_access=False, related=services.related if include_related else None,
             when=when(as_of, False),
+            readers=services.spaces.reading(caller, spaces),
         )  # fmt: skip
     except RememberError:
         return None  # the tool body reports it
@@ -144,19 +158,24 @@ def remember_query_memory(
     include_relationships: Links = True,
     include_related: Annotated[bool, Field(description="Add memories linked to the best.")] = False,
     as_of: AsOf = None,
+    spaces: Spaces = None,
 ) -> QueryOut:
     """The memories that answer a question, in one context with numbered sources: answer from
     it, citing [n]. With client sampling, `answer` is the client model's answer.
 
     Example: {"question": "When did I last see Sarah, and where?", "token_budget": 1500}
     """
-    services = services_of(ctx)
+    services, caller = services_of(ctx), caller_of(ctx)
+    readers = services.spaces.reading(caller, spaces)
     packed = question_context(
-        services.search, caller_of(ctx), question, templates=services.templates, token_budget=token_budget,
-        alpha=alpha, filters=filters, related=services.related if include_related else None,
+        services.search, caller, question, templates=services.templates, token_budget=token_budget,
+        alpha=alpha, filters=filters, related=services.related if include_related else None, readers=readers,
         when=when(as_of, False),
     )  # fmt: skip
-    linked = memory_links(ctx, [s.memory_id for s in packed.sources]) if include_relationships else {}
+    linked: dict[str, list[dict[str, Any]]] = {}
+    for acting in readers if include_relationships else ():
+        ids = [s.memory_id for s in packed.sources if (s.space or caller.person) == acting.user]
+        linked |= memory_links(ctx, ids, acting) if ids else {}
     text = sampled.content.text if sampled is not None and isinstance(sampled.content, TextContent) else None
     return QueryOut(
         question=question,

@@ -38,6 +38,7 @@ from remember.service.import_export.jsonl_reading import FORMAT, Pending, Record
 from remember.service.indexer import DIMENSION_KEY, MODEL_KEY, Indexer
 from remember.service.relationships import index_entries
 from remember.service.visibility import visible_history, within_reach
+from remember.space_keys import is_space_key
 from remember.store import Store
 from remember.templates import TemplateDefinition, builtin_template, parse_template, render_text, resolve
 
@@ -49,6 +50,7 @@ PART = 500  # memories written per transaction of an import
 def export_records(store: Store, callers: Sequence[Caller] | None = None) -> Iterator[Record]:
     """The header, then every record each of ``callers`` may read (default: every user's, all of it),
     user by user."""
+    chosen = callers if callers is not None else [Caller(user) for user in every_user(store)]
     settings = store.index.index_settings()
     yield {
         "format": FORMAT,
@@ -58,8 +60,21 @@ def export_records(store: Store, callers: Sequence[Caller] | None = None) -> Ite
         "embedding_model": settings.get(MODEL_KEY),
         "embedding_dimension": settings.get(DIMENSION_KEY),
     }
-    for caller in callers if callers is not None else [Caller(user) for user in store.transfer.user_ids()]:
+    for caller in chosen:
         yield from _user_records(store, caller)
+
+
+def every_user(store: Store) -> list[str]:
+    """Every user with anything stored; refused while the database holds shared spaces, which an export does
+    not carry yet: a copy or a backup that silently left them out would lose them."""
+    users = store.transfer.user_ids()
+    if any(is_space_key(u) for u in users):
+        raise ValidationFailed.single(
+            "users", "shared_spaces",
+            "This database holds shared spaces, which exports and copies of every user do not carry yet "
+            "(docs/spaces.md). Export or copy each user's own memories with --user.",
+        )  # fmt: skip
+    return users
 
 
 def write_export(store: Store, callers: Sequence[Caller] | None, out: IO[str]) -> int:

@@ -37,7 +37,7 @@ CHUNK = 500  # ids bound in one statement
 _CREATED, _ID = MEMORY_COLUMN_NAMES.index("created_at"), MEMORY_COLUMN_NAMES.index("id")
 TWINS = 20  # memories of one text compared with a new one (a text stored more often is rare)
 Repeat = Callable[[Memory, Memory], bool]
-HISTORY_INSERT = f"INSERT INTO memory_history ({HISTORY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+HISTORY_INSERT = f"INSERT INTO memory_history ({HISTORY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
 
 class IndexHooks(Protocol):

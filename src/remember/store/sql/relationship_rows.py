@@ -25,8 +25,8 @@ VISIBLE = (
     "AND (xm.deleted_at IS NOT NULL OR xm.trust > ?))"
 )
 HISTORY_INSERT = (
-    "INSERT INTO relationship_history (user_id, relationship_id, version, action, previous, reason, at) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO relationship_history (user_id, relationship_id, version, action, previous, reason, at, actor) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
 Terms = Sequence[tuple[str, int]]
 

@@ -33,7 +33,7 @@ from remember.store.sql.relationship_rows import (
     write_terms,
 )
 from remember.store.sql.relationship_search import RelationshipSearch, RelationshipVectors
-from remember.store.sql.rows import history_from_row, history_params
+from remember.store.sql.rows import RELATIONSHIP_HISTORY_COLUMNS, history_from_row, history_params
 from remember.store.sql.session import Row, Session, check_version
 
 
@@ -109,7 +109,7 @@ class RelationshipTables:
     def history(self, user_id: str, relationship_id: str) -> list[HistoryEntry]:
         with self.sql.reading() as s:
             rows = s.all(
-                "SELECT user_id, relationship_id, version, action, previous, reason, at FROM relationship_history "
+                f"SELECT {RELATIONSHIP_HISTORY_COLUMNS} FROM relationship_history "
                 "WHERE user_id = ? AND relationship_id = ? ORDER BY version DESC",
                 (user_id, relationship_id),
             )
@@ -177,7 +177,7 @@ class RelationshipTables:
                                        (user_id,))]  # fmt: skip
             rels = self._by_id(s, user_id, ids, None)
             history = s.all(
-                "SELECT user_id, relationship_id, version, action, previous, reason, at FROM relationship_history "
+                f"SELECT {RELATIONSHIP_HISTORY_COLUMNS} FROM relationship_history "
                 "WHERE user_id = ? ORDER BY relationship_id, version",
                 (user_id,),
             )

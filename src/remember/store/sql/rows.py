@@ -16,7 +16,9 @@ MEMORY_COLUMNS_OF_M = ", ".join(f"m.{c}" for c in MEMORY_COLUMN_NAMES)
 MEMORY_PLACEHOLDERS = ", ".join("?" for _ in MEMORY_COLUMN_NAMES)
 # Every column but the key (user_id, id), in MEMORY_COLUMN_NAMES order.
 MEMORY_ASSIGNMENTS = ", ".join(f"{c} = ?" for c in MEMORY_COLUMN_NAMES[2:])
-HISTORY_COLUMNS = "user_id, memory_id, version, action, previous, reason, at, effective_at"
+HISTORY_COLUMNS = "user_id, memory_id, version, action, previous, reason, at, effective_at, actor"
+# A relationship's history has no effective_at: read as null so that one reader fits both.
+RELATIONSHIP_HISTORY_COLUMNS = "user_id, relationship_id, version, action, previous, reason, at, NULL, actor"
 TEMPLATE_COLUMNS = "user_id, id, definition, created_at, updated_at"
 
 
@@ -61,19 +63,22 @@ def _decode(d: Dialect, codec: Codec, value: Any) -> Any:
 
 
 def history_params(d: Dialect, h: HistoryEntry) -> tuple[Any, ...]:
-    return (h.user_id, h.memory_id, h.version, h.action, d.json(dict(h.previous)), h.reason, d.moment(h.at))
+    """A relationship's history row: a memory's without ``effective_at``."""
+    return (h.user_id, h.memory_id, h.version, h.action, d.json(dict(h.previous)), h.reason, d.moment(h.at), h.actor)
 
 
 def memory_history_params(d: Dialect, h: HistoryEntry) -> tuple[Any, ...]:
-    """In ``HISTORY_COLUMNS`` order: a relationship's history has no ``effective_at``."""
-    return (*history_params(d, h), d.moment(h.effective_at) if h.effective_at is not None else None)
+    """In ``HISTORY_COLUMNS`` order."""
+    *before, actor = history_params(d, h)
+    return (*before, d.moment(h.effective_at) if h.effective_at is not None else None, actor)
 
 
 def history_from_row(d: Dialect, row: Sequence[Any]) -> HistoryEntry:
-    user_id, memory_id, version, action, previous, reason, at, *rest = row
-    effective = d.from_moment(rest[0]) if rest and rest[0] is not None else None
+    """A history entry from a row in ``HISTORY_COLUMNS`` (or ``RELATIONSHIP_HISTORY_COLUMNS``) order."""
+    user_id, memory_id, version, action, previous, reason, at, effective_at, actor = row
+    effective = d.from_moment(effective_at) if effective_at is not None else None
     return HistoryEntry(
-        memory_id, user_id, version, action, d.from_json(previous), reason, d.from_moment(at), effective
+        memory_id, user_id, version, action, d.from_json(previous), reason, d.from_moment(at), effective, actor
     )
 
 

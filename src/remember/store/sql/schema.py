@@ -378,6 +378,31 @@ ALTER TABLE relationships ADD COLUMN valid_from $moment;
 ALTER TABLE relationships ADD COLUMN valid_until $moment;
 """
 
+# Shared spaces (docs/spaces.md): a space's rows are every table's rows keyed by its key in ``user_id``
+# (``space_keys``: ``~`` and hex, never a user id), so a space and its members are keyed so too and stay
+# on the space's node under Citus; a member's spaces are found by the member index. Who made a change in a
+# shared space: the history's ``actor``, a memory's ``created_by`` (None: the owner of a personal space).
+SPACES = """
+CREATE TABLE spaces (
+    user_id $key NOT NULL PRIMARY KEY,
+    name $text NOT NULL,
+    created_by $key NOT NULL,
+    created_at $moment NOT NULL
+)$compact;
+CREATE TABLE space_members (
+    user_id $key NOT NULL REFERENCES spaces (user_id) ON DELETE CASCADE,
+    member $key NOT NULL,
+    role $key NOT NULL,
+    added_by $key NOT NULL,
+    added_at $moment NOT NULL,
+    PRIMARY KEY (user_id, member)
+)$compact;
+CREATE INDEX space_members_member ON space_members (member);
+ALTER TABLE memories ADD COLUMN created_by $key;
+ALTER TABLE memory_history ADD COLUMN actor $key;
+ALTER TABLE relationship_history ADD COLUMN actor $key;
+"""
+
 # Every backend's steps, in order, under these names (both report the same schema history), each
 # with the script both backends run, in their column types; None where each has a step of its own.
 STEPS: tuple[tuple[str, str | None], ...] = (
@@ -399,4 +424,5 @@ STEPS: tuple[tuple[str, str | None], ...] = (
     ("0016_token_parents", TOKEN_PARENTS),
     ("0017_client_documents", CLIENT_DOCUMENTS),
     ("0018_validity", VALIDITY),
+    ("0019_spaces", SPACES),
 )

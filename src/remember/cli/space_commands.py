@@ -1,0 +1,100 @@
+"""`remember space create`, `list`, `add`, `remove`, `role`, `leave` and `delete`: shared spaces, each
+action's grammar and what it does (the same service as the MCP tool remember_manage_space)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from remember.cli import output
+from remember.cli.grammar import Commands, Handler, command, runs
+
+if TYPE_CHECKING:
+    from remember.caller import Caller
+    from remember.service import Services
+    from remember.service.spaces import SpaceView
+
+ROLES = ("reader", "writer", "admin")
+SPACE_HELP = "the space's name or key"
+
+
+def register(commands: Commands) -> None:
+    actions = commands.add_group(
+        "space",
+        help="share memories with other users in spaces",
+        description="Shared spaces: memories kept with other users, each a reader, writer or admin (docs/spaces.md).",
+    )
+    made = _action(actions, "create", "make a shared space; you are its admin", create)
+    made.add_argument("name", metavar="NAME", help="its name, e.g. Family")
+    _action(actions, "list", "your shared spaces, your role and their members", list_)
+    added = _action(actions, "add", "add a member (admins)", add)
+    _space_and_user(added)
+    added.add_argument("--role", choices=ROLES, default="reader", help="what they may do (default: reader)")
+    removed = _action(actions, "remove", "remove a member (admins)", remove)
+    _space_and_user(removed)
+    role = _action(actions, "role", "change a member's role (admins)", set_role)
+    _space_and_user(role)
+    role.add_argument("role", metavar="ROLE", choices=ROLES, help="reader, writer or admin")
+    left = _action(actions, "leave", "leave a space (its last admin cannot)", leave)
+    left.add_argument("space", metavar="SPACE", help=SPACE_HELP)
+    deleted = _action(actions, "delete", "delete a space and its memories, for everyone (admins)", delete)
+    deleted.add_argument("space", metavar="SPACE", help=SPACE_HELP)
+
+
+def _action(actions: Commands, name: str, summary: str, handler: Handler) -> argparse.ArgumentParser:
+    sub = command(actions, name, summary)
+    runs(sub, handler)
+    return sub
+
+
+def _space_and_user(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("space", metavar="SPACE", help=SPACE_HELP)
+    sub.add_argument("member", metavar="USER", help="the member's user id")
+
+
+def create(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    _show([services.spaces.create(caller, args.name)], as_json=args.json)
+
+
+def list_(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    found = services.spaces.list(caller)
+    if not found and not args.json:
+        print("No shared spaces. Make one with `remember space create NAME`.")
+        return
+    _show(found, as_json=args.json)
+
+
+def add(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    _show([services.spaces.add_member(caller, args.space, args.member, args.role)], as_json=args.json)
+
+
+def remove(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    _show([services.spaces.remove_member(caller, args.space, args.member)], as_json=args.json)
+
+
+def set_role(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    _show([services.spaces.set_role(caller, args.space, args.member, args.role)], as_json=args.json)
+
+
+def leave(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    space = services.spaces.leave(caller, args.space)
+    if args.json:
+        output.emit(space.as_dict())
+    else:
+        print(f"Left space {space.name} ({space.key}).")
+
+
+def delete(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    space = services.spaces.delete(caller, args.space)
+    if args.json:
+        output.emit(space.as_dict())
+    else:
+        print(f"Deleted space {space.name} ({space.key}), with its memories.")
+
+
+def _show(views: list[SpaceView], *, as_json: bool) -> None:
+    if as_json:
+        output.emit([v.as_dict() for v in views])
+        return
+    rows = [[v.space.key, v.space.name, v.role, ", ".join(f"{m.user} ({m.role})" for m in v.members)] for v in views]
+    output.table(["SPACE", "NAME", "YOUR ROLE", "MEMBERS"], rows)

@@ -1,0 +1,117 @@
+"""Reads over several spaces: one search or listing per space the caller reads, merged.
+
+Each space is read as its own owner (``SpaceService.reading`` gives the callers, each checked), so a
+space's memories are ranked, filtered and held to the caller's trust exactly as a user's are; the pages
+are then merged, by score for a search and by the sort column for a listing. A page ``offset``..``offset +
+limit`` of the merge needs the first ``offset + limit`` of every space: that is what it costs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from remember.caller import Caller
+from remember.models import Memory, Page
+from remember.service import checks
+from remember.service.access_counts import note_access
+from remember.service.memories import MemoryService
+from remember.service.search import MAX_LIMIT, MAX_OFFSET, Hit, Results, SearchService
+
+T = TypeVar("T")
+CHUNK = 100  # what one space's search or listing is asked for at a time
+SIDE_BY_SIDE = 4  # spaces searched at once
+
+
+def search(
+    service: SearchService, callers: Sequence[Caller], query: str, *, limit: int | None = None, offset: int = 0,
+    explain: bool = False, record_access: bool = True, **options: Any,
+) -> Results:  # fmt: skip
+    """``SearchService.search`` over every space of ``callers``, the hits merged by score (best first)."""
+    if len(callers) == 1:
+        return service.search(callers[0], query, limit=limit, offset=offset, explain=explain,
+                              record_access=record_access, **options)  # fmt: skip
+    prefs = service.preferences.effective(callers[0])
+    size = checks.whole_number("limit", prefs["search.default_limit"] if limit is None else limit, 1, MAX_LIMIT)
+    start = checks.whole_number("offset", offset, 0, MAX_OFFSET)
+    hits: list[Hit] = []
+    plans: dict[str, Any] = {}
+    alphas: dict[str, float] = {}  # the first space's is the one answered
+
+    def first(caller: Caller) -> list[Hit]:
+        def page(at: int, count: int) -> tuple[list[Hit], bool]:
+            found = service.search(caller, query, limit=count, offset=at, explain=explain and at == 0,
+                                   record_access=False, **options)  # fmt: skip
+            if found.plan is not None:
+                plans[caller.user] = found.plan
+            if at == 0:
+                alphas[caller.user] = found.alpha
+            return found.hits, found.has_more
+
+        return _first(page, start + size)
+
+    # The spaces are searched side by side: each waits mostly on the database and native code.
+    with ThreadPoolExecutor(min(len(callers), SIDE_BY_SIDE), thread_name_prefix="space-search") as pool:
+        for found in pool.map(first, callers):
+            hits += found
+    hits.sort(key=lambda h: (-h.score, h.memory.id))
+    chosen = hits[start : start + size]
+    if record_access:
+        for caller in callers:
+            mine = [h.memory.id for h in chosen if h.memory.user_id == caller.user]
+            if mine:
+                note_access(service.store, caller.user, mine, service.clock())
+    plan = {"spaces": plans} if explain else None
+    return Results(chosen, start, size, len(hits) > start + size, alphas.get(callers[0].user, 0.0), plan)
+
+
+def similar(service: SearchService, callers: Sequence[Caller], *, limit: int = 10, **options: Any) -> list[Hit]:
+    """``SearchService.similar`` over every space of ``callers``, merged by similarity."""
+    hits = [h for caller in callers for h in service.similar(caller, limit=limit, **options)]
+    hits.sort(key=lambda h: (-h.score, h.memory.id))
+    return hits[:limit]
+
+
+def listing(
+    service: MemoryService, callers: Sequence[Caller], *, limit: int = 20, offset: int = 0,
+    sort_by: str = "created_at", sort_order: str = "desc", **options: Any,
+) -> Page:  # fmt: skip
+    """``MemoryService.list`` over every space of ``callers``, merged in the listing's order."""
+    if len(callers) == 1:
+        return service.list(callers[0], limit=limit, offset=offset, sort_by=sort_by, sort_order=sort_order, **options)
+    size = checks.whole_number("limit", limit, 1, MAX_LIMIT)
+    start = checks.whole_number("offset", offset, 0, MAX_OFFSET)
+    items: list[Memory] = []
+    total = 0
+    for caller in callers:
+
+        def page(at: int, count: int, caller: Caller = caller) -> tuple[list[Memory], bool]:
+            nonlocal total
+            found = service.list(caller, limit=count, offset=at, sort_by=sort_by, sort_order=sort_order, **options)
+            total += found.total if at == 0 else 0
+            return list(found.items), found.has_more
+
+        items += _first(page, start + size)
+    key = _sort_key(sort_by)
+    items.sort(key=key, reverse=sort_order == "desc")
+    return Page(tuple(items[start : start + size]), total, size, start)
+
+
+def _first(page: Callable[[int, int], tuple[list[T], bool]], wanted: int) -> list[T]:
+    """The first ``wanted`` of one space, asked for a chunk at a time."""
+    out: list[T] = []
+    while len(out) < wanted:
+        found, more = page(len(out), min(CHUNK, wanted - len(out)))
+        out += found
+        if not more or not found:
+            break
+    return out
+
+
+def _sort_key(sort_by: str) -> Callable[[Memory], Any]:
+    column = "occurred_at" if sort_by == "occurred_at" else sort_by
+    return lambda m: (getattr(m, column), m.id)
+
+
+__all__ = ["listing", "search", "similar"]
