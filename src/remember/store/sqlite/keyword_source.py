@@ -29,8 +29,9 @@ class SqliteKeywords(SqlKeywords):
     db: Database
     dialect = DIALECT
     key = "m.rowid"
-    texts = "f.content, f.date, f.context"
-    joins = "LEFT JOIN memory_fts f ON f.rowid = m.rowid "
+    # a memory's row is in one of the two full-text tables (search.py: ``KEYWORD_TABLES``)
+    texts = "coalesce(f.content, p.content), coalesce(f.date, p.date), coalesce(f.context, p.context)"
+    joins = "LEFT JOIN memory_fts f ON f.rowid = m.rowid LEFT JOIN memory_fts_plain p ON p.rowid = m.rowid "
 
     def _changed(self, user_id: str, after_seq: int) -> Generator[list[Any]]:
         columns = f"{self.key}, mi.seq, mi.memory_id, m.deleted_at IS NULL, {self.texts}"
