@@ -5,6 +5,7 @@ terms both ways, accents and case are folded everywhere, and with MiniLM (no det
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -125,3 +126,28 @@ def test_a_reindex_tells_the_language_of_memories_stored_before(
         assert reindex(made.store, made.indexer, made.templates) == 2
         assert _languages(made) == {DOOR: "fr", HARBOUR: "fr"}
         assert _keywords(made, ALICE, "porte") == [DOOR]
+
+
+def test_the_ranked_keyword_index_keeps_plain_words_apart(
+    store_url: str, e5: MultilingualEmbedder, tmp_path: Path
+) -> None:
+    """Past ``keyword_index_min`` memories a search reads the ranked index (tantivy): the same answers."""
+    store = open_store(store_url, keyword_index_min=3, keywords_home=tmp_path)
+    services = Services.over(store, embedder=e5)
+    try:
+        _store(services, ALICE, DOOR, HARBOUR, RUNS, MULLER)
+        assert services.indexer.build_keyword_index(ALICE.user)
+        contents = {m.id: m.content for m in services.memories.list(ALICE).items}
+
+        def ranked(query: str) -> list[str]:
+            found = store.index.ranked_keyword_candidates(ALICE.user, text.query_terms(query), limit=10, filter=None)
+            assert found is not None  # the ranked index answered
+            return [contents[memory_id] for memory_id, _ in found]
+
+        assert ranked("porte") == [DOOR]
+        assert ranked("port") == [HARBOUR]
+        assert ranked("running") == [RUNS]
+        assert ranked("muller") == [MULLER]
+    finally:
+        services.close()
+        store.close()
