@@ -13,6 +13,7 @@ from remember.caller import Caller
 from remember.search import text
 from remember.search.embedders import MiniLMEmbedder, MultilingualEmbedder
 from remember.service import Services
+from remember.service.import_export.jsonl import export_records, import_records
 from remember.service.reindex import reindex
 from remember.store import open_store
 
@@ -151,3 +152,15 @@ def test_the_ranked_keyword_index_keeps_plain_words_apart(
     finally:
         services.close()
         store.close()
+
+
+def test_an_import_tells_each_memorys_language(services: Services, tmp_path: Path, e5: MultilingualEmbedder) -> None:
+    """An export's memories arrive with their vectors, and their language told as they are written."""
+    _store(services, ALICE, DOOR, HARBOUR, RUNS)
+    target = Services.over(open_store(str(tmp_path / "target.db")), embedder=e5)
+    try:
+        import_records(target.store, target.indexer, export_records(services.store))
+        assert _languages(target) == {DOOR: "fr", HARBOUR: "fr", RUNS: "en"}
+        assert _keywords(target, ALICE, "porte") == [DOOR]
+    finally:
+        target.close()
