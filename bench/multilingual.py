@@ -72,16 +72,12 @@ def figures(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     return out
 
 
-def measure(embedder: Any, quick: bool = False, *, languages_told: bool = True) -> dict[str, Any]:
-    """``languages_told`` False: no memory's language is told at write time, so every memory's keywords are
-    stemmed as English (as before keywords knew languages), whatever the embedder."""
+def measure(embedder: Any, quick: bool = False) -> dict[str, Any]:
     from remember.service import Services
     from remember.store import open_store
 
     with tempfile.TemporaryDirectory() as tmp:
         services = Services.over(open_store(str(Path(tmp) / "multilingual.db")), embedder=embedder)
-        if not languages_told:
-            services.indexer.language = lambda _memory: None  # type: ignore[method-assign]
         started = time.perf_counter()
         ids = _store(services, quick)
         stored = time.perf_counter() - started
@@ -111,8 +107,6 @@ def run(quick: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, embedder in (("MiniLM", MiniLMEmbedder()), ("multilingual", MultilingualEmbedder())):
         out[name] = measure(embedder, quick)
-    # The same store with every memory's keywords stemmed as English: what not stemming other languages does.
-    out["multilingual, all stemmed as English"] = measure(MultilingualEmbedder(), quick, languages_told=False)
     table = Table(
         "Multilingual set: top-1 (top-5) of the question's memory among English LoCoMo turns",
         ["embedder", "search", "part", "all", "same language", "other language"],

@@ -244,21 +244,12 @@ class IndexEntry:
     """What search indexes for one memory: its keyword text, its date words and its vector.
 
     ``vector`` is float32, little-endian, unit length; None when no embedder could
-    make one (the memory is then found by keywords only until a reindex). ``language``:
-    the ISO 639-1 code of the language it is written in where one was told (only with
-    a language detector: the multilingual embedder), else None; a memory told in
-    another language than English is indexed for keywords without English stemming.
+    make one (the memory is then found by keywords only until a reindex).
     """
 
     text: str
     date: str
     vector: bytes | None
-    language: str | None = None
-
-    @property
-    def plain(self) -> bool:
-        """Whether its keywords are indexed without English stemming (told in another language)."""
-        return self.language is not None and self.language != "en"
 
 
 @dataclass(frozen=True)

@@ -25,8 +25,6 @@ LANGUAGES = (
 )  # fmt: skip
 MIN_LETTERS = 12
 MIN_CONFIDENCE = 0.8
-#: Characters of a memory its language is told from.
-SAMPLE = 400
 
 
 class LanguageDetector:

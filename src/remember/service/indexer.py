@@ -37,26 +37,15 @@ class Indexer:
         """The index entry of ``memory``; ``vector`` is reused when given, else computed."""
         if vector is None:
             vector = self.vectors([text.vector_text(memory.title, memory.content)])[0]
-        return IndexEntry(
-            self.keyword_text(memory, fields_text), text.date_text(memory.occurred_at), vector, self.language(memory)
-        )
+        return IndexEntry(self.keyword_text(memory, fields_text), text.date_text(memory.occurred_at), vector)
 
     def entries(self, batch: Sequence[tuple[Memory, str | None]]) -> list[IndexEntry]:
         """Entries for many memories, embedding them in batches."""
         vectors = self.vectors([text.vector_text(m.title, m.content) for m, _ in batch])
         return [
-            IndexEntry(self.keyword_text(m, f), text.date_text(m.occurred_at), v, self.language(m))
+            IndexEntry(self.keyword_text(m, f), text.date_text(m.occurred_at), v)
             for (m, f), v in zip(batch, vectors, strict=True)
         ]
-
-    def language(self, memory: Memory) -> str | None:
-        """The language ``memory`` is written in, where the embedder's vectors cross languages (the detector
-        ships with it) and the text tells one; else None (its keywords are then stemmed as English)."""
-        if not self.crosses_languages:
-            return None
-        from remember.search.languages import DETECTOR, SAMPLE
-
-        return DETECTOR.language(memory.content[:SAMPLE])
 
     @staticmethod
     def keyword_text(memory: Memory, fields_text: str | None) -> str:

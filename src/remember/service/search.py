@@ -37,6 +37,7 @@ MAX_LIMIT = 100
 MAX_OFFSET = 1_000
 QUERY_THREADS = 4  # queries embedded at once (searches of several clients over HTTP)
 NEWER_FIRST = 20  # the first places among which the newer of two memories that disagree ranks first
+LANGUAGE_SAMPLE = 400  # characters of a memory its language is told from
 
 
 @dataclass(frozen=True)
@@ -247,13 +248,13 @@ class SearchService:
         vectors cross languages and both languages are known; none otherwise."""
         if not self.indexer.crosses_languages:
             return frozenset()
-        from remember.search.languages import DETECTOR, SAMPLE
+        from remember.search.languages import DETECTOR
 
         asked = DETECTOR.language(question)
         if asked is None:
             return frozenset()
         found = self.store.memories.get_many(caller.user, list(dict.fromkeys(ids)))
-        written = {m.id: DETECTOR.language(m.content[:SAMPLE]) for m in found}
+        written = {m.id: DETECTOR.language(m.content[:LANGUAGE_SAMPLE]) for m in found}
         apart = frozenset(i for i, language in written.items() if language is not None and language != asked)
         ran.setdefault("vector", {})["languages"] = (
             f"question in {asked}; {len(apart)} candidates in another language fused by meaning alone"

@@ -235,7 +235,7 @@ def _dump(indexer: Indexer, pending: Pending, same_vectors: bool, *, memories_on
     reuse = same_vectors and all(v is not None for _, _, v in pending.memories)
     if reuse:
         entries = [
-            IndexEntry(Indexer.keyword_text(m, f), _date(m), v, indexer.language(m))
+            IndexEntry(Indexer.keyword_text(m, f), _date(m), v)
             for (m, f), (_, _, v) in zip(texts, pending.memories, strict=True)
         ]
     else:

@@ -10,8 +10,7 @@ source of truth, read through a ``KeywordSource`` (``ranked_keywords.py``):
 - A user's index is a directory ``<directory>/<user hash>-<generation>``
   holding the memories whose ``memory_index.seq`` is at most the ``seq`` of its
   ``state.json``; one document a live memory, its keyword row's three texts
-  (content, date, context) in one field (``text``, stemmed as English; ``plain``,
-  folded but not stemmed, for a memory told in another language), keyed by an integer the backend gives
+  (content, date, context) in one field, keyed by an integer the backend gives
   each memory for good (SQLite: the ``memories`` rowid; PostgreSQL:
   ``memory_index.doc``).
 - Rows changed since (by any process) are applied before a search answers:
@@ -41,17 +40,15 @@ import tantivy
 
 from remember.store.index_files.files import user_stem, writer_alive
 
-FORMAT = 2  # the documents' layout; an index of another is built again
+FORMAT = 1  # the documents' layout; an index of another is built again
 TOKENIZER = "remember"
-PLAIN_TOKENIZER = "remember-plain"
 STATE = "state.json"
 CATCH_UP_HEAP = 32_000_000  # bytes the writer of a catch-up may hold
 BUILD_HEAP = 128_000_000  # and of a build (split between its threads)
 LONGEST = 1_000  # bytes of the longest word indexed (a hash, a long identifier, a run of CJK text)
 
-# (the memory's key, seq, the keyword row's texts or None when the memory is in the trash, the memory's id,
-# whether its words are indexed unstemmed: a memory told in another language than English)
-KeywordRow = tuple[int, int, str | None, str, bool]
+# (the memory's key, seq, the keyword row's texts or None when the memory is in the trash, the memory's id)
+KeywordRow = tuple[int, int, str | None, str]
 
 
 class IndexUnusable(Exception):
@@ -72,27 +69,22 @@ class Stopped(Exception):
     """The store is closing: a background build or catch-up stops."""
 
 
-def _analyzer(*, stemmed: bool = True) -> tantivy.TextAnalyzer:
-    """Words as FTS5's ``unicode61`` splits them (letters and digits, accents folded), lower-cased and, unless
-    ``stemmed`` is False (the ``plain`` field's), stemmed as English."""
-    builder = (
+def _analyzer() -> tantivy.TextAnalyzer:
+    """Words as FTS5's ``unicode61`` splits them (letters and digits, accents folded), lower-cased and stemmed."""
+
+    return (
         tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
         .filter(tantivy.Filter.remove_long(LONGEST))
         .filter(tantivy.Filter.lowercase())
         .filter(tantivy.Filter.ascii_fold())
+        .filter(tantivy.Filter.stemmer("english"))
+        .build()
     )
-    return (builder.filter(tantivy.Filter.stemmer("english")) if stemmed else builder).build()
-
-
-def _register(index: tantivy.Index) -> None:
-    index.register_tokenizer(TOKENIZER, _analyzer())
-    index.register_tokenizer(PLAIN_TOKENIZER, _analyzer(stemmed=False))
 
 
 def _schema() -> tantivy.Schema:
     builder = tantivy.SchemaBuilder()
     builder.add_text_field("text", tokenizer_name=TOKENIZER, index_option="freq")
-    builder.add_text_field("plain", tokenizer_name=PLAIN_TOKENIZER, index_option="freq")
     builder.add_integer_field("rid", indexed=True, fast=True)
     return builder.build()
 
@@ -110,7 +102,6 @@ class UserKeywords:
         self._index: Any = None
         self._searcher: Any = None
         self._analyzer: Any = None
-        self._plain_analyzer: Any = None
         self._seen: tuple[int, int] | None = None  # (directory listing, state file) change times
 
     # opening
@@ -160,7 +151,7 @@ class UserKeywords:
         try:
             index = tantivy.Index.open(str(path))
             index.config_reader("Manual")  # reloaded by hand, after a catch-up or when the state changed
-            _register(index)
+            index.register_tokenizer(TOKENIZER, _analyzer())
             index.reload()
             searcher = index.searcher()
         except (ValueError, OSError, RuntimeError) as exc:
@@ -228,7 +219,7 @@ class UserKeywords:
             raise IndexUnusable(f"cannot write {self.directory}: {exc.strerror or exc}") from exc
         try:
             index = tantivy.Index(_schema(), path=str(aside))
-            _register(index)
+            index.register_tokenizer(TOKENIZER, _analyzer())
             writer = index.writer(heap_size=BUILD_HEAP, num_threads=threads)
             with contextlib.closing(rows):
                 seq, memory = _written(writer, rows, (0, None), replace=False)
@@ -270,17 +261,14 @@ class UserKeywords:
             raise IndexUnusable("no index is open")
         if self._analyzer is None:
             self._analyzer = _analyzer()
-            self._plain_analyzer = _analyzer(stemmed=False)
 
         schema = self._index.schema
         stems = sorted({token for term in terms for token in self._analyzer.analyze(term)})
-        words = sorted({token for term in terms for token in self._plain_analyzer.analyze(term)})
-        if not stems and not words:
+        if not stems:
             return []
         should = tantivy.Occur.Should
         query = tantivy.Query.boolean_query(
             [(should, tantivy.Query.term_query(schema, "text", stem, index_option="freq")) for stem in stems]
-            + [(should, tantivy.Query.term_query(schema, "plain", word, index_option="freq")) for word in words]
         )
         if among is not None:
             if not among:
@@ -301,14 +289,14 @@ def _written(
     """Add (``replace``: in place of the key's earlier document) every row's document; the highest seq
     seen and its memory (rows come in seq order), else ``mark``."""
     for chunk in rows:
-        for key, row_seq, text, memory_id, plain in chunk:
+        for key, row_seq, text, memory_id in chunk:
             if row_seq > mark[0]:
                 mark = (row_seq, memory_id)
             if replace:
                 writer.delete_documents_by_term("rid", key)
             if text is not None:
                 document = tantivy.Document()
-                document.add_text("plain" if plain else "text", text)
+                document.add_text("text", text)
                 document.add_integer("rid", key)
                 writer.add_document(document)
     return mark

@@ -5,10 +5,6 @@
 character for one: the index folds a memory's text with ``translate()`` (core SQL, immutable, so its
 generated ``tsvector`` column can), and a search folds its terms with ``fold`` before they reach SQL.
 Letters that fold into two (ß, æ, œ) stay as they are on both sides.
-
-A memory told in another language than English has its words indexed unstemmed, each marked with
-``PLAIN_MARK`` (``MARKED``: a regular expression's replacement), so that a search's term stemmed as English
-("porte" -> "port") never meets a plain word that happens to be spelled as the stem (French "port").
 """
 
 from __future__ import annotations
@@ -30,10 +26,6 @@ def _pairs() -> tuple[str, str]:
 
 
 ACCENTED, PLAIN = _pairs()
-#: The mark after each plain word (a letter, so the parser keeps it in the word; in no language's words).
-PLAIN_MARK = "\u01c2"
-#: ``regexp_replace(text, WORD, MARKED, 'g')`` marks each word of a text.
-WORD, MARKED = "([[:alnum:]]+)", "\\1" + PLAIN_MARK
 _TABLE = str.maketrans(ACCENTED, PLAIN)
 
 

@@ -12,7 +12,7 @@ from psycopg import errors as pgerrors
 from remember.errors import StoreError
 from remember.store.postgres.connection import Connection
 from remember.store.postgres.dialect import DIALECT
-from remember.store.postgres.folding import ACCENTED, MARKED, PLAIN, WORD, sql_literal
+from remember.store.postgres.folding import ACCENTED, PLAIN, sql_literal
 from remember.store.sql import schema
 from remember.store.sql.migrations import apply_pending, backend_steps
 from remember.store.sql.session import Session
@@ -125,36 +125,19 @@ def _keyword_documents(conn: Connection) -> None:
     conn.execute("CREATE INDEX memory_index_doc ON memory_index (user_id, doc) INCLUDE (memory_id, deleted)")
 
 
-def _keyword_languages(conn: Connection) -> None:
-    """Each memory's language where one was told (the multilingual embedder's detector); the keywords of
-    a memory told in another language than English made by the ``simple`` configuration (words folded to
-    lower case, not stemmed as English words nor dropped as English stopwords), and every memory's text
-    with its accents folded (``folding.py``; ``english`` keeps them). The column is made again, so the
-    rows stored before are folded now; their language is told by a reindex. ``remember_tsquery`` is a
-    search's term matched both ways, for users with memories of both kinds."""
+def _keyword_accents(conn: Connection) -> None:
+    """Every memory's keywords with its accents folded (``folding.py``), as SQLite's are: the ``english``
+    configuration keeps them ("résumé" and "resume" are two words to it) and the ``unaccent`` extension
+    may not be installed. The column is made again, so the rows stored before are folded now."""
     folded = f"translate({{}}, {sql_literal(ACCENTED)}, {sql_literal(PLAIN)})"
-    marked = f"regexp_replace({folded}, {sql_literal(WORD)}, {sql_literal(MARKED)}, 'g')"
-    english = f"to_tsvector('english'::regconfig, {folded})"
-    plain = f"to_tsvector('simple'::regconfig, {marked})"
     parts = " || ".join(
-        f"setweight(CASE WHEN language IS NULL OR language = 'en' THEN {english} ELSE {plain} END, '{weight}')".format(
-            column, column
-        )
+        f"setweight(to_tsvector('english'::regconfig, {folded.format(column)}), '{weight}')"
         for column, weight in (("body", "A"), ("date", "B"), ("context", "C"))
     )
-    conn.execute("ALTER TABLE memory_index ADD COLUMN language text")
     conn.execute("ALTER TABLE memory_index DROP COLUMN keywords")
     conn.execute(f"ALTER TABLE memory_index ADD COLUMN keywords tsvector GENERATED ALWAYS AS ({parts}) STORED")
     conn.execute("CREATE INDEX memory_index_keywords ON memory_index USING gin (keywords)")
     conn.execute(f"ALTER TABLE memory_index ALTER COLUMN keywords SET STATISTICS {KEYWORD_STATISTICS}")
-    conn.execute(
-        "CREATE INDEX memory_index_plain ON memory_index (user_id) WHERE language IS NOT NULL AND language <> 'en'"
-    )
-    conn.execute(
-        "CREATE FUNCTION remember_tsquery(term text) RETURNS tsquery LANGUAGE sql IMMUTABLE PARALLEL SAFE "
-        "AS $$ SELECT phraseto_tsquery('english'::regconfig, term) || phraseto_tsquery('simple'::regconfig, "
-        f"regexp_replace(term, {sql_literal(WORD)}, {sql_literal(MARKED)}, 'g')) $$"
-    )
     conn.execute("ANALYZE memory_index (keywords)")
 
 
@@ -169,7 +152,7 @@ MIGRATIONS = backend_steps(
     {
         "0001_initial": _initial, "0003_search": _search, "0005_fields": _nothing, "0006_covering_fields": _nothing,
         "0011_keyword_statistics": _keyword_statistics, "0012_keyword_documents": _keyword_documents,
-        "0021_keyword_languages": _keyword_languages,
+        "0021_keyword_accents": _keyword_accents,
     },
 )  # fmt: skip
 

@@ -42,10 +42,6 @@ from remember.store.sql.index import IndexTables, previous_in_conversation, prev
 from remember.store.sql.session import Session
 
 INDEX_DELETED = keyword_budget.INDEX_DELETED
-# A term as its tsquery: stemmed as English; both ways (``remember_tsquery``, migration 0021: English or
-# plain) for a user with memories told in another language, whose keywords are not stemmed.
-ENGLISH_TERM = "phraseto_tsquery('english', "
-BOTH_WAYS_TERM = "remember_tsquery("
 RANK_WEIGHTS = keyword_budget.RANK_WEIGHTS
 # advisory lock of vector index changes (one-key form); "remindex" in ASCII
 INDEX_LOCK_KEY = 0x72656D696E646578
@@ -192,13 +188,13 @@ class SearchTables(RankedKeywordTables, IndexTables):
         key = {"u": memory.user_id, "id": memory.id}
         s.raw.execute(
             "INSERT INTO memory_index (user_id, memory_id, seq, conversation_id, context_of, deleted, body, date, "
-            f"language, context) VALUES (%(u)s, %(id)s, {_NEXT_SEQ}, %(conv)s, %(prev)s, %(deleted)s, %(body)s, "
-            "%(date)s, %(language)s, coalesce((SELECT content FROM memories WHERE user_id = %(u)s AND id = %(prev)s "
-            "AND deleted_at IS NULL), '')) ON CONFLICT (user_id, memory_id) DO UPDATE SET seq = excluded.seq, "
+            f"context) VALUES (%(u)s, %(id)s, {_NEXT_SEQ}, %(conv)s, %(prev)s, %(deleted)s, %(body)s, %(date)s, "
+            "coalesce((SELECT content FROM memories WHERE user_id = %(u)s AND id = %(prev)s AND deleted_at IS NULL), "
+            "'')) ON CONFLICT (user_id, memory_id) DO UPDATE SET seq = excluded.seq, "
             "conversation_id = excluded.conversation_id, context_of = excluded.context_of, deleted = excluded.deleted, "
-            "body = excluded.body, date = excluded.date, language = excluded.language, context = excluded.context",
+            "body = excluded.body, date = excluded.date, context = excluded.context",
             {**key, "conv": conversation_of(memory), "prev": previous, "deleted": memory.is_deleted,
-             "body": entry.text, "date": entry.date, "language": entry.language},
+             "body": entry.text, "date": entry.date},
         )  # fmt: skip
         if entry.vector is None:
             s.raw.execute("DELETE FROM memory_vectors WHERE user_id = %(u)s AND memory_id = %(id)s", key)
@@ -224,13 +220,13 @@ class SearchTables(RankedKeywordTables, IndexTables):
                 seqs[user] = seq_high(s.raw, user)
             seqs[user] += 1
             rows.append((user, memory.id, seqs[user], conversation_of(memory), before, memory.is_deleted,
-                         entry.text, entry.date, entry.language, user, before))  # fmt: skip
+                         entry.text, entry.date, user, before))  # fmt: skip
             if entry.vector is not None:
                 vectors.append((user, memory.id, VectorParam(entry.vector)))
         s.many(
             "INSERT INTO memory_index (user_id, memory_id, seq, conversation_id, context_of, deleted, body, date, "
-            "language, context) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, coalesce((SELECT content FROM memories "
-            "WHERE user_id = ? AND id = ? AND deleted_at IS NULL), ''))",
+            "context) VALUES (?, ?, ?, ?, ?, ?, ?, ?, coalesce((SELECT content FROM memories WHERE user_id = ? "
+            "AND id = ? AND deleted_at IS NULL), ''))",
             rows,
         )
         s.many("INSERT INTO memory_vectors (user_id, memory_id, vector) VALUES (?, ?, ?::vector)", vectors)
@@ -338,18 +334,8 @@ class SearchTables(RankedKeywordTables, IndexTables):
         params = [terms, user_id, *terms, self._user_total(user_id), list(weights), list(weights.values()),
                   *filter_params, limit]  # fmt: skip
         with self.db.read() as conn:
-            rows = conn.execute(self._both_ways(user_id, sql), params).fetchall()
+            rows = conn.execute(sql, params).fetchall()
         return [(memory_id, float(score)) for memory_id, score in rows]
-
-    def _both_ways(self, user_id: str, sql: str) -> str:
-        """``sql`` with each term matched both as an English word (stemmed) and as a plain one, where the user
-        has memories told in another language than English (whose keywords are not stemmed); else as it is."""
-        with self.db.read() as conn:
-            plain = conn.execute(
-                "SELECT 1 FROM memory_index WHERE user_id = %s AND language IS NOT NULL AND language <> 'en' LIMIT 1",
-                (user_id,),
-            ).fetchone()
-        return sql if plain is None else sql.replace(ENGLISH_TERM, BOTH_WAYS_TERM)
 
     def _weights(self, user_id: str, terms: list[str]) -> dict[str, float]:
         """The idf of each term, from the user's (capped) counts; none for a term in no memory."""
@@ -363,7 +349,7 @@ class SearchTables(RankedKeywordTables, IndexTables):
     ) -> list[tuple[str, float]]:
         sql, params = keyword_budget.ranked_sql(user_id, chosen, filter=filter, deleted=deleted, limit=limit)
         with self.db.read() as conn:
-            rows = conn.execute(self._both_ways(user_id, sql), params).fetchall()
+            rows = conn.execute(sql, params).fetchall()
         return [(memory_id, float(score)) for memory_id, score in rows]
 
     def term_document_counts(self, user_id: str, terms: Sequence[str], *, cap: int) -> tuple[int, list[int]]:
@@ -382,13 +368,13 @@ class SearchTables(RankedKeywordTables, IndexTables):
         with self.db.read() as conn:
             common = self.common_terms.estimated(conn, self._user_total(user_id), terms, cap)
             rest = [t for t in terms if t not in common]
-            sql = (
-                "SELECT w.t, (SELECT count(*) FROM (SELECT 1 FROM memory_index s WHERE s.user_id = %s "
-                "AND s.keywords @@ phraseto_tsquery('english', w.t) LIMIT %s) x) "
-                "FROM unnest(%s::text[]) AS w(t)"
-            )
             rows = (
-                conn.execute(self._both_ways(user_id, sql), (user_id, cap, rest)).fetchall()
+                conn.execute(
+                    "SELECT w.t, (SELECT count(*) FROM (SELECT 1 FROM memory_index s WHERE s.user_id = %s "
+                    "AND s.keywords @@ phraseto_tsquery('english', w.t) LIMIT %s) x) "
+                    "FROM unnest(%s::text[]) AS w(t)",
+                    (user_id, cap, rest),
+                ).fetchall()
                 if rest  # every term estimated: nothing to count
                 else []
             )

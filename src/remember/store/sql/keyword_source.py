@@ -17,9 +17,6 @@ from remember.filters import Filter
 from remember.store.index_files.tantivy_index import KeywordRow, Stopped, document_text
 from remember.store.sql.base import Database, SqlBase
 
-#: Whether a row's words are indexed unstemmed (a memory told in another language than English).
-PLAIN = "(mi.language IS NOT NULL AND mi.language <> 'en')"
-
 ROW_CHUNK = 4_096  # rows read from the database at a time
 
 
@@ -59,10 +56,9 @@ class SqlKeywords(SqlBase):
                 yield following
 
     def selected(self) -> str:
-        """The select of keyword rows (key, seq, memory id, live, plain, content, date, context), up to its WHERE."""
+        """The select of keyword rows (key, seq, memory id, live, content, date, context), up to its WHERE."""
         return (
-            f"SELECT {self.key}, mi.seq, mi.memory_id, m.deleted_at IS NULL, {PLAIN}, {self.texts} "
-            "FROM memory_index mi "
+            f"SELECT {self.key}, mi.seq, mi.memory_id, m.deleted_at IS NULL, {self.texts} FROM memory_index mi "
             f"JOIN memories m ON m.user_id = mi.user_id AND m.id = mi.memory_id {self.joins}"
         )
 
@@ -114,4 +110,4 @@ class SqlKeywords(SqlBase):
 
 
 def _row(r: Sequence[Any]) -> KeywordRow:
-    return int(r[0]), int(r[1]), document_text(r[5:]) if r[3] and r[5] is not None else None, str(r[2]), bool(r[4])
+    return int(r[0]), int(r[1]), document_text(r[4:]) if r[3] and r[4] is not None else None, str(r[2])

@@ -399,5 +399,5 @@ STEPS: tuple[tuple[str, str | None], ...] = (
     ("0016_token_parents", TOKEN_PARENTS),
     ("0017_client_documents", CLIENT_DOCUMENTS),
     ("0018_validity", VALIDITY),
-    ("0021_keyword_languages", None),
+    ("0021_keyword_accents", None),
 )

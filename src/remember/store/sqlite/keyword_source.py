@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from remember.filters import Filter
-from remember.store.sql.keyword_source import PLAIN, ROW_CHUNK, SqlKeywords
+from remember.store.sql.keyword_source import ROW_CHUNK, SqlKeywords
 from remember.store.sqlite import approximate, filtersql
 from remember.store.sqlite.connection import Database
 from remember.store.sqlite.dialect import DIALECT
@@ -29,12 +29,11 @@ class SqliteKeywords(SqlKeywords):
     db: Database
     dialect = DIALECT
     key = "m.rowid"
-    # a memory's row is in one of the two full-text tables (search.py: ``KEYWORD_TABLES``)
-    texts = "coalesce(f.content, p.content), coalesce(f.date, p.date), coalesce(f.context, p.context)"
-    joins = "LEFT JOIN memory_fts f ON f.rowid = m.rowid LEFT JOIN memory_fts_plain p ON p.rowid = m.rowid "
+    texts = "f.content, f.date, f.context"
+    joins = "LEFT JOIN memory_fts f ON f.rowid = m.rowid "
 
     def _changed(self, user_id: str, after_seq: int) -> Generator[list[Any]]:
-        columns = f"{self.key}, mi.seq, mi.memory_id, m.deleted_at IS NULL, {PLAIN}, {self.texts}"
+        columns = f"{self.key}, mi.seq, mi.memory_id, m.deleted_at IS NULL, {self.texts}"
         return approximate.index_changes(self.db, user_id, after_seq, columns, ROW_CHUNK, self.joins)
 
     def owned(self, user_id: str, keys: Sequence[int]) -> dict[int, tuple[str, bool]]:

@@ -111,19 +111,9 @@ def _keyword_documents(conn: sqlite3.Connection) -> None:
     its document in a ranked keyword index; here the ``memories`` rowid is that key."""
 
 
-def _keyword_languages(conn: sqlite3.Connection) -> None:
-    """Each memory's language where one was told (the multilingual embedder's detector), and a second
-    full-text table for the memories told in another language than English: their words with accents
-    and case folded but not stemmed as English words (Porter's stemmer mangles them). A search reads
-    both. The memories stored before stay in ``memory_fts`` until a reindex tells their language."""
-    run_script(
-        conn,
-        """
-        ALTER TABLE memory_index ADD COLUMN language TEXT;
-        CREATE VIRTUAL TABLE memory_fts_plain USING fts5(content, date, context,
-            tokenize = 'unicode61 remove_diacritics 2');
-        """,
-    )
+def _keyword_accents(conn: sqlite3.Connection) -> None:
+    """On PostgreSQL, 0021 folds accents in the keywords, which the ``english`` configuration keeps; FTS5's
+    ``unicode61`` tokenizer folds them already."""
 
 
 MIGRATIONS = backend_steps(
@@ -133,7 +123,7 @@ MIGRATIONS = backend_steps(
     {
         "0003_search": _search, "0005_fields": _fields, "0006_covering_fields": _covering_fields,
         "0011_keyword_statistics": _keyword_statistics, "0012_keyword_documents": _keyword_documents,
-        "0021_keyword_languages": _keyword_languages,
+        "0021_keyword_accents": _keyword_accents,
     },
 )  # fmt: skip
 

@@ -32,9 +32,6 @@ VECTOR_CHUNK = 4_096  # vectors read at a time when a user's matrix is loaded or
 # Most memories one keyword search ranks: when even a query's rarest term is in more (the service's
 # postings budget keeps at least one term), the newest of them (docs/search.md#vectors-at-scale).
 KEYWORD_REACH = 10_000
-# The full-text tables: memory_fts stems words as English (Porter); memory_fts_plain, for the memories
-# told in another language (``IndexEntry.plain``), only folds accents and case. Indexed by ``plain``.
-KEYWORD_TABLES = ("memory_fts", "memory_fts_plain")
 
 
 def next_seq(conn: sqlite3.Connection, user_id: str) -> int:
@@ -65,8 +62,7 @@ def _refresh_successors(
         "JOIN memories m ON m.user_id = mi.user_id AND m.id = mi.memory_id WHERE mi.user_id = ? AND mi.context_of = ?",
         (user_id, memory_id),
     ).fetchall()
-    for table in KEYWORD_TABLES:  # the row is in one of them
-        conn.executemany(f"UPDATE {table} SET context = ? WHERE rowid = ?", [(text, r[0]) for r in rows])
+    conn.executemany("UPDATE memory_fts SET context = ? WHERE rowid = ?", [(text, r[0]) for r in rows])
     for _, successor in rows if purged else ():
         conn.execute(
             "UPDATE memory_index SET seq = ? WHERE user_id = ? AND memory_id = ?",
@@ -97,19 +93,17 @@ class SearchTables(RankedKeywordTables, IndexTables):
             raise NotFound(f"Memory {memory.id} is no longer stored; it cannot be indexed.")
         previous = previous_in_conversation(s, memory)
         context = _content_of(conn, memory.user_id, previous) if previous else ""
-        for table in KEYWORD_TABLES:
-            conn.execute(f"DELETE FROM {table} WHERE rowid = ?", (rowid,))
+        conn.execute("DELETE FROM memory_fts WHERE rowid = ?", (rowid,))
         conn.execute(
-            f"INSERT INTO {KEYWORD_TABLES[entry.plain]} (rowid, content, date, context) VALUES (?, ?, ?, ?)",
+            "INSERT INTO memory_fts (rowid, content, date, context) VALUES (?, ?, ?, ?)",
             (rowid, entry.text, entry.date, context),
         )
         conn.execute(
-            "INSERT INTO memory_index (user_id, memory_id, seq, conversation_id, context_of, vector, language) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, memory_id) DO UPDATE SET seq = excluded.seq, "
-            "conversation_id = excluded.conversation_id, context_of = excluded.context_of, vector = excluded.vector, "
-            "language = excluded.language",
+            "INSERT INTO memory_index (user_id, memory_id, seq, conversation_id, context_of, vector) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, memory_id) DO UPDATE SET seq = excluded.seq, "
+            "conversation_id = excluded.conversation_id, context_of = excluded.context_of, vector = excluded.vector",
             (memory.user_id, memory.id, next_seq(conn, memory.user_id), conversation_of(memory), previous,
-             entry.vector, entry.language),
+             entry.vector),
         )  # fmt: skip
         _refresh_successors(conn, memory.user_id, memory.id, memory.content)
         self._keywords_changed(memory.user_id)
@@ -129,8 +123,7 @@ class SearchTables(RankedKeywordTables, IndexTables):
         conn = s.raw
         rowid = _rowid(conn, user_id, memory_id)
         if rowid is not None:
-            for table in KEYWORD_TABLES:
-                conn.execute(f"DELETE FROM {table} WHERE rowid = ?", (rowid,))
+            conn.execute("DELETE FROM memory_fts WHERE rowid = ?", (rowid,))
         _refresh_successors(conn, user_id, memory_id, "", purged=True)
         # The purged row may hold the user's highest seq: kept, so that the next is past it (the indexes
         # beside the database know what changed by seq).
@@ -166,17 +159,13 @@ class SearchTables(RankedKeywordTables, IndexTables):
         match = match_expression(terms)
         floor = self._newest_reach(user_id, terms, match)
         found = self._ranked(user_id, match, floor, filter, deleted, limit)
-        if self._any_plain():
-            found = _merged(found, self._ranked_plain(user_id, match, filter, deleted, limit), limit)
         kept = set(self._stems(terms))
         extra = list({s: t for t, s in zip(also, self._stems(also), strict=True) if s and s not in kept}.values())
         if not extra:
             return found
         scored = f"({match}) AND ({match_expression(extra)})"
-        more = self._ranked(user_id, scored, floor, filter, deleted, limit)
-        if self._any_plain():
-            more = _merged(more, self._ranked_plain(user_id, scored, filter, deleted, limit), limit)
-        return _merged(found, more, limit)
+        merged = dict(found) | dict(self._ranked(user_id, scored, floor, filter, deleted, limit))
+        return sorted(merged.items(), key=lambda hit: (-hit[1], hit[0]))[:limit]
 
     def _new_ranked_index(self) -> RankedKeywords | None:
         directory = keyword_directory(self.db)
@@ -198,27 +187,6 @@ class SearchTables(RankedKeywordTables, IndexTables):
             rows = conn.execute(
                 f"SELECT m.id, bm25(memory_fts, {BM25_WEIGHTS}) AS rank FROM memory_fts "
                 f"JOIN memories m ON m.rowid = memory_fts.rowid WHERE {where} ORDER BY rank LIMIT ?",
-                [*params, limit],
-            ).fetchall()
-        return [(memory_id, -rank) for memory_id, rank in rows]
-
-    def _any_plain(self) -> bool:
-        """Whether any memory is indexed without English stemming (none unless a language detector ran)."""
-        with self.db.read() as conn:
-            return conn.execute("SELECT 1 FROM memory_fts_plain LIMIT 1").fetchone() is not None
-
-    def _ranked_plain(
-        self, user_id: str, match: str, filter: Filter | None, deleted: DeletedMode, limit: int
-    ) -> list[tuple[str, float]]:
-        """The ``limit`` best of the user's memories told in another language than English matching ``match``."""
-        params: list[Any] = [match, user_id]
-        where = f"memory_fts_plain MATCH ? AND m.user_id = ? AND {IN_TRASH[deleted]}"
-        if filter is not None:
-            where += " AND " + filtersql.render(filter, params, user_id, indexed=False)
-        with self.db.read() as conn:
-            rows = conn.execute(
-                f"SELECT m.id, bm25(memory_fts_plain, {BM25_WEIGHTS}) AS rank FROM memory_fts_plain "
-                f"JOIN memories m ON m.rowid = memory_fts_plain.rowid WHERE {where} ORDER BY rank LIMIT ?",
                 [*params, limit],
             ).fetchall()
         return [(memory_id, -rank) for memory_id, rank in rows]
@@ -295,19 +263,10 @@ class SearchTables(RankedKeywordTables, IndexTables):
         join = "" if user_id is None else "JOIN memories m ON m.rowid = memory_fts.rowid AND m.user_id = ? "
         sql = f"SELECT count(*) FROM (SELECT 1 FROM memory_fts {join}WHERE memory_fts MATCH ? LIMIT ?)"
         owner = () if user_id is None else (user_id,)
-        plain = sql.replace("memory_fts", "memory_fts_plain")
         with self.db.read() as conn:
-            counts = [
+            return [
                 int(conn.execute(sql, (*owner, match_expression([word]), cap)).fetchone()[0]) if word else 0
                 for word in words
-            ]
-            if conn.execute("SELECT 1 FROM memory_fts_plain LIMIT 1").fetchone() is None:
-                return counts
-            return [
-                min(cap, n + int(conn.execute(plain, (*owner, match_expression([word]), cap)).fetchone()[0]))
-                if word
-                else 0
-                for n, word in zip(counts, words, strict=True)
             ]
 
     def _stems(self, terms: Sequence[str]) -> list[str]:
@@ -508,12 +467,6 @@ def _others_in(conn: sqlite3.Connection, user_id: str) -> bool:
         (user_id, user_id),
     ).fetchone()
     return bool(row[0])
-
-
-def _merged(first: list[tuple[str, float]], second: list[tuple[str, float]], limit: int) -> list[tuple[str, float]]:
-    """The ``limit`` best of two lists of (memory id, score), a memory in both at its second score."""
-    merged = dict(first) | dict(second)
-    return sorted(merged.items(), key=lambda hit: (-hit[1], hit[0]))[:limit]
 
 
 def match_expression(terms: Sequence[str]) -> str:
