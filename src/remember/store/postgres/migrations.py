@@ -12,6 +12,7 @@ from psycopg import errors as pgerrors
 from remember.errors import StoreError
 from remember.store.postgres.connection import Connection
 from remember.store.postgres.dialect import DIALECT
+from remember.store.postgres.folding import ACCENTED, PLAIN, sql_literal
 from remember.store.sql import schema
 from remember.store.sql.migrations import apply_pending, backend_steps
 from remember.store.sql.session import Session
@@ -124,6 +125,22 @@ def _keyword_documents(conn: Connection) -> None:
     conn.execute("CREATE INDEX memory_index_doc ON memory_index (user_id, doc) INCLUDE (memory_id, deleted)")
 
 
+def _keyword_accents(conn: Connection) -> None:
+    """Every memory's keywords with its accents folded (``folding.py``), as SQLite's are: the ``english``
+    configuration keeps them ("résumé" and "resume" are two words to it) and the ``unaccent`` extension
+    may not be installed. The column is made again, so the rows stored before are folded now."""
+    folded = f"translate({{}}, {sql_literal(ACCENTED)}, {sql_literal(PLAIN)})"
+    parts = " || ".join(
+        f"setweight(to_tsvector('english'::regconfig, {folded.format(column)}), '{weight}')"
+        for column, weight in (("body", "A"), ("date", "B"), ("context", "C"))
+    )
+    conn.execute("ALTER TABLE memory_index DROP COLUMN keywords")
+    conn.execute(f"ALTER TABLE memory_index ADD COLUMN keywords tsvector GENERATED ALWAYS AS ({parts}) STORED")
+    conn.execute("CREATE INDEX memory_index_keywords ON memory_index USING gin (keywords)")
+    conn.execute(f"ALTER TABLE memory_index ALTER COLUMN keywords SET STATISTICS {KEYWORD_STATISTICS}")
+    conn.execute("ANALYZE memory_index (keywords)")
+
+
 def _run(conn: Connection, script: str) -> None:
     conn.execute(script)
 
@@ -135,6 +152,7 @@ MIGRATIONS = backend_steps(
     {
         "0001_initial": _initial, "0003_search": _search, "0005_fields": _nothing, "0006_covering_fields": _nothing,
         "0011_keyword_statistics": _keyword_statistics, "0012_keyword_documents": _keyword_documents,
+        "0020_keyword_accents": _keyword_accents,
     },
 )  # fmt: skip
 

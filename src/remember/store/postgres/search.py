@@ -33,6 +33,7 @@ from remember.store.index_files.ranked_keywords import RankedKeywords, RankedKey
 from remember.store.postgres import filtersql, keyword_budget
 from remember.store.postgres.common_terms import CommonTerms
 from remember.store.postgres.connection import Connection, Database
+from remember.store.postgres.folding import fold
 from remember.store.postgres.keyword_source import SEQ_HIGH, PostgresKeywords, keyword_directory, seq_high
 from remember.store.postgres.vectors import VectorParam, vector_from_binary
 from remember.store.sides import Capabilities, SideAnswer, VectorSide
@@ -293,10 +294,10 @@ class SearchTables(RankedKeywordTables, IndexTables):
         ranking weighs its terms) without finding any; one spelled as a term is (after stemming)
         counts once.
         """
-        terms = list(dict.fromkeys(t for t in terms if t.strip()))
+        terms = list(dict.fromkeys(fold(t) for t in terms if t.strip()))
         if not terms:
             return []
-        extra = [t for t in dict.fromkeys(also) if t.strip() and t not in terms]
+        extra = [t for t in dict.fromkeys(fold(t) for t in also) if t.strip() and t not in terms]
         weights = self._weights(user_id, extra)
         if self.keyword_rank_budget is not None:
             total, counts = self.term_document_counts(user_id, terms, cap=keyword_budget.COUNT_CAP)
@@ -354,6 +355,7 @@ class SearchTables(RankedKeywordTables, IndexTables):
     def term_document_counts(self, user_id: str, terms: Sequence[str], *, cap: int) -> tuple[int, list[int]]:
         """How many of the user's memories are indexed, and how many of them contain each term
         (after stemming), counted through the GIN index up to ``cap``. Other users never count."""
+        terms = [fold(t) for t in terms]
         counts = self.term_stats.counts(
             user_id, terms, cap, lambda missing, upto: self._count(user_id, missing, upto),
             lambda: self._newest_seq(user_id),

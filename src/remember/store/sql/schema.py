@@ -425,4 +425,5 @@ STEPS: tuple[tuple[str, str | None], ...] = (
     ("0017_client_documents", CLIENT_DOCUMENTS),
     ("0018_validity", VALIDITY),
     ("0019_spaces", SPACES),
+    ("0020_keyword_accents", None),
 )

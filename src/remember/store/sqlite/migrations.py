@@ -111,6 +111,11 @@ def _keyword_documents(conn: sqlite3.Connection) -> None:
     its document in a ranked keyword index; here the ``memories`` rowid is that key."""
 
 
+def _keyword_accents(conn: sqlite3.Connection) -> None:
+    """On PostgreSQL, 0020 folds accents in the keywords, which the ``english`` configuration keeps; FTS5's
+    ``unicode61`` tokenizer folds them already."""
+
+
 MIGRATIONS = backend_steps(
     TYPES,
     run_script,
@@ -118,6 +123,7 @@ MIGRATIONS = backend_steps(
     {
         "0003_search": _search, "0005_fields": _fields, "0006_covering_fields": _covering_fields,
         "0011_keyword_statistics": _keyword_statistics, "0012_keyword_documents": _keyword_documents,
+        "0020_keyword_accents": _keyword_accents,
     },
 )  # fmt: skip
 
