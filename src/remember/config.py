@@ -41,7 +41,7 @@ VECTOR_INDEX_MIN = 50_000
 KEYWORD_INDEX_MIN = 50_000
 # A hook's warm worker (``remember hook``) waits this many seconds for the next event before it exits.
 HOOK_KEEP_WARM = 900
-USER_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$")
+USER_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}\Z")  # \Z: no newline after it
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 

@@ -28,7 +28,7 @@ def test_get_nests_by_category_and_filters(services: Services) -> None:
             "recency_half_life_days": 30.0,
         }
     }
-    assert set(services.preferences.get(Caller("alice"))) == {"memory", "privacy", "search", "templates"}
+    assert set(services.preferences.get(Caller("alice"))) == {"memory", "privacy", "search", "spaces", "templates"}
 
 
 def test_update_answers_old_and_new_and_persists(services: Services) -> None:
@@ -79,7 +79,7 @@ def test_bad_values_are_refused_and_nothing_changes(services: Services, path: st
 
 
 def test_unknown_category_lists_the_known_ones(services: Services) -> None:
-    with pytest.raises(ValidationFailed, match="Categories: memory, privacy, search, templates"):
+    with pytest.raises(ValidationFailed, match="Categories: memory, privacy, search, spaces, templates"):
         services.preferences.get(Caller("alice"), "colours")
 
 

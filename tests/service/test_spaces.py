@@ -256,3 +256,52 @@ def test_a_listing_and_a_search_over_spaces_merge_them_in_order(services: Servic
     assert [h.score for h in found.hits] == sorted((h.score for h in found.hits), reverse=True)
     only_team = space_reads.search(services.search, services.spaces.reading(BEN, ["Team"]), "launch", limit=6)
     assert {h.memory.user_id for h in only_team.hits} == {key}
+
+
+def test_a_token_below_full_trust_neither_manages_members_nor_moves_where_writes_go(services: Services) -> None:
+    key = _team(services)
+    low = Caller("ann", 0.3)
+    before = _rows(services)
+    for manage in (
+        lambda: services.spaces.add_member(low, key, "dan", "admin"),
+        lambda: services.spaces.set_role(low, key, "cat", "admin"),
+        lambda: services.spaces.remove_member(low, key, "ben"),
+    ):
+        with pytest.raises(AccessDenied, match="full-trust token"):
+            manage()
+    with pytest.raises(AccessDenied):
+        services.preferences.update(Caller("ben", 0.3), "spaces.default", key)
+    assert _rows(services) == before
+    assert services.spaces.writing(BEN, None) == BEN
+
+
+def test_a_members_own_preferences_apply_to_what_they_write_in_a_space(services: Services) -> None:
+    _team(services)
+    services.preferences.update(BEN, "privacy.default_trust", 1.0)
+    shared = services.memories.create(services.spaces.writing(BEN, "Team"), {"content": "Salary bands for 2027."})
+    assert shared.trust == 1.0
+    assert services.memories.create(services.spaces.writing(ANN, "Team"), {"content": "Team lunch Friday."}).trust < 1
+
+
+def test_a_memory_superseded_in_a_space_names_who_did_it(services: Services) -> None:
+    _team(services)
+    as_ann, as_ben = services.spaces.writing(ANN, "Team"), services.spaces.writing(BEN, "Team")
+    old = services.memories.create(as_ann, {"content": "Standup is at 9:30."})
+    services.memories.create(as_ben, {"content": "Standup moved to 10:00.", "supersedes": [old.id]})
+    history = services.memories.history(services.spaces.on_memory(CAT, old.id), old.id)
+    assert [(h.action, h.actor) for h in history] == [("update", "ben")]
+
+
+def test_a_deleted_space_leaves_nothing_under_its_key(services: Services) -> None:
+    key = _team(services)
+    as_ben = services.spaces.writing(BEN, key)
+    made = services.memories.store_new(as_ben, {"content": "Finished reading Dune, five stars"})
+    services.suggestions.for_memory(as_ben, made.memory)
+    services.spaces.delete(ANN, key)
+    assert key not in services.store.transfer.user_ids()
+    with services.store.sql.reading() as s:
+        assert s.all("SELECT count(*) FROM space_members WHERE user_id = ?", (key,))[0][0] == 0
+
+
+def test_a_user_id_ends_where_it_ends() -> None:
+    assert USER_ID.match("alice") and not USER_ID.match("alice\n")

@@ -99,7 +99,7 @@ class MemoryService:
         stored = self._store_new(caller, memory, entry, ignored, stamped=bool((clean.context or {}).get("timestamp")))
         if stored.memory.id != memory.id:
             return stored
-        ended = tuple(self._end(old, memory) for old in replaced)
+        ended = tuple(self._end(caller, old, memory) for old in replaced)
         outcome = None
         if same is not None:
             change = identity.changes(same[1].structured_content, memory.structured_content)
@@ -186,9 +186,9 @@ class MemoryService:
         outcome = identity.Outcome(action, same.id, named, difference)
         return Stored(changed.memory, (*ignored, *changed.ignored), identity=outcome)
 
-    def _end(self, old: Memory, successor: Memory) -> str:
+    def _end(self, caller: Caller, old: Memory, successor: Memory) -> str:
         """End ``old`` where ``successor`` begins; its id."""
-        after, entry = validity.ended(old, successor, self.clock())
+        after, entry = validity.ended(old, successor, self.clock(), caller.actor)
         self.store.memories.replace(after, expected_version=old.version, history=entry)
         return old.id
 

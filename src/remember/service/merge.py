@@ -107,7 +107,7 @@ class MergeService:
         merged = dataclasses.replace(keep, **changes, updated_at=now, version=keep.version + 1)
         previous = {k: list(v) if isinstance(v, tuple) else v for k, v in ((k, getattr(keep, k)) for k in changes)}
         said = why or f"merged memory {other.id} ({excerpt(other.title or other.content)}) into this one"
-        entry = HistoryEntry(keep.id, caller.user, keep.version, "merge", previous, said, now)
+        entry = HistoryEntry(keep.id, caller.user, keep.version, "merge", previous, said, now, actor=caller.actor)
         index = None
         if set(changes) & INDEXED:
             vector = None if "title" in changes else self.store.index.get_vector(caller.user, keep.id)

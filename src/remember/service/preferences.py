@@ -23,7 +23,7 @@ class PreferenceService:
 
     def effective(self, caller: Caller) -> dict[str, JsonValue]:
         """Every preference's value for the caller's user, by dot path (defaults filled in)."""
-        return known.effective(self.store.get(caller.user))
+        return known.effective(self.store.get(caller.person))
 
     def get(self, caller: Caller, category: str | None = None) -> dict[str, dict[str, JsonValue]]:
         """Effective values nested by category, optionally one category only."""
@@ -42,11 +42,11 @@ class PreferenceService:
         why = checks.reason(reason)
         old_value = self.effective(caller)[path]
         now = self.clock()
-        self.store.set(caller.user, path, new_value, old_value=old_value, reason=why, at=now)
+        self.store.set(caller.person, path, new_value, old_value=old_value, reason=why, at=now)
         return PreferenceChange(path, old_value, new_value, why, now)
 
 
-TRUSTED_ONLY = ("privacy.",)  # preferences that decide what callers of lower trust may read
+TRUSTED_ONLY = ("privacy.", "spaces.")  # preferences that decide what callers of lower trust may read
 
 
 def _check_reach(caller: Caller, path: str) -> None:

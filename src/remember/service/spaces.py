@@ -66,7 +66,7 @@ class SpaceService:
         return [self._view(space, role) for space, role in self.store.spaces.of_member(caller.person)]
 
     def add_member(self, caller: Caller, space: str, user: str, role: str) -> SpaceView:
-        found = self._administered(caller, space)
+        found = self._administered(caller, space, managing=True)
         member = _user(user)
         if self.store.spaces.role(found.key, member) is not None:
             raise ValidationFailed.single(
@@ -76,14 +76,14 @@ class SpaceService:
         return self._view(found, "admin")
 
     def set_role(self, caller: Caller, space: str, user: str, role: str) -> SpaceView:
-        found = self._administered(caller, space)
+        found = self._administered(caller, space, managing=True)
         member = self._existing_member(found, user)
         if not self.store.spaces.put_member(self._member(caller, found, member, role), keep_an_admin=True):
             raise _last_admin(found, "demoted")
         return self._view(found, self.store.spaces.role(found.key, caller.person) or role)
 
     def remove_member(self, caller: Caller, space: str, user: str) -> SpaceView:
-        found = self._administered(caller, space)
+        found = self._administered(caller, space, managing=True)
         member = self._existing_member(found, user)
         if self.store.spaces.remove_member(found.key, member) is False:
             raise _last_admin(found, "removed")
@@ -98,15 +98,15 @@ class SpaceService:
         return found
 
     def delete(self, caller: Caller, space: str) -> Space:
-        """Erase the space: its members first (so it is gone for everyone at once), then its memories."""
+        """Erase the space: its memories, then everything else under its key with its members, at once."""
         found = self._administered(caller, space)
         if caller.restricted:
             raise AccessDenied(
                 f"Deleting space {found.name} erases memories of every trust level: it needs a full-trust token."
             )
         acting = caller.in_space(found.key)
+        self._purge(acting)  # first: a delete that stops midway can be run again by the same admin
         self.store.spaces.delete(found.key)
-        self._purge(acting)
         return found
 
     # resolving: which owner keys a call reads and writes
@@ -194,11 +194,18 @@ class SpaceService:
         space, role = named[0]
         return space, role
 
-    def _administered(self, caller: Caller, given: Any) -> Space:
+    def _administered(self, caller: Caller, given: Any, *, managing: bool = False) -> Space:
+        """The space, if the caller administers it; ``managing`` members also needs a full-trust token (a member
+        added at full trust would read what the token may not)."""
         found, role = self._membership(caller, given)
         if role != "admin":
             raise AccessDenied(
                 f"Only the admins of space {found.name} manage it; you are a {role} there. Ask one of its admins."
+            )
+        if managing and caller.restricted:
+            raise AccessDenied(
+                f"Managing the members of space {found.name} needs a full-trust token: a member's own token could "
+                "read memories above this one's trust level."
             )
         return found
 

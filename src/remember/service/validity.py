@@ -155,8 +155,9 @@ def timeline(memory: Memory, history: Sequence[HistoryEntry]) -> dict[str, list[
     return out
 
 
-def ended(old: Memory, successor: Memory, now: datetime) -> tuple[Memory, HistoryEntry]:
-    """``old`` ended where ``successor`` begins (not before ``old`` began), and the history entry saying so."""
+def ended(old: Memory, successor: Memory, now: datetime, actor: str | None = None) -> tuple[Memory, HistoryEntry]:
+    """``old`` ended where ``successor`` begins (not before ``old`` began), and the history entry saying so
+    (``actor``: in a shared space, the member who made the change)."""
     until = max(successor.starts, old.starts)
     after = dataclasses.replace(
         old, valid_until=until, superseded_by=successor.id, updated_at=now, version=old.version + 1
@@ -164,4 +165,4 @@ def ended(old: Memory, successor: Memory, now: datetime) -> tuple[Memory, Histor
     previous = {"valid_until": None if old.valid_until is None else to_text(old.valid_until),
                 "superseded_by": old.superseded_by}  # fmt: skip
     why = f"superseded by memory {successor.id}"
-    return after, HistoryEntry(old.id, old.user_id, old.version, "update", previous, why, now, successor.starts)
+    return after, HistoryEntry(old.id, old.user_id, old.version, "update", previous, why, now, successor.starts, actor)

@@ -14,6 +14,10 @@ _MEMBER_COLUMNS = "user_id, member, role, added_by, added_at"
 _MEMBER_INSERT = f"INSERT INTO space_members ({_MEMBER_COLUMNS}) VALUES (?, ?, ?, ?, ?)"
 
 
+#: Rows a space may hold besides its memories, removed with it (space_members goes with spaces).
+LEFT_UNDER_KEY = ("suggestion_events", "suggestion_totals", "templates", "preferences", "preference_history")
+
+
 class SpaceTables:
     def __init__(self, sql: Sql) -> None:
         self.sql = sql
@@ -81,8 +85,11 @@ class SpaceTables:
         return True
 
     def delete(self, key: str) -> bool:
-        """The space and its members (its memories go first, through the memories)."""
+        """The space, its members and what else is kept under its key (its memories go first, through the
+        memories: their indexes with them)."""
         with self.sql.writing() as s:
+            for table in LEFT_UNDER_KEY:
+                s.run(f"DELETE FROM {table} WHERE user_id = ?", (key,))
             return bool(s.run("DELETE FROM spaces WHERE user_id = ?", (key,)).rowcount)
 
     def _space(self, row: Row) -> Space:
