@@ -18,7 +18,7 @@ BOOK = {"title": "Dune", "author": "Frank Herbert", "rating": 5}
 
 def _declassified(services: Services) -> str:
     """A memory stored at trust 0.9 with a secret, then rewritten and lowered to 0.3, then tagged."""
-    memory = services.memories.create(Caller(ALICE), {"content": "the launch code is 4242", "trust": 0.9})
+    memory = services.memories.create(Caller(ALICE), {"content": "the launch code is ZEBRA-4242", "trust": 0.9})
     services.memories.update(Caller(ALICE), memory.id, {"content": "nothing to see", "trust": 0.3})
     services.memories.update(Caller(ALICE), memory.id, {"tags": ["old"]})
     return memory.id
@@ -28,15 +28,15 @@ def test_history_leaves_out_the_versions_above_the_callers_trust(services: Servi
     memory_id = _declassified(services)
     seen = services.memories.history(Caller(ALICE, 0.5), memory_id)
     assert [e.version for e in seen] == [2]  # the tagging; version 1 was the secret
-    assert "4242" not in json.dumps([e.as_dict() for e in seen])
+    assert "ZEBRA-4242" not in json.dumps([e.as_dict() for e in seen])
     assert [e.version for e in services.memories.history(Caller(ALICE), memory_id)] == [2, 1]
 
 
 def test_an_export_at_lower_trust_carries_no_version_above_it(services: Services) -> None:
     _declassified(services)
     records = list(export_records(services.store, [Caller(ALICE, 0.5)]))
-    assert "4242" not in json.dumps(records, default=str)
-    assert "4242" in json.dumps(list(export_records(services.store, [Caller(ALICE)])), default=str)
+    assert "ZEBRA-4242" not in json.dumps(records, default=str)
+    assert "ZEBRA-4242" in json.dumps(list(export_records(services.store, [Caller(ALICE)])), default=str)
 
 
 def test_template_usage_counts_only_memories_within_reach(services: Services) -> None:
