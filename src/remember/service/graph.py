@@ -21,7 +21,7 @@ from remember.clock import Clock, to_text, utc_now
 from remember.errors import FieldError, ValidationFailed, excerpt
 from remember.models import GraphMemory, GraphQuery, Relationship
 from remember.service import checks
-from remember.service.relationships import MAX_RELATIONSHIP_TYPE
+from remember.service.relationships import MAX_RELATIONSHIP_TYPE, member_id
 from remember.service.templates import TemplateService
 from remember.store import Store
 
@@ -122,7 +122,7 @@ class GraphService:
         types = _texts(
             request.types, "type", errors, lambda v, n: checks.one_line(v, n, errors, limit=MAX_RELATIONSHIP_TYPE)
         )
-        templates = _texts(request.template_ids, "template", errors, lambda v, n: _identifier(v, n, errors))
+        templates = _texts(request.template_ids, "template", errors, lambda v, n: member_id(v, n, errors))
         tags = checks.tags(list(request.tags), errors) if _few(request.tags, "tag", errors) else None
         since = checks.instant(request.since, "since", errors) if request.since is not None else None
         until = checks.instant(request.until, "until", errors) if request.until is not None else None
@@ -156,13 +156,6 @@ def _texts(values: Sequence[Any], name: str, errors: list[FieldError], check: An
         return ()
     clean = [check(v, name) for v in values]
     return tuple(dict.fromkeys(c for c in clean if c))
-
-
-def _identifier(value: Any, name: str, errors: list[FieldError]) -> str | None:
-    if isinstance(value, str) and "\x00" in value:
-        errors.append(FieldError(name, "invalid", f"{name} must not contain NUL characters.", excerpt(value)))
-        return None
-    return checks.identifier(value, name, errors)
 
 
 def _node(memory: GraphMemory) -> GraphNode:
