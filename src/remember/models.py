@@ -432,6 +432,21 @@ class SpaceMember:
 
 
 @dataclass(frozen=True)
+class SpaceInvitation:
+    """An admin's offer of a role in a space to a user, who becomes a member by accepting it."""
+
+    space: str
+    user: str
+    role: str
+    invited_by: str
+    invited_at: datetime
+
+    def as_dict(self) -> dict[str, Any]:
+        at = to_text(self.invited_at)
+        return {"user": self.user, "role": self.role, "invited_by": self.invited_by, "invited_at": at}
+
+
+@dataclass(frozen=True)
 class ApiToken:
     """A credential for the HTTP server: whose it is, its trust level, and only a hash of its secret."""
 

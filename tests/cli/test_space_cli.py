@@ -14,6 +14,7 @@ def _team(capsys: pytest.CaptureFixture[str]) -> str:
     key: str = made[0]["space"]
     assert made[0]["role"] == "admin" and key.startswith("~")
     run_json(capsys, "space", "add", "Team", "ben", "--role", "writer", "--user", "ann")
+    run_json(capsys, "space", "accept", key, "--user", "ben")
     return key
 
 

@@ -1,7 +1,8 @@
 """Shared spaces over HTTP, each user with a real token, on SQLite and PostgreSQL: the access matrix.
 
 Ann creates the space "Team" and makes Ada an admin, Wes a writer and Rey a reader; Max was a writer and
-was removed; Nia belongs to no space; Tom has a space of his own also named "Team". On a shared memory and
+was removed; Ivy is invited and has not accepted; Nia belongs to no space; Tom has a space of his own also
+named "Team". On a shared memory and
 relationship, every space-aware tool is allowed exactly where the role allows it; otherwise the answer is
 the one for an id or a space that does not exist (or, to a member who may read it, the role that is
 missing), and the database is the same before and after. No member's personal memory reaches another.
@@ -25,10 +26,11 @@ from support import ok, text
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
 SHARED = "quokka"  # a word only the shared memories hold
-USERS = ("ann", "ada", "wes", "rey", "max", "nia", "tom")
-ROLE = {"ann": "admin", "ada": "admin", "wes": "writer", "rey": "reader"}  # max, nia, tom: none
+USERS = ("ann", "ada", "wes", "rey", "max", "ivy", "nia", "tom")
+ROLE = {"ann": "admin", "ada": "admin", "wes": "writer", "rey": "reader"}  # max, ivy, nia, tom: none
 Team = tuple[dict[str, Client], dict[str, str]]  # each user's client, and the ids made
-TABLES = ("spaces", "space_members", "memories", "memory_history", "relationships", "relationship_members")
+TABLES = ("spaces", "space_members", "space_invitations", "memories", "memory_history", "relationships",
+          "relationship_members")  # fmt: skip
 
 
 def fingerprint(store: Store) -> str:
@@ -52,6 +54,9 @@ async def _setup(c: dict[str, Client]) -> dict[str, str]:
     for user, role in (("ada", "admin"), ("wes", "writer"), ("rey", "reader"), ("max", "writer")):
         ok(await c["ann"].call_tool("remember_manage_space",
                                     {"action": "add_member", "space": key, "user": user, "role": role}))  # fmt: skip
+        ok(await c[user].call_tool("remember_manage_space", {"action": "accept", "space": key}))
+    invited = {"action": "add_member", "space": key, "user": "ivy", "role": "writer"}
+    ok(await c["ann"].call_tool("remember_manage_space", invited))  # never accepted: ivy is no member
     ok(await c["tom"].call_tool("remember_manage_space", {"action": "create", "name": "Team"}))
     first = ok(await c["wes"].call_tool("remember_create_memory", {"content": f"{SHARED} on Friday.", "space": "Team"}))
     second = ok(await c["ann"].call_tool("remember_create_memory", {"content": f"Zoe runs {SHARED}.", "space": key}))
@@ -254,3 +259,24 @@ async def test_only_writers_delete_a_shared_relationship(team: Team, store: Stor
     changed = {"relationship_id": ids["link"], "strength": 1}
     gone = await clients["ann"].call_tool("remember_update_relationship", changed)
     assert gone.is_error and "No relationship with id" in text(gone)
+
+
+async def test_an_invitation_is_answered_over_http_by_the_invited_user_alone(team: Team, store: Store) -> None:
+    clients, ids = team
+    key = ids["space"]
+    listed = ok(await clients["ivy"].call_tool("remember_manage_space", {"action": "list"}))
+    assert listed.get("spaces", []) == [] and listed["invitations"] == [
+        {"space": key, "name": "Team", "role": "writer", "invited_by": "ann"}
+    ]
+    admins = ok(await clients["ann"].call_tool("remember_manage_space", {"action": "list"}))
+    [team_view] = [s for s in admins["spaces"] if s["space"] == key]
+    assert team_view["invited"] == [{"user": "ivy", "role": "writer"}]
+    before = fingerprint(store)
+    for user in ("nia", "rey", "ann"):
+        result = await clients[user].call_tool("remember_manage_space", {"action": "accept", "space": key})
+        assert result.is_error and "No invitation to a space" in text(result), user
+    assert fingerprint(store) == before
+    joined = ok(await clients["ivy"].call_tool("remember_manage_space", {"action": "accept", "space": "Team"}))
+    assert joined["spaces"][0]["role"] == "writer" and joined["message"] == "Joined."
+    made = ok(await clients["ivy"].call_tool("remember_create_memory", {"content": "Ivy's note", "space": "Team"}))
+    assert made["space"] == key and made["created_by"] == "ivy"

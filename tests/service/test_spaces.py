@@ -20,15 +20,16 @@ def _rows(services: Services) -> Any:
     with services.store.sql.reading() as s:
         return [
             sorted(map(repr, s.all(f"SELECT * FROM {t}")))
-            for t in ("spaces", "space_members", "memories", "memory_history", "relationships")
+            for t in ("spaces", "space_members", "space_invitations", "memories", "memory_history", "relationships")
         ]
 
 
 def _team(services: Services) -> str:
     """Ann's space "Team": Ben writes, Cat reads; Dan is no member."""
     key = services.spaces.create(ANN, "Team").space.key
-    services.spaces.add_member(ANN, key, "ben", "writer")
-    services.spaces.add_member(ANN, key, "cat", "reader")
+    for caller, role in ((BEN, "writer"), (CAT, "reader")):
+        services.spaces.add_member(ANN, key, caller.user, role)
+        services.spaces.accept(caller, key)
     return key
 
 
@@ -135,6 +136,7 @@ def test_the_last_admin_can_neither_leave_nor_be_demoted_nor_removed(services: S
     services.spaces.set_role(ANN, key, "ben", "admin")
     assert services.spaces.remove_member(BEN, key, "ben").members == ()  # Ann is admin still; Ben is out
     services.spaces.add_member(ANN, key, "ben", "admin")
+    services.spaces.accept(BEN, key)
     services.spaces.leave(ANN, key)  # now Ben is admin
     assert [v.role for v in services.spaces.list(BEN)] == ["admin"]
     assert services.spaces.list(ANN) == []

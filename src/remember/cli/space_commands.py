@@ -1,5 +1,5 @@
-"""`remember space create`, `list`, `add`, `remove`, `role`, `leave` and `delete`: shared spaces, each
-action's grammar and what it does (the same service as the MCP tool remember_manage_space)."""
+"""`remember space create`, `list`, `add`, `accept`, `decline`, `remove`, `role`, `leave` and `delete`: shared
+spaces, each action's grammar and what it does (the same service as the MCP tool remember_manage_space)."""
 
 from __future__ import annotations
 
@@ -26,11 +26,15 @@ def register(commands: Commands) -> None:
     )
     made = _action(actions, "create", "make a shared space; you are its admin", create)
     made.add_argument("name", metavar="NAME", help="its name, e.g. Family")
-    _action(actions, "list", "your shared spaces, your role and their members", list_)
-    added = _action(actions, "add", "add a member (admins)", add)
+    _action(actions, "list", "your shared spaces, your role, their members and your invitations", list_)
+    added = _action(actions, "add", "invite a user to be a member (admins)", add)
     _space_and_user(added)
     added.add_argument("--role", choices=ROLES, default="reader", help="what they may do (default: reader)")
-    removed = _action(actions, "remove", "remove a member (admins)", remove)
+    accepted = _action(actions, "accept", "join a space you are invited to", accept)
+    accepted.add_argument("space", metavar="SPACE", help=SPACE_HELP)
+    declined = _action(actions, "decline", "say no to an invitation", decline)
+    declined.add_argument("space", metavar="SPACE", help=SPACE_HELP)
+    removed = _action(actions, "remove", "remove a member or take back an invitation (admins)", remove)
     _space_and_user(removed)
     role = _action(actions, "role", "change a member's role (admins)", set_role)
     _space_and_user(role)
@@ -57,15 +61,40 @@ def create(services: Services, caller: Caller, args: argparse.Namespace) -> None
 
 
 def list_(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    found = services.spaces.list(caller)
-    if not found and not args.json:
-        print("No shared spaces. Make one with `remember space create NAME`.")
+    found, offers = services.spaces.list(caller), services.spaces.invitations(caller)
+    if args.json:
+        output.emit({"spaces": [v.as_dict() for v in found], "invitations": [i.as_dict() for i in offers]})
         return
-    _show(found, as_json=args.json)
+    if not found:
+        print("No shared spaces. Make one with `remember space create NAME`.")
+    else:
+        _show(found, as_json=False)
+    if offers:
+        print()
+        rows = [[i.space.key, i.space.name, i.invitation.role, i.invitation.invited_by] for i in offers]
+        output.table(["INVITED TO", "NAME", "ROLE", "BY"], rows)
+        print("Join with `remember space accept SPACE`, or `remember space decline SPACE`.")
 
 
 def add(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    _show([services.spaces.add_member(caller, args.space, args.member, args.role)], as_json=args.json)
+    view = services.spaces.add_member(caller, args.space, args.member, args.role)
+    if args.json:
+        output.emit(view.as_dict())
+        return
+    print(f"Invited {args.member} to space {view.space.name} as {args.role}.")
+    print(f"They join with `remember space accept {view.space.key}` (until then they see nothing of it).")
+
+
+def accept(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    _show([services.spaces.accept(caller, args.space)], as_json=args.json)
+
+
+def decline(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    space = services.spaces.decline(caller, args.space)
+    if args.json:
+        output.emit(space.as_dict())
+    else:
+        print(f"Declined the invitation to space {space.name} ({space.key}).")
 
 
 def remove(services: Services, caller: Caller, args: argparse.Namespace) -> None:
@@ -96,5 +125,10 @@ def _show(views: list[SpaceView], *, as_json: bool) -> None:
     if as_json:
         output.emit([v.as_dict() for v in views])
         return
-    rows = [[v.space.key, v.space.name, v.role, ", ".join(f"{m.user} ({m.role})" for m in v.members)] for v in views]
+    rows = [[v.space.key, v.space.name, v.role, _people(v)] for v in views]
     output.table(["SPACE", "NAME", "YOUR ROLE", "MEMBERS"], rows)
+
+
+def _people(view: SpaceView) -> str:
+    members = [f"{m.user} ({m.role})" for m in view.members]
+    return ", ".join(members + [f"{i.user} ({i.role}, invited)" for i in view.invited])

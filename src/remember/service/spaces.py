@@ -17,14 +17,16 @@ from typing import Any
 from remember.caller import Caller
 from remember.clock import Clock, utc_now
 from remember.config import USER_ID
-from remember.errors import AccessDenied, NotFound, ValidationFailed, excerpt
-from remember.models import MemoryQuery, Space, SpaceMember
+from remember.errors import AccessDenied, LimitReached, NotFound, ValidationFailed, excerpt
+from remember.models import MemoryQuery, Space, SpaceInvitation, SpaceMember
 from remember.space_keys import ROLES, SPACE_KEY, Role, at_least, is_space_key, new_key
 from remember.store import Store
 
 PERSONAL = "personal"  # the name of every user's own space where a space is asked for
 MAX_NAME = 100
 MAX_SPACES = 20  # spaces one ``spaces`` argument may name
+MOST_MEMBERSHIPS = 20  # shared spaces one user may belong to (every search reads them all)
+MOST_PENDING = 20  # invitations one user may hold unanswered
 _PURGE_PAGE = 500
 
 
@@ -35,15 +37,30 @@ class SpaceView:
     space: Space
     role: str
     members: tuple[SpaceMember, ...]
+    invited: tuple[SpaceInvitation, ...] = ()  # shown to its admins
 
     def as_dict(self) -> dict[str, Any]:
-        return {**self.space.as_dict(), "role": self.role, "members": [m.as_dict() for m in self.members]}
+        found = {**self.space.as_dict(), "role": self.role, "members": [m.as_dict() for m in self.members]}
+        return found | ({"invited": [i.as_dict() for i in self.invited]} if self.invited else {})
+
+
+@dataclass(frozen=True)
+class InvitationView:
+    """An invitation as its user sees it: the space, the role offered, and who offered it."""
+
+    space: Space
+    invitation: SpaceInvitation
+
+    def as_dict(self) -> dict[str, Any]:
+        offered = self.invitation
+        return {**self.space.as_dict(), "role": offered.role, "invited_by": offered.invited_by,
+                "invited_at": self.invitation.as_dict()["invited_at"]}  # fmt: skip
 
 
 def unknown_space(given: str) -> NotFound:
     return NotFound(
         f"Unknown space {excerpt(given)}: no space of yours has that name or key. "
-        "List yours with action list; a space's admin can add you."
+        "List yours with action list; a space's admin can invite you."
     )
 
 
@@ -57,6 +74,7 @@ class SpaceService:
     def create(self, caller: Caller, name: str) -> SpaceView:
         """A new shared space, with the caller as its one admin."""
         checked = _name(name)
+        self._room_for_one_more(caller.person)
         space = Space(new_key(), checked, caller.person, self.clock())
         self.store.spaces.create(space)
         return self._view(space, "admin")
@@ -66,14 +84,46 @@ class SpaceService:
         return [self._view(space, role) for space, role in self.store.spaces.of_member(caller.person)]
 
     def add_member(self, caller: Caller, space: str, user: str, role: str) -> SpaceView:
+        """Invite ``user`` with ``role`` (again: with this role); they are a member once they accept."""
         found = self._administered(caller, space, managing=True)
         member = _user(user)
-        if self.store.spaces.role(found.key, member) is not None:
+        offered = self._member(caller, found, member, role)
+        invitation = SpaceInvitation(found.key, member, offered.role, caller.person, offered.added_at)
+        written = self.store.spaces.invite(invitation, most_pending=MOST_PENDING)
+        if written is None:
             raise ValidationFailed.single(
                 "user", "exists", f"{member} is already a member of {found.name}; change their role with set_role."
             )
-        self.store.spaces.put_member(self._member(caller, found, member, role), keep_an_admin=False)
+        if written is False:
+            raise LimitReached(
+                f"{member} has {MOST_PENDING} invitations they have not answered; they accept or decline one first."
+            )
         return self._view(found, "admin")
+
+    def invitations(self, caller: Caller) -> builtins.list[InvitationView]:
+        """The invitations the caller has not answered."""
+        return [InvitationView(space, offered) for space, offered in self.store.spaces.invitations_of(caller.person)]
+
+    def accept(self, caller: Caller, space: str) -> SpaceView:
+        """Become a member of a space one is invited to, with the role offered."""
+        found = self._invited(caller, space)
+        if caller.restricted:
+            raise AccessDenied(
+                f"Joining space {found.name} needs a full-trust token: its memories would join every search of yours."
+            )
+        self._room_for_one_more(caller.person)
+        role = self.store.spaces.accept(found.key, caller.person, self.clock(), most_spaces=MOST_MEMBERSHIPS)
+        if role is None:  # answered meanwhile
+            raise unknown_invitation(space)
+        if not role:
+            raise _too_many_spaces()
+        return self._view(found, role)
+
+    def decline(self, caller: Caller, space: str) -> Space:
+        """Say no to an invitation (the space's admins may invite again)."""
+        found = self._invited(caller, space)
+        self.store.spaces.withdraw(found.key, caller.person)
+        return found
 
     def set_role(self, caller: Caller, space: str, user: str, role: str) -> SpaceView:
         found = self._administered(caller, space, managing=True)
@@ -83,7 +133,10 @@ class SpaceService:
         return self._view(found, self.store.spaces.role(found.key, caller.person) or role)
 
     def remove_member(self, caller: Caller, space: str, user: str) -> SpaceView:
+        """Remove a member, or take back an invitation not yet answered."""
         found = self._administered(caller, space, managing=True)
+        if isinstance(user, str) and self.store.spaces.withdraw(found.key, user):
+            return self._view(found, "admin")
         member = self._existing_member(found, user)
         if self.store.spaces.remove_member(found.key, member) is False:
             raise _last_admin(found, "removed")
@@ -194,6 +247,24 @@ class SpaceService:
         space, role = named[0]
         return space, role
 
+    def _invited(self, caller: Caller, given: Any) -> Space:
+        """The space ``given`` names (key or name) among those the caller is invited to."""
+        if not isinstance(given, str) or not given.strip():
+            raise ValidationFailed.single("space", "required", "Name a space: its name or key (list shows yours).")
+        offers = [s for s, _ in self.store.spaces.invitations_of(caller.person)]
+        named = [s for s in offers if given in (s.key, s.name) or s.name == given.strip()]
+        if not named:
+            raise unknown_invitation(given)
+        if len(named) > 1:
+            keys = ", ".join(s.key for s in named)
+            message = f"You are invited to several spaces named {excerpt(given)}: {keys}. Give its key."
+            raise ValidationFailed.single("space", "ambiguous", message)
+        return named[0]
+
+    def _room_for_one_more(self, person: str) -> None:
+        if self.store.spaces.member_count(person) >= MOST_MEMBERSHIPS:
+            raise _too_many_spaces()
+
     def _administered(self, caller: Caller, given: Any, *, managing: bool = False) -> Space:
         """The space, if the caller administers it; ``managing`` members also needs a full-trust token (a member
         added at full trust would read what the token may not)."""
@@ -212,6 +283,11 @@ class SpaceService:
     def _existing_member(self, space: Space, user: Any) -> str:
         member = _user(user)
         if self.store.spaces.role(space.key, member) is None:
+            if any(i.user == member for i in self.store.spaces.invitations(space.key)):
+                raise NotFound(
+                    f"{member} is invited to space {space.name} and has not accepted yet; invite them again "
+                    "(add_member) to offer another role."
+                )
             raise NotFound(f"{member} is not a member of space {space.name}; add them with add_member.")
         return member
 
@@ -223,7 +299,8 @@ class SpaceService:
         return SpaceMember(space.key, user, str(role), caller.person, self.clock())
 
     def _view(self, space: Space, role: str) -> SpaceView:
-        return SpaceView(space, role, tuple(self.store.spaces.members(space.key)))
+        invited = tuple(self.store.spaces.invitations(space.key)) if role == "admin" else ()
+        return SpaceView(space, role, tuple(self.store.spaces.members(space.key)), invited)
 
     def _purge(self, acting: Caller) -> None:
         while True:
@@ -232,6 +309,20 @@ class SpaceService:
                 return
             for memory in page.items:
                 self.store.memories.purge(acting.user, memory.id)
+
+
+def unknown_invitation(given: str) -> NotFound:
+    return NotFound(
+        f"No invitation to a space {excerpt(given)}: list shows the invitations you have; a space's admin invites "
+        "you with add_member."
+    )
+
+
+def _too_many_spaces() -> LimitReached:
+    return LimitReached(
+        f"You belong to {MOST_MEMBERSHIPS} shared spaces, the most one user may (every search reads them all): "
+        "leave one first."
+    )
 
 
 def _name(given: Any) -> str:
@@ -274,4 +365,4 @@ def _read_only(space: Space, role: str) -> AccessDenied:
     )
 
 
-__all__ = ["PERSONAL", "SpaceService", "SpaceView", "unknown_space"]
+__all__ = ["PERSONAL", "InvitationView", "SpaceService", "SpaceView", "unknown_invitation", "unknown_space"]

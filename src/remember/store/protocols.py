@@ -42,6 +42,7 @@ from remember.models import (
     RelationshipChange,
     RelationshipQuery,
     Space,
+    SpaceInvitation,
     SpaceMember,
     SuggestionCount,
     SuggestionEvent,
@@ -488,3 +489,23 @@ class SpaceStore(Protocol):
 
     def delete(self, key: str) -> bool:
         """The space and its members."""
+
+    def member_count(self, member: str) -> int:
+        """How many spaces ``member`` belongs to."""
+
+    def invite(self, invitation: SpaceInvitation, *, most_pending: int) -> bool | None:
+        """Offer (or offer again, with its role) a place in the space: True when written, None when the user is
+        already a member, False when they have ``most_pending`` invitations from other spaces (nothing changed)."""
+
+    def invitations(self, key: str) -> list[SpaceInvitation]:
+        """The space's pending invitations, by user."""
+
+    def invitations_of(self, user: str) -> list[tuple[Space, SpaceInvitation]]:
+        """The invitations ``user`` has not answered, by space name."""
+
+    def accept(self, key: str, user: str, at: datetime, *, most_spaces: int) -> str | None:
+        """Make the invited ``user`` a member with the role offered, which it answers; None when not invited,
+        ``""`` when they already belong to ``most_spaces`` spaces (nothing changed)."""
+
+    def withdraw(self, key: str, user: str) -> bool:
+        """Drop ``user``'s invitation to the space (declined or cancelled): whether there was one."""

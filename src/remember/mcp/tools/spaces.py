@@ -12,7 +12,7 @@ from remember.mcp.state import caller_of, services_of
 from remember.mcp.tools.hints import Tools, hints
 from remember.schemas.spaces import SpacesOut
 
-Action = Literal["create", "list", "add_member", "remove_member", "set_role", "leave", "delete"]
+Action = Literal["create", "list", "add_member", "accept", "decline", "remove_member", "set_role", "leave", "delete"]
 
 
 def remember_manage_space(
@@ -23,8 +23,8 @@ def remember_manage_space(
     user: Annotated[str | None, Field(description="The member's user id.")] = None,
     role: Annotated[Literal["reader", "writer", "admin"] | None, Field(description="The member's role.")] = None,
 ) -> SpacesOut:
-    """Spaces shared with other users: readers read, writers also write, admins manage members.
-    Pass `space` to create tools; reads cover all your spaces.
+    """Spaces shared with other users: readers read, writers write, admins manage (add_member invites;
+    the user joins with accept). Pass `space` to create tools; reads cover all your spaces.
 
     Example: {"action": "add_member", "space": "Family", "user": "sam", "role": "writer"}
     """
@@ -33,8 +33,12 @@ def remember_manage_space(
     if action == "create":
         return SpacesOut.of([spaces.create(caller, _given(name, "name"))])
     if action == "list":
-        return SpacesOut.of(spaces.list(caller))
+        return SpacesOut.of(spaces.list(caller), invitations=spaces.invitations(caller))
     chosen = _given(space, "space")
+    if action == "accept":
+        return SpacesOut.of([spaces.accept(caller, chosen)], "Joined.")
+    if action == "decline":
+        return SpacesOut.gone(spaces.decline(caller, chosen), "Declined.")
     if action == "leave":
         return SpacesOut.gone(spaces.leave(caller, chosen), "Left.")
     if action == "delete":
@@ -43,7 +47,7 @@ def remember_manage_space(
         return SpacesOut.of([spaces.remove_member(caller, chosen, _given(user, "user"))])
     member, given_role = _given(user, "user"), _given(role, "role")
     if action == "add_member":
-        return SpacesOut.of([spaces.add_member(caller, chosen, member, given_role)])
+        return SpacesOut.of([spaces.add_member(caller, chosen, member, given_role)], f"Invited {member}.")
     return SpacesOut.of([spaces.set_role(caller, chosen, member, given_role)])
 
 

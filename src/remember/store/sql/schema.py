@@ -403,6 +403,20 @@ ALTER TABLE memory_history ADD COLUMN actor $key;
 ALTER TABLE relationship_history ADD COLUMN actor $key;
 """
 
+# An admin invites; the user becomes a member only by accepting (space_members), so no one is put in a
+# space, nor sees its memories among their own, without saying yes.
+SPACE_INVITATIONS = """
+CREATE TABLE space_invitations (
+    user_id $key NOT NULL REFERENCES spaces (user_id) ON DELETE CASCADE,
+    invitee $key NOT NULL,
+    role $key NOT NULL,
+    invited_by $key NOT NULL,
+    invited_at $moment NOT NULL,
+    PRIMARY KEY (user_id, invitee)
+)$compact;
+CREATE INDEX space_invitations_invitee ON space_invitations (invitee);
+"""
+
 # Every backend's steps, in order, under these names (both report the same schema history), each
 # with the script both backends run, in their column types; None where each has a step of its own.
 STEPS: tuple[tuple[str, str | None], ...] = (
@@ -426,4 +440,5 @@ STEPS: tuple[tuple[str, str | None], ...] = (
     ("0018_validity", VALIDITY),
     ("0019_spaces", SPACES),
     ("0020_keyword_accents", None),
+    ("0021_space_invitations", SPACE_INVITATIONS),
 )
