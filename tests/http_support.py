@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
+import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
@@ -111,3 +113,19 @@ def initialize_body(version: str = "2025-06-18") -> dict[str, Any]:
         "method": "initialize",
         "params": {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
     }
+
+
+INSPECTOR = Path(__file__).resolve().parents[1] / ".cache" / "node" / "node_modules" / ".bin" / "mcp-inspector"
+
+
+def inspector(server: HttpServer, tmp_path: Path, token: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """The MCP Inspector's CLI (a third-party client) against ``server`` with ``token`` in a header."""
+    if not INSPECTOR.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"the MCP Inspector is not installed at {INSPECTOR}; scripts/test installs it")
+        pytest.skip("the MCP Inspector is not installed; run scripts/test to install it")
+    assert shutil.which("node"), "node is needed to run the MCP Inspector"
+    command = [str(INSPECTOR), "--cli", f"{server.url}/mcp", "--transport", "http"]
+    command += ["--header", f"Authorization: Bearer {token}", *args]
+    env = {**os.environ, "MCP_CATALOG_PATH": str(tmp_path / "inspector.json")}
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=120, check=False)
