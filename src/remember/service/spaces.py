@@ -219,6 +219,8 @@ class SpaceService:
         return memory is not None and acting.reaches(memory.trust)
 
     def _holds_template(self, acting: Caller, template_id: str) -> bool:
+        if len(template_id) > 200 or "\x00" in template_id:  # no stored id is so
+            return False
         return self.store.templates.get(acting.user, template_id) is not None
 
     def _space_name(self, acting: Caller) -> str:
