@@ -204,3 +204,21 @@ async def test_a_token_below_full_trust_counts_only_what_it_reaches(
         assert figures["memory_count"] == 1
         listed = ok(await low.call_tool("remember_list_templates", {"include_default": False}))
         assert {t["id"]: t.get("usage_count") for t in listed["templates"]}.get(ids["template"]) in (1, None)
+
+
+async def test_a_spaces_template_is_applied_to_the_spaces_memories_by_its_writers(team: Team, store: Store) -> None:
+    clients, ids = team
+    note = ok(await clients["wes"].call_tool("remember_create_memory", {"content": "Tasted a Rioja", "space": "Team"}))
+    apply = {"memory_id": note["id"], "template_id": ids["template"], "structured_content": {"wine": "Rioja"}}
+    before = fingerprint(store)
+    for user in ("rey", "max", "nia", "tom"):
+        result = await clients[user].call_tool("remember_apply_template", apply)
+        expected = "You are a reader in space Team" if user == "rey" else f"No memory with id {note['id']!r}"
+        assert result.is_error and expected in said(result), user
+    personal = await clients["ann"].call_tool("remember_apply_template", {**apply, "template_id": ids["own"]})
+    assert personal.is_error and "one of your personal templates" in text(personal)
+    assert fingerprint(store) == before
+    applied = ok(await clients["ada"].call_tool("remember_apply_template", apply))
+    assert applied["template_id"] == ids["template"]
+    got = ok(await clients["rey"].call_tool("remember_get_memory", {"memory_id": note["id"]}))
+    assert (got["space"], got["structured_content"]) == (ids["space"], {"wine": "Rioja"})

@@ -186,6 +186,8 @@ class SpaceService:
         """The caller acting in the space of the template ``template_id`` (checked for ``need``: its admins
         change it); the personal space when no space of the caller's holds it, so that the service answers
         "unknown"."""
+        if isinstance(template_id, str) and template_id.startswith(BUILTIN_PREFIX):  # everyone's, in no space
+            return caller.in_space(caller.person)
         return self._on(caller, template_id, need, self._holds_template)
 
     def on_memory(self, caller: Caller, memory_id: Any, *, need: Role = "reader") -> Caller:
