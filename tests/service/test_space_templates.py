@@ -147,6 +147,8 @@ def test_hostile_and_malformed_input_is_refused_and_changes_nothing(services: Se
             services.spaces.writing(BEN, key), MemoryDraft(template_id=theirs.id, structured_content={"wine": "x"})
         )
     as_ann = services.spaces.administering(ANN, key)
+    with pytest.raises(Conflict, match="Space Team already has a template named 'Wine Tasting'"):
+        services.templates.create(as_ann, _tasting())
     for bad in ({"name": "Wine Tasting", "fields": [{"name": "x", "type": "string"}]}, {"name": "", "fields": []},
                 {"name": "No fields", "fields": "many"}, _tasting("P", parent_template_id=theirs.id)):  # fmt: skip
         with pytest.raises((TemplateError, ValidationFailed, Conflict)):

@@ -247,19 +247,23 @@ class TemplateService:
             holder = templates.own_by_name(name) if isinstance(name, str) else None
             if holder is None:
                 raise
-            taken = FieldError(
-                "name",
-                "conflict",
-                f"You already have a template named {excerpt(name)} ({holder.id}); choose another name.",
-            )
+            taken = FieldError("name", "conflict", self._taken(caller, str(name), holder.id))
             errors = [taken, *problem.errors]
             headline = f"template {excerpt(name)} is invalid: {counted(len(errors), 'problem')}; fix each one below"
             raise TemplateError(headline, errors) from problem
-
+        holder = templates.own_by_name(definition.name)
+        if holder is not None:
+            raise Conflict(self._taken(caller, definition.name, holder.id))
         resolved = self._check_links(definition, templates)
         now = self.clock()
         self.store.templates.insert(TemplateRecord(caller.user, definition.id, definition.as_dict(), now, now))
         return TemplateView(definition, resolved, TemplateUsage(definition.id, 0, None), _space(caller, definition))
+
+    def _taken(self, caller: Caller, name: str, holder_id: str) -> str:
+        """What a name already taken among the caller's templates (or its space's) is answered with."""
+        space = self.store.spaces.get(caller.user) if is_space_key(caller.user) else None
+        who = f"Space {space.name} already has" if space else "You already have"
+        return f"{who} a template named {excerpt(name)} ({holder_id}); choose another name."
 
     def restore(self, caller: Caller, definition: TemplateDefinition) -> TemplateView:
         """Store a template remember exported (a Markdown export's template file) under its own id, so
@@ -363,8 +367,7 @@ class TemplateService:
         holder = templates.own_by_name(name) if isinstance(name, str) else None
         taken = []
         if holder is not None and holder.id != own_id:
-            message = f"You already have a template named {excerpt(name)} ({holder.id}); choose another name."
-            taken = [FieldError("name", "conflict", message)]
+            taken = [FieldError("name", "conflict", self._taken(templates.user_id, str(name), holder.id))]
         try:
             definition = parse_template(dict(raw))
         except TemplateError as problem:
