@@ -39,12 +39,13 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     ),
     "remember_create_template": (
         ["template_name", "fields", "description", "parent_template_id", "category", "tags", "auto_apply",
-         "trigger_keywords", "trigger_context", "examples", "weight", "trust", "identity"],
+         "trigger_keywords", "trigger_context", "examples", "weight", "trust", "identity", "space"],
         ["template_name", "fields"],
         (False, False, False),
     ),
     "remember_list_templates": (
-        ["include_default", "include_user", "category", "tags", "sort_by", "limit", "offset"], [], (True, False, True)
+        ["include_default", "include_user", "category", "tags", "sort_by", "limit", "offset", "spaces"], [],
+        (True, False, True),
     ),
     "remember_get_template": (["template_id"], ["template_id"], (True, False, True)),
     "remember_update_template": (
@@ -55,7 +56,7 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
         (False, False, False),
     ),
     "remember_delete_template": (["template_id", "delete_derived_memories"], ["template_id"], (False, True, False)),
-    "remember_copy_template": (["template_id", "template_name"], ["template_id"], (False, False, False)),
+    "remember_copy_template": (["template_id", "template_name", "space"], ["template_id"], (False, False, False)),
     "remember_validate_memory": (["template_id", "content"], ["template_id", "content"], (True, False, True)),
     "remember_template_analytics": (["template_id", "metrics"], ["template_id"], (True, False, True)),
     "remember_search_memory": (

@@ -71,10 +71,11 @@ def _add(commands: Commands) -> None:
 def add(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     from remember.service.drafts import MemoryDraft
 
-    caller = services.spaces.writing(caller, args.space)
     template_id = structured = None
     if args.template is not None:
-        template_id = services.templates.find(caller, args.template).id
+        # A whole id is looked up where it is; a name or slug among the templates of where the memory goes.
+        template_id = services.templates.find(services.spaces.writing_with(caller, args.space, args.template),
+                                              args.template).id  # fmt: skip
         structured = files.read_fields(args.field or [])
     elif args.field:
         raise ValidationFailed.single(
@@ -84,6 +85,7 @@ def add(services: Services, caller: Caller, args: argparse.Namespace) -> None:
         raise ValidationFailed.single(
             "--accept-suggestion", "invalid", "--accept-suggestion needs a suggestion: drop --no-suggestion."
         )
+    caller = services.spaces.writing_with(caller, args.space, template_id)
     content = files.text_arg(args.content) if args.content is not None else None
     supersedes = [services.ids.memory(caller, i) for i in args.supersedes or ()]
     draft = MemoryDraft(

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from remember.cli import files, output
 from remember.cli.grammar import Commands, command, runs
-from remember.cli.template_commands import template_action, template_id
+from remember.cli.template_commands import located, template_action
 from remember.clock import to_text
 from remember.errors import ValidationFailed
 from remember.nouns import counted
@@ -47,7 +47,7 @@ def _validate(actions: Commands) -> None:
 
 def validate(services: Services, caller: Caller, args: argparse.Namespace) -> int:
     content = _fields(args) or {}
-    _, result = services.templates.validate(caller, template_id(services, caller, args), content)
+    _, result = services.templates.validate(*located(services, caller, args), content)
     if args.json:
         output.emit(result.as_dict())
     elif result.valid:
@@ -64,7 +64,7 @@ def _schema(actions: Commands) -> None:
 def schema(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     from remember.templates import to_json_schema
 
-    view = services.templates.get(caller, template_id(services, caller, args))
+    view = services.templates.get(*located(services, caller, args))
     print(json.dumps(to_json_schema(view.resolved), indent=2))
 
 
@@ -73,7 +73,7 @@ def _analytics(actions: Commands) -> None:
 
 
 def analytics(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    report = services.suggestions.analytics(caller, template_id(services, caller, args))
+    report = services.suggestions.analytics(*located(services, caller, args))
     if args.json:
         output.emit(report.as_dict())
         return
@@ -89,7 +89,7 @@ def analytics(services: Services, caller: Caller, args: argparse.Namespace) -> N
 
 
 def _apply(actions: Commands) -> None:
-    sub = template_action(actions, "apply", "make a stored memory one of this template's (its text stays)")
+    sub = template_action(actions, "apply", "make a stored memory one of this template's (its text stays)", space=None)
     sub.add_argument("memory_id", metavar="ID", help="the memory's id, or its first characters (4 or more)")
     sub.add_argument("-f", "--file", metavar="FILE", help="the fields as YAML/JSON ('-' reads stdin)")
     sub.add_argument(
@@ -101,9 +101,11 @@ def _apply(actions: Commands) -> None:
 
 
 def apply(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    template = template_id(services, caller, args)
-    memory_id = services.ids.memory(caller, args.memory_id)
-    memory = services.applier.apply_template(caller, memory_id, template, _fields(args), reason=args.reason)
+    acting = services.spaces.on_memory(caller, args.memory_id, need="writer")  # a shared memory by its whole id
+    memory_id = services.ids.memory(acting, args.memory_id)
+    services.spaces.require_template_here(acting, args.template)
+    template = services.templates.find(acting, args.template).id  # the memory's space's templates, the built-ins
+    memory = services.applier.apply_template(acting, memory_id, template, _fields(args), reason=args.reason)
     if args.json:
         output.emit(memory.as_dict())
         return

@@ -29,7 +29,7 @@ from remember.mcp.state import caller_of, services_of
 if TYPE_CHECKING:
     from remember.service import Services
     from remember.service.templates import TemplateView
-    from remember.templates import FieldDef
+    from remember.templates import FieldDef, TemplateDefinition
 
 SCHEME = "remember://templates/"
 PROMPT_PREFIX = "capture_"
@@ -74,17 +74,23 @@ def schema_text(view: TemplateView) -> str:
 
 
 def _view(ctx: Context, template_id: str) -> TemplateView:
+    services = services_of(ctx)
     try:
-        return services_of(ctx).templates.get(caller_of(ctx), template_id)
+        return services.templates.get(services.spaces.on_template(caller_of(ctx), template_id), template_id)
     except NotFound as exc:
         raise ResourceNotFoundError(str(exc)) from exc
     except RememberError as exc:
         raise ResourceError(str(exc)) from exc
 
 
+def _usable(services: Services, caller: Caller) -> list[tuple[Caller, TemplateDefinition]]:
+    """Each template the caller can use (its own, its spaces', the built-ins), with the caller acting where it is."""
+    return services.templates.every(services.spaces.reading(caller, None))
+
+
 def resources(services: Services, caller: Caller) -> list[Resource]:
     out: list[Resource] = []
-    for definition in services.templates.view_of(caller).all():
+    for _, definition in _usable(services, caller):
         out.append(
             Resource(
                 uri=f"{SCHEME}{definition.id}",
@@ -119,7 +125,7 @@ def prompts(services: Services, caller: Caller) -> list[Prompt]:
                 PromptArgument(name="text", description="What the user said about it, if anything.", required=False)
             ],
         )
-        for d in services.templates.view_of(caller).all()
+        for _, d in _usable(services, caller)
     ]
 
 
@@ -127,9 +133,9 @@ def prompt(services: Services, caller: Caller, name: str, arguments: dict[str, A
     """The capture prompt called ``name``, or None when there is no such prompt for this user."""
     if not name.startswith(PROMPT_PREFIX):
         return None
-    for definition in services.templates.view_of(caller).all():
+    for acting, definition in _usable(services, caller):
         if prompt_name(definition.id) == name:
-            view = services.templates.get(caller, definition.id)
+            view = services.templates.get(acting, definition.id)
             text = _instructions(view, (arguments or {}).get("text"))
             return GetPromptResult(
                 description=f"Capture a {definition.name}",

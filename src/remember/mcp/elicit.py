@@ -55,8 +55,9 @@ def _question(
     fields: str | dict[str, Any] | None,
     structured_content: dict[str, Any] | None,
 ) -> Elicit[BaseModel] | None:
-    services, caller = services_of(ctx), caller_of(ctx)
+    services = services_of(ctx)
     try:
+        caller = services.spaces.on_template(caller_of(ctx), template_id)  # where the template is
         read = services.suggestions.prefill(caller, template_id, text).values if text else {}
         given = {**read, **(structured_content or {})} if text else dict(fields) if isinstance(fields, dict) else {}
         resolved, result = services.templates.validate(caller, template_id, given)

@@ -37,6 +37,7 @@ class TemplateOut(Out):
             "trust",
             "usage_count",
             "last_used",
+            "space",
         ),
     )
 
@@ -60,6 +61,7 @@ class TemplateOut(Out):
     )
     usage_count: int = Field(description="Memories made with it.")
     last_used: str | None
+    space: str | None = None
 
     @classmethod
     def of(cls, view: TemplateView) -> TemplateOut:
@@ -116,10 +118,18 @@ class TemplateUpdateOut(Out):
 class TemplateCopyOut(Out):
     """A new template, created or copied (remember_get_template reads its fields)."""
 
+    model_config = ConfigDict(extra="forbid", json_schema_extra=detail("space"))
+
     id: str
     name: str
     version: str
     derived_from: str | None
+    space: str | None = None
+
+    @classmethod
+    def of(cls, view: TemplateView) -> TemplateCopyOut:
+        d = view.definition
+        return cls(id=d.id, name=d.name, version=d.version, derived_from=d.derived_from, space=view.space)
 
 
 class TemplateDeletionOut(Out):
@@ -141,4 +151,6 @@ def _template_data(view: TemplateView) -> dict[str, Any]:
     usage = view.usage
     data["usage_count"] = usage.usage_count
     data["last_used"] = to_text(usage.last_used) if usage.last_used else None
+    if view.space is not None:  # a shared space's template names it; a personal or built-in one names none
+        data["space"] = view.space
     return data

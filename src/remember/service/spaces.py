@@ -21,6 +21,7 @@ from remember.errors import AccessDenied, LimitReached, NotFound, ValidationFail
 from remember.models import MemoryQuery, Space, SpaceInvitation, SpaceMember
 from remember.space_keys import ROLES, SPACE_KEY, Role, at_least, is_space_key, new_key
 from remember.store import Store
+from remember.templates import BUILTIN_PREFIX
 
 PERSONAL = "personal"  # the name of every user's own space where a space is asked for
 MAX_NAME = 100
@@ -190,6 +191,58 @@ class SpaceService:
                 keys.append(key)
         return [caller.in_space(k) for k in keys]
 
+    def administering(self, caller: Caller, space: str | None) -> Caller:
+        """The caller acting where a template is made or changed: ``space`` (a name, a key, or ``personal``),
+        else the personal space (``spaces.default`` is for memories). An admin there."""
+        if space is None or space in (PERSONAL, caller.person):
+            return caller.in_space(caller.person)
+        found, role = self._membership(caller, space)
+        if role != "admin":
+            raise _not_admin(found, role)
+        return caller.in_space(found.key)
+
+    def writing_with(self, caller: Caller, space: str | None, template_id: Any) -> Caller:
+        """``writing``, for a memory made with the template ``template_id``: without ``space``, where the template
+        is (a built-in: ``writing``'s choice); a template of another space than ``space`` is refused."""
+        if not isinstance(template_id, str) or template_id.startswith(BUILTIN_PREFIX):
+            return self.writing(caller, space)
+        holder = self.on_template(caller, template_id)
+        if not self._holds_template(holder, template_id):  # no space of the caller's has it: "unknown" later
+            return self.writing(caller, space)
+        acting = self.writing(caller, space if space is not None else _key_or_personal(holder))
+        self.require_template_here(acting, template_id)
+        return acting
+
+    def require_template_here(self, acting: Caller, template_id: Any) -> None:
+        """Refuse ``template_id`` for a memory of ``acting``'s space when it is one of another space of the
+        person's (their personal ones included), saying where it is; an unknown id is left to the service."""
+        if not isinstance(template_id, str) or template_id.startswith(BUILTIN_PREFIX):
+            return
+        holder = self.on_template(acting, template_id)
+        if holder.user == acting.user or not self._holds_template(holder, template_id):
+            return
+        here = self._space_name(acting)
+        if not is_space_key(holder.user):
+            message = (
+                f"Template {template_id} is one of your personal templates; a memory of space {here} can use "
+                "that space's templates and the built-ins. An admin of the space can copy it there "
+                "(remember_copy_template with space, or `remember template copy --space`)."
+            )
+        else:
+            message = (
+                f"Template {template_id} belongs to space {self.name_of(holder.user)}: a memory made with it goes "
+                "there (leave out space, or name that space)."
+            )
+        raise ValidationFailed.single("template_id", "other_space", message, template_id)
+
+    def on_template(self, caller: Caller, template_id: Any, *, need: Role = "reader") -> Caller:
+        """The caller acting in the space of the template ``template_id`` (checked for ``need``: its admins
+        change it); the personal space when no space of the caller's holds it, so that the service answers
+        "unknown"."""
+        if isinstance(template_id, str) and template_id.startswith(BUILTIN_PREFIX):  # everyone's, in no space
+            return caller.in_space(caller.person)
+        return self._on(caller, template_id, need, self._holds_template)
+
     def on_memory(self, caller: Caller, memory_id: Any, *, need: Role = "reader") -> Caller:
         """The caller acting in the space of the memory ``memory_id`` (checked for ``need``); the personal space
         when no space of the caller's holds it within its trust, so that the service answers "unknown"."""
@@ -206,19 +259,27 @@ class SpaceService:
 
     def _on(self, caller: Caller, given: Any, need: Role, holds: Any) -> Caller:
         personal = caller.in_space(caller.person)
-        if not isinstance(given, str) or not given or len(given) > 200 or holds(personal, given):
+        if not isinstance(given, str) or not given or len(given) > 200 or "\x00" in given or holds(personal, given):
             return personal
         for space, role in self.store.spaces.of_member(caller.person):
             acting = caller.in_space(space.key)
             if holds(acting, given):
                 if not at_least(role, need):
-                    raise _read_only(space, role)
+                    raise _not_admin(space, role) if need == "admin" else _read_only(space, role)
                 return acting
         return personal
 
     def _holds_memory(self, acting: Caller, memory_id: str) -> bool:
         memory = self.store.memories.get(acting.user, memory_id)
         return memory is not None and acting.reaches(memory.trust)
+
+    def _holds_template(self, acting: Caller, template_id: str) -> bool:
+        if len(template_id) > 200 or "\x00" in template_id:  # no stored id is so
+            return False
+        return self.store.templates.get(acting.user, template_id) is not None
+
+    def _space_name(self, acting: Caller) -> str:
+        return self.name_of(acting.user) or acting.user
 
     def _holds_relationship(self, acting: Caller, relationship_id: str) -> bool:
         return self.store.relationships.get(acting.user, relationship_id, trust=acting.trust) is not None
@@ -356,6 +417,17 @@ def _last_admin(space: Space, what: str) -> ValidationFailed:
         f"The last admin of space {space.name} cannot {verb}: make another member admin first (set_role), "
         "or delete the space.",
     )  # fmt: skip
+
+
+def _key_or_personal(acting: Caller) -> str:
+    return acting.user if is_space_key(acting.user) else PERSONAL
+
+
+def _not_admin(space: Space, role: str) -> AccessDenied:
+    return AccessDenied(
+        f"You are a {role} in space {space.name}: only its admins create, change or delete its templates. "
+        "Ask one of its admins (set_role)."
+    )
 
 
 def _read_only(space: Space, role: str) -> AccessDenied:

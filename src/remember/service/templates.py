@@ -41,6 +41,7 @@ from remember.service import checks, template_edit, template_lookup, template_st
 from remember.service.drafts import TemplatePatch
 from remember.service.identity import identity_key
 from remember.service.template_stats import TemplateAnalytics
+from remember.space_keys import is_space_key
 from remember.store import Store
 from remember.templates import (
     BUILTIN_PREFIX,
@@ -69,6 +70,7 @@ class TemplateView:
     definition: TemplateDefinition
     resolved: ResolvedTemplate
     usage: TemplateUsage
+    space: str | None = None  # the key of the shared space that holds it; None: personal or built in
 
     @property
     def id(self) -> str:
@@ -161,7 +163,7 @@ class TemplateService:
         templates = self.view_of(caller)
         definition = templates.require(template_id)
         usage = self._usage_of(caller, definition.id)
-        return TemplateView(definition, resolve(definition, templates.lookup), usage)
+        return TemplateView(definition, resolve(definition, templates.lookup), usage, _space(caller, definition))
 
     def find(self, caller: Caller, id_or_name: str) -> TemplateDefinition:
         """A template by id, name, slug or id prefix (own templates first), for the command line
@@ -181,36 +183,59 @@ class TemplateService:
         limit: int = 50,
         offset: int = 0,
         search: str | None = None,
+        readers: Sequence[Caller] | None = None,
     ) -> tuple[list[TemplateView], int]:
         """Templates the user can use, filtered and sorted; and how many match in all.
 
+        ``readers``: the caller acting in each space whose templates are listed (``SpaceService.reading``;
+        default: the caller's own), each view naming its space; the built-ins are listed once.
         ``search`` keeps those whose name (or description) holds the words given, regardless of case.
         """
         _check_list_arguments(sort_by, limit, offset)
         words = _search_words(search)
-        templates = self.view_of(caller)
-        usage = self.store.templates.usage(
-            caller.user, max_trust=visibility.trust_cap(caller)
-        )  # within the caller's reach
-        chosen = [
-            d
-            for d in templates.all()
-            if (include_default if d.is_default else include_user)
-            and (category is None or d.category.casefold() == category.casefold())
-            and (not tags or {t.casefold() for t in tags} & {t.casefold() for t in d.tags})
-            and all(w in f"{d.name} {d.description}".casefold() for w in words)
-        ]
+
+        def wanted(d: TemplateDefinition) -> bool:
+            return (
+                (include_default if d.is_default else include_user)
+                and (category is None or d.category.casefold() == category.casefold())
+                and (not tags or bool({t.casefold() for t in tags} & {t.casefold() for t in d.tags}))
+                and all(w in f"{d.name} {d.description}".casefold() for w in words)
+            )
+
         views = [
-            TemplateView(d, resolve(d, templates.lookup), usage.get(d.id) or TemplateUsage(d.id, 0, None))
-            for d in chosen
+            v for reader in readers or [caller] for v in self._views(reader, lambda d: not d.is_default and wanted(d))
         ]
+        views += self._views(caller, lambda d: d.is_default and wanted(d))  # the built-ins, once
         views.sort(key=_sort_key(sort_by))
         return views[offset : offset + limit], len(views)
+
+    def every(self, readers: Sequence[Caller]) -> list[tuple[Caller, TemplateDefinition]]:
+        """Each template of the spaces of ``readers`` (the first's view gives the built-ins, once), with the
+        caller acting where it is."""
+        return [
+            (reader, d)
+            for i, reader in enumerate(readers)
+            for d in self.view_of(reader).all()
+            if i == 0 or not d.is_default
+        ]
+
+    def _views(self, reader: Caller, wanted: Any) -> list[TemplateView]:
+        templates = self.view_of(reader)
+        usage = self.store.templates.usage(reader.user, max_trust=visibility.trust_cap(reader))  # within reach
+        return [
+            TemplateView(
+                d, resolve(d, templates.lookup), usage.get(d.id) or TemplateUsage(d.id, 0, None), _space(reader, d)
+            )
+            for d in templates.all()
+            if wanted(d)
+        ]
 
     def create(self, caller: Caller, raw: JsonObject) -> TemplateView:
         templates = self.view_of(caller)
         if len(templates.records) >= MAX_TEMPLATES:
-            raise ValidationFailed.single("templates", "limit", f"A user can have at most {MAX_TEMPLATES} templates.")
+            raise ValidationFailed.single(
+                "templates", "limit", f"A user, or a space, can have at most {MAX_TEMPLATES} templates."
+            )
         if not isinstance(raw, Mapping):
             raise TemplateError.single("", "invalid", "A template definition must be an object.")
         clean = {k: v for k, v in raw.items() if k not in ("id", "is_default")}
@@ -222,19 +247,23 @@ class TemplateService:
             holder = templates.own_by_name(name) if isinstance(name, str) else None
             if holder is None:
                 raise
-            taken = FieldError(
-                "name",
-                "conflict",
-                f"You already have a template named {excerpt(name)} ({holder.id}); choose another name.",
-            )
+            taken = FieldError("name", "conflict", self._taken(caller, str(name), holder.id))
             errors = [taken, *problem.errors]
             headline = f"template {excerpt(name)} is invalid: {counted(len(errors), 'problem')}; fix each one below"
             raise TemplateError(headline, errors) from problem
-
+        holder = templates.own_by_name(definition.name)
+        if holder is not None:
+            raise Conflict(self._taken(caller, definition.name, holder.id))
         resolved = self._check_links(definition, templates)
         now = self.clock()
         self.store.templates.insert(TemplateRecord(caller.user, definition.id, definition.as_dict(), now, now))
-        return TemplateView(definition, resolved, TemplateUsage(definition.id, 0, None))
+        return TemplateView(definition, resolved, TemplateUsage(definition.id, 0, None), _space(caller, definition))
+
+    def _taken(self, caller: Caller, name: str, holder_id: str) -> str:
+        """What a name already taken among the caller's templates (or its space's) is answered with."""
+        space = self.store.spaces.get(caller.user) if is_space_key(caller.user) else None
+        who = f"Space {space.name} already has" if space else "You already have"
+        return f"{who} a template named {excerpt(name)} ({holder_id}); choose another name."
 
     def restore(self, caller: Caller, definition: TemplateDefinition) -> TemplateView:
         """Store a template remember exported (a Markdown export's template file) under its own id, so
@@ -242,13 +271,15 @@ class TemplateService:
         parent stored or built in."""
         templates = self.view_of(caller)
         if len(templates.records) >= MAX_TEMPLATES:
-            raise ValidationFailed.single("templates", "limit", f"A user can have at most {MAX_TEMPLATES} templates.")
+            raise ValidationFailed.single(
+                "templates", "limit", f"A user, or a space, can have at most {MAX_TEMPLATES} templates."
+            )
         if definition.is_default or definition.id.startswith(BUILTIN_PREFIX) or definition.id in templates.records:
             raise Conflict(f"Template id {excerpt(definition.id)} is taken; a restored template keeps its own id.")
         resolved = self._check_links(definition, templates)
         now = self.clock()
         self.store.templates.insert(TemplateRecord(caller.user, definition.id, definition.as_dict(), now, now))
-        return TemplateView(definition, resolved, TemplateUsage(definition.id, 0, None))
+        return TemplateView(definition, resolved, TemplateUsage(definition.id, 0, None), _space(caller, definition))
 
     def recheck(self, caller: Caller, template_ids: Sequence[str]) -> int:
         """Check the memories of these own templates (and of those inheriting from them) against them
@@ -303,7 +334,7 @@ class TemplateService:
         if replacing is None:
             if len(templates.records) >= MAX_TEMPLATES:
                 raise ValidationFailed.single(
-                    "templates", "limit", f"A user can have at most {MAX_TEMPLATES} templates."
+                    "templates", "limit", f"A user, or a space, can have at most {MAX_TEMPLATES} templates."
                 )
             if not isinstance(raw, Mapping):
                 raise TemplateError.single("", "invalid", "A template definition must be an object.")
@@ -336,8 +367,7 @@ class TemplateService:
         holder = templates.own_by_name(name) if isinstance(name, str) else None
         taken = []
         if holder is not None and holder.id != own_id:
-            message = f"You already have a template named {excerpt(name)} ({holder.id}); choose another name."
-            taken = [FieldError("name", "conflict", message)]
+            taken = [FieldError("name", "conflict", self._taken(templates.user_id, str(name), holder.id))]
         try:
             definition = parse_template(dict(raw))
         except TemplateError as problem:
@@ -370,7 +400,7 @@ class TemplateService:
         if settled:
             self.store.templates.set_compliance(caller.user, settled)
         usage = self._usage_of(caller, definition.id)
-        return TemplateView(definition, resolved, usage), len(compliance)
+        return TemplateView(definition, resolved, usage, _space(caller, definition)), len(compliance)
 
     def delete(self, caller: Caller, template_id: str, *, delete_derived_memories: bool = False) -> tuple[str, int]:
         """Delete an own template; returns its id and how many memories went to the trash."""
@@ -388,11 +418,14 @@ class TemplateService:
         self.store.templates.delete(caller.user, current.id, trash=trash)
         return current.id, len(trash)
 
-    def copy(self, caller: Caller, source_id: str, *, name: str | None = None) -> TemplateView:
-        templates = self.view_of(caller)
-        source = templates.require(source_id)
-        raw = source.as_dict()
-        raw.update({"name": name or f"{source.name} (copy)", "derived_from": source.id})
+    def copy(
+        self, caller: Caller, source_id: str, *, name: str | None = None, source: Caller | None = None
+    ) -> TemplateView:
+        """A new template of the caller's space copied from ``source_id``, a template of ``source``'s space
+        (default: the caller's) or a built-in."""
+        found = self.view_of(source or caller).require(source_id)
+        raw = found.as_dict()
+        raw.update({"name": name or f"{found.name} (copy)", "derived_from": found.id})
         return self.create(caller, raw)
 
     def validate(
@@ -478,6 +511,11 @@ class TemplateService:
             )
             changes.append(MemoryChange(gone, memory.version, entry))
         return changes
+
+
+def _space(caller: Caller, definition: TemplateDefinition) -> str | None:
+    """The key of the shared space a template of ``caller``'s view is in (None: personal, or a built-in)."""
+    return caller.user if is_space_key(caller.user) and not definition.is_default else None
 
 
 def _definition(record: TemplateRecord) -> TemplateDefinition:

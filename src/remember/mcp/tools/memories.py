@@ -127,7 +127,7 @@ def remember_create_memory(
         structured_content=structured, supersedes=supersedes, valid_from=valid_from, valid_until=valid_until,
     )  # fmt: skip
     services = services_of(ctx)
-    caller = services.spaces.writing(caller_of(ctx), space)
+    caller = services.spaces.writing_with(caller_of(ctx), space, template_id)
     if not isinstance(answers, AcceptedElicitation):
         return _stored_without_answers(ctx, caller, draft, answers)
     if answers.data is not None:

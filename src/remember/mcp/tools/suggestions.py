@@ -50,9 +50,10 @@ def remember_apply_template(
     Example: {"memory_id": "0b6f...", "template_id": "builtin:restaurant_review",
     "structured_content": {"restaurant_name": "Nobu", "rating": 5}}
     """
-    updated = services_of(ctx).applier.apply_template(
-        caller_of(ctx), memory_id, template_id, structured_content, reason=reason
-    )
+    services = services_of(ctx)
+    caller = services.spaces.on_memory(caller_of(ctx), memory_id, need="writer")
+    services.spaces.require_template_here(caller, template_id)
+    updated = services.applier.apply_template(caller, memory_id, template_id, structured_content, reason=reason)
     return AppliedOut.of(updated)
 
 

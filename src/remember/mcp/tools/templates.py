@@ -9,7 +9,7 @@ from pydantic import Field
 
 from remember.mcp.state import caller_of, services_of
 from remember.mcp.tools.hints import READS, WRITES, Tools, hints
-from remember.mcp.tools.params import Offset, TemplateId
+from remember.mcp.tools.params import Offset, Spaces, TemplateId
 from remember.schemas.templates import (
     TemplateCopyOut,
     TemplateDeletionOut,
@@ -25,8 +25,8 @@ Fields = Annotated[
     Field(
         description="Each {name, type (string text number integer boolean date datetime enum array object "
         "computed), required, default, description, options, item_type, fields, formula, validation {pattern min "
-        "max min_length max_length min_items max_items error_message}, conditional {show_if}, kind (what it "
-        "holds, for prefill: person, money, date...)}."
+        "max min_length max_length min_items max_items error_message}, conditional {show_if}, kind (for prefill: "
+        "person, money, date...)}."
     ),
 ]
 Identity = Annotated[list[str] | None, Field(description="Fields naming what a memory is about.")]
@@ -42,13 +42,13 @@ Metric = Literal[
 
 def remember_create_template(
     ctx: Context,
-    template_name: Annotated[str, Field(description="A name unique among yours, e.g. 'Book Review'.")],
+    template_name: Annotated[str, Field(description="Unique among yours, e.g. 'Book Review'.")],
     fields: Fields,
     description: str = "",
     parent_template_id: Annotated[str | None, Field(description="Inherit this template's fields.")] = None,
     category: Annotated[str, Field(description="e.g. 'personal', 'work'.")] = "general",
     tags: Annotated[list[str] | None, Field(description="Labels for the template.")] = None,
-    auto_apply: Annotated[bool, Field(description="Suggest it when memories match its triggers.")] = False,
+    auto_apply: Annotated[bool, Field(description="Suggest it on its triggers.")] = False,
     trigger_keywords: Annotated[
         list[str] | None, Field(description="Phrases that suggest it, e.g. ['finished reading'].")
     ] = None,
@@ -63,11 +63,10 @@ def remember_create_template(
     weight: Annotated[float, Field(description="Importance, 0 to 1.")] = 0.5,
     trust: Annotated[float, Field(description="Access level, 0 to 1.")] = 0.0,
     identity: Identity = None,
+    space: Annotated[str | None, Field(description="Shared by its members.")] = None,
 ) -> TemplateCopyOut:
-    """Create a memory template: typed fields that memories of one kind will follow.
-
-    For a kind of thing the user captures the same way every time, when no built-in fits
-    (remember_copy_template adapts one).
+    """Create a memory template: typed fields for a kind of thing the user captures the same way
+    every time, when no built-in fits (remember_copy_template adapts one).
 
     Example: {"template_name": "Book Review", "fields": [{"name": "title", "type": "string",
     "required": true}, {"name": "rating", "type": "number", "validation": {"min": 1, "max": 5}}]}
@@ -87,8 +86,9 @@ def remember_create_template(
         "trust": trust,
         "identity": identity or [],
     }
-    d = services_of(ctx).templates.create(caller_of(ctx), raw).definition
-    return TemplateCopyOut(id=d.id, name=d.name, version=d.version, derived_from=d.derived_from)
+    services = services_of(ctx)
+    view = services.templates.create(services.spaces.administering(caller_of(ctx), space), raw)
+    return TemplateCopyOut.of(view)
 
 
 def remember_list_templates(
@@ -100,14 +100,16 @@ def remember_list_templates(
     sort_by: Literal["usage_count", "name", "recent"] = "usage_count",
     limit: Annotated[int, Field(description="Page size, 1 to 100.")] = 50,
     offset: Offset = 0,
+    spaces: Spaces = None,
 ) -> TemplatePageOut:
-    """List the templates you can use: the built-in library and your own.
+    """List the templates you can use: built-in, yours and your spaces'.
 
     Example: {"category": "personal", "limit": 10}
     """
-    views, total = services_of(ctx).templates.list_templates(
-        caller_of(ctx), include_default=include_default, include_user=include_user, category=category, tags=tags,
-        sort_by=sort_by, limit=limit, offset=offset,
+    services, caller = services_of(ctx), caller_of(ctx)
+    views, total = services.templates.list_templates(
+        caller, include_default=include_default, include_user=include_user, category=category, tags=tags,
+        sort_by=sort_by, limit=limit, offset=offset, readers=services.spaces.reading(caller, spaces),
     )  # fmt: skip
     return TemplatePageOut.of(views, total, limit, offset)
 
@@ -115,7 +117,10 @@ def remember_list_templates(
 def remember_get_template(ctx: Context, template_id: TemplateId) -> TemplateDetailOut:
     """Get a template: its definition, every field (inherited too) and its JSON Schema; read it
     before creating a memory with it."""
-    return TemplateDetailOut.of(services_of(ctx).templates.get(caller_of(ctx), template_id))
+    services = services_of(ctx)
+    return TemplateDetailOut.of(
+        services.templates.get(services.spaces.on_template(caller_of(ctx), template_id), template_id)
+    )
 
 
 def remember_update_template(
@@ -141,7 +146,7 @@ def remember_update_template(
     remove_fields: Annotated[list[str] | None, Field(description="Names of fields to remove.")] = None,
     version: Annotated[
         str | float | None,
-        Field(description="e.g. '1.1' (a number becomes text; default: bumped)."),
+        Field(description="e.g. '1.1' (default: bumped)."),
     ] = None,
 ) -> TemplateUpdateOut:
     """Change one of your templates (copy a built-in first): what is given replaces it, as in
@@ -155,7 +160,9 @@ def remember_update_template(
         examples=examples, weight=weight, trust=trust, identity=identity, add_fields=add_fields or [],
         update_fields=update_fields or [], remove_fields=remove_fields or [], version=version,
     )  # fmt: skip
-    view, rechecked = services_of(ctx).templates.update(caller_of(ctx), template_id, patch)
+    services = services_of(ctx)
+    caller = services.spaces.on_template(caller_of(ctx), template_id, need="admin")
+    view, rechecked = services.templates.update(caller, template_id, patch)
     version = view.definition.version
     return TemplateUpdateOut(template_id=view.definition.id, version=version, rechecked_memories=rechecked)
 
@@ -169,9 +176,9 @@ def remember_delete_template(
 
     Example: {"template_id": "tpl_book_1a2b", "delete_derived_memories": true}
     """
-    deleted, trashed = services_of(ctx).templates.delete(
-        caller_of(ctx), template_id, delete_derived_memories=delete_derived_memories
-    )
+    services = services_of(ctx)
+    caller = services.spaces.on_template(caller_of(ctx), template_id, need="admin")
+    deleted, trashed = services.templates.delete(caller, template_id, delete_derived_memories=delete_derived_memories)
     kept = "moved to the trash" if delete_derived_memories else "kept with their fields"
     return TemplateDeletionOut(
         template_id=deleted, trashed_memories=trashed, message=f"Template deleted; its memories were {kept}."
@@ -182,13 +189,16 @@ def remember_copy_template(
     ctx: Context,
     template_id: TemplateId,
     template_name: Annotated[str | None, Field(description="Name of the copy (default: '<name> (copy)').")] = None,
+    space: Annotated[str | None, Field(description="Copy into this space.")] = None,
 ) -> TemplateCopyOut:
-    """Copy a template (a built-in or yours) into a new one of yours that you can change.
+    """Copy a template into a new one of yours (or `space`'s) to change.
 
     Example: {"template_id": "builtin:book_review", "template_name": "My Book Review"}
     """
-    d = services_of(ctx).templates.copy(caller_of(ctx), template_id, name=template_name).definition
-    return TemplateCopyOut(id=d.id, name=d.name, version=d.version, derived_from=d.derived_from)
+    services, caller = services_of(ctx), caller_of(ctx)
+    source = services.spaces.on_template(caller, template_id)
+    into = services.spaces.administering(caller, space)
+    return TemplateCopyOut.of(services.templates.copy(into, template_id, name=template_name, source=source))
 
 
 def remember_validate_memory(
@@ -200,7 +210,10 @@ def remember_validate_memory(
 
     Example: {"template_id": "builtin:book_review", "content": {"title": "Dune", "rating": 6}}
     """
-    _, result = services_of(ctx).templates.validate(caller_of(ctx), template_id, content)
+    services = services_of(ctx)
+    _, result = services.templates.validate(
+        services.spaces.on_template(caller_of(ctx), template_id), template_id, content
+    )
     return ValidationOut.model_validate(result.as_dict())
 
 
@@ -214,7 +227,9 @@ def remember_template_analytics(
 
     Example: {"template_id": "builtin:book_review", "metrics": ["usage_count"]}
     """
-    figures = services_of(ctx).suggestions.analytics(caller_of(ctx), template_id).as_dict()
+    services = services_of(ctx)
+    acting = services.spaces.on_template(caller_of(ctx), template_id)
+    figures = services.suggestions.analytics(acting, template_id).as_dict()
     if metrics:
         keep = {"template_id", "name", "version", "last_used", "memory_count", *metrics}
         if "acceptance_rate" in metrics:
