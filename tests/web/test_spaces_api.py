@@ -249,3 +249,26 @@ def test_a_shared_memory_by_id_in_the_space_that_holds_it(served: tuple[HttpServ
         own = http.get(f"/api/memories/{mine.id}").json()
         assert "created_by" not in own and "space" not in own
     assert logical_fingerprint(services.store, ["eve"]) == logical_fingerprint(services.store, ["nobody"])
+
+
+def test_a_relationship_goes_to_the_space_of_its_members(served: tuple[HttpServer, Services]) -> None:
+    server, services = served
+    key = team(services, bob="reader", cid="writer")
+    acting = services.spaces.writing(Caller("ann"), key)
+    launch = services.memories.create(acting, {"content": "The launch moved to Friday"}).id
+    party = services.memories.create(acting, {"content": "Launch party at the office"}).id
+    own = services.memories.create(Caller("cid"), {"content": "Cid's own notes"}).id
+    link = {"memory_ids": [launch, party], "relationship_type": "part_of"}
+    with client(server, services, "bob") as http:
+        refused = http.post("/api/relationships", json=link)
+        assert refused.status_code == 403 and "You are a reader in space Team" in refused.json()["message"]
+    with client(server, services, "cid") as http:
+        mixed = http.post("/api/relationships", json={**link, "memory_ids": [launch, own]})
+        assert mixed.status_code == 404  # a relationship lives in one space: cid's own memory is not in Team
+        assert services.relationships.links(acting, [launch]).get(launch, []) == []
+        made = http.post("/api/relationships", json=link)
+        assert made.status_code == 200, made.text
+        for broken in ([], [7], "x", None):
+            assert http.post("/api/relationships", json={**link, "memory_ids": broken}).status_code in (404, 422)
+    assert [r.id for r in services.relationships.links(acting, [launch])[launch]] == [made.json()["id"]]
+    assert services.relationships.links(Caller("cid"), [own]).get(own, []) == []
