@@ -272,3 +272,31 @@ def test_a_relationship_goes_to_the_space_of_its_members(served: tuple[HttpServe
             assert http.post("/api/relationships", json={**link, "memory_ids": broken}).status_code in (404, 422)
     assert [r.id for r in services.relationships.links(acting, [launch])[launch]] == [made.json()["id"]]
     assert services.relationships.links(Caller("cid"), [own]).get(own, []) == []
+
+
+def test_the_graph_of_several_spaces_keeps_the_most_connected_past_its_limit(
+    served: tuple[HttpServer, Services],
+) -> None:
+    server, services = served
+    key = team(services, bob="writer")
+    acting = services.spaces.writing(Caller("bob"), key)
+
+    def star(caller: Caller, centre: str, spokes: int) -> None:
+        hub = services.memories.create(caller, {"content": centre, "title": centre}).id
+        for n in range(spokes):
+            spoke = services.memories.create(caller, {"content": f"{centre} {n}", "title": f"{centre} {n}"}).id
+            services.relationships.create(caller, RelationshipDraft([hub, spoke], "near"))
+
+    star(Caller("bob"), "Home", 2)
+    star(acting, "Office", 3)
+    with client(server, services, "bob") as http:
+        whole = http.get("/api/graph").json()
+        assert len(whole["nodes"]) == 7 and len(whole["edges"]) == 5 and whole["sampled"] is False
+        assert whole["types"] == [{"relationship_type": "near", "count": 5}]
+        kept = http.get("/api/graph", params={"limit": 2}).json()
+        assert [n["label"] for n in kept["nodes"]] == ["Office", "Home"]  # the most connected of either space
+        assert kept["sampled"] is True and kept["total_memories"] == 7 and kept["edges"] == []
+        huge = http.get("/api/graph", params={"space": "~" + "f" * 5_000})
+        assert huge.status_code == 404 and len(huge.text) < 1_000
+        blank = http.get("/api/graph", params={"space": ""}).json()  # an empty choice is no choice: all
+        assert len(blank["nodes"]) == 7

@@ -37,7 +37,7 @@ export async function render(root, args, query = new URLSearchParams()) {
     memory.deleted_at ? h("div", { class: "error", role: "note" }, `In the trash since ${when(memory.deleted_at)}. `, h("a", { href: "#/trash" }, "Restore it from the trash.")) : null,
     endedNotice(memory),
     merged(query),
-    await duplicatesSection(memory),
+    changes ? await duplicatesSection(memory) : null,
     h("div", { class: "grid2" },
       h("div", {}, fieldsSection(memory, template, space), structuredSection(memory, template), timelineSection(memory)),
       h("div", {}, await relationshipsSection(memory))),
