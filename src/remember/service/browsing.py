@@ -41,8 +41,13 @@ def browse(store: Store, user_id: str, query: MemoryQuery, limit: int, cursor: s
 
 
 def encode(query: MemoryQuery, last: Memory) -> str:
-    value = getattr(last, query.sort_by)
-    mark = [query.sort_by, query.descending, value if isinstance(value, float) else to_text(value), last.id]
+    return cursor_at(query.sort_by, query.descending, last)
+
+
+def cursor_at(sort_by: str, descending: bool, last: Memory) -> str:
+    """The cursor of the page that starts after ``last`` in the order by ``sort_by`` (any space's: a position)."""
+    value = getattr(last, sort_by)
+    mark = [sort_by, descending, value if isinstance(value, float) else to_text(value), last.id]
     return base64.urlsafe_b64encode(json.dumps(mark).encode()).decode().rstrip("=")
 
 

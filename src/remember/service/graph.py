@@ -23,6 +23,7 @@ from remember.models import GraphMemory, GraphQuery, Relationship
 from remember.service import checks
 from remember.service.relationships import MAX_RELATIONSHIP_TYPE, member_id
 from remember.service.templates import TemplateService
+from remember.space_keys import is_space_key
 from remember.store import Store
 
 DEFAULT_LIMIT, MAX_LIMIT = 1_000, 2_000
@@ -54,10 +55,12 @@ class GraphNode:
     tags: tuple[str, ...]
     happened: str
     degree: int  # relationships drawn or not that hold it, under the filters
+    space: str | None = None  # the shared space that holds it; None in the personal space
 
     def as_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "label": self.label, "template_id": self.template_id, "tags": list(self.tags),
-                "happened": self.happened, "degree": self.degree}  # fmt: skip
+        out = {"id": self.id, "label": self.label, "template_id": self.template_id, "tags": list(self.tags),
+               "happened": self.happened, "degree": self.degree}  # fmt: skip
+        return {**out, "space": self.space} if self.space else out
 
 
 @dataclass(frozen=True)
@@ -110,7 +113,8 @@ class GraphService:
         rows = self.store.relationships.graph(caller.user, query, limit=limit, max_edges=MAX_EDGES)
         # The store's visibility rule already holds; a memory above the trust or in the trash is left out again here.
         drawn = {m.id: m for m in rows.memories if caller.reaches(m.trust) and not m.deleted}
-        nodes = tuple(_node(m) for m in drawn.values())
+        space = caller.user if is_space_key(caller.user) else None
+        nodes = tuple(_node(m, space) for m in drawn.values())
         edges = tuple(e for e in (_edge(r, drawn) for r in rows.relationships) if len(e.memory_ids) >= 2)
         view = self.templates.view_of(caller)
         names = {t: d.name for t in sorted({n.template_id for n in nodes if n.template_id})
@@ -158,10 +162,11 @@ def _texts(values: Sequence[Any], name: str, errors: list[FieldError], check: An
     return tuple(dict.fromkeys(c for c in clean if c))
 
 
-def _node(memory: GraphMemory) -> GraphNode:
+def _node(memory: GraphMemory, space: str | None) -> GraphNode:
     text = memory.title or " ".join(memory.text.split())
     label = text if len(text) <= LABEL else f"{text[: LABEL - 1]}…"
-    return GraphNode(memory.id, label, memory.template_id, memory.tags, to_text(memory.occurred_at), memory.degree)
+    happened = to_text(memory.occurred_at)
+    return GraphNode(memory.id, label, memory.template_id, memory.tags, happened, memory.degree, space)
 
 
 def _edge(rel: Relationship, nodes: Mapping[str, GraphMemory]) -> GraphEdge:

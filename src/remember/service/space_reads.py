@@ -14,8 +14,10 @@ from typing import Any, TypeVar
 
 from remember.caller import Caller
 from remember.models import Memory, Page
-from remember.service import checks
+from remember.service import browsing, checks
 from remember.service.access_counts import note_access
+from remember.service.browsing import Browsed
+from remember.service.graph import MAX_EDGES, Graph, GraphEdge, GraphRequest, GraphService
 from remember.service.memories import MemoryService
 from remember.service.search import MAX_LIMIT, MAX_OFFSET, Hit, Results, SearchService
 
@@ -98,6 +100,54 @@ def listing(
     return Page(tuple(items[start : start + size]), total, size, start)
 
 
+def browse(
+    service: MemoryService, callers: Sequence[Caller], *, limit: int = 20, cursor: str | None = None,
+    sort_by: str = "created_at", sort_order: str = "desc", **options: Any,
+) -> Browsed:  # fmt: skip
+    """``MemoryService.browse`` over every space of ``callers``: each space's page after the same cursor (a
+    cursor is a position in the order, not a space's), merged, and the cursor of the last one kept."""
+    if len(callers) == 1:
+        return service.browse(callers[0], limit=limit, cursor=cursor, sort_by=sort_by, sort_order=sort_order,
+                              **options)  # fmt: skip
+    size = checks.whole_number("limit", limit, 1, MAX_LIMIT)
+    pages = [
+        service.browse(c, limit=size, cursor=cursor, sort_by=sort_by, sort_order=sort_order, **options) for c in callers
+    ]
+    items = sorted((m for p in pages for m in p.items), key=_sort_key(sort_by), reverse=sort_order == "desc")
+    chosen = tuple(items[:size])
+    more = len(items) > size or any(p.next_cursor for p in pages)
+    after = browsing.cursor_at(sort_by, sort_order == "desc", chosen[-1]) if more and chosen else None
+    return Browsed(chosen, size, after)
+
+
+def graph(service: GraphService, callers: Sequence[Caller], request: GraphRequest) -> Graph:
+    """``GraphService.graph`` of every space of ``callers`` side by side (a relationship lives in one space);
+    past the limit the most connected memories of all of them are kept, as in one space."""
+    graphs = [service.graph(c, request) for c in callers]
+    if len(graphs) == 1:
+        return graphs[0]
+    limit = graphs[0].limit
+    nodes = sorted((n for g in graphs for n in g.nodes), key=lambda n: (-n.degree, n.id))[:limit]
+    kept = {n.id for n in nodes}
+    edges = [
+        GraphEdge(e.id, e.relationship_type, members, e.strength, e.valid_from, e.valid_until)
+        for g in graphs
+        for e in g.edges
+        if len(members := tuple(m for m in e.memory_ids if m in kept)) >= 2
+    ]
+    edges.sort(key=lambda e: (-e.strength, e.id))
+    counts: dict[str, int] = {}
+    for g in graphs:
+        for kind, count in g.types:
+            counts[kind] = counts.get(kind, 0) + count
+    types = tuple(sorted(counts.items(), key=lambda t: (-t[1], t[0])))
+    names = {k: v for g in graphs for k, v in g.template_names.items()}
+    return Graph(
+        tuple(nodes), tuple(edges[:MAX_EDGES]), sum(g.total_memories for g in graphs),
+        sum(g.total_relationships for g in graphs), limit, types, names,
+    )  # fmt: skip
+
+
 def _first(page: Callable[[int, int], tuple[list[T], bool]], wanted: int) -> list[T]:
     """The first ``wanted`` of one space, asked for a chunk at a time."""
     out: list[T] = []
@@ -114,4 +164,4 @@ def _sort_key(sort_by: str) -> Callable[[Memory], Any]:
     return lambda m: (getattr(m, column), m.id)
 
 
-__all__ = ["listing", "search", "similar"]
+__all__ = ["browse", "graph", "listing", "search", "similar"]

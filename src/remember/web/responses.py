@@ -37,6 +37,7 @@ from remember.errors import (
     StoreUnavailable,
     ValidationFailed,
 )
+from remember.space_keys import Role
 from remember.web.session import NotLoggedIn, RefusedRequest, caller_of, check_request
 
 if TYPE_CHECKING:
@@ -84,6 +85,16 @@ class Call:
         if given.lower() in ("0", "false", "no"):
             return False
         raise ValidationFailed.single(name, "type", f"{name} is true or false.", given)
+
+    def reading(self) -> list[Caller]:
+        """The caller in each space the request reads: ``space`` (repeated: a key, a name or ``personal``), else
+        every space of the caller's, as the MCP tools' ``spaces``."""
+        given = [s for s in self.query_lists.get("space", []) if s]
+        return self.services.spaces.reading(self.caller, given or None)
+
+    def on_memory(self, memory_id: str, need: Role = "reader") -> Caller:
+        """The caller in the space that holds ``memory_id``, its role there checked for ``need``."""
+        return self.services.spaces.on_memory(self.caller, memory_id, need=need)
 
     def json_object(self) -> dict[str, Any]:
         """The body, which must be a JSON object."""

@@ -22,6 +22,7 @@ from remember.web.api import (
     preferences,
     relationships,
     session,
+    spaces,
     templates,
     tokens,
     transfer,
@@ -30,8 +31,8 @@ from remember.web.context import WebContext
 from remember.web.responses import error_response
 
 MODULES = (
-    session, curation, duplicates, graph, memories, new_memories, relationships, templates, preferences, tokens,
-    transfer, analytics,
+    session, curation, duplicates, graph, memories, new_memories, relationships, spaces, templates, preferences,
+    tokens, transfer, analytics,
 )  # fmt: skip
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from starlette.routing import Route
 
+from remember.caller import Caller
 from remember.errors import RememberError, ValidationFailed
 from remember.models import Memory
 from remember.schemas.memories import DeletionOut
@@ -36,24 +37,26 @@ def routes(ctx: WebContext) -> list[Route]:
 
 def erasure(call: Call) -> dict[str, Any]:
     """What erasing the memory for good would take: its history and its place in relationships."""
-    memory = call.services.memories.get(call.caller, call.path["memory_id"], record_access=False)
+    caller = call.on_memory(call.path["memory_id"])
+    memory = call.services.memories.get(caller, call.path["memory_id"], record_access=False)
     return {
         "memory_id": memory.id,
         "in_trash": memory.is_deleted,
-        "history": len(call.services.memories.history(call.caller, memory.id)),
-        "relationships": call.services.relationships.held_by(call.caller, memory.id),
+        "history": len(call.services.memories.history(caller, memory.id)),
+        "relationships": call.services.relationships.held_by(caller, memory.id),
     }
 
 
 def erase(call: Call) -> DeletionOut:
     """Erase a memory in the trash for good: it, its history, and its place in its relationships."""
     memories = call.services.memories
-    current = memories.get(call.caller, call.path["memory_id"], record_access=False)
+    caller = call.on_memory(call.path["memory_id"], "writer")
+    current = memories.get(caller, call.path["memory_id"], record_access=False)
     if not current.is_deleted:
         raise ValidationFailed.single(
             "permanent", "not_in_trash", "Only a memory in the trash is erased for good: move it to the trash first."
         )
-    gone = memories.delete(call.caller, current.id, permanent=True)
+    gone = memories.delete(caller, current.id, permanent=True)
     return DeletionOut(memory_id=gone.memory_id, permanent=True, message="Erased for good, with its history.")
 
 
@@ -72,8 +75,8 @@ def bulk(call: Call) -> dict[str, Any]:
     reason = body.get("reason")
     if reason is not None and not isinstance(reason, str):
         raise ValidationFailed.single("reason", "type", "reason is a text.", reason)
-    selected = [call.services.memories.get(call.caller, i, record_access=False) for i in _ids(body)]
-    changed = sum(_apply(call, m, add, remove, trash, reason) for m in selected)
+    selected = _selected(call, _ids(body))
+    changed = sum(_apply(call, acting, m, add, remove, trash, reason) for acting, m in selected)
     return {"selected": len(selected), "changed": changed}
 
 
@@ -90,16 +93,22 @@ def apply_template(call: Call) -> dict[str, Any]:
     reason = body.get("reason")
     if reason is not None and not isinstance(reason, str):
         raise ValidationFailed.single("reason", "type", "reason is a text.", reason)
-    selected = [call.services.memories.get(call.caller, i, record_access=False) for i in _ids(body)]
+    selected = _selected(call, _ids(body))
     template = call.services.templates.view_of(call.caller).require(template_id.strip())  # before any change
-    results = [_apply_one(call, m, template.id, reason) for m in selected]
+    results = [_apply_one(call, acting, m, template.id, reason) for acting, m in selected]
     applied = sum(r["status"] == "applied" for r in results)
     return {"selected": len(selected), "applied": applied, "template_id": template.id, "results": results}
 
 
-def _apply_one(call: Call, memory: Memory, template_id: str, reason: str | None) -> dict[str, Any]:
+def _selected(call: Call, ids: list[str]) -> list[tuple[Caller, Memory]]:
+    """Each memory chosen, with the caller in the space that holds it (a writer there: every action changes)."""
+    acting = [call.on_memory(i, "writer") for i in ids]
+    return [(a, call.services.memories.get(a, i, record_access=False)) for a, i in zip(acting, ids, strict=True)]
+
+
+def _apply_one(call: Call, acting: Caller, memory: Memory, template_id: str, reason: str | None) -> dict[str, Any]:
     try:
-        done = call.services.applier.apply_template(call.caller, memory.id, template_id, reason=reason)
+        done = call.services.applier.apply_template(acting, memory.id, template_id, reason=reason)
     except RememberError as problem:
         return {"memory_id": memory.id, "status": "failed", "message": problem.message, **_problems(problem)}
     status = "applied" if done.version != memory.version else "unchanged"
@@ -114,16 +123,16 @@ def _problems(problem: RememberError) -> dict[str, Any]:
     return {}
 
 
-def _apply(call: Call, memory: Memory, add: list[str], remove: list[str], trash: bool, reason: str | None) -> bool:
+def _apply(
+    call: Call, acting: Caller, memory: Memory, add: list[str], remove: list[str], trash: bool, reason: str | None
+) -> bool:
     tags = [t for t in memory.tags if t not in remove] + [t for t in add if t not in memory.tags]
     changed = False
     if tags != list(memory.tags):
-        call.services.memories.change(
-            call.caller, memory.id, {"tags": tags}, reason=reason, expected_version=memory.version
-        )
+        call.services.memories.change(acting, memory.id, {"tags": tags}, reason=reason, expected_version=memory.version)
         changed = True
     if trash and not memory.is_deleted:
-        call.services.memories.delete(call.caller, memory.id, reason=reason)
+        call.services.memories.delete(acting, memory.id, reason=reason)
         changed = True
     return changed
 

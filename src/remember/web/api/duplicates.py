@@ -28,7 +28,8 @@ def routes(ctx: WebContext) -> list[Route]:
 
 
 def duplicates(call: Call) -> dict[str, Any]:
-    twins = call.services.merge.twins(call.caller, call.path["memory_id"])
+    memory_id = call.path["memory_id"]
+    twins = call.services.merge.twins(call.on_memory(memory_id), memory_id)
     return {
         "duplicates": [
             {"memory_id": t.memory.id, "title": t.memory.title, "content": t.memory.content[:SHOWN],
@@ -55,8 +56,9 @@ def merge(call: Call) -> dict[str, Any]:
         whole = isinstance(versions, list) and len(versions) == 2
         if not whole or not all(isinstance(v, int) and not isinstance(v, bool) for v in versions):
             raise ValidationFailed.single("versions", "type", "versions is [the kept memory's, the merged one's].")
+    acting = call.on_memory(ids["keep"], "writer")
     merged = call.services.merge.merge(
-        call.caller, ids["keep"], ids["merge"], versions=tuple(versions) if versions else None,
+        acting, ids["keep"], ids["merge"], versions=tuple(versions) if versions else None,
         reason=body.get("reason"),
     )  # fmt: skip
     return merged.as_dict()

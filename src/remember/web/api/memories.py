@@ -31,7 +31,7 @@ from remember.schemas.memories import (
     public,
 )
 from remember.schemas.relationships import RelatedOut, links
-from remember.service import validity
+from remember.service import space_reads, validity
 from remember.service.browsing import Browsed
 from remember.web.api.curation import erase
 from remember.web.api.template_views import labelled
@@ -57,8 +57,8 @@ def routes(ctx: WebContext) -> list[Route]:
 
 
 def search(call: Call) -> dict[str, Any]:
-    found = call.services.search.search(
-        call.caller, call.query.get("q", ""), alpha=_alpha(call), filters=_filters(call),
+    found = space_reads.search(
+        call.services.search, call.reading(), call.query.get("q", ""), alpha=_alpha(call), filters=_filters(call),
         limit=call.number("limit", 20, 1, 100), offset=call.number("offset", 0, 0, 1_000_000),
         record_access=False, when=_when(call),
     )  # fmt: skip
@@ -73,8 +73,9 @@ def search(call: Call) -> dict[str, Any]:
 
 
 def listing(call: Call) -> dict[str, Any]:
-    page = call.services.memories.browse(
-        call.caller, filters=_filters(call), sort_by=call.text("sort_by", "created_at") or "created_at",
+    page = space_reads.browse(
+        call.services.memories, call.reading(), filters=_filters(call),
+        sort_by=call.text("sort_by", "created_at") or "created_at",
         sort_order=call.text("sort_order", "desc") or "desc", limit=call.number("limit", 20, 1, 100),
         cursor=call.text("cursor"), when=_when(call),
     )  # fmt: skip
@@ -82,9 +83,9 @@ def listing(call: Call) -> dict[str, Any]:
 
 
 def trash(call: Call) -> dict[str, Any]:
-    page = call.services.memories.browse(
-        call.caller, sort_by="updated_at", limit=call.number("limit", 20, 1, 100), cursor=call.text("cursor"),
-        deleted="only",
+    page = space_reads.browse(
+        call.services.memories, call.reading(), sort_by="updated_at", limit=call.number("limit", 20, 1, 100),
+        cursor=call.text("cursor"), deleted="only",
     )  # fmt: skip
     return _page(call, page)
 
@@ -108,16 +109,18 @@ def _template_names(call: Call, memories: Sequence[Memory]) -> dict[str, str]:
 
 def detail(call: Call) -> MemoryDetailOut:
     memories, memory_id = call.services.memories, call.path["memory_id"]
+    caller = call.on_memory(memory_id)
     # A person looking is not the assistant recalling: the access count stays as it is.
-    memory = memories.get(call.caller, memory_id, record_access=False)
-    history = [HistoryOut.of(h) for h in memories.history(call.caller, memory.id)]
-    linked = call.services.relationships.links(call.caller, [memory.id]).get(memory.id, [])
+    memory = memories.get(caller, memory_id, record_access=False)
+    history = [HistoryOut.of(h) for h in memories.history(caller, memory.id)]
+    linked = call.services.relationships.links(caller, [memory.id]).get(memory.id, [])
     return MemoryDetailOut(**public(memory), history=history, relationships=links(memory.id, linked))
 
 
 def related(call: Call) -> dict[str, Any]:
+    memory_id = call.path["memory_id"]
     found = call.services.related.related(
-        call.caller, call.path["memory_id"], depth=call.number("depth", 1, 1, MAX_DEPTH)
+        call.on_memory(memory_id), memory_id, depth=call.number("depth", 1, 1, MAX_DEPTH)
     )
     return {"related": [RelatedOut.of(r) for r in found]}
 
@@ -137,8 +140,9 @@ def edit(call: Call) -> WrittenMemoryOut:
         raise ValidationFailed.single("changes", "type", "Send changes as an object of memory fields.")
     if reason is not None and not isinstance(reason, str):
         raise ValidationFailed.single("reason", "type", "reason is a text.", reason)
+    memory_id = call.path["memory_id"]
     stored = call.services.memories.change(
-        call.caller, call.path["memory_id"], changes, reason=reason, expected_version=version
+        call.on_memory(memory_id, "writer"), memory_id, changes, reason=reason, expected_version=version
     )
     return WrittenMemoryOut.of_stored(stored)
 
@@ -146,13 +150,15 @@ def edit(call: Call) -> WrittenMemoryOut:
 def delete(call: Call) -> DeletionOut:
     if call.flag("permanent"):
         return erase(call)
-    gone = call.services.memories.delete(call.caller, call.path["memory_id"])
+    memory_id = call.path["memory_id"]
+    gone = call.services.memories.delete(call.on_memory(memory_id, "writer"), memory_id)
     deleted_at = gone.memory.as_dict()["deleted_at"] if gone.memory else None
     return DeletionOut(memory_id=gone.memory_id, permanent=False, message="Moved to the trash.", deleted_at=deleted_at)
 
 
 def restore(call: Call) -> RestoredOut:
-    back = call.services.memories.restore(call.caller, call.path["memory_id"])
+    memory_id = call.path["memory_id"]
+    back = call.services.memories.restore(call.on_memory(memory_id, "writer"), memory_id)
     return RestoredOut(memory_id=back.id, version=back.version, message="Restored, with its relationships.")
 
 

@@ -2,7 +2,8 @@
 and suggest templates for its text.
 
 ``POST /api/memories`` is ``remember_create_memory`` (the same draft, the same service, so the same
-checks, trust included: a session cannot store a memory above its own trust). ``POST
+checks, trust included: a session cannot store a memory above its own trust; ``space`` chooses where it
+goes, a writer's or an admin's space, else the preference ``spaces.default``). ``POST
 /api/memories/check`` runs the template engine over the fields typed so far and answers its
 problems and the fields its ``show_if`` conditions hide. ``POST /api/suggestions`` is
 ``remember suggest``: the templates that fit a text, with the fields read from it; a preview
@@ -33,10 +34,15 @@ def routes(ctx: WebContext) -> list[Route]:
 
 
 def create(call: Call) -> CreatedMemoryOut:
-    """The body is the memory's fields, as remember_create_memory takes them."""
-    draft = MemoryDraft.from_mapping(call.json_object())
+    """The body is the memory's fields, as remember_create_memory takes them, ``space`` among them."""
+    body = dict(call.json_object())
+    space = body.pop("space", None)
+    if space is not None and not isinstance(space, str):
+        raise ValidationFailed.single("space", "type", "space is a space's key or name, or personal.", space)
+    draft = MemoryDraft.from_mapping(body)
+    acting = call.services.spaces.writing(call.caller, space)
     try:
-        stored = call.services.memories.store_new(call.caller, draft)
+        stored = call.services.memories.store_new(acting, draft)
     except NotFound as problem:  # its template: said at the field that names it
         raise ValidationFailed.single("template_id", "not_found", str(problem), draft.template_id) from problem
     return CreatedMemoryOut.of_stored(stored)

@@ -1,6 +1,8 @@
 """The relationships' endpoint: ``POST /api/relationships`` links memories, as
 ``remember_create_relationship`` does (the same draft and service: every member must be one of
-the caller's memories within its trust level, or the answer is "not found" and nothing is stored).
+the caller's memories within its trust level, or the answer is "not found" and nothing is stored). It
+goes to the space that holds its first member, where the caller must be a writer, and its other members
+must be memories of that space.
 """
 
 from __future__ import annotations
@@ -29,4 +31,7 @@ def create(call: Call) -> RelationshipOut:
             unknown[0], "unknown_field", f"{', '.join(unknown)}: not a relationship field; fields: {', '.join(KEYS)}."
         )
     draft = RelationshipDraft(**{key: body.get(key) for key in KEYS})
-    return RelationshipOut.of(call.services.relationships.create(call.caller, draft))
+    ids = draft.memory_ids
+    first = ids[0] if isinstance(ids, list) and ids and isinstance(ids[0], str) else ""
+    # It goes to the space of its first member, where the caller must write; the others must be in it too.
+    return RelationshipOut.of(call.services.relationships.create(call.on_memory(first, "writer"), draft))

@@ -6,6 +6,7 @@
 // its query changes, instead of being drawn again.
 
 import { api, forgetSession, whenLoggedOut } from "./api.js";
+import { chosenSpace, forgetSpaces, queryText, spaces, withSpace } from "./space.js";
 import { clear, errorBox, h } from "./ui.js";
 
 const PAGES = {
@@ -22,6 +23,8 @@ const PAGES = {
   template: () => import("./pages/template.js"),
   "template-edit": () => import("./pages/template-edit.js"),
   "template-new": () => import("./pages/template-edit.js"),
+  spaces: () => import("./pages/spaces.js"),
+  space: () => import("./pages/spaces.js"),
 };
 const HOME = "home";
 
@@ -41,7 +44,9 @@ let current = null;
 // view's update() follows. With `replace` (a search typed letter by letter), the address is
 // rewritten in place and the view draws the change itself. True when update() will follow.
 export function setQuery(params, { replace = false } = {}) {
-  const query = new URLSearchParams(params).toString();
+  const kept = new URLSearchParams(params);
+  if (!kept.has("space") && chosenSpace()) kept.set("space", chosenSpace());  // the space chosen stays chosen
+  const query = queryText(kept);
   const address = `#/${parse().place}${query ? `?${query}` : ""}`;
   if (address === location.hash) return false;
   if (replace) {
@@ -53,7 +58,7 @@ export function setQuery(params, { replace = false } = {}) {
 }
 
 // The navigation entry a view belongs to: #/memory/<id> is under Memories, and so on.
-const SECTION = { memory: "memories", "memory-new": "memories", template: "templates", "template-edit": "templates", "template-new": "templates" };
+const SECTION = { memory: "memories", "memory-new": "memories", template: "templates", "template-edit": "templates", "template-new": "templates", space: "spaces" };
 
 // On a phone the navigation folds behind the Menu button; choosing a page folds it again.
 function foldNav(open) {
@@ -64,7 +69,7 @@ function foldNav(open) {
 function markNav(name) {
   const section = SECTION[name] || name;
   for (const link of document.querySelectorAll("#nav a")) {
-    if (link.getAttribute("href").slice(2) === section) link.setAttribute("aria-current", "page");
+    if (link.getAttribute("href").slice(2).split("?")[0] === section) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
 }
@@ -78,11 +83,14 @@ export async function show() {
   if (name !== "login" && !(await loggedIn())) return;
   if (mine !== shows) return;
   if (current && current.place === place && current.module && current.module.update && current.view.isConnected) {
+    await showSpace();
     await current.module.update(query);
     return;
   }
   const view = h("div", { class: "view" });
   clear(page(), view);
+  await showSpace();
+  if (mine !== shows) return;
   markNav(name);
   foldNav(false);
   current = { place, view, module: null };
@@ -118,11 +126,11 @@ function shortcut(event) {
   if (event.target instanceof Element && event.target.closest(TYPING)) return;
   if (!me || !["/", "n"].includes(event.key)) return;
   event.preventDefault();
-  if (event.key === "n") { location.hash = "#/memory-new"; return; }
+  if (event.key === "n") { location.hash = withSpace("#/memory-new"); return; }
   const box = page().querySelector("input[type=search]");
   if (box) { box.focus(); return; }
   wantSearch = true;
-  location.hash = "#/memories";
+  location.hash = withSpace("#/memories");
 }
 
 let me = null;
@@ -137,8 +145,56 @@ async function loggedIn() {
   document.getElementById("nav").hidden = false;
   document.getElementById("menu").hidden = false;
   document.getElementById("new-memory").hidden = false;
+  document.getElementById("space-pick").hidden = false;
   clear(document.getElementById("who"), `${me.user}`, " ", logoutButton());
   return true;
+}
+
+// The header's space choice, as the address has it: the options are one's spaces (with one's role in each);
+// the navigation keeps the choice; New memory is offered where one may write.
+const ROLE_WORD = { reader: "reader", writer: "writer", admin: "admin" };
+async function showSpace() {
+  if (!me) return;
+  const select = document.getElementById("space");
+  const chosen = chosenSpace();
+  let listed = { spaces: [] };
+  try { listed = await spaces(); } catch (error) { /* the page itself says what failed */ }
+  const shared = listed.spaces.map((s) => h("option", { value: s.space }, `${s.name} (${ROLE_WORD[s.role] || s.role})`));
+  const unknown = chosen && chosen !== "personal" && !listed.spaces.some((s) => s.space === chosen)
+    ? h("option", { value: chosen }, "A space not among yours") : null;
+  clear(select, h("option", { value: "" }, "All my spaces"), h("option", { value: "personal" }, "Personal"), shared, unknown);
+  select.value = chosen;
+  for (const link of document.querySelectorAll("#nav a, a.brand")) {
+    const base = link.dataset.base || link.getAttribute("href");
+    link.dataset.base = base;
+    link.setAttribute("href", withSpace(base));
+  }
+  const role = (listed.spaces.find((s) => s.space === chosen) || {}).role;
+  const writes = !chosen || chosen === "personal" || role === "writer" || role === "admin";
+  const create = document.getElementById("new-memory");
+  create.hidden = !writes;
+  create.setAttribute("href", withSpace("#/memory-new"));
+}
+
+// After a space is made, left or changed: the choice offers what is now true.
+export async function spacesChanged() {
+  forgetSpaces();
+  await showSpace();
+}
+
+// Choosing a space keeps the page and its filters, from its first page.
+function chooseSpace(event) {
+  const [path, search = ""] = location.hash.replace(/^#\/?/, "").split(/\?(.*)/s);
+  const query = new URLSearchParams(search);
+  for (const paging of ["after", "offset", "cursor", "space"]) query.delete(paging);
+  if (event.target.value) query.set("space", event.target.value);
+  location.hash = `#/${path}${query.size ? `?${queryText(query)}` : ""}`;
+}
+
+// A link within the dashboard keeps the space chosen, unless it names one.
+function keepSpace(event) {
+  const link = event.target instanceof Element && event.target.closest("a[href^='#/']");
+  if (link && chosenSpace()) link.setAttribute("href", withSpace(link.getAttribute("href")));
 }
 
 function logoutButton() {
@@ -158,6 +214,8 @@ export function loggedOut() {
   document.getElementById("nav").hidden = true;
   document.getElementById("menu").hidden = true;
   document.getElementById("new-memory").hidden = true;
+  document.getElementById("space-pick").hidden = true;
+  forgetSpaces();
   clear(document.getElementById("who"));
   if (!location.hash.startsWith("#/login")) location.hash = "#/login";
   else show();
@@ -168,5 +226,7 @@ export function currentUser() { return me; }
 whenLoggedOut(loggedOut);
 document.getElementById("menu").addEventListener("click", () => foldNav(!document.querySelector(".top").classList.contains("open")));
 window.addEventListener("hashchange", show);
+document.getElementById("space").addEventListener("change", chooseSpace);
+document.addEventListener("click", keepSpace, true);
 document.addEventListener("keydown", shortcut);
 window.addEventListener("DOMContentLoaded", show);

@@ -3,6 +3,7 @@
 // into it, the merge goes into its history, and the other goes to the trash, where it can be restored.
 
 import { api } from "../api.js";
+import { withSpace } from "../space.js";
 import { announce, clear, errorBox, h } from "../ui.js";
 import { excerpt } from "./memories.js";
 
@@ -40,7 +41,7 @@ function mergeForm(memory, twin) {
     try {
       await api("/api/memories/merge", { method: "POST", body: { keep, merge: other, versions } });
       announce(`Merged. ${keep === memory.id ? name : mine} is in the trash.`);
-      location.hash = `#/memory/${encodeURIComponent(keep)}?merged=${encodeURIComponent(other)}`;
+      location.hash = withSpace(`#/memory/${encodeURIComponent(keep)}?merged=${encodeURIComponent(other)}`);
     } catch (error) { clear(status, errorBox(error)); }
   });
   return form;

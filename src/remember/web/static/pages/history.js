@@ -28,10 +28,12 @@ export function historySection(memory) {
     section.append(h("p", { class: "muted" }, "No changes yet: this is the first version."));
     return section;
   }
+  // In a shared space each change names the member who made it.
+  const by = Boolean(memory.space);
   section.append(stacked(h("table", {},
-    h("thead", {}, h("tr", {}, ["Version replaced", "Change", "When", "Fields", "Reason"].map((t) => h("th", { scope: "col" }, t)))),
+    h("thead", {}, h("tr", {}, ["Version replaced", "Change", "When", by ? "By" : null, "Fields", "Reason"].filter(Boolean).map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", {}, memory.history.map((e) => h("tr", {},
-      h("td", {}, String(e.version)), h("td", {}, e.action), h("td", {}, when(e.at)),
+      h("td", {}, String(e.version)), h("td", {}, e.action), h("td", {}, when(e.at)), by ? h("td", {}, e.by || "—") : null,
       h("td", {}, Object.keys(e.previous).join(", ")), h("td", {}, e.reason || "")))))));
   const from = versionSelect(numbers, numbers[1]);
   const to = versionSelect(numbers, numbers[0]);

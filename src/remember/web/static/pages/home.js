@@ -3,6 +3,7 @@
 // (each opens the memories made with it), and a timeline of what happened when.
 
 import { api } from "../api.js";
+import { inSpace, severalShown, spaceName, spaces } from "../space.js";
 import { clear, counted, errorBox, h, labelled, when } from "../ui.js";
 import { excerpt } from "./memories.js";
 
@@ -12,7 +13,8 @@ const TIMELINE = 12;
 const HOW = [["auto", "Both (a blend chosen each time)", undefined], ["words", "By words", "0"], ["meaning", "By meaning", "1"]];
 
 export async function render(root) {
-  const search = searchPart();
+  const named = (await severalShown()) ? await spaces() : null;  // each memory names its space when several are shown
+  const search = searchPart(named);
   const recent = h("div");
   const templates = h("div");
   const timeline = h("div");
@@ -21,13 +23,13 @@ export async function render(root) {
       h("section", { "aria-labelledby": "recent-h" }, h("h2", { id: "recent-h" }, "Stored last"), recent),
       h("section", { "aria-labelledby": "used-h" }, h("h2", { id: "used-h" }, "Templates in use"), templates)),
     h("section", { "aria-labelledby": "timeline-h" }, h("h2", { id: "timeline-h" }, "What happened when"), timeline));
-  await Promise.all([recentPart(recent), templatesPart(templates), timelinePart(timeline)]);
+  await Promise.all([recentPart(recent, named), templatesPart(templates), timelinePart(timeline, named)]);
 }
 
 // The latest things that happened (context.timestamp, else when stored), a heading per day.
-async function timelinePart(out) {
+async function timelinePart(out, named) {
   try {
-    const page = await api("/api/memories", { query: { sort_by: "occurred_at", limit: TIMELINE } });
+    const page = await api("/api/memories", { query: inSpace({ sort_by: "occurred_at", limit: TIMELINE }) });
     const days = new Map();
     for (const m of page.memories) {
       const day = new Date(m.context.timestamp).toLocaleDateString(undefined, { year: "numeric", month: "long", day: "numeric" });
@@ -35,11 +37,11 @@ async function timelinePart(out) {
       days.get(day).push(m);
     }
     clear(out, days.size ? h("ol", { class: "timeline" }, [...days].map(([day, memories]) => h("li", {},
-      h("h3", {}, day), list(memories, page.template_names, (m) => m.context.timestamp)))) : h("p", { class: "muted" }, "Nothing yet."));
+      h("h3", {}, day), list(memories, page.template_names, named, (m) => m.context.timestamp)))) : h("p", { class: "muted" }, "Nothing yet."));
   } catch (error) { clear(out, errorBox(error)); }
 }
 
-function searchPart() {
+function searchPart(named) {
   const box = h("input", { type: "search", name: "q", size: 40, autocomplete: "off", placeholder: "What are you looking for?" });
   const how = h("fieldset", { class: "choice" }, h("legend", {}, "Search"),
     HOW.map(([value, text], i) => h("label", { class: "inline" },
@@ -52,10 +54,10 @@ function searchPart() {
     const q = box.value.trim();
     if (!q) { clear(found); return; }
     try {
-      const answer = await api("/api/search", { query: { q, alpha: alpha(), limit: RECENT } });
+      const answer = await api("/api/search", { query: inSpace({ q, alpha: alpha(), limit: RECENT }) });
       if (mine !== asked) return;
       const all = new URLSearchParams({ q, ...(alpha() === undefined ? {} : { alpha: alpha() }) });
-      clear(found, answer.results.length ? list(answer.results.map((r) => r.memory), answer.template_names) : h("p", { class: "muted" }, "No memories match."),
+      clear(found, answer.results.length ? list(answer.results.map((r) => r.memory), answer.template_names, named) : h("p", { class: "muted" }, "No memories match."),
         h("p", {}, h("a", { href: `#/memories?${all}` }, "All results, with filters")));
     } catch (error) { if (mine === asked) clear(found, errorBox(error)); }
   };
@@ -65,10 +67,10 @@ function searchPart() {
   return { node: h("section", { class: "home-search", "aria-label": "Search" }, labelled("Search your memories", box), how, found) };
 }
 
-async function recentPart(out) {
+async function recentPart(out, named) {
   try {
-    const page = await api("/api/memories", { query: { limit: RECENT } });
-    clear(out, page.memories.length ? list(page.memories, page.template_names)
+    const page = await api("/api/memories", { query: inSpace({ limit: RECENT }) });
+    clear(out, page.memories.length ? list(page.memories, page.template_names, named)
       : h("p", { class: "muted" }, "Nothing stored yet. ", h("a", { href: "#/memory-new" }, "Store a first memory.")));
   } catch (error) { clear(out, errorBox(error)); }
 }
@@ -84,8 +86,9 @@ async function templatesPart(out) {
 }
 
 // Memories as links, each with its template's name (or type) and a time: `at(m)`, by default when stored.
-function list(memories, names, at = (m) => m.created_at) {
+function list(memories, names, named, at = (m) => m.created_at) {
   return h("ul", { class: "recent" }, memories.map((m) => h("li", {},
     h("a", { href: `#/memory/${encodeURIComponent(m.id)}` }, m.title || excerpt(m.content)),
+    named ? [" ", h("span", { class: "space-name" }, spaceName(named, m.space))] : null,
     h("span", { class: "muted" }, ` ${[m.template_id ? names[m.template_id] || m.template_id : m.type, when(at(m))].join(" · ")}`))));
 }

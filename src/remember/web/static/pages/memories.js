@@ -6,6 +6,7 @@
 
 import { setQuery } from "../app.js";
 import { api } from "../api.js";
+import { severalShown, spaceName, spaces } from "../space.js";
 import { announce, clear, counted, errorBox, h, labelled, stacked, when } from "../ui.js";
 import { filterBuilder } from "./filters.js";
 import { selection } from "./selection.js";
@@ -83,7 +84,9 @@ export async function update(query) {
     const found = state.q ? await searched(state) : await listed(state);
     if (mine !== c.asked) return;  // a newer address answered first
     if (found.alpha !== undefined && state.alpha === undefined) c.alphaShown.textContent = `auto (${found.alpha.toFixed(2)} for this search)`;
-    clear(c.results, table(found.memories, found.names, state.q ? "search" : "list", c.chosen.checkbox), pager(query, state, found.next));
+    const named = (await severalShown()) ? await spaces() : null;  // each row names its space when several are shown
+    if (mine !== c.asked) return;
+    clear(c.results, table(found.memories, found.names, state.q ? "search" : "list", c.chosen.checkbox, named), pager(query, state, found.next));
     announce(`${counted(found.memories.length, "memory")} shown, page ${state.page}.`);
   } catch (error) {
     if (mine === c.asked) clear(c.results, errorBox(error));
@@ -100,7 +103,8 @@ function stateOf(query) {
   const offset = Math.max(0, Number.parseInt(query.get("offset") || "0", 10) || 0);
   const page = q ? Math.floor(offset / PAGE) + 1 : before.length + 1;
   const ended = query.get("include_superseded") === "1";
-  return { q, alpha, filters, filtersText: query.get("filters") || undefined, before, offset, page, ended };
+  const space = query.get("space") || undefined;
+  return { q, alpha, filters, filtersText: query.get("filters") || undefined, before, offset, page, ended, space };
 }
 
 function pager(query, state, next) {
@@ -122,25 +126,26 @@ function pager(query, state, next) {
 }
 
 async function searched(state) {
-  const found = await api("/api/search", { query: { q: state.q, alpha: state.alpha, filters: state.filtersText, limit: PAGE, offset: state.offset, include_superseded: state.ended ? 1 : undefined } });
+  const found = await api("/api/search", { query: { q: state.q, alpha: state.alpha, filters: state.filtersText, limit: PAGE, offset: state.offset, include_superseded: state.ended ? 1 : undefined, space: state.space } });
   return { memories: found.results.map((r) => ({ ...r.memory, score: r.score })), names: found.template_names, next: found.has_more ? state.offset + found.results.length : null, alpha: found.alpha };
 }
 
 async function listed(state) {
   const cursor = state.before[state.before.length - 1];
-  const found = await api("/api/memories", { query: { filters: state.filtersText, limit: PAGE, cursor, include_superseded: state.ended ? 1 : undefined } });
+  const found = await api("/api/memories", { query: { filters: state.filtersText, limit: PAGE, cursor, include_superseded: state.ended ? 1 : undefined, space: state.space } });
   return { memories: found.memories, names: found.template_names, next: found.next_cursor };
 }
 
 function json(filters) { return Object.keys(filters).length ? JSON.stringify(filters) : undefined; }
 
-function table(memories, names, mode, checkbox) {
+function table(memories, names, mode, checkbox, named) {
   if (!memories.length) return h("p", { class: "muted" }, "No memories match.");
   return stacked(h("table", { class: "memories" },
-    h("thead", {}, h("tr", {}, ["Memory", "Type", "Tags", "Template", "Created", "Weight", mode === "search" ? "Score" : null]
+    h("thead", {}, h("tr", {}, ["Memory", named ? "Space" : null, "Type", "Tags", "Template", "Created", "Weight", mode === "search" ? "Score" : null]
       .filter(Boolean).map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", {}, memories.map((m) => h("tr", { class: m.validity && m.validity.valid_until ? "superseded" : "" },
       h("td", {}, checkbox(m, m.title || excerpt(m.content)), " ", h("a", { href: `#/memory/${encodeURIComponent(m.id)}` }, m.title || excerpt(m.content)), successor(m)),
+      named ? h("td", {}, spaceName(named, m.space)) : null,
       h("td", {}, m.type),
       h("td", {}, m.tags.map((t) => h("span", { class: "tag" }, t))),
       h("td", {}, m.template_id ? names[m.template_id] || m.template_id : ""),

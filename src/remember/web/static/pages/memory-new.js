@@ -5,6 +5,7 @@
 // touched so far, and the fields its show_if conditions hide are hidden.
 
 import { api } from "../api.js";
+import { PERSONAL, chosenSpace, spaceOf, withSpace } from "../space.js";
 import { announce, clear, errorBox, h, labelled } from "../ui.js";
 import { chipInput } from "./chips.js";
 import { fieldsForm } from "./fields-form.js";
@@ -12,12 +13,21 @@ import { fieldsForm } from "./fields-form.js";
 const WAIT = 400;  // ms after the last key before asking the server
 
 export async function render(root) {
-  const form = newForm();
-  clear(root, h("p", {}, h("a", { href: "#/memories" }, "← Memories")), h("h1", {}, "New memory"), form.node);
+  const back = h("p", {}, h("a", { href: "#/memories" }, "← Memories"));
+  const space = chosenSpace();
+  const shared = space && space !== PERSONAL ? await spaceOf(space) : undefined;
+  if (shared && shared.role === "reader") {
+    clear(root, back, h("h1", {}, "New memory"), h("div", { class: "error", role: "note" },
+      `You are a reader in space ${shared.name}: only its writers and admins add memories there. Choose another space above, or ask one of its admins.`));
+    return;
+  }
+  const form = newForm(space);
+  const where = shared ? `It goes to space ${shared.name}.` : space === PERSONAL ? "It goes to your personal space." : null;
+  clear(root, back, h("h1", {}, "New memory"), where ? h("p", { class: "muted" }, where) : null, form.node);
   await form.ready;
 }
 
-function newForm() {
+function newForm(space) {
   const problems = {};
   const controls = {
     content: h("textarea", { name: "content", rows: 5 }),
@@ -43,9 +53,10 @@ function newForm() {
     event.preventDefault();
     clearProblems(problems, summary);
     try {
-      const made = await api("/api/memories", { method: "POST", body: { ...draftOf(controls, tags), ...template.draft() } });
+      const body = { ...draftOf(controls, tags), ...template.draft(), ...(space ? { space } : {}) };
+      const made = await api("/api/memories", { method: "POST", body });
       announce("Stored.");
-      location.hash = `#/memory/${encodeURIComponent(made.id)}`;
+      location.hash = withSpace(`#/memory/${encodeURIComponent(made.id)}`);
     } catch (error) {
       clear(summary, errorBox(error));
       showProblems(error.errors, problems, template.touchAll);

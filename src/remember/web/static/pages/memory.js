@@ -2,6 +2,7 @@
 // between versions, its relationships as a graph and a list, an edit form, and delete.
 
 import { api } from "../api.js";
+import { spaceOf, withSpace } from "../space.js";
 import { announce, clear, counted, errorBox, h, labelled, stacked, when } from "../ui.js";
 import { duplicatesSection } from "./duplicates.js";
 import { editForm } from "./edit.js";
@@ -24,20 +25,26 @@ export async function render(root, args, query = new URLSearchParams()) {
   }
   const again = () => render(root, args);
   const template = memory.template_id ? await templateOf(memory.template_id) : null;
+  const space = await spaceOf(memory.space);
+  // A reader of the memory's space sees it read-only, and why: the server would refuse the change anyway.
+  const readOnly = Boolean(memory.space) && (!space || space.role === "reader");
+  const changes = !memory.deleted_at && !readOnly;
   clear(root,
     h("p", {}, h("a", { href: "#/memories" }, "← Memories")),
     h("h1", {}, memory.title || excerpt(memory.content)),
+    readOnly ? h("div", { class: "note", role: "note" }, `You are a reader in space ${space ? space.name : memory.space}: `,
+      "you can read this memory; only its writers and admins change it. Ask one of its admins for another role.") : null,
     memory.deleted_at ? h("div", { class: "error", role: "note" }, `In the trash since ${when(memory.deleted_at)}. `, h("a", { href: "#/trash" }, "Restore it from the trash.")) : null,
     endedNotice(memory),
     merged(query),
-    await duplicatesSection(memory),
+    changes ? await duplicatesSection(memory) : null,
     h("div", { class: "grid2" },
-      h("div", {}, fieldsSection(memory, template), structuredSection(memory, template), timelineSection(memory)),
+      h("div", {}, fieldsSection(memory, template, space), structuredSection(memory, template), timelineSection(memory)),
       h("div", {}, await relationshipsSection(memory))),
     historySection(memory),
-    memory.deleted_at ? null : await editForm(memory, template, again),
-    memory.deleted_at ? null : relateForm(memory, again),
-    memory.deleted_at ? null : deleteButton(memory));
+    changes ? await editForm(memory, template, again) : null,
+    changes ? relateForm(memory, again) : null,
+    changes ? deleteButton(memory) : null);
 }
 
 // After a merge the kept memory's page says where the other went.
@@ -62,9 +69,12 @@ function templateCell(memory, template) {
   return h("a", { href: `#/template/${encodeURIComponent(template.id)}` }, template.name);
 }
 
-function fieldsSection(memory, template) {
+function fieldsSection(memory, template, space) {
+  // Who stored it and in which space: a shared memory's only (in one's personal space, one did it all).
+  const shared = memory.space ? [["Space", h("a", { href: `#/space/${encodeURIComponent(memory.space)}` }, space ? space.name : memory.space)],
+    ["Stored by", memory.created_by || "—"]] : [];
   const rows = [
-    ["Content", h("div", { class: "content" }, memory.content)],
+    ["Content", h("div", { class: "content" }, memory.content)], ...shared,
     ["Type", memory.type], ["Tags", memory.tags.length ? memory.tags.map((t) => h("span", { class: "tag" }, t)) : "none"],
     ["Weight", memory.weight], ["Trust", memory.trust], ["Template", templateCell(memory, template)],
     ["Follows its template", memory.template_compliance === null || memory.template_compliance === undefined ? "—" : memory.template_compliance ? "yes" : "no"],
@@ -124,7 +134,7 @@ function deleteButton(memory) {
       try {
         await api(`/api/memories/${encodeURIComponent(memory.id)}`, { method: "DELETE" });
         announce("Moved to the trash.");
-        location.hash = "#/trash";
+        location.hash = withSpace("#/trash");
       } catch (error) {
         clear(status, errorBox(error));
       }

@@ -1,5 +1,6 @@
 // A memory's "Relate it" form: find other memories by search, tick the ones to link, say how they
-// relate (the type), what was observed and how strongly; stored as remember_create_relationship.
+// relate (the type), what was observed and how strongly; stored as remember_create_relationship, in the
+// memory's space (the others are found there).
 
 import { api } from "../api.js";
 import { clear, errorBox, h, labelled } from "../ui.js";
@@ -21,7 +22,8 @@ export function relateForm(memory, onSaved) {
     const q = find.value.trim();
     if (!q) return;
     try {
-      const answer = await api("/api/search", { query: { q, limit: 8 } });
+      // A relationship lives in one space: the memory's own is searched for its other members.
+      const answer = await api("/api/search", { query: { q, limit: 8, space: memory.space || "personal" } });
       if (mine !== asked) return;
       const others = answer.results.map((r) => r.memory).filter((m) => m.id !== memory.id);
       clear(found, h("legend", {}, "Memories to link"), others.length ? others.map((m) => choice(m, picked)) : h("p", { class: "muted" }, "No other memory matches."));

@@ -3,6 +3,7 @@
 
 import { setQuery } from "../app.js";
 import { api } from "../api.js";
+import { inSpace, severalShown, spaceName, spaces } from "../space.js";
 import { announce, clear, counted, errorBox, h, okBox, stacked, when } from "../ui.js";
 import { excerpt } from "./memories.js";
 
@@ -17,8 +18,9 @@ export async function render(root, args, query) {
   const go = (cursors) => setQuery(cursors.length > 1 ? { after: cursors.slice(1).join(CURSORS) } : {});
   const load = async () => {
     try {
-      const found = await api("/api/trash", { query: { limit: 20, cursor: starts[starts.length - 1] } });
-      clear(list, table(found.memories, restore, erase), pager(found.next_cursor));
+      const found = await api("/api/trash", { query: inSpace({ limit: 20, cursor: starts[starts.length - 1] }) });
+      const named = (await severalShown()) ? await spaces() : null;
+      clear(list, table(found.memories, restore, erase, named), pager(found.next_cursor));
     } catch (error) {
       clear(list, errorBox(error));
     }
@@ -70,14 +72,15 @@ export async function render(root, args, query) {
   await shown(query);
 }
 
-function table(memories, restore, erase) {
+function table(memories, restore, erase, named) {
   if (!memories.length) return h("p", { class: "muted" }, "The trash is empty.");
   return stacked(h("table", {},
-    h("thead", {}, h("tr", {}, ["Memory", "Type", "Deleted", ""].map((t) => h("th", { scope: "col" }, t || h("span", { class: "skip" }, "Actions"))))),
+    h("thead", {}, h("tr", {}, ["Memory", named ? "Space" : null, "Type", "Deleted", ""].filter((t) => t !== null).map((t) => h("th", { scope: "col" }, t || h("span", { class: "skip" }, "Actions"))))),
     h("tbody", {}, memories.map((m) => {
       const name = m.title || excerpt(m.content);
       return h("tr", {},
         h("td", {}, h("a", { href: `#/memory/${encodeURIComponent(m.id)}` }, name)),
+        named ? h("td", {}, spaceName(named, m.space)) : null,
         h("td", {}, m.type), h("td", {}, when(m.deleted_at)),
         h("td", {}, h("button", { type: "button", "aria-label": `Restore ${name}`, onclick: () => restore(m) }, "Restore"), " ",
           h("button", { type: "button", class: "danger", "aria-label": `Delete forever: ${name}`, onclick: () => erase(m) }, "Delete forever")));

@@ -5,6 +5,7 @@
 
 import { setQuery } from "../app.js";
 import { api } from "../api.js";
+import { severalShown, spaceName, spaces } from "../space.js";
 import { announce, clear, counted, errorBox, h, labelled } from "../ui.js";
 import { s } from "./graph.js";
 import { layout } from "./graph-layout.js";
@@ -35,7 +36,8 @@ export async function update(query) {
   clear(out, h("p", { class: "muted" }, "Drawing…"));
   let graph;
   try {
-    graph = await api("/api/graph", { query: Object.fromEntries(KEYS.map((k) => [k, query.get(k) || undefined])) });
+    graph = await api("/api/graph", { query: Object.fromEntries([...KEYS, "space"].map((k) => [k, query.get(k) || undefined])) });
+    graph.named = (await severalShown()) ? await spaces() : null;  // each memory names its space when several are drawn
   } catch (error) {
     if (mine === shown.asked) clear(out, errorBox(error));
     return;
@@ -108,8 +110,8 @@ function drawing(graph, xy) {
   const nodes = graph.nodes.map((n, i) => {
     const [x, y] = at(i);
     return s("a", { href: `#/memory/${encodeURIComponent(n.id)}`, class: `node ${colour(n.template_id)}`,
-      "aria-label": `${n.label} (${counted(n.degree, "relationship")})` },
-    s("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r: radius(n).toFixed(1) }), s("title", {}, n.label));
+      "aria-label": `${nodeName(graph, n)} (${counted(n.degree, "relationship")})` },
+    s("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r: radius(n).toFixed(1) }), s("title", {}, nodeName(graph, n)));
   });
   // The names of the most connected, above every dot so that none hides one; the links carry the names for
   // screen readers (their aria-label), so these are hidden from them.
@@ -173,8 +175,11 @@ function legend(graph) {
 function nodeList(graph) {
   return h("details", { class: "graph-list" }, h("summary", {}, "The memories drawn, as a list"),
     h("ol", {}, graph.nodes.map((n) => h("li", {}, h("a", { href: `#/memory/${encodeURIComponent(n.id)}` }, n.label),
-      h("span", { class: "muted" }, ` · ${counted(n.degree, "relationship")}`)))));
+      h("span", { class: "muted" }, [graph.named ? spaceName(graph.named, n.space) : null, counted(n.degree, "relationship")].filter(Boolean).map((t) => ` · ${t}`).join(""))))));
 }
+
+// A node's name, with its space's where several are drawn.
+function nodeName(graph, n) { return graph.named ? `${n.label} (${spaceName(graph.named, n.space)})` : n.label; }
 
 function filterForm() {
   const type = h("select", { name: "type" }, h("option", { value: "" }, "All types"));
