@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,7 +12,7 @@ from mcp.client.context import ClientRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp_types import ElicitRequestParams, ElicitResult
 
-from support import ok
+from support import error, fingerprint, ok
 
 pytestmark = pytest.mark.anyio
 
@@ -50,3 +51,16 @@ async def test_a_memory_created_in_a_space_is_offered_its_templates(client: Clie
     assert template in {s["template_id"] for s in in_space.get("template_suggestions", [])}
     own = ok(await client.call_tool("remember_create_memory", {**said, "content": said["content"] + " at home"}))
     assert template not in {s["template_id"] for s in own.get("template_suggestions", [])}
+
+
+async def test_a_spaces_memory_refuses_a_personal_template_on_update(client: Client, db: Path) -> None:
+    _, template = await _space_template(client)
+    own = ok(await client.call_tool("remember_create_template", {"template_name": "Own Note", "fields": FIELDS}))
+    note = ok(await client.call_tool("remember_create_memory", {"content": "Rioja 2015", "space": "Cellar"}))
+    fields = {"wine": "Rioja", "score": 90}
+    before = fingerprint(db)
+    personal = {"memory_id": note["id"], "template_id": own["id"], "structured_content": fields}
+    message = error(await client.call_tool("remember_update_memory", personal))
+    assert "one of your personal templates" in message and fingerprint(db) == before
+    changed = ok(await client.call_tool("remember_update_memory", {**personal, "template_id": template}))
+    assert changed["template_id"] == template
