@@ -89,3 +89,20 @@ def test_a_personal_template_is_copied_into_the_space_to_be_used_there(
     copied = run_json(capsys, "template", "copy", own["id"], "--space", "Team", "--name", "Ann's Wine", "--user", "ann")
     assert copied["space"] == key and copied["derived_from"] == own["id"]
     run_json(capsys, "add", "--template", "Ann's Wine", "--space", "Team", "--field", "wine=Barolo", "--user", "ben")
+
+
+def test_a_text_for_a_space_is_offered_its_templates(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    _, _, definition = _team(capsys, tmp_path)
+    cellar = {**WINE, "name": "Cellar Note", "auto_apply": True, "trigger_keywords": ["cellar note"]}
+    definition.write_text(json.dumps(cellar))
+    made = run_json(capsys, "template", "create", "-f", str(definition), "--space", "Team", "--user", "ann")
+    text = "cellar note: opened the 2012 Barolo tonight"
+    offered = run_json(capsys, "suggest", text, "--space", "Team", "--user", "ben")["suggestions"]
+    assert made["id"] in {s["template_id"] for s in offered}
+    assert made["id"] not in {
+        s["template_id"] for s in run_json(capsys, "suggest", text, "--user", "ben")["suggestions"]
+    }
+    code, _, err = run(capsys, "suggest", text, "--space", "Team", "--user", "cat")
+    assert code == 1 and "You are a reader in space Team" in err
+    code, _, err = run(capsys, "suggest", text, "--space", "Team", "--user", "dan")
+    assert code == 1 and "Unknown space 'Team'" in err

@@ -146,6 +146,11 @@ def _suggest(commands: Commands) -> None:
         help='the moment, e.g. \'{"time_of_day": "dinner", "participants_present": true}\'',
     )  # fmt: skip
     sub.add_argument("--limit", type=int, help="most suggestions, 1-10 (default: preference)")
+    sub.add_argument(
+        "--space",
+        metavar="SPACE",
+        help="the space the memory is for: its templates and the built-ins (default: personal)",
+    )
     sub.add_argument("--json", action="store_true", help="print JSON for scripts")
     runs(sub, suggest)
 
@@ -153,7 +158,8 @@ def _suggest(commands: Commands) -> None:
 def suggest(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     text = files.text_arg(args.text)
     context = files.json_arg(args.context, "--context")
-    found = services.suggestions.suggest(caller, text, context=context, limit=args.limit)
+    acting = services.spaces.writing(caller, args.space) if args.space is not None else caller
+    found = services.suggestions.suggest(acting, text, context=context, limit=args.limit)
     if args.json:
         output.emit({"suggestions": [s.as_dict() for s in found]})
         return

@@ -2,7 +2,9 @@
 
 A template id is either ``builtin:<name>`` (the library shipped in the package,
 visible to every user) or ``tpl_<slug>_<hex>`` (a user's own, stored). Every
-lookup goes through one user's view: their own templates, then the built-ins.
+lookup goes through one owner's view: their own templates, then the built-ins.
+A shared space's templates are stored under its key like a user's: a caller acting
+in the space (``SpaceService``) sees them as its own, and its views name the space.
 """
 
 from __future__ import annotations

@@ -194,6 +194,7 @@ def remember_update_memory(
     )  # fmt: skip
     services = services_of(ctx)
     caller = services.spaces.on_memory(caller_of(ctx), memory_id, need="writer")
+    services.spaces.require_template_here(caller, template_id)
     changed = services.memories.change(caller, memory_id, patch, reason=reason)
     return WrittenMemoryOut.of_stored(changed)
 

@@ -1,0 +1,66 @@
+"""A shared space's template through a real MCP client: missing fields asked for, and a text's suggestions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client
+from mcp.client.context import ClientRequestContext
+from mcp.server.mcpserver import MCPServer
+from mcp_types import ElicitRequestParams, ElicitResult
+
+from support import error, fingerprint, ok
+
+pytestmark = pytest.mark.anyio
+
+FIELDS = [{"name": "wine", "type": "string", "required": True}, {"name": "score", "type": "number", "required": True}]
+
+
+async def _space_template(client: Client) -> tuple[str, str]:
+    key = ok(await client.call_tool("remember_manage_space", {"action": "create", "name": "Cellar"}))["spaces"][0]
+    made = ok(await client.call_tool("remember_create_template", {
+        "template_name": "Cellar Note", "fields": FIELDS, "space": "Cellar", "auto_apply": True,
+        "trigger_keywords": ["cellar note"]}))  # fmt: skip
+    assert made["space"] == key["space"]
+    return key["space"], made["id"]
+
+
+async def test_a_spaces_template_asks_for_its_missing_fields(server_for: Callable[[str], MCPServer]) -> None:
+    asked: list[ElicitRequestParams] = []
+
+    async def answer(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+        asked.append(params)
+        return ElicitResult(action="accept", content={"score": 93})
+
+    async with Client(server_for("alice"), elicitation_callback=answer) as client:
+        key, template = await _space_template(client)
+        made = ok(
+            await client.call_tool("remember_create_memory", {"template_id": template, "content": {"wine": "Rioja"}})
+        )
+    assert set(asked[0].requested_schema["properties"]) == {"score"}  # type: ignore[union-attr]
+    assert (made["space"], made["structured_content"]) == (key, {"wine": "Rioja", "score": 93})
+
+
+async def test_a_memory_created_in_a_space_is_offered_its_templates(client: Client) -> None:
+    _, template = await _space_template(client)
+    said: dict[str, Any] = {"content": "cellar note: opened the 2012 Barolo tonight"}
+    in_space = ok(await client.call_tool("remember_create_memory", {**said, "space": "Cellar"}))
+    assert template in {s["template_id"] for s in in_space.get("template_suggestions", [])}
+    own = ok(await client.call_tool("remember_create_memory", {**said, "content": said["content"] + " at home"}))
+    assert template not in {s["template_id"] for s in own.get("template_suggestions", [])}
+
+
+async def test_a_spaces_memory_refuses_a_personal_template_on_update(client: Client, db: Path) -> None:
+    _, template = await _space_template(client)
+    own = ok(await client.call_tool("remember_create_template", {"template_name": "Own Note", "fields": FIELDS}))
+    note = ok(await client.call_tool("remember_create_memory", {"content": "Rioja 2015", "space": "Cellar"}))
+    fields = {"wine": "Rioja", "score": 90}
+    before = fingerprint(db)
+    personal = {"memory_id": note["id"], "template_id": own["id"], "structured_content": fields}
+    message = error(await client.call_tool("remember_update_memory", personal))
+    assert "one of your personal templates" in message and fingerprint(db) == before
+    changed = ok(await client.call_tool("remember_update_memory", {**personal, "template_id": template}))
+    assert changed["template_id"] == template
