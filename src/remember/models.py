@@ -432,6 +432,15 @@ class SpaceMember:
 
 
 @dataclass(frozen=True)
+class InvitationBounds:
+    """How many invitations may wait unanswered: in one space, from one admin to one user, and to one user."""
+
+    per_space: int
+    per_inviter: int
+    per_invitee: int
+
+
+@dataclass(frozen=True)
 class SpaceInvitation:
     """An admin's offer of a role in a space to a user, who becomes a member by accepting it."""
 

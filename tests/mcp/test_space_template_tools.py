@@ -64,3 +64,23 @@ async def test_a_spaces_memory_refuses_a_personal_template_on_update(client: Cli
     assert "one of your personal templates" in message and fingerprint(db) == before
     changed = ok(await client.call_tool("remember_update_memory", {**personal, "template_id": template}))
     assert changed["template_id"] == template
+
+
+async def test_a_reader_is_not_asked_for_fields_of_a_memory_they_may_not_store(
+    server_for: Callable[[str], MCPServer],
+) -> None:
+    asked: list[ElicitRequestParams] = []
+
+    async def answer(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+        asked.append(params)
+        return ElicitResult(action="accept", content={"score": 93})
+
+    async with Client(server_for("alice"), elicitation_callback=answer) as alice:
+        key, template = await _space_template(alice)
+        ok(await alice.call_tool("remember_manage_space", {"action": "add_member", "space": key, "user": "rey",
+                                                           "role": "reader"}))  # fmt: skip
+    async with Client(server_for("rey"), elicitation_callback=answer) as rey:
+        ok(await rey.call_tool("remember_manage_space", {"action": "accept", "space": key}))
+        said = {"template_id": template, "content": {"wine": "Rioja"}}
+        assert "You are a reader in space Cellar" in error(await rey.call_tool("remember_create_memory", said))
+    assert asked == []

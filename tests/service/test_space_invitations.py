@@ -118,7 +118,7 @@ def test_no_one_is_flooded_with_invitations_or_spaces(services: Services) -> Non
     for admin, key in list(zip(admins, keys, strict=True))[:MOST_PENDING]:
         services.spaces.add_member(admin, key, "ben", "reader")
     before = _rows(services)
-    with pytest.raises(LimitReached, match=f"ben has {MOST_PENDING} invitations"):
+    with pytest.raises(LimitReached, match="ben cannot be invited now: too many invitations wait for their answer"):
         services.spaces.add_member(admins[-1], keys[-1], "ben", "reader")
     assert _rows(services) == before
     services.spaces.add_member(admins[0], keys[0], "ben", "writer")  # an invitation already held can be changed
@@ -131,3 +131,84 @@ def test_no_one_is_flooded_with_invitations_or_spaces(services: Services) -> Non
     with pytest.raises(LimitReached, match="leave one first"):
         services.spaces.create(BEN, "One more")
     assert _rows(services) == before
+
+
+def test_an_invitation_holds_only_while_the_admin_who_made_it_is_one(services: Services) -> None:
+    key, _ = _invited(services)  # Ann invited Ben
+    services.spaces.add_member(ANN, key, "dan", "reader")
+    services.spaces.accept(DAN, key)
+    services.spaces.set_role(ANN, key, "dan", "admin")
+    services.spaces.add_member(DAN, key, "mallory", "admin")  # Dan invites another account of his
+    services.spaces.remove_member(ANN, key, "dan")
+    mallory = Caller("mallory")
+    assert services.spaces.invitations(mallory) == []
+    with pytest.raises(NotFound, match="No invitation"):
+        services.spaces.accept(mallory, key)
+    assert services.store.spaces.role(key, "mallory") is None
+    services.spaces.add_member(ANN, key, "dan", "admin")
+    services.spaces.accept(DAN, key)
+    services.spaces.add_member(DAN, key, "mallory", "admin")
+    services.store.spaces.set_role(key, "dan", "writer")  # demoted: what he offered is offered no more
+    assert services.spaces.invitations(mallory) == [] and services.store.spaces.role(key, "mallory") is None
+    assert [i.invitation.invited_by for i in services.spaces.invitations(BEN)] == ["ann"]
+
+
+def test_invitations_are_bounded_per_space_and_per_inviter(services: Services, monkeypatch: pytest.MonkeyPatch) -> None:
+    from remember.models import InvitationBounds
+    from remember.service import spaces as space_service
+
+    monkeypatch.setattr(space_service, "BOUNDS", InvitationBounds(per_space=3, per_inviter=2, per_invitee=5))
+    key = services.spaces.create(ANN, "Team").space.key
+    for user in ("u1", "u2", "u3"):
+        services.spaces.add_member(ANN, key, user, "reader")
+    before = _rows(services)
+    with pytest.raises(LimitReached, match="space Team has 3 invitations waiting"):
+        services.spaces.add_member(ANN, key, "u4", "reader")
+    services.spaces.add_member(ANN, key, "u3", "writer")  # offered again: no new invitation
+    others = [services.spaces.create(ANN, f"Other {n}").space.key for n in range(2)]
+    services.spaces.add_member(ANN, others[0], "u1", "reader")
+    with pytest.raises(LimitReached, match="2 of your invitations to them wait for an answer already"):
+        services.spaces.add_member(ANN, others[1], "u1", "reader")
+    assert len(_rows(services)[2]) == len(before[2]) + 1
+
+
+def test_a_role_is_changed_only_for_a_member_and_who_added_them_stays(services: Services) -> None:
+    key, _ = _invited(services)
+    services.spaces.accept(BEN, key)
+    services.spaces.add_member(ANN, key, "dan", "reader")
+    services.spaces.accept(DAN, key)
+    services.spaces.set_role(ANN, key, "dan", "admin")
+    services.spaces.set_role(DAN, key, "ben", "reader")
+    [ben] = [m for m in services.store.spaces.members(key) if m.user == "ben"]
+    assert (ben.role, ben.added_by) == ("reader", "ann")
+    services.spaces.leave(BEN, key)
+    assert services.store.spaces.set_role(key, "ben", "admin") is None  # a change racing a leave adds no one
+    assert services.store.spaces.role(key, "ben") is None
+
+
+def test_a_space_is_deleted_only_once_no_memory_is_left_in_it(services: Services) -> None:
+    key, shared = _invited(services)
+    assert services.store.spaces.delete(key) is None  # a memory written after the purge keeps the space
+    assert services.store.spaces.get(key) is not None and services.store.memories.get(key, shared) is not None
+    services.spaces.delete(ANN, key)
+    assert services.store.spaces.get(key) is None and services.store.memories.get(key, shared) is None
+
+
+def test_a_default_space_one_has_left_sends_new_memories_to_the_personal_space(services: Services) -> None:
+    key, _ = _invited(services)
+    services.spaces.accept(BEN, key)
+    services.preferences.update(BEN, "spaces.default", "Team")
+    assert services.spaces.writing(Caller("ben", 0.5), None).user == key
+    services.spaces.remove_member(ANN, key, "ben")
+    low = Caller("ben", 0.5)
+    assert services.spaces.writing(low, None) == low.in_space("ben")
+    with pytest.raises(NotFound, match="Unknown space"):
+        services.spaces.writing(low, "Team")  # named in the call: said
+
+
+def test_a_space_name_holds_no_control_or_direction_marks(services: Services) -> None:
+    for name in ("Family\u202e photos", "Team\u009b2J", "Two\u2028lines", "Tab\there", "Zero\u200bwidth"):
+        with pytest.raises(ValidationFailed, match="printable characters"):
+            services.spaces.create(ANN, name)
+    assert services.spaces.create(ANN, "Família Ωmega 家族").space.name == "Família Ωmega 家族"
+    assert _rows(services)[0] != []

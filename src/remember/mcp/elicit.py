@@ -35,8 +35,10 @@ async def missing_fields(
     template_id: str | None = None,
     content: str | dict[str, Any] | None = None,
     structured_content: dict[str, Any] | None = None,
+    space: str | None = None,
 ) -> Elicit[BaseModel] | None:
-    """The question to ask for the missing required fields, or None when there is none to ask.
+    """The question to ask for the missing required fields, or None when there is none to ask (nor when the
+    memory could not be stored there: the caller only reads that space, or the template is not of it).
 
     Whether there can be a question is decided on the event loop (a memory without a template, the
     most common create, waits for no thread); the fields are read and checked in a worker thread.
@@ -45,7 +47,7 @@ async def missing_fields(
     text = content if isinstance(content, str) else None
     if template_id is None or not (isinstance(fields, dict) or text) or not _client_can_answer(ctx):
         return None
-    return await anyio.to_thread.run_sync(lambda: _question(ctx, template_id, text, fields, structured_content))
+    return await anyio.to_thread.run_sync(lambda: _question(ctx, template_id, text, fields, structured_content, space))
 
 
 def _question(
@@ -54,10 +56,11 @@ def _question(
     text: str | None,
     fields: str | dict[str, Any] | None,
     structured_content: dict[str, Any] | None,
+    space: str | None,
 ) -> Elicit[BaseModel] | None:
     services = services_of(ctx)
     try:
-        caller = services.spaces.on_template(caller_of(ctx), template_id)  # where the template is
+        caller = services.spaces.writing_with(caller_of(ctx), space, template_id)  # where the memory would go
         read = services.suggestions.prefill(caller, template_id, text).values if text else {}
         given = {**read, **(structured_content or {})} if text else dict(fields) if isinstance(fields, dict) else {}
         resolved, result = services.templates.validate(caller, template_id, given)

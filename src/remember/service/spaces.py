@@ -10,6 +10,7 @@ exactly as one that does not exist; so is a memory or relationship of such a spa
 from __future__ import annotations
 
 import builtins
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,8 +18,8 @@ from typing import Any
 from remember.caller import Caller
 from remember.clock import Clock, utc_now
 from remember.config import USER_ID
-from remember.errors import AccessDenied, LimitReached, NotFound, ValidationFailed, excerpt
-from remember.models import MemoryQuery, Space, SpaceInvitation, SpaceMember
+from remember.errors import AccessDenied, Conflict, LimitReached, NotFound, ValidationFailed, excerpt
+from remember.models import InvitationBounds, MemoryQuery, Space, SpaceInvitation, SpaceMember
 from remember.space_keys import ROLES, SPACE_KEY, Role, at_least, is_space_key, new_key
 from remember.store import Store
 from remember.templates import BUILTIN_PREFIX
@@ -28,6 +29,9 @@ MAX_NAME = 100
 MAX_SPACES = 20  # spaces one ``spaces`` argument may name
 MOST_MEMBERSHIPS = 20  # shared spaces one user may belong to (every search reads them all)
 MOST_PENDING = 20  # invitations one user may hold unanswered
+BOUNDS = InvitationBounds(per_space=100, per_inviter=3, per_invitee=MOST_PENDING)
+_UNPRINTED = ("Cc", "Cf", "Zl", "Zp")  # controls, bidi and other format marks, line breaks: not in a name
+_PURGE_TRIES = 5  # rounds of erasing a space's memories while members still write
 _PURGE_PAGE = 500
 
 
@@ -75,9 +79,9 @@ class SpaceService:
     def create(self, caller: Caller, name: str) -> SpaceView:
         """A new shared space, with the caller as its one admin."""
         checked = _name(name)
-        self._room_for_one_more(caller.person)
         space = Space(new_key(), checked, caller.person, self.clock())
-        self.store.spaces.create(space)
+        if not self.store.spaces.create(space, most_spaces=MOST_MEMBERSHIPS):
+            raise _too_many_spaces()
         return self._view(space, "admin")
 
     def list(self, caller: Caller) -> list[SpaceView]:
@@ -90,15 +94,13 @@ class SpaceService:
         member = _user(user)
         offered = self._member(caller, found, member, role)
         invitation = SpaceInvitation(found.key, member, offered.role, caller.person, offered.added_at)
-        written = self.store.spaces.invite(invitation, most_pending=MOST_PENDING)
-        if written is None:
+        written = self.store.spaces.invite(invitation, BOUNDS)
+        if written == "member":
             raise ValidationFailed.single(
                 "user", "exists", f"{member} is already a member of {found.name}; change their role with set_role."
             )
-        if written is False:
-            raise LimitReached(
-                f"{member} has {MOST_PENDING} invitations they have not answered; they accept or decline one first."
-            )
+        if written != "invited":
+            raise _too_many_invitations(found, member, written)
         return self._view(found, "admin")
 
     def invitations(self, caller: Caller) -> builtins.list[InvitationView]:
@@ -112,7 +114,6 @@ class SpaceService:
             raise AccessDenied(
                 f"Joining space {found.name} needs a full-trust token: its memories would join every search of yours."
             )
-        self._room_for_one_more(caller.person)
         role = self.store.spaces.accept(found.key, caller.person, self.clock(), most_spaces=MOST_MEMBERSHIPS)
         if role is None:  # answered meanwhile
             raise unknown_invitation(space)
@@ -129,7 +130,10 @@ class SpaceService:
     def set_role(self, caller: Caller, space: str, user: str, role: str) -> SpaceView:
         found = self._administered(caller, space, managing=True)
         member = self._existing_member(found, user)
-        if not self.store.spaces.put_member(self._member(caller, found, member, role), keep_an_admin=True):
+        changed = self.store.spaces.set_role(found.key, member, self._member(caller, found, member, role).role)
+        if changed is None:  # removed, or left, meanwhile
+            raise NotFound(f"{member} is not a member of space {found.name}; add them with add_member.")
+        if not changed:
             raise _last_admin(found, "demoted")
         return self._view(found, self.store.spaces.role(found.key, caller.person) or role)
 
@@ -159,19 +163,27 @@ class SpaceService:
                 f"Deleting space {found.name} erases memories of every trust level: it needs a full-trust token."
             )
         acting = caller.in_space(found.key)
-        self._purge(acting)  # first: a delete that stops midway can be run again by the same admin
-        self.store.spaces.delete(found.key)
-        return found
+        for _ in range(_PURGE_TRIES):
+            self._purge(acting)  # first: a delete that stops midway can be run again by the same admin
+            if self.store.spaces.delete(found.key) is not None:
+                return found
+        raise Conflict(f"Members of space {found.name} are still adding memories to it; delete it again.")
 
     # resolving: which owner keys a call reads and writes
 
     def writing(self, caller: Caller, space: str | None) -> Caller:
         """The caller acting where a new memory, relationship or template goes: ``space`` (a name, a key, or
-        ``personal``), else the preference ``spaces.default``, else the personal space. A writer or admin there."""
+        ``personal``), else the preference ``spaces.default`` (while it names a space of the caller's), else the
+        personal space. A writer or admin there."""
         chosen = space if space is not None else self._default(caller)
         if chosen is None or chosen in (PERSONAL, caller.person):
             return caller.in_space(caller.person)
-        found, role = self._membership(caller, chosen)
+        try:
+            found, role = self._membership(caller, chosen)
+        except NotFound:
+            if space is not None:
+                raise
+            return caller.in_space(caller.person)  # the default's space is gone, or the caller from it
         if not at_least(role, "writer"):
             raise _read_only(found, role)
         return caller.in_space(found.key)
@@ -322,10 +334,6 @@ class SpaceService:
             raise ValidationFailed.single("space", "ambiguous", message)
         return named[0]
 
-    def _room_for_one_more(self, person: str) -> None:
-        if self.store.spaces.member_count(person) >= MOST_MEMBERSHIPS:
-            raise _too_many_spaces()
-
     def _administered(self, caller: Caller, given: Any, *, managing: bool = False) -> Space:
         """The space, if the caller administers it; ``managing`` members also needs a full-trust token (a member
         added at full trust would read what the token may not)."""
@@ -379,6 +387,14 @@ def unknown_invitation(given: str) -> NotFound:
     )
 
 
+def _too_many_invitations(space: Space, user: str, bound: str) -> LimitReached:
+    why = {
+        "space": f"space {space.name} has {BOUNDS.per_space} invitations waiting for an answer; take some back first",
+        "inviter": f"{BOUNDS.per_inviter} of your invitations to them wait for an answer already",
+    }.get(bound, "too many invitations wait for their answer; they answer some first")
+    return LimitReached(f"{user} cannot be invited now: {why}.")
+
+
 def _too_many_spaces() -> LimitReached:
     return LimitReached(
         f"You belong to {MOST_MEMBERSHIPS} shared spaces, the most one user may (every search reads them all): "
@@ -390,7 +406,7 @@ def _name(given: Any) -> str:
     if not isinstance(given, str) or not given.strip():
         raise ValidationFailed.single("name", "required", "Give the space a name, e.g. 'Family' or 'Team Atlas'.")
     name: str = given.strip()
-    if len(name) > MAX_NAME or any(ord(c) < 32 or c == "\x7f" for c in name) or is_space_key(name):
+    if len(name) > MAX_NAME or any(unicodedata.category(c) in _UNPRINTED for c in name) or is_space_key(name):
         raise ValidationFailed.single(
             "name", "invalid", f"A space's name is up to {MAX_NAME} printable characters, not starting with ~.",
             excerpt(name),

@@ -29,6 +29,7 @@ from remember.models import (
     GraphRows,
     HistoryEntry,
     IndexEntry,
+    InvitationBounds,
     Memory,
     MemoryChange,
     MemoryCount,
@@ -468,8 +469,8 @@ class SearchEngine(SearchIndex, IndexMaintenance, Protocol):
 class SpaceStore(Protocol):
     """Shared spaces and their members (``store/sql/spaces.py``); a space's rows are keyed by its key."""
 
-    def create(self, space: Space) -> None:
-        """A new space with its creator as its one admin."""
+    def create(self, space: Space, *, most_spaces: int) -> bool:
+        """A new space with its creator as its one admin; False when the creator belongs to ``most_spaces``."""
 
     def get(self, key: str) -> Space | None: ...
 
@@ -481,21 +482,18 @@ class SpaceStore(Protocol):
 
     def members(self, key: str) -> list[SpaceMember]: ...
 
-    def put_member(self, member: SpaceMember, *, keep_an_admin: bool) -> bool:
-        """Add a member or change its role; False (nothing changed) when no admin would remain."""
+    def set_role(self, key: str, member: str, role: str) -> bool | None:
+        """True when changed, False when no admin would remain, None when not a member (nothing changed)."""
 
     def remove_member(self, key: str, member: str) -> bool | None:
         """True when removed, False when no admin would remain (nothing changed), None when not a member."""
 
-    def delete(self, key: str) -> bool:
-        """The space and its members."""
+    def delete(self, key: str) -> bool | None:
+        """The space and its members; None (nothing deleted) while a memory is still under its key."""
 
-    def member_count(self, member: str) -> int:
-        """How many spaces ``member`` belongs to."""
-
-    def invite(self, invitation: SpaceInvitation, *, most_pending: int) -> bool | None:
-        """Offer (or offer again, with its role) a place in the space: True when written, None when the user is
-        already a member, False when they have ``most_pending`` invitations from other spaces (nothing changed)."""
+    def invite(self, invitation: SpaceInvitation, bounds: InvitationBounds) -> str:
+        """Offer (or offer again) a place in the space: "invited", or why not (nothing changed): "member",
+        or the bound reached ("space", "inviter", "invitee")."""
 
     def invitations(self, key: str) -> list[SpaceInvitation]:
         """The space's pending invitations, by user."""
@@ -504,7 +502,8 @@ class SpaceStore(Protocol):
         """The invitations ``user`` has not answered, by space name."""
 
     def accept(self, key: str, user: str, at: datetime, *, most_spaces: int) -> str | None:
-        """Make the invited ``user`` a member with the role offered, which it answers; None when not invited,
+        """Make the invited ``user`` a member with the role offered, which it answers; None when not invited (or
+        its inviter is no longer an admin),
         ``""`` when they already belong to ``most_spaces`` spaces (nothing changed)."""
 
     def withdraw(self, key: str, user: str) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from remember.models import Space, SpaceInvitation, SpaceMember
+from remember.models import InvitationBounds, Space, SpaceInvitation, SpaceMember
 from remember.store.sql.base import Sql
 from remember.store.sql.session import Row, Session
 
@@ -26,20 +26,20 @@ class SpaceTables:
     def __init__(self, sql: Sql) -> None:
         self.sql = sql
 
-    def create(self, space: Space) -> None:
-        """A new space with its creator as its one admin."""
+    def create(self, space: Space, *, most_spaces: int) -> bool:
+        """A new space with its creator as its one admin; False (nothing written) when the creator already
+        belongs to ``most_spaces`` spaces."""
         d = self.sql.dialect
         with self.sql.writing() as s:
+            d.lock_named(s.raw, f"invitee {space.created_by}")  # with accept: the bound holds
+            if _count(s, "space_members", "member", space.created_by) >= most_spaces:
+                return False
             s.run(
                 "INSERT INTO spaces (user_id, name, created_by, created_at) VALUES (?, ?, ?, ?)",
                 (space.key, space.name, space.created_by, d.moment(space.created_at)),
             )
             s.run(_MEMBER_INSERT, (space.key, space.created_by, "admin", space.created_by, d.moment(space.created_at)))
-
-    def member_count(self, member: str) -> int:
-        """How many spaces ``member`` belongs to."""
-        with self.sql.reading() as s:
-            return _count(s, "space_members", "member", member)
+        return True
 
     def get(self, key: str) -> Space | None:
         with self.sql.reading() as s:
@@ -67,17 +67,18 @@ class SpaceTables:
             rows = s.all(f"SELECT {_MEMBER_COLUMNS} FROM space_members WHERE user_id = ? ORDER BY member", (key,))
         return [self._member(r) for r in rows]
 
-    def put_member(self, member: SpaceMember, *, keep_an_admin: bool) -> bool:
-        """Add ``member`` or change its role; with ``keep_an_admin``, only if an admin remains after.
-
-        Whether it was written (False: it would have left the space without an admin; nothing changed)."""
-        d = self.sql.dialect
+    def set_role(self, key: str, member: str, role: str) -> bool | None:
+        """Change a member's role, only if an admin remains after: True when changed, False when no admin would
+        remain, None when ``member`` is no member (nothing changed either way; who added them is kept)."""
         with self.sql.writing() as s:
-            d.lock_named(s.raw, f"space {member.space}")  # two admins demoting each other: one goes first
-            if keep_an_admin and member.role != "admin" and not _other_admin(s, member.space, member.user):
+            self.sql.dialect.lock_named(s.raw, f"space {key}")  # two admins demoting each other: one goes first
+            if s.one("SELECT 1 FROM space_members WHERE user_id = ? AND member = ?", (key, member)) is None:
+                return None
+            if role != "admin" and not _other_admin(s, key, member):
                 return False
-            s.run("DELETE FROM space_members WHERE user_id = ? AND member = ?", (member.space, member.user))
-            s.run(_MEMBER_INSERT, (member.space, member.user, member.role, member.added_by, d.moment(member.added_at)))
+            s.run("UPDATE space_members SET role = ? WHERE user_id = ? AND member = ?", (role, key, member))
+            if role != "admin":  # what they offered as an admin is offered no more
+                s.run("DELETE FROM space_invitations WHERE user_id = ? AND invited_by = ?", (key, member))
         return True
 
     def remove_member(self, key: str, member: str) -> bool | None:
@@ -91,32 +92,40 @@ class SpaceTables:
             if role[0] == "admin" and not _other_admin(s, key, member):
                 return False
             s.run("DELETE FROM space_members WHERE user_id = ? AND member = ?", (key, member))
+            s.run("DELETE FROM space_invitations WHERE user_id = ? AND invited_by = ?", (key, member))
         return True
 
-    def delete(self, key: str) -> bool:
+    def delete(self, key: str) -> bool | None:
         """The space, its members and what else is kept under its key (its memories go first, through the
-        memories: their indexes with them)."""
+        memories: their indexes with them). None, with nothing deleted, while a memory is still under the key
+        (written since the memories went); else whether there was such a space."""
         with self.sql.writing() as s:
+            self.sql.dialect.lock_named(s.raw, f"space {key}")
+            if s.one("SELECT 1 FROM memories WHERE user_id = ? LIMIT 1", (key,)) is not None:
+                return None
             for table in (*LEFT_UNDER_KEY, "space_invitations", "space_members"):
                 s.run(f"DELETE FROM {table} WHERE user_id = ?", (key,))
             return bool(s.run("DELETE FROM spaces WHERE user_id = ?", (key,)).rowcount)
 
-    def invite(self, invitation: SpaceInvitation, *, most_pending: int) -> bool | None:
-        """Offer (or offer again) a place in the space; None when already a member, False when the user has
-        ``most_pending`` invitations from other spaces (nothing changed)."""
+    def invite(self, invitation: SpaceInvitation, bounds: InvitationBounds) -> str:
+        """Offer (or offer again, with its role) a place in the space: ``"invited"`` when written, else why not
+        (nothing changed): ``"member"`` already, or the bound reached, ``"space"`` (pending in the space),
+        ``"inviter"`` (this admin's pending to the user) or ``"invitee"`` (the user's pending, all spaces)."""
         d, key, user = self.sql.dialect, invitation.space, invitation.user
         with self.sql.writing() as s:
-            d.lock_named(s.raw, f"invitee {user}")  # two spaces inviting at once: the bound holds
+            d.lock_named(s.raw, f"invitee {user}")  # two spaces inviting at once: the bounds hold
+            d.lock_named(s.raw, f"space {key}")
             if s.one("SELECT 1 FROM space_members WHERE user_id = ? AND member = ?", (key, user)) is not None:
-                return None
+                return "member"
             s.run("DELETE FROM space_invitations WHERE user_id = ? AND invitee = ?", (key, user))
-            if _count(s, "space_invitations", "invitee", user) >= most_pending:
-                return False
+            over = _over_bounds(s, invitation, bounds)
+            if over:
+                return over
             s.run(
                 f"INSERT INTO space_invitations ({_INVITATION_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
                 (key, user, invitation.role, invitation.invited_by, d.moment(invitation.invited_at)),
             )
-        return True
+        return "invited"
 
     def invitations(self, key: str) -> list[SpaceInvitation]:
         with self.sql.reading() as s:
@@ -129,7 +138,8 @@ class SpaceTables:
         with self.sql.reading() as s:
             rows = s.all(
                 f"SELECT {_SPACE_COLUMNS}, i.user_id, i.invitee, i.role, i.invited_by, i.invited_at "
-                "FROM space_invitations i JOIN spaces s ON s.user_id = i.user_id WHERE i.invitee = ? "
+                "FROM space_invitations i JOIN spaces s ON s.user_id = i.user_id JOIN space_members m ON "
+                "m.user_id = i.user_id AND m.member = i.invited_by AND m.role = 'admin' WHERE i.invitee = ? "
                 "ORDER BY s.name, s.user_id",
                 (user,),
             )
@@ -141,7 +151,11 @@ class SpaceTables:
         d = self.sql.dialect
         with self.sql.writing() as s:
             d.lock_named(s.raw, f"invitee {user}")
-            row = s.one("SELECT role, invited_by FROM space_invitations WHERE user_id = ? AND invitee = ?", (key, user))
+            row = s.one(
+                "SELECT i.role, i.invited_by FROM space_invitations i JOIN space_members m ON m.user_id = i.user_id "
+                "AND m.member = i.invited_by AND m.role = 'admin' WHERE i.user_id = ? AND i.invitee = ?",
+                (key, user),
+            )  # an invitation is good while the one who made it is an admin of the space
             if row is None:
                 return None
             if _count(s, "space_members", "member", user) >= most_spaces:
@@ -165,6 +179,21 @@ class SpaceTables:
     def _member(self, row: Row) -> SpaceMember:
         key, member, role, added_by, added_at = row
         return SpaceMember(str(key), str(member), str(role), str(added_by), self.sql.dialect.from_moment(added_at))
+
+
+def _over_bounds(s: Session, invitation: SpaceInvitation, bounds: InvitationBounds) -> str:
+    """Which bound a new invitation would pass ("" when none)."""
+    if _count(s, "space_invitations", "user_id", invitation.space) >= bounds.per_space:
+        return "space"
+    mine = s.one(
+        "SELECT count(*) FROM space_invitations WHERE invitee = ? AND invited_by = ?",
+        (invitation.user, invitation.invited_by),
+    )
+    if mine is not None and int(mine[0]) >= bounds.per_inviter:
+        return "inviter"
+    if _count(s, "space_invitations", "invitee", invitation.user) >= bounds.per_invitee:
+        return "invitee"
+    return ""
 
 
 def _count(s: Session, table: str, column: str, value: str) -> int:
