@@ -212,6 +212,11 @@ def test_a_spaces_template_figures_count_that_spaces_memories_within_reach(servi
     )
     views, _ = services.templates.list_templates(CAT, readers=services.spaces.reading(CAT, None), limit=100)
     assert {v.id: v.usage.usage_count for v in views}[view.id] == 3
+    low_admin = services.spaces.administering(Caller("ann", 0.5), "Team")
+    _, rechecked = services.templates.update(low_admin, view.id, {"description": "Tasting notes"})
+    assert rechecked == 2  # the memory above the token's trust is re-checked, and not counted to it
+    _, rechecked = services.templates.update(services.spaces.administering(ANN, "Team"), view.id, {"description": "x"})
+    assert rechecked == 3
 
 
 def test_copying_into_and_out_of_a_space(services: Services) -> None:

@@ -402,7 +402,14 @@ class TemplateService:
         if settled:
             self.store.templates.set_compliance(caller.user, settled)
         usage = self._usage_of(caller, definition.id)
-        return TemplateView(definition, resolved, usage, _space(caller, definition)), len(compliance)
+        return TemplateView(definition, resolved, usage, _space(caller, definition)), self._seen(caller, compliance)
+
+    def _seen(self, caller: Caller, compliance: list[Compliance]) -> int:
+        """How many of the re-checked memories the caller may know of (all of them, at full trust)."""
+        if not caller.restricted:
+            return len(compliance)
+        found = self.store.memories.get_many(caller.user, [c.memory_id for c in compliance])
+        return len(visibility.only_reachable(caller, found))
 
     def delete(self, caller: Caller, template_id: str, *, delete_derived_memories: bool = False) -> tuple[str, int]:
         """Delete an own template; returns its id and how many memories went to the trash."""
