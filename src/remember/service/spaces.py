@@ -19,6 +19,8 @@ from remember.clock import Clock, utc_now
 from remember.config import USER_ID
 from remember.errors import AccessDenied, NotFound, ValidationFailed, excerpt
 from remember.models import MemoryQuery, Space, SpaceMember
+from remember.service.relationships import unknown as unknown_relationship
+from remember.service.visibility import unknown as unknown_memory
 from remember.space_keys import ROLES, SPACE_KEY, Role, at_least, is_space_key, new_key
 from remember.store import Store
 
@@ -57,13 +59,18 @@ class SpaceService:
     def create(self, caller: Caller, name: str) -> SpaceView:
         """A new shared space, with the caller as its one admin."""
         checked = _name(name)
+        if caller.spaces is not None:
+            raise AccessDenied(
+                f"This token reaches only the spaces it was made for: it cannot create space {checked} (it would not "
+                "reach it). Create it with a token that is not limited to spaces, or on the command line."
+            )
         space = Space(new_key(), checked, caller.person, self.clock())
         self.store.spaces.create(space)
         return self._view(space, "admin")
 
     def list(self, caller: Caller) -> list[SpaceView]:
         """The shared spaces the caller belongs to, with their members."""
-        return [self._view(space, role) for space, role in self.store.spaces.of_member(caller.person)]
+        return [self._view(space, role) for space, role in self._mine(caller)]
 
     def add_member(self, caller: Caller, space: str, user: str, role: str) -> SpaceView:
         found = self._administered(caller, space, managing=True)
@@ -114,9 +121,9 @@ class SpaceService:
     def writing(self, caller: Caller, space: str | None) -> Caller:
         """The caller acting where a new memory, relationship or template goes: ``space`` (a name, a key, or
         ``personal``), else the preference ``spaces.default``, else the personal space. A writer or admin there."""
-        chosen = space if space is not None else self._default(caller)
+        chosen = space if space is not None else self._default_reached(caller)
         if chosen is None or chosen in (PERSONAL, caller.person):
-            return caller.in_space(caller.person)
+            return self.personal(caller, given=chosen or PERSONAL)
         found, role = self._membership(caller, chosen)
         if not at_least(role, "writer"):
             raise _read_only(found, role)
@@ -125,25 +132,53 @@ class SpaceService:
     def reading(self, caller: Caller, spaces: Sequence[str] | None) -> builtins.list[Caller]:
         """The caller acting in each space it reads: ``spaces`` (names, keys, ``personal``), or every one."""
         if spaces is None:
-            return [caller.in_space(caller.person)] + [
-                caller.in_space(s.key) for s, _ in self.store.spaces.of_member(caller.person)
-            ]
+            keys = [caller.person] if caller.home else []
+            keys += [s.key for s, _ in self._mine(caller)]
+            if not keys:
+                raise _reaches_none()
+            return [caller.in_space(k) for k in keys]
         if len(spaces) > MAX_SPACES:
             raise ValidationFailed.single("spaces", "too_many", f"Name at most {MAX_SPACES} spaces.", len(spaces))
-        keys: builtins.list[str] = []
+        keys = []
         for given in spaces:
-            key = caller.person if given in (PERSONAL, caller.person) else self._membership(caller, given)[0].key
+            key = self.personal(caller, given=given).user if given in (PERSONAL, caller.person) else None
+            key = key or self._membership(caller, given)[0].key
             if key not in keys:
                 keys.append(key)
         return [caller.in_space(k) for k in keys]
 
+    def personal(self, caller: Caller, *, given: str = PERSONAL) -> Caller:
+        """The caller in its personal space; "unknown space" when its token is limited to other spaces."""
+        if not caller.home:
+            raise unknown_space(given)
+        return caller.in_space(caller.person)
+
+    def limit(self, caller: Caller, spaces: Sequence[str] | None) -> frozenset[str] | None:
+        """The keys of the spaces a new token of the caller's is limited to: ``spaces`` (names, keys, ``personal``)
+        among those the caller reaches; with none given, the caller's own limit (a token made with a limited one is
+        limited as much)."""
+        if spaces is None:
+            return caller.spaces
+        if isinstance(spaces, str) or not spaces:
+            raise ValidationFailed.single(
+                "spaces", "required", "Name the spaces the token reaches: a list of names, keys or 'personal'."
+            )
+        return frozenset(reader.user for reader in self.reading(caller, spaces))
+
+    def limit_names(self, caller: Caller, keys: frozenset[str] | None) -> builtins.list[str] | None:
+        """How a token's limit reads for its user: ``personal`` and each space's name (its key if it is gone)."""
+        if keys is None:
+            return None
+        return sorted(PERSONAL if k == caller.person else self.name_of(k) or k for k in keys)
+
     def on_memory(self, caller: Caller, memory_id: Any, *, need: Role = "reader") -> Caller:
         """The caller acting in the space of the memory ``memory_id`` (checked for ``need``); the personal space
-        when no space of the caller's holds it within its trust, so that the service answers "unknown"."""
-        return self._on(caller, memory_id, need, self._holds_memory)
+        when no space of the caller's holds it within its trust, so that the service answers "unknown" (or, for a
+        token that does not reach the personal space, "no memory" here)."""
+        return self._on(caller, memory_id, need, self._holds_memory, _no_memory)
 
     def on_relationship(self, caller: Caller, relationship_id: Any, *, need: Role = "reader") -> Caller:
-        return self._on(caller, relationship_id, need, self._holds_relationship)
+        return self._on(caller, relationship_id, need, self._holds_relationship, _no_relationship)
 
     def name_of(self, key: str) -> str | None:
         found = self.store.spaces.get(key) if is_space_key(key) else None
@@ -151,17 +186,19 @@ class SpaceService:
 
     # inside
 
-    def _on(self, caller: Caller, given: Any, need: Role, holds: Any) -> Caller:
-        personal = caller.in_space(caller.person)
-        if not isinstance(given, str) or not given or len(given) > 200 or holds(personal, given):
+    def _on(self, caller: Caller, given: Any, need: Role, holds: Any, unknown: Any) -> Caller:
+        personal = caller.in_space(caller.person) if caller.home else None
+        if not isinstance(given, str) or not given or len(given) > 200:
+            return personal or unknown(given)
+        if personal is not None and holds(personal, given):
             return personal
-        for space, role in self.store.spaces.of_member(caller.person):
+        for space, role in self._mine(caller):
             acting = caller.in_space(space.key)
             if holds(acting, given):
                 if not at_least(role, need):
                     raise _read_only(space, role)
                 return acting
-        return personal
+        return personal or unknown(given)
 
     def _holds_memory(self, acting: Caller, memory_id: str) -> bool:
         memory = self.store.memories.get(acting.user, memory_id)
@@ -174,17 +211,49 @@ class SpaceService:
         chosen = self.store.preferences.get(caller.person).get("spaces.default")
         return chosen if isinstance(chosen, str) else None
 
+    def _default_reached(self, caller: Caller) -> str | None:
+        """``spaces.default``, if the caller's token reaches it; else the one space a token limited to one reaches."""
+        chosen = self._default(caller)
+        if caller.spaces is None:
+            return chosen
+        reached = [k for k in caller.spaces if k == caller.person or self._role(caller, k) is not None]
+        default_key = caller.person if chosen in (None, PERSONAL, caller.person) else self._key_of(caller, chosen)
+        if default_key in reached:
+            return default_key
+        if not reached:
+            raise _reaches_none()
+        if len(reached) == 1:
+            return reached[0]
+        names = ", ".join(self.limit_names(caller, frozenset(reached)) or [])
+        raise ValidationFailed.single(
+            "space", "required", f"Name the space to write to: this token reaches {names}, not your default space."
+        )
+
+    def _key_of(self, caller: Caller, given: str) -> str | None:
+        try:
+            return self._membership(caller, given)[0].key
+        except (NotFound, ValidationFailed):
+            return None
+
+    def _role(self, caller: Caller, key: str) -> str | None:
+        return self.store.spaces.role(key, caller.person) if is_space_key(key) else None
+
+    def _mine(self, caller: Caller) -> builtins.list[tuple[Space, str]]:
+        """The caller's spaces and its role in each, as far as its token reaches: the one list every path reads."""
+        return [(s, r) for s, r in self.store.spaces.of_member(caller.person) if caller.reaches_space(s.key)]
+
     def _membership(self, caller: Caller, given: Any) -> tuple[Space, str]:
         """The space ``given`` names among the caller's (by key or name) and the caller's role there."""
         if not isinstance(given, str) or not given.strip():
             raise ValidationFailed.single("space", "required", "Name a space: its name or key (list shows yours).")
         if is_space_key(given):
-            role = self.store.spaces.role(given, caller.person) if SPACE_KEY.match(given) else None
+            reached = SPACE_KEY.match(given) and caller.reaches_space(given)
+            role = self.store.spaces.role(given, caller.person) if reached else None
             found = self.store.spaces.get(given) if role is not None else None
             if found is None or role is None:
                 raise unknown_space(given)
             return found, role
-        named = [(s, r) for s, r in self.store.spaces.of_member(caller.person) if s.name == given.strip()]
+        named = [(s, r) for s, r in self._mine(caller) if s.name == given.strip()]
         if not named:
             raise unknown_space(given)
         if len(named) > 1:
@@ -265,6 +334,21 @@ def _last_admin(space: Space, what: str) -> ValidationFailed:
         f"The last admin of space {space.name} cannot {verb}: make another member admin first (set_role), "
         "or delete the space.",
     )  # fmt: skip
+
+
+def _no_memory(given: Any) -> Caller:
+    raise unknown_memory(given if isinstance(given, str) else repr(given))
+
+
+def _no_relationship(given: Any) -> Caller:
+    raise unknown_relationship(given if isinstance(given, str) else repr(given))
+
+
+def _reaches_none() -> NotFound:
+    return NotFound(
+        "This token reaches none of your spaces now (those it was made for were deleted or left). "
+        "Make a new token for the spaces you need."
+    )
 
 
 def _read_only(space: Space, role: str) -> AccessDenied:

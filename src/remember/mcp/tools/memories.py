@@ -13,7 +13,7 @@ from remember import preferences as known
 from remember.caller import Caller
 from remember.errors import ValidationFailed
 from remember.mcp import elicit
-from remember.mcp.state import caller_of, services_of
+from remember.mcp.state import member_of, services_of
 from remember.mcp.tools.hints import READS, WRITES, Tools, hints
 from remember.mcp.tools.params import (
     AsOf,
@@ -127,7 +127,7 @@ def remember_create_memory(
         structured_content=structured, supersedes=supersedes, valid_from=valid_from, valid_until=valid_until,
     )  # fmt: skip
     services = services_of(ctx)
-    caller = services.spaces.writing(caller_of(ctx), space)
+    caller = services.spaces.writing(member_of(ctx), space)
     if not isinstance(answers, AcceptedElicitation):
         return _stored_without_answers(ctx, caller, draft, answers)
     if answers.data is not None:
@@ -153,7 +153,7 @@ def remember_get_memory(
     Example: {"memory_id": "0b6f...", "include_history": true}
     """
     services = services_of(ctx)
-    caller, memories = services.spaces.on_memory(caller_of(ctx), memory_id), services.memories
+    caller, memories = services.spaces.on_memory(member_of(ctx), memory_id), services.memories
     memory = memories.get(caller, memory_id)
     history = [HistoryOut.of(h) for h in memories.history(caller, memory_id)] if include_history else None
     linked = memory_links(ctx, [memory.id], caller).get(memory.id) if include_relationships else None
@@ -193,7 +193,7 @@ def remember_update_memory(
         clear=frozenset(clear_fields or ()),
     )  # fmt: skip
     services = services_of(ctx)
-    caller = services.spaces.on_memory(caller_of(ctx), memory_id, need="writer")
+    caller = services.spaces.on_memory(member_of(ctx), memory_id, need="writer")
     changed = services.memories.change(caller, memory_id, patch, reason=reason)
     return WrittenMemoryOut.of_stored(changed)
 
@@ -209,7 +209,7 @@ def remember_delete_memory(
     Example: {"memory_id": "0b6f...", "reason": "Asked to"}
     """
     services = services_of(ctx)
-    caller = services.spaces.on_memory(caller_of(ctx), memory_id, need="writer")
+    caller = services.spaces.on_memory(member_of(ctx), memory_id, need="writer")
     result = services.memories.delete(caller, memory_id, permanent=permanent, reason=reason)
     if result.permanent:
         return DeletionOut(memory_id=result.memory_id, permanent=True, message="Erased for good.")
@@ -224,7 +224,7 @@ def remember_delete_memory(
 def remember_restore_memory(ctx: Context, memory_id: MemoryId, reason: Reason = None) -> RestoredOut:
     """Bring back a memory deleted without `permanent`."""
     services = services_of(ctx)
-    caller = services.spaces.on_memory(caller_of(ctx), memory_id, need="writer")
+    caller = services.spaces.on_memory(member_of(ctx), memory_id, need="writer")
     back = services.memories.restore(caller, memory_id, reason=reason)
     return RestoredOut(memory_id=back.id, version=back.version, message="Restored, with its relationships.")
 
@@ -253,7 +253,7 @@ def remember_list_memories(
     """
     services = services_of(ctx)
     page = space_reads.listing(
-        services.memories, services.spaces.reading(caller_of(ctx), spaces), filters=filters, type=type, tags=tags,
+        services.memories, services.spaces.reading(member_of(ctx), spaces), filters=filters, type=type, tags=tags,
         tags_match=tags_match, created_after=created_after, created_before=created_before, sort_by=sort_by,
         sort_order=sort_order, limit=limit, offset=offset, deleted=include_deleted,
         when=when(as_of, include_superseded),
@@ -285,7 +285,7 @@ def _stored_without_answers(
 
 
 def _suggesting(ctx: Context) -> bool:
-    return known.flag(services_of(ctx).preferences.effective(caller_of(ctx)), "templates.auto_suggest")
+    return known.flag(services_of(ctx).preferences.effective(member_of(ctx)), "templates.auto_suggest")
 
 
 def _split_content(

@@ -403,6 +403,12 @@ ALTER TABLE memory_history ADD COLUMN actor $key;
 ALTER TABLE relationship_history ADD COLUMN actor $key;
 """
 
+# A token limited to some spaces (docs/http.md) names their keys (its user's id for their personal space);
+# NULL: it reaches every space of its user.
+TOKEN_SPACES = """
+ALTER TABLE api_tokens ADD COLUMN spaces $texts;
+"""
+
 # Every backend's steps, in order, under these names (both report the same schema history), each
 # with the script both backends run, in their column types; None where each has a step of its own.
 STEPS: tuple[tuple[str, str | None], ...] = (
@@ -426,4 +432,5 @@ STEPS: tuple[tuple[str, str | None], ...] = (
     ("0018_validity", VALIDITY),
     ("0019_spaces", SPACES),
     ("0020_keyword_accents", None),
+    ("0021_token_spaces", TOKEN_SPACES),
 )

@@ -78,6 +78,7 @@ def create(call: Call) -> dict[str, Any]:
         expires_in=_lifetime(body.get("expires"), call.caller),
         trust_level=_trust_level(body.get("trust_level"), call.caller.trust),
         made_with=call.caller.token_id,
+        spaces=call.caller.spaces,  # a token made with a limited one is limited as much
     )
     return {**_public(issued.token, None), "token": issued.secret}
 
