@@ -17,7 +17,7 @@ from remember.jsontypes import JsonValue
 
 DeletedMode = Literal["exclude", "include", "only"]
 SortField = Literal["created_at", "updated_at", "weight", "occurred_at"]
-HistoryAction = Literal["update", "delete", "restore", "merge"]
+HistoryAction = Literal["update", "delete", "restore", "merge", "move", "copy"]
 Progress = Callable[[int, int], None]  # (done, total) of a long task: an import, a reindex, an index build
 #: What an import of remember's own export does with a record whose id is stored already: refuse the
 #: import, skip the record (what is stored stays), or replace what is stored with it.

@@ -18,7 +18,10 @@ if TYPE_CHECKING:
     from remember.service.validity import Value
 
 SNIPPET = 60
-ACTIONS = {"update": "changed", "delete": "moved to the trash", "restore": "restored from the trash", "merge": "merged"}
+ACTIONS = {
+    "update": "changed", "delete": "moved to the trash", "restore": "restored from the trash", "merge": "merged",
+    "move": "moved", "copy": "copied",
+}  # fmt: skip
 HIDDEN = {"deleted_at", "updated_at", "version"}  # said by the action, or by the entry's own line
 
 

@@ -41,6 +41,7 @@ from remember.schemas.memories import (
 from remember.schemas.suggestions import SuggestionOut
 from remember.service import space_reads
 from remember.service.drafts import MemoryDraft, MemoryPatch
+from remember.service.memories import Stored
 
 
 class ContextIn(BaseModel):
@@ -178,10 +179,11 @@ def remember_update_memory(
     reason: Reason = None,
     valid_from: str | None = None,
     valid_until: Annotated[str | None, Field(description="Ends it; kept.")] = None,
+    space: Annotated[str | None, Field(description="Move it to this space (alone).")] = None,
 ) -> WrittenMemoryOut:
     """Change some fields of a memory (as in remember_create_memory); old values go to its history
     with `reason`. `structured_content` is merged (null removes a field); a new `template_id` drops
-    fields it lacks.
+    fields it lacks. `space` moves it, history kept.
 
     Example: {"memory_id": "0b6f...", "title": "Sarah (Director)", "reason": "Promoted"}
     """
@@ -193,9 +195,21 @@ def remember_update_memory(
         clear=frozenset(clear_fields or ()),
     )  # fmt: skip
     services = services_of(ctx)
+    if space is not None:
+        return _moved(ctx, memory_id, space, patch, reason)
     caller = services.spaces.on_memory(member_of(ctx), memory_id, need="writer")
     changed = services.memories.change(caller, memory_id, patch, reason=reason)
     return WrittenMemoryOut.of_stored(changed)
+
+
+def _moved(ctx: Context, memory_id: str, space: str, patch: MemoryPatch, reason: str | None) -> WrittenMemoryOut:
+    """A move is a change of its own: the other fields are changed before or after it."""
+    if patch.changes():
+        raise ValidationFailed.single(
+            "space", "alone", "Give space alone to move the memory; change its other fields in another call."
+        )
+    moved = services_of(ctx).moves.move(member_of(ctx), memory_id, space, reason=reason)
+    return WrittenMemoryOut.of_stored(Stored(moved))
 
 
 def remember_delete_memory(
