@@ -231,3 +231,25 @@ async def test_the_dashboard_takes_a_limited_token_only_with_the_personal_space(
     assert listed.status_code == 200 and ids["memory:personal"] in listed.text
     child = _post_token(http_server, with_home.secret, {"name": "made from a limited one"})
     assert child.status_code == 200 and sorted(child.json()["spaces"]) == sorted(["ann", ids["Team"]])
+
+
+async def test_a_token_made_over_http_is_limited_to_spaces_its_maker_reaches(
+    world: World, http_server: HttpServer, tokens: TokenService, store: Store
+) -> None:
+    _, ids = world
+    anns = tokens.create("ann").secret
+    made = _post_token(http_server, anns, {"name": "team bot", "spaces": ["Team"]})
+    assert made.status_code == 200 and made.json()["spaces"] == [ids["Team"]], made.text
+    with_home = tokens.create("ann", spaces=frozenset({"ann", ids["Team"]})).secret
+    before = fingerprint(store)
+    for body, says in (
+        ({"spaces": ["Side"]}, "Unknown space 'Side'"),
+        ({"spaces": [ids["Side"]]}, "Unknown space"),
+        ({"spaces": "Team"}, "a list of names"),
+        ({"spaces": [1, 2]}, "a list of names"),
+        ({"spaces": []}, "Name the spaces"),
+        ({"spaces": ["s"] * 10_000}, "at most 20 spaces"),
+    ):
+        refused = _post_token(http_server, with_home, body)
+        assert refused.status_code in (404, 422) and says in refused.text, (body, refused.text)
+    assert fingerprint(store) == before

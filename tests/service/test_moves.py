@@ -118,3 +118,20 @@ def test_refusals_say_what_to_do_and_change_nothing(services: Services) -> None:
         services.moves.move(ANN, own.id, "Team")
     assert _rows(services) == after_delete
     assert len(services.store.memories.page(key, MemoryQuery()).items) == 1
+
+
+def test_a_token_below_an_earlier_versions_trust_does_not_move_that_version(services: Services) -> None:
+    _team(services)
+    own = services.memories.create(ANN, {"content": "Salary: 90k.", "trust": 0.9})
+    services.memories.change(ANN, own.id, MemoryPatch(content="Salary: private.", trust=0.3))
+    low = Caller("ann", trust=0.5)
+    before = _rows(services)
+    with pytest.raises(AccessDenied, match="holds versions above this token's trust level"):
+        services.moves.move(low, own.id, "Team")
+    assert _rows(services) == before
+    copied = services.moves.copy(low, own.id, "Team").memory  # a copy carries the current version only
+    assert (
+        copied.content == "Salary: private."
+        and services.memories.history(ANN.in_space(copied.user_id), copied.id)[0].action == "copy"
+    )
+    assert services.moves.move(ANN, own.id, "Team").version == 3

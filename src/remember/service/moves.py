@@ -15,9 +15,9 @@ from typing import Any
 
 from remember.caller import FULL, Caller
 from remember.clock import Clock, to_text, utc_now
-from remember.errors import NotFound, ValidationFailed, excerpt
+from remember.errors import AccessDenied, NotFound, ValidationFailed, excerpt
 from remember.models import HistoryEntry, IndexEntry, Memory
-from remember.service import checks
+from remember.service import checks, visibility
 from remember.service.drafts import MemoryDraft
 from remember.service.memories import MemoryService, Stored
 from remember.service.spaces import PERSONAL, SpaceService
@@ -64,7 +64,7 @@ class MoveService:
         )  # fmt: skip
         self.store.memories.move(
             memory.user_id, moved, expected_version=memory.version,
-            history=[*self._history(memory, target), entry], index=self._index(memory, moved, target),
+            history=[*self._history(source, target), entry], index=self._index(memory, moved, target),
         )  # fmt: skip
         return moved
 
@@ -85,9 +85,16 @@ class MoveService:
 
     # inside
 
-    def _history(self, memory: Memory, target: Caller) -> list[HistoryEntry]:
-        """The memory's history as the target space keeps it."""
+    def _history(self, source: Where, target: Caller) -> list[HistoryEntry]:
+        """The memory's history as the target space keeps it; all of it, so the caller must see all of it (a
+        token below an earlier version's trust would hand that version to the target's members)."""
+        memory = source.memory
         found = self.store.memories.history(memory.user_id, memory.id)
+        if len(visibility.visible_history(source.acting, memory, found)) < len(found):
+            raise AccessDenied(
+                f"The history of memory {memory.id} holds versions above this token's trust level: moving it "
+                "would show them in the space it goes to. Move it with a token of higher trust, or copy it."
+            )
         return [dataclasses.replace(h, user_id=target.user) for h in found]
 
     def _index(self, memory: Memory, moved: Memory, target: Caller) -> IndexEntry:
