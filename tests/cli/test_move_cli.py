@@ -20,6 +20,8 @@ def test_move_and_copy_by_the_first_characters_of_an_id(capsys: pytest.CaptureFi
     assert moved["id"] == made["id"] and moved["space"] == key
     got = run_json(capsys, "get", made["id"], "--history", "--user", "ben")
     assert got["history"][0]["action"] == "move" and got["history"][0]["reason"].endswith(": for the team")
+    code, out, _ = run(capsys, "get", made["id"], "--history", "--user", "ben")
+    assert code == 0 and "moved from personal to Team: for the team" in out and "space:" not in out
     copied = run_json(capsys, "copy", made["id"], "--to-space", "personal", "--user", "ben")
     assert copied["id"] != made["id"] and copied.get("space") is None and copied["content"] == "The walrus plan"
     code, out, _ = run(capsys, "get", copied["id"], "--history", "--user", "ben")
