@@ -28,6 +28,8 @@ class Caller:
     ``actor`` is the user acting when the call acts in a shared space: ``user`` is then the space's key
     (``space_keys``), the owner of the rows read and written, and only ``service/spaces.py`` makes such a
     caller, after checking the user's role there.
+    ``spaces`` is the limit of the token the request carries: the keys of the only spaces it reaches (a user's id
+    for their personal space); None when it reaches every space of its user.
     """
 
     user: str
@@ -35,6 +37,7 @@ class Caller:
     expires_at: int | None = None
     token_id: str | None = None
     actor: str | None = None
+    spaces: frozenset[str] | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.user, str) or not self.user:
@@ -55,6 +58,15 @@ class Caller:
         """Whether a memory of this ``trust`` is within the caller's reach."""
         return trust <= self.trust
 
+    def reaches_space(self, key: str) -> bool:
+        """Whether the caller's token reaches the space ``key`` (a user's id: their personal space)."""
+        return self.spaces is None or key in self.spaces
+
+    @property
+    def home(self) -> bool:
+        """Whether the caller reaches the personal space of the person making the call."""
+        return self.reaches_space(self.person)
+
     @property
     def person(self) -> str:
         """The user making the call (in a shared space, the member acting there)."""
@@ -64,6 +76,8 @@ class Caller:
         """The same person, trust and token acting in the space ``key`` (their own id: their personal space).
 
         Only the space service calls this, once it has checked the person's role in the space."""
+        if not self.reaches_space(key):
+            raise ValueError(f"this caller's token does not reach the space {key!r}")
         if not is_space_key(key):
             return replace(self, user=key, actor=None)
         return replace(self, user=key, actor=self.person)

@@ -17,7 +17,7 @@ from remember.jsontypes import JsonValue
 
 DeletedMode = Literal["exclude", "include", "only"]
 SortField = Literal["created_at", "updated_at", "weight", "occurred_at"]
-HistoryAction = Literal["update", "delete", "restore", "merge"]
+HistoryAction = Literal["update", "delete", "restore", "merge", "move", "copy"]
 Progress = Callable[[int, int], None]  # (done, total) of a long task: an import, a reindex, an index build
 #: What an import of remember's own export does with a record whose id is stored already: refuse the
 #: import, skip the record (what is stored stays), or replace what is stored with it.
@@ -469,6 +469,7 @@ class ApiToken:
     revoked_at: datetime | None = None
     last_used_at: datetime | None = None
     parent_id: str | None = None  # the token this one was made with, if it was made with one
+    spaces: frozenset[str] | None = None  # the keys of the only spaces it reaches (its user's id: personal)
 
     def usable_at(self, now: datetime) -> bool:
         return self.revoked_at is None and (self.expires_at is None or now < self.expires_at)
@@ -483,7 +484,8 @@ class ApiToken:
         }
         stamps = {name: to_text(at) if at else None for name, at in moments.items()}
         named = {"id": self.id, "user_id": self.user_id, "name": self.name, "trust_level": self.trust_level}
-        return {**named, **stamps, "made_with": self.parent_id}
+        limit = sorted(self.spaces) if self.spaces is not None else None
+        return {**named, **stamps, "made_with": self.parent_id, "spaces": limit}
 
 
 @dataclass(frozen=True)

@@ -43,3 +43,39 @@ def test_revoke_marks_the_token_revoked(capsys: pytest.CaptureFixture[str]) -> N
 def test_bad_options_are_explained(capsys: pytest.CaptureFixture[str], args: list[str], says: str) -> None:
     code, _, err = run(capsys, "token", "create", "--user", "ana", *args)
     assert code == 1 and says in err
+
+
+def test_a_token_limited_to_spaces_names_them_in_the_list(capsys: pytest.CaptureFixture[str]) -> None:
+    team = run_json(capsys, "space", "create", "Team", "--user", "ana")[0]["space"]
+    made = run_json(capsys, "token", "create", "--user", "ana", "--space", "Team", "--space", "personal")
+    assert sorted(made["spaces"]) == sorted([team, "ana"])
+    code, out, _ = run(capsys, "token", "list", "--user", "ana")
+    assert code == 0 and "SPACES" in out and "Team,personal" in out.replace("personal,Team", "Team,personal")
+    code, _, err = run(capsys, "token", "create", "--user", "ana", "--space", "Team")
+    assert code == 0 and "reaching Team" in err
+    unlimited = run_json(capsys, "token", "create", "--user", "ana")
+    assert unlimited["spaces"] is None
+    code, out, _ = run(capsys, "token", "list", "--user", "ana")
+    assert out.count(" all ") == 1
+
+
+@pytest.mark.parametrize(
+    ("spaces", "says"),
+    [
+        (["Nowhere"], "Unknown space 'Nowhere'"),
+        (["~0123456789abcdef"], "Unknown space"),
+        (["Bobs"], "Unknown space 'Bobs'"),  # bob's space, ana is not in it
+        ([""], "Name a space"),
+        (["x" * 5000], "Unknown space"),
+        ([f"s{i}" for i in range(21)], "at most 20 spaces"),
+    ],
+)
+def test_a_token_reaches_only_spaces_its_user_is_in(
+    capsys: pytest.CaptureFixture[str], spaces: list[str], says: str
+) -> None:
+    bobs = run_json(capsys, "space", "create", "Bobs", "--user", "bob")[0]["space"]
+    spaces = [bobs if s == "~0123456789abcdef" else s for s in spaces]
+    args = [a for s in spaces for a in ("--space", s)]
+    code, out, err = run(capsys, "token", "create", "--user", "ana", *args)
+    assert code == 1 and says in err and out == ""
+    assert run_json(capsys, "token", "list", "--all-users") == []

@@ -21,7 +21,7 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     ),
     "remember_update_memory": (
         ["memory_id", "content", "title", "type", "weight", "trust", "tags", "references", "context", "location",
-         "template_id", "structured_content", "clear_fields", "reason", "valid_from", "valid_until"],
+         "template_id", "structured_content", "clear_fields", "reason", "valid_from", "valid_until", "space"],
         ["memory_id"],
         (False, False, False),
     ),

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 SNIPPET = 60
 ACTIONS = {"update": "changed", "delete": "moved to the trash", "restore": "restored from the trash", "merge": "merged"}
+WHERE = ("move", "copy")  # entries that change no field: the memory came from another space
 HIDDEN = {"deleted_at", "updated_at", "version"}  # said by the action, or by the entry's own line
 
 
@@ -87,6 +88,9 @@ def history_lines(memory: Memory, entries: Sequence[HistoryEntry]) -> list[str]:
     lines: list[str] = []
     for entry in sorted(entries, key=lambda e: e.version, reverse=True):
         at = entry.at.strftime("%Y-%m-%d %H:%M:%S")
+        if entry.action in WHERE:  # its reason says where it came from and went
+            lines.append(f"  v{entry.version} -> v{entry.version + 1}  {at} UTC  {entry.reason}")
+            continue
         what = ACTIONS.get(entry.action, entry.action) + (f": {entry.reason}" if entry.reason else "")
         lines.append(f"  v{entry.version} -> v{entry.version + 1}  {at} UTC  {what}")
         for name, before in entry.previous.items():

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from remember.errors import RememberError
 from remember.models import Memory, Page, PreferenceChange
 from remember.nouns import counted, plural
+from remember.space_keys import is_space_key
 
 if TYPE_CHECKING:
     from remember.service import Deletion
@@ -52,6 +53,8 @@ def memory(
     the same thing, a template)."""
     if as_json:
         data = m.as_dict()
+        if is_space_key(m.user_id):  # a shared space's memory names it, as the tools' results do
+            data["space"] = m.user_id
         if duplicate is not None:
             data["duplicate"] = duplicate.as_dict()
         if same is not None:

@@ -13,6 +13,7 @@ from remember.cli import (
     db_commands,
     hook_commands,
     memory_commands,
+    move_commands,
     preference_commands,
     relationship_commands,
     search_commands,
@@ -48,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve_command.register(commands)
     ui_command.register(commands)
     memory_commands.register(commands)
+    move_commands.register(commands)
     preference_commands.register(commands)
     templates = template_commands.register(commands)
     template_use_commands.register(commands, templates)

@@ -37,6 +37,13 @@ def register(commands: Commands) -> None:
         metavar="LEVEL",
         help="highest memory trust it reaches, 0-1 (default 1: all)",
     )
+    made.add_argument(
+        "--space",
+        dest="spaces",
+        action="append",
+        metavar="SPACE",
+        help="reach only this space (name, key or personal; repeatable; default: every space of --user)",
+    )
     made.add_argument("--json", action="store_true", help="print JSON for scripts")
     runs(made, create)
     listing = actions.add_parser(
@@ -59,13 +66,17 @@ def create(services: Services, caller: Caller, args: argparse.Namespace) -> None
     from remember.service.tokens import duration
 
     expires = duration(args.expires) if args.expires else None
-    issued = services.tokens.create(caller.user, name=args.name, expires_in=expires, trust_level=args.trust_level)
+    spaces = services.spaces.limit(caller, args.spaces)
+    issued = services.tokens.create(
+        caller.user, name=args.name, expires_in=expires, trust_level=args.trust_level, spaces=spaces
+    )
     if args.json:
         output.emit({**issued.token.public(), "token": issued.secret})
         return
     print(issued.secret)
+    reach = f" reaching {', '.join(services.spaces.limit_names(caller, spaces) or [])}" if spaces else ""
     print(
-        f"Token {issued.token.id} for {caller.user}: keep it now, it is not shown again "
+        f"Token {issued.token.id} for {caller.user}{reach}: keep it now, it is not shown again "
         "(send it as 'Authorization: Bearer <token>').",
         file=sys.stderr,
     )
@@ -76,11 +87,24 @@ def list_(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     if args.json:
         output.emit([t.public() for t in found])
         return
-    rows = [[t.id, t.user_id, f"{t.trust_level:g}", to_text(t.created_at)[:10], _state(t), t.name or ""] for t in found]
+    rows = [_row(services, t) for t in found]
     if rows:
-        output.table(["ID", "USER", "TRUST", "MADE", "STATE", "NAME"], rows)
+        output.table(["ID", "USER", "TRUST", "SPACES", "MADE", "STATE", "NAME"], rows)
     else:
         print("No tokens. Make one with `remember token create --user USER`.", file=sys.stderr)
+
+
+def _row(services: Services, t: ApiToken) -> list[str]:
+    made = to_text(t.created_at)[:10]
+    return [t.id, t.user_id, f"{t.trust_level:g}", _reach(services, t), made, _state(t), t.name or ""]
+
+
+def _reach(services: Services, t: ApiToken) -> str:
+    """The spaces a token reaches, by name (``all``: every space of its user)."""
+    from remember.caller import Caller
+
+    names = services.spaces.limit_names(Caller(t.user_id), t.spaces)
+    return "all" if names is None else ",".join(names) or "none"
 
 
 def _state(t: ApiToken) -> str:

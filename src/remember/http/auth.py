@@ -28,6 +28,8 @@ from remember.service.tokens import TokenService
 TRUST_CLAIM = "remember_trust_level"
 # The API token a verified token acts as (its own id, or the one an OAuth grant was given with).
 API_TOKEN_CLAIM = "remember_api_token"
+# The keys of the only spaces a token reaches (absent: every space of its user).
+SPACES_CLAIM = "remember_spaces"
 NO_TOKEN = (
     "no token was sent: send 'Authorization: Bearer <token>' with a token from "
     "`remember token create --user NAME` (or the dashboard's Tokens page)"
@@ -64,7 +66,7 @@ class ApiTokenVerifier:
             expires_at=int(found.expires_at.timestamp()) if found.expires_at else None,
             resource=self.resource,
             subject=found.user_id,
-            claims={TRUST_CLAIM: found.trust_level, API_TOKEN_CLAIM: found.id},
+            claims={TRUST_CLAIM: found.trust_level, API_TOKEN_CLAIM: found.id, **spaces_claim(found.spaces)},
         )
 
 
@@ -98,7 +100,14 @@ def caller_of_token(token: AccessToken) -> Caller:
     trust = claims.get(TRUST_CLAIM, 1.0)
     made_with = claims.get(API_TOKEN_CLAIM)
     source = made_with if isinstance(made_with, str) else None
-    return Caller(token.subject, min(1.0, max(0.0, float(trust))), token.expires_at, source)
+    limit = claims.get(SPACES_CLAIM)
+    spaces = frozenset(k for k in limit if isinstance(k, str)) if isinstance(limit, list) else None
+    return Caller(token.subject, min(1.0, max(0.0, float(trust))), token.expires_at, source, spaces=spaces)
+
+
+def spaces_claim(spaces: frozenset[str] | None) -> dict[str, list[str]]:
+    """The claim carrying a token's limit to spaces, if it has one."""
+    return {} if spaces is None else {SPACES_CLAIM: sorted(spaces)}
 
 
 class TokenCallers:

@@ -58,7 +58,7 @@ from pydantic import AnyUrl
 from remember.clock import Clock, utc_now
 from remember.errors import LimitReached
 from remember.http import oauth_bounds as bounds
-from remember.http.auth import API_TOKEN_CLAIM, TRUST_CLAIM, ApiTokenVerifier
+from remember.http.auth import API_TOKEN_CLAIM, TRUST_CLAIM, ApiTokenVerifier, spaces_claim
 from remember.http.client_documents import is_document_id
 from remember.http.document_clients import DocumentClients
 from remember.models import ApiToken
@@ -385,7 +385,12 @@ class RememberAuthorizationServer(OAuthAuthorizationServerProvider[Code, Refresh
             expires_at=int(tokens.access_expires_at.timestamp()),
             resource=grant.resource,
             subject=grant.user_id,
-            claims={"iss": self.issuer, TRUST_CLAIM: source.trust_level, API_TOKEN_CLAIM: source.id},
+            claims={
+                "iss": self.issuer,
+                TRUST_CLAIM: source.trust_level,
+                API_TOKEN_CLAIM: source.id,
+                **spaces_claim(source.spaces),
+            },
             grant_id=grant.id,
         )
 

@@ -23,7 +23,7 @@ from mcp.server.mcpserver import Context, Elicit
 from pydantic import BaseModel, Field, create_model
 
 from remember.errors import FieldError, RememberError
-from remember.mcp.state import caller_of, services_of
+from remember.mcp.state import member_of, services_of
 from remember.templates import FieldDef, ResolvedTemplate
 
 _SIMPLE = {"string": str, "text": str, "number": float, "integer": int, "boolean": bool}
@@ -60,7 +60,7 @@ def _question(
 ) -> Elicit[BaseModel] | None:
     services = services_of(ctx)
     try:
-        caller = services.spaces.writing_with(caller_of(ctx), space, template_id)  # where the memory would go
+        caller = services.spaces.writing_with(member_of(ctx), space, template_id)  # where the memory would go
         read = services.suggestions.prefill(caller, template_id, text).values if text else {}
         given = {**read, **(structured_content or {})} if text else dict(fields) if isinstance(fields, dict) else {}
         resolved, result = services.templates.validate(caller, template_id, given)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from mcp.server.mcpserver import Context
 
 from remember.caller import Caller
+from remember.errors import AccessDenied
 
 if TYPE_CHECKING:
     from remember.service import Services
@@ -73,5 +74,19 @@ def services_of(ctx: Context[Any, Any]) -> Services:
 
 
 def caller_of(ctx: Context[Any, Any]) -> Caller:
-    """Who the request of ``ctx`` acts for: the first argument of every service call it makes."""
+    """Who the request of ``ctx`` acts for, in their personal space: the first argument of every service call it
+    makes there. A token limited to other spaces is refused here, so a tool reads no personal row by default."""
+    caller = state_of(ctx).caller()
+    if not caller.home:
+        raise AccessDenied(
+            "This token reaches only some shared spaces, and this reads or writes your personal space "
+            "(templates, suggestions, preferences and the rest not yet shared: docs/spaces.md). "
+            "Use a token that reaches your personal space."
+        )
+    return caller
+
+
+def member_of(ctx: Context[Any, Any]) -> Caller:
+    """Who the request of ``ctx`` acts for, before its spaces are resolved: only for ``services.spaces``, which
+    answers the caller acting in each space the request names, as far as its token reaches."""
     return state_of(ctx).caller()

@@ -16,6 +16,7 @@ from remember.service.indexer import Indexer
 from remember.service.inference import InferenceService
 from remember.service.memories import Deletion, MemoryService
 from remember.service.merge import MergeService
+from remember.service.moves import MoveService
 from remember.service.preferences import PreferenceService
 from remember.service.related import RelatedService
 from remember.service.relationships import RelationshipDraft, RelationshipService
@@ -42,6 +43,7 @@ __all__ = [
     "MemoryPatch",
     "MemoryService",
     "MergeService",
+    "MoveService",
     "PreferenceService",
     "RelatedService",
     "RelationshipDraft",
@@ -78,6 +80,7 @@ class Services:
     applier: Applier
     ids: IdPrefixes  # ids given by their first characters (the command line)
     spaces: SpaceService
+    moves: MoveService
 
     @classmethod
     def over(
@@ -94,6 +97,7 @@ class Services:
 
         applier = Applier(memories, suggestions)
         tokens = TokenService(store.tokens, clock)
+        spaces = SpaceService(store, clock)
         return cls(
             store=store,
             memories=memories,
@@ -112,7 +116,8 @@ class Services:
             merge=MergeService(store, memories, relationships, clock),
             analytics=AnalyticsService(store.analytics, templates, suggestions),
             ids=IdPrefixes(store),
-            spaces=SpaceService(store, clock),
+            spaces=spaces,
+            moves=MoveService(store, spaces, memories, clock),
         )
 
     def close(self) -> None:

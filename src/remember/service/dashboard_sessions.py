@@ -46,7 +46,7 @@ class LiveSession:
         """Who the session acts for: its token's user, at its token's trust level, until its token ends."""
         ends = self.token.expires_at
         ends_at = int(ends.timestamp()) if ends else None
-        return Caller(self.token.user_id, self.token.trust_level, ends_at, self.token.id)
+        return Caller(self.token.user_id, self.token.trust_level, ends_at, self.token.id, spaces=self.token.spaces)
 
 
 def is_session_id(presented: str) -> bool:

@@ -20,6 +20,8 @@ from remember.clock import Clock, utc_now
 from remember.config import USER_ID
 from remember.errors import AccessDenied, Conflict, LimitReached, NotFound, ValidationFailed, excerpt
 from remember.models import InvitationBounds, MemoryQuery, Space, SpaceInvitation, SpaceMember
+from remember.service.relationships import unknown as unknown_relationship
+from remember.service.visibility import unknown as unknown_memory
 from remember.space_keys import ROLES, SPACE_KEY, Role, at_least, is_space_key, new_key
 from remember.store import Store
 from remember.templates import BUILTIN_PREFIX
@@ -79,6 +81,11 @@ class SpaceService:
     def create(self, caller: Caller, name: str) -> SpaceView:
         """A new shared space, with the caller as its one admin."""
         checked = _name(name)
+        if caller.spaces is not None:
+            raise AccessDenied(
+                f"This token reaches only the spaces it was made for: it cannot create space {checked} (it would not "
+                "reach it). Create it with a token that is not limited to spaces, or on the command line."
+            )
         space = Space(new_key(), checked, caller.person, self.clock())
         if not self.store.spaces.create(space, most_spaces=MOST_MEMBERSHIPS):
             raise _too_many_spaces()
@@ -86,7 +93,7 @@ class SpaceService:
 
     def list(self, caller: Caller) -> list[SpaceView]:
         """The shared spaces the caller belongs to, with their members."""
-        return [self._view(space, role) for space, role in self.store.spaces.of_member(caller.person)]
+        return [self._view(space, role) for space, role in self._mine(caller)]
 
     def add_member(self, caller: Caller, space: str, user: str, role: str) -> SpaceView:
         """Invite ``user`` with ``role`` (again: with this role); they are a member once they accept."""
@@ -110,9 +117,10 @@ class SpaceService:
     def accept(self, caller: Caller, space: str) -> SpaceView:
         """Become a member of a space one is invited to, with the role offered."""
         found = self._invited(caller, space)
-        if caller.restricted:
+        if caller.restricted or caller.spaces is not None:
             raise AccessDenied(
-                f"Joining space {found.name} needs a full-trust token: its memories would join every search of yours."
+                f"Joining space {found.name} needs a full-trust token not limited to spaces: its memories would join "
+                "every search of yours."
             )
         role = self.store.spaces.accept(found.key, caller.person, self.clock(), most_spaces=MOST_MEMBERSHIPS)
         if role is None:  # answered meanwhile
@@ -175,15 +183,10 @@ class SpaceService:
         """The caller acting where a new memory, relationship or template goes: ``space`` (a name, a key, or
         ``personal``), else the preference ``spaces.default`` (while it names a space of the caller's), else the
         personal space. A writer or admin there."""
-        chosen = space if space is not None else self._default(caller)
+        chosen = space if space is not None else self._default_or_personal(caller)
         if chosen is None or chosen in (PERSONAL, caller.person):
-            return caller.in_space(caller.person)
-        try:
-            found, role = self._membership(caller, chosen)
-        except NotFound:
-            if space is not None:
-                raise
-            return caller.in_space(caller.person)  # the default's space is gone, or the caller from it
+            return self.personal(caller, given=chosen or PERSONAL)
+        found, role = self._membership(caller, chosen)
         if not at_least(role, "writer"):
             raise _read_only(found, role)
         return caller.in_space(found.key)
@@ -191,14 +194,17 @@ class SpaceService:
     def reading(self, caller: Caller, spaces: Sequence[str] | None) -> builtins.list[Caller]:
         """The caller acting in each space it reads: ``spaces`` (names, keys, ``personal``), or every one."""
         if spaces is None:
-            return [caller.in_space(caller.person)] + [
-                caller.in_space(s.key) for s, _ in self.store.spaces.of_member(caller.person)
-            ]
+            keys = [caller.person] if caller.home else []
+            keys += [s.key for s, _ in self._mine(caller)]
+            if not keys:
+                raise _reaches_none()
+            return [caller.in_space(k) for k in keys]
         if len(spaces) > MAX_SPACES:
             raise ValidationFailed.single("spaces", "too_many", f"Name at most {MAX_SPACES} spaces.", len(spaces))
-        keys: builtins.list[str] = []
+        keys = []
         for given in spaces:
-            key = caller.person if given in (PERSONAL, caller.person) else self._membership(caller, given)[0].key
+            key = self.personal(caller, given=given).user if given in (PERSONAL, caller.person) else None
+            key = key or self._membership(caller, given)[0].key
             if key not in keys:
                 keys.append(key)
         return [caller.in_space(k) for k in keys]
@@ -207,7 +213,7 @@ class SpaceService:
         """The caller acting where a template is made or changed: ``space`` (a name, a key, or ``personal``),
         else the personal space (``spaces.default`` is for memories). An admin there."""
         if space is None or space in (PERSONAL, caller.person):
-            return caller.in_space(caller.person)
+            return self.personal(caller, given=space or PERSONAL)
         found, role = self._membership(caller, space)
         if role != "admin":
             raise _not_admin(found, role)
@@ -252,16 +258,41 @@ class SpaceService:
         change it); the personal space when no space of the caller's holds it, so that the service answers
         "unknown"."""
         if isinstance(template_id, str) and template_id.startswith(BUILTIN_PREFIX):  # everyone's, in no space
-            return caller.in_space(caller.person)
-        return self._on(caller, template_id, need, self._holds_template)
+            return self.personal(caller)
+        return self._on(caller, template_id, need, self._holds_template, _no_template)
+
+    def personal(self, caller: Caller, *, given: str = PERSONAL) -> Caller:
+        """The caller in its personal space; "unknown space" when its token is limited to other spaces."""
+        if not caller.home:
+            raise unknown_space(given)
+        return caller.in_space(caller.person)
+
+    def limit(self, caller: Caller, spaces: Sequence[str] | None) -> frozenset[str] | None:
+        """The keys of the spaces a new token of the caller's is limited to: ``spaces`` (names, keys, ``personal``)
+        among those the caller reaches; with none given, the caller's own limit (a token made with a limited one is
+        limited as much)."""
+        if spaces is None:
+            return caller.spaces
+        if isinstance(spaces, str) or not spaces:
+            raise ValidationFailed.single(
+                "spaces", "required", "Name the spaces the token reaches: a list of names, keys or 'personal'."
+            )
+        return frozenset(reader.user for reader in self.reading(caller, spaces))
+
+    def limit_names(self, caller: Caller, keys: frozenset[str] | None) -> builtins.list[str] | None:
+        """How a token's limit reads for its user: ``personal`` and each space's name (its key if it is gone)."""
+        if keys is None:
+            return None
+        return sorted(PERSONAL if k == caller.person else self.name_of(k) or k for k in keys)
 
     def on_memory(self, caller: Caller, memory_id: Any, *, need: Role = "reader") -> Caller:
         """The caller acting in the space of the memory ``memory_id`` (checked for ``need``); the personal space
-        when no space of the caller's holds it within its trust, so that the service answers "unknown"."""
-        return self._on(caller, memory_id, need, self._holds_memory)
+        when no space of the caller's holds it within its trust, so that the service answers "unknown" (or, for a
+        token that does not reach the personal space, "no memory" here)."""
+        return self._on(caller, memory_id, need, self._holds_memory, _no_memory)
 
     def on_relationship(self, caller: Caller, relationship_id: Any, *, need: Role = "reader") -> Caller:
-        return self._on(caller, relationship_id, need, self._holds_relationship)
+        return self._on(caller, relationship_id, need, self._holds_relationship, _no_relationship)
 
     def name_of(self, key: str) -> str | None:
         found = self.store.spaces.get(key) if is_space_key(key) else None
@@ -269,17 +300,19 @@ class SpaceService:
 
     # inside
 
-    def _on(self, caller: Caller, given: Any, need: Role, holds: Any) -> Caller:
-        personal = caller.in_space(caller.person)
-        if not isinstance(given, str) or not given or len(given) > 200 or "\x00" in given or holds(personal, given):
+    def _on(self, caller: Caller, given: Any, need: Role, holds: Any, unknown: Any) -> Caller:
+        personal = caller.in_space(caller.person) if caller.home else None
+        if not isinstance(given, str) or not given or len(given) > 200 or "\x00" in given:
+            return personal or unknown(given)
+        if personal is not None and holds(personal, given):
             return personal
-        for space, role in self.store.spaces.of_member(caller.person):
+        for space, role in self._mine(caller):
             acting = caller.in_space(space.key)
             if holds(acting, given):
                 if not at_least(role, need):
                     raise _not_admin(space, role) if need == "admin" else _read_only(space, role)
                 return acting
-        return personal
+        return personal or unknown(given)
 
     def _holds_memory(self, acting: Caller, memory_id: str) -> bool:
         memory = self.store.memories.get(acting.user, memory_id)
@@ -300,17 +333,62 @@ class SpaceService:
         chosen = self.store.preferences.get(caller.person).get("spaces.default")
         return chosen if isinstance(chosen, str) else None
 
+    def _default_or_personal(self, caller: Caller) -> str | None:
+        """``_default_reached``, or the personal space once the default names a space the caller is no longer in
+        (for a token that reaches it)."""
+        try:
+            chosen = self._default_reached(caller)
+            if chosen not in (None, PERSONAL, caller.person):
+                self._membership(caller, chosen)
+            return chosen
+        except NotFound:
+            if not caller.home:
+                raise
+            return PERSONAL
+
+    def _default_reached(self, caller: Caller) -> str | None:
+        """``spaces.default``, if the caller's token reaches it; else the one space a token limited to one reaches."""
+        chosen = self._default(caller)
+        if caller.spaces is None:
+            return chosen
+        reached = [k for k in caller.spaces if k == caller.person or self._role(caller, k) is not None]
+        default_key = caller.person if chosen in (None, PERSONAL, caller.person) else self._key_of(caller, chosen)
+        if default_key in reached:
+            return default_key
+        if not reached:
+            raise _reaches_none()
+        if len(reached) == 1:
+            return reached[0]
+        names = ", ".join(self.limit_names(caller, frozenset(reached)) or [])
+        raise ValidationFailed.single(
+            "space", "required", f"Name the space to write to: this token reaches {names}, not your default space."
+        )
+
+    def _key_of(self, caller: Caller, given: str) -> str | None:
+        try:
+            return self._membership(caller, given)[0].key
+        except (NotFound, ValidationFailed):
+            return None
+
+    def _role(self, caller: Caller, key: str) -> str | None:
+        return self.store.spaces.role(key, caller.person) if is_space_key(key) else None
+
+    def _mine(self, caller: Caller) -> builtins.list[tuple[Space, str]]:
+        """The caller's spaces and its role in each, as far as its token reaches: the one list every path reads."""
+        return [(s, r) for s, r in self.store.spaces.of_member(caller.person) if caller.reaches_space(s.key)]
+
     def _membership(self, caller: Caller, given: Any) -> tuple[Space, str]:
         """The space ``given`` names among the caller's (by key or name) and the caller's role there."""
         if not isinstance(given, str) or not given.strip():
             raise ValidationFailed.single("space", "required", "Name a space: its name or key (list shows yours).")
         if is_space_key(given):
-            role = self.store.spaces.role(given, caller.person) if SPACE_KEY.match(given) else None
+            reached = SPACE_KEY.match(given) and caller.reaches_space(given)
+            role = self.store.spaces.role(given, caller.person) if reached else None
             found = self.store.spaces.get(given) if role is not None else None
             if found is None or role is None:
                 raise unknown_space(given)
             return found, role
-        named = [(s, r) for s, r in self.store.spaces.of_member(caller.person) if s.name == given.strip()]
+        named = [(s, r) for s, r in self._mine(caller) if s.name == given.strip()]
         if not named:
             raise unknown_space(given)
         if len(named) > 1:
@@ -443,6 +521,25 @@ def _not_admin(space: Space, role: str) -> AccessDenied:
     return AccessDenied(
         f"You are a {role} in space {space.name}: only its admins create, change or delete its templates. "
         "Ask one of its admins (set_role)."
+    )
+
+
+def _no_memory(given: Any) -> Caller:
+    raise unknown_memory(given if isinstance(given, str) else repr(given))
+
+
+def _no_template(given: Any) -> Caller:
+    raise NotFound(f"No template with id {excerpt(given)}.")
+
+
+def _no_relationship(given: Any) -> Caller:
+    raise unknown_relationship(given if isinstance(given, str) else repr(given))
+
+
+def _reaches_none() -> NotFound:
+    return NotFound(
+        "This token reaches none of your spaces now (those it was made for were deleted or left). "
+        "Make a new token for the spaces you need."
     )
 
 

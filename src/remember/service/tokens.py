@@ -74,9 +74,11 @@ class TokenService:
         expires_in: timedelta | None = None,
         trust_level: float = 1.0,
         made_with: str | None = None,
+        spaces: frozenset[str] | None = None,
     ) -> IssuedToken:
         """A new token for ``user_id``; ``made_with`` names the token of the request that made it, so that
-        revoking that one revokes this one too."""
+        revoking that one revokes this one too; ``spaces``, the keys of the only spaces it reaches (resolved and
+        checked by ``SpaceService.limit``)."""
         if not USER_ID.match(user_id):  # a token acts for a user, never for a shared space (space_keys)
             raise ValidationFailed.single("user", "invalid", f"{excerpt(user_id)} is not a user id.", user_id)
         if name is not None and (not name.strip() or len(name) > MAX_NAME):
@@ -96,6 +98,7 @@ class TokenService:
             created_at=now,
             expires_at=now + expires_in if expires_in is not None else None,
             parent_id=made_with,
+            spaces=spaces,
         )
         self.store.insert(token)
         return IssuedToken(token, f"{PREFIX}{token_id}_{secret}")

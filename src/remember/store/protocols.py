@@ -117,6 +117,14 @@ class MemoryStore(Protocol):
     def purge(self, user_id: str, memory_id: str) -> bool:
         """Delete a memory and its history for good; False if there was none."""
 
+    def move(
+        self, source: str, moved: Memory, *, expected_version: int, history: Sequence[HistoryEntry], index: IndexEntry
+    ) -> None:
+        """Move a memory from the owner ``source`` to ``moved.user_id`` with its history, in one transaction."""
+
+    def add_history(self, entry: HistoryEntry) -> None:
+        """Add an entry that changes nothing of the memory (where a copy came from)."""
+
     def page(self, user_id: str, query: MemoryQuery) -> Page:
         """One page of the user's memories matching ``query``, and the total."""
 

@@ -63,6 +63,13 @@ async def live_session(request: Request, ctx: WebContext) -> LiveSession | None:
     return await anyio.to_thread.run_sync(ctx.services.dashboard_sessions.find, presented)
 
 
+# The dashboard shows the personal space (docs/spaces.md): a token limited to shared spaces does not reach it.
+NOT_HOME = (
+    "This token reaches only some shared spaces; the dashboard shows your personal space. "
+    "Log in with a token that reaches it (`remember token create` without --space, or with --space personal)."
+)
+
+
 async def caller_of(request: Request, ctx: WebContext) -> Caller:
     """The user and trust level ``request`` acts for; ``NotLoggedIn`` when it proves none.
 
@@ -83,6 +90,8 @@ async def caller_of(request: Request, ctx: WebContext) -> Caller:
     else:
         raise NotLoggedIn("Log in with a token from `remember token create` (or run `remember ui`).")
     ctx.tokens.accepted()  # the rate limit gives it a bucket of its own
+    if not caller.home:
+        raise AccessDenied(NOT_HOME)
     return caller
 
 

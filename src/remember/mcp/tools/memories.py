@@ -13,7 +13,7 @@ from remember import preferences as known
 from remember.caller import Caller
 from remember.errors import ValidationFailed
 from remember.mcp import elicit
-from remember.mcp.state import caller_of, services_of
+from remember.mcp.state import member_of, services_of
 from remember.mcp.tools.hints import READS, WRITES, Tools, hints
 from remember.mcp.tools.params import (
     AsOf,
@@ -41,6 +41,7 @@ from remember.schemas.memories import (
 from remember.schemas.suggestions import SuggestionOut
 from remember.service import space_reads
 from remember.service.drafts import MemoryDraft, MemoryPatch
+from remember.service.memories import Stored
 
 
 class ContextIn(BaseModel):
@@ -127,7 +128,7 @@ def remember_create_memory(
         structured_content=structured, supersedes=supersedes, valid_from=valid_from, valid_until=valid_until,
     )  # fmt: skip
     services = services_of(ctx)
-    caller = services.spaces.writing_with(caller_of(ctx), space, template_id)
+    caller = services.spaces.writing_with(member_of(ctx), space, template_id)
     if not isinstance(answers, AcceptedElicitation):
         return _stored_without_answers(ctx, caller, draft, answers)
     if answers.data is not None:
@@ -153,7 +154,7 @@ def remember_get_memory(
     Example: {"memory_id": "0b6f...", "include_history": true}
     """
     services = services_of(ctx)
-    caller, memories = services.spaces.on_memory(caller_of(ctx), memory_id), services.memories
+    caller, memories = services.spaces.on_memory(member_of(ctx), memory_id), services.memories
     memory = memories.get(caller, memory_id)
     history = [HistoryOut.of(h) for h in memories.history(caller, memory_id)] if include_history else None
     linked = memory_links(ctx, [memory.id], caller).get(memory.id) if include_relationships else None
@@ -178,10 +179,11 @@ def remember_update_memory(
     reason: Reason = None,
     valid_from: str | None = None,
     valid_until: Annotated[str | None, Field(description="Ends it; kept.")] = None,
+    space: Annotated[str | None, Field(description="Move it to this space (alone).")] = None,
 ) -> WrittenMemoryOut:
     """Change some fields of a memory (as in remember_create_memory); old values go to its history
     with `reason`. `structured_content` is merged (null removes a field); a new `template_id` drops
-    fields it lacks.
+    fields it lacks. `space` moves it, history kept.
 
     Example: {"memory_id": "0b6f...", "title": "Sarah (Director)", "reason": "Promoted"}
     """
@@ -193,10 +195,22 @@ def remember_update_memory(
         clear=frozenset(clear_fields or ()),
     )  # fmt: skip
     services = services_of(ctx)
-    caller = services.spaces.on_memory(caller_of(ctx), memory_id, need="writer")
+    if space is not None:
+        return _moved(ctx, memory_id, space, patch, reason)
+    caller = services.spaces.on_memory(member_of(ctx), memory_id, need="writer")
     services.spaces.require_template_here(caller, template_id)
     changed = services.memories.change(caller, memory_id, patch, reason=reason)
     return WrittenMemoryOut.of_stored(changed)
+
+
+def _moved(ctx: Context, memory_id: str, space: str, patch: MemoryPatch, reason: str | None) -> WrittenMemoryOut:
+    """A move is a change of its own: the other fields are changed before or after it."""
+    if patch.changes():
+        raise ValidationFailed.single(
+            "space", "alone", "Give space alone to move the memory; change its other fields in another call."
+        )
+    moved = services_of(ctx).moves.move(member_of(ctx), memory_id, space, reason=reason)
+    return WrittenMemoryOut.of_stored(Stored(moved))
 
 
 def remember_delete_memory(
@@ -210,7 +224,7 @@ def remember_delete_memory(
     Example: {"memory_id": "0b6f...", "reason": "Asked to"}
     """
     services = services_of(ctx)
-    caller = services.spaces.on_memory(caller_of(ctx), memory_id, need="writer")
+    caller = services.spaces.on_memory(member_of(ctx), memory_id, need="writer")
     result = services.memories.delete(caller, memory_id, permanent=permanent, reason=reason)
     if result.permanent:
         return DeletionOut(memory_id=result.memory_id, permanent=True, message="Erased for good.")
@@ -225,7 +239,7 @@ def remember_delete_memory(
 def remember_restore_memory(ctx: Context, memory_id: MemoryId, reason: Reason = None) -> RestoredOut:
     """Bring back a memory deleted without `permanent`."""
     services = services_of(ctx)
-    caller = services.spaces.on_memory(caller_of(ctx), memory_id, need="writer")
+    caller = services.spaces.on_memory(member_of(ctx), memory_id, need="writer")
     back = services.memories.restore(caller, memory_id, reason=reason)
     return RestoredOut(memory_id=back.id, version=back.version, message="Restored, with its relationships.")
 
@@ -254,7 +268,7 @@ def remember_list_memories(
     """
     services = services_of(ctx)
     page = space_reads.listing(
-        services.memories, services.spaces.reading(caller_of(ctx), spaces), filters=filters, type=type, tags=tags,
+        services.memories, services.spaces.reading(member_of(ctx), spaces), filters=filters, type=type, tags=tags,
         tags_match=tags_match, created_after=created_after, created_before=created_before, sort_by=sort_by,
         sort_order=sort_order, limit=limit, offset=offset, deleted=include_deleted,
         when=when(as_of, include_superseded),
@@ -286,7 +300,7 @@ def _stored_without_answers(
 
 
 def _suggesting(ctx: Context) -> bool:
-    return known.flag(services_of(ctx).preferences.effective(caller_of(ctx)), "templates.auto_suggest")
+    return known.flag(services_of(ctx).preferences.effective(member_of(ctx)), "templates.auto_suggest")
 
 
 def _split_content(

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from remember.mcp.state import caller_of, services_of
+from remember.mcp.state import caller_of, member_of, services_of
 from remember.mcp.tools.hints import READS, WRITES, Tools, hints
 from remember.mcp.tools.params import AlphaAsInSearch, AsOf, MemoryId, MinScoreAsInSearch, Offset, Reason, Space, when
 from remember.schemas.relationships import (
@@ -53,7 +53,7 @@ def remember_create_relationship(
         memory_ids, relationship_type, observation, strength, confidence, tags, valid_from, valid_until
     )
     services = services_of(ctx)
-    return RelationshipOut.of(services.relationships.create(services.spaces.writing(caller_of(ctx), space), draft))
+    return RelationshipOut.of(services.relationships.create(services.spaces.writing(member_of(ctx), space), draft))
 
 
 def remember_update_relationship(
@@ -79,7 +79,7 @@ def remember_update_relationship(
         "strength": strength, "confidence": confidence, "tags": tags, "valid_until": valid_until,
     }  # fmt: skip
     services = services_of(ctx)
-    caller = services.spaces.on_relationship(caller_of(ctx), relationship_id, need="writer")
+    caller = services.spaces.on_relationship(member_of(ctx), relationship_id, need="writer")
     after = services.relationships.update(caller, relationship_id, changes, reason=reason, clear=clear_fields or ())
     return RelationshipUpdateOut.of(after)
 
@@ -87,7 +87,7 @@ def remember_update_relationship(
 def remember_delete_relationship(ctx: Context, relationship_id: RelationshipId) -> RelationshipDeletionOut:
     """Delete a relationship for good; its memories stay."""
     services = services_of(ctx)
-    caller = services.spaces.on_relationship(caller_of(ctx), relationship_id, need="writer")
+    caller = services.spaces.on_relationship(member_of(ctx), relationship_id, need="writer")
     gone = services.relationships.delete(caller, relationship_id)
     return RelationshipDeletionOut(relationship_id=gone.id, message="Deleted; its memories are unchanged.")
 
@@ -133,7 +133,7 @@ def remember_get_related(
     Example: {"memory_id": "0b6f...", "depth": 2, "types": ["works_with"]}
     """
     services = services_of(ctx)
-    acting = services.spaces.on_memory(caller_of(ctx), memory_id)
+    acting = services.spaces.on_memory(member_of(ctx), memory_id)
     found = services.related.related(
         acting, memory_id, depth=depth, types=types, min_strength=min_strength, when=when(as_of, False)
     )

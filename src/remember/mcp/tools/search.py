@@ -9,7 +9,7 @@ from mcp_types import CreateMessageResult, SamplingMessage, TextContent
 from pydantic import Field
 
 from remember.errors import RememberError
-from remember.mcp.state import caller_of, services_of
+from remember.mcp.state import member_of, services_of
 from remember.mcp.tools.hints import READS, Tools
 from remember.mcp.tools.params import (
     Alpha,
@@ -54,7 +54,7 @@ def remember_search_memory(
     Example: {"query": "books I liked", "filters": {"structured_content.rating": {"gte": 4}}}
     """
     services = services_of(ctx)
-    callers = services.spaces.reading(caller_of(ctx), spaces)
+    callers = services.spaces.reading(member_of(ctx), spaces)
     results = space_reads.search(
         services.search, callers, query, alpha=alpha, filters=filters, limit=limit, offset=offset, deleted=deleted,
         explain=explain, min_score=min_score, when=when(as_of, include_superseded),
@@ -89,7 +89,7 @@ def remember_find_similar(
 
     Example: {"memory_id": "0b6f...", "min_similarity": 0.5}
     """
-    services, caller = services_of(ctx), caller_of(ctx)
+    services, caller = services_of(ctx), member_of(ctx)
     if memory_id is not None:
         callers = [services.spaces.on_memory(caller, memory_id)]
     else:
@@ -128,7 +128,7 @@ def _answer_request(
     capabilities = ctx.client_capabilities
     if not answer or capabilities is None or capabilities.sampling is None:
         return None
-    services, caller = services_of(ctx), caller_of(ctx)
+    services, caller = services_of(ctx), member_of(ctx)
     try:
         packed = question_context(
             services.search, caller, question, templates=services.templates, token_budget=token_budget,
@@ -165,7 +165,7 @@ def remember_query_memory(
 
     Example: {"question": "When did I last see Sarah, and where?", "token_budget": 1500}
     """
-    services, caller = services_of(ctx), caller_of(ctx)
+    services, caller = services_of(ctx), member_of(ctx)
     readers = services.spaces.reading(caller, spaces)
     packed = question_context(
         services.search, caller, question, templates=services.templates, token_budget=token_budget,

@@ -8,7 +8,7 @@ from mcp.server.mcpserver import Context
 from pydantic import Field
 
 from remember.errors import ValidationFailed
-from remember.mcp.state import caller_of, services_of
+from remember.mcp.state import member_of, services_of
 from remember.mcp.tools.hints import Tools, hints
 from remember.schemas.spaces import SpacesOut
 
@@ -28,7 +28,7 @@ def remember_manage_space(
 
     Example: {"action": "add_member", "space": "Family", "user": "sam", "role": "writer"}
     """
-    services, caller = services_of(ctx), caller_of(ctx)
+    services, caller = services_of(ctx), member_of(ctx)
     spaces = services.spaces
     if action == "create":
         return SpacesOut.of([spaces.create(caller, _given(name, "name"))])

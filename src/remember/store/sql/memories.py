@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Protocol
 
-from remember.errors import StoreError, excerpt
+from remember.errors import Conflict, StoreError, excerpt
 from remember.models import HistoryEntry, IndexEntry, Memory, MemoryChange, MemoryQuery, Page
 from remember.store.sql.base import Sql
 from remember.store.sql.dialect import Dialect, chunks
@@ -233,6 +233,25 @@ class MemoryTables:
             gone = int(s.run("DELETE FROM memories WHERE user_id = ? AND id = ?", (user_id, memory_id)).rowcount) > 0
             drop_lonely(s, user_id, linked)  # a link needs two members
             return gone
+
+    def move(self, source: str, moved: Memory, *, expected_version: int, history: Sequence[HistoryEntry],
+             index: IndexEntry) -> None:  # fmt: skip
+        """Move a memory from the owner ``source`` to ``moved.user_id`` with all of its ``history`` (rekeyed to
+        it), in one transaction: refused (Conflict) if it changed meanwhile or belongs to a relationship."""
+        with self.sql.writing() as s:
+            s.lock_users(sorted({source, moved.user_id}))
+            check_version(s, "memories", "Memory", source, moved.id, expected_version)
+            if unlink_purged(s, source, moved.id):
+                raise Conflict(f"Memory {moved.id} belongs to a relationship now: it stays where it is.")
+            self.engine.forget_index(s, source, moved.id)
+            s.run("DELETE FROM memories WHERE user_id = ? AND id = ?", (source, moved.id))
+            self.insert_row(s, moved, index)
+            s.many(HISTORY_INSERT, [memory_history_params(self.dialect, h) for h in history])
+
+    def add_history(self, entry: HistoryEntry) -> None:
+        """Add an entry that changes nothing of the memory (where a copy came from)."""
+        with self.sql.writing() as s:
+            s.run(HISTORY_INSERT, memory_history_params(self.dialect, entry))
 
     def history(self, user_id: str, memory_id: str) -> list[HistoryEntry]:
         with self.sql.reading() as s:

@@ -417,6 +417,12 @@ CREATE TABLE space_invitations (
 CREATE INDEX space_invitations_invitee ON space_invitations (invitee);
 """
 
+# A token limited to some spaces (docs/http.md) names their keys (its user's id for their personal space);
+# NULL: it reaches every space of its user.
+TOKEN_SPACES = """
+ALTER TABLE api_tokens ADD COLUMN spaces $texts;
+"""
+
 # Every backend's steps, in order, under these names (both report the same schema history), each
 # with the script both backends run, in their column types; None where each has a step of its own.
 STEPS: tuple[tuple[str, str | None], ...] = (
@@ -441,4 +447,5 @@ STEPS: tuple[tuple[str, str | None], ...] = (
     ("0019_spaces", SPACES),
     ("0020_keyword_accents", None),
     ("0021_space_invitations", SPACE_INVITATIONS),
+    ("0022_token_spaces", TOKEN_SPACES),
 )

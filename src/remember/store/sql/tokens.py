@@ -13,7 +13,9 @@ from remember.store.sql.base import Sql
 from remember.store.sql.prefixes import ids_with_prefix
 from remember.store.sql.session import Row
 
-_COLUMNS = "id, user_id, name, secret_sha256, trust_level, created_at, expires_at, revoked_at, last_used_at, parent_id"
+_COLUMNS = (
+    "id, user_id, name, secret_sha256, trust_level, created_at, expires_at, revoked_at, last_used_at, parent_id, spaces"
+)
 # The token and every token made from it, at any depth (a cycle cannot form: a parent exists before its child).
 _LINE = """
 WITH RECURSIVE line(id) AS (
@@ -32,11 +34,12 @@ class TokenTables:
         d = self.sql.dialect
         with self.sql.writing() as s:
             s.run(
-                f"INSERT INTO api_tokens ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO api_tokens ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     token.id, token.user_id, token.name, token.secret_sha256, token.trust_level,
                     d.moment(token.created_at), d.optional_moment(token.expires_at),
                     d.optional_moment(token.revoked_at), d.optional_moment(token.last_used_at), token.parent_id,
+                    None if token.spaces is None else d.texts(sorted(token.spaces)),
                 ),
             )  # fmt: skip
 
@@ -74,8 +77,9 @@ class TokenTables:
 
     def _token(self, row: Row) -> ApiToken:
         d = self.sql.dialect
-        tid, user, name, digest, trust, created, expires, revoked, used, parent = row
+        tid, user, name, digest, trust, created, expires, revoked, used, parent, spaces = row
         return ApiToken(
             tid, user, name, digest, float(trust), d.from_moment(created), d.from_optional_moment(expires),
             d.from_optional_moment(revoked), d.from_optional_moment(used), parent,
+            None if spaces is None else frozenset(d.from_texts(spaces)),
         )  # fmt: skip

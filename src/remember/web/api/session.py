@@ -18,12 +18,12 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from remember.clock import to_text
-from remember.errors import ValidationFailed
+from remember.errors import AccessDenied, ValidationFailed
 from remember.models import ApiToken
 from remember.service.tokens import token_id_of
 from remember.web.context import WebContext
 from remember.web.responses import NO_STORE, Call, Endpoint, endpoint, guarded, read_body, read_json
-from remember.web.session import NotLoggedIn, presented_session
+from remember.web.session import NOT_HOME, NotLoggedIn, presented_session
 
 MAX_TOKEN = 4096  # characters of a presented token
 MAX_CODE = 100  # characters of a presented login code (they have 32)
@@ -80,6 +80,8 @@ def _api_token(ctx: WebContext, body: dict[str, str]) -> ApiToken:
     else:
         secret = body["token"]
     found, _ = ctx.services.tokens.check(secret)
+    if found is not None and found.spaces is not None and found.user_id not in found.spaces:
+        raise AccessDenied(NOT_HOME)
     if found is not None:
         return found
     if token_id_of(secret) is None:

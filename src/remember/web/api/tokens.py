@@ -3,10 +3,11 @@
 ``GET /api/tokens`` lists the caller's tokens (never a secret, never another
 user's, never one of a higher trust level than the session's); the one the request
 itself is made with is marked ``current``.
-``POST /api/tokens`` with ``{"name", "expires": "30d", "trust_level"}`` makes one
+``POST /api/tokens`` with ``{"name", "expires": "30d", "trust_level", "spaces"}`` makes one
 for the caller, at most at the caller's own trust level (a session at 0.5 cannot
 mint a token that reads everything) and ending no later than the session's own
-token (without ``expires`` it ends with it; a longer lifetime is refused), so no
+token (without ``expires`` it ends with it; a longer lifetime is refused), and reaching
+only spaces the session's token reaches (``spaces``: by default, the same), so no
 token made here outlives the access it was made with; the answer holds its
 secret, shown once. ``DELETE /api/tokens/{id}`` revokes one of the caller's tokens
 at most at the session's trust level (another user's id, or a more trusted
@@ -78,6 +79,7 @@ def create(call: Call) -> dict[str, Any]:
         expires_in=_lifetime(body.get("expires"), call.caller),
         trust_level=_trust_level(body.get("trust_level"), call.caller.trust),
         made_with=call.caller.token_id,
+        spaces=call.services.spaces.limit(call.caller, _spaces(body.get("spaces"))),
     )
     return {**_public(issued.token, None), "token": issued.secret}
 
@@ -117,6 +119,17 @@ def _expires(given: Any) -> timedelta | None:
     if not isinstance(given, str):
         raise ValidationFailed.single("expires", "type", "A lifetime is a text such as 30d, 12h, 90m or 2w.", given)
     return duration(given)
+
+
+def _spaces(given: Any) -> list[str] | None:
+    """The spaces the new token is limited to (names, keys, ``personal``); None: as many as the session's."""
+    if given is None:
+        return None
+    if not isinstance(given, list) or not all(isinstance(s, str) for s in given):
+        raise ValidationFailed.single(
+            "spaces", "type", "The spaces a token reaches are a list of names, keys or 'personal'.", given
+        )
+    return given
 
 
 def _trust_level(given: Any, ceiling: float) -> float:
