@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from remember.cli import files, output
@@ -59,7 +60,7 @@ def search(services: Services, caller: Caller, args: argparse.Namespace) -> None
     )  # fmt: skip
     if args.json:
         answer = {
-            "results": [{"memory": h.memory.as_dict(), "score": h.score, "why": h.why} for h in results.hits],
+            "results": [{"memory": output.public(h.memory), "score": h.score, "why": h.why} for h in results.hits],
             "has_more": results.has_more,
             "alpha": results.alpha,
         }
@@ -67,7 +68,7 @@ def search(services: Services, caller: Caller, args: argparse.Namespace) -> None
         return
     if results.plan is not None:
         _print_plan(results.plan)
-    _print_hits(results.hits)
+    _print_hits(results.hits, output.space_names(services.spaces.name_of, [h.memory for h in results.hits]))
     if results.has_more:
         print(f"-- more: --offset {results.offset + len(results.hits)}")
 
@@ -99,9 +100,9 @@ def similar(services: Services, caller: Caller, args: argparse.Namespace) -> Non
         when=when_of(args),
     )  # fmt: skip
     if args.json:
-        output.emit({"results": [{"memory": h.memory.as_dict(), "score": h.score} for h in hits]})
+        output.emit({"results": [{"memory": output.public(h.memory), "score": h.score} for h in hits]})
     else:
-        _print_hits(hits)
+        _print_hits(hits, output.space_names(services.spaces.name_of, [h.memory for h in hits]))
 
 
 def _context(commands: Commands) -> None:
@@ -183,11 +184,13 @@ def _print_plan(plan: dict[str, Any]) -> None:
     print("why: keyword and vector (semantic) scores are each side's normalised 0..1; fused = their alpha mix")
 
 
-def _print_hits(hits: list[Hit]) -> None:
+def _print_hits(hits: list[Hit], spaces: Mapping[str, str]) -> None:
+    """A line per hit; with the name of its space when some are of a shared space (``spaces``: names by key)."""
     for h in hits:
         text = (h.memory.title or h.memory.content).replace("\n", " ")
         snippet = text if len(text) <= output.SNIPPET else text[: output.SNIPPET - 1] + "…"
-        print(f"{h.score:6.3f}  {h.memory.id}  {h.memory.occurred_at.date().isoformat()}  {snippet}")
+        where = f"[{output.space_of(h.memory, spaces)}]  " if spaces else ""
+        print(f"{h.score:6.3f}  {h.memory.id}  {h.memory.occurred_at.date().isoformat()}  {where}{snippet}")
         if h.why:
             print(f"        {json.dumps(h.why)}")
     if not hits:

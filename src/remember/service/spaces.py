@@ -17,7 +17,7 @@ from typing import Any
 from remember.caller import Caller
 from remember.clock import Clock, utc_now
 from remember.config import USER_ID
-from remember.errors import AccessDenied, NotFound, ValidationFailed, excerpt
+from remember.errors import AccessDenied, NotFound, UnknownSpace, ValidationFailed, excerpt
 from remember.models import MemoryQuery, Space, SpaceMember
 from remember.space_keys import ROLES, SPACE_KEY, Role, at_least, is_space_key, new_key
 from remember.store import Store
@@ -38,13 +38,6 @@ class SpaceView:
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.space.as_dict(), "role": self.role, "members": [m.as_dict() for m in self.members]}
-
-
-def unknown_space(given: str) -> NotFound:
-    return NotFound(
-        f"Unknown space {excerpt(given)}: no space of yours has that name or key. "
-        "List yours with action list; a space's admin can add you."
-    )
 
 
 class SpaceService:
@@ -182,11 +175,11 @@ class SpaceService:
             role = self.store.spaces.role(given, caller.person) if SPACE_KEY.match(given) else None
             found = self.store.spaces.get(given) if role is not None else None
             if found is None or role is None:
-                raise unknown_space(given)
+                raise UnknownSpace(given)
             return found, role
         named = [(s, r) for s, r in self.store.spaces.of_member(caller.person) if s.name == given.strip()]
         if not named:
-            raise unknown_space(given)
+            raise UnknownSpace(given)
         if len(named) > 1:
             keys = ", ".join(s.key for s, _ in named)
             message = f"Several of your spaces are named {excerpt(given)}: {keys}. Give its key."
@@ -274,4 +267,4 @@ def _read_only(space: Space, role: str) -> AccessDenied:
     )
 
 
-__all__ = ["PERSONAL", "SpaceService", "SpaceView", "unknown_space"]
+__all__ = ["PERSONAL", "SpaceService", "SpaceView"]
