@@ -11,7 +11,7 @@ from mcp import Client
 
 from remember.caller import Caller
 from remember.service import Services
-from support import error
+from support import error, ok
 
 pytestmark = pytest.mark.anyio
 
@@ -44,3 +44,37 @@ async def test_an_unknown_space_says_how_to_list_yours_in_the_tools_words(client
 
 def _ids(found: dict[str, Any]) -> set[str]:
     return {r["id"] for r in found["results"]}
+
+
+async def test_relationships_are_made_where_their_memories_are_and_searched_in_every_space(
+    client: Client, bob: Client, services: Services
+) -> None:
+    key = team(services)
+    first = ok(await client.call_tool("remember_create_memory", {"content": "Atlas ships Friday", "space": key}))
+    second = ok(await bob.call_tool("remember_create_memory", {"content": "Zoe leads Atlas", "space": "Team"}))
+    pair = {"memory_ids": [first["id"], second["id"]], "relationship_type": "led_by", "observation": "Atlas lead"}
+    link = ok(await client.call_tool("remember_create_relationship", pair))
+    mine = [ok(await client.call_tool("remember_create_memory", {"content": t}))["id"] for t in ("Atlas book", "Shelf")]
+    own = ok(await client.call_tool("remember_create_relationship", {
+        "memory_ids": mine, "relationship_type": "kept_on", "observation": "Atlas book on a shelf"}))  # fmt: skip
+    found = ok(await client.call_tool("remember_search_relationships", {"query": "Atlas"}))
+    assert {r["id"]: r.get("space") for r in found["results"]} == {link["id"]: key, own["id"]: None}
+    only = ok(await client.call_tool("remember_search_relationships", {"query": "Atlas", "spaces": ["personal"]}))
+    assert _ids(only) == {own["id"]}
+    assert _ids(ok(await bob.call_tool("remember_search_relationships", {}))) == {link["id"]}
+    before = rows(services)
+    for args, said in (
+        ({"memory_ids": [first["id"], mine[0]], "relationship_type": "x"}, "in 2 spaces (Team, personal)"),
+        ({"memory_ids": [first["id"], second["id"]], "relationship_type": "x", "space": "personal"}, "No memory"),
+        ({"memory_ids": [first["id"]] * 21, "relationship_type": "x"}, "2 to 20 memory ids"),
+    ):
+        assert said in error(await client.call_tool("remember_create_relationship", args))
+    assert "Unknown space" in error(
+        await bob.call_tool("remember_search_relationships", {"spaces": ["personal", "~0123456789abcdef"]})
+    )
+    assert rows(services) == before
+    services.spaces.set_role(Caller("bob"), key, "alice", "reader")
+    before = rows(services)
+    assert "You are a reader in space Team" in error(await client.call_tool("remember_create_relationship", {
+        "memory_ids": [first["id"], second["id"]], "relationship_type": "again"}))  # fmt: skip
+    assert rows(services) == before

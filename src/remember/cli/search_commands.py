@@ -86,18 +86,28 @@ def _similar(commands: Commands) -> None:
     sub.add_argument("--text", help="a text to compare with instead")
     sub.add_argument("--min", type=float, default=0.0, dest="min_similarity", help="lowest similarity, -1 to 1")
     sub.add_argument("--limit", type=int, default=10, help="how many, 1-100 (default 10)")
+    sub.add_argument("--space", action="append", dest="spaces", metavar="SPACE", help=SPACES_HELP + "; with --text")
     sub.add_argument("--json", action="store_true", help="print JSON for scripts")
     when_options(sub, everything=False)
     runs(sub, similar)
 
 
 def similar(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    """Like a memory (in its space), or like a text (in every space read)."""
+    from remember.service import space_reads
+
     if (args.memory_id is None) == (args.text is None):
         raise ValidationFailed.single("memory_id", "invalid", "Give a memory's ID or --text TEXT, not both.")
-    memory_id = services.ids.memory(caller, args.memory_id) if args.memory_id is not None else None
-    hits = services.search.similar(
-        caller, memory_id=memory_id, text_query=args.text, min_similarity=args.min_similarity, limit=args.limit,
-        when=when_of(args),
+    if args.memory_id is not None:
+        if args.spaces:
+            raise ValidationFailed.single("--space", "invalid", "A memory's ID searches its own space: drop --space.")
+        callers = [services.spaces.on_memory(caller, args.memory_id)]
+        memory_id = services.ids.memory(callers[0], args.memory_id)
+    else:
+        callers, memory_id = services.spaces.reading(caller, args.spaces), None
+    hits = space_reads.similar(
+        services.search, callers, memory_id=memory_id, text_query=args.text, min_similarity=args.min_similarity,
+        limit=args.limit, when=when_of(args),
     )  # fmt: skip
     if args.json:
         output.emit({"results": [{"memory": output.public(h.memory), "score": h.score} for h in hits]})

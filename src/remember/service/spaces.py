@@ -25,6 +25,7 @@ from remember.store import Store
 PERSONAL = "personal"  # the name of every user's own space where a space is asked for
 MAX_NAME = 100
 MAX_SPACES = 20  # spaces one ``spaces`` argument may name
+MAX_MEMBERS = 20  # memories a relationship links at most (the relationship service says so to the caller)
 _PURGE_PAGE = 500
 
 
@@ -130,10 +131,35 @@ class SpaceService:
                 keys.append(key)
         return [caller.in_space(k) for k in keys]
 
+    def keys(self, caller: Caller) -> dict[str, str]:
+        """Every space the caller's person is in, by owner key: their own id (``personal``), then their spaces'
+        keys with their names."""
+        return {caller.person: PERSONAL} | {s.key: s.name for s, _ in self.store.spaces.of_member(caller.person)}
+
     def on_memory(self, caller: Caller, memory_id: Any, *, need: Role = "reader") -> Caller:
         """The caller acting in the space of the memory ``memory_id`` (checked for ``need``); the personal space
         when no space of the caller's holds it within its trust, so that the service answers "unknown"."""
         return self._on(caller, memory_id, need, self._holds_memory)
+
+    def on_memories(self, caller: Caller, memory_ids: Sequence[Any], *, need: Role = "writer") -> Caller:
+        """The caller acting in the one space that holds the memories ``memory_ids`` (a relationship's members),
+        checked for ``need``; refused when they are in several. Ids no space of the caller's holds are left for
+        the service to answer "unknown"."""
+        personal = self.on_memory(caller, None)
+        if not isinstance(memory_ids, list | tuple) or len(memory_ids) > MAX_MEMBERS:
+            return personal  # the relationship service says what a list of members is
+        held: dict[str, Caller] = {}
+        for memory_id in memory_ids:
+            acting = self.on_memory(caller, memory_id, need=need)
+            if acting.user != personal.user or (isinstance(memory_id, str) and self._holds(personal, memory_id)):
+                held.setdefault(acting.user, acting)
+        if len(held) > 1:
+            names = ", ".join(self.name_of(key) or PERSONAL for key in held)
+            raise ValidationFailed.single(
+                "memory_ids", "spaces", f"These memories are in {len(held)} spaces ({names}); a relationship links "
+                "memories of one space. Link only memories of one space.",
+            )  # fmt: skip
+        return next(iter(held.values()), personal)
 
     def on_relationship(self, caller: Caller, relationship_id: Any, *, need: Role = "reader") -> Caller:
         return self._on(caller, relationship_id, need, self._holds_relationship)
@@ -155,6 +181,9 @@ class SpaceService:
                     raise _read_only(space, role)
                 return acting
         return personal
+
+    def _holds(self, acting: Caller, memory_id: str) -> bool:
+        return 0 < len(memory_id) <= 200 and self._holds_memory(acting, memory_id)
 
     def _holds_memory(self, acting: Caller, memory_id: str) -> bool:
         memory = self.store.memories.get(acting.user, memory_id)
