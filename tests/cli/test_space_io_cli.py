@@ -147,3 +147,18 @@ def test_markdown_of_a_space_names_who_stored_each_note(
     got = run_json(capsys, *db, "get", ids["first"], "--user", "eve")
     assert got["created_by"] == "eve" and not got["structured_content"] and got["title"] == "Launch day"
     assert [r["type"] for r in got["relationships"]] == ["led_by"]
+
+
+def test_notes_of_a_space_read_into_another_of_ones_spaces_get_ids_of_their_own(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    ids = filled_team(capsys)
+    folder = tmp_path / "notes"
+    run(capsys, "export", "--space", "Team", "--format", "markdown", str(folder), "--user", "ann")
+    report = run_json(capsys, "import", "--from", "basic-memory", str(folder), "--user", "ann")
+    assert report["created"] == 2
+    got = run_json(capsys, "get", ids["first"], "--user", "ann")
+    assert got["space"] == ids["space"] and got["created_by"] == "ben"  # the shared one, as it was
+    mine = run_json(capsys, "list", "--space", "personal", "--user", "ann")["memories"]
+    copies = [m for m in mine if m["title"] == "Launch day"]
+    assert len(copies) == 1 and copies[0]["id"] not in (ids["first"], ids["second"]) and "created_by" not in copies[0]
