@@ -62,6 +62,8 @@ def test_a_space_moves_to_another_database_and_the_importer_is_its_author(
     run_json(capsys, *db, "space", "add", "Atlas", "eve", "--role", "writer", "--user", "dan")
     plan = run_json(capsys, *db, "import", str(out), "--space", "Atlas", "--dry-run", "--user", "eve")
     assert plan["memories"] == 2
+    code, said_plan, _ = run(capsys, *db, "import", str(out), "--space", "Atlas", "--dry-run", "--user", "eve")
+    assert code == 0 and said_plan == "Would import 2 memories of 1 space.\n"
     assert run_json(capsys, *db, "list", "--user", "dan")["memories"] == []  # a dry run writes nothing
     run_json(capsys, *db, "import", str(out), "--space", "Atlas", "--user", "eve")
     got = run_json(capsys, *db, "get", ids["first"], "--history", "--user", "dan")

@@ -19,6 +19,7 @@ from remember.config import Settings
 from remember.errors import ValidationFailed
 from remember.models import ON_CONFLICT
 from remember.nouns import counted, plural
+from remember.space_keys import is_space_key
 
 if TYPE_CHECKING:
     from remember.service import Services
@@ -162,18 +163,26 @@ def _report_plan(planned: Plan, as_json: bool, verb: str) -> None:
     if as_json:
         output.emit(planned.as_dict())
         return
-    read, users = sum(planned.memories.values()), len(planned.memories)
+    read = sum(planned.memories.values())
+    owners = _owners(list(planned.memories))
     if planned.on_conflict == "skip" and planned.clashes:
         new = read - sum(c.counts().get("memories", 0) for c in planned.clashes)
-        print(f"{verb} {new} of the file's {read} memories ({users} users); stored already, kept as they are:")
+        print(f"{verb} {new} of the file's {read} memories ({owners}); stored already, kept as they are:")
     elif planned.clashes:
-        print(f"{verb} {read} memories of {users} users, in place of what was stored already:")
+        print(f"{verb} {read} memories of {owners}, in place of what was stored already:")
     else:
-        _report(planned.memories, False, verb)
+        print(f"{verb} {counted(read, 'memory')} of {owners}.")
     for clash in planned.clashes:
-        print(f"  user {clash.user}: {clash.text()}")
+        print(f"  {'space' if is_space_key(clash.user) else 'user'} {clash.user}: {clash.text()}")
     for what, count in planned.left_out.items():
         print(f"Left out: {counted(count, what.removesuffix('s'))} (a space has none of its own).")
+
+
+def _owners(keys: list[str]) -> str:
+    """``2 users``, ``1 space``, ``1 user and 1 space``: whose records a file holds."""
+    spaces = sum(1 for key in keys if is_space_key(key))
+    parts = [counted(len(keys) - spaces, "user")] * (len(keys) > spaces) + [counted(spaces, "space")] * (spaces > 0)
+    return " and ".join(parts) or counted(0, "user")
 
 
 def _upgrade(actions: Commands) -> None:
