@@ -38,6 +38,7 @@ def filled_team(capsys: pytest.CaptureFixture[str]) -> dict[str, str]:
     second = run_json(capsys, "add", "Zoe leads the Atlas launch", "--space", key, "--user", "ben")
     run_json(capsys, "update", first["id"], "--title", "Launch day", "--reason", "named", "--user", "ann")
     link = run_json(capsys, "relate", first["id"], second["id"], "--type", "led_by", "--space", "Team", "--user", "ben")
+    run_json(capsys, "relationships", "update", link["id"], "--strength", "0.9", "--user", "ann")
     own = run_json(capsys, "add", "Ann's dentist is on Monday", "--user", "ann")
     return {"space": key, "first": first["id"], "second": second["id"], "link": link["id"], "own": own["id"]}
 
@@ -55,7 +56,8 @@ def test_a_space_moves_to_another_database_and_the_importer_is_its_author(
     assert set(memories) == {ids["first"], ids["second"]}  # nobody's personal note
     assert memories[ids["first"]]["memory"]["created_by"] == "ben"
     assert [h["by"] for h in memories[ids["first"]]["history"]] == ["ann"]
-    assert [r["relationship"]["id"] for r in records if r["kind"] == "relationship"] == [ids["link"]]
+    [rel] = [r for r in records if r["kind"] == "relationship"]
+    assert rel["relationship"]["id"] == ids["link"] and [h["by"] for h in rel["history"]] == ["ann"]
 
     db = ("--db", other_url)
     run_json(capsys, *db, "space", "create", "Atlas", "--user", "dan")
@@ -70,6 +72,8 @@ def test_a_space_moves_to_another_database_and_the_importer_is_its_author(
     assert got["title"] == "Launch day" and got["created_by"] == "eve" and got["space"] != ids["space"]
     assert [(h["by"], h["reason"]) for h in got["history"]] == [("eve", "named")]
     assert [r["id"] for r in got["relationships"]] == [ids["link"]]
+    shown = run_json(capsys, *db, "relationships", "show", ids["link"], "--user", "dan")
+    assert shown["strength"] == 0.9 and [h["by"] for h in shown["history"]] == ["eve"]
     found = run_json(capsys, *db, "search", "Zoe launch", "--user", "dan")["results"]
     assert found[0]["memory"]["id"] == ids["second"] and found[0]["memory"]["created_by"] == "eve"
     assert run_json(capsys, *db, "list", "--user", "eve", "--space", "personal")["memories"] == []
