@@ -106,6 +106,7 @@ def test_relationship_commands_refuse_what_the_caller_may_not_do_and_change_noth
     ids = _linked_team(capsys)
     first, link = ids["first"], ids["link"]
     bens = run_json(capsys, "add", "Ben's own note", "--user", "ben")["id"]
+    also = run_json(capsys, "add", "Ben's other note", "--user", "ben")["id"]
     before = rows(store_url)
     refused = [
         (["relate", first, bens, "--type", "x", "--user", "ben"], "in 2 spaces (Team, personal)"),
@@ -126,6 +127,11 @@ def test_relationship_commands_refuse_what_the_caller_may_not_do_and_change_noth
         (["relationships", "update", link, "--strength", "0.1", "--user", "cat"], "You are a reader in space Team"),
         (["relationships", "update", link, "--strength", "0.1", "--user", "dan"], "No relationship"),
         (["relationships", "update", link, "--members", f"{first},{ids['mine']}", "--user", "ben"], "No memory"),
+        (["relationships", "update", link, "--members", f"{first},{bens}", "--user", "ben"], "in 2 spaces"),
+        (
+            ["relationships", "update", link, "--members", f"{bens},{also}", "--user", "ben"],
+            "These memories are in your personal space, and the relationship in space Team",
+        ),
         (["relationships", "delete", link, "--user", "cat"], "You are a reader in space Team"),
         (["relationships", "delete", link, "--user", "dan"], "No relationship"),
         (["relationships", "delete", ids["own"], "--user", "ben"], "No relationship"),

@@ -69,6 +69,9 @@ async def test_relationships_are_made_where_their_memories_are_and_searched_in_e
         ({"memory_ids": [first["id"]] * 21, "relationship_type": "x"}, "2 to 20 memory ids"),
     ):
         assert said in error(await client.call_tool("remember_create_relationship", args))
+    relinked = {"relationship_id": link["id"], "memory_ids": mine}
+    said = error(await client.call_tool("remember_update_relationship", relinked))
+    assert "These memories are in your personal space, and the relationship in space Team" in said
     assert "Unknown space" in error(
         await bob.call_tool("remember_search_relationships", {"spaces": ["personal", "~0123456789abcdef"]})
     )

@@ -222,6 +222,8 @@ def _update(actions: Commands) -> None:
 
 def update(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     caller, relationship_id = _acting(services, caller, args.relationship_id, "writer")
+    if args.members:
+        services.spaces.relinking(caller, relationship_id, args.members.split(","))
     changes = {
         "relationship_type": args.relationship_type, "observation": args.observation,
         "strength": args.strength, "confidence": args.confidence, "tags": args.tags,

@@ -145,9 +145,30 @@ class SpaceService:
         """The caller acting in the one space that holds the memories ``memory_ids`` (a relationship's members),
         checked for ``need``; refused when they are in several. Ids no space of the caller's holds are left for
         the service to answer "unknown"."""
-        personal = self.on_memory(caller, None)
+        held = self._holding(caller, memory_ids, need)
+        return next(iter(held.values()), caller.in_space(caller.person))
+
+    def relinking(self, acting: Caller, relationship_id: Any, memory_ids: Sequence[Any]) -> None:
+        """New members for the relationship ``relationship_id`` of the space ``acting`` acts in: refused when they
+        are in several spaces, or in another one than the relationship's (an unknown relationship is left for
+        the service to answer "unknown")."""
+        given = relationship_id if isinstance(relationship_id, str) and 0 < len(relationship_id) <= 200 else None
+        if given is None or not self._holds_relationship(acting, given):
+            return
+        held = self._holding(acting, memory_ids, "reader")
+        if held and acting.user not in held:
+            there = self._label(next(iter(held)))
+            raise ValidationFailed.single(
+                "memory_ids", "spaces", f"These memories are in {there}, and the relationship in "
+                f"{self._label(acting.user)}: a relationship links memories of its own space.",
+            )  # fmt: skip
+
+    def _holding(self, caller: Caller, memory_ids: Sequence[Any], need: Role) -> dict[str, Caller]:
+        """The spaces holding some of ``memory_ids`` (the caller acting in each, checked for ``need``); refused
+        when they are several."""
+        personal = caller.in_space(caller.person)
         if not isinstance(memory_ids, list | tuple) or len(memory_ids) > MAX_MEMBERS:
-            return personal  # the relationship service says what a list of members is
+            return {}  # the relationship service says what a list of members is
         held: dict[str, Caller] = {}
         for memory_id in memory_ids:
             acting = self.on_memory(caller, memory_id, need=need)
@@ -159,7 +180,10 @@ class SpaceService:
                 "memory_ids", "spaces", f"These memories are in {len(held)} spaces ({names}); a relationship links "
                 "memories of one space. Link only memories of one space.",
             )  # fmt: skip
-        return next(iter(held.values()), personal)
+        return held
+
+    def _label(self, key: str) -> str:
+        return f"space {self.name_of(key) or key}" if is_space_key(key) else "your personal space"
 
     def on_relationship(self, caller: Caller, relationship_id: Any, *, need: Role = "reader") -> Caller:
         return self._on(caller, relationship_id, need, self._holds_relationship)

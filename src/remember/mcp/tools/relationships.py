@@ -95,6 +95,8 @@ def remember_update_relationship(
     }  # fmt: skip
     services = services_of(ctx)
     caller = services.spaces.on_relationship(caller_of(ctx), relationship_id, need="writer")
+    if memory_ids is not None:
+        services.spaces.relinking(caller, relationship_id, memory_ids)
     after = services.relationships.update(caller, relationship_id, changes, reason=reason, clear=clear_fields or ())
     return RelationshipUpdateOut.of(after)
 
