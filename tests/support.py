@@ -60,3 +60,32 @@ def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
     code, out, err = run(capsys, *argv, "--json")
     assert code == 0, err
     return json.loads(out)
+
+
+SPACE_TABLES = (
+    "spaces", "space_members", "memories", "memory_history", "relationships", "relationship_history", "templates",
+    "preferences",
+)  # fmt: skip
+
+
+def space_rows(url: str) -> str:
+    """Every row a call in a shared space could change, on either backend: equal means nothing changed."""
+    from remember.store import open_store
+
+    store = open_store(url)
+    try:
+        with store.sql.reading() as s:
+            return json.dumps({t: sorted(map(repr, s.all(f"SELECT * FROM {t}"))) for t in SPACE_TABLES})
+    finally:
+        store.close()
+
+
+def cli_team(capsys: pytest.CaptureFixture[str], *db: str) -> str:
+    """Ann's space Team (``remember space``, in the database ``--db`` given or the configured one): Ben writes,
+    Cat reads; Dan is no member. Its key."""
+    key: str = run_json(capsys, *db, "space", "create", "Team", "--user", "ann")[0]["space"]
+    run_json(capsys, *db, "space", "add", "Team", "ben", "--role", "writer", "--user", "ann")
+    run_json(capsys, *db, "space", "add", "Team", "cat", "--role", "reader", "--user", "ann")
+    for user in ("ben", "cat"):
+        run_json(capsys, *db, "space", "accept", key, "--user", user)
+    return key

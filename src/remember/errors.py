@@ -7,6 +7,7 @@ A message always says what to do about it.
 
     RememberError
     ├── NotFound              an id that does not exist for this user
+    │   └── UnknownSpace      a space the user is not a member of (each edge says how to list theirs)
     ├── ValidationFailed      bad input; carries one FieldError per problem
     │   └── TemplateError     a template definition that cannot be used
     ├── AccessDenied          an operation this user may not do (e.g. edit a built-in)
@@ -130,6 +131,21 @@ class RememberError(Exception):
 
 class NotFound(RememberError):
     """The thing asked for does not exist (for this user)."""
+
+
+class UnknownSpace(NotFound):
+    """A space the user is not a member of, answered as one that does not exist. The message says how to
+    find one's spaces in no edge's words; an edge words that with ``listed_by``."""
+
+    def __init__(self, given: Any) -> None:
+        self.given = excerpt(given)
+        super().__init__(
+            f"Unknown space {self.given}: no space of yours has that name or key; a space's admin can invite you."
+        )
+
+    def listed_by(self, how: str) -> str:
+        """The message, ending with how the edge lists the user's spaces (``remember space list``)."""
+        return f"{self.message} List yours with {how}."
 
 
 class ValidationFailed(RememberError):

@@ -98,7 +98,7 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
     "remember_delete_relationship": (["relationship_id"], ["relationship_id"], (False, True, True)),
     "remember_search_relationships": (
         ["query", "alpha", "types", "memory_id", "min_strength", "min_confidence", "tags", "created_after",
-         "created_before", "limit", "offset", "min_score"],
+         "created_before", "limit", "offset", "min_score", "spaces"],
         [],
         (True, False, True),
     ),

@@ -19,6 +19,7 @@ from remember.config import Settings
 from remember.errors import ValidationFailed
 from remember.models import ON_CONFLICT
 from remember.nouns import counted, plural
+from remember.space_keys import is_space_key
 
 if TYPE_CHECKING:
     from remember.service import Services
@@ -48,6 +49,7 @@ def _export(commands: Commands) -> None:
     sub.add_argument("-o", "--output", default="-", metavar="FILE", help="where to write ('-' for stdout)")
     sub.add_argument("--format", choices=EXPORT_FORMATS, default="jsonl", help="what to write (default: jsonl)")
     sub.add_argument("--all-users", action="store_true", help="every user, not only --user (jsonl only)")
+    sub.add_argument("--space", metavar="SPACE", help="a shared space of yours (name or key), not your own memories")
     sub.add_argument(
         "--json", action="store_true", help="say what was written as JSON (on stderr when the export goes to stdout)"
     )
@@ -58,12 +60,17 @@ def export(services: Services, caller: Caller, args: argparse.Namespace) -> None
     from remember.service.import_export.jsonl import write_export
 
     path = args.target or args.output
+    if args.space is not None:
+        if args.all_users:
+            raise ValidationFailed.single("--space", "invalid", "Give --space or --all-users, not both.")
+        [caller] = services.spaces.reading(caller, [args.space])
     if args.format != "jsonl":
         written, noun = peer_formats.export(services, caller, args), "memory"
     else:
         users = None if args.all_users else [caller]
+        names = {key: name for key, name in [(caller.user, services.spaces.name_of(caller.user))] if name}
         with _opened(path, "w") as out:
-            written, noun = write_export(services.store, users, out) - 1, "record"  # less its header
+            written, noun = write_export(services.store, users, out, names) - 1, "record"  # less its header
     _exported(args.format, path, written, noun, args.json)
 
 
@@ -100,33 +107,42 @@ def _import(commands: Commands) -> None:
         "(what is stored stays), or replace what is stored with it",
     )  # fmt: skip
     sub.add_argument("--dry-run", action="store_true", help="show what would be created, write nothing")
+    sub.add_argument(
+        "--space", metavar="SPACE", help="into this shared space of yours (name or key; you write there), as yours"
+    )
     sub.add_argument("--json", action="store_true", help="print JSON for scripts")
     runs(sub, load)
 
 
 def load(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    """Every user in the file as themselves (an export says whose each record is), or its one user as the
-    --user given; another server's data goes to ``user``."""
+    """Every user in the file as themselves (an export says whose each record is), or its one user (or space)
+    as the --user given or into the --space given; another server's data goes to ``user`` or the space."""
     from remember.service.import_export.restore import plan, write
 
+    acting = services.spaces.writing(caller, args.space) if args.space is not None else caller
     if args.source != "remember":
         if args.on_conflict != "refuse":
             raise ValidationFailed.single(
                 "--on-conflict", "invalid", "--on-conflict is for remember exports; another server's data is "
                 "added beside what is stored, and what is stored already is not stored again.",
             )  # fmt: skip
-        peer_formats.load(services, caller, args)
+        peer_formats.load(services, acting, args)
         return
     records = _reader(args.file)
-    into = getattr(args, "user", None)  # given on the command line; REMEMBER_USER does not pick one
-    planned = plan(services.store, records(), into=into, on_conflict=args.on_conflict)
+    # --space, or --user given on the command line (REMEMBER_USER does not pick one)
+    into = acting.user if args.space is not None else getattr(args, "user", None)
+    planned = plan(
+        services.store, records(), into=into, on_conflict=args.on_conflict,
+        into_option="--space" if args.space is not None else "--user",
+        elsewhere=services.spaces.keys(acting) if into is not None else None,
+    )  # fmt: skip
     total = sum(planned.memories.values())  # for the progress bar
     if args.dry_run:
         _report_plan(planned, args.json, "Would import")
         return
     with bulk_vectors(services, total, quiet=args.json):
         progress = _progress("importing", total)
-        write(services.store, services.indexer, services.templates, records(), planned, progress)
+        write(services.store, services.indexer, services.templates, records(), planned, progress, acting)
         output.progress_done()
     build_search_indexes(services, planned.memories, quiet=args.json)
     _report_plan(planned, args.json, "Imported")
@@ -147,16 +163,26 @@ def _report_plan(planned: Plan, as_json: bool, verb: str) -> None:
     if as_json:
         output.emit(planned.as_dict())
         return
-    read, users = sum(planned.memories.values()), len(planned.memories)
+    read = sum(planned.memories.values())
+    owners = _owners(list(planned.memories))
     if planned.on_conflict == "skip" and planned.clashes:
         new = read - sum(c.counts().get("memories", 0) for c in planned.clashes)
-        print(f"{verb} {new} of the file's {read} memories ({users} users); stored already, kept as they are:")
+        print(f"{verb} {new} of the file's {read} memories ({owners}); stored already, kept as they are:")
     elif planned.clashes:
-        print(f"{verb} {read} memories of {users} users, in place of what was stored already:")
+        print(f"{verb} {read} memories of {owners}, in place of what was stored already:")
     else:
-        _report(planned.memories, False, verb)
+        print(f"{verb} {counted(read, 'memory')} of {owners}.")
     for clash in planned.clashes:
-        print(f"  user {clash.user}: {clash.text()}")
+        print(f"  {'space' if is_space_key(clash.user) else 'user'} {clash.user}: {clash.text()}")
+    for what, count in planned.left_out.items():
+        print(f"Left out: {counted(count, what.removesuffix('s'))} (a space has none of its own).")
+
+
+def _owners(keys: list[str]) -> str:
+    """``2 users``, ``1 space``, ``1 user and 1 space``: whose records a file holds."""
+    spaces = sum(1 for key in keys if is_space_key(key))
+    parts = [counted(len(keys) - spaces, "user")] * (len(keys) > spaces) + [counted(spaces, "space")] * (spaces > 0)
+    return " and ".join(parts) or counted(0, "user")
 
 
 def _upgrade(actions: Commands) -> None:

@@ -106,8 +106,8 @@ def add(services: Services, caller: Caller, args: argparse.Namespace) -> None:
         except ValidationFailed as problem:
             output.not_applied(memory, best, problem)
     output.memory(
-        memory, as_json=args.json, suggestion=best, applied=applied, duplicate=stored.duplicate, same=stored.identity,
-        hints=stored.conflicts,
+        memory, as_json=args.json, space=services.spaces.name_of(memory.user_id), suggestion=best, applied=applied,
+        duplicate=stored.duplicate, same=stored.identity, hints=stored.conflicts,
     )  # fmt: skip
 
 
@@ -130,13 +130,16 @@ def get(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     history = changes if args.history else None
     rels = services.relationships.links(caller, [memory.id]).get(memory.id, [])
     if args.json:
-        data = {**memory.as_dict(), "relationships": links(memory.id, rels)}
+        data = {**output.public(memory), "relationships": links(memory.id, rels)}
         output.emit(data if history is None else {**data, "history": [h.as_dict() for h in history]})
         return
     others = {m: services.memories.get(caller, m, record_access=False) for r in rels for m in r.memory_ids}
     rendered = services.memories.fields_text(caller, memory)
     over_time = timeline(memory, changes)
-    memory_view.show(memory, rendered=rendered, rels=rels, others=others, history=history, timeline=over_time)
+    memory_view.show(
+        memory, rendered=rendered, rels=rels, others=others, history=history, timeline=over_time,
+        space=services.spaces.name_of(memory.user_id),
+    )  # fmt: skip
 
 
 def _list(commands: Commands) -> None:
@@ -181,7 +184,8 @@ def list_(services: Services, caller: Caller, args: argparse.Namespace) -> None:
         deleted=args.deleted,
         when=when_of(args),
     )
-    output.page(page, as_json=args.json, sort_by=args.sort)
+    names = output.space_names(services.spaces.name_of, page.items)
+    output.page(page, as_json=args.json, sort_by=args.sort, spaces=names)
 
 
 def _update(commands: Commands) -> None:
@@ -226,7 +230,7 @@ def update(services: Services, caller: Caller, args: argparse.Namespace) -> None
     if not patch.changes():
         raise ValidationFailed.single("changes", "empty", f"Nothing to update: give at least one of {UPDATES}.")
     stored = services.memories.change(caller, current.id, patch, reason=args.reason, expected_version=current.version)
-    output.memory(stored.memory, as_json=args.json)
+    output.memory(stored.memory, as_json=args.json, space=services.spaces.name_of(stored.memory.user_id))
 
 
 UPDATES = (
@@ -282,4 +286,5 @@ def _restore(commands: Commands) -> None:
 
 def restore(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     caller, memory_id = _acting(services, caller, args.memory_id, "writer")
-    output.memory(services.memories.restore(caller, memory_id, reason=args.reason), as_json=args.json)
+    back = services.memories.restore(caller, memory_id, reason=args.reason)
+    output.memory(back, as_json=args.json, space=services.spaces.name_of(back.user_id))

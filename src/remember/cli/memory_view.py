@@ -31,10 +31,11 @@ def show(
     others: Mapping[str, Memory],
     history: Sequence[HistoryEntry] | None,
     timeline: Mapping[str, Sequence[Value]] | None = None,
+    space: str | None = None,
 ) -> None:
-    """Print the memory: its fields, its template's fields and their values over time, its text,
-    relationships and (when asked) history."""
-    output.header(memory)
+    """Print the memory: its fields (``space``: the name of the shared space it is in), its template's fields
+    and their values over time, its text, relationships and (when asked) history."""
+    output.header(memory, space)
     fields = fields_lines(memory, rendered)
     if fields:
         print("\nfields:")

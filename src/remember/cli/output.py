@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from remember.errors import RememberError
@@ -39,10 +39,22 @@ def emit(value: Any) -> None:
     print(json.dumps(value, ensure_ascii=False, indent=2))
 
 
+def public(m: Memory) -> dict[str, Any]:
+    """The memory's JSON form, naming its space (the key) when it is a shared space's, as the MCP tools do."""
+    data = m.as_dict()
+    return {**data, "space": m.user_id} if is_space_key(m.user_id) else data
+
+
+def space_names(name_of: Callable[[str], str | None], memories: Iterable[Memory]) -> dict[str, str]:
+    """The name of each shared space the ``memories`` are in, by key (the key itself if it has no name)."""
+    return {key: name_of(key) or key for key in {m.user_id for m in memories} if is_space_key(key)}
+
+
 def memory(
     m: Memory,
     *,
     as_json: bool,
+    space: str | None = None,
     suggestion: Suggestion | None = None,
     applied: bool = False,
     duplicate: Duplicate | None = None,
@@ -52,9 +64,7 @@ def memory(
     """A memory just written: its fields and text, and what was found about it (a duplicate, the memory about
     the same thing, a template)."""
     if as_json:
-        data = m.as_dict()
-        if is_space_key(m.user_id):  # a shared space's memory names it, as the tools' results do
-            data["space"] = m.user_id
+        data = public(m)
         if duplicate is not None:
             data["duplicate"] = duplicate.as_dict()
         if same is not None:
@@ -65,7 +75,7 @@ def memory(
             data["template_suggestion"] = {**suggestion.as_dict(), "applied": applied}
         emit(data)
         return
-    header(m)
+    header(m, space)
     if duplicate is not None:
         print(f"{'duplicate:':12}{_duplicate(duplicate)}")
     if same is not None:
@@ -78,14 +88,18 @@ def memory(
         _suggestion(m, suggestion, applied)
 
 
-def header(m: Memory) -> None:
-    """The memory's fields, a line each (those it has)."""
+def header(m: Memory, space: str | None = None) -> None:
+    """The memory's fields, a line each (those it has); ``space``: the name of the shared space it is in."""
     data = m.as_dict()
     for key in ("id", "title", "type", "tags", "weight", "trust", "template_id", "created_at", "updated_at",
                 "version", "deleted_at"):  # fmt: skip
         value = data[key]
         if value not in (None, [], ""):
             print(f"{key.replace('_id', '') + ':':12}{_plain(value)}")
+    if is_space_key(m.user_id):
+        print(f"{'space:':12}{space or m.user_id} ({m.user_id})")
+        if m.created_by:
+            print(f"{'stored by:':12}{m.created_by}")
     print(f"{'happened:':12}{data['context']['timestamp']}")
     for label, value in validity_lines(data):
         print(f"{label:12}{value}")
@@ -148,20 +162,29 @@ DATES: dict[str, tuple[str, str]] = {
 }
 
 
-def page(p: Page, *, as_json: bool, sort_by: str = "created_at") -> None:
-    """A page of memories: a table with a header (the date column is the one the page is ordered by)."""
+def page(p: Page, *, as_json: bool, sort_by: str = "created_at", spaces: Mapping[str, str] | None = None) -> None:
+    """A page of memories: a table with a header (the date column is the one the page is ordered by); a SPACE
+    column when some are of a shared space (``spaces``: their names by key)."""
     if as_json:
-        emit({"memories": [m.as_dict() for m in p.items], "total": p.total, "limit": p.limit, "offset": p.offset})
+        emit({"memories": [public(m) for m in p.items], "total": p.total, "limit": p.limit, "offset": p.offset})
         return
     title, column = DATES[sort_by]
     weight = sort_by == "weight"
+    names = spaces or {}
     rows = [
-        [m.id, getattr(m, column).date().isoformat(), *([f"{m.weight:g}"] if weight else []), m.type, _about(m)]
+        [m.id, getattr(m, column).date().isoformat(), *([f"{m.weight:g}"] if weight else []),
+         *([space_of(m, names)] if names else []), m.type, _about(m)]
         for m in p.items
-    ]
+    ]  # fmt: skip
     if rows:
-        table(["ID", title, *(["WEIGHT"] if weight else []), "TYPE", "TITLE OR TEXT"], rows)
+        table(["ID", title, *(["WEIGHT"] if weight else []), *(["SPACE"] if names else []), "TYPE", "TITLE OR TEXT"],
+              rows)  # fmt: skip
     footer(p.offset, len(p.items), p.total, "memory")
+
+
+def space_of(m: Memory, names: Mapping[str, str]) -> str:
+    """The name of the space ``m`` is in, as a listing shows it (``personal`` for one's own)."""
+    return names.get(m.user_id, m.user_id) if is_space_key(m.user_id) else "personal"
 
 
 def footer(offset: int, shown: int, total: int, noun: str) -> None:

@@ -27,8 +27,9 @@ def load(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     parsed = read(args.source, Path(args.file))
     with bulk_vectors(services, 0 if args.dry_run else len(parsed.memories), quiet=args.json):
         report = run(
-            services.memories, services.relationships, caller, args.source, parsed, dry_run=args.dry_run, progress=_bar
-        )
+            services.memories, services.relationships, caller, args.source, parsed, dry_run=args.dry_run,
+            progress=_bar, elsewhere=list(services.spaces.keys(caller)),
+        )  # fmt: skip
         output.progress_done()
     if report.created and not args.dry_run:
         build_search_indexes(services, [caller.user], quiet=args.json)

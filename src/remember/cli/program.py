@@ -16,7 +16,7 @@ from remember.cli.grammar import Handler, StandaloneHandler
 from remember.cli.mistakes import in_cli_words
 from remember.cli.parser import build_parser
 from remember.config import Settings
-from remember.errors import RememberError, ValidationFailed
+from remember.errors import RememberError, UnknownSpace, ValidationFailed
 
 __all__ = ["run"]
 
@@ -31,6 +31,9 @@ def run(argv: Sequence[str] | None = None) -> int:
         parser: argparse.ArgumentParser = args.command_parser
         parser.print_usage(sys.stderr)
         print(f"{parser.prog}: error: {in_cli_words(exc, parser)}", file=sys.stderr)
+        return 1
+    except UnknownSpace as exc:
+        print(f"{args.command_parser.prog}: error: {exc.listed_by('`remember space list`')}", file=sys.stderr)
         return 1
     except RememberError as exc:
         print(f"{args.command_parser.prog}: error: {exc}", file=sys.stderr)

@@ -8,15 +8,17 @@ from typing import TYPE_CHECKING
 
 from remember.cli import output
 from remember.cli.grammar import Commands, runs
-from remember.cli.search_commands import MIN_SCORE_HELP
+from remember.cli.search_commands import MIN_SCORE_HELP, SPACES_HELP
 from remember.cli.when import when_of, when_options
 from remember.errors import ValidationFailed
 from remember.nouns import counted
+from remember.space_keys import is_space_key
 
 if TYPE_CHECKING:
     from remember.caller import Caller
     from remember.models import Relationship
     from remember.service import Services
+    from remember.space_keys import Role
 
 SNIPPET = 70
 MIN_MEMBERS = 2
@@ -53,15 +55,24 @@ def _relate(commands: Commands) -> None:
     )
     sub.add_argument("--type", required=True, dest="relationship_type", help="how they relate, e.g. works_with")
     _fields(sub, new=True)
+    sub.add_argument(
+        "--space", metavar="SPACE", help="the space of the memories (name, key or personal; default: where they are)"
+    )
     sub.add_argument("--json", action="store_true", help="print JSON for scripts")
     runs(sub, relate)
 
 
 def relate(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    """A relationship in the space of its memories (whole ids of a shared space's; first characters are looked
+    up in the space found, or named by --space)."""
     from remember.service import RelationshipDraft
 
     if len(args.memory_ids) < MIN_MEMBERS:
         raise ValidationFailed.single("memory_ids", "invalid", "Give at least two memory IDs to link.")
+    if args.space is not None:
+        caller = services.spaces.writing(caller, args.space)
+    else:
+        caller = services.spaces.on_memories(caller, args.memory_ids)
     members = _members(services, caller, args.memory_ids, "memory_ids")
     draft = RelationshipDraft(
         members, args.relationship_type, args.observation, args.strength, args.confidence, args.tags,
@@ -69,7 +80,7 @@ def relate(services: Services, caller: Caller, args: argparse.Namespace) -> None
     )  # fmt: skip
     rel = services.relationships.create(caller, draft)
     if args.json:
-        output.emit(rel.as_dict())
+        output.emit(_public(rel))
     else:
         print(f"Linked {counted(len(rel.memory_ids), 'memory')}: relationship {rel.id}")
 
@@ -88,6 +99,7 @@ def _related(commands: Commands) -> None:
 
 
 def related(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    caller = services.spaces.on_memory(caller, args.memory_id)
     memory_id = services.ids.memory(caller, args.memory_id)
     found = services.related.related(
         caller, memory_id, depth=args.depth, types=args.types, min_strength=args.min_strength, when=when_of(args)
@@ -129,33 +141,45 @@ def _search(actions: Commands) -> None:
     sub.add_argument("--limit", type=int, default=10, help="how many, 1-100 (default 10)")
     sub.add_argument("--offset", type=int, default=0, help="skip this many")
     sub.add_argument("--min-score", type=float, help=MIN_SCORE_HELP)
+    sub.add_argument(
+        "--space", action="append", dest="spaces", metavar="SPACE", help=SPACES_HELP + "; with --memory, its space"
+    )
     sub.add_argument("--json", action="store_true", help="print JSON for scripts")
     runs(sub, search)
 
 
 def search(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    """The relationships of every space read (--space), or of the space of --memory."""
+    from remember.service import space_reads
     from remember.service.related import Criteria
 
-    memory_id = services.ids.memory(caller, args.memory_id) if args.memory_id is not None else None
+    if args.memory_id is not None:
+        if args.spaces:
+            raise ValidationFailed.single("--space", "invalid", "--memory searches its memory's space: drop --space.")
+        callers = [services.spaces.on_memory(caller, args.memory_id)]
+        memory_id = services.ids.memory(callers[0], args.memory_id)
+    else:
+        callers, memory_id = services.spaces.reading(caller, args.spaces), None
     criteria = Criteria(
         args.types, memory_id, args.min_strength, args.min_confidence, args.tags, args.created_after,
         args.created_before,
     )  # fmt: skip
-    found = services.related.search(
-        caller, args.query, alpha=args.alpha, criteria=criteria, limit=args.limit, offset=args.offset,
-        min_score=args.min_score,
+    found = space_reads.relationships(
+        services.related, callers, args.query, alpha=args.alpha, criteria=criteria, limit=args.limit,
+        offset=args.offset, min_score=args.min_score,
     )  # fmt: skip
     if args.json:
         output.emit(
             {
-                "results": [{**h.relationship.as_dict(), "score": h.score} for h in found.hits],
+                "results": [{**_public(h.relationship), "score": h.score} for h in found.hits],
                 "total": found.total,
                 "has_more": found.has_more,
             }
         )
         return
+    names = {key: services.spaces.name_of(key) or key for key in {h.relationship.user_id for h in found.hits}}
     for h in found.hits:
-        _print(h.relationship)
+        _print(h.relationship, names if len(callers) > 1 else None)
     if not found.hits:
         print("No relationships found.")
     if found.has_more:
@@ -170,14 +194,16 @@ def _show(actions: Commands) -> None:
 
 
 def show(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    rel = services.relationships.get(caller, services.ids.relationship(caller, args.relationship_id))
+    caller, relationship_id = _acting(services, caller, args.relationship_id, "reader")
+    rel = services.relationships.get(caller, relationship_id)
     history = services.relationships.history(caller, rel.id)
     if args.json:
-        output.emit({**rel.as_dict(), "history": [h.as_dict() for h in history]})
+        output.emit({**_public(rel), "history": [h.as_dict() for h in history]})
         return
-    _print(rel)
+    _print(rel, {rel.user_id: services.spaces.name_of(rel.user_id) or rel.user_id})
     for h in history:
-        print(f"  v{h.version} {h.action} {h.reason or ''}".rstrip())
+        by = f" by {h.actor}" if h.actor else ""
+        print(f"  v{h.version} {h.action}{by} {h.reason or ''}".rstrip())
 
 
 def _update(actions: Commands) -> None:
@@ -195,6 +221,9 @@ def _update(actions: Commands) -> None:
 
 
 def update(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    caller, relationship_id = _acting(services, caller, args.relationship_id, "writer")
+    if args.members:
+        services.spaces.relinking(caller, relationship_id, args.members.split(","))
     changes = {
         "relationship_type": args.relationship_type, "observation": args.observation,
         "strength": args.strength, "confidence": args.confidence, "tags": args.tags,
@@ -203,11 +232,10 @@ def update(services: Services, caller: Caller, args: argparse.Namespace) -> None
     }  # fmt: skip
     if args.reopen and args.valid_until is not None:
         raise ValidationFailed.single("--reopen", "conflict", "Give --valid-until or --reopen, not both.")
-    relationship_id = services.ids.relationship(caller, args.relationship_id)
     clear = ("valid_until",) if args.reopen else ()
     after = services.relationships.update(caller, relationship_id, changes, reason=args.reason, clear=clear)
     if args.json:
-        output.emit(after.as_dict())
+        output.emit(_public(after))
     else:
         print(f"Relationship {after.id} is now version {after.version}.")
 
@@ -220,11 +248,25 @@ def _delete(actions: Commands) -> None:
 
 
 def delete(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    gone = services.relationships.delete(caller, services.ids.relationship(caller, args.relationship_id))
+    caller, relationship_id = _acting(services, caller, args.relationship_id, "writer")
+    gone = services.relationships.delete(caller, relationship_id)
     if args.json:
         output.emit({"relationship_id": gone.id, "deleted": True})
     else:
         print(f"Deleted relationship {gone.id}; its memories are unchanged.")
+
+
+def _acting(services: Services, caller: Caller, given: str, need: Role) -> tuple[Caller, str]:
+    """The caller acting in the space that holds the relationship ``given`` by its whole id (a shared space's are
+    taken whole), and its id; an id's first characters are looked for in the caller's personal space."""
+    acting = services.spaces.on_relationship(caller, given, need=need)
+    return acting, services.ids.relationship(acting, given)
+
+
+def _public(rel: Relationship) -> dict[str, object]:
+    """The relationship's JSON form, naming its space (the key) when it is a shared space's."""
+    data = rel.as_dict()
+    return {**data, "space": rel.user_id} if is_space_key(rel.user_id) else data
 
 
 def _members(services: Services, caller: Caller, given: list[str], field: str) -> list[str]:
@@ -232,8 +274,10 @@ def _members(services: Services, caller: Caller, given: list[str], field: str) -
     return [services.ids.memory(caller, m, field=f"{field}[{i}]") for i, m in enumerate(given)]
 
 
-def _print(rel: Relationship) -> None:
-    print(f"{rel.id}  {rel.relationship_type}  strength {rel.strength:g}  {' '.join(rel.memory_ids)}")
+def _print(rel: Relationship, spaces: dict[str, str] | None = None) -> None:
+    """A line for the relationship (with the name of its space when ``spaces`` names it), its observation below."""
+    where = f"[{spaces[rel.user_id]}]  " if spaces and is_space_key(rel.user_id) else ""
+    print(f"{rel.id}  {rel.relationship_type}  {where}strength {rel.strength:g}  {' '.join(rel.memory_ids)}")
     if rel.observation:
         print(f"  {_snippet(rel.observation)}")
 

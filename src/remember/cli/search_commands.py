@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from remember.cli import files, output
@@ -59,7 +60,7 @@ def search(services: Services, caller: Caller, args: argparse.Namespace) -> None
     )  # fmt: skip
     if args.json:
         answer = {
-            "results": [{"memory": h.memory.as_dict(), "score": h.score, "why": h.why} for h in results.hits],
+            "results": [{"memory": output.public(h.memory), "score": h.score, "why": h.why} for h in results.hits],
             "has_more": results.has_more,
             "alpha": results.alpha,
         }
@@ -67,7 +68,7 @@ def search(services: Services, caller: Caller, args: argparse.Namespace) -> None
         return
     if results.plan is not None:
         _print_plan(results.plan)
-    _print_hits(results.hits)
+    _print_hits(results.hits, output.space_names(services.spaces.name_of, [h.memory for h in results.hits]))
     if results.has_more:
         print(f"-- more: --offset {results.offset + len(results.hits)}")
 
@@ -85,23 +86,33 @@ def _similar(commands: Commands) -> None:
     sub.add_argument("--text", help="a text to compare with instead")
     sub.add_argument("--min", type=float, default=0.0, dest="min_similarity", help="lowest similarity, -1 to 1")
     sub.add_argument("--limit", type=int, default=10, help="how many, 1-100 (default 10)")
+    sub.add_argument("--space", action="append", dest="spaces", metavar="SPACE", help=SPACES_HELP + "; with --text")
     sub.add_argument("--json", action="store_true", help="print JSON for scripts")
     when_options(sub, everything=False)
     runs(sub, similar)
 
 
 def similar(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    """Like a memory (in its space), or like a text (in every space read)."""
+    from remember.service import space_reads
+
     if (args.memory_id is None) == (args.text is None):
         raise ValidationFailed.single("memory_id", "invalid", "Give a memory's ID or --text TEXT, not both.")
-    memory_id = services.ids.memory(caller, args.memory_id) if args.memory_id is not None else None
-    hits = services.search.similar(
-        caller, memory_id=memory_id, text_query=args.text, min_similarity=args.min_similarity, limit=args.limit,
-        when=when_of(args),
+    if args.memory_id is not None:
+        if args.spaces:
+            raise ValidationFailed.single("--space", "invalid", "A memory's ID searches its own space: drop --space.")
+        callers = [services.spaces.on_memory(caller, args.memory_id)]
+        memory_id = services.ids.memory(callers[0], args.memory_id)
+    else:
+        callers, memory_id = services.spaces.reading(caller, args.spaces), None
+    hits = space_reads.similar(
+        services.search, callers, memory_id=memory_id, text_query=args.text, min_similarity=args.min_similarity,
+        limit=args.limit, when=when_of(args),
     )  # fmt: skip
     if args.json:
-        output.emit({"results": [{"memory": h.memory.as_dict(), "score": h.score} for h in hits]})
+        output.emit({"results": [{"memory": output.public(h.memory), "score": h.score} for h in hits]})
     else:
-        _print_hits(hits)
+        _print_hits(hits, output.space_names(services.spaces.name_of, [h.memory for h in hits]))
 
 
 def _context(commands: Commands) -> None:
@@ -183,11 +194,13 @@ def _print_plan(plan: dict[str, Any]) -> None:
     print("why: keyword and vector (semantic) scores are each side's normalised 0..1; fused = their alpha mix")
 
 
-def _print_hits(hits: list[Hit]) -> None:
+def _print_hits(hits: list[Hit], spaces: Mapping[str, str]) -> None:
+    """A line per hit; with the name of its space when some are of a shared space (``spaces``: names by key)."""
     for h in hits:
         text = (h.memory.title or h.memory.content).replace("\n", " ")
         snippet = text if len(text) <= output.SNIPPET else text[: output.SNIPPET - 1] + "…"
-        print(f"{h.score:6.3f}  {h.memory.id}  {h.memory.occurred_at.date().isoformat()}  {snippet}")
+        where = f"[{output.space_of(h.memory, spaces)}]  " if spaces else ""
+        print(f"{h.score:6.3f}  {h.memory.id}  {h.memory.occurred_at.date().isoformat()}  {where}{snippet}")
         if h.why:
             print(f"        {json.dumps(h.why)}")
     if not hits:

@@ -39,7 +39,7 @@ from pydantic import ValidationError
 
 from remember import __version__, deadline
 from remember.caller import Caller
-from remember.errors import RememberError, excerpt
+from remember.errors import RememberError, UnknownSpace, excerpt
 from remember.mcp import catalog, tools
 from remember.mcp.arguments import explained, suggestion, unknown_parameters
 from remember.mcp.compact import compact_output, compact_tool
@@ -179,6 +179,9 @@ class RememberServer(MCPServer[AppState]):
             cause = exc.__cause__
             if isinstance(cause, ValidationError):
                 raise ToolError(explained(tool.name, tool.input_schema, cause)) from cause
+            if isinstance(cause, UnknownSpace):
+                said = cause.listed_by("remember_manage_space, action list")
+                raise ToolError(f"Error executing tool {tool.name}: {said}") from cause
             if isinstance(cause, RememberError):  # the SDK would hide its message as an unexpected error's
                 raise ToolError(f"Error executing tool {tool.name}: {cause}") from cause
             raise

@@ -11,6 +11,7 @@ from remember.clock import to_text
 from remember.models import Relationship
 from remember.schemas import Out, detail
 from remember.service.related import Related, RelationshipResults
+from remember.space_keys import is_space_key
 
 
 class RelationshipOut(Out):
@@ -51,6 +52,7 @@ class RelationshipUpdateOut(Out):
 
 class RelationshipHitOut(RelationshipOut):
     score: float | None  # none when listing without a query
+    space: str | None = None  # a shared space's key (a personal relationship names none)
 
 
 class RelationshipSearchOut(Out):
@@ -63,7 +65,10 @@ class RelationshipSearchOut(Out):
     @classmethod
     def of(cls, found: RelationshipResults) -> RelationshipSearchOut:
         return cls(
-            results=[RelationshipHitOut(**public(h.relationship), score=h.score) for h in found.hits],
+            results=[
+                RelationshipHitOut(**public(h.relationship), score=h.score, space=space_of(h.relationship))
+                for h in found.hits
+            ],
             total=found.total,
             offset=found.offset,
             has_more=found.has_more,
@@ -100,6 +105,11 @@ def public(rel: Relationship) -> dict[str, Any]:
     """A relationship as results carry it, with its span: true from ``valid_from`` until ``valid_until``
     (none: still true)."""
     return rel.as_dict()
+
+
+def space_of(rel: Relationship) -> str | None:
+    """The key of the shared space the relationship is in (None: a personal one)."""
+    return rel.user_id if is_space_key(rel.user_id) else None
 
 
 def links(memory_id: str, rels: Sequence[Relationship]) -> list[dict[str, Any]]:

@@ -14,11 +14,12 @@ from typing import Any, TypeVar
 
 from remember.caller import Caller
 from remember.models import Memory, Page
-from remember.service import browsing, checks
+from remember.service import browsing, checks, related
 from remember.service.access_counts import note_access
 from remember.service.browsing import Browsed
 from remember.service.graph import MAX_EDGES, Graph, GraphEdge, GraphRequest, GraphService
 from remember.service.memories import MemoryService
+from remember.service.related import RelatedService, RelationshipHit, RelationshipResults
 from remember.service.search import MAX_LIMIT, MAX_OFFSET, Hit, Results, SearchService
 
 T = TypeVar("T")
@@ -148,6 +149,36 @@ def graph(service: GraphService, callers: Sequence[Caller], request: GraphReques
     )  # fmt: skip
 
 
+def relationships(
+    service: RelatedService, callers: Sequence[Caller], query: str | None = None, *, limit: int = 10,
+    offset: int = 0, **options: Any,
+) -> RelationshipResults:  # fmt: skip
+    """``RelatedService.search`` over every space of ``callers``: by score with a query, newest first without."""
+    if len(callers) == 1:
+        return service.search(callers[0], query, limit=limit, offset=offset, **options)
+    size = checks.whole_number("limit", limit, 1, related.MAX_LIMIT)
+    start = checks.whole_number("offset", offset, 0, related.MAX_OFFSET)
+    hits: list[RelationshipHit] = []
+    totals: list[int | None] = []
+    for caller in callers:
+
+        def page(at: int, count: int, caller: Caller = caller) -> tuple[list[RelationshipHit], bool]:
+            found = service.search(caller, query, limit=count, offset=at, **options)
+            if at == 0:
+                totals.append(found.total)
+            return found.hits, found.has_more
+
+        hits += _first(page, start + size)
+    if any(h.score is not None for h in hits):
+        hits.sort(key=lambda h: (-(h.score or 0.0), h.relationship.id))
+    else:  # newest first, as each space lists them
+        hits.sort(key=lambda h: h.relationship.id)
+        hits.sort(key=lambda h: h.relationship.created_at, reverse=True)
+    total = None if None in totals else sum(t or 0 for t in totals)
+    chosen = hits[start : start + size]
+    return RelationshipResults(chosen, start, size, total, len(hits) > start + size)
+
+
 def _first(page: Callable[[int, int], tuple[list[T], bool]], wanted: int) -> list[T]:
     """The first ``wanted`` of one space, asked for a chunk at a time."""
     out: list[T] = []
@@ -164,4 +195,4 @@ def _sort_key(sort_by: str) -> Callable[[Memory], Any]:
     return lambda m: (getattr(m, column), m.id)
 
 
-__all__ = ["browse", "graph", "listing", "search", "similar"]
+__all__ = ["browse", "graph", "listing", "relationships", "search", "similar"]

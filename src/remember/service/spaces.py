@@ -18,7 +18,7 @@ from typing import Any
 from remember.caller import Caller
 from remember.clock import Clock, utc_now
 from remember.config import USER_ID
-from remember.errors import AccessDenied, Conflict, LimitReached, NotFound, ValidationFailed, excerpt
+from remember.errors import AccessDenied, Conflict, LimitReached, NotFound, UnknownSpace, ValidationFailed, excerpt
 from remember.models import InvitationBounds, MemoryQuery, Space, SpaceInvitation, SpaceMember
 from remember.service.relationships import unknown as unknown_relationship
 from remember.service.visibility import unknown as unknown_memory
@@ -34,6 +34,7 @@ MOST_PENDING = 20  # invitations one user may hold unanswered
 BOUNDS = InvitationBounds(per_space=100, per_inviter=3, per_invitee=MOST_PENDING)
 _UNPRINTED = ("Cc", "Cf", "Zl", "Zp")  # controls, bidi and other format marks, line breaks: not in a name
 _PURGE_TRIES = 5  # rounds of erasing a space's memories while members still write
+MAX_MEMBERS = 20  # memories a relationship links at most (the relationship service says so to the caller)
 _PURGE_PAGE = 500
 
 
@@ -62,13 +63,6 @@ class InvitationView:
         offered = self.invitation
         return {**self.space.as_dict(), "role": offered.role, "invited_by": offered.invited_by,
                 "invited_at": self.invitation.as_dict()["invited_at"]}  # fmt: skip
-
-
-def unknown_space(given: str) -> NotFound:
-    return NotFound(
-        f"Unknown space {excerpt(given)}: no space of yours has that name or key. "
-        "List yours with action list; a space's admin can invite you."
-    )
 
 
 class SpaceService:
@@ -264,7 +258,7 @@ class SpaceService:
     def personal(self, caller: Caller, *, given: str = PERSONAL) -> Caller:
         """The caller in its personal space; "unknown space" when its token is limited to other spaces."""
         if not caller.home:
-            raise unknown_space(given)
+            raise UnknownSpace(given)
         return caller.in_space(caller.person)
 
     def limit(self, caller: Caller, spaces: Sequence[str] | None) -> frozenset[str] | None:
@@ -285,11 +279,62 @@ class SpaceService:
             return None
         return sorted(PERSONAL if k == caller.person else self.name_of(k) or k for k in keys)
 
+    def keys(self, caller: Caller) -> dict[str, str]:
+        """Every space the caller's person is in, by owner key: their own id (``personal``), then their spaces'
+        keys with their names."""
+        own = {caller.person: PERSONAL} if caller.home else {}
+        return own | {s.key: s.name for s, _ in self._mine(caller)}
+
     def on_memory(self, caller: Caller, memory_id: Any, *, need: Role = "reader") -> Caller:
         """The caller acting in the space of the memory ``memory_id`` (checked for ``need``); the personal space
         when no space of the caller's holds it within its trust, so that the service answers "unknown" (or, for a
         token that does not reach the personal space, "no memory" here)."""
         return self._on(caller, memory_id, need, self._holds_memory, _no_memory)
+
+    def on_memories(self, caller: Caller, memory_ids: Sequence[Any], *, need: Role = "writer") -> Caller:
+        """The caller acting in the one space that holds the memories ``memory_ids`` (a relationship's members),
+        checked for ``need``; refused when they are in several. Ids no space of the caller's holds are left for
+        the service to answer "unknown"."""
+        held = self._holding(caller, memory_ids, need)
+        return next(iter(held.values()), None) or self.personal(caller)
+
+    def relinking(self, acting: Caller, relationship_id: Any, memory_ids: Sequence[Any]) -> None:
+        """New members for the relationship ``relationship_id`` of the space ``acting`` acts in: refused when they
+        are in several spaces, or in another one than the relationship's (an unknown relationship is left for
+        the service to answer "unknown")."""
+        given = relationship_id if isinstance(relationship_id, str) and 0 < len(relationship_id) <= 200 else None
+        if given is None or not self._holds_relationship(acting, given):
+            return
+        held = self._holding(acting, memory_ids, "reader")
+        if held and acting.user not in held:
+            there = self._label(next(iter(held)))
+            raise ValidationFailed.single(
+                "memory_ids", "spaces", f"These memories are in {there}, and the relationship in "
+                f"{self._label(acting.user)}: a relationship links memories of its own space.",
+            )  # fmt: skip
+
+    def _holding(self, caller: Caller, memory_ids: Sequence[Any], need: Role) -> dict[str, Caller]:
+        """The spaces holding some of ``memory_ids`` (the caller acting in each, checked for ``need``); refused
+        when they are several."""
+        personal = caller.in_space(caller.person) if caller.home else None
+        if not isinstance(memory_ids, list | tuple) or len(memory_ids) > MAX_MEMBERS:
+            return {}  # the relationship service says what a list of members is
+        held: dict[str, Caller] = {}
+        for memory_id in memory_ids:
+            acting = self.on_memory(caller, memory_id, need=need)
+            mine = personal is not None and isinstance(memory_id, str) and self._holds(personal, memory_id)
+            if personal is None or acting.user != personal.user or mine:
+                held.setdefault(acting.user, acting)
+        if len(held) > 1:
+            names = ", ".join(self.name_of(key) or PERSONAL for key in held)
+            raise ValidationFailed.single(
+                "memory_ids", "spaces", f"These memories are in {len(held)} spaces ({names}); a relationship links "
+                "memories of one space. Link only memories of one space.",
+            )  # fmt: skip
+        return held
+
+    def _label(self, key: str) -> str:
+        return f"space {self.name_of(key) or key}" if is_space_key(key) else "your personal space"
 
     def on_relationship(self, caller: Caller, relationship_id: Any, *, need: Role = "reader") -> Caller:
         return self._on(caller, relationship_id, need, self._holds_relationship, _no_relationship)
@@ -313,6 +358,9 @@ class SpaceService:
                     raise _not_admin(space, role) if need == "admin" else _read_only(space, role)
                 return acting
         return personal or unknown(given)
+
+    def _holds(self, acting: Caller, memory_id: str) -> bool:
+        return 0 < len(memory_id) <= 200 and self._holds_memory(acting, memory_id)
 
     def _holds_memory(self, acting: Caller, memory_id: str) -> bool:
         memory = self.store.memories.get(acting.user, memory_id)
@@ -386,11 +434,11 @@ class SpaceService:
             role = self.store.spaces.role(given, caller.person) if reached else None
             found = self.store.spaces.get(given) if role is not None else None
             if found is None or role is None:
-                raise unknown_space(given)
+                raise UnknownSpace(given)
             return found, role
         named = [(s, r) for s, r in self._mine(caller) if s.name == given.strip()]
         if not named:
-            raise unknown_space(given)
+            raise UnknownSpace(given)
         if len(named) > 1:
             keys = ", ".join(s.key for s, _ in named)
             message = f"Several of your spaces are named {excerpt(given)}: {keys}. Give its key."
@@ -550,4 +598,4 @@ def _read_only(space: Space, role: str) -> AccessDenied:
     )
 
 
-__all__ = ["PERSONAL", "InvitationView", "SpaceService", "SpaceView", "unknown_invitation", "unknown_space"]
+__all__ = ["PERSONAL", "InvitationView", "SpaceService", "SpaceView", "unknown_invitation"]

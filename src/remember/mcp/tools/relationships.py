@@ -7,9 +7,18 @@ from typing import Annotated, Literal
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from remember.mcp.state import caller_of, member_of, services_of
+from remember.mcp.state import member_of, services_of
 from remember.mcp.tools.hints import READS, WRITES, Tools, hints
-from remember.mcp.tools.params import AlphaAsInSearch, AsOf, MemoryId, MinScoreAsInSearch, Offset, Reason, Space, when
+from remember.mcp.tools.params import (
+    AlphaAsInSearch,
+    AsOf,
+    MemoryId,
+    MinScoreAsInSearch,
+    Offset,
+    Reason,
+    Spaces,
+    when,
+)
 from remember.schemas.relationships import (
     RelatedOut,
     RelatedPageOut,
@@ -18,6 +27,7 @@ from remember.schemas.relationships import (
     RelationshipSearchOut,
     RelationshipUpdateOut,
 )
+from remember.service import space_reads
 from remember.service.related import Criteria
 from remember.service.relationships import RelationshipDraft
 
@@ -30,6 +40,7 @@ Confidence = Annotated[float | None, Field(description="0 to 1 (default 0.8).")]
 Tags = Annotated[list[str] | None, Field(description="Labels.")]
 Types = Annotated[list[str] | None, Field(description="Only these types.")]
 MinStrength = Annotated[float, Field(description="0 to 1.")]
+MembersSpace = Annotated[str | None, Field(description="Default: their memories' space.")]
 
 
 def remember_create_relationship(
@@ -42,7 +53,7 @@ def remember_create_relationship(
     tags: Tags = None,
     valid_from: Annotated[str | None, Field(description="True from (default: when its members are).")] = None,
     valid_until: Annotated[str | None, Field(description="When it ends.")] = None,
-    space: Space = None,
+    space: MembersSpace = None,
 ) -> RelationshipOut:
     """Link two or more of the user's memories (all in one space): how they relate and what was observed.
 
@@ -52,8 +63,12 @@ def remember_create_relationship(
     draft = RelationshipDraft(
         memory_ids, relationship_type, observation, strength, confidence, tags, valid_from, valid_until
     )
-    services = services_of(ctx)
-    return RelationshipOut.of(services.relationships.create(services.spaces.writing(member_of(ctx), space), draft))
+    services, caller = services_of(ctx), member_of(ctx)
+    if space is not None:
+        acting = services.spaces.writing(caller, space)
+    else:
+        acting = services.spaces.on_memories(caller, memory_ids)
+    return RelationshipOut.of(services.relationships.create(acting, draft))
 
 
 def remember_update_relationship(
@@ -80,6 +95,8 @@ def remember_update_relationship(
     }  # fmt: skip
     services = services_of(ctx)
     caller = services.spaces.on_relationship(member_of(ctx), relationship_id, need="writer")
+    if memory_ids is not None:
+        services.spaces.relinking(caller, relationship_id, memory_ids)
     after = services.relationships.update(caller, relationship_id, changes, reason=reason, clear=clear_fields or ())
     return RelationshipUpdateOut.of(after)
 
@@ -106,17 +123,22 @@ def remember_search_relationships(
     limit: Annotated[int, Field(description="1 to 100.")] = 10,
     offset: Offset = 0,
     min_score: MinScoreAsInSearch = None,
+    spaces: Spaces = None,
 ) -> RelationshipSearchOut:
     """Find relationships by what was observed, by type, member, strength, tags or date.
 
     Example: {"query": "mentoring", "types": ["mentors"], "min_strength": 0.5}
     """
     criteria = Criteria(types, memory_id, min_strength, min_confidence, tags, created_after, created_before)
-    services, caller = services_of(ctx), caller_of(ctx)
-    acting = services.spaces.on_memory(caller, memory_id) if memory_id is not None else caller
-    found = services.related.search(
-        acting, query, alpha=alpha, criteria=criteria, limit=limit, offset=offset, min_score=min_score
-    )
+    services, caller = services_of(ctx), member_of(ctx)
+    if memory_id is not None:
+        callers = [services.spaces.on_memory(caller, memory_id)]
+    else:
+        callers = services.spaces.reading(caller, spaces)
+    found = space_reads.relationships(
+        services.related, callers, query, alpha=alpha, criteria=criteria, limit=limit, offset=offset,
+        min_score=min_score,
+    )  # fmt: skip
     return RelationshipSearchOut.of(found)
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import IO
 
 from remember import __version__
@@ -47,9 +47,12 @@ PAGE = 500
 PART = 500  # memories written per transaction of an import
 
 
-def export_records(store: Store, callers: Sequence[Caller] | None = None) -> Iterator[Record]:
+def export_records(
+    store: Store, callers: Sequence[Caller] | None = None, spaces: Mapping[str, str] | None = None
+) -> Iterator[Record]:
     """The header, then every record each of ``callers`` may read (default: every user's, all of it),
-    user by user."""
+    user by user. A caller acting in a shared space exports the space (its records' ``user_id`` is the space's
+    key; ``spaces``: the names the header gives the spaces exported, by key)."""
     chosen = callers if callers is not None else [Caller(user) for user in every_user(store)]
     settings = store.index.index_settings()
     yield {
@@ -59,28 +62,33 @@ def export_records(store: Store, callers: Sequence[Caller] | None = None) -> Ite
         "exported_at": to_text(utc_now()),
         "embedding_model": settings.get(MODEL_KEY),
         "embedding_dimension": settings.get(DIMENSION_KEY),
+        **({"spaces": dict(spaces)} if spaces else {}),
     }
     for caller in chosen:
         yield from _user_records(store, caller)
 
 
 def every_user(store: Store) -> list[str]:
-    """Every user with anything stored; refused while the database holds shared spaces, which an export does
-    not carry yet: a copy or a backup that silently left them out would lose them."""
+    """Every user with anything stored; refused while the database holds shared spaces, which an export of every
+    user does not carry (nor their members): a copy or a backup that silently left them out would lose them."""
     users = store.transfer.user_ids()
     if any(is_space_key(u) for u in users):
         raise ValidationFailed.single(
             "users", "shared_spaces",
-            "This database holds shared spaces, which exports and copies of every user do not carry yet "
-            "(docs/spaces.md). Export or copy each user's own memories with --user.",
+            "This database holds shared spaces, which exports and copies of every user do not carry "
+            "(docs/spaces.md). Export each user's own memories with --user (db copy: --only-user), and each space "
+            "by one of its members with `remember --user MEMBER export --space NAME`; import that into a space "
+            "of the other database with `remember import FILE --space NAME`.",
         )  # fmt: skip
     return users
 
 
-def write_export(store: Store, callers: Sequence[Caller] | None, out: IO[str]) -> int:
+def write_export(
+    store: Store, callers: Sequence[Caller] | None, out: IO[str], spaces: Mapping[str, str] | None = None
+) -> int:
     """``export_records`` written to ``out`` as JSON Lines; how many records (the header included)."""
     written = 0
-    for record in export_records(store, callers):
+    for record in export_records(store, callers, spaces):
         out.write(json.dumps(record, ensure_ascii=False) + "\n")
         written += 1
     return written
@@ -161,12 +169,14 @@ def import_records(
     progress: Progress | None = None,
     *,
     on_conflict: OnConflict = "refuse",
+    author: str | None = None,
 ) -> dict[str, int]:
     """Write the records into ``store``, a user in transactions of at most PART memories; per user: memories read.
 
     Every transaction is short (the embedding is done before it), so a server writing to
     the same database waits a fraction of a second, not the whole import. A record whose id
-    the user has is met as ``on_conflict`` says (``TransferTables.restore``).
+    the user has is met as ``on_conflict`` says (``TransferTables.restore``). In a shared space, ``author``
+    is recorded as the one who stored each memory and made each change (in a personal space, no one: the owner).
     """
     stream = iter(records)
     head = header(next(stream, None))
@@ -180,7 +190,7 @@ def import_records(
         if pending is None or pending.user_id != user:
             if pending is not None:
                 counts[pending.user_id] = _flush(store, indexer, pending, same_vectors, on_conflict)
-            pending = Pending(user)
+            pending = Pending(user, author=author if is_space_key(user) else None)
         _read(pending, record, number)
         if len(pending.memories) >= PART:
             _flush_part(store, indexer, pending, same_vectors, on_conflict)
@@ -210,7 +220,9 @@ def _read(pending: Pending, record: Record, number: int) -> None:
 def _flush_part(store: Store, indexer: Indexer, pending: Pending, same_vectors: bool, on_conflict: OnConflict) -> None:
     """Write the memories read so far (one bounded transaction); the rest of the user comes later."""
     written = len(pending.memories)
-    part = Pending(pending.user_id, templates=pending.templates, memories=_kept(store, pending, on_conflict))
+    part = Pending(
+        pending.user_id, pending.author, templates=pending.templates, memories=_kept(store, pending, on_conflict)
+    )
     store.transfer.restore(_dump(indexer, part, same_vectors, memories_only=True), on_conflict=on_conflict)
     pending.written += written
     pending.memories = []

@@ -3,13 +3,17 @@
 Each record is checked as it is read (``take``), and a problem names its line. ``contents`` reads a
 whole file and says what it holds of each user, by id: what an import compares with the database
 before it writes anything (``restore.py``).
+
+An owner is a user, or a shared space (its key: an export of a space). Who stored a memory and who made
+each change is what the import says (``Pending.author``: the member importing into a space, none in a
+personal space), never what the file says: a file can name anyone.
 """
 
 from __future__ import annotations
 
 import base64
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from remember.clock import from_text
@@ -26,6 +30,7 @@ from remember.models import (
     memory_from_dict,
     relationship_from_dict,
 )
+from remember.space_keys import SPACE_KEY
 
 FORMAT = "remember-export"
 Record = dict[str, Any]
@@ -34,6 +39,7 @@ Record = dict[str, Any]
 @dataclass
 class Pending:
     user_id: str
+    author: str | None = None  # the member recorded as storing and changing what is read (None: the owner)
     preferences: dict[str, Any] = field(default_factory=dict)
     changes: list[PreferenceChange] = field(default_factory=list)
     templates: list[tuple[TemplateRecord, tuple[TemplateVersion, ...]]] = field(default_factory=list)
@@ -107,8 +113,11 @@ def header(header: Any) -> Record:
 
 
 def user_of(record: Any, number: int) -> str:
+    """The owner of the record: a user id, or a shared space's key."""
     if not isinstance(record, dict) or not isinstance(record.get("user_id"), str):
         raise ValidationFailed.single(f"line {number}", "invalid", f"Line {number} is not a record with a user_id.")
+    if SPACE_KEY.match(record["user_id"]):
+        return str(record["user_id"])
     try:
         return check_user_id(record["user_id"])
     except ConfigError as exc:
@@ -133,9 +142,9 @@ def take(pending: Pending, record: Record, number: int) -> None:
         elif kind == "template":
             pending.templates.append(_template(pending.user_id, record))
         elif kind == "memory":
-            pending.memories.append(_memory(pending.user_id, record))
+            pending.memories.append(_memory(pending.user_id, record, pending.author))
         elif kind == "relationship":
-            pending.relationships.append(_relationship(pending.user_id, record))
+            pending.relationships.append(_relationship(pending.user_id, record, pending.author))
         elif kind == "suggestion_event":
             pending.events.append(
                 SuggestionEvent(
@@ -163,8 +172,8 @@ def _template(user: str, record: Record) -> tuple[TemplateRecord, tuple[Template
     return stored, versions
 
 
-def _memory(user: str, record: Record) -> tuple[Memory, tuple[HistoryEntry, ...], bytes | None]:
-    memory = memory_from_dict(user, record["memory"])
+def _memory(user: str, record: Record, author: str | None) -> tuple[Memory, tuple[HistoryEntry, ...], bytes | None]:
+    memory = replace(memory_from_dict(user, record["memory"]), created_by=author)
     history = tuple(
         HistoryEntry(
             memory.id,
@@ -175,6 +184,7 @@ def _memory(user: str, record: Record) -> tuple[Memory, tuple[HistoryEntry, ...]
             h.get("reason"),
             from_text(h["at"]),
             from_text(h["effective_at"]) if h.get("effective_at") else None,
+            author,
         )
         for h in record.get("history", [])
     )
@@ -182,10 +192,20 @@ def _memory(user: str, record: Record) -> tuple[Memory, tuple[HistoryEntry, ...]
     return memory, history, vector
 
 
-def _relationship(user: str, record: Record) -> tuple[Relationship, tuple[HistoryEntry, ...]]:
+def _relationship(user: str, record: Record, author: str | None) -> tuple[Relationship, tuple[HistoryEntry, ...]]:
     rel = relationship_from_dict(user, record["relationship"])
     history = tuple(
-        HistoryEntry(rel.id, user, int(h["version"]), h["action"], h["previous"], h.get("reason"), from_text(h["at"]))
+        HistoryEntry(
+            rel.id,
+            user,
+            int(h["version"]),
+            h["action"],
+            h["previous"],
+            h.get("reason"),
+            from_text(h["at"]),
+            None,
+            author,
+        )
         for h in record.get("history", [])
     )
     return rel, history

@@ -11,16 +11,22 @@ file nor the user's; a preference value the preference does not take. An import 
 caller's rights: a caller below full trust (a token's session) cannot import memories above its trust
 level, nor change a ``privacy.`` preference, as it could not store or set them otherwise.
 
-``into`` imports the export of one user into the account it names; a file of several users with
-it is an error (pick the user at export time). Then ``write`` writes (``jsonl.import_records``) and
-checks the memories of every template stored with another definition against the one it kept.
+``into`` imports the export of one user (or of one shared space) into the account or the space it names;
+a file of several with it is an error (pick one at export time). A space's export is imported into a space
+only (a file naming a space without ``into`` is refused), and into a space go memories, relationships and
+templates: a space has no preferences nor suggestion record of its own, so the file's are left out (the plan
+counts them). A memory of the file whose id is the importer's in another of their spaces (``elsewhere``) is
+refused: an id names one memory among a member's spaces. Then ``write`` writes (``jsonl.import_records``),
+the member importing into a space recorded as the one who stored and changed every row (``acting``; the
+file's names are not taken), and checks the memories of every template stored with another definition
+against the one it kept.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 
 from remember import preferences as preference_specs
 from remember.caller import Caller
@@ -31,8 +37,10 @@ from remember.service.import_export.jsonl_reading import Contents, Record, conte
 from remember.service.indexer import Indexer
 from remember.service.preferences import TRUSTED_ONLY
 from remember.service.templates import TemplateService
+from remember.space_keys import is_space_key
 from remember.store import Store
 
+SPACELESS = ("preference", "preference_change", "suggestion_event")  # what a space holds none of
 SHOWN = 3  # ids named per kind in a message
 ONE = {"memories": "memory", "templates": "template", "relationships": "relationship", "preferences": "preference"}
 
@@ -70,13 +78,14 @@ class Plan:
     clashes: tuple[Clash, ...]
     on_conflict: OnConflict
     into: str | None
+    left_out: dict[str, int] = field(default_factory=dict)  # what of the file has no place where it goes
 
     def as_dict(self) -> dict[str, object]:
         """Per user its memories, and what of the file the users had already (``skip``: kept as stored,
         ``replace``: replaced by the file's)."""
         stored = {c.user: c.counts() for c in self.clashes}
         return {"users": self.memories, "memories": sum(self.memories.values()), "on_conflict": self.on_conflict,
-                "stored_already": stored}  # fmt: skip
+                "stored_already": stored, **({"left_out": self.left_out} if self.left_out else {})}  # fmt: skip
 
 
 def plan(
@@ -88,14 +97,24 @@ def plan(
     option: str = "--on-conflict",
     into_option: str = "--user",
     reach: Caller | None = None,
+    elsewhere: Mapping[str, str] | None = None,
+    space_option: str = "--space",
 ) -> Plan:
     """Every record read and checked against the target; Conflict or ValidationFailed before any write.
-    ``option`` and ``into_option`` are what the edge calls ``on_conflict`` and ``into`` in its messages;
-    ``reach`` is the caller of an import into its own account (a session of a token below full trust
-    cannot replace what it cannot see)."""
-    found = _renamed(contents(records), into, into_option)
+    ``option``, ``into_option`` and ``space_option`` are what the edge calls ``on_conflict``, ``into`` and the
+    space imported into in its messages; ``reach`` is the caller of an import into its own account (a session
+    of a token below full trust cannot replace what it cannot see); ``elsewhere``: the importer's spaces (names
+    by key, their own id for the personal one), where no id of the file may be but in the one imported into."""
+    read = contents(records)
+    _spaces_placed(read, into, space_option)
+    found = _renamed(read, into, into_option)
     clashes = []
+    left_out: dict[str, int] = {}
     for user, held in found.items():
+        _nowhere_else(store, held, {k: name for k, name in (elsewhere or {}).items() if k != user})
+        if is_space_key(user):
+            left_out = {"preferences": len(held.preferences)} if held.preferences else {}
+            held.preferences = {}
         _members_known(store, user, held)
         _names_free(store, user, held, on_conflict)
         clash = _clash(store, user, held)
@@ -108,7 +127,8 @@ def plan(
             _within_reach(held, reach, kept=set(clash.memories) if on_conflict == "skip" else set())
     if clashes and on_conflict == "refuse":
         raise _refusal(clashes, option)
-    return Plan({user: len(held.memories) for user, held in found.items()}, tuple(clashes), on_conflict, into)
+    memories = {user: len(held.memories) for user, held in found.items()}
+    return Plan(memories, tuple(clashes), on_conflict, into, left_out)
 
 
 def write(
@@ -118,19 +138,54 @@ def write(
     records: Iterable[Record],
     planned: Plan,
     progress: Progress | None = None,
+    acting: Caller | None = None,
 ) -> dict[str, int]:
-    """Write the records ``plan`` checked (read again), as it planned; per user, memories read."""
-    counts = import_records(store, indexer, as_user(records, planned.into), progress, on_conflict=planned.on_conflict)
+    """Write the records ``plan`` checked (read again), as it planned; per user, memories read. ``acting``: the
+    caller importing into its own account or a space (there recorded as the one who stored every row)."""
+    author = acting.person if acting is not None and is_space_key(acting.user) else None
+    counts = import_records(
+        store, indexer, as_user(records, planned.into), progress, on_conflict=planned.on_conflict, author=author
+    )
     for clash in planned.clashes:
         if clash.changed_templates:  # their memories were checked against the other definition
-            templates.recheck(Caller(clash.user), clash.changed_templates)
+            owner = acting if acting is not None and acting.user == clash.user else Caller(clash.user)
+            templates.recheck(owner, clash.changed_templates)
     return counts
 
 
 def as_user(records: Iterable[Record], user: str | None) -> Iterator[Record]:
-    """The records, with ``user`` as their user when given (the file's one user becomes that user)."""
+    """The records, with ``user`` as their user when given (the file's one user becomes that user); into a
+    shared space, without what a space holds none of (``SPACELESS``)."""
     for record in records:
-        yield {**record, "user_id": user} if user and isinstance(record, dict) and "user_id" in record else record
+        if not user or not isinstance(record, dict) or "user_id" not in record:
+            yield record
+        elif not (is_space_key(user) and record.get("kind") in SPACELESS):
+            yield {**record, "user_id": user}
+
+
+def _spaces_placed(found: dict[str, Contents], into: str | None, space_option: str) -> None:
+    """A shared space's export goes into a space named by the import, never by the file."""
+    spaces = sorted(user for user in found if is_space_key(user))
+    if spaces and into is None:
+        raise ValidationFailed.single(
+            "file", "space", f"This file is the export of shared space {spaces[0]}: import it into a space of yours "
+            f"where you write ({space_option} NAME; create one first if need be). Nothing was imported.",
+        )  # fmt: skip
+
+
+def _nowhere_else(store: Store, held: Contents, elsewhere: Mapping[str, str]) -> None:
+    """No memory or relationship of the file is one the importer has in another of their spaces (``elsewhere``:
+    names by key)."""
+    for kind, ids in (("memories", list(held.memories)), ("relationships", list(held.relationships))):
+        for owner, name in elsewhere.items():
+            found = store.transfer.existing(owner, kind, ids) if ids else set()
+            if found:
+                where = f"your space {excerpt(name)}" if is_space_key(owner) else "your personal space"
+                raise Conflict(
+                    f"{len(found)} of the file's {kind} (the first: {excerpt(min(found))}) are in {where} already, "
+                    f"and an id names one of your {kind} in one space only. Nothing was imported. Import the file "
+                    "into another database, or where they are."
+                )
 
 
 def _renamed(found: dict[str, Contents], into: str | None, into_option: str) -> dict[str, Contents]:
@@ -251,12 +306,16 @@ def _replaceable(store: Store, clash: Clash, reach: Caller) -> None:
 
 
 def _refusal(clashes: list[Clash], option: str) -> Conflict:
-    listed = "; ".join(f"user {c.user}: {c.text()}" for c in clashes)  # user ids are checked: plain
+    listed = "; ".join(f"{_owner(c.user)}: {c.text()}" for c in clashes)  # user ids are checked: plain
     return Conflict(
         f"The file holds records that are stored already ({listed}). Nothing was imported. Choose with {option}: "
         "skip keeps what is stored and imports the rest, replace overwrites each stored record with the file's "
         "(ids stay as exported)."
     )
+
+
+def _owner(key: str) -> str:
+    return f"space {key}" if is_space_key(key) else f"user {key}"
 
 
 def _same(value: object) -> str:

@@ -100,6 +100,7 @@ def _origin(parsed: Parsed, where: str, fields: dict[str, Any]) -> Origin:
             kept[key] = reader(value)
         except (ValueError, TypeError):
             parsed.unmapped.append((where, f"{key} (unreadable)"))
+    fields.pop("created_by", None)  # who stored it where it was exported: the import names its own author
     replaced, successor = fields.pop("supersedes", None), fields.pop("superseded_by", None)
     keys = tuple(str(k) for k in replaced) if isinstance(replaced, list) else ()
     if replaced is not None and not isinstance(replaced, list):

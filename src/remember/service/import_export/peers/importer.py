@@ -15,6 +15,7 @@ running it again.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 from remember.caller import Caller
 from remember.errors import NotFound, StoreError, ValidationFailed
@@ -43,12 +44,16 @@ def run(
     *,
     dry_run: bool = False,
     progress: Progress | None = None,
+    elsewhere: Sequence[str] = (),
 ) -> ImportReport:
+    """Import ``parsed`` for ``caller``; a note's id is kept unless the caller's space, or one of the caller's
+    other spaces (``elsewhere``: their keys), has a memory of it (an id names one memory among a member's
+    spaces)."""
     report = ImportReport(source, dry_run, read=len(parsed.memories), skipped=list(parsed.skipped))
     for _, what in parsed.unmapped:
         report.unmapped[what] += 1
     carried = carried_templates.settle(memories.templates, caller, parsed.templates)
-    prepared, stamped, keys = _checked(memories, caller, parsed, report, carried.view)
+    prepared, stamped, keys = _checked(memories, caller, parsed, report, carried.view, elsewhere)
     unique, same_as = _once(prepared, stamped, report)
     carried_templates.create(memories.templates, caller, carried, report, write=not dry_run)
     stored_as: dict[str, str] = {}  # prepared memory id -> the id it is stored under
@@ -155,15 +160,16 @@ def _present(memories: MemoryService, caller: Caller, part: list[Prepared], stam
 
 
 def _checked(
-    memories: MemoryService, caller: Caller, parsed: Parsed, report: ImportReport, templates: UserTemplates
-) -> tuple[list[Prepared], set[str], dict[str, str]]:
+    memories: MemoryService, caller: Caller, parsed: Parsed, report: ImportReport, templates: UserTemplates,
+    elsewhere: Sequence[str],
+) -> tuple[list[Prepared], set[str], dict[str, str]]:  # fmt: skip
     """Each draft as a memory (its template looked up in ``templates``); a draft the service refuses is
     reported with its problems. Also the ids of the memories whose time was given, and each memory's
     source key."""
     prepared: list[Prepared] = []
     stamped: set[str] = set()
     keys: dict[str, str] = {}
-    taken = _taken_ids(memories, caller, parsed)
+    taken = _taken_ids(memories, [caller.user, *elsewhere], parsed)
     for item in parsed.memories:
         try:
             memory, fields_text = memories.prepare_new(caller, item.draft, templates)
@@ -178,10 +184,12 @@ def _checked(
     return prepared, stamped, keys
 
 
-def _taken_ids(memories: MemoryService, caller: Caller, parsed: Parsed) -> set[str]:
-    """The ids remember's notes had that the user's memories (the trash included) hold already."""
+def _taken_ids(memories: MemoryService, owners: Sequence[str], parsed: Parsed) -> set[str]:
+    """The ids remember's notes had that the owners' memories (the trash included) hold already."""
     wanted = [item.origin.memory_id for item in parsed.memories if item.origin and item.origin.memory_id]
-    return {m.id for m in memories.store.memories.get_many(caller.user, wanted)}
+    if not wanted:
+        return set()
+    return {m.id for owner in dict.fromkeys(owners) for m in memories.store.memories.get_many(owner, wanted)}
 
 
 def _as_it_was(memory: Memory, origin: Origin | None, taken: set[str]) -> Memory:

@@ -85,6 +85,7 @@ def note(memory: Memory, relations: Iterable[tuple[str, str]] = (), permalinks: 
         "created": to_text(memory.created_at),
         "updated": to_text(memory.updated_at),
         "version": memory.version,
+        "created_by": memory.created_by,  # in a shared space, the member who stored it
     }
     head = yaml_text({k: v for k, v in fields.items() if v is not None})
     return f"---\n{head}---\n\n{escape_text(memory.content)}\n{relations_section(relations)}"
