@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from remember.caller import Caller
 from remember.models import Memory, Page
-from remember.service import checks
+from remember.service import checks, shared_search
 from remember.service.access_counts import note_access
 from remember.service.memories import MemoryService
 from remember.service.search import MAX_LIMIT, MAX_OFFSET, Hit, Results, SearchService
@@ -39,10 +39,12 @@ def search(
     plans: dict[str, Any] = {}
     alphas: dict[str, float] = {}  # the first space's is the one answered
 
+    shared = shared_search.prepare(service, callers, query, limit=min(CHUNK, start + size), options=options)
+
     def first(caller: Caller) -> list[Hit]:
         def page(at: int, count: int) -> tuple[list[Hit], bool]:
             found = service.search(caller, query, limit=count, offset=at, explain=explain and at == 0,
-                                   record_access=False, **options)  # fmt: skip
+                                   record_access=False, shared=shared, **options)  # fmt: skip
             if found.plan is not None:
                 plans[caller.user] = found.plan
             if at == 0:

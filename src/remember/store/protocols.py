@@ -192,6 +192,12 @@ class SearchIndex(Protocol):
         ``terms`` (plain words, matched as the backend stems them) and pass ``filter``; ``also``:
         terms that add to the score of the memories found without finding any."""
 
+    def keyword_candidates_of(
+        self, owners: Sequence[str], terms: Words, *, deleted: DeletedMode, limit: int, also: Words = ()
+    ) -> dict[str, list[tuple[str, float]]]:
+        """``keyword_candidates`` (without a filter) of each of ``owners``, exactly as each would be answered
+        alone, found together where the backend can (one pass over the terms' postings for them all)."""
+
     def ranked_keyword_candidates(
         self, user_id: str, terms: Words, *, limit: int, filter: Filter | None = None
     ) -> list[tuple[str, float]] | None:

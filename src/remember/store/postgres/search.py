@@ -337,6 +337,16 @@ class SearchTables(RankedKeywordTables, IndexTables):
             rows = conn.execute(sql, params).fetchall()
         return [(memory_id, float(score)) for memory_id, score in rows]
 
+    def keyword_candidates_of(
+        self, owners: Sequence[str], terms: Words, *, deleted: DeletedMode, limit: int, also: Words = ()
+    ) -> dict[str, list[tuple[str, float]]]:
+        """``keyword_candidates`` of each owner: the GIN index and ``user_id`` find each owner's rows alone,
+        so a query per owner reads no other owner's."""
+        return {
+            owner: self.keyword_candidates(owner, terms, filter=None, deleted=deleted, limit=limit, also=also)
+            for owner in owners
+        }
+
     def _weights(self, user_id: str, terms: list[str]) -> dict[str, float]:
         """The idf of each term, from the user's (capped) counts; none for a term in no memory."""
         if not terms:
