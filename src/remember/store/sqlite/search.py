@@ -23,6 +23,7 @@ from remember.store.sql.session import Session
 from remember.store.sqlite import approximate, filtersql
 from remember.store.sqlite.connection import Database
 from remember.store.sqlite.keyword_source import SqliteKeywords, keyword_directory
+from remember.store.sqlite.owners_ranked import best_of_owners
 from remember.store.sqlite.vectors import Snapshot, VectorCache
 
 # bm25 column weights: content, date, context (measured on LoCoMo: docs/search.md).
@@ -203,22 +204,9 @@ class SearchTables(RankedKeywordTables, IndexTables):
     def _ranked_of(
         self, owners: list[str], match: str, deleted: DeletedMode, limit: int
     ) -> dict[str, list[tuple[str, float]]]:
-        """The ``limit`` best of each owner's memories matching ``match``, best first, in one query."""
-        marks = ", ".join("?" for _ in owners)
+        """The ``limit`` best of each owner's memories matching ``match``, best first, found together."""
         with self.db.read() as conn:
-            rows = conn.execute(
-                f"WITH f AS MATERIALIZED (SELECT m.user_id AS owner, m.id AS id, bm25(memory_fts, {BM25_WEIGHTS}) "
-                "AS rank FROM memory_fts JOIN memories m ON m.rowid = memory_fts.rowid "
-                f"WHERE memory_fts MATCH ? AND m.user_id IN ({marks}) AND {IN_TRASH[deleted]}) "
-                "SELECT owner, id, rank FROM (SELECT owner, id, rank, "
-                "row_number() OVER (PARTITION BY owner ORDER BY rank, id) AS place FROM f) "
-                "WHERE place <= ? ORDER BY owner, place",
-                [match, *owners, limit],
-            ).fetchall()
-        out: dict[str, list[tuple[str, float]]] = {}
-        for owner, memory_id, rank in rows:
-            out.setdefault(owner, []).append((memory_id, -rank))
-        return out
+            return best_of_owners(conn, owners, match, deleted, limit, BM25_WEIGHTS)
 
     def _new_ranked_index(self) -> RankedKeywords | None:
         directory = keyword_directory(self.db)
