@@ -31,8 +31,9 @@ def prepare(
     deleted = checks.deleted_mode(options.get("deleted", "exclude"))
     weights = [alpha_of(service.preferences.effective(c), options.get("alpha")) for c in callers]
     vector = _vector(service, question) if any(w is None or w > 0 for w in weights) else None
-    if options.get("filters") is not None or options.get("when", validity.CURRENT) != validity.CURRENT:
-        return Shared(vector)  # each space's keyword side is filtered by what it holds
+    alone = options.get("filters") is not None or options.get("when", validity.CURRENT) != validity.CURRENT
+    if alone or not service.store.index.finds_owners_together:
+        return Shared(vector)  # each space's keyword side is filtered by what it holds, or as fast apart
     every = text.query_terms(question)
     by_pool: dict[int, list[str]] = {}
     for caller, weight in zip(callers, weights, strict=True):

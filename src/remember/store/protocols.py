@@ -185,6 +185,9 @@ class PreferenceStore(Protocol):
 
 
 class SearchIndex(Protocol):
+    # Whether ``keyword_candidates_of`` finds several owners' candidates in less than a query per owner.
+    finds_owners_together: bool
+
     def keyword_candidates(
         self, user_id: str, terms: Words, *, filter: Filter | None, deleted: DeletedMode, limit: int, also: Words = ()
     ) -> list[tuple[str, float]]:

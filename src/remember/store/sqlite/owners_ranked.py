@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
+from contextlib import closing
 
 from remember.models import DeletedMode
 from remember.store.sql.base import IN_TRASH
@@ -22,23 +23,20 @@ def best_of_owners(
 ) -> dict[str, list[tuple[str, float]]]:
     """The ``limit`` best of each owner's memories matching ``match`` (id, bm25 negated: higher is better),
     best first, ties by id."""
-    ranked = conn.execute(
-        f"SELECT rowid, bm25(memory_fts, {weights}) AS score FROM memory_fts WHERE memory_fts MATCH ? ORDER BY score",
-        (match,),
-    ).fetchall()
+    sql = f"SELECT rowid, bm25(memory_fts, {weights}) AS score FROM memory_fts WHERE memory_fts MATCH ? ORDER BY score"
     found: dict[str, list[tuple[str, float]]] = {owner: [] for owner in owners}
     enough: dict[str, float] = {}  # an owner's limit-th rank: past it, none of its rows can enter
-    for start in range(0, len(ranked), CHUNK):
-        chunk = ranked[start : start + CHUNK]
-        if len(enough) == len(found) and chunk[0][1] > max(enough.values()):
-            break
-        whose = _owners(conn, [rowid for rowid, _ in chunk], list(found), deleted)
-        for rowid, rank in chunk:
-            if rowid in whose:
-                owner, memory_id = whose[rowid]
-                found[owner].append((memory_id, rank))
-                if len(found[owner]) == limit:
-                    enough[owner] = rank
+    with closing(conn.execute(sql, (match,))) as ranked:
+        while chunk := ranked.fetchmany(CHUNK):
+            if len(enough) == len(found) and chunk[0][1] > max(enough.values()):
+                break
+            whose = _owners(conn, [rowid for rowid, _ in chunk], list(found), deleted)
+            for rowid, rank in chunk:
+                if rowid in whose:
+                    owner, memory_id = whose[rowid]
+                    found[owner].append((memory_id, rank))
+                    if len(found[owner]) == limit:
+                        enough[owner] = rank
     return {
         owner: [(i, -rank) for i, rank in sorted(rows, key=lambda r: (r[1], r[0]))[:limit]]
         for owner, rows in found.items()

@@ -83,6 +83,8 @@ class SearchTables(RankedKeywordTables, IndexTables):
     # REMEMBER_VECTOR_INDEX_MIN (measured: docs/search.md#vectors-at-scale).
     vector_index_min: int | None = VECTOR_INDEX_MIN
     _stem_cache: dict[str, str]
+    # Full-text rows are not kept by owner: one owner's query reads every owner's matches.
+    finds_owners_together = True
 
     # the hooks of shared writes (store/sql/memories.py), inside the memory's transaction
 
