@@ -107,6 +107,7 @@ class SpaceService:
         acting = caller.in_space(found.key)
         self._purge(acting)  # first: a delete that stops midway can be run again by the same admin
         self.store.spaces.delete(found.key)
+        self.store.index.forget_owner(found.key)  # the index files kept beside the database
         return found
 
     # resolving: which owner keys a call reads and writes

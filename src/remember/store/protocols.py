@@ -258,6 +258,10 @@ class IndexMaintenance(Protocol):
         searches use one that the backend keeps apart (SQLite past ``REMEMBER_VECTOR_INDEX_MIN``),
         so that no search waits for it; False where there is nothing to build."""
 
+    def forget_owner(self, user_id: str) -> None:
+        """Remove what the index keeps beside the database for an owner none of whose memories is left (a
+        deleted space): its files and what this process holds of them."""
+
     def build_keyword_index(self, user_id: str, progress: Progress | None = None) -> bool:
         """After a bulk write: build the user's ranked keyword index now, in bulk, where their searches
         use one (SQLite past ``REMEMBER_KEYWORD_INDEX_MIN``); False where there is nothing to build."""

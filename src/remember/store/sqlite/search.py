@@ -15,12 +15,14 @@ from remember.config import VECTOR_INDEX_MIN
 from remember.errors import NotFound
 from remember.filters import Filter, best_passing
 from remember.models import DeletedMode, IndexEntry, Memory, Progress, VectorRow, Words, conversation_of
+from remember.store.index_files.files import user_stem
 from remember.store.index_files.ranked_keywords import RankedKeywords, RankedKeywordTables
 from remember.store.sides import POST_FILTER, Capabilities, SideAnswer, VectorRoute, VectorSide
 from remember.store.sql.base import IN_TRASH
 from remember.store.sql.index import IndexTables, previous_in_conversation
 from remember.store.sql.session import Session
 from remember.store.sqlite import approximate, filtersql
+from remember.store.sqlite.ann import remove_user_files
 from remember.store.sqlite.connection import Database
 from remember.store.sqlite.keyword_source import SqliteKeywords, keyword_directory
 from remember.store.sqlite.owners_ranked import best_of_owners
@@ -430,6 +432,15 @@ class SearchTables(RankedKeywordTables, IndexTables):
         search.build(user_id, dimension, None if progress is None else lambda done: progress(done, total))
         self._drop_matrix(user_id)
         return True
+
+    def forget_owner(self, user_id: str) -> None:
+        """Remove the owner's approximate vector index and ranked keyword index files, and its matrix."""
+        self._drop_matrix(user_id)
+        if self._approximate is not None:
+            self._approximate.forget(user_id)
+        elif (directory := approximate.index_directory(self.db)) is not None:
+            remove_user_files(directory, user_stem(user_id))
+        self._forget_ranked(user_id)
 
     def sizing_advice(self) -> list[str]:
         return []  # the index file is mapped, the page cache is the operating system's
