@@ -170,6 +170,8 @@ def test_an_owner_alone_in_the_database_is_found_as_alone(services: Services) ->
         ("boiler", {"alpha": 3}, "alpha"),
         ("boiler", {"alpha": "half"}, "alpha"),
         ("boiler", {"filters": {"tags": {"near": 1}}}, "filters"),
+        ("boiler", {"alpha": 3, "deleted": "sometimes"}, "alpha"),  # the first problem, as one space's search says
+        ("boiler", {"min_score": 7, "deleted": "sometimes"}, "min_score"),
     ],
 )
 def test_a_bad_search_over_spaces_says_what_to_fix_and_changes_nothing(
@@ -180,6 +182,9 @@ def test_a_bad_search_over_spaces_says_what_to_fix_and_changes_nothing(
     with pytest.raises(ValidationFailed) as caught:
         space_reads.search(services.search, spaces, query, limit=10, **options)
     assert [e.field.split(".")[0] for e in caught.value.errors] == [field]
+    with pytest.raises(ValidationFailed) as alone:
+        services.search.search(spaces[1], query, limit=10, **options)
+    assert str(caught.value) == str(alone.value)
     with services.store.sql.reading() as s:
         assert sorted(map(repr, s.all("SELECT * FROM memories"))) == before
 

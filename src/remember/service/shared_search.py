@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from remember.caller import Caller
-from remember.errors import RememberError
+from remember.errors import RememberError, ValidationFailed
 from remember.search import text
 from remember.search.plan import plan_search
 from remember.search.shared import Asked, Candidates, Shared, asked, grouped
@@ -27,9 +27,12 @@ def prepare(
 ) -> Shared:
     """What the searches of ``query`` (``limit`` hits each, from the first; ``options`` as
     ``SearchService.search`` takes them) over the spaces of ``callers`` share."""
-    question = checks.query(query, "query")
-    deleted = checks.deleted_mode(options.get("deleted", "exclude"))
-    weights = [alpha_of(service.preferences.effective(c), options.get("alpha")) for c in callers]
+    try:
+        question = checks.query(query, "query")
+        weights = [alpha_of(service.preferences.effective(c), options.get("alpha")) for c in callers]
+        deleted = checks.deleted_mode(options.get("deleted", "exclude"))
+    except ValidationFailed:
+        return Shared()  # nothing to share: each search says what to fix, as it would alone
     vector = _vector(service, question) if any(w is None or w > 0 for w in weights) else None
     alone = options.get("filters") is not None or options.get("when", validity.CURRENT) != validity.CURRENT
     if alone or not service.store.index.finds_owners_together:
