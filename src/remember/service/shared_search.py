@@ -36,7 +36,7 @@ def prepare(
     vector = _vector(service, question) if any(w is None or w > 0 for w in weights) else None
     alone = options.get("filters") is not None or options.get("when", validity.CURRENT) != validity.CURRENT
     if alone or not service.store.index.finds_owners_together:
-        return Shared(vector)  # each space's keyword side is filtered by what it holds, or as fast apart
+        return Shared(vector)  # each space filters its own keyword side, or the backend asks per owner anyway
     every = text.query_terms(question)
     by_pool: dict[int, list[str]] = {}
     for caller, weight in zip(callers, weights, strict=True):
