@@ -228,3 +228,26 @@ def test_the_spaces_full_text_candidates_are_found_together_and_the_question_emb
     # SQLite finds them in one query; PostgreSQL ranks each owner's rows by its own query, side by side
     together = sorted(o for group in calls["together"] for o in group)
     assert (together, sorted(calls["alone"])) == ((owners, []) if backend == "sqlite" else ([], owners))
+
+
+def test_memories_similar_to_a_text_over_spaces_are_each_space_s_merged_the_text_embedded_once(
+    services: Services, spaces: list[Caller], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    embedded: list[str] = []
+    embed = services.indexer.query_vector
+
+    def counted(question: str) -> Any:
+        embedded.append(question)
+        return embed(question)
+
+    monkeypatch.setattr(services.indexer, "query_vector", counted)
+    for text_query, limit in (("garden river", 10), ("w0 w1 piano", 3), ("ticket", 50)):
+        embedded.clear()
+        found = space_reads.similar(services.search, spaces, text_query=text_query, limit=limit)
+        assert embedded == [text_query]
+        each = [h for c in spaces for h in services.search.similar(c, text_query=text_query, limit=limit)]
+        each.sort(key=lambda h: (-h.score, h.memory.id))
+        assert _seen(found) == _seen(each[:limit]) and found
+    with pytest.raises(ValidationFailed) as caught:
+        space_reads.similar(services.search, spaces, text_query="  ", limit=5)
+    assert [e.field for e in caught.value.errors] == ["text"]

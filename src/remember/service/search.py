@@ -138,9 +138,11 @@ class SearchService:
         limit: int = 10,
         filters: JsonObject | None = None,
         when: validity.When = validity.CURRENT,
+        shared: Shared | None = None,
     ) -> list[Hit]:
         """Memories closest in meaning to a memory (by id) or a text, by cosine similarity; of them, those
-        ``when`` says (by default the current ones)."""
+        ``when`` says (by default the current ones). ``shared``: the text's vector, made once for several
+        owners."""
         if (memory_id is None) == (text_query is None):
             raise ValidationFailed.single("memory_id", "invalid", "Give either memory_id or text, not both or neither.")
         size = checks.whole_number("limit", limit, 1, MAX_LIMIT)
@@ -148,7 +150,7 @@ class SearchService:
         given = parse_filter(filters)
         current = validity.condition(self.store, caller.user, when, self.clock(), given)
         tree = visibility.within_reach(caller, conjoin(given, current))
-        vector, itself = self._anchor(caller, memory_id, text_query)
+        vector, itself = self._anchor(caller, memory_id, text_query, shared)
         nearest = self.store.index.vector_candidates(
             caller.user, vector, filter=tree, deleted="exclude", limit=size + 1
         )
@@ -303,10 +305,14 @@ class SearchService:
         """The question's vector as the vector side searches with it."""
         return _bytes(self.indexer.query_vector(question))
 
-    def _anchor(self, caller: Caller, memory_id: str | None, text_query: str | None) -> tuple[bytes, str | None]:
+    def _anchor(
+        self, caller: Caller, memory_id: str | None, text_query: str | None, shared: Shared | None = None
+    ) -> tuple[bytes, str | None]:
         """The vector to compare with, and the memory it belongs to (left out of the results)."""
         if text_query is not None:
-            return _bytes(self.indexer.query_vector(checks.query(text_query, "text"))), None
+            question = checks.query(text_query, "text")
+            given = shared.vector if shared is not None else None
+            return (given if given is not None else self.query_bytes(question)), None
         errors: checks.Errors = []
         clean = checks.identifier(memory_id, "memory_id", errors)
         memory = visibility.reachable(caller, self.store.memories.get(caller.user, clean)) if clean else None

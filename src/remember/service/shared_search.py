@@ -53,6 +53,15 @@ def prepare(
     return Shared(vector, keywords)
 
 
+def text_vector(service: SearchService, text_query: Any) -> Shared:
+    """What the searches of several owners for memories close to ``text_query`` share: its vector."""
+    try:
+        question = checks.query(text_query, "text")
+    except ValidationFailed:
+        return Shared()  # each search says what to fix
+    return Shared(_vector(service, question))
+
+
 def _vector(service: SearchService, question: str) -> bytes | None:
     """The question's vector; None where it cannot be made (each search then says why, as it would alone)."""
     try:
@@ -61,4 +70,4 @@ def _vector(service: SearchService, question: str) -> bytes | None:
         return None
 
 
-__all__ = ["prepare"]
+__all__ = ["prepare", "text_vector"]

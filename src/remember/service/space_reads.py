@@ -69,8 +69,10 @@ def search(
 
 
 def similar(service: SearchService, callers: Sequence[Caller], *, limit: int = 10, **options: Any) -> list[Hit]:
-    """``SearchService.similar`` over every space of ``callers``, merged by similarity."""
-    hits = [h for caller in callers for h in service.similar(caller, limit=limit, **options)]
+    """``SearchService.similar`` over every space of ``callers``, merged by similarity (a text embedded once)."""
+    text = options.get("text_query")
+    shared = shared_search.text_vector(service, text) if len(callers) > 1 and text is not None else None
+    hits = [h for caller in callers for h in service.similar(caller, limit=limit, shared=shared, **options)]
     hits.sort(key=lambda h: (-h.score, h.memory.id))
     return hits[:limit]
 
