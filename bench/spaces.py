@@ -1,16 +1,19 @@
 """Search over shared spaces: one space of ``SIZE`` memories, and the same memories in five spaces searched at once.
 
 A member's search reads each space it names as its own owner and merges the hits by score
-(``service/space_reads.py``). The same corpus as the scale suite (pairs of real turns with their vectors
-given, ``bench/scale.py``) is written under shared-space keys, all of it in one space, or a fifth in each
-of five, each layout in a database of its own; the same questions are asked of both, on SQLite and on
-PostgreSQL, side by side.
+(``service/space_reads.py``), the question embedded once and the spaces' full-text candidates found
+together (``service/shared_search.py``). The same corpus as the scale suite (pairs of real turns with
+their vectors given, ``bench/scale.py``) is written under shared-space keys, all of it in one space, or a
+fifth in each of five, each layout in a database of its own; the same questions are asked of both, on
+SQLite and on PostgreSQL. Over five spaces each question is also asked of the spaces searched apart (each
+on its own, merged: the same hits), in turn with the search proper, so that both see the same load.
 
     python -m bench --only spaces [--quick]
 """
 
 from __future__ import annotations
 
+import os
 import random
 import tempfile
 import time
@@ -54,17 +57,37 @@ def fill(services: Any, texts: list[str], vectors: Any, keys: tuple[str, ...]) -
 
 
 def timings(services: Any, questions: list[str], keys: tuple[str, ...]) -> dict[str, Any]:
-    """Search milliseconds (p50, p95) of the member reading the spaces ``keys``."""
+    """Search milliseconds (p50, p95) of the member reading the spaces ``keys``; over several, also of the
+    spaces searched apart (``apart``), each question asked both ways in turn, so both see the same load."""
     from remember.service import space_reads
 
     callers = services.spaces.reading(MEMBER, list(keys))
     space_reads.search(services.search, callers, questions[0], record_access=False)  # warm
-    took = []
-    for q in questions:
-        started = time.perf_counter()
-        space_reads.search(services.search, callers, q, limit=10, record_access=False)
-        took.append((time.perf_counter() - started) * 1000)
-    return percentiles(took)
+    ways = {
+        "together": lambda q: space_reads.search(services.search, callers, q, limit=10, record_access=False),
+        "apart": lambda q: apart(services, callers, q, 10),
+    }
+    took: dict[str, list[float]] = {way: [] for way in ways}
+    for n, q in enumerate(questions):
+        # the first to ask a question counts its words (kept a few seconds): each way goes first in turn
+        for way in list(ways)[:: 1 if n % 2 else -1] if len(callers) > 1 else ["together"]:
+            started = time.perf_counter()
+            ways[way](q)
+            took[way].append((time.perf_counter() - started) * 1000)
+    return {way: percentiles(ms) for way, ms in took.items() if ms}
+
+
+def apart(services: Any, callers: list[Any], question: str, limit: int) -> list[Any]:
+    """The spaces searched each on its own, up to four at once, and merged by score: the same hits as
+    ``space_reads.search``, without the work the spaces share done once."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(caller: Any) -> list[Any]:
+        return services.search.search(caller, question, limit=limit, record_access=False).hits
+
+    with ThreadPoolExecutor(4) as pool:
+        hits = [h for found in pool.map(one, callers) for h in found]
+    return sorted(hits, key=lambda h: (-h.score, h.memory.id))[:limit]
 
 
 def side(url: str, keys: tuple[str, ...], texts: list[str], vectors: Any, questions: list[str], folder: Path) -> Any:
@@ -98,6 +121,7 @@ def run(quick: bool = False) -> dict[str, Any]:
     from bench.embedcache import cached_minilm
 
     size, rounds = (QUICK_SIZE, QUICK_ROUNDS) if quick else (SIZE, ROUNDS)
+    print(f"  load average at the start (1, 5, 15 min): {[round(x, 2) for x in os.getloadavg()]}", flush=True)
     base, questions = scale.base_texts()
     texts, vectors = scale.blended(size, base, cached_minilm())
     asked = [random.Random(7).choice(questions) for _ in range(rounds)]
@@ -115,7 +139,11 @@ def run(quick: bool = False) -> dict[str, Any]:
             with embedded_postgres_url(folder / f"pg{n}") as url:
                 results["PostgreSQL"][label] = side(url, keys, texts, vectors, asked, folder / f"pg{n}-side")
     for backend in ("SQLite", "PostgreSQL"):
-        for layout, figures in results[backend].items():
-            table.add(backend, layout, f"{figures['p50']:.1f}", f"{figures['p95']:.1f}")
+        for layout, ways in results[backend].items():
+            for way, figures in ways.items():
+                label = layout if way == "together" else f"{layout}, searched apart"
+                table.add(backend, label, f"{figures['p50']:.1f}", f"{figures['p95']:.1f}")
+    results["load"] = [round(x, 2) for x in os.getloadavg()]
+    print(f"  load average at the end (1, 5, 15 min): {results['load']}", flush=True)
     table.print()
     return results

@@ -25,7 +25,8 @@ from remember.jsontypes import JsonObject
 from remember.models import DeletedMode, Memory, conversation_of
 from remember.search import spread, text
 from remember.search.fusion import Boosts, Fused, above_floor, fuse, fuse_by_shape
-from remember.search.plan import POSTINGS_BUDGET, SearchPlan, plan_search, select_terms
+from remember.search.plan import POSTINGS_BUDGET, SearchPlan, Terms, plan_search, select_terms
+from remember.search.shared import Shared
 from remember.service import checks, conflicts, validity, visibility
 from remember.service.access_counts import note_access
 from remember.service.indexer import Indexer
@@ -89,10 +90,12 @@ class SearchService:
         record_access: bool = True,
         min_score: float | None = None,
         when: validity.When = validity.CURRENT,
+        shared: Shared | None = None,
     ) -> Results:
         """The user's memories that best match ``query``, best first: those holding a term of it, and
         those whose cosine with it is at least ``min_score`` (``search.min_score`` when None); of them,
-        those ``when`` says (by default the current ones; with ``as_of``, each with its values then)."""
+        those ``when`` says (by default the current ones; with ``as_of``, each with its values then).
+        ``shared``: what a search of several owners found for them all (``search/shared.py``)."""
         prefs = self.preferences.effective(caller)
         question = checks.query(query, "query")
         weight = alpha_of(prefs, alpha)
@@ -105,11 +108,12 @@ class SearchService:
         # neither side widens its pool or filters), and goes into the search when it left too few.
         later = current is not None and when == validity.CURRENT
         found = self._ranked(caller, question, weight, floor, (start, size), None if later else current, given,
-                             mode, explain)  # fmt: skip
+                             mode, explain, shared)  # fmt: skip
         if later:
             kept = [h for h in found.hits if h.memory.valid_until is None or h.memory.valid_until > now]
             if len(kept) < len(found.hits) and len(kept) <= start + size:
-                found = self._ranked(caller, question, weight, floor, (start, size), current, given, mode, explain)
+                found = self._ranked(caller, question, weight, floor, (start, size), current, given, mode, explain,
+                                     shared)  # fmt: skip
             else:
                 found = replace(found, hits=kept)
         plan, ran, used, ranked = found.plan, found.ran, found.alpha, found.hits
@@ -134,9 +138,11 @@ class SearchService:
         limit: int = 10,
         filters: JsonObject | None = None,
         when: validity.When = validity.CURRENT,
+        shared: Shared | None = None,
     ) -> list[Hit]:
         """Memories closest in meaning to a memory (by id) or a text, by cosine similarity; of them, those
-        ``when`` says (by default the current ones)."""
+        ``when`` says (by default the current ones). ``shared``: the text's vector, made once for several
+        owners."""
         if (memory_id is None) == (text_query is None):
             raise ValidationFailed.single("memory_id", "invalid", "Give either memory_id or text, not both or neither.")
         size = checks.whole_number("limit", limit, 1, MAX_LIMIT)
@@ -144,7 +150,7 @@ class SearchService:
         given = parse_filter(filters)
         current = validity.condition(self.store, caller.user, when, self.clock(), given)
         tree = visibility.within_reach(caller, conjoin(given, current))
-        vector, itself = self._anchor(caller, memory_id, text_query)
+        vector, itself = self._anchor(caller, memory_id, text_query, shared)
         nearest = self.store.index.vector_candidates(
             caller.user, vector, filter=tree, deleted="exclude", limit=size + 1
         )
@@ -157,7 +163,7 @@ class SearchService:
 
     def _ranked(
         self, caller: Caller, question: str, weight: float | None, floor: float, page: tuple[int, int],
-        current: Filter | None, given: Filter | None, mode: DeletedMode, explain: bool,
+        current: Filter | None, given: Filter | None, mode: DeletedMode, explain: bool, shared: Shared | None = None,
     ) -> Ranked:  # fmt: skip
         """The candidates of both sides fused and ranked, before the first places are spread."""
         start, size = page
@@ -167,8 +173,8 @@ class SearchService:
             capabilities=self.store.index.capabilities(caller.user),
         )  # fmt: skip
         ran: dict[str, Any] = {}
-        semantic = self._beside(caller, question, tree, plan) if plan.vector else None
-        keyword = self._keyword(caller, question, tree, plan, ran) if plan.keyword else {}
+        semantic = self._beside(caller, question, tree, plan, shared) if plan.vector else None
+        keyword = self._keyword(caller, question, tree, plan, ran, shared) if plan.keyword else {}
         lengths = self.store.index.text_lengths(caller.user, list(keyword)) if weight is None else {}
         cosine: dict[str, float] = {}
         if semantic is not None:
@@ -204,14 +210,15 @@ class SearchService:
     # keyword side
 
     def _keyword(
-        self, caller: Caller, question: str, tree: Filter | None, plan: SearchPlan, ran: dict[str, Any]
-    ) -> dict[str, float]:
+        self, caller: Caller, question: str, tree: Filter | None, plan: SearchPlan, ran: dict[str, Any],
+        shared: Shared | None = None,
+    ) -> dict[str, float]:  # fmt: skip
         """The keyword side by the plan's route; a filter checked on the unfiltered best first."""
         side: dict[str, Any] = {}
         ran["keyword"] = side
         if tree is not None:
             reach = POST_FILTER * plan.pool
-            found = self._keyword_route(caller, question, None, plan, reach, side)
+            found = self._keyword_route(caller, question, None, plan, reach, side, shared)
             kept = self.store.index.passing_ids(caller.user, list(found), tree, plan.deleted)
             best = best_passing(found.items(), kept, plan.pool, len(found) < reach)
             if best is not None:
@@ -219,11 +226,12 @@ class SearchService:
                 side["filter"] = f"checked on {among}: {len(best)} passed"
                 return dict(best)
             side["filter"] = f"checked on the best {reach}: too few passed, so in the search"
-        return self._keyword_route(caller, question, tree, plan, plan.pool, side)
+        return self._keyword_route(caller, question, tree, plan, plan.pool, side, shared)
 
     def _keyword_route(
-        self, caller: Caller, question: str, tree: Filter | None, plan: SearchPlan, pool: int, side: dict[str, Any]
-    ) -> dict[str, float]:
+        self, caller: Caller, question: str, tree: Filter | None, plan: SearchPlan, pool: int, side: dict[str, Any],
+        shared: Shared | None = None,
+    ) -> dict[str, float]:  # fmt: skip
         every = text.query_terms(question)
         if plan.keyword == "ranked index":  # every term weighed, no budget
             ranked = self.store.index.ranked_keyword_candidates(caller.user, every, limit=pool, filter=tree)
@@ -233,15 +241,21 @@ class SearchService:
             side["ran"] = "full text (the ranked index could not answer)"
         else:
             side["ran"] = "full text"
-        total, counts = self.store.index.term_document_counts(caller.user, every, cap=POSTINGS_BUDGET + 1)
-        terms = select_terms(every, total, counts)
+        terms = self.full_text_terms(caller.user, every)
         side["terms"] = {"find": terms.find, "score": terms.score, "left_out": terms.left_out}
         if not terms.find:
             return {}
-        found = self.store.index.keyword_candidates(
-            caller.user, terms.find, filter=tree, deleted=plan.deleted, limit=pool, also=terms.score
-        )
+        found = None if shared is None or tree is not None else shared.keyword(caller.user, terms, plan.deleted, pool)
+        if found is None:
+            found = self.store.index.keyword_candidates(
+                caller.user, terms.find, filter=tree, deleted=plan.deleted, limit=pool, also=terms.score
+            )
         return dict(found)
+
+    def full_text_terms(self, owner: str, every: list[str]) -> Terms:
+        """The terms of a question (``every``) that the full-text route searches an owner's memories by."""
+        total, counts = self.store.index.term_document_counts(owner, every, cap=POSTINGS_BUDGET + 1)
+        return select_terms(every, total, counts)
 
     def _apart(self, caller: Caller, question: str, ids: list[str], ran: dict[str, Any]) -> frozenset[str]:
         """The candidates written in another language than the question (``fusion``), where the embedder's
@@ -264,13 +278,13 @@ class SearchService:
     # vector side
 
     def _beside(
-        self, caller: Caller, question: str, tree: Filter | None, plan: SearchPlan
+        self, caller: Caller, question: str, tree: Filter | None, plan: SearchPlan, shared: Shared | None = None
     ) -> Future[tuple[bytes, dict[str, float], dict[str, Any]]]:
         """The vector side (``_semantic``) on another thread, while the keyword side runs on this one:
         both wait on native code that lets other threads run, so a search uses two cores."""
         if self._threads is None:
             self._threads = ThreadPoolExecutor(QUERY_THREADS, thread_name_prefix="vector-side")
-        return self._threads.submit(self._semantic, caller, question, tree, plan)
+        return self._threads.submit(self._semantic, caller, question, tree, plan, shared)
 
     def close(self) -> None:
         """Stop the threads that run the vector side of searches."""
@@ -278,19 +292,27 @@ class SearchService:
             self._threads.shutdown()
 
     def _semantic(
-        self, caller: Caller, question: str, tree: Filter | None, plan: SearchPlan
+        self, caller: Caller, question: str, tree: Filter | None, plan: SearchPlan, shared: Shared | None = None
     ) -> tuple[bytes, dict[str, float], dict[str, Any]]:
         """The query's vector, the cosines of the memories nearest to it, and how they were found."""
-        vector = _bytes(self.indexer.query_vector(question))
+        vector = shared.vector if shared is not None and shared.vector is not None else self.query_bytes(question)
         assert plan.vector is not None
         side = VectorSide(plan.vector, vector, tree, plan.deleted, plan.pool)
         answer = self.store.index.vector_side(caller.user, side)
         return vector, dict(answer.hits), {"ran": answer.ran}
 
-    def _anchor(self, caller: Caller, memory_id: str | None, text_query: str | None) -> tuple[bytes, str | None]:
+    def query_bytes(self, question: str) -> bytes:
+        """The question's vector as the vector side searches with it."""
+        return _bytes(self.indexer.query_vector(question))
+
+    def _anchor(
+        self, caller: Caller, memory_id: str | None, text_query: str | None, shared: Shared | None = None
+    ) -> tuple[bytes, str | None]:
         """The vector to compare with, and the memory it belongs to (left out of the results)."""
         if text_query is not None:
-            return _bytes(self.indexer.query_vector(checks.query(text_query, "text"))), None
+            question = checks.query(text_query, "text")
+            given = shared.vector if shared is not None else None
+            return (given if given is not None else self.query_bytes(question)), None
         errors: checks.Errors = []
         clean = checks.identifier(memory_id, "memory_id", errors)
         memory = visibility.reachable(caller, self.store.memories.get(caller.user, clean)) if clean else None

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from remember.caller import Caller
 from remember.models import Memory, Page
-from remember.service import browsing, checks, related
+from remember.service import browsing, checks, related, shared_search
 from remember.service.access_counts import note_access
 from remember.service.browsing import Browsed
 from remember.service.graph import MAX_EDGES, Graph, GraphEdge, GraphRequest, GraphService
@@ -42,10 +42,12 @@ def search(
     plans: dict[str, Any] = {}
     alphas: dict[str, float] = {}  # the first space's is the one answered
 
+    shared = shared_search.prepare(service, callers, query, limit=min(CHUNK, start + size), options=options)
+
     def first(caller: Caller) -> list[Hit]:
         def page(at: int, count: int) -> tuple[list[Hit], bool]:
             found = service.search(caller, query, limit=count, offset=at, explain=explain and at == 0,
-                                   record_access=False, **options)  # fmt: skip
+                                   record_access=False, shared=shared, **options)  # fmt: skip
             if found.plan is not None:
                 plans[caller.user] = found.plan
             if at == 0:
@@ -70,8 +72,10 @@ def search(
 
 
 def similar(service: SearchService, callers: Sequence[Caller], *, limit: int = 10, **options: Any) -> list[Hit]:
-    """``SearchService.similar`` over every space of ``callers``, merged by similarity."""
-    hits = [h for caller in callers for h in service.similar(caller, limit=limit, **options)]
+    """``SearchService.similar`` over every space of ``callers``, merged by similarity (a text embedded once)."""
+    text = options.get("text_query")
+    shared = shared_search.text_vector(service, text) if len(callers) > 1 and text is not None else None
+    hits = [h for caller in callers for h in service.similar(caller, limit=limit, shared=shared, **options)]
     hits.sort(key=lambda h: (-h.score, h.memory.id))
     return hits[:limit]
 

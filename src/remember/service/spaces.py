@@ -168,6 +168,7 @@ class SpaceService:
         for _ in range(_PURGE_TRIES):
             self._purge(acting)  # first: a delete that stops midway can be run again by the same admin
             if self.store.spaces.delete(found.key) is not None:
+                self.store.index.forget_owner(found.key)  # the index files kept beside the database
                 return found
         raise Conflict(f"Members of space {found.name} are still adding memories to it; delete it again.")
 

@@ -195,12 +195,21 @@ class PreferenceStore(Protocol):
 
 
 class SearchIndex(Protocol):
+    # Whether ``keyword_candidates_of`` finds several owners' candidates in less than a query per owner.
+    finds_owners_together: bool
+
     def keyword_candidates(
         self, user_id: str, terms: Words, *, filter: Filter | None, deleted: DeletedMode, limit: int, also: Words = ()
     ) -> list[tuple[str, float]]:
         """Memory ids and keyword scores (higher is better) of the user's memories that hold any of
         ``terms`` (plain words, matched as the backend stems them) and pass ``filter``; ``also``:
         terms that add to the score of the memories found without finding any."""
+
+    def keyword_candidates_of(
+        self, owners: Sequence[str], terms: Words, *, deleted: DeletedMode, limit: int, also: Words = ()
+    ) -> dict[str, list[tuple[str, float]]]:
+        """``keyword_candidates`` (without a filter) of each of ``owners``, exactly as each would be answered
+        alone, found together where the backend can (one pass over the terms' postings for them all)."""
 
     def ranked_keyword_candidates(
         self, user_id: str, terms: Words, *, limit: int, filter: Filter | None = None
@@ -258,6 +267,10 @@ class IndexMaintenance(Protocol):
         """After a bulk write: build the user's approximate vector index now, in bulk, where their
         searches use one that the backend keeps apart (SQLite past ``REMEMBER_VECTOR_INDEX_MIN``),
         so that no search waits for it; False where there is nothing to build."""
+
+    def forget_owner(self, user_id: str) -> None:
+        """Remove what the index keeps beside the database for an owner none of whose memories is left (a
+        deleted space): its files and what this process holds of them."""
 
     def build_keyword_index(self, user_id: str, progress: Progress | None = None) -> bool:
         """After a bulk write: build the user's ranked keyword index now, in bulk, where their searches

@@ -25,7 +25,7 @@ from remember.config import KEYWORD_INDEX_MIN
 from remember.errors import StoreError
 from remember.filters import Filter
 from remember.models import Progress, Words
-from remember.store.index_files.files import cores, ranked
+from remember.store.index_files.files import cores, ranked, user_stem
 from remember.store.index_files.tantivy_index import (
     IndexBusy,
     IndexUnusable,
@@ -34,6 +34,7 @@ from remember.store.index_files.tantivy_index import (
     UserKeywords,
     clear_abandoned,
     failure,
+    remove_user,
 )
 
 BUILD_INLINE_AT = 20_000  # a user with more rows than this gets their index built in the background
@@ -200,6 +201,20 @@ class RankedKeywords:
             self._users[user_id] = fresh
             self._failed.pop(user_id, None)
         return True
+
+    def forget(self, user_id: str) -> None:
+        """Close and remove the user's index (an owner none of whose memories is left: a deleted space), once
+        a build or catch-up of theirs running in the background has ended."""
+        with self._lock:
+            running = self._builders.get(user_id)
+        if running is not None:
+            running.join()
+        with self._lock:
+            index = self._users.pop(user_id, None)
+            if index is not None:
+                index.discard()
+            self._failed.pop(user_id, None)
+            remove_user(self.directory, user_stem(user_id))
 
     def close(self) -> None:
         """Stop background builds (their half-written directories are removed) and catch-ups."""
@@ -382,6 +397,13 @@ class RankedKeywordTables:
         """A write of the user's: their ranked keyword index, if open, catches up once it is committed."""
         if self._ranked_index is not None:
             self._ranked_index.changed(user_id)
+
+    def _forget_ranked(self, user_id: str) -> None:
+        """Remove the user's ranked keyword index, opened or not."""
+        if self._ranked_index is None:
+            self._ranked_index = self._new_ranked_index()
+        if self._ranked_index is not None:
+            self._ranked_index.forget(user_id)
 
     def _close_ranked(self) -> None:
         if self._ranked_index is not None:

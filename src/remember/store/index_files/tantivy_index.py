@@ -343,6 +343,12 @@ def _remove(path: Path) -> None:
     shutil.rmtree(path, ignore_errors=True)  # another process may have removed it already
 
 
+def remove_user(directory: Path, stem: str) -> None:
+    """Remove every directory of a user's (``stem``: ``user_stem``), those being written included."""
+    for path in [*_listing(directory, f"{stem}-*"), *_listing(directory, f".{stem}*.tmp")]:
+        _remove(path)
+
+
 def clear_abandoned(directory: Path, stem: str = "") -> None:
     """Remove directories a process that died while building left behind (of one user's ``stem``, or all)."""
     for aside in _listing(directory, f".{stem}*.tmp"):

@@ -52,6 +52,10 @@ class PostgresSearch(ListingTables, SearchTables):
         """Nothing to build per user: PostgreSQL keeps its HNSW index up to date as rows are written."""
         return False
 
+    def forget_owner(self, user_id: str) -> None:
+        """Remove the owner's ranked keyword index files (its vectors are rows, gone with its memories)."""
+        self._forget_ranked(user_id)
+
     def bulk_vectors(self, expected: int) -> AbstractContextManager[bool]:
         """A block of bulk writes: the HNSW index is built afresh at its end when that pays (bulk.py)."""
         return bulk.bulk_vectors(self.db, self.pgvector, expected)

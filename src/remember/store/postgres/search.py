@@ -337,6 +337,19 @@ class SearchTables(RankedKeywordTables, IndexTables):
             rows = conn.execute(sql, params).fetchall()
         return [(memory_id, float(score)) for memory_id, score in rows]
 
+    # Each owner's rows are ranked with its own terms' weights (``keyword_budget``): a query per owner, which
+    # the searches of several spaces run side by side on the pool's connections.
+    finds_owners_together = False
+
+    def keyword_candidates_of(
+        self, owners: Sequence[str], terms: Words, *, deleted: DeletedMode, limit: int, also: Words = ()
+    ) -> dict[str, list[tuple[str, float]]]:
+        """``keyword_candidates`` of each owner, a query each (``finds_owners_together``)."""
+        return {
+            owner: self.keyword_candidates(owner, terms, filter=None, deleted=deleted, limit=limit, also=also)
+            for owner in owners
+        }
+
     def _weights(self, user_id: str, terms: list[str]) -> dict[str, float]:
         """The idf of each term, from the user's (capped) counts; none for a term in no memory."""
         if not terms:

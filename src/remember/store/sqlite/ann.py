@@ -179,7 +179,7 @@ class UserIndex:
 
     def _files(self) -> list[Path]:
         """The user's graph and vectors files, of every seq."""
-        return [*self.directory.glob(f"{self.stem}-*.usearch"), *self.directory.glob(f"{self.stem}-*.f16")]
+        return user_files(self.directory, self.stem)
 
     def _path(self, seq: int) -> Path:
         return self.directory / f"{self.stem}-{seq}.usearch"
@@ -358,3 +358,15 @@ def _view(path: Path, dimension: int) -> Index | None:
         return None
     index.expansion_search = EXPANSION_SEARCH  # type: ignore[misc]  # a setter the stubs miss
     return index
+
+
+def user_files(directory: Path, stem: str) -> list[Path]:
+    """A user's graph and vectors files (``stem``: ``user_stem``), of every seq."""
+    return [*directory.glob(f"{stem}-*.usearch"), *directory.glob(f"{stem}-*.f16")]
+
+
+def remove_user_files(directory: Path, stem: str) -> None:
+    """Remove a user's files, and any a build of theirs left half-written."""
+    for path in [*user_files(directory, stem), *directory.glob(f".{stem}-*.tmp")]:
+        with contextlib.suppress(OSError):  # another process may have removed it already
+            path.unlink()

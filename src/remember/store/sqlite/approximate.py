@@ -21,8 +21,8 @@ from typing import Any, TypeVar
 from remember.errors import StoreError
 from remember.filters import best_passing
 from remember.models import DeletedMode
-from remember.store.index_files.files import cores, ranked
-from remember.store.sqlite.ann import UserIndex
+from remember.store.index_files.files import cores, ranked, user_stem
+from remember.store.sqlite.ann import UserIndex, remove_user_files
 from remember.store.sqlite.connection import Database
 from remember.store.sqlite.vector_file import DamagedVectors
 
@@ -163,6 +163,18 @@ class ApproximateSearch:
         fresh.build(lambda seq: keyed_rows(self.db, user_id, seq), progress, threads=cores())
         with self._lock:
             self._indexes[user_id, dimension] = fresh
+
+    def forget(self, user_id: str) -> None:
+        """Close and remove the user's index files (an owner none of whose memories is left: a deleted space),
+        once a build of theirs running in the background has ended."""
+        with self._lock:
+            running = [thread for (user, _), thread in self._builders.items() if user == user_id]
+        for thread in running:
+            thread.join()
+        with self._lock:
+            for key in [key for key in self._indexes if key[0] == user_id]:
+                self._indexes.pop(key).discard()
+            remove_user_files(self.directory, user_stem(user_id))
 
     def close(self) -> None:
         """Stop background builds (their half-built graphs are dropped, nothing is written)."""

@@ -15,14 +15,17 @@ from remember.config import VECTOR_INDEX_MIN
 from remember.errors import NotFound
 from remember.filters import Filter, best_passing
 from remember.models import DeletedMode, IndexEntry, Memory, Progress, VectorRow, Words, conversation_of
+from remember.store.index_files.files import user_stem
 from remember.store.index_files.ranked_keywords import RankedKeywords, RankedKeywordTables
 from remember.store.sides import POST_FILTER, Capabilities, SideAnswer, VectorRoute, VectorSide
 from remember.store.sql.base import IN_TRASH
 from remember.store.sql.index import IndexTables, previous_in_conversation
 from remember.store.sql.session import Session
 from remember.store.sqlite import approximate, filtersql
+from remember.store.sqlite.ann import remove_user_files
 from remember.store.sqlite.connection import Database
 from remember.store.sqlite.keyword_source import SqliteKeywords, keyword_directory
+from remember.store.sqlite.owners_ranked import best_of_owners
 from remember.store.sqlite.vectors import Snapshot, VectorCache
 
 # bm25 column weights: content, date, context (measured on LoCoMo: docs/search.md).
@@ -82,6 +85,8 @@ class SearchTables(RankedKeywordTables, IndexTables):
     # REMEMBER_VECTOR_INDEX_MIN (measured: docs/search.md#vectors-at-scale).
     vector_index_min: int | None = VECTOR_INDEX_MIN
     _stem_cache: dict[str, str]
+    # Full-text rows are not kept by owner: one owner's query reads every owner's matches.
+    finds_owners_together = True
 
     # the hooks of shared writes (store/sql/memories.py), inside the memory's transaction
 
@@ -159,13 +164,53 @@ class SearchTables(RankedKeywordTables, IndexTables):
         match = match_expression(terms)
         floor = self._newest_reach(user_id, terms, match)
         found = self._ranked(user_id, match, floor, filter, deleted, limit)
-        kept = set(self._stems(terms))
-        extra = list({s: t for t, s in zip(also, self._stems(also), strict=True) if s and s not in kept}.values())
+        extra = self._scoring_only(terms, also)
         if not extra:
             return found
         scored = f"({match}) AND ({match_expression(extra)})"
-        merged = dict(found) | dict(self._ranked(user_id, scored, floor, filter, deleted, limit))
-        return sorted(merged.items(), key=lambda hit: (-hit[1], hit[0]))[:limit]
+        return _merged(found, self._ranked(user_id, scored, floor, filter, deleted, limit), limit)
+
+    def _scoring_only(self, terms: Words, also: Words) -> list[str]:
+        """The ``also`` terms that add to the score: one of each stem, none stemmed as a term is."""
+        kept = set(self._stems(terms))
+        return list({s: t for t, s in zip(also, self._stems(also), strict=True) if s and s not in kept}.values())
+
+    def keyword_candidates_of(
+        self, owners: Sequence[str], terms: Words, *, deleted: DeletedMode, limit: int, also: Words = ()
+    ) -> dict[str, list[tuple[str, float]]]:
+        """``keyword_candidates`` of each owner, those ranked over their whole index (no newest reach, not
+        alone in the database) in one query: each matching row is read and scored once for them all, where
+        a query per owner reads every owner's matches (bm25's statistics are the table's either way)."""
+        if not terms:
+            return {owner: [] for owner in owners}
+        match = match_expression(terms)
+        together = [o for o in dict.fromkeys(owners) if not self._alone(o) and not self._newest_reach(o, terms, match)]
+        out = {
+            owner: self.keyword_candidates(owner, terms, filter=None, deleted=deleted, limit=limit, also=also)
+            for owner in owners
+            if owner not in together
+        }
+        if not together:
+            return out
+        found = self._ranked_of(together, match, deleted, limit)
+        extra = self._scoring_only(terms, also)
+        scored = (
+            {} if not extra else self._ranked_of(together, f"({match}) AND ({match_expression(extra)})", deleted, limit)
+        )
+        for owner in together:
+            out[owner] = _merged(found.get(owner, []), scored.get(owner, []), limit)
+        return out
+
+    def _alone(self, user_id: str) -> bool:
+        """Whether the user holds every indexed row (their keyword searches may skip the join)."""
+        return self._indexed_total(user_id) == self._indexed_total(None)
+
+    def _ranked_of(
+        self, owners: list[str], match: str, deleted: DeletedMode, limit: int
+    ) -> dict[str, list[tuple[str, float]]]:
+        """The ``limit`` best of each owner's memories matching ``match``, best first, found together."""
+        with self.db.read() as conn:
+            return best_of_owners(conn, owners, match, deleted, limit, BM25_WEIGHTS)
 
     def _new_ranked_index(self) -> RankedKeywords | None:
         directory = keyword_directory(self.db)
@@ -175,7 +220,7 @@ class SearchTables(RankedKeywordTables, IndexTables):
         self, user_id: str, match: str, floor: int, filter: Filter | None, deleted: DeletedMode, limit: int
     ) -> list[tuple[str, float]]:
         """The ``limit`` best of the user's memories matching ``match`` from rowid ``floor`` on, best first."""
-        if filter is None and self._indexed_total(user_id) == self._indexed_total(None):
+        if filter is None and self._alone(user_id):
             ranked = self._best_ranked(user_id, match, floor, deleted, limit)
             if ranked is not None:
                 return ranked
@@ -186,7 +231,7 @@ class SearchTables(RankedKeywordTables, IndexTables):
         with self.db.read() as conn:
             rows = conn.execute(
                 f"SELECT m.id, bm25(memory_fts, {BM25_WEIGHTS}) AS rank FROM memory_fts "
-                f"JOIN memories m ON m.rowid = memory_fts.rowid WHERE {where} ORDER BY rank LIMIT ?",
+                f"JOIN memories m ON m.rowid = memory_fts.rowid WHERE {where} ORDER BY rank, m.id LIMIT ?",
                 [*params, limit],
             ).fetchall()
         return [(memory_id, -rank) for memory_id, rank in rows]
@@ -388,6 +433,15 @@ class SearchTables(RankedKeywordTables, IndexTables):
         self._drop_matrix(user_id)
         return True
 
+    def forget_owner(self, user_id: str) -> None:
+        """Remove the owner's approximate vector index and ranked keyword index files, and its matrix."""
+        self._drop_matrix(user_id)
+        if self._approximate is not None:
+            self._approximate.forget(user_id)
+        elif (directory := approximate.index_directory(self.db)) is not None:
+            remove_user_files(directory, user_stem(user_id))
+        self._forget_ranked(user_id)
+
     def sizing_advice(self) -> list[str]:
         return []  # the index file is mapped, the page cache is the operating system's
 
@@ -467,6 +521,15 @@ def _others_in(conn: sqlite3.Connection, user_id: str) -> bool:
         (user_id, user_id),
     ).fetchone()
     return bool(row[0])
+
+
+def _merged(found: list[tuple[str, float]], scored: list[tuple[str, float]], limit: int) -> list[tuple[str, float]]:
+    """The ``limit`` best of the memories the terms found, each scored with the added terms where it
+    holds one (``scored``: those, ranked by a query of the terms and the added terms)."""
+    if not scored:
+        return found
+    merged = dict(found) | dict(scored)
+    return sorted(merged.items(), key=lambda hit: (-hit[1], hit[0]))[:limit]
 
 
 def match_expression(terms: Sequence[str]) -> str:
