@@ -20,6 +20,7 @@ import pytest
 
 from http_support import HttpServer, logical_fingerprint
 from remember.caller import Caller
+from remember.models import MemoryQuery
 from remember.service import Services
 from remember.service.import_export.jsonl import export_records
 from remember.store import Store
@@ -489,3 +490,21 @@ def test_a_hostile_zip_of_notes_is_refused_and_nothing_is_imported(
     junk = http.post("/api/imports", params={"format": "basic-memory"}, content=b"PK\x03\x04junk")
     broken = finished(http, junk.json())
     assert "not a readable zip" in broken["error"]["message"]
+
+
+def test_an_export_of_a_space_one_is_in_is_not_imported_again_into_ones_account(site: Site) -> None:
+    """By id, a memory is found in the first space holding it: a copy in the personal space would be out of reach."""
+    user = site.user("member")
+    key = site.services.spaces.create(Caller(user), "Team").space.key
+    in_team = site.services.spaces.writing(Caller(user), key)
+    site.services.memories.create(in_team, {"content": "the team's plan"})
+    export = "".join(json.dumps(r) + "\n" for r in export_records(site.store, [in_team]))
+    team = lambda: len(site.store.memories.page(key, MemoryQuery(limit=100)).items)  # noqa: E731
+    before = logical_fingerprint(site.store, [user]), team()
+    with client(site.url, site.token(user)) as http:
+        job = finished(http, http.post("/api/imports", params={"format": "remember"}, content=export).json())
+    assert job["state"] == "failed" and "are in your space 'Team' already" in job["error"]["message"]
+    assert (
+        logical_fingerprint(site.store, [user]),
+        len(site.store.memories.page(key, MemoryQuery(limit=100)).items),
+    ) == before

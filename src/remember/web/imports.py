@@ -92,8 +92,9 @@ def _add(services: Services, job: ImportJob, format: str, path: Path, dry_run: b
         job.done, job.total = done, total
 
     report = run(
-        services.memories, services.relationships, job.caller, format, parsed, dry_run=dry_run, progress=progress
-    )
+        services.memories, services.relationships, job.caller, format, parsed, dry_run=dry_run, progress=progress,
+        elsewhere=list(services.spaces.keys(job.caller)),
+    )  # fmt: skip
     job.stored, job.skipped = report.created, len(report.skipped)
     job.done = job.total
     answer = report.as_dict()
@@ -105,7 +106,7 @@ def _restore(services: Services, job: ImportJob, path: Path, dry_run: bool, on_c
     """A remember export of one user, imported as the caller (checked whole before anything is written)."""
     planned = plan(
         services.store, file_records(path), into=job.user, on_conflict=on_conflict, option=ON_CONFLICT_CHOICE,
-        into_option="an import into your account", reach=job.caller,
+        into_option="an import into your account", reach=job.caller, elsewhere=services.spaces.keys(job.caller),
     )  # fmt: skip
     memories = planned.memories.get(job.user, 0)
     job.read = job.total = memories
