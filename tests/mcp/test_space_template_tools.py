@@ -84,3 +84,17 @@ async def test_a_reader_is_not_asked_for_fields_of_a_memory_they_may_not_store(
         said = {"template_id": template, "content": {"wine": "Rioja"}}
         assert "You are a reader in space Cellar" in error(await rey.call_tool("remember_create_memory", said))
     assert asked == []
+
+
+async def test_suggestions_for_a_space_come_from_its_templates(client: Client, db: Path) -> None:
+    key, template = await _space_template(client)
+    said = {"content": "cellar note: opened the 2012 Barolo tonight"}
+    for space in ("Cellar", key):
+        found = ok(await client.call_tool("remember_suggest_templates", {**said, "space": space}))
+        assert template in {s["template_id"] for s in found["suggestions"]}
+    own = ok(await client.call_tool("remember_suggest_templates", said))
+    assert template not in {s["template_id"] for s in own["suggestions"]}
+    before = fingerprint(db)
+    for space in ("Nowhere", "~0123456789abcdef", "x" * 5000):
+        assert "Unknown space" in error(await client.call_tool("remember_suggest_templates", {**said, "space": space}))
+    assert fingerprint(db) == before

@@ -76,7 +76,7 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
         ["question"],
         (True, False, True),
     ),
-    "remember_suggest_templates": (["content", "context", "limit"], ["content"], (False, False, False)),
+    "remember_suggest_templates": (["content", "context", "limit", "space"], ["content"], (False, False, False)),
     "remember_apply_template": (
         ["memory_id", "template_id", "structured_content", "reason"],
         ["memory_id", "template_id"],

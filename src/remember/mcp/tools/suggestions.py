@@ -8,9 +8,9 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from remember.mcp.state import caller_of, services_of
+from remember.mcp.state import caller_of, member_of, services_of
 from remember.mcp.tools.hints import WRITES, Tools
-from remember.mcp.tools.params import MemoryId, Reason
+from remember.mcp.tools.params import MemoryId, Reason, Space
 from remember.schemas.suggestions import AppliedOut, InferredOut, SuggestionOut, SuggestionsOut
 
 
@@ -25,13 +25,16 @@ def remember_suggest_templates(
         ),
     ] = None,
     limit: Annotated[int | None, Field(description="1 to 10 (default: preference).")] = None,
+    space: Space = None,
 ) -> SuggestionsOut:
     """Which templates fit what the user said, with the fields read from it, to offer a
-    structured capture.
+    structured capture (with `space`: among its templates and the built-ins).
 
     Example: {"content": "Great sushi at Nobu, 5 stars", "context": {"time_of_day": "dinner"}}
     """
-    found = services_of(ctx).suggestions.suggest(caller_of(ctx), content, context=context, limit=limit)
+    services = services_of(ctx)
+    acting = caller_of(ctx) if space is None else services.spaces.writing(member_of(ctx), space)
+    found = services.suggestions.suggest(acting, content, context=context, limit=limit)
     return SuggestionsOut(suggestions=[SuggestionOut.model_validate(s.as_dict()) for s in found])
 
 
