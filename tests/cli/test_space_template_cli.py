@@ -106,3 +106,15 @@ def test_a_text_for_a_space_is_offered_its_templates(capsys: pytest.CaptureFixtu
     assert code == 1 and "You are a reader in space Team" in err
     code, _, err = run(capsys, "suggest", text, "--space", "Team", "--user", "dan")
     assert code == 1 and "Unknown space 'Team'" in err
+
+
+def test_templates_are_learned_from_a_spaces_memories_by_its_admins(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    key, _, _ = _team(capsys, tmp_path)
+    learned = run_json(capsys, "template", "infer", "--space", "Team", "--user", "ann")
+    assert learned["proposals"] == [] and learned["field_additions"] == []  # no untemplated memories yet
+    code, _, err = run(capsys, "template", "infer", "--space", key, "--user", "ben")
+    assert code == 1 and "You are a writer in space Team: only its admins" in err
+    code, _, err = run(capsys, "template", "infer", "--space", "Team", "--user", "dan")
+    assert code == 1 and "Unknown space 'Team'" in err and "remember space list" in err

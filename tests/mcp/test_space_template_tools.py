@@ -12,6 +12,8 @@ from mcp.client.context import ClientRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp_types import ElicitRequestParams, ElicitResult
 
+from remember.caller import Caller
+from remember.service import Services
 from support import error, fingerprint, ok
 
 pytestmark = pytest.mark.anyio
@@ -98,3 +100,26 @@ async def test_suggestions_for_a_space_come_from_its_templates(client: Client, d
     for space in ("Nowhere", "~0123456789abcdef", "x" * 5000):
         assert "Unknown space" in error(await client.call_tool("remember_suggest_templates", {**said, "space": space}))
     assert fingerprint(db) == before
+
+
+async def test_a_spaces_admin_learns_templates_from_its_memories(
+    server_for: Callable[[str], MCPServer], services: Services
+) -> None:
+    from bench.infer import mix
+
+    key = services.spaces.create(Caller("alice"), "Gym").space.key
+    services.spaces.add_member(Caller("alice"), key, "wes", "writer")
+    services.spaces.accept(Caller("wes"), key)
+    in_gym = services.spaces.writing(Caller("wes"), key)
+    services.memories.create_many(in_gym, [{"content": content} for content, _ in mix(per_kind=8)])
+    async with Client(server_for("alice")) as alice:
+        assert ok(await alice.call_tool("remember_infer_templates", {})).get("proposals", []) == []  # her own: none
+        found = ok(await alice.call_tool("remember_infer_templates", {"space": "Gym"}))["proposals"]
+        assert found
+        made = ok(await alice.call_tool("remember_infer_templates", {"space": key, "accept": found[0]["id"]}))
+    assert services.templates.get(services.spaces.on_template(Caller("wes"), made["created_template_id"]),
+                                  made["created_template_id"]).space == key  # fmt: skip
+    async with Client(server_for("wes")) as wes:
+        said = error(await wes.call_tool("remember_infer_templates", {"space": "Gym"}))
+        assert "You are a writer in space Gym: only its admins" in said
+        assert "Unknown space" in error(await wes.call_tool("remember_infer_templates", {"space": "Nowhere"}))

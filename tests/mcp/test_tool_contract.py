@@ -82,7 +82,7 @@ CONTRACT: dict[str, tuple[list[str], list[str], tuple[bool, bool, bool]]] = {
         ["memory_id", "template_id"],
         (False, False, False),
     ),
-    "remember_infer_templates": (["accept", "apply"], [], (False, False, False)),
+    "remember_infer_templates": (["accept", "apply", "space"], [], (False, False, False)),
     "remember_create_relationship": (
         ["memory_ids", "relationship_type", "observation", "strength", "confidence", "tags", "valid_from",
          "valid_until", "space"],

@@ -122,17 +122,21 @@ def _infer(actions: Commands) -> None:
     sub = command(actions, "infer", "propose templates learned from your untemplated memories")
     sub.add_argument("--accept", metavar="PROPOSAL_ID", help="create the template of this proposal")
     sub.add_argument("--apply", action="store_true", help="with --accept: also apply it to the memories it covers")
+    sub.add_argument(
+        "--space", metavar="SPACE", help="learn from a shared space's memories, for its templates (its admins)"
+    )
     runs(sub, infer)
 
 
 def infer(services: Services, caller: Caller, args: argparse.Namespace) -> None:
+    if args.accept is None and args.apply:
+        raise ValidationFailed.single("--apply", "invalid", "--apply needs --accept PROPOSAL_ID.")
+    acting = services.spaces.administering(caller, args.space) if args.space is not None else caller
     if args.accept is None:
-        if args.apply:
-            raise ValidationFailed.single("--apply", "invalid", "--apply needs --accept PROPOSAL_ID.")
-        found = services.inference.propose(caller)
+        found = services.inference.propose(acting)
         output.inference(found, as_json=args.json)
         return
-    done = services.inference.accept(caller, args.accept, apply=args.apply)
+    done = services.inference.accept(acting, args.accept, apply=args.apply)
     output.accepted(done, as_json=args.json)
 
 

@@ -54,7 +54,7 @@ def remember_apply_template(
     "structured_content": {"restaurant_name": "Nobu", "rating": 5}}
     """
     services = services_of(ctx)
-    caller = services.spaces.on_memory(caller_of(ctx), memory_id, need="writer")
+    caller = services.spaces.on_memory(member_of(ctx), memory_id, need="writer")
     services.spaces.require_template_here(caller, template_id)
     updated = services.applier.apply_template(caller, memory_id, template_id, structured_content, reason=reason)
     return AppliedOut.of(updated)
@@ -64,17 +64,20 @@ def remember_infer_templates(
     ctx: Context,
     accept: Annotated[str | None, Field(description="A proposal id to create.")] = None,
     apply: Annotated[bool, Field(description="Also apply it to its memories.")] = False,
+    space: Space = None,
 ) -> InferredOut:
-    """Templates proposed from the user's untemplated memories, and fields templates lack;
-    accept one only when the user agrees.
+    """Templates proposed from the user's untemplated memories (with `space`: a shared space's, for its
+    admins), and fields templates lack; accept one only when the user agrees.
 
     Example: {"accept": "infer-3f2a", "apply": true}
     """
+    services = services_of(ctx)
+    acting = caller_of(ctx) if space is None else services.spaces.administering(member_of(ctx), space)
     if accept is None:
-        found = services_of(ctx).inference.propose(caller_of(ctx))
+        found = services.inference.propose(acting)
         return InferredOut(proposals=[p.as_dict() for p in found.proposals],
                            field_additions=[dataclasses.asdict(a) for a in found.additions])  # fmt: skip
-    done = services_of(ctx).inference.accept(caller_of(ctx), accept, apply=apply)
+    done = services.inference.accept(acting, accept, apply=apply)
     return InferredOut(proposals=[], field_additions=[], created_template_id=done.template_id,
                        applied=done.applied, skipped=done.skipped)  # fmt: skip
 
