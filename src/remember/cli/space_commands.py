@@ -11,6 +11,7 @@ from remember.cli.grammar import Commands, Handler, command, runs
 
 if TYPE_CHECKING:
     from remember.caller import Caller
+    from remember.models import Space
     from remember.service import Services
     from remember.service.spaces import SpaceView
 
@@ -90,11 +91,7 @@ def accept(services: Services, caller: Caller, args: argparse.Namespace) -> None
 
 
 def decline(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    space = services.spaces.decline(caller, args.space)
-    if args.json:
-        output.emit(space.as_dict())
-    else:
-        print(f"Declined the invitation to space {space.name} ({space.key}).")
+    _gone(services.spaces.decline(caller, args.space), "Declined the invitation to space {}.", as_json=args.json)
 
 
 def remove(services: Services, caller: Caller, args: argparse.Namespace) -> None:
@@ -106,19 +103,19 @@ def set_role(services: Services, caller: Caller, args: argparse.Namespace) -> No
 
 
 def leave(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    space = services.spaces.leave(caller, args.space)
-    if args.json:
-        output.emit(space.as_dict())
-    else:
-        print(f"Left space {space.name} ({space.key}).")
+    _gone(services.spaces.leave(caller, args.space), "Left space {}.", as_json=args.json)
 
 
 def delete(services: Services, caller: Caller, args: argparse.Namespace) -> None:
-    space = services.spaces.delete(caller, args.space)
-    if args.json:
+    _gone(services.spaces.delete(caller, args.space), "Deleted space {}, with its memories.", as_json=args.json)
+
+
+def _gone(space: Space, said: str, *, as_json: bool) -> None:
+    """A space one is no longer in: its JSON, or ``said`` with its name and key."""
+    if as_json:
         output.emit(space.as_dict())
     else:
-        print(f"Deleted space {space.name} ({space.key}), with its memories.")
+        print(said.format(f"{space.name} ({space.key})"))
 
 
 def _show(views: list[SpaceView], *, as_json: bool) -> None:

@@ -174,38 +174,26 @@ def _template(user: str, record: Record) -> tuple[TemplateRecord, tuple[Template
 
 def _memory(user: str, record: Record, author: str | None) -> tuple[Memory, tuple[HistoryEntry, ...], bytes | None]:
     memory = replace(memory_from_dict(user, record["memory"]), created_by=author)
-    history = tuple(
-        HistoryEntry(
-            memory.id,
-            user,
-            int(h["version"]),
-            h["action"],
-            h["previous"],
-            h.get("reason"),
-            from_text(h["at"]),
-            from_text(h["effective_at"]) if h.get("effective_at") else None,
-            author,
-        )
-        for h in record.get("history", [])
-    )
+    history = _history(memory.id, user, record, author, effective=True)
     vector = base64.b64decode(record["vector"]) if record.get("vector") else None
     return memory, history, vector
 
 
 def _relationship(user: str, record: Record, author: str | None) -> tuple[Relationship, tuple[HistoryEntry, ...]]:
     rel = relationship_from_dict(user, record["relationship"])
-    history = tuple(
-        HistoryEntry(
-            rel.id,
-            user,
-            int(h["version"]),
-            h["action"],
-            h["previous"],
-            h.get("reason"),
-            from_text(h["at"]),
-            None,
-            author,
-        )
-        for h in record.get("history", [])
-    )
+    history = _history(rel.id, user, record, author, effective=False)
     return rel, history
+
+
+def _history(
+    owner_id: str, user: str, record: Record, author: str | None, *, effective: bool
+) -> tuple[HistoryEntry, ...]:
+    """A record's history entries (a memory's carry when each change took effect; a relationship's do not)."""
+    entries = []
+    for h in record.get("history", []):
+        took_effect = from_text(h["effective_at"]) if effective and h.get("effective_at") else None
+        entries.append(HistoryEntry(
+            owner_id, user, int(h["version"]), h["action"], h["previous"], h.get("reason"), from_text(h["at"]),
+            took_effect, author,
+        ))  # fmt: skip
+    return tuple(entries)
