@@ -15,7 +15,7 @@ from typing import Any
 
 from remember.caller import FULL, Caller
 from remember.clock import Clock, to_text, utc_now
-from remember.errors import AccessDenied, NotFound, ValidationFailed, excerpt
+from remember.errors import AccessDenied, Conflict, NotFound, ValidationFailed, excerpt
 from remember.models import HistoryEntry, IndexEntry, Memory
 from remember.service import checks, visibility
 from remember.service.drafts import MemoryDraft
@@ -53,6 +53,11 @@ class MoveService:
             )
         self._movable(source)
         self._template_usable(target, memory, to_space)
+        if self.store.transfer.held_by_others(memory.user_id, "memories", [memory.id]):
+            raise Conflict(
+                f"Memory {memory.id} keeps its id when it moves, and that id is used elsewhere in this database: "
+                "copy it instead (a copy gets an id of its own)."
+            )
         now = self.clock()
         moved = dataclasses.replace(
             memory, user_id=target.user, created_by=_creator(source.acting, memory, target),
@@ -128,10 +133,11 @@ class MoveService:
         links = self.store.relationships.links_of
         if links(acting.user, [memory.id], trust=FULL).get(memory.id):
             seen = ", ".join(r.id for r in links(acting.user, [memory.id], trust=acting.trust).get(memory.id, []))
+            why = f"belongs to relationships ({seen}), which stay in {source.name}: delete them first, or copy"
             raise ValidationFailed.single(
                 "memory_id", "linked",
-                f"Memory {memory.id} belongs to relationships{f' ({seen})' if seen else ''}, which stay in "
-                f"{source.name}: delete them first, or copy the memory instead.",
+                f"Memory {memory.id} {why if seen else 'is linked to other memories of its space: copy'} the memory "
+                "instead.",
             )  # fmt: skip
         chain = [*memory.supersedes, *([memory.superseded_by] if memory.superseded_by else [])]
         if chain:

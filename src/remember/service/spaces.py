@@ -286,6 +286,13 @@ class SpaceService:
         own = {caller.person: PERSONAL} if caller.home else {}
         return own | {s.key: s.name for s, _ in self._mine(caller)}
 
+    def role(self, caller: Caller, space: str) -> str:
+        """The caller's role in ``space`` (a name, a key, or ``personal``: its owner, as an admin)."""
+        if space in (PERSONAL, caller.person):
+            self.personal(caller, given=space)
+            return "admin"
+        return self._membership(caller, space)[1]
+
     def on_memory(self, caller: Caller, memory_id: Any, *, need: Role = "reader") -> Caller:
         """The caller acting in the space of the memory ``memory_id`` (checked for ``need``); the personal space
         when no space of the caller's holds it within its trust, so that the service answers "unknown" (or, for a
@@ -350,15 +357,21 @@ class SpaceService:
         personal = caller.in_space(caller.person) if caller.home else None
         if not isinstance(given, str) or not given or len(given) > 200 or "\x00" in given:
             return personal or unknown(given)
+        held: builtins.list[tuple[Space | None, str, Caller]] = []
         if personal is not None and holds(personal, given):
-            return personal
+            held.append((None, "admin", personal))
         for space, role in self._mine(caller):
             acting = caller.in_space(space.key)
             if holds(acting, given):
-                if not at_least(role, need):
-                    raise _not_admin(space, role) if need == "admin" else _read_only(space, role)
-                return acting
-        return personal or unknown(given)
+                held.append((space, role, acting))
+        if not held:
+            return personal or unknown(given)
+        if len(held) > 1:  # never the first one found: another member could have put one there
+            raise _held_twice(given, [s.name if s is not None else PERSONAL for s, _, _ in held])
+        holder, role, acting = held[0]
+        if holder is not None and not at_least(role, need):
+            raise _not_admin(holder, role) if need == "admin" else _read_only(holder, role)
+        return acting
 
     def _holds(self, acting: Caller, memory_id: str) -> bool:
         return 0 < len(memory_id) <= 200 and self._holds_memory(acting, memory_id)
@@ -570,6 +583,14 @@ def _not_admin(space: Space, role: str) -> AccessDenied:
     return AccessDenied(
         f"You are a {role} in space {space.name}: only its admins create, change or delete its templates. "
         "Ask one of its admins (set_role)."
+    )
+
+
+def _held_twice(given: str, names: builtins.list[str]) -> Conflict:
+    return Conflict(
+        f"The id {excerpt(given)} names something in several of your spaces ({', '.join(names)}), so it is "
+        "not used in any: an id names one thing. Copy the one you mean (it gets a new id), then delete the other, "
+        "or leave the space that should not hold it."
     )
 
 

@@ -322,6 +322,9 @@ class TransferStore(Protocol):
     def existing(self, user_id: str, table: str, ids: Sequence[str]) -> set[str]:
         """Which of ``ids`` the user has in ``table`` (memories, the trash included; templates; relationships)."""
 
+    def held_by_others(self, user_id: str, table: str, ids: Sequence[str]) -> set[str]:
+        """Which of ``ids`` any other owner has in ``table``."""
+
     def restore(self, dump: UserDump, *, on_conflict: OnConflict = "refuse") -> None:
         """Write one part of a user in one transaction; a stored id is met as ``on_conflict`` says."""
 

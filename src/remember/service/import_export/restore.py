@@ -99,12 +99,15 @@ def plan(
     reach: Caller | None = None,
     elsewhere: Mapping[str, str] | None = None,
     space_option: str = "--space",
+    admin: bool = True,
 ) -> Plan:
     """Every record read and checked against the target; Conflict or ValidationFailed before any write.
     ``option``, ``into_option`` and ``space_option`` are what the edge calls ``on_conflict``, ``into`` and the
     space imported into in its messages; ``reach`` is the caller of an import into its own account (a session
     of a token below full trust cannot replace what it cannot see); ``elsewhere``: the importer's spaces (names
-    by key, their own id for the personal one), where no id of the file may be but in the one imported into."""
+    by key, their own id for the personal one), where no id of the file may be but in the one imported into;
+    ``admin``: whether the importer is an admin of the shared space imported into (only admins bring in its
+    templates or replace what it holds, history included)."""
     read = contents(records)
     _spaces_placed(read, into, space_option)
     found = _renamed(read, into, into_option)
@@ -120,6 +123,9 @@ def plan(
         clash = _clash(store, user, held)
         if clash.counts():
             clashes.append(clash)
+        if is_space_key(user):
+            _only_admins(held, clash, on_conflict, admin)
+            _ids_free(store, user, held)
         _preferences_usable(store, user, held, reach)
         if reach is not None and reach.restricted:
             if on_conflict == "replace":
@@ -171,6 +177,35 @@ def _spaces_placed(found: dict[str, Contents], into: str | None, space_option: s
             "file", "space", f"This file is the export of shared space {spaces[0]}: import it into a space of yours "
             f"where you write ({space_option} NAME; create one first if need be). Nothing was imported.",
         )  # fmt: skip
+
+
+def _only_admins(held: Contents, clash: Clash, on_conflict: OnConflict, admin: bool) -> None:
+    """What only a space's admins do by import: bring in templates, and replace stored records (their history)."""
+    if admin:
+        return
+    if held.templates:
+        raise AccessDenied(
+            f"The file holds {len(held.templates)} templates: only the space's admins change its templates. "
+            "Ask an admin to import it, or import a file without templates."
+        )
+    if on_conflict == "replace" and clash.counts():
+        raise AccessDenied(
+            "Replacing a space's records replaces their history (who changed what): only the space's admins do "
+            "that. Import with skip, or ask an admin."
+        )
+
+
+def _ids_free(store: Store, space: str, held: Contents) -> None:
+    """An id imported into a shared space names nothing else in the database: lookups by id go through every
+    space of a member, and must never find two."""
+    for kind, ids in (("memories", list(held.memories)), ("relationships", list(held.relationships))):
+        taken = store.transfer.held_by_others(space, kind, ids) if ids else set()
+        if taken:
+            raise Conflict(
+                f"{len(taken)} of the file's {kind} (the first: {excerpt(min(taken))}) have ids used elsewhere in "
+                "this database, and what is imported into a shared space keeps its ids. Nothing was imported. "
+                "Import it into another database."
+            )
 
 
 def _nowhere_else(store: Store, held: Contents, elsewhere: Mapping[str, str]) -> None:

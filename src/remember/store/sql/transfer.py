@@ -52,6 +52,12 @@ class TransferTables:
         with self.sql.reading() as s:
             return _existing(s, table, user_id, ids)
 
+    def held_by_others(self, user_id: str, table: str, ids: Sequence[str]) -> set[str]:
+        """Which of ``ids`` another owner (a user or a space) has in ``table``: an id kept by a move or an import
+        into a shared space must name nothing else in the database."""
+        with self.sql.reading() as s:
+            return _existing(s, table, user_id, ids, others=True)
+
     def restore(self, user: UserDump, *, on_conflict: OnConflict = "refuse") -> None:
         """Write one part of a user in one transaction (a large user comes in several parts, so that no
         transaction holds the write lock for long); a stored id is met as ``on_conflict`` says."""
@@ -162,14 +168,15 @@ class TransferTables:
             raise
 
 
-def _existing(s: Session, table: str, user_id: str, ids: Sequence[str]) -> set[str]:
+def _existing(s: Session, table: str, user_id: str, ids: Sequence[str], *, others: bool = False) -> set[str]:
     if table not in KEYED_TABLES:
         raise ValueError(f"{table} has no ids of its own")
+    owner = "user_id <> ?" if others else "user_id = ?"
     found: set[str] = set()
     for chunk in chunks(sorted(set(ids)), CHUNK):
         params: list[Any] = [user_id]
         where = s.any_of("id", chunk, params)
-        found.update(r[0] for r in s.all(f"SELECT id FROM {table} WHERE user_id = ? AND {where}", params))
+        found.update(r[0] for r in s.all(f"SELECT id FROM {table} WHERE {owner} AND {where}", params))
     return found
 
 

@@ -18,7 +18,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from remember.caller import Caller
-from remember.errors import NotFound, StoreError, ValidationFailed
+from remember.errors import AccessDenied, NotFound, StoreError, ValidationFailed
 from remember.models import Memory, Progress
 from remember.nouns import counted
 from remember.service import dedup
@@ -28,6 +28,7 @@ from remember.service.import_export.peers.records import ImportReport, Origin, P
 from remember.service.memories import MemoryService
 from remember.service.relationships import RelationshipService
 from remember.service.templates import UserTemplates
+from remember.space_keys import is_space_key
 from remember.store.sql.fingerprint import content_hash
 
 PART = 500
@@ -45,14 +46,21 @@ def run(
     dry_run: bool = False,
     progress: Progress | None = None,
     elsewhere: Sequence[str] = (),
+    admin: bool = True,
 ) -> ImportReport:
     """Import ``parsed`` for ``caller``; a note's id is kept unless the caller's space, or one of the caller's
     other spaces (``elsewhere``: their keys), has a memory of it (an id names one memory among a member's
-    spaces)."""
+    spaces; in a shared space, unless any owner in the database has it). The notes' templates come in only for
+    an ``admin`` of a shared space imported into."""
     report = ImportReport(source, dry_run, read=len(parsed.memories), skipped=list(parsed.skipped))
     for _, what in parsed.unmapped:
         report.unmapped[what] += 1
     carried = carried_templates.settle(memories.templates, caller, parsed.templates)
+    if carried.new and not admin:
+        raise AccessDenied(
+            f"The notes carry {len(carried.new)} templates this space has not: only its admins add templates to it. "
+            "Ask an admin to import them."
+        )
     prepared, stamped, keys = _checked(memories, caller, parsed, report, carried.view, elsewhere)
     unique, same_as = _once(prepared, stamped, report)
     carried_templates.create(memories.templates, caller, carried, report, write=not dry_run)
@@ -189,7 +197,10 @@ def _taken_ids(memories: MemoryService, owners: Sequence[str], parsed: Parsed) -
     wanted = [item.origin.memory_id for item in parsed.memories if item.origin and item.origin.memory_id]
     if not wanted:
         return set()
-    return {m.id for owner in dict.fromkeys(owners) for m in memories.store.memories.get_many(owner, wanted)}
+    taken = {m.id for owner in dict.fromkeys(owners) for m in memories.store.memories.get_many(owner, wanted)}
+    if owners and is_space_key(owners[0]):  # a shared space's ids name nothing else in the database
+        taken |= memories.store.transfer.held_by_others(owners[0], "memories", wanted)
+    return taken
 
 
 def _as_it_was(memory: Memory, origin: Origin | None, taken: set[str]) -> Memory:
