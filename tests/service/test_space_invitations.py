@@ -212,3 +212,14 @@ def test_a_space_name_holds_no_control_or_direction_marks(services: Services) ->
             services.spaces.create(ANN, name)
     assert services.spaces.create(ANN, "Família Ωmega 家族").space.name == "Família Ωmega 家族"
     assert _rows(services)[0] != []
+
+
+def test_a_token_limited_to_spaces_neither_sees_nor_answers_invitations(services: Services) -> None:
+    key, _ = _invited(services)
+    limited = Caller("ben", spaces=frozenset({"ben"}))
+    before = _rows(services)
+    assert services.spaces.invitations(limited) == []
+    for answer in (services.spaces.accept, services.spaces.decline):
+        with pytest.raises(NotFound, match="No invitation to a space"):
+            answer(limited, key)
+    assert _rows(services) == before and len(services.spaces.invitations(BEN)) == 1

@@ -105,7 +105,9 @@ class SpaceService:
         return self._view(found, "admin")
 
     def invitations(self, caller: Caller) -> builtins.list[InvitationView]:
-        """The invitations the caller has not answered."""
+        """The invitations the caller has not answered (none to a token limited to spaces: it joins none)."""
+        if caller.spaces is not None:
+            return []
         return [InvitationView(space, offered) for space, offered in self.store.spaces.invitations_of(caller.person)]
 
     def accept(self, caller: Caller, space: str) -> SpaceView:
@@ -464,7 +466,7 @@ class SpaceService:
         """The space ``given`` names (key or name) among those the caller is invited to."""
         if not isinstance(given, str) or not given.strip():
             raise ValidationFailed.single("space", "required", "Name a space: its name or key (list shows yours).")
-        offers = [s for s, _ in self.store.spaces.invitations_of(caller.person)]
+        offers = [view.space for view in self.invitations(caller)]
         named = [s for s in offers if given in (s.key, s.name) or s.name == given.strip()]
         if not named:
             raise unknown_invitation(given)
