@@ -99,14 +99,16 @@ def plan(
     reach: Caller | None = None,
     elsewhere: Mapping[str, str] | None = None,
     space_option: str = "--space",
+    spaces_to_spaces: bool = False,
 ) -> Plan:
     """Every record read and checked against the target; Conflict or ValidationFailed before any write.
     ``option``, ``into_option`` and ``space_option`` are what the edge calls ``on_conflict``, ``into`` and the
     space imported into in its messages; ``reach`` is the caller of an import into its own account (a session
     of a token below full trust cannot replace what it cannot see); ``elsewhere``: the importer's spaces (names
-    by key, their own id for the personal one), where no id of the file may be but in the one imported into."""
+    by key, their own id for the personal one), where no id of the file may be but in the one imported into;
+    ``spaces_to_spaces``: a space's export is refused into a user's account too, not only without ``into``."""
     read = contents(records)
-    _spaces_placed(read, into, space_option)
+    _spaces_placed(read, None if spaces_to_spaces and into and not is_space_key(into) else into, space_option)
     found = _renamed(read, into, into_option)
     clashes = []
     left_out: dict[str, int] = {}
@@ -166,10 +168,11 @@ def as_user(records: Iterable[Record], user: str | None) -> Iterator[Record]:
 def _spaces_placed(found: dict[str, Contents], into: str | None, space_option: str) -> None:
     """A shared space's export goes into a space named by the import, never by the file."""
     spaces = sorted(user for user in found if is_space_key(user))
+    chosen = f"{space_option} NAME" if space_option.startswith("-") else space_option
     if spaces and into is None:
         raise ValidationFailed.single(
             "file", "space", f"This file is the export of shared space {spaces[0]}: import it into a space of yours "
-            f"where you write ({space_option} NAME; create one first if need be). Nothing was imported.",
+            f"where you write ({chosen}; create one first if need be). Nothing was imported.",
         )  # fmt: skip
 
 
