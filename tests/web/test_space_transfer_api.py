@@ -206,6 +206,9 @@ def test_hostile_choices_of_space_are_refused_and_nothing_changes(
         assert "at most 500 characters" in problem(post(space="x" * 600), 422)
     with client(server, services, "eve") as http:
         assert "Unknown space" in problem(http.post("/api/imports", params={"space": key}, content=GRAPH), 404)
+    with client(server, services, "ann", spaces=frozenset({key})) as http:  # the dashboard needs the personal space
+        assert "reaches only some shared spaces" in problem(http.post("/api/imports", content=GRAPH), 403)
+        assert "reaches only some shared spaces" in problem(http.get("/api/export", params={"space": key}), 403)
     with httpx2.Client(base_url=server.url, headers=WRITE) as anonymous:
         assert anonymous.post("/api/imports", params={"space": key}, content=GRAPH).status_code == 401
     assert (held(store, key), held(store, theirs), logical_fingerprint(store, ["rita", "eve"])) == before

@@ -143,8 +143,9 @@ def export(call: Call) -> Response:
             "format", "options", f"format is one of {', '.join(EXPORT_FORMATS)}; got {excerpt(format)}.", format
         )
     space = call.text("space")
-    acting = call.services.spaces.reading(call.caller, [space])[0] if space is not None else call.caller
-    named = call.services.spaces.name_of(acting.user) if space is not None else None
+    spaces = call.services.spaces
+    acting = spaces.reading(call.caller, [space])[0] if space is not None else spaces.personal(call.caller)
+    named = spaces.name_of(acting.user) if space is not None else None
     handle, path = tempfile.mkstemp(prefix="remember-export-")
     os.close(handle)
     try:
