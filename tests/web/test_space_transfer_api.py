@@ -228,3 +228,33 @@ def test_a_session_below_full_trust_imports_into_a_space_only_what_it_may_read(
         job = finished(http, http.post("/api/imports", params={"space": "Team"}, content=export).json())
     assert job["state"] == "failed" and "need a trust level above this session's" in job["error"]["message"], job
     assert held(store, key) == before
+
+
+def test_tokens_made_limited_to_spaces_are_listed_with_them_and_hostile_limits_are_refused(
+    served: tuple[HttpServer, Services],
+) -> None:
+    server, services = served
+    key = space(services, "Team", bob="reader")
+    theirs = space(services, "Theirs", admin="carl")
+    with client(server, services, "bob") as http:
+        made = http.post("/api/tokens", json={"name": "team", "spaces": ["Team", "personal"]})
+        assert made.status_code == 200, made.text
+        assert sorted(made.json()["spaces"]) == sorted([key, "bob"])
+        listed = {t["name"]: t["spaces"] for t in http.get("/api/tokens").json()["tokens"]}
+        assert sorted(listed["team"]) == sorted([key, "bob"]) and listed[None] is None
+        before = http.get("/api/tokens").json()
+        post = lambda spaces: http.post("/api/tokens", json={"name": "x", "spaces": spaces})  # noqa: E731
+        assert "Unknown space 'Theirs'" in problem(post(["Theirs"]), 404)
+        assert "Unknown space" in problem(post([theirs]), 404)
+        assert "Name the spaces the token reaches" in problem(post([]), 422)
+        assert "a list of names, keys or 'personal'" in problem(post("Team"), 422)
+        assert "a list of names, keys or 'personal'" in problem(post([1]), 422)
+        assert "Name at most" in problem(post(["Team"] * 5000), 422)
+        assert http.get("/api/tokens").json() == before
+    limited = services.tokens.create("bob", spaces=frozenset({"bob"})).secret
+    with httpx2.Client(base_url=server.url, headers={"Authorization": f"Bearer {limited}", **WRITE}) as http:
+        assert "Unknown space 'Team'" in problem(http.post("/api/tokens", json={"spaces": ["Team"]}), 404)
+        made = http.post("/api/tokens", json={"name": "as limited"})
+        assert made.status_code == 200 and made.json()["spaces"] == ["bob"], made.text
+    with httpx2.Client(base_url=server.url, headers=WRITE) as anonymous:
+        assert anonymous.post("/api/tokens", json={"spaces": ["Team"]}).status_code == 401
