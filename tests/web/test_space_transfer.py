@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from remember.caller import Caller
 from remember.models import MemoryQuery
+from remember.service.import_export.jsonl import export_records
 from web_support import Site, axe_problems_at, sideways
 
 GRAPH = "\n".join(
@@ -73,6 +74,17 @@ def test_a_writer_imports_into_a_space_and_a_reader_is_not_offered_it(
     stored = site.store.memories.page(key, MemoryQuery(limit=10)).items
     assert sorted(m.content for m in stored) == ["item 0", "item 1"] and {m.created_by for m in stored} == {bob}
     assert not site.services.memories.list(Caller(bob), limit=10).items
+    dora = site.user("dora")
+    site.services.memories.create(Caller(dora), {"content": "dora's fact"})
+    site.services.preferences.update(Caller(dora), "search.default_limit", 7)
+    export = tmp_path / "dora.jsonl"
+    export.write_text("".join(json.dumps(r) + "\n" for r in export_records(site.store, [Caller(dora)])), "utf-8")
+    page.get_by_label("File to import").set_input_files(str(export))
+    page.get_by_label("Format").select_option("remember")
+    page.get_by_role("button", name="Start import").click()
+    report = page.get_by_role("region", name="Import report")
+    expect(report).to_contain_text("Stored 1 memory of 1 read (remember).")
+    expect(report).to_contain_text("Left out: 1 preference (a shared space has none of its own).")
     assert sideways(page) == 0
     site.shot_at_width(page, "settings-import-space")
     ready = lambda p: expect(p.get_by_label("Import into")).to_be_visible()  # noqa: E731

@@ -258,3 +258,18 @@ def test_tokens_made_limited_to_spaces_are_listed_with_them_and_hostile_limits_a
         assert made.status_code == 200 and made.json()["spaces"] == ["bob"], made.text
     with httpx2.Client(base_url=server.url, headers=WRITE) as anonymous:
         assert anonymous.post("/api/tokens", json={"spaces": ["Team"]}).status_code == 401
+
+
+def test_a_users_export_goes_into_a_space_without_its_preferences_which_are_counted(
+    served: tuple[HttpServer, Services], store: Store
+) -> None:
+    server, services = served
+    services.memories.create(Caller("dora"), {"content": "dora's fact"})
+    services.preferences.update(Caller("dora"), "search.default_limit", 7)
+    export = "".join(json.dumps(r) + "\n" for r in export_records(store, [Caller("dora")]))
+    key = space(services, "Team", bob="writer")
+    with client(server, services, "bob") as http:
+        job = finished(http, http.post("/api/imports", params={"space": "Team"}, content=export).json())
+    assert job["state"] == "done" and job["report"]["left_out"] == {"preferences": 1}, job
+    assert contents(store, key) == ["dora's fact"]
+    assert services.preferences.effective(Caller("bob"))["search.default_limit"] != 7

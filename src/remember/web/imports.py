@@ -151,4 +151,4 @@ def _restore(
     report = ImportReport(REMEMBER, dry_run, read=memories, created=memories - stored)
     report.already_present = stored if on_conflict == "skip" else 0
     report.replaced = stored if on_conflict == "replace" else 0
-    return report.as_dict()
+    return report.as_dict() | ({"left_out": planned.left_out} if planned.left_out else {})

@@ -407,6 +407,7 @@ function importReport(r) {
   for (const [why, n] of Object.entries(r.links || {})) lines.push(`Links: ${n} ${why}.`);
   for (const [what, n] of Object.entries(r.templates || {})) lines.push(`Templates: ${n} ${what}.`);
   for (const [what, n] of Object.entries(r.unmapped || {})) lines.push(`Not mapped: ${what} (${counted(n, "record")}).`);
+  for (const [what, n] of Object.entries(r.left_out || {})) lines.push(`Left out: ${counted(n, what.replace(/s$/, ""))} (a shared space has none of its own).`);
   const skipped = (r.skipped || []).length
     ? h("div", {}, h("h4", {}, `Skipped ${counted(r.skipped.length, "record")}`),
       h("ul", {}, r.skipped.slice(0, 100).map((s) => h("li", {}, `${s.where}: ${s.why}`))))
