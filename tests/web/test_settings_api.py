@@ -503,7 +503,7 @@ def test_an_export_of_a_space_one_is_in_is_not_imported_again_into_ones_account(
     before = logical_fingerprint(site.store, [user]), team()
     with client(site.url, site.token(user)) as http:
         job = finished(http, http.post("/api/imports", params={"format": "remember"}, content=export).json())
-    assert job["state"] == "failed" and "are in your space 'Team' already" in job["error"]["message"]
+    assert job["state"] == "failed" and "This file is the export of shared space" in job["error"]["message"]
     assert (
         logical_fingerprint(site.store, [user]),
         len(site.store.memories.page(key, MemoryQuery(limit=100)).items),

@@ -135,7 +135,7 @@ def load(services: Services, caller: Caller, args: argparse.Namespace) -> None:
         services.store, records(), into=into, on_conflict=args.on_conflict,
         into_option="--space" if args.space is not None else "--user",
         elsewhere=services.spaces.keys(acting) if into is not None else None,
-        admin=args.space is None or services.spaces.role(caller, args.space) == "admin",
+        admin=services.spaces.administers(acting),
     )  # fmt: skip
     total = sum(planned.memories.values())  # for the progress bar
     if args.dry_run:

@@ -28,7 +28,7 @@ def load(services: Services, caller: Caller, args: argparse.Namespace) -> None:
     with bulk_vectors(services, 0 if args.dry_run else len(parsed.memories), quiet=args.json):
         report = run(
             services.memories, services.relationships, caller, args.source, parsed, dry_run=args.dry_run,
-            progress=_bar, elsewhere=list(services.spaces.keys(caller)), admin=_admin(services, caller),
+            progress=_bar, elsewhere=list(services.spaces.keys(caller)), admin=services.spaces.administers(caller),
         )  # fmt: skip
         output.progress_done()
     if report.created and not args.dry_run:
@@ -96,8 +96,3 @@ def export(services: Services, caller: Caller, args: argparse.Namespace) -> int:
         except FileExistsError as exc:
             raise ValidationFailed.single("PATH", "exists", f"{target} exists already; give a new file.") from exc
     return written
-
-
-def _admin(services: Services, caller: Caller) -> bool:
-    """Whether ``caller`` (acting where the notes go) administers that space (their personal one: yes)."""
-    return caller.actor is None or services.spaces.role(caller, caller.user) == "admin"

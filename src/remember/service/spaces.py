@@ -295,6 +295,11 @@ class SpaceService:
             return "admin"
         return self._membership(caller, space)[1]
 
+    def administers(self, acting: Caller) -> bool:
+        """Whether ``acting`` (a caller acting in a space: ``writing``'s answer) is an admin there; in one's
+        personal space, yes."""
+        return acting.actor is None or self.role(acting, acting.user) == "admin"
+
     def on_memory(self, caller: Caller, memory_id: Any, *, need: Role = "reader") -> Caller:
         """The caller acting in the space of the memory ``memory_id`` (checked for ``need``); the personal space
         when no space of the caller's holds it within its trust, so that the service answers "unknown" (or, for a

@@ -100,6 +100,7 @@ def plan(
     elsewhere: Mapping[str, str] | None = None,
     space_option: str = "--space",
     admin: bool = True,
+    spaces_to_spaces: bool = False,
 ) -> Plan:
     """Every record read and checked against the target; Conflict or ValidationFailed before any write.
     ``option``, ``into_option`` and ``space_option`` are what the edge calls ``on_conflict``, ``into`` and the
@@ -107,9 +108,10 @@ def plan(
     of a token below full trust cannot replace what it cannot see); ``elsewhere``: the importer's spaces (names
     by key, their own id for the personal one), where no id of the file may be but in the one imported into;
     ``admin``: whether the importer is an admin of the shared space imported into (only admins bring in its
-    templates or replace what it holds, history included)."""
+    templates or replace what it holds, history included); ``spaces_to_spaces``: a space's export is refused
+    into a user's account too, not only without ``into``."""
     read = contents(records)
-    _spaces_placed(read, into, space_option)
+    _spaces_placed(read, None if spaces_to_spaces and into and not is_space_key(into) else into, space_option)
     found = _renamed(read, into, into_option)
     clashes = []
     left_out: dict[str, int] = {}
@@ -172,10 +174,11 @@ def as_user(records: Iterable[Record], user: str | None) -> Iterator[Record]:
 def _spaces_placed(found: dict[str, Contents], into: str | None, space_option: str) -> None:
     """A shared space's export goes into a space named by the import, never by the file."""
     spaces = sorted(user for user in found if is_space_key(user))
+    chosen = f"{space_option} NAME" if space_option.startswith("-") else space_option
     if spaces and into is None:
         raise ValidationFailed.single(
             "file", "space", f"This file is the export of shared space {spaces[0]}: import it into a space of yours "
-            f"where you write ({space_option} NAME; create one first if need be). Nothing was imported.",
+            f"where you write ({chosen}; create one first if need be). Nothing was imported.",
         )  # fmt: skip
 
 

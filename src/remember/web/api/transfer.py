@@ -6,8 +6,11 @@ the request body (at most ``REMEMBER_HTTP_MAX_BODY`` bytes, 1 MiB by default:
 413 beyond, with the limit named) and answers ``202`` with the job
 (``imports.py`` says what each format does); ``GET /api/imports/{id}`` is the
 job's progress and, once done, its report: only the caller's own jobs.
-``GET /api/export?format=jsonl|server-memory|markdown`` downloads the caller's
-memories (within the caller's trust level) as ``remember export`` writes them;
+``space=NAME`` (a shared space's name or key, or ``personal``) imports into that space, as
+``remember import --space`` does: the caller writes there, and is recorded as the author of what is stored.
+``GET /api/export?format=jsonl|server-memory|markdown&space=NAME`` downloads the memories of the caller's
+personal space, or of the shared space ``space`` the caller reads (within the caller's trust level), as
+``remember export [--space NAME]`` writes them, the file named after the space;
 Markdown, one note per memory, comes as a zip of the notes.
 """
 
@@ -26,10 +29,12 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from remember.caller import Caller
 from remember.errors import RememberError, ValidationFailed, excerpt
 from remember.models import ON_CONFLICT, OnConflict
 from remember.service.import_export.jsonl import write_export
 from remember.service.import_export.peers.exporting import EXPORT_FORMATS, to_markdown, to_server_memory
+from remember.store import Store
 from remember.web.context import WebContext
 from remember.web.imports import IMPORT_FORMATS, importer
 from remember.web.jobs import Jobs
@@ -64,8 +69,9 @@ def _start(ctx: WebContext, jobs: Jobs) -> Endpoint:
             check_request(request, ctx.allowed_hosts)
             caller = await caller_of(request, ctx)
             format, name, dry_run, on_conflict = _options(request)
+            acting = _into(ctx, caller, request.query_params.get("space"))
             data = await upload(request, ctx.settings.http.max_body)
-            work = importer(ctx.services, format, data, name, dry_run=dry_run, on_conflict=on_conflict)
+            work = importer(ctx.services, format, data, name, dry_run=dry_run, on_conflict=on_conflict, acting=acting)
             job = jobs.start(caller, format, dry_run, work)
         except RememberError as problem:
             return error_response(problem)
@@ -88,6 +94,15 @@ def _options(request: Request) -> tuple[str, str, bool, OnConflict]:
     if dry not in ("0", "1", "true", "false"):
         raise ValidationFailed.single("dry_run", "type", "dry_run is true or false.", dry)
     return format, name, dry in ("1", "true"), _on_conflict(query.get("on_conflict"), format)
+
+
+def _into(ctx: WebContext, caller: Caller, space: str | None) -> Caller | None:
+    """The caller acting in the space ``space`` names, a writer there (None: the caller's own account)."""
+    if space is None:
+        return None
+    if len(space) > MAX_NAME:
+        raise ValidationFailed.single("space", "max_length", f"A space's name is at most {MAX_NAME} characters.")
+    return ctx.services.spaces.writing(caller, space)
 
 
 def _on_conflict(given: str | None, format: str) -> OnConflict:
@@ -127,32 +142,37 @@ def export(call: Call) -> Response:
         raise ValidationFailed.single(
             "format", "options", f"format is one of {', '.join(EXPORT_FORMATS)}; got {excerpt(format)}.", format
         )
+    space = call.text("space")
+    spaces = call.services.spaces
+    acting = spaces.reading(call.caller, [space])[0] if space is not None else spaces.personal(call.caller)
+    named = spaces.name_of(acting.user) if space is not None else None
     handle, path = tempfile.mkstemp(prefix="remember-export-")
     os.close(handle)
     try:
-        _write(call, format, Path(path))
+        _write(call.services.store, acting, format, Path(path), named)
     except BaseException:
         os.unlink(path)
         raise
-    name = f"remember-{_FILE_SAFE.sub('-', call.caller.user)[:60]}-{date.today().isoformat()}{SUFFIXES[format]}"
+    whose = _FILE_SAFE.sub("-", named or acting.person).strip("-.")[:60] or "space"
+    name = f"remember-{whose}-{date.today().isoformat()}{SUFFIXES[format]}"
     kind = "application/zip" if format == "markdown" else "application/x-ndjson"
     return FileResponse(
         path, media_type=kind, filename=name, headers=NO_STORE, background=BackgroundTask(os.unlink, path)
     )
 
 
-def _write(call: Call, format: str, path: Path) -> None:
-    store = call.services.store
+def _write(store: Store, acting: Caller, format: str, path: Path, named: str | None) -> None:
+    """``acting``'s memories (a shared space's when it acts there, its header naming it ``named``) to ``path``."""
     if format == "markdown":
         with tempfile.TemporaryDirectory(prefix="remember-notes-") as folder:
-            to_markdown(store, call.caller, Path(folder) / "notes")
+            to_markdown(store, acting, Path(folder) / "notes")
             _zip(Path(folder) / "notes", path)
         return
     with path.open("w", encoding="utf-8") as out:
         if format == "server-memory":
-            to_server_memory(store, call.caller, out)
+            to_server_memory(store, acting, out)
         else:
-            write_export(store, [call.caller], out)
+            write_export(store, [acting], out, {acting.user: named} if named else None)
 
 
 def _zip(folder: Path, target: Path) -> None:

@@ -2,6 +2,7 @@
 
 import { api, download } from "../api.js";
 import { currentUser } from "../app.js";
+import { PERSONAL, spaces } from "../space.js";
 import { announce, clear, counted, errorBox, h, labelled, okBox, stacked, when } from "../ui.js";
 
 const SECTIONS = {
@@ -10,6 +11,7 @@ const SECTIONS = {
   import: ["Import", importSection],
   export: ["Export", exportSection],
 };
+const WRITERS = ["writer", "admin"];  // the roles that add memories to a shared space
 const POLL_MS = 250;  // the first pause between polls of an import; it grows to MAX_POLL_MS
 const MAX_POLL_MS = 2000;
 
@@ -24,6 +26,18 @@ export async function render(root, args) {
 
 function heading(body, text) {
   body.append(h("h2", { id: "settings-title" }, text));
+}
+
+// One's spaces as [value, name] choices: the personal space, then the shared ones whose role is in `roles`.
+async function spaceChoices(roles) {
+  let listed = { spaces: [] };
+  try { listed = await spaces(); } catch (error) { /* the personal space alone */ }
+  const shared = listed.spaces.filter((s) => !roles || roles.includes(s.role)).map((s) => [s.space, s.name]);
+  return [[PERSONAL, "Personal"], ...shared];
+}
+
+function spaceSelect(name, choices) {
+  return h("select", { name }, choices.map(([value, text]) => h("option", { value }, text)));
 }
 
 // ---- Preferences -------------------------------------------------------------------------------
@@ -137,23 +151,40 @@ async function tokensSection(body) {
   const me = currentUser() || { trust_level: 1 };
   const list = h("div");
   const made = h("div");
+  let listed = { personal: null, spaces: [] };
+  try { listed = await spaces(); } catch (error) { /* shown without names */ }
+  const names = new Map(listed.spaces.map((s) => [s.space, s.name]));
+  if (listed.personal) names.set(listed.personal, "Personal");
+  const choices = [...(listed.personal ? [[PERSONAL, "Personal"]] : []), ...listed.spaces.map((s) => [s.space, s.name])];
   body.append(
     h("p", { class: "muted" }, "Each token lets a client (an assistant, a script, this dashboard) act for you. ",
       "Only a hash is kept: a token's secret is shown once, when it is made."),
-    createForm(me, made, () => refresh(list)),
+    createForm(me, made, () => refresh(list, names), choices),
     made,
     h("h3", {}, "Your tokens"),
     list,
   );
-  await refresh(list);
+  await refresh(list, names);
 }
 
-function createForm(me, made, done) {
+// The spaces a new token is limited to: a box per space; none ticked, it reaches what this session reaches.
+function spaceBoxes(choices) {
+  const boxes = choices.map(([value, text]) => [value, h("input", { type: "checkbox", name: "spaces", value })]);
+  const node = h("fieldset", { class: "choice token-spaces" },
+    h("legend", {}, "Limit to spaces"),
+    boxes.map(([, box], i) => h("label", { class: "inline" }, box, " ", choices[i][1])),
+    h("div", { class: "muted" }, "None ticked: every space this session reaches."));
+  return { node, chosen: () => boxes.filter(([, box]) => box.checked).map(([value]) => value),
+    reset: () => boxes.forEach(([, box]) => { box.checked = false; }) };
+}
+
+function createForm(me, made, done, choices) {
   const name = h("input", { type: "text", name: "name", size: 30, placeholder: "laptop" });
   const expires = h("input", { type: "text", name: "expires", size: 8, placeholder: "30d" });
   const trust = h("input", { type: "number", name: "trust_level", min: 0, max: me.trust_level, step: "any",
     value: String(me.trust_level) });
   const problems = h("div");
+  const limit = spaceBoxes(choices);
   const inputs = { name, expires, trust_level: trust };
   return h("form", { class: "card", novalidate: true, onsubmit: async (event) => {
     event.preventDefault();
@@ -163,9 +194,10 @@ function createForm(me, made, done) {
     try {
       const token = await api("/api/tokens", { method: "POST", body: {
         name: name.value || undefined, expires: expires.value || undefined,
-        trust_level: trust.value === "" ? undefined : Number(trust.value) } });
+        trust_level: trust.value === "" ? undefined : Number(trust.value),
+        spaces: limit.chosen().length ? limit.chosen() : undefined } });
       clear(made, secretBox(token));
-      name.value = ""; expires.value = "";
+      name.value = ""; expires.value = ""; limit.reset();
       announce(`Token ${token.id} made: copy its secret now.`);
       await done();
     } catch (error) {
@@ -178,6 +210,7 @@ function createForm(me, made, done) {
       labelled("Name", name),
       labelled("Expires after", expires, "e.g. 90m, 12h, 30d, 2w; empty: never"),
       labelled("Trust level", trust, `0 to ${me.trust_level}: the most trusted memories it reads`)),
+    limit.node,
     h("p", {}, h("button", { type: "submit" }, "Make token")),
     problems,
   );
@@ -200,12 +233,12 @@ function secretBox(token) {
     labelled(`Secret of token ${token.id}`, secret), h("p", {}, copy, " ", copied));
 }
 
-async function refresh(list) {
+async function refresh(list, names) {
   const { tokens } = await api("/api/tokens");
   if (!tokens.length) { clear(list, h("p", { class: "muted" }, "You have no tokens.")); return; }
-  const rows = tokens.map((t) => tokenRow(t, list));
+  const rows = tokens.map((t) => tokenRow(t, list, names));
   clear(list, stacked(h("table", {},
-    h("thead", {}, h("tr", {}, ["Id", "Name", "Trust level", "Made", "Expires", "Last used", "State", "Action"]
+    h("thead", {}, h("tr", {}, ["Id", "Name", "Trust level", "Spaces", "Made", "Expires", "Last used", "State", "Action"]
       .map((c) => h("th", { scope: "col" }, c)))),
     h("tbody", {}, rows))));
 }
@@ -216,30 +249,36 @@ function state(t) {
   return "active";
 }
 
-function tokenRow(t, list) {
+// The spaces a token reaches, by name ("all" when it is not limited; a key when the space is gone).
+function reach(t, names) {
+  if (!t.spaces) return "all";
+  return t.spaces.map((key) => names.get(key) || key).sort().join(", ");
+}
+
+function tokenRow(t, list, names) {
   const action = h("td");
-  const revokeButton = h("button", { type: "button", class: "danger", onclick: () => confirmRevoke(t, action, list) },
+  const revokeButton = h("button", { type: "button", class: "danger", onclick: () => confirmRevoke(t, action, list, names) },
     `Revoke ${t.name || t.id}`);
   if (!t.revoked_at) action.append(revokeButton);
   return h("tr", { dataset: { token: t.id } },
     h("td", {}, h("code", {}, t.id)), h("td", {}, t.name || "", t.current ? h("span", { class: "tag" }, "this session") : null),
-    h("td", {}, String(t.trust_level)), h("td", {}, when(t.created_at)), h("td", {}, when(t.expires_at) || "never"),
+    h("td", {}, String(t.trust_level)), h("td", {}, reach(t, names)), h("td", {}, when(t.created_at)), h("td", {}, when(t.expires_at) || "never"),
     h("td", {}, when(t.last_used_at) || "never"), h("td", {}, state(t)), action);
 }
 
-function confirmRevoke(t, cell, list) {
+function confirmRevoke(t, cell, list, names) {
   const warning = t.current ? " This is the token of this session: you will be logged out." : "";
   const problems = h("div");
   const yes = h("button", { type: "button", class: "danger", onclick: async () => {
     try {
       const answer = await api(`/api/tokens/${encodeURIComponent(t.id)}`, { method: "DELETE" });
       announce(answer.logged_out ? "This session's token is revoked." : `Token ${t.id} revoked.`);
-      await refresh(list);  // after revoking this session's own token, this request logs the browser out
+      await refresh(list, names);  // after revoking this session's own token, this request logs the browser out
     } catch (error) {
       clear(problems, errorBox(error));
     }
   } }, "Yes, revoke");
-  const no = h("button", { type: "button", class: "secondary", onclick: () => refresh(list) }, "Cancel");
+  const no = h("button", { type: "button", class: "secondary", onclick: () => refresh(list, names) }, "Cancel");
   clear(cell, h("div", { role: "group", "aria-label": `Revoke token ${t.id}` },
     h("p", {}, `Revoke ${t.name || t.id}? Clients using it are refused from their next request.${warning}`), yes, " ", no, problems));
   no.focus();
@@ -262,6 +301,7 @@ function mebibytes(bytes) {
 async function importSection(body) {
   heading(body, "Import");
   const limits = await api("/api/imports");
+  const into = spaceSelect("space", await spaceChoices(WRITERS));
   const file = h("input", { type: "file", name: "file", required: true });
   const format = h("select", { name: "format" }, limits.formats.map((f) => h("option", { value: f }, FORMAT_NAMES[f] || f)));
   const dry = h("input", { type: "checkbox", name: "dry_run" });
@@ -288,13 +328,15 @@ async function importSection(body) {
       }
       start.disabled = true;
       try {
-        await runImport(chosen, format.value, dry.checked, conflict.value, progress);
+        await runImport(chosen, { format: format.value, dryRun: dry.checked, onConflict: conflict.value,
+          space: into.value }, progress);
       } finally {
         start.disabled = false;
       }
     } },
       labelled("File to import", file),
       labelled("Format", format),
+      labelled("Import into", into, "Your personal space, or a shared space where you write: you are recorded as the author of what is stored there."),
       labelled("Records of a remember export you have already (same id)", conflict),
       h("div", { class: "control" }, h("label", { class: "inline" }, dry, " Dry run: read and check everything, store nothing")),
       h("p", {}, start),
@@ -303,13 +345,15 @@ async function importSection(body) {
   );
 }
 
-function upload(chosen, format, dryRun, onConflict) {
+function upload(chosen, { format, dryRun, onConflict, space }) {
   const query = { format, dry_run: dryRun ? "1" : "0", name: chosen.name };
   if (format === "remember") query.on_conflict = onConflict;
+  if (space && space !== PERSONAL) query.space = space;
   return api("/api/imports", { method: "POST", query, file: chosen });
 }
 
-async function runImport(chosen, format, dryRun, onConflict, box) {
+async function runImport(chosen, options, box) {
+  const { dryRun } = options;
   const bar = h("progress", { class: "import", max: 1, value: 0, id: "import-progress" });
   const counts = h("p", { class: "muted" }, "Uploading…");
   const report = h("div");
@@ -317,7 +361,7 @@ async function runImport(chosen, format, dryRun, onConflict, box) {
     h("label", { for: "import-progress" }, `Progress of ${chosen.name}`), bar, counts, report);
   let job;
   try {
-    job = await upload(chosen, format, dryRun, onConflict);
+    job = await upload(chosen, options);
     let pause = POLL_MS;
     while (true) {
       showProgress(job, bar, counts);
@@ -363,6 +407,7 @@ function importReport(r) {
   for (const [why, n] of Object.entries(r.links || {})) lines.push(`Links: ${n} ${why}.`);
   for (const [what, n] of Object.entries(r.templates || {})) lines.push(`Templates: ${n} ${what}.`);
   for (const [what, n] of Object.entries(r.unmapped || {})) lines.push(`Not mapped: ${what} (${counted(n, "record")}).`);
+  for (const [what, n] of Object.entries(r.left_out || {})) lines.push(`Left out: ${counted(n, what.replace(/s$/, ""))} (a shared space has none of its own).`);
   const skipped = (r.skipped || []).length
     ? h("div", {}, h("h4", {}, `Skipped ${counted(r.skipped.length, "record")}`),
       h("ul", {}, r.skipped.slice(0, 100).map((s) => h("li", {}, `${s.where}: ${s.why}`))))
@@ -380,10 +425,11 @@ function importReport(r) {
 async function exportSection(body) {
   heading(body, "Export");
   const problems = h("div");
+  const from = spaceSelect("space", await spaceChoices(null));
   const save = (format) => async () => {
     clear(problems);
     try {
-      await download("/api/export", { format });
+      await download("/api/export", from.value === PERSONAL ? { format } : { format, space: from.value });
     } catch (error) {
       clear(problems, errorBox(error));
     }
@@ -392,9 +438,10 @@ async function exportSection(body) {
   const link = (format, text, what) => h("li", {},
     h("button", { type: "button", class: "secondary", onclick: save(format) }, text), " — ", what);
   body.append(
-    h("p", {}, "Download your memories (those your session's trust level reaches) as ", h("code", {}, "remember export"), " writes them."),
+    h("p", {}, "Download the memories of a space of yours (those your session's trust level reaches) as ", h("code", {}, "remember export"), " writes them; the file is named after the space."),
+    labelled("Space to export", from, "Your personal space, or a shared space you are a member of."),
     h("ul", { class: "downloads" },
-      link("jsonl", "remember export (JSON Lines)", "everything: memories with history, templates, preferences; import it with `remember import`."),
+      link("jsonl", "remember export (JSON Lines)", "everything: memories with history, templates, preferences (a shared space has none); import it with `remember import`."),
       link("server-memory", "server-memory file (JSON Lines)", "the MCP reference memory server's knowledge graph."),
       link("markdown", "Markdown notes (zip)", "one note per memory with YAML frontmatter, for any editor or Obsidian."),
     ),
