@@ -69,6 +69,8 @@ def test_the_templates_page_follows_the_space_chosen_and_creates_there(site: Sit
     used = page.get_by_role("region", name="Templates in use")
     expect(used.get_by_role("listitem")).to_have_count(1)
     expect(used).to_contain_text("Recipe 2 memories")
+    page.goto(f"{site.url}/#/home")
+    expect(used.get_by_role("listitem").filter(has_text="Recipe")).to_contain_text("Recipe Team 2 memories")
     page.goto(f"{site.url}/#/home?space=personal")
     expect(used).to_contain_text("No memory made with a template yet.")
 
@@ -95,3 +97,23 @@ def test_a_writer_sees_a_space_template_read_only_with_the_reason(site: Site, si
     expect(page.get_by_role("button", name="Create template")).to_have_count(0)
     before = site.services.templates.get(site.services.spaces.on_template(Caller(ann), template_id), template_id)
     assert before.definition.version == "1.0"
+
+
+def test_the_analytics_pick_the_chosen_spaces_templates_and_keep_the_space(
+    site: Site, sized: Any, browser: Any
+) -> None:
+    page, ann, bob = sized, site.user("ann"), site.user("bob")
+    key, template_id = team(site, ann, bob)
+    site.open_as(page, site.session(bob), f"#/analytics?space={key}")
+    expect(page.get_by_role("heading", name="Analytics", exact=True)).to_be_visible()
+    expect(page.get_by_label("Totals")).to_contain_text("Made with a template2")
+    picker = page.get_by_label("Template", exact=True)
+    expect(picker.locator("option", has_text="Recipe")).to_have_text("Recipe — Team (2)")
+    picker.select_option(template_id)
+    page.get_by_role("button", name="Show").click()
+    expect(page).to_have_url(re.compile(f"#/analytics/[^?]+\\?space={re.escape(key)}$"))
+    expect(page.locator("h2.template-name")).to_contain_text("Recipe")
+    assert sideways(page) == 0
+    assert axe_problems_at(browser, page, lambda p: expect(p.locator("h2.template-name")).to_be_visible()) == []
+    page.goto(f"{site.url}/#/analytics?space=personal")
+    expect(picker.locator("option", has_text="Recipe")).to_have_count(0)
