@@ -60,10 +60,19 @@ def test_the_templates_page_follows_the_space_chosen_and_creates_there(site: Sit
     expect(page).to_have_url(re.compile(f"#/template/[^?]+\\?space={re.escape(key)}$"))
     expect(page.locator("dl.facts")).to_contain_text("Space Team")
     expect(page.get_by_role("link", name="Edit")).to_be_visible()
+    page.get_by_role("link", name="Edit", exact=True).click()  # its admin edits it in its space
+    expect(page.get_by_text("It belongs to space Team, for its members to use.")).to_be_visible()
+    page.get_by_role("group", name="Template", exact=True).get_by_label("Description").fill("What we serve")
+    save = page.get_by_role("button", name="Save a new version")
+    expect(save).to_be_enabled()
+    save.click()
+    expect(page.locator("main .ok")).to_contain_text("Saved version 1.1: changed description")
+    expect(page).to_have_url(re.compile(f"#/template/[^?]+\\?space={re.escape(key)}$"))
     in_team = site.services.spaces.reading(Caller(ann), [key])
     views, _ = site.services.templates.list_templates(Caller(ann), include_default=False, readers=in_team)
     assert sorted(v.definition.name for v in views) == ["Menu", "Recipe"]
     assert {v.space for v in views} == {key}
+    assert {v.definition.name: v.definition.description for v in views}["Menu"] == "What we serve"
 
     page.goto(f"{site.url}/#/home?space={key}")
     used = page.get_by_role("region", name="Templates in use")
