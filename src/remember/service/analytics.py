@@ -26,9 +26,10 @@ from remember.service.analytics_results import (
     TypeSeries,
 )
 from remember.service.suggestions import SuggestionService
-from remember.service.templates import TemplateService
+from remember.service.templates import TemplateService, template_space
 from remember.service.visibility import trust_cap
 from remember.store import AnalyticsStore
+from remember.templates import builtin_templates
 
 UNITS: tuple[TimeUnit, ...] = ("day", "week", "month", "year")
 MOMENTS: dict[str, MomentColumn] = {"created": "created_at", "occurred": "occurred_at"}
@@ -47,32 +48,51 @@ class AnalyticsService:
         self.templates = templates
         self.suggestions = suggestions
 
-    def overview(self, caller: Caller, *, bucket: str | None = None, when: str = "created") -> Overview:
-        """The user's memories: totals, and counts per period by type and by template.
+    def overview(
+        self,
+        caller: Caller,
+        *,
+        bucket: str | None = None,
+        when: str = "created",
+        readers: Sequence[Caller] | None = None,
+    ) -> Overview:
+        """The memories of the spaces of ``readers`` (the caller acting in each, ``SpaceService.reading``; default:
+        the caller's own): totals, and counts per period by type and by template.
 
         ``bucket`` is day, week, month or year (None: chosen by the span); ``when`` is ``created``
         (when each memory was stored) or ``occurred`` (when the remembered thing happened).
         """
         column = _moment(when)
         chosen = _unit(bucket)
-        span = self.store.memory_span(caller.user, column=column, max_trust=caller.trust)
+        spaces = readers or [caller]
+        span = _joined([self.store.memory_span(r.user, column=column, max_trust=r.trust) for r in spaces])
         unit = chosen or automatic_unit(span)
         periods = period_starts(span, unit)
-        counts = self.store.memory_counts(caller.user, column=column, unit=unit, max_trust=caller.trust)
-        names = {d.id: d.name for d in self.templates.view_of(caller).all()}
+        counts = [
+            c for r in spaces for c in self.store.memory_counts(r.user, column=column, unit=unit, max_trust=r.trust)
+        ]
+        names = {d.id: d.name for r in spaces for d in self.templates.view_of(r).all()}
         by_type = tuple(TypeSeries(c, sum(c), key) for key, c in _series(counts, periods, lambda c: c.type))
         by_template = tuple(
             _template_series(key, c, names) for key, c in _series(counts, periods, lambda c: c.template_id)
         )
         return Overview(unit, when, _totals(span, counts), tuple(periods), by_type, by_template)
 
-    def templates_used(self, caller: Caller) -> list[TemplateUse]:
-        """The templates worth a look: the user's own and the built-ins they made memories with, most used first."""
-        usage = self.templates.store.templates.usage(caller.user, max_trust=trust_cap(caller))
-        chosen = [d for d in self.templates.view_of(caller).all() if not d.is_default or d.id in usage]
-        rows = [
-            TemplateUse(d.id, d.name, usage[d.id].usage_count if d.id in usage else 0, d.is_default) for d in chosen
-        ]
+    def templates_used(self, caller: Caller, readers: Sequence[Caller] | None = None) -> list[TemplateUse]:
+        """The templates worth a look, most used first: those of the spaces of ``readers`` (the caller acting in
+        each, ``SpaceService.reading``; default: the caller's own), each naming its shared space, and the built-ins
+        made memories with there, once, their memories counted in every one of those spaces."""
+        rows: list[TemplateUse] = []
+        builtin: dict[str, int] = defaultdict(int)
+        for reader in readers or [caller]:
+            usage = self.templates.store.templates.usage(reader.user, max_trust=trust_cap(reader))
+            for view in self.templates.view_of(reader).all():
+                count = usage[view.id].usage_count if view.id in usage else 0
+                if not view.is_default:
+                    rows.append(TemplateUse(view.id, view.name, count, False, template_space(reader, view)))
+                elif view.id in usage:
+                    builtin[view.id] += count
+        rows += [TemplateUse(d.id, d.name, builtin[d.id], True) for d in builtin_templates() if d.id in builtin]
         return sorted(rows, key=lambda r: (-r.usage_count, r.name.casefold(), r.id))
 
     def template(self, caller: Caller, template_id: str, *, bucket: str | None = None) -> TemplateOverTime:
@@ -165,6 +185,13 @@ def _template_name(template_id: str | None, names: dict[str, str]) -> str:
     if template_id is None:
         return NO_TEMPLATE
     return names.get(template_id, template_id)
+
+
+def _joined(spans: Sequence[TimeSpan]) -> TimeSpan:
+    """The span of several spaces' rows: all of them counted, from the first to the last."""
+    firsts = [s.first for s in spans if s.first is not None]
+    lasts = [s.last for s in spans if s.last is not None]
+    return TimeSpan(sum(s.count for s in spans), min(firsts, default=None), max(lasts, default=None))
 
 
 def _totals(span: TimeSpan, counts: Sequence[MemoryCount]) -> Totals:

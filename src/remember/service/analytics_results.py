@@ -84,6 +84,7 @@ class TemplateUse:
     name: str
     usage_count: int
     is_default: bool
+    space: str | None = None  # the key of the shared space that holds it; None: personal or built in
 
     def as_dict(self) -> dict[str, JsonValue]:
         return fields_as_json(self)

@@ -165,7 +165,9 @@ class TemplateService:
         templates = self.view_of(caller)
         definition = templates.require(template_id)
         usage = self._usage_of(caller, definition.id)
-        return TemplateView(definition, resolve(definition, templates.lookup), usage, _space(caller, definition))
+        return TemplateView(
+            definition, resolve(definition, templates.lookup), usage, template_space(caller, definition)
+        )
 
     def find(self, caller: Caller, id_or_name: str) -> TemplateDefinition:
         """A template by id, name, slug or id prefix (own templates first), for the command line
@@ -226,7 +228,10 @@ class TemplateService:
         usage = self.store.templates.usage(reader.user, max_trust=visibility.trust_cap(reader))  # within reach
         return [
             TemplateView(
-                d, resolve(d, templates.lookup), usage.get(d.id) or TemplateUsage(d.id, 0, None), _space(reader, d)
+                d,
+                resolve(d, templates.lookup),
+                usage.get(d.id) or TemplateUsage(d.id, 0, None),
+                template_space(reader, d),
             )
             for d in templates.all()
             if wanted(d)
@@ -259,7 +264,9 @@ class TemplateService:
         resolved = self._check_links(definition, templates)
         now = self.clock()
         self.store.templates.insert(TemplateRecord(caller.user, definition.id, definition.as_dict(), now, now))
-        return TemplateView(definition, resolved, TemplateUsage(definition.id, 0, None), _space(caller, definition))
+        return TemplateView(
+            definition, resolved, TemplateUsage(definition.id, 0, None), template_space(caller, definition)
+        )
 
     def _taken(self, caller: Caller, name: str, holder_id: str) -> str:
         """What a name already taken among the caller's templates (or its space's) is answered with."""
@@ -281,7 +288,9 @@ class TemplateService:
         resolved = self._check_links(definition, templates)
         now = self.clock()
         self.store.templates.insert(TemplateRecord(caller.user, definition.id, definition.as_dict(), now, now))
-        return TemplateView(definition, resolved, TemplateUsage(definition.id, 0, None), _space(caller, definition))
+        return TemplateView(
+            definition, resolved, TemplateUsage(definition.id, 0, None), template_space(caller, definition)
+        )
 
     def recheck(self, caller: Caller, template_ids: Sequence[str]) -> int:
         """Check the memories of these own templates (and of those inheriting from them) against them
@@ -402,7 +411,9 @@ class TemplateService:
         if settled:
             self.store.templates.set_compliance(caller.user, settled)
         usage = self._usage_of(caller, definition.id)
-        return TemplateView(definition, resolved, usage, _space(caller, definition)), self._seen(caller, compliance)
+        return TemplateView(definition, resolved, usage, template_space(caller, definition)), self._seen(
+            caller, compliance
+        )
 
     def _seen(self, caller: Caller, compliance: list[Compliance]) -> int:
         """How many of the re-checked memories the caller may know of (all of them, at full trust)."""
@@ -522,7 +533,7 @@ class TemplateService:
         return changes
 
 
-def _space(caller: Caller, definition: TemplateDefinition) -> str | None:
+def template_space(caller: Caller, definition: TemplateDefinition) -> str | None:
     """The key of the shared space a template of ``caller``'s view is in (None: personal, or a built-in)."""
     return caller.user if is_space_key(caller.user) and not definition.is_default else None
 

@@ -1,14 +1,15 @@
 """The templates pages' endpoints: the library and the user's own, one template, its editor's checks.
 
     GET    /api/templates                      ?search= origin=all|builtin|mine category= tag= sort_by= limit= offset=
-    POST   /api/templates                      {"definition": YAML/JSON text or object}       create
+                                               space= (repeated; none: every space of the caller's)
+    POST   /api/templates                      {"definition": YAML/JSON text or object}       create ?space=
     POST   /api/templates/check                {"definition", "template_id"?, "write_as"?}     check, store nothing
     POST   /api/templates/check-content        {"content", "template_id"? | "definition"?}     check sample content
     GET    /api/templates/kinds                the field types, and the kinds of value each may declare
     GET    /api/templates/{id}                 fields, inheritance, JSON Schema, the editable definition
     PUT    /api/templates/{id}                 {"definition", "base_version"?}                 replace (a new version)
     DELETE /api/templates/{id}                 ?with_memories=true moves its memories to the trash
-    POST   /api/templates/{id}/copy            {"name"?}
+    POST   /api/templates/{id}/copy            {"name"?}                                      ?space= (into)
     GET    /api/templates/{id}/versions        stored versions, newest first, with what each changed
     GET    /api/templates/{id}/memories        ?compliance=all|valid|invalid limit= offset=
 
@@ -18,6 +19,10 @@ reads a file) or a JSON object. The checks answer ``{"valid": false, "message", 
 rather than an error status: a draft with mistakes is the normal case while typing. A check
 also answers the definition it read (``document``) and, asked with ``write_as`` (yaml or json),
 that definition written as text: the editor's form and text views are one definition.
+
+A template of a shared space is read, checked and changed in its space (``SpaceService.on_template``): any
+member reads it, its admins change it; one is created or copied into the space ``space`` names (its admins
+only; none: the personal space). A template's page says whether the caller may change it, and why not.
 """
 
 from __future__ import annotations
@@ -26,8 +31,9 @@ from typing import Any
 
 from starlette.routing import Route
 
+from remember.caller import Caller
 from remember.documents import FORMATS, parse_document, write_document
-from remember.errors import ValidationFailed
+from remember.errors import AccessDenied, ValidationFailed
 from remember.schemas.templates import TemplateCopyOut, TemplateDeletionOut, TemplatePageOut, ValidationOut
 from remember.web.api.template_views import detail, kind_choices, labelled, memory_rows, version_rows
 from remember.web.context import WebContext
@@ -60,19 +66,31 @@ def list_templates(call: Call) -> TemplatePageOut:
     views, total = call.services.templates.list_templates(
         call.caller, include_default=include_default, include_user=include_user, category=call.text("category"),
         tags=call.query_lists.get("tag") or None, sort_by=call.text("sort_by", "name") or "name",
-        limit=limit, offset=offset, search=call.text("search"),
+        limit=limit, offset=offset, search=call.text("search"), readers=call.reading(),
     )  # fmt: skip
     return TemplatePageOut.of(views, total, limit, offset)
 
 
 def get(call: Call) -> dict[str, Any]:
-    return detail(*call.services.templates.ancestry(call.caller, call.path["template_id"]))
+    template_id = call.path["template_id"]
+    found = detail(*call.services.templates.ancestry(_reading(call, template_id), template_id))
+    return found | _changeable(call, template_id, found["is_default"])
 
 
-def create(call: Call) -> dict[str, Any]:
-    view = call.services.templates.create(call.caller, _definition(call.json_object()))
-    d = view.definition
-    return TemplateCopyOut(id=d.id, name=d.name, version=d.version, derived_from=d.derived_from).model_dump()
+def _changeable(call: Call, template_id: str, builtin: bool) -> dict[str, Any]:
+    """Whether the caller may change the template (``editable``), and if not, why (``read_only``)."""
+    if builtin:
+        return {"editable": False, "read_only": f"{template_id} is a built-in template: copy it to change it."}
+    try:
+        call.services.spaces.on_template(call.caller, template_id, need="admin")
+    except AccessDenied as refused:
+        return {"editable": False, "read_only": refused.message}
+    return {"editable": True}
+
+
+def create(call: Call) -> TemplateCopyOut:
+    into = call.services.spaces.administering(call.caller, call.text("space"))
+    return TemplateCopyOut.of(call.services.templates.create(into, _definition(call.json_object())))
 
 
 def replace(call: Call) -> dict[str, Any]:
@@ -80,16 +98,18 @@ def replace(call: Call) -> dict[str, Any]:
     base = body.get("base_version")
     if base is not None and not isinstance(base, str):
         raise ValidationFailed.single("base_version", "type", "base_version is the version you edited, as text.")
+    template_id = call.path["template_id"]
     view, rechecked, changes = call.services.templates.replace(
-        call.caller, call.path["template_id"], _definition(body), base_version=base
+        _changing(call, template_id), template_id, _definition(body), base_version=base
     )
     return {"id": view.id, "version": view.definition.version, "rechecked_memories": rechecked, "changes": changes}
 
 
 def delete(call: Call) -> TemplateDeletionOut:
     wanted = call.flag("with_memories")
+    template_id = call.path["template_id"]
     deleted, trashed = call.services.templates.delete(
-        call.caller, call.path["template_id"], delete_derived_memories=wanted
+        _changing(call, template_id), template_id, delete_derived_memories=wanted
     )
     kept = "moved to the trash" if wanted else "kept with their fields"
     message = f"Template deleted; its memories were {kept}."
@@ -101,8 +121,10 @@ def copy(call: Call) -> TemplateCopyOut:
     name = body.get("name")
     if name is not None and not isinstance(name, str):
         raise ValidationFailed.single("name", "type", "name is the copy's name, as text.")
-    d = call.services.templates.copy(call.caller, call.path["template_id"], name=name or None).definition
-    return TemplateCopyOut(id=d.id, name=d.name, version=d.version, derived_from=d.derived_from)
+    template_id = call.path["template_id"]
+    source = _reading(call, template_id)
+    into = call.services.spaces.administering(call.caller, call.text("space"))
+    return TemplateCopyOut.of(call.services.templates.copy(into, template_id, name=name or None, source=source))
 
 
 def check(call: Call) -> dict[str, Any]:
@@ -117,7 +139,7 @@ def check(call: Call) -> dict[str, Any]:
     if write_as is not None:
         read["text"] = write_document(raw, write_as)
     try:
-        resolved = call.services.templates.check(call.caller, raw, replacing=replacing)
+        resolved = call.services.templates.check(_drafting(call, replacing), raw, replacing=replacing)
     except ValidationFailed as problem:
         return _problems(problem, read)
     from remember.templates import to_json_schema
@@ -148,11 +170,12 @@ def check_content(call: Call) -> dict[str, Any]:
     content = body["content"]
     if isinstance(content, str):
         content = parse_document(content, field="content", what="The sample content", limit=MAX_CONTENT)
-    templates = call.services.templates
+    templates, template_id = call.services.templates, _template_id(body)
+    acting = _drafting(call, template_id)
     if "definition" in body:
-        _, result = templates.validate_draft(call.caller, _definition(body), content, replacing=_template_id(body))
-    elif _template_id(body) is not None:
-        _, result = templates.validate(call.caller, body["template_id"], content)
+        _, result = templates.validate_draft(acting, _definition(body), content, replacing=template_id)
+    elif template_id is not None:
+        _, result = templates.validate(acting, template_id, content)
     else:
         raise ValidationFailed.single("template_id", "missing", "Name the template (template_id) or send a definition.")
     out = ValidationOut.model_validate(result.as_dict()).model_dump(mode="json", exclude_none=True)
@@ -160,7 +183,8 @@ def check_content(call: Call) -> dict[str, Any]:
 
 
 def versions(call: Call) -> dict[str, Any]:
-    definition, stored = call.services.templates.versions(call.caller, call.path["template_id"])
+    template_id = call.path["template_id"]
+    definition, stored = call.services.templates.versions(_reading(call, template_id), template_id)
     return {"template_id": definition.id, "is_default": definition.is_default,
             "versions": version_rows(definition, stored)}  # fmt: skip
 
@@ -170,18 +194,17 @@ def memories(call: Call) -> dict[str, Any]:
     if wanted not in ("all", "valid", "invalid"):
         raise ValidationFailed.single("compliance", "invalid", "compliance is all, valid or invalid.", wanted)
     limit, offset = call.number("limit", 20, 1, 100), call.number("offset", 0, 0, 1_000_000)
-    view = call.services.templates.get(call.caller, call.path["template_id"])
+    acting = _reading(call, call.path["template_id"])
+    view = call.services.templates.get(acting, call.path["template_id"])
     listed = call.services.memories
 
     def count(compliant: bool) -> int:
-        return listed.list(
-            call.caller, filters={"template_id": view.id, "template_compliance": compliant}, limit=1
-        ).total
+        return listed.list(acting, filters={"template_id": view.id, "template_compliance": compliant}, limit=1).total
 
     chosen: dict[str, Any] = {"template_id": view.id}
     if wanted != "all":
         chosen["template_compliance"] = wanted == "valid"
-    page = listed.list(call.caller, filters=chosen, limit=limit, offset=offset)
+    page = listed.list(acting, filters=chosen, limit=limit, offset=offset)
     return {
         "template_id": view.id,
         "version": view.definition.version,
@@ -192,6 +215,27 @@ def memories(call: Call) -> dict[str, Any]:
         "offset": offset,
         "has_more": page.has_more,
     }
+
+
+def _reading(call: Call, template_id: str) -> Caller:
+    """The caller in the space of the template ``template_id`` (any member reads it)."""
+    return call.services.spaces.on_template(call.caller, template_id)
+
+
+def _changing(call: Call, template_id: str) -> Caller:
+    """The caller in the space of the template ``template_id``, an admin there."""
+    return call.services.spaces.on_template(call.caller, template_id, need="admin")
+
+
+def _drafting(call: Call, template_id: str | None) -> Caller:
+    """Where a draft is checked: the space of the template it replaces, else the space ``space`` names (a member
+    checks a draft there; only its admins store one), else the personal space."""
+    if template_id is not None:
+        return _reading(call, template_id)
+    space = call.text("space")
+    return (
+        call.services.spaces.reading(call.caller, [space])[0] if space else call.services.spaces.personal(call.caller)
+    )
 
 
 def _definition(body: dict[str, Any]) -> Any:

@@ -1,8 +1,11 @@
 // Analytics as pictures: #/analytics (the user's memories over time, by type and by template) and
-// #/analytics/<template id> (a template's completion, fill rates, common values and suggestions).
+// #/analytics/<template id> (a template's completion, fill rates, common values and suggestions). The
+// templates to pick are those of the space chosen in the header (all of one's spaces when none is, each
+// then naming its space); a template's figures are of the memories of its own space.
 // Every chart has a heading, a summary as the canvas's label, and a table of the same numbers.
 
 import { api } from "../api.js";
+import { inSpace, spaceName, spaces, withSpace } from "../space.js";
 import { announce, clear, counted, errorBox, h, labelled } from "../ui.js";
 import { baseOptions, chartBlock, COLOURS, loadChartJs, numbersTable, percent } from "./charts.js";
 
@@ -22,23 +25,24 @@ export async function render(root, args) {
   forgetCharts();
   const [templateId] = args;
   const body = h("div", { id: "analytics-body" });
-  const choices = (await api("/api/analytics/templates")).templates;
+  const choices = (await api("/api/analytics/templates", { query: inSpace() })).templates;
+  const named = choices.some((t) => t.space) ? await spaces().catch(() => null) : null;
   clear(root,
     h("h1", {}, templateId ? "Template analytics" : "Analytics"),
-    templatePicker(choices, templateId),
+    templatePicker(choices, templateId, named),
     body,
   );
   if (templateId) await showTemplate(body, templateId, choices);
   else await showOverview(body);
 }
 
-function templatePicker(choices, current) {
+function templatePicker(choices, current, named) {
   const select = h("select", { name: "template" },
     h("option", { value: "" }, "All memories (overview)"),
-    choices.map((t) => h("option", { value: t.id, selected: t.id === current }, `${t.name} (${t.usage_count})`)));
+    choices.map((t) => h("option", { value: t.id, selected: t.id === current }, `${t.name}${t.space ? ` — ${spaceName(named, t.space)}` : ""} (${t.usage_count})`)));
   return h("form", { class: "row analytics-picker", onsubmit: (event) => {
     event.preventDefault();
-    location.hash = select.value ? `#/analytics/${encodeURIComponent(select.value)}` : "#/analytics";
+    location.hash = withSpace(select.value ? `#/analytics/${encodeURIComponent(select.value)}` : "#/analytics");
   } },
     labelled("Template", select),
     h("div", { class: "control" }, h("button", { type: "submit" }, "Show")),
@@ -60,7 +64,7 @@ async function showOverview(body, state = { bucket: "", when: "created" }) {
     choice("Count memories by", WHEN, state.when, (when) => redraw({ when })));
   let figures;
   try {
-    figures = await api("/api/analytics/overview", { query: state });
+    figures = await api("/api/analytics/overview", { query: inSpace(state) });
   } catch (error) {
     clear(body, controls, errorBox(error));  // the controls stay: a bucket too fine for the data is chosen again
     forgetCharts();

@@ -1,6 +1,7 @@
 // #/home, the first page: one search box that searches as you type (by words, by meaning, or
 // both, chosen plainly), the memories stored last, the templates in use with their counts
-// (each opens the memories made with it), and a timeline of what happened when.
+// (each opens the memories made with it), and a timeline of what happened when: all of the space chosen
+// in the header (all of one's spaces when none is; a memory or template then names its space).
 
 import { api } from "../api.js";
 import { inSpace, severalShown, spaceName, spaces } from "../space.js";
@@ -23,7 +24,7 @@ export async function render(root) {
       h("section", { "aria-labelledby": "recent-h" }, h("h2", { id: "recent-h" }, "Stored last"), recent),
       h("section", { "aria-labelledby": "used-h" }, h("h2", { id: "used-h" }, "Templates in use"), templates)),
     h("section", { "aria-labelledby": "timeline-h" }, h("h2", { id: "timeline-h" }, "What happened when"), timeline));
-  await Promise.all([recentPart(recent, named), templatesPart(templates), timelinePart(timeline, named)]);
+  await Promise.all([recentPart(recent, named), templatesPart(templates, named), timelinePart(timeline, named)]);
 }
 
 // The latest things that happened (context.timestamp, else when stored), a heading per day.
@@ -75,11 +76,12 @@ async function recentPart(out, named) {
   } catch (error) { clear(out, errorBox(error)); }
 }
 
-async function templatesPart(out) {
+async function templatesPart(out, named) {
   try {
-    const used = (await api("/api/analytics/templates")).templates.filter((t) => t.usage_count > 0);
+    const used = (await api("/api/analytics/templates", { query: inSpace() })).templates.filter((t) => t.usage_count > 0);
     clear(out, used.length ? h("ul", { class: "used" }, used.map((t) => h("li", {},
       h("a", { href: `#/memories?${new URLSearchParams({ filters: JSON.stringify({ template_id: t.id }) })}` }, t.name),
+      named && t.space ? [" ", h("span", { class: "space-name" }, spaceName(named, t.space))] : null,
       ` ${counted(t.usage_count, "memory")}`)))
       : h("p", { class: "muted" }, "No memory made with a template yet."));
   } catch (error) { clear(out, errorBox(error)); }

@@ -4,11 +4,14 @@
 // in this browser, so a template written in YAML reopens as YAML. Every change goes to the
 // server's template engine (300 ms after the last one): its problems appear beside their rows, and
 // a valid definition shows a preview of the memory form it makes. Saving is possible only when the
-// definition is valid; a change of an existing template becomes a new version.
+// definition is valid; a change of an existing template becomes a new version. A new template goes to
+// the space chosen in the header (none chosen: the personal space); only a space's admins make or change
+// its templates, and its other members are told so instead of being shown a form.
 
 import { api } from "../api.js";
+import { PERSONAL, chosenSpace, spaceOf, withSpace } from "../space.js";
 import { announce, clear, counted, errorBox, h, okBox } from "../ui.js";
-import { FLASH, describeChanges } from "./template.js";
+import { FLASH, copyInto, describeChanges } from "./template.js";
 import { definitionForm } from "./template-form.js";
 import { templatePreview } from "./template-preview.js";
 
@@ -20,10 +23,16 @@ export async function render(root, args) {
   const id = args[0] || null;  // none: a new template
   const loaded = id ? await api(`/api/templates/${encodeURIComponent(id)}`) : null;
   if (loaded && loaded.is_default) return builtIn(root, loaded);
-  const [choices, listed] = await Promise.all([api("/api/templates/kinds"), api("/api/templates", { query: { limit: 100 } })]);
+  if (loaded && !loaded.editable) return readOnly(root, loaded, loaded.read_only);
+  const space = loaded ? loaded.space || PERSONAL : chosenSpace() || PERSONAL;  // where it is, or goes
+  const shared = space !== PERSONAL ? await spaceOf(space) : undefined;
+  if (!loaded && shared && shared.role !== "admin") {
+    return readOnly(root, null, `You are a ${shared.role} in space ${shared.name}: only its admins create its templates. Choose another space above, or ask one of its admins.`);
+  }
+  const [choices, listed] = await Promise.all([api("/api/templates/kinds"), api("/api/templates", { query: { limit: 100, space } })]);
   const parents = listed.templates.filter((t) => t.id !== id).map((t) => ({ id: t.id, name: t.name }));
   const kept = remembered(id);
-  const editor = new Editor(loaded ? loaded.definition : STARTER, kept, choices, parents, id);
+  const editor = new Editor(loaded ? loaded.definition : STARTER, kept, choices, parents, id, space);
   const save = h("button", { type: "submit", disabled: true }, loaded ? "Save a new version" : "Create template");
   const outcome = h("div");
   editor.onValid = (valid) => { save.disabled = !valid; };
@@ -41,14 +50,14 @@ export async function render(root, args) {
     try {
       const done = loaded
         ? await api(`/api/templates/${encodeURIComponent(id)}`, { method: "PUT", body: { definition, base_version: loaded.version } })
-        : await api("/api/templates", { method: "POST", body: { definition } });
+        : await api("/api/templates", { method: "POST", query: { space }, body: { definition } });
       remember(done.id, editor.view, editor.format);
       const text = loaded
         ? `Saved version ${done.version}: ${describeChanges(done.changes)}; ${counted(done.rechecked_memories, "memory")} re-checked.`
         : `Created ${done.name} (version ${done.version}).`;
       sessionStorage.setItem(FLASH, text);
       announce(text);
-      location.hash = `#/template/${encodeURIComponent(done.id)}`;
+      location.hash = withSpace(`#/template/${encodeURIComponent(done.id)}`);
     } catch (error) {
       save.disabled = !editor.valid;
       clear(outcome, errorBox(error));
@@ -61,6 +70,7 @@ export async function render(root, args) {
   clear(root,
     h("p", {}, h("a", { href: "#/templates" }, "All templates")),
     h("h1", {}, loaded ? `Edit ${loaded.name}` : "New template"),
+    shared ? h("p", { class: "muted" }, `${loaded ? "It belongs to" : "It goes to"} space ${shared.name}, for its members to use.`) : null,
     loaded ? h("p", { class: "muted" }, `Version ${loaded.version}; saving makes a new version (the minor number raised, unless you write another) and re-checks its ${counted(loaded.usage_count, "memory")}.`) : null,
     form);
   await editor.start();
@@ -69,13 +79,13 @@ export async function render(root, args) {
 // The definition and its two views. In the form view the form's object is the definition, in the
 // text view the text is; the other view is brought up to date when it is switched to.
 class Editor {
-  constructor(doc, kept, choices, parents, id) {
-    Object.assign(this, { doc, choices, parents, id, view: kept.view, format: kept.format, valid: false, asked: 0, timer: null });
+  constructor(doc, kept, choices, parents, id, space) {
+    Object.assign(this, { doc, choices, parents, id, space, view: kept.view, format: kept.format, valid: false, asked: 0, timer: null });
     this.text = null;  // the text as typed or as last written by the server; null: to be written from doc
     this.textIsNewer = false;  // the text was typed since the form was drawn from it
     this.pane = h("div");
     this.problems = h("section", { "aria-label": "Definition problems", "aria-live": "polite", id: "definition-problems" });
-    this.preview = templatePreview(id);
+    this.preview = templatePreview(id, space);
     this.textarea = h("textarea", { name: "definition", rows: 24, spellcheck: "false", "aria-describedby": "definition-problems",
       oninput: () => { this.textIsNewer = true; this.text = this.textarea.value; this.detect(); this.later(); } });
     const radio = (name, value, words, onchange) => h("label", { class: "inline" },
@@ -160,7 +170,7 @@ class Editor {
 
   async ask(body) {
     try {
-      return await api("/api/templates/check", { method: "POST", body: { ...body, template_id: this.id || undefined } });
+      return await api("/api/templates/check", { method: "POST", query: { space: this.space }, body: { ...body, template_id: this.id || undefined } });
     } catch (error) {
       return { valid: false, failed: error };
     }
@@ -221,8 +231,8 @@ async function builtIn(root, t) {
   const problems = h("div");
   const copy = h("button", { type: "button", onclick: async () => {
     try {
-      const made = await api(`/api/templates/${encodeURIComponent(t.id)}/copy`, { method: "POST", body: {} });
-      location.hash = `#/template-edit/${encodeURIComponent(made.id)}`;
+      const made = await api(`/api/templates/${encodeURIComponent(t.id)}/copy`, { method: "POST", query: { space: (await copyInto()).space }, body: {} });
+      location.hash = withSpace(`#/template-edit/${encodeURIComponent(made.id)}`);
     } catch (error) { clear(problems, errorBox(error)); }
   } }, "Copy it to edit");
   clear(root,
@@ -230,4 +240,12 @@ async function builtIn(root, t) {
     h("h1", {}, `Edit ${t.name}`),
     refusal ? errorBox(refusal) : errorBox(`${t.id} is a built-in template and cannot be changed.`),
     h("p", {}, copy), problems);
+}
+
+// A template the caller may not change (or a space where they may not make one), with the server's reason.
+function readOnly(root, t, reason) {
+  clear(root,
+    h("p", {}, t ? h("a", { href: `#/template/${encodeURIComponent(t.id)}` }, t.name) : h("a", { href: "#/templates" }, "All templates")),
+    h("h1", {}, t ? `Edit ${t.name}` : "New template"),
+    h("div", { class: "error", role: "note" }, reason));
 }

@@ -8,7 +8,7 @@ import { fieldsForm } from "./fields-form.js";
 
 const WAIT = 300;
 
-export function templatePreview(templateId) {
+export function templatePreview(templateId, space) {
   const note = h("p", { class: "muted" }, "The form a memory made with this template gets, once the definition is valid.");
   const body = h("div");
   const node = h("section", { class: "preview", "aria-labelledby": "preview-h" }, h("h2", { id: "preview-h" }, "Preview"), note, body);
@@ -27,7 +27,7 @@ export function templatePreview(templateId) {
     const mine = ++asked;
     let found;
     try {
-      found = await api("/api/templates/check-content", { method: "POST",
+      found = await api("/api/templates/check-content", { method: "POST", query: space ? { space } : {},
         body: { definition, template_id: templateId || undefined, content: form.values() } });
     } catch (error) { return; }  // the definition's own check says what is wrong
     if (mine === asked && form) form.show(found, touched, problems);

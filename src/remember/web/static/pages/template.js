@@ -1,7 +1,11 @@
 // #/template/<id>: one template's fields (and where each comes from), its inheritance, its JSON
 // Schema, its versions, and the memories made with it with their compliance with it as it is now.
+// A shared space's template is shown to all its members; only its admins are offered Edit and Delete,
+// the others are told why. A copy goes to the space chosen in the header where one is an admin, else
+// to the personal space.
 
 import { api } from "../api.js";
+import { PERSONAL, chosenSpace, spaceOf, withSpace } from "../space.js";
 import { announce, clear, errorBox, h, labelled, okBox, stacked, when } from "../ui.js";
 import { FLASH as LIST_FLASH } from "./templates.js";
 
@@ -11,6 +15,7 @@ export const FLASH = "remember.template.saved";
 export async function render(root, args) {
   const id = args[0];
   const t = await api(`/api/templates/${encodeURIComponent(id)}`);
+  const space = await spaceOf(t.space);
   const saved = sessionStorage.getItem(FLASH);
   sessionStorage.removeItem(FLASH);
   const problems = h("div");
@@ -18,8 +23,8 @@ export async function render(root, args) {
     h("p", {}, h("a", { href: "#/templates" }, "All templates")),
     h("h1", {}, t.name),
     saved ? okBox(saved) : null,
-    summary(t),
-    actions(t, problems),
+    summary(t, space),
+    await actions(t, problems),
     problems,
     h("h2", {}, "Fields"), fieldsTable(t),
     h("h2", {}, "Inheritance"), inheritance(t),
@@ -30,12 +35,12 @@ export async function render(root, args) {
     h("pre", { class: "schema", "aria-label": "JSON Schema" }, JSON.stringify(t.json_schema, null, 2)));
 }
 
-function summary(t) {
+function summary(t, space) {
   const parent = t.parent_template_id;
   return h("dl", { class: "facts" },
     h("dt", {}, "Id"), h("dd", {}, h("code", {}, t.id)),
     h("dt", {}, "Version"), h("dd", {}, t.version),
-    h("dt", {}, "Origin"), h("dd", {}, t.is_default ? "Built-in (read-only: copy it to change it)" : "Yours",
+    h("dt", {}, "Origin"), h("dd", {}, t.is_default ? "Built-in (read-only: copy it to change it)" : t.space ? `Space ${space ? space.name : t.space}` : "Yours",
       t.derived_from ? [" — copied from ", link(t.derived_from)] : null),
     parent ? [h("dt", {}, "Inherits from"), h("dd", {}, link(parent, nameOf(t, parent)))] : null,
     t.description ? [h("dt", {}, "Description"), h("dd", {}, t.description)] : null,
@@ -51,22 +56,32 @@ function nameOf(t, id) {
 
 function link(id, text) { return h("a", { href: `#/template/${encodeURIComponent(id)}` }, text || id); }
 
-function actions(t, problems) {
-  const copy = h("button", { type: "button", class: "secondary", onclick: async () => {
+// Where a copy goes: the space chosen in the header when one is an admin there, else the personal space.
+export async function copyInto() {
+  const chosen = chosenSpace();
+  if (!chosen || chosen === PERSONAL) return { space: PERSONAL, name: "your personal space" };
+  const shared = await spaceOf(chosen);
+  return shared && shared.role === "admin" ? { space: chosen, name: `space ${shared.name}` } : { space: PERSONAL, name: "your personal space" };
+}
+
+async function actions(t, problems) {
+  const into = await copyInto();
+  const copy = h("button", { type: "button", class: "secondary", title: `Copy it into ${into.name}`, onclick: async () => {
     try {
-      const made = await api(`/api/templates/${encodeURIComponent(t.id)}/copy`, { method: "POST", body: {} });
+      const made = await api(`/api/templates/${encodeURIComponent(t.id)}/copy`, { method: "POST", query: { space: into.space }, body: {} });
       announce(`Copied as ${made.name}`);
-      location.hash = `#/template-edit/${encodeURIComponent(made.id)}`;
+      location.hash = withSpace(`#/template-edit/${encodeURIComponent(made.id)}`);
     } catch (error) { clear(problems, errorBox(error)); }
   } }, "Copy");
   if (t.is_default) return h("p", { class: "row" }, copy);
+  if (!t.editable) return [h("p", { class: "muted", role: "note" }, `Read-only: ${t.read_only}`), h("p", { class: "row" }, copy)];
   const remove = h("button", { type: "button", class: "danger", onclick: async () => {
     if (!confirm(`Delete the template ${t.name}? Its memories keep their fields.`)) return;
     try {
       const done = await api(`/api/templates/${encodeURIComponent(t.id)}`, { method: "DELETE" });
       sessionStorage.setItem(LIST_FLASH, done.message);
       announce(done.message);
-      location.hash = "#/templates";
+      location.hash = withSpace("#/templates");
     } catch (error) { clear(problems, errorBox(error)); }
   } }, "Delete");
   return h("p", { class: "row" }, h("a", { href: `#/template-edit/${encodeURIComponent(t.id)}`, class: "button" }, "Edit"), copy, remove);

@@ -1,7 +1,9 @@
-// #/templates: the built-in library and the user's own templates, searched by name, a page at a time.
+// #/templates: the built-in library and the templates of the space chosen in the header (all of one's
+// spaces when none is: each then names its space), searched by name, a page at a time.
 
 import { setQuery } from "../app.js";
 import { api } from "../api.js";
+import { inSpace, spaceName, spaces } from "../space.js";
 import { announce, clear, errorBox, h, labelled, okBox, stacked } from "../ui.js";
 
 const PAGE = 25;
@@ -11,7 +13,7 @@ export const FLASH = "remember.templates.done";  // what the last action on anot
 export async function render(root, args, query) {
   const search = h("input", { type: "search", name: "search", autocomplete: "off", size: 30 });
   const origin = h("select", { name: "origin" },
-    h("option", { value: "all" }, "All"), h("option", { value: "builtin" }, "Built-in"), h("option", { value: "mine" }, "Mine"));
+    h("option", { value: "all" }, "All"), h("option", { value: "builtin" }, "Built-in"), h("option", { value: "mine" }, "Yours and your spaces'"));
   const results = h("div");
   let offset = 0;
   let timer = null;
@@ -21,7 +23,8 @@ export async function render(root, args, query) {
     const mine = ++asked;
     let page;
     try {
-      page = await api("/api/templates", { query: { search: search.value.trim(), origin: origin.value, sort_by: "name", limit: PAGE, offset } });
+      page = await api("/api/templates", { query: inSpace({ search: search.value.trim(), origin: origin.value, sort_by: "name", limit: PAGE, offset }) });
+      page.spaces = await spaces().catch(() => ({ spaces: [] }));
     } catch (error) {
       if (mine === asked) clear(results, errorBox(error));
       return;
@@ -82,7 +85,7 @@ function table(page) {
     h("tbody", {}, page.templates.map((t) => h("tr", {},
       h("td", {}, h("a", { href: `#/template/${encodeURIComponent(t.id)}` }, t.name),
         t.description ? h("div", { class: "muted" }, t.description) : null),
-      h("td", {}, t.is_default ? "Built-in" : "Yours"),
+      h("td", {}, t.is_default ? "Built-in" : t.space ? `Space ${spaceName(page.spaces, t.space)}` : "Yours"),
       h("td", {}, t.category),
       h("td", {}, t.version),
       h("td", {}, String(t.fields.length)),
