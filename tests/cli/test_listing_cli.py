@@ -69,5 +69,5 @@ def test_templates_are_listed_with_when_each_was_last_used(capsys: pytest.Captur
 def test_tokens_are_listed_under_a_header(capsys: pytest.CaptureFixture[str]) -> None:
     made = run_json(capsys, "token", "create", "--name", "laptop", "--trust-level", "0.5")
     lines = listed(capsys, "token", "list")
-    assert lines[0].split() == ["ID", "USER", "TRUST", "MADE", "STATE", "NAME"]
-    assert lines[1].split() == [made["id"], "local", "0.5", made["created_at"][:10], "active", "laptop"]
+    assert lines[0].split() == ["ID", "USER", "TRUST", "SPACES", "MADE", "STATE", "NAME"]
+    assert lines[1].split() == [made["id"], "local", "0.5", "all", made["created_at"][:10], "active", "laptop"]
