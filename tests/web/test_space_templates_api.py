@@ -230,3 +230,47 @@ def test_another_users_space_a_non_member_and_no_token_are_refused(served: tuple
 
 def _recipe() -> dict[str, Any]:
     return {"name": "Recipe", "fields": [{"name": "dish", "type": "string", "required": True}]}
+
+
+def test_a_new_memory_in_a_space_is_offered_its_templates_and_goes_there_with_one(
+    served: tuple[HttpServer, Services], store: Store
+) -> None:
+    server, services = served
+    key = team(services)
+    fields = [{"name": "dish", "type": "string", "required": True}, {"name": "minutes", "type": "integer"}]
+    recipe = services.templates.create(
+        services.spaces.administering(Caller("ann"), "Team"),
+        {
+            "name": "Potluck Dish",
+            "description": "What one brings to the potluck",
+            "fields": fields,
+            "trigger_keywords": ["potluck"],
+            "auto_apply": True,
+        },
+    ).definition.id
+    own = services.templates.create(Caller("bob"), {"name": "My Recipe", "fields": fields}).definition.id
+    with client(server, services, "bob") as http:
+        offered = {t["id"] for t in ok(http.get("/api/memory-templates", params={"space": "Team"}))["templates"]}
+        assert recipe in offered and own not in offered and "builtin:book_review" in offered
+        mine = {t["id"] for t in ok(http.get("/api/memory-templates"))["templates"]}
+        assert own in mine and recipe not in mine
+        shown = ok(http.get(f"/api/memory-templates/{recipe}"))
+        assert [f["name"] for f in shown["fields"]] == ["dish", "minutes"]
+        checked = ok(http.post("/api/memories/check", json={"template_id": recipe, "structured_content": {}}))
+        assert checked["valid"] is False and checked["errors"][0]["field"] == "dish"
+        said = {"content": "potluck: I bring the lasagne", "space": "Team"}
+        assert recipe in {s["template_id"] for s in ok(http.post("/api/suggestions", json=said))["suggestions"]}
+        made = ok(http.post("/api/memories", json={"template_id": recipe, "structured_content": {"dish": "Lasagne"}}))
+        assert made["space"] == key and made["structured_content"] == {"dish": "Lasagne"}
+        before = stored(store, [key, "bob"])
+        refused = http.post("/api/memories", json={"template_id": own, "structured_content": {"dish": "x"},
+                                                   "space": "Team"})  # fmt: skip
+        assert refused.status_code == 422 and "one of your personal templates" in refused.json()["message"]
+        assert "Unknown space" in http.get("/api/memory-templates", params={"space": "Nowhere"}).json()["message"]
+        assert stored(store, [key, "bob"]) == before
+    with client(server, services, "dan") as http:  # no member: the space's template does not exist
+        assert http.get(f"/api/memory-templates/{recipe}").status_code == 404
+        gone = http.post("/api/memories/check", json={"template_id": recipe, "structured_content": {}})
+        assert gone.status_code == 404
+    with client(server, services, "cid") as http:  # a reader is offered nothing to write
+        assert http.get("/api/memory-templates", params={"space": "Team"}).status_code == 403

@@ -163,12 +163,16 @@ def restore(call: Call) -> RestoredOut:
 
 
 def templates(call: Call) -> dict[str, Any]:
-    views, _ = call.services.templates.list_templates(call.caller, sort_by="name", limit=100)
+    """The templates a new memory of ``space`` (one; none: the personal space) may use: its own and the built-ins."""
+    space = call.text("space")
+    acting = call.services.spaces.writing(call.caller, space) if space else call.caller
+    views, _ = call.services.templates.list_templates(acting, readers=[acting], sort_by="name", limit=100)
     return {"templates": [{"id": v.definition.id, "name": v.definition.name} for v in views]}
 
 
 def template_fields(call: Call) -> dict[str, Any]:
-    view = call.services.templates.get(call.caller, call.path["template_id"])
+    template_id = call.path["template_id"]
+    view = call.services.templates.get(call.services.spaces.on_template(call.caller, template_id), template_id)
     fields = [labelled(f.as_dict()) for f in view.resolved.fields]
     return {"id": view.definition.id, "name": view.definition.name, "fields": fields}
 

@@ -40,7 +40,7 @@ def create(call: Call) -> CreatedMemoryOut:
     if space is not None and not isinstance(space, str):
         raise ValidationFailed.single("space", "type", "space is a space's key or name, or personal.", space)
     draft = MemoryDraft.from_mapping(body)
-    acting = call.services.spaces.writing(call.caller, space)
+    acting = call.services.spaces.writing_with(call.caller, space, draft.template_id)
     try:
         stored = call.services.memories.store_new(acting, draft)
     except NotFound as problem:  # its template: said at the field that names it
@@ -54,7 +54,8 @@ def check(call: Call) -> dict[str, Any]:
     template_id, content = body.get("template_id"), body.get("structured_content", {})
     if not isinstance(template_id, str) or not template_id:
         raise ValidationFailed.single("template_id", "missing", "Name the template the fields are for (template_id).")
-    _, result = call.services.templates.validate(call.caller, template_id, content)
+    acting = call.services.spaces.on_template(call.caller, template_id)  # where the template is
+    _, result = call.services.templates.validate(acting, template_id, content)
     return {
         "valid": result.valid,
         "errors": [e.as_dict() for e in result.errors],
@@ -63,11 +64,16 @@ def check(call: Call) -> dict[str, Any]:
 
 
 def suggest(call: Call) -> dict[str, Any]:
-    """``{"content": text}``: the templates that fit it, best first, each with its name and prefill."""
-    content = call.json_object().get("content")
+    """``{"content": text, "space"}``: the templates that fit it (among ``space``'s, for a memory there, and the
+    built-ins), best first, each with its name and prefill."""
+    body = call.json_object()
+    content, space = body.get("content"), body.get("space")
     if not isinstance(content, str):
         raise ValidationFailed.single("content", "type", "Send the memory's text as content.")
+    if space is not None and not isinstance(space, str):
+        raise ValidationFailed.single("space", "type", "space is a space's key or name, or personal.", space)
+    acting = call.services.spaces.writing(call.caller, space) if space else call.caller
     if not content.strip():
         return {"suggestions": []}
-    found = call.services.suggestions.suggest(call.caller, content, limit=MAX_SUGGESTIONS, record=False)
+    found = call.services.suggestions.suggest(acting, content, limit=MAX_SUGGESTIONS, record=False)
     return {"suggestions": [s.as_dict() for s in found]}

@@ -46,8 +46,8 @@ function newForm(space) {
     box.append(problems[key]);
     return box;
   };
-  const template = templatePart(controls.template_id, wrap, problems);
-  const suggestions = suggestionPart(controls.content, (s) => template.choose(s.template_id, s.prefill));
+  const template = templatePart(controls.template_id, wrap, problems, space);
+  const suggestions = suggestionPart(controls.content, (s) => template.choose(s.template_id, s.prefill), space);
   const summary = h("div");
   const submit = async (event) => {
     event.preventDefault();
@@ -86,7 +86,7 @@ function draftOf(controls, tags) {
 }
 
 // Templates suggested for the text as it is typed: each a button that fills in its form.
-function suggestionPart(content, use) {
+function suggestionPart(content, use, space) {
   const node = h("div", { class: "suggestions", "aria-live": "polite" });
   let timer = null;
   let asked = 0;
@@ -94,7 +94,8 @@ function suggestionPart(content, use) {
     const mine = ++asked;
     let found;
     try {
-      found = (await api("/api/suggestions", { method: "POST", body: { content: content.value } })).suggestions;
+      const body = { content: content.value, ...(space ? { space } : {}) };  // a space's templates, for its memory
+      found = (await api("/api/suggestions", { method: "POST", body })).suggestions;
     } catch (error) {
       if (mine === asked) clear(node, errorBox(error));
       return;
@@ -111,11 +112,11 @@ function suggestionPart(content, use) {
 // The chosen template's fields as a form (fields-form.js): required ones marked, hidden ones
 // (show_if) hidden, the engine's problems beside the fields touched so far (every field's once a
 // save is tried).
-function templatePart(select, wrap, problems) {
+function templatePart(select, wrap, problems, space) {
   const node = h("div");
   let form = null, chosen = null, timer = null, asked = 0;
   const touched = new Set();
-  const ready = api("/api/memory-templates").then((found) => {
+  const ready = api("/api/memory-templates", { query: space ? { space } : {} }).then((found) => {
     for (const t of found.templates) select.append(h("option", { value: t.id }, t.name));
   }).catch((error) => node.append(errorBox(error)));
 
