@@ -85,3 +85,18 @@ def test_a_limited_caller_acts_only_in_its_spaces(services: Services) -> None:
         services.spaces.on_memory(limited, own.id)
     with pytest.raises(NotFound, match="No memory with id"):
         services.spaces.on_memory(limited, None)
+
+
+def test_a_session_limited_to_spaces_sees_and_revokes_only_tokens_within_its_limit(services: Services) -> None:
+    team, _, _ = _spaces(services)
+    whole = services.tokens.create("ann").token
+    inside = services.tokens.create("ann", spaces=frozenset({team})).token
+    wider = services.tokens.create("ann", spaces=frozenset({team, "ann"})).token
+    limit = frozenset({team})
+    assert [t.id for t in services.tokens.list("ann", within=limit)] == [inside.id]
+    for token in (whole, wider):
+        with pytest.raises(NotFound, match="No token with id"):
+            services.tokens.revoke(token.id, user_id="ann", within=limit)
+    assert {t.id for t in services.tokens.list("ann")} == {whole.id, inside.id, wider.id}
+    assert all(t.revoked_at is None for t in services.tokens.list("ann"))
+    assert services.tokens.revoke(inside.id, user_id="ann", within=limit).revoked_at is not None

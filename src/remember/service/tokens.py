@@ -103,17 +103,22 @@ class TokenService:
         self.store.insert(token)
         return IssuedToken(token, f"{PREFIX}{token_id}_{secret}")
 
-    def list(self, user_id: str | None, *, max_trust: float | None = None) -> list[ApiToken]:
-        """The tokens (of ``user_id`` when given; at most at ``max_trust`` when given)."""
-        found = self.store.of(user_id)
-        return found if max_trust is None else [t for t in found if t.trust_level <= max_trust]
+    def list(
+        self, user_id: str | None, *, max_trust: float | None = None, within: frozenset[str] | None = None
+    ) -> list[ApiToken]:
+        """The tokens (of ``user_id`` when given; at most at ``max_trust`` when given; limited to some of the
+        spaces ``within`` when given: what a session limited to those spaces sees)."""
+        return [t for t in self.store.of(user_id) if _seen(t, max_trust, within)]
 
-    def revoke(self, token_id: str, *, user_id: str | None = None, max_trust: float | None = None) -> ApiToken:
-        """Revoke a token (only one of ``user_id``'s, at most at ``max_trust``, when given) and every token made
-        from it; twice is no error."""
+    def revoke(
+        self, token_id: str, *, user_id: str | None = None, max_trust: float | None = None,
+        within: frozenset[str] | None = None,
+    ) -> ApiToken:  # fmt: skip
+        """Revoke a token (only one of ``user_id``'s, at most at ``max_trust``, limited within ``within``, when
+        given) and every token made from it; twice is no error."""
         found = self.store.get(token_id.strip())
         mine = found is not None and (user_id is None or found.user_id == user_id)
-        if found is None or not mine or (max_trust is not None and found.trust_level > max_trust):
+        if found is None or not mine or not _seen(found, max_trust, within):
             raise NotFound(f"No token with id {excerpt(token_id)}. `remember token list` shows the ids.")
         now = self.clock()
         self.store.revoke(found.id, now)
@@ -160,3 +165,10 @@ def _lapsed(token: ApiToken) -> str:
         return f"this API token ({token.id}) was revoked on {token.revoked_at:%Y-%m-%d %H:%M} UTC; {renew}"
     expired = token.expires_at or token.created_at  # not usable and not revoked: expired
     return f"this API token ({token.id}) expired on {expired:%Y-%m-%d %H:%M} UTC; {renew}"
+
+
+def _seen(token: ApiToken, max_trust: float | None, within: frozenset[str] | None) -> bool:
+    """Whether a session at ``max_trust``, limited to the spaces ``within``, may see and revoke ``token``."""
+    if max_trust is not None and token.trust_level > max_trust:
+        return False
+    return within is None or (token.spaces is not None and token.spaces <= within)

@@ -64,7 +64,7 @@ def _knowing_session(ctx: WebContext, serve: Endpoint) -> Endpoint:
 
 def listing(call: Call) -> dict[str, Any]:
     current = _session_token.get()
-    seen = call.services.tokens.list(call.caller.user, max_trust=call.caller.trust)
+    seen = call.services.tokens.list(call.caller.user, max_trust=call.caller.trust, within=call.caller.spaces)
     return {"tokens": [_public(t, current) for t in seen]}
 
 
@@ -88,7 +88,9 @@ def revoke(call: Call) -> dict[str, Any]:
     token_id = call.path["token_id"]
     if not _ID.match(token_id):
         raise NotFound(f"No token with id {excerpt(token_id)}. The tokens page lists yours.")
-    revoked = call.services.tokens.revoke(token_id, user_id=call.caller.user, max_trust=call.caller.trust)
+    revoked = call.services.tokens.revoke(
+        token_id, user_id=call.caller.user, max_trust=call.caller.trust, within=call.caller.spaces
+    )
     return {**_public(revoked, _session_token.get()), "logged_out": revoked.id == _session_token.get()}
 
 
