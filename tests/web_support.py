@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import httpx2
 import pytest
 
 from http_support import HttpServer
@@ -115,3 +116,13 @@ def axe_problems_at(browser: Any, page: Any, ready: Callable[[Any], None]) -> li
         return axe_problems(checked)
     finally:
         context.close()
+
+
+WRITE = {"X-Remember-Request": "1"}  # the header the dashboard's API asks of a request that changes something
+
+
+def client(server: HttpServer, services: Services, user: str, **token: Any) -> httpx2.Client:
+    """An HTTP client of the dashboard's API with a new token of ``user`` (``token``: its options) and the write
+    header."""
+    secret = services.tokens.create(user, **token).secret
+    return httpx2.Client(base_url=server.url, headers={"Authorization": f"Bearer {secret}", **WRITE}, timeout=60)

@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 
 from http_support import HttpServer
-from remember.store import open_store
+from remember.service import Services
+from remember.store import Store, open_store
 from web_support import Site
 
 CHROMIUM = Path(os.environ.get("REMEMBER_CHROMIUM", "/usr/bin/chromium"))
@@ -106,3 +107,11 @@ def page(browser: Any) -> Iterator[Any]:
     yield opened
     context.close()
     assert errors == [], f"the page's code failed: {errors}"
+
+
+@pytest.fixture
+def served(tmp_path: Path, store: Store) -> Iterator[tuple[HttpServer, Services]]:
+    """The HTTP server over the test's database (SQLite or PostgreSQL), and services over the same store."""
+    server = HttpServer(tmp_path / "home", store.url).start()
+    yield server, Services.over(store)
+    server.stop()

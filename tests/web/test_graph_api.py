@@ -6,33 +6,18 @@ filters are refused with a message naming the fix."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx2
-import pytest
 
 from http_support import HttpServer, logical_fingerprint
 from remember.caller import Caller
 from remember.service import Services
 from remember.service.relationships import RelationshipDraft
 from remember.store import Store
+from web_support import client
 
-WRITE = {"X-Remember-Request": "1"}
 PERSON = "builtin:person"
-
-
-@pytest.fixture
-def served(tmp_path: Path, store: Store) -> Iterator[tuple[HttpServer, Services]]:
-    server = HttpServer(tmp_path / "home", store.url).start()
-    yield server, Services.over(store)
-    server.stop()
-
-
-def client(server: HttpServer, services: Services, user: str, **token: Any) -> httpx2.Client:
-    secret = services.tokens.create(user, **token).secret
-    return httpx2.Client(base_url=server.url, headers={"Authorization": f"Bearer {secret}", **WRITE}, timeout=60)
 
 
 def person(services: Services, user: str, name: str, **more: Any) -> str:

@@ -4,12 +4,9 @@ input answered with a clear message while nothing stored changes."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx2
-import pytest
 
 from http_support import HttpServer, logical_fingerprint
 from remember.caller import Caller
@@ -17,13 +14,6 @@ from remember.service import Services
 from remember.store import Store
 
 WRITE = {"X-Remember-Request": "1"}
-
-
-@pytest.fixture
-def served(tmp_path: Path, store: Store) -> Iterator[tuple[HttpServer, Services]]:
-    server = HttpServer(tmp_path / "home", store.url).start()
-    yield server, Services.over(store)
-    server.stop()
 
 
 def client(server: HttpServer, services: Services, user: str) -> httpx2.Client:

@@ -5,34 +5,18 @@ malformed, oversized, another user's template, above the session's trust) refuse
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx2
-import pytest
 
 from http_support import HttpServer, logical_fingerprint
 from remember.caller import Caller
 from remember.service import Services
 from remember.store import Store
+from web_support import WRITE, client
 
-WRITE = {"X-Remember-Request": "1"}
 BOOK = "builtin:book_review"
 DUNE = {"title": "Dune", "author": "Frank Herbert", "rating": 5, "favorite_quotes": ["Fear is the mind-killer."]}
-
-
-@pytest.fixture
-def served(tmp_path: Path, store: Store) -> Iterator[tuple[HttpServer, Services]]:
-    server = HttpServer(tmp_path / "home", store.url).start()
-    yield server, Services.over(store)
-    server.stop()
-
-
-def client(server: HttpServer, services: Services, user: str, **token: Any) -> httpx2.Client:
-    secret = services.tokens.create(user, **token).secret
-    headers = {"Authorization": f"Bearer {secret}", **WRITE}
-    return httpx2.Client(base_url=server.url, headers=headers, timeout=60)
 
 
 def test_a_memory_is_created_free_or_with_a_template(served: tuple[HttpServer, Services]) -> None:

@@ -7,20 +7,17 @@ space, a non-member, a reader or writer editing, and no token are refused, and n
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx2
-import pytest
 
 from http_support import HttpServer
 from remember.caller import Caller
 from remember.models import MemoryQuery
 from remember.service import Services
 from remember.store import Store
+from web_support import WRITE, client
 
-WRITE = {"X-Remember-Request": "1"}
 RECIPE = """
 name: Recipe
 description: A dish we cook
@@ -31,18 +28,6 @@ fields:
   - name: minutes
     type: integer
 """
-
-
-@pytest.fixture
-def served(tmp_path: Path, store: Store) -> Iterator[tuple[HttpServer, Services]]:
-    server = HttpServer(tmp_path / "home", store.url).start()
-    yield server, Services.over(store)
-    server.stop()
-
-
-def client(server: HttpServer, services: Services, user: str) -> httpx2.Client:
-    secret = services.tokens.create(user).secret
-    return httpx2.Client(base_url=server.url, headers={"Authorization": f"Bearer {secret}", **WRITE}, timeout=60)
 
 
 def team(services: Services) -> str:

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx2
@@ -22,24 +20,12 @@ from remember.models import MemoryQuery
 from remember.service import Services
 from remember.service.import_export.jsonl import export_records
 from remember.store import Store
+from web_support import WRITE, client
 
-WRITE = {"X-Remember-Request": "1"}
 GRAPH = "\n".join(
     json.dumps({"type": "entity", "name": f"Item {i}", "entityType": "thing", "observations": [f"item {i}"]})
     for i in range(3)
 )
-
-
-@pytest.fixture
-def served(tmp_path: Path, store: Store) -> Iterator[tuple[HttpServer, Services]]:
-    server = HttpServer(tmp_path / "home", store.url).start()
-    yield server, Services.over(store)
-    server.stop()
-
-
-def client(server: HttpServer, services: Services, user: str, **token: Any) -> httpx2.Client:
-    secret = services.tokens.create(user, **token).secret
-    return httpx2.Client(base_url=server.url, headers={"Authorization": f"Bearer {secret}", **WRITE}, timeout=60)
 
 
 def space(services: Services, name: str, admin: str = "ann", **members: str) -> str:

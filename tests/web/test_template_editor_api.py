@@ -6,8 +6,6 @@ template, no write header, no token) answered with what to fix and nothing store
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx2
@@ -44,13 +42,6 @@ fields:
     type: computed
     formula: price / 5
 """
-
-
-@pytest.fixture
-def served(tmp_path: Path, store: Store) -> Iterator[tuple[HttpServer, Services]]:
-    server = HttpServer(tmp_path / "home", store.url).start()
-    yield server, Services.over(store)
-    server.stop()
 
 
 def client(server: HttpServer, services: Services, user: str, *, write: bool = True) -> httpx2.Client:
