@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from remember.cli import output
 from remember.cli.grammar import Commands, runs
-from remember.cli.search_commands import MIN_SCORE_HELP, SPACES_HELP
+from remember.cli.search_commands import MIN_SCORE_HELP, SPACES_HELP, spaces_read
 from remember.cli.when import when_of, when_options
 from remember.errors import ValidationFailed
 from remember.nouns import counted
@@ -153,13 +153,7 @@ def search(services: Services, caller: Caller, args: argparse.Namespace) -> None
     from remember.service import space_reads
     from remember.service.related import Criteria
 
-    if args.memory_id is not None:
-        if args.spaces:
-            raise ValidationFailed.single("--space", "invalid", "--memory searches its memory's space: drop --space.")
-        callers = [services.spaces.on_memory(caller, args.memory_id)]
-        memory_id = services.ids.memory(callers[0], args.memory_id)
-    else:
-        callers, memory_id = services.spaces.reading(caller, args.spaces), None
+    callers, memory_id = spaces_read(services, caller, args, "--memory searches its memory's space: drop --space.")
     criteria = Criteria(
         args.types, memory_id, args.min_strength, args.min_confidence, args.tags, args.created_after,
         args.created_before,

@@ -98,13 +98,7 @@ def similar(services: Services, caller: Caller, args: argparse.Namespace) -> Non
 
     if (args.memory_id is None) == (args.text is None):
         raise ValidationFailed.single("memory_id", "invalid", "Give a memory's ID or --text TEXT, not both.")
-    if args.memory_id is not None:
-        if args.spaces:
-            raise ValidationFailed.single("--space", "invalid", "A memory's ID searches its own space: drop --space.")
-        callers = [services.spaces.on_memory(caller, args.memory_id)]
-        memory_id = services.ids.memory(callers[0], args.memory_id)
-    else:
-        callers, memory_id = services.spaces.reading(caller, args.spaces), None
+    callers, memory_id = spaces_read(services, caller, args, "A memory's ID searches its own space: drop --space.")
     hits = space_reads.similar(
         services.search, callers, memory_id=memory_id, text_query=args.text, min_similarity=args.min_similarity,
         limit=args.limit, when=when_of(args),
@@ -205,3 +199,16 @@ def _print_hits(hits: list[Hit], spaces: Mapping[str, str]) -> None:
             print(f"        {json.dumps(h.why)}")
     if not hits:
         print("No memories found.")
+
+
+def spaces_read(
+    services: Services, caller: Caller, args: argparse.Namespace, with_memory: str
+) -> tuple[list[Caller], str | None]:
+    """Where a read goes: the space of ``args.memory_id`` (its whole id found from what was given; ``--space``
+    then refused with ``with_memory``), else every space ``--space`` names (default: all of the caller's)."""
+    if args.memory_id is None:
+        return services.spaces.reading(caller, args.spaces), None
+    if args.spaces:
+        raise ValidationFailed.single("--space", "invalid", with_memory)
+    acting = services.spaces.on_memory(caller, args.memory_id)
+    return [acting], services.ids.memory(acting, args.memory_id)
