@@ -295,6 +295,14 @@ class SpaceService:
             return "admin"
         return self._membership(caller, space)[1]
 
+    def reading_from(
+        self, caller: Caller, memory_id: str | None, spaces: Sequence[str] | None
+    ) -> builtins.list[Caller]:
+        """Where a read about a memory goes: that memory's space (``spaces`` then left aside), else ``reading``."""
+        if memory_id is not None:
+            return [self.on_memory(caller, memory_id)]
+        return self.reading(caller, spaces)
+
     def administers(self, acting: Caller) -> bool:
         """Whether ``acting`` (a caller acting in a space: ``writing``'s answer) is an admin there; in one's
         personal space, yes."""

@@ -131,10 +131,7 @@ def remember_search_relationships(
     """
     criteria = Criteria(types, memory_id, min_strength, min_confidence, tags, created_after, created_before)
     services, caller = services_of(ctx), member_of(ctx)
-    if memory_id is not None:
-        callers = [services.spaces.on_memory(caller, memory_id)]
-    else:
-        callers = services.spaces.reading(caller, spaces)
+    callers = services.spaces.reading_from(caller, memory_id, spaces)
     found = space_reads.relationships(
         services.related, callers, query, alpha=alpha, criteria=criteria, limit=limit, offset=offset,
         min_score=min_score,

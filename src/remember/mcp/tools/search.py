@@ -90,10 +90,7 @@ def remember_find_similar(
     Example: {"memory_id": "0b6f...", "min_similarity": 0.5}
     """
     services, caller = services_of(ctx), member_of(ctx)
-    if memory_id is not None:
-        callers = [services.spaces.on_memory(caller, memory_id)]
-    else:
-        callers = services.spaces.reading(caller, spaces)
+    callers = services.spaces.reading_from(caller, memory_id, spaces)
     hits = space_reads.similar(
         services.search, callers, memory_id=memory_id, text_query=text, min_similarity=min_similarity, limit=limit,
         filters=filters, when=when(as_of, False),
